@@ -1,0 +1,3 @@
+//! Laser Chess notation: Setup Notation.
+
+pub mod setup_notation;

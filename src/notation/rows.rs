@@ -1,0 +1,242 @@
+//! The board part of FEN-like texts: ranks from the last to the first, separated by `/`.
+//!
+//! A rank is a run of piece tokens and empty-square counts. A piece token is a symbol of the
+//! variant's alphabet (`N`, `KN`), in the case of its side, followed by `+` signs for its level
+//! (tier or orientation) and `~` when it is a promoted piece. FEN counts empty squares with
+//! numbers of any size (`10`, `26`); Laser Chess Setup Notation uses single digits and `*` for a
+//! rank of ten empty squares.
+
+use std::fmt;
+
+use crate::board::{File, Rank, Square};
+use crate::position::{Mark, Placement};
+use crate::variant::Variant;
+
+/// The dialect of the rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RowSyntax {
+    /// FEN extended to every board: empty runs of any size.
+    Fen,
+    /// Laser Chess Setup Notation: digits 1-9 and `*` for ten empty squares.
+    SetupNotation,
+}
+
+/// Why the board part could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardError {
+    /// The number of ranks differs from the board's.
+    RankCount {
+        /// Ranks found.
+        found: usize,
+        /// Ranks of the board.
+        expected: u8,
+    },
+    /// A rank holds more or fewer squares than the board has files.
+    RankLength {
+        /// The rank (as numbered on the board).
+        rank: u32,
+        /// Squares found.
+        found: usize,
+        /// Files of the board.
+        expected: u8,
+    },
+    /// Letters that are no piece of the variant.
+    UnknownPiece {
+        /// The rank.
+        rank: u32,
+        /// The letters.
+        text: String,
+        /// The variant's letters.
+        letters: String,
+    },
+    /// A character that has no place in a rank.
+    Unexpected {
+        /// The rank.
+        rank: u32,
+        /// The character.
+        found: char,
+    },
+    /// An empty-square count that is zero or too long.
+    BadCount {
+        /// The rank.
+        rank: u32,
+        /// The digits.
+        text: String,
+    },
+    /// More than three `+` signs.
+    LevelTooHigh {
+        /// The rank.
+        rank: u32,
+    },
+}
+
+impl fmt::Display for BoardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            BoardError::RankCount { found, expected } => {
+                write!(f, "{found} ranks where the board has {expected}")
+            }
+            BoardError::RankLength { rank, found, expected } => {
+                write!(f, "rank {rank} has {found} squares where the board has {expected} files")
+            }
+            BoardError::UnknownPiece { rank, text, letters } => {
+                write!(f, "'{text}' on rank {rank} is no piece here (pieces: {letters})")
+            }
+            BoardError::Unexpected { rank, found } => write!(f, "unexpected '{found}' on rank {rank}"),
+            BoardError::BadCount { rank, text } => {
+                write!(f, "'{text}' on rank {rank} is not a count of empty squares")
+            }
+            BoardError::LevelTooHigh { rank } => write!(f, "more than three '+' on rank {rank}"),
+        }
+    }
+}
+
+impl std::error::Error for BoardError {}
+
+/// Reads ranks, the last rank first.
+pub(crate) fn read<const W: usize>(
+    variant: &Variant,
+    text: &str,
+    syntax: RowSyntax,
+) -> Result<Placement<W>, BoardError> {
+    let geometry = variant.geometry;
+    let rows: Vec<&str> = text.split('/').collect();
+    if rows.len() != usize::from(geometry.ranks()) {
+        return Err(BoardError::RankCount { found: rows.len(), expected: geometry.ranks() });
+    }
+    let mut board = Placement::empty(variant.kinds());
+    for (row_index, row) in rows.iter().enumerate() {
+        let rank = Rank::new(geometry.ranks() - 1 - row_index as u8).expect("rank on the board");
+        read_rank(variant, &mut board, rank, row, syntax)?;
+    }
+    Ok(board)
+}
+
+fn read_rank<const W: usize>(
+    variant: &Variant,
+    board: &mut Placement<W>,
+    rank: Rank,
+    row: &str,
+    syntax: RowSyntax,
+) -> Result<(), BoardError> {
+    let geometry = variant.geometry;
+    let number = rank.number();
+    let bytes = row.as_bytes();
+    let mut file = 0usize;
+    let mut at = 0;
+    let mut last: Option<Square> = None;
+    let too_long = |found| BoardError::RankLength { rank: number, found, expected: geometry.files() };
+    while at < bytes.len() {
+        let byte = bytes[at];
+        if byte.is_ascii_digit() {
+            let digits = bytes[at..].iter().take_while(|b| b.is_ascii_digit()).count();
+            let text = &row[at..at + digits];
+            let count: usize = text.parse().unwrap_or(0);
+            let single_digit_only = syntax == RowSyntax::SetupNotation && digits > 1;
+            if count == 0 || text.starts_with('0') || single_digit_only {
+                return Err(BoardError::BadCount { rank: number, text: text.to_owned() });
+            }
+            file = file.saturating_add(count);
+            at += digits;
+            last = None;
+        } else if byte == b'*' && syntax == RowSyntax::SetupNotation {
+            file += 10;
+            at += 1;
+            last = None;
+        } else if byte.is_ascii_alphabetic() {
+            let letters = bytes[at..].iter().take_while(|b| b.is_ascii_alphabetic()).count();
+            let text = &row[at..at + letters];
+            let pieces = variant.split_symbols(text).map_err(|_| BoardError::UnknownPiece {
+                rank: number,
+                text: text.to_owned(),
+                letters: variant.letters(),
+            })?;
+            for (_, piece) in pieces {
+                if file >= usize::from(geometry.files()) {
+                    return Err(too_long(file + 1));
+                }
+                let square = geometry
+                    .square(File::new(file as u8).expect("file below 26"), rank)
+                    .expect("square on the board");
+                board.put(square, piece);
+                last = Some(square);
+                file += 1;
+            }
+            at += letters;
+        } else if byte == b'+' || byte == b'~' {
+            let Some(square) = last else {
+                return Err(BoardError::Unexpected { rank: number, found: byte as char });
+            };
+            if byte == b'+' {
+                let level = board.level(square) + 1;
+                if level > 3 {
+                    return Err(BoardError::LevelTooHigh { rank: number });
+                }
+                board.set_level(square, level);
+            } else {
+                board.set_mark(Mark::Promoted, square, true);
+            }
+            at += 1;
+        } else {
+            let found = row[at..].chars().next().unwrap_or('?');
+            return Err(BoardError::Unexpected { rank: number, found });
+        }
+    }
+    if file != usize::from(geometry.files()) {
+        return Err(too_long(file));
+    }
+    Ok(())
+}
+
+/// Writes the ranks, the last rank first.
+pub(crate) fn write<const W: usize>(variant: &Variant, board: &Placement<W>, syntax: RowSyntax) -> String {
+    let geometry = variant.geometry;
+    let mut out = String::new();
+    for rank_index in (0..geometry.ranks()).rev() {
+        let rank = Rank::new(rank_index).expect("rank on the board");
+        let mut empty = 0;
+        for file_index in 0..geometry.files() {
+            let square = geometry.square(File::new(file_index).expect("file"), rank).expect("square");
+            match board.piece_at(square) {
+                None => empty += 1,
+                Some(piece) => {
+                    flush_empty(&mut out, &mut empty, syntax);
+                    out.push_str(&variant.symbol(piece));
+                    for _ in 0..board.level(square) {
+                        out.push('+');
+                    }
+                    if board.marked(Mark::Promoted).contains(square) {
+                        out.push('~');
+                    }
+                }
+            }
+        }
+        flush_empty(&mut out, &mut empty, syntax);
+        if rank_index > 0 {
+            out.push('/');
+        }
+    }
+    out
+}
+
+fn flush_empty(out: &mut String, empty: &mut usize, syntax: RowSyntax) {
+    if *empty == 0 {
+        return;
+    }
+    match syntax {
+        RowSyntax::Fen => out.push_str(&empty.to_string()),
+        RowSyntax::SetupNotation => {
+            while *empty > 0 {
+                if *empty >= 10 {
+                    out.push('*');
+                    *empty -= 10;
+                } else {
+                    let run = (*empty).min(9);
+                    out.push_str(&run.to_string());
+                    *empty -= run;
+                }
+            }
+        }
+    }
+    *empty = 0;
+}

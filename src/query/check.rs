@@ -1,0 +1,186 @@
+//! Checks that need no variant: what type each expression has, and whether ranges and light/dark
+//! parts are well formed. Every mistake is collected; none stops the check.
+//!
+//! Three types exist: filters (which match or not), sets of squares (with backhand slots), and
+//! numbers. A set stands for its size where a number is wanted (`r >= 2` is `#r >= 2`), and any
+//! set or number can stand as a filter (a set matches when it is not empty; a number when it has
+//! a value).
+
+use super::ast::{BinaryOp, Coordinate, Expr, ExprKind, Header, QueryAst, Region, SquareDesignator, SquarePart, UnaryOp};
+use super::diagnostic::Diagnostic;
+use crate::variant::Variant;
+
+/// The type of an expression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Type {
+    /// Matches or not.
+    Filter,
+    /// A set of squares and backhand slots.
+    Set,
+    /// An integer (which may have no value, as after a division by zero).
+    Number,
+}
+
+impl Type {
+    fn noun(self) -> &'static str {
+        match self {
+            Type::Filter => "a filter",
+            Type::Set => "a set of squares",
+            Type::Number => "a number",
+        }
+    }
+}
+
+/// Checks a query; returns every mistake found.
+pub(crate) fn check(ast: &QueryAst, source: &str) -> Vec<Diagnostic> {
+    let mut checker = Checker { source, diagnostics: Vec::new() };
+    if let Some(header) = &ast.header {
+        checker.header(header);
+    }
+    for filter in &ast.body {
+        checker.expr(filter);
+    }
+    checker.diagnostics
+}
+
+/// The type of an expression that passed the check.
+pub(crate) fn type_of(expr: &Expr) -> Type {
+    match &expr.kind {
+        ExprKind::Number(_) | ExprKind::Extreme { .. } => Type::Number,
+        ExprKind::Squares(_) | ExprKind::Pieces(_) => Type::Set,
+        ExprKind::Unary(op, _) => match op {
+            UnaryOp::Not => Type::Filter,
+            UnaryOp::Complement => Type::Set,
+            UnaryOp::Count | UnaryOp::Negate | UnaryOp::Abs => Type::Number,
+        },
+        ExprKind::Binary(op, _, _) => match op {
+            BinaryOp::Union | BinaryOp::Intersection => Type::Set,
+            op if op.is_arithmetic() => Type::Number,
+            _ => Type::Filter,
+        },
+        ExprKind::Block(_) => Type::Filter,
+    }
+}
+
+struct Checker<'a> {
+    source: &'a str,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Checker<'_> {
+    fn header(&mut self, header: &Header) {
+        if let Some((name, span)) = &header.variant
+            && let Err(error) = Variant::by_name(name)
+        {
+            self.diagnostics.push(Diagnostic::new(*span, error.to_string()));
+        }
+        if let Some((low, Some(high))) = header.matchcount.or(header.gamenumber)
+            && high < low
+        {
+            self.diagnostics.push(Diagnostic::new(header.span, format!("the range {low} {high} runs backwards")));
+        }
+        if let Some(sort) = &header.sort {
+            self.want_number(&sort.expr, "sort");
+        }
+    }
+
+    /// Checks an expression and returns its type.
+    fn expr(&mut self, expr: &Expr) -> Type {
+        match &expr.kind {
+            ExprKind::Number(_) => {}
+            ExprKind::Squares(squares) => self.squares(squares),
+            ExprKind::Pieces(pieces) => {
+                if let Some(squares) = &pieces.squares {
+                    self.squares(squares);
+                }
+            }
+            ExprKind::Unary(op, operand) => match op {
+                UnaryOp::Not => {
+                    self.expr(operand);
+                }
+                UnaryOp::Complement | UnaryOp::Count => self.want_set(operand, op.symbol()),
+                UnaryOp::Negate | UnaryOp::Abs => self.want_number(operand, op.symbol()),
+            },
+            ExprKind::Binary(op, left, right) => match op {
+                BinaryOp::Or | BinaryOp::And => {
+                    self.expr(left);
+                    self.expr(right);
+                }
+                BinaryOp::In | BinaryOp::Union | BinaryOp::Intersection => {
+                    self.want_set(left, op.symbol());
+                    self.want_set(right, op.symbol());
+                }
+                _ => {
+                    self.want_number(left, op.symbol());
+                    self.want_number(right, op.symbol());
+                }
+            },
+            ExprKind::Extreme { max, args } => {
+                let name = if *max { "max" } else { "min" };
+                for arg in args {
+                    self.want_number(arg, name);
+                }
+            }
+            ExprKind::Block(filters) => {
+                for filter in filters {
+                    self.expr(filter);
+                }
+            }
+        }
+        type_of(expr)
+    }
+
+    fn want_set(&mut self, operand: &Expr, operator: &str) {
+        let found = self.expr(operand);
+        if found != Type::Set {
+            let what = match operator {
+                "#" => "'#' counts the squares of a set".to_owned(),
+                "~" => "'~' takes the squares not in a set".to_owned(),
+                "in" => "'in' compares two sets of squares".to_owned(),
+                symbol => format!("'{symbol}' combines sets of squares"),
+            };
+            self.mismatch(operand, &what, found);
+        }
+    }
+
+    fn want_number(&mut self, operand: &Expr, operator: &str) {
+        let found = self.expr(operand);
+        if found == Type::Filter {
+            self.mismatch(operand, &format!("'{operator}' works on numbers (or the sizes of sets)"), found);
+        }
+    }
+
+    fn mismatch(&mut self, operand: &Expr, what: &str, found: Type) {
+        let text = operand.span.text(self.source);
+        self.diagnostics.push(Diagnostic::new(operand.span, format!("{what}, and '{text}' is {}", found.noun())));
+    }
+
+    fn squares(&mut self, squares: &SquareDesignator) {
+        for part in &squares.parts {
+            if let SquarePart::Region(region) = part {
+                self.region(region);
+            }
+        }
+    }
+
+    fn region(&mut self, region: &Region) {
+        let shaded = |c: Coordinate| matches!(c, Coordinate::Light | Coordinate::Dark);
+        if shaded(region.files) && shaded(region.ranks) {
+            self.diagnostics.push(Diagnostic::new(
+                region.span,
+                "L and D stand for the file part or for the rank part, not both",
+            ));
+        }
+        let text = region.span.text(self.source);
+        for (coordinate, what) in [(region.files, "file"), (region.ranks, "rank")] {
+            if let Coordinate::Range(low, high) = coordinate
+                && high < low
+            {
+                self.diagnostics.push(Diagnostic::new(
+                    region.span,
+                    format!("the {what} range in '{text}' runs backwards: write it from low to high"),
+                ));
+            }
+        }
+    }
+}

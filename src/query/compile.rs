@@ -1,0 +1,416 @@
+//! A checked query to a [`Program`] for one variant: square designators become masks of its
+//! board, piece letters become kinds of its alphabet. Mistakes that depend on the variant (a
+//! square off its board, a letter it does not have) are collected here.
+
+use super::ast::{
+    BinaryOp, Coordinate, Expr, ExprKind, PieceAtomKind, PieceDesignator, Region, Span, SquareDesignator,
+    SquarePart, UnaryOp,
+};
+use super::check::{Type, type_of};
+use super::diagnostic::Diagnostic;
+use super::plan::{FilterNode, NumberNode, PieceClass, Program, SetNode};
+use crate::board::{File, Masks, Rank, Square, SquareSet};
+use crate::variant::{Color, Family, KindSet, Piece, Role, Variant};
+
+/// What a designator came to in a variant, for `cqlq explain`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DesignatorReport {
+    /// The designator as written.
+    pub text: String,
+    /// Where it is in the query.
+    pub span: Span,
+    /// The squares of its square designator (for a piece designator, where the pieces are looked
+    /// for).
+    pub squares: Vec<Square>,
+    /// The backhand slots it covers, as piece symbols (`N`, `q`).
+    pub backhand: Vec<String>,
+    /// How each piece letter resolved: the letter as written and what it means here.
+    pub letters: Vec<(String, String)>,
+}
+
+/// Compiles checked filters for a variant.
+pub(crate) fn compile<const W: usize>(
+    variant: &'static Variant,
+    filters: &[Expr],
+    source: &str,
+) -> Result<(Program<W>, Vec<DesignatorReport>), Vec<Diagnostic>> {
+    let masks = Masks::<W>::new(variant.geometry).expect("the variant's width holds its board");
+    let mut compiler = Compiler { variant, masks, source, diagnostics: Vec::new(), reports: Vec::new() };
+    let filters: Vec<FilterNode<W>> = filters.iter().map(|filter| compiler.filter(filter)).collect();
+    if compiler.diagnostics.is_empty() {
+        Ok((Program { masks: compiler.masks, filters }, compiler.reports))
+    } else {
+        Err(compiler.diagnostics)
+    }
+}
+
+struct Compiler<'a, const W: usize> {
+    variant: &'static Variant,
+    masks: Masks<W>,
+    source: &'a str,
+    diagnostics: Vec<Diagnostic>,
+    reports: Vec<DesignatorReport>,
+}
+
+/// What a piece letter stands for.
+enum Meaning {
+    Pieces(PieceClass),
+    Empty,
+}
+
+impl<const W: usize> Compiler<'_, W> {
+    fn filter(&mut self, expr: &Expr) -> FilterNode<W> {
+        match &expr.kind {
+            ExprKind::Unary(UnaryOp::Not, operand) => FilterNode::Not(Box::new(self.filter(operand))),
+            ExprKind::Binary(BinaryOp::And, left, right) => FilterNode::All(vec![self.filter(left), self.filter(right)]),
+            ExprKind::Binary(BinaryOp::Or, left, right) => FilterNode::Any(vec![self.filter(left), self.filter(right)]),
+            ExprKind::Binary(BinaryOp::In, left, right) => FilterNode::Subset(self.set(left), self.set(right)),
+            ExprKind::Binary(op, left, right) if op.is_comparison() => {
+                FilterNode::Compare(*op, self.number(left), self.number(right))
+            }
+            ExprKind::Block(filters) => FilterNode::All(filters.iter().map(|filter| self.filter(filter)).collect()),
+            _ => match type_of(expr) {
+                Type::Set => FilterNode::NotEmpty(self.set(expr)),
+                Type::Number => FilterNode::HasValue(self.number(expr)),
+                Type::Filter => unreachable!("check: every filter form is handled above"),
+            },
+        }
+    }
+
+    fn number(&mut self, expr: &Expr) -> NumberNode<W> {
+        match &expr.kind {
+            ExprKind::Number(value) => NumberNode::Constant(*value),
+            ExprKind::Unary(UnaryOp::Count, set) => NumberNode::Count(self.set(set)),
+            ExprKind::Unary(UnaryOp::Negate, value) => NumberNode::Negate(Box::new(self.number(value))),
+            ExprKind::Unary(UnaryOp::Abs, value) => NumberNode::Abs(Box::new(self.number(value))),
+            ExprKind::Binary(op, left, right) if op.is_arithmetic() => {
+                NumberNode::Arithmetic(*op, Box::new(self.number(left)), Box::new(self.number(right)))
+            }
+            ExprKind::Extreme { max, args } => {
+                NumberNode::Extreme { max: *max, args: args.iter().map(|arg| self.number(arg)).collect() }
+            }
+            // A set where a number is wanted stands for its size.
+            _ => NumberNode::Count(self.set(expr)),
+        }
+    }
+
+    fn set(&mut self, expr: &Expr) -> SetNode<W> {
+        match &expr.kind {
+            ExprKind::Squares(designator) => {
+                let (squares, backhand) = self.squares(designator);
+                let kinds = if backhand { self.variant.all_kinds() } else { KindSet::EMPTY };
+                self.report(designator.span, squares, if backhand { self.all_backhand_slots() } else { Vec::new() }, Vec::new());
+                SetNode::Squares { squares, backhand: [kinds, kinds] }
+            }
+            ExprKind::Pieces(designator) => self.pieces(designator),
+            ExprKind::Binary(BinaryOp::Union, left, right) => SetNode::Union(Box::new(self.set(left)), Box::new(self.set(right))),
+            ExprKind::Binary(BinaryOp::Intersection, left, right) => {
+                SetNode::Intersection(Box::new(self.set(left)), Box::new(self.set(right)))
+            }
+            ExprKind::Unary(UnaryOp::Complement, operand) => {
+                let set = self.set(operand);
+                let backhand = may_hold_backhand(&set);
+                SetNode::Complement { set: Box::new(set), backhand }
+            }
+            _ => unreachable!("check: only sets reach here"),
+        }
+    }
+
+    fn pieces(&mut self, designator: &PieceDesignator) -> SetNode<W> {
+        let (squares, backhand) = match &designator.squares {
+            Some(squares) => self.squares(squares),
+            None => (self.masks.full(), false),
+        };
+        let mut classes: Vec<PieceClass> = Vec::new();
+        let mut empty = false;
+        let mut letters = Vec::new();
+        for atom in &designator.piece.atoms {
+            let written = atom.span.text(self.source).to_owned();
+            for meaning in self.meanings(&atom.kind, atom.span, designator.piece.list) {
+                letters.push((written.clone(), self.describe(&meaning)));
+                match meaning {
+                    Meaning::Empty => empty = true,
+                    Meaning::Pieces(class) => merge(&mut classes, class),
+                }
+            }
+        }
+        let slots = if backhand {
+            classes
+                .iter()
+                .filter(|class| class.level.is_none())
+                .flat_map(|class| class.kinds.iter().map(|kind| self.variant.symbol(Piece { kind, color: class.color })))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        self.report(designator.span, squares, slots, letters);
+        SetNode::Pieces { classes, empty, squares, backhand }
+    }
+
+    fn report(&mut self, span: Span, squares: SquareSet<W>, backhand: Vec<String>, letters: Vec<(String, String)>) {
+        self.reports.push(DesignatorReport {
+            text: span.text(self.source).to_owned(),
+            span,
+            squares: squares.iter().collect(),
+            backhand,
+            letters,
+        });
+    }
+
+    fn all_backhand_slots(&self) -> Vec<String> {
+        Color::ALL
+            .into_iter()
+            .flat_map(|color| self.variant.all_kinds().iter().map(move |kind| Piece { kind, color }))
+            .map(|piece| self.variant.symbol(piece))
+            .collect()
+    }
+
+    // ----- Squares --------------------------------------------------------------------------
+
+    fn squares(&mut self, designator: &SquareDesignator) -> (SquareSet<W>, bool) {
+        let mut squares = SquareSet::EMPTY;
+        let mut backhand = false;
+        for part in &designator.parts {
+            match part {
+                SquarePart::Region(region) => squares |= self.region(region),
+                SquarePart::Backhand(_) => backhand = true,
+                SquarePart::BoardAndBackhand(_) => {
+                    squares = self.masks.full();
+                    backhand = true;
+                }
+                SquarePart::AllBoard(_) => squares = self.masks.full(),
+            }
+        }
+        (squares, backhand)
+    }
+
+    fn region(&mut self, region: &Region) -> SquareSet<W> {
+        let files = self.axis(region.files, region.span, true);
+        let ranks = self.axis(region.ranks, region.span, false);
+        files & ranks
+    }
+
+    /// The squares of a file part (`is_file`) or a rank part; reports parts off the board.
+    fn axis(&mut self, coordinate: Coordinate, span: Span, is_file: bool) -> SquareSet<W> {
+        let geometry = self.variant.geometry;
+        let size = if is_file { geometry.files() } else { geometry.ranks() };
+        let (low, high) = match coordinate {
+            Coordinate::Any => return self.masks.full(),
+            Coordinate::Light => return self.masks.light(),
+            Coordinate::Dark => return self.masks.dark(),
+            Coordinate::One(index) => (index, index),
+            Coordinate::Range(low, high) => (low, high),
+        };
+        if let Some(outside) = [low, high].into_iter().find(|&index| index >= size) {
+            let written = if is_file { char::from(b'a' + outside).to_string() } else { (outside + 1).to_string() };
+            self.off_board(span, is_file, &written);
+            return SquareSet::EMPTY;
+        }
+        (low..=high).fold(SquareSet::EMPTY, |set, index| {
+            set | if is_file {
+                self.masks.file(File::new(index).expect("checked against the board"))
+            } else {
+                self.masks.rank(Rank::new(index).expect("checked against the board"))
+            }
+        })
+    }
+
+    fn off_board(&mut self, span: Span, is_file: bool, written: &str) {
+        let geometry = self.variant.geometry;
+        let message = if is_file {
+            format!(
+                "file {written} is outside the {} board of {} (files a-{})",
+                geometry,
+                self.variant.name,
+                geometry.last_file()
+            )
+        } else {
+            format!(
+                "rank {written} is outside the {} board of {} (ranks 1-{})",
+                geometry,
+                self.variant.name,
+                geometry.last_rank()
+            )
+        };
+        self.diagnostics.push(Diagnostic::new(span, message));
+    }
+
+    // ----- Pieces ---------------------------------------------------------------------------
+
+    /// What a piece atom stands for in the variant; reports letters it does not have.
+    fn meanings(&mut self, atom: &PieceAtomKind, span: Span, list: bool) -> Vec<Meaning> {
+        match atom {
+            PieceAtomKind::Empty => vec![Meaning::Empty],
+            PieceAtomKind::Entity(letter) => match class(*letter, self.variant) {
+                Some(classes) => classes.into_iter().map(Meaning::Pieces).collect(),
+                None => self.letters(&letter.to_string(), 0, span, false),
+            },
+            PieceAtomKind::Figurine(figurine) => self.figurine(*figurine, span),
+            PieceAtomKind::Letters { text, level } => self.letters(text, *level, span, list),
+        }
+    }
+
+    /// Letters: one symbol, or in a list several; a bare letter the variant does not use as a
+    /// piece may be a class (`A`, `U`, `M`, `I`).
+    fn letters(&mut self, text: &str, level: u8, span: Span, list: bool) -> Vec<Meaning> {
+        let variant = self.variant;
+        let lookup = |symbol: &str| -> Option<Vec<PieceClass>> {
+            if let Some(piece) = variant.piece_by_symbol(symbol) {
+                return Some(vec![PieceClass { color: piece.color, kinds: KindSet::single(piece.kind), level: None }]);
+            }
+            let mut chars = symbol.chars();
+            match (chars.next(), chars.next()) {
+                (Some(letter), None) => class(letter, variant),
+                _ => None,
+            }
+        };
+        let split = if list {
+            crate::variant::split_by(text, variant.longest_symbol(), lookup)
+        } else {
+            lookup(text).map(|classes| vec![(0, classes)]).ok_or(0)
+        };
+        let mut classes = match split {
+            Ok(classes) => classes,
+            Err(at) => {
+                let bad = if list { &text[at..(at + variant.longest_symbol()).min(text.len())] } else { text };
+                let hint = if !list && text.len() > 1 && variant.split_symbols(text).is_ok() {
+                    format!("; to list pieces write [{text}]")
+                } else {
+                    String::new()
+                };
+                self.diagnostics.push(Diagnostic::new(
+                    span,
+                    format!(
+                        "'{bad}' is no piece of {} (pieces: {}; classes: {}){hint}",
+                        variant.name,
+                        variant.letters(),
+                        class_letters(variant)
+                    ),
+                ));
+                return Vec::new();
+            }
+        };
+        if level > 0 {
+            if !matches!(variant.family, Family::ChessEvolved | Family::Laser) {
+                self.diagnostics.push(Diagnostic::new(
+                    span,
+                    format!(
+                        "'+' marks a Chess Evolved Online tier or a Laser Chess orientation; {} has neither",
+                        variant.name
+                    ),
+                ));
+            } else if let Some((_, last)) = classes.last_mut() {
+                for class in last {
+                    class.level = Some(level);
+                }
+            }
+        }
+        classes.into_iter().flat_map(|(_, classes)| classes).map(Meaning::Pieces).collect()
+    }
+
+    fn figurine(&mut self, figurine: char, span: Span) -> Vec<Meaning> {
+        let (color, role) = match figurine {
+            '△' => return class('A', self.variant).unwrap_or_default().into_iter().map(Meaning::Pieces).collect(),
+            '▲' => return class('a', self.variant).unwrap_or_default().into_iter().map(Meaning::Pieces).collect(),
+            '□' => return vec![Meaning::Empty],
+            '♔' => (Color::White, Role::King),
+            '♕' => (Color::White, Role::Queen),
+            '♖' => (Color::White, Role::Rook),
+            '♗' => (Color::White, Role::Bishop),
+            '♘' => (Color::White, Role::Knight),
+            '♙' => (Color::White, Role::Pawn),
+            '♚' => (Color::Black, Role::King),
+            '♛' => (Color::Black, Role::Queen),
+            '♜' => (Color::Black, Role::Rook),
+            '♝' => (Color::Black, Role::Bishop),
+            '♞' => (Color::Black, Role::Knight),
+            _ => (Color::Black, Role::Pawn),
+        };
+        match self.variant.kind_of_role(role) {
+            Some(kind) => vec![Meaning::Pieces(PieceClass { color, kinds: KindSet::single(kind), level: None })],
+            None => {
+                let role = format!("{role:?}").to_lowercase();
+                self.diagnostics.push(Diagnostic::new(
+                    span,
+                    format!("{figurine} stands for the {role}, and {} has no {role}", self.variant.name),
+                ));
+                Vec::new()
+            }
+        }
+    }
+
+    fn describe(&self, meaning: &Meaning) -> String {
+        let variant = self.variant;
+        match meaning {
+            Meaning::Empty => "an empty square".to_owned(),
+            Meaning::Pieces(class) => {
+                let player = variant.player(class.color);
+                let level = class.level.map_or(String::new(), |level| format!(" at level {level}"));
+                if class.kinds.len() == 1 {
+                    let kind = class.kinds.iter().next().expect("one kind");
+                    let piece = variant.piece_type(kind);
+                    let owner = if piece.ownerless {
+                        let shade = if class.color == Color::White { "bright/light-half" } else { "dim/dark-half" };
+                        format!("{shade}, ownerless")
+                    } else {
+                        player.to_owned()
+                    };
+                    format!("{} ({owner}){level}", piece.name)
+                } else {
+                    let names: Vec<&str> = class.kinds.iter().map(|kind| variant.piece_type(kind).symbol).collect();
+                    format!("any {player} piece of {}{level}", names.join(" "))
+                }
+            }
+        }
+    }
+}
+
+/// Adds a class, merging it with one of the same colour and level.
+fn merge(classes: &mut Vec<PieceClass>, class: PieceClass) {
+    match classes.iter_mut().find(|c| c.color == class.color && c.level == class.level) {
+        Some(existing) => existing.kinds = existing.kinds.union(class.kinds),
+        None => classes.push(class),
+    }
+}
+
+/// The classes a class letter names: `A`/`a` any white/black piece (never an ownerless one),
+/// `U` any piece at all (ownerless ones too), `M`/`m` major pieces, `I`/`i` minor pieces.
+/// Callers look the letter up as a piece of the variant first: variant letters win, and
+/// Scidb's `&X;` spelling always means the class.
+fn class(letter: char, variant: &Variant) -> Option<Vec<PieceClass>> {
+    let owned = variant.all_kinds().difference(variant.ownerless_kinds());
+    let every = |color| PieceClass { color, kinds: variant.all_kinds(), level: None };
+    let (color, kinds) = match letter {
+        'U' => return Some(vec![every(Color::White), every(Color::Black)]),
+        'A' => (Color::White, owned),
+        'a' => (Color::Black, owned),
+        'M' => (Color::White, variant.kinds_where(|p| p.role.is_some_and(Role::is_major))),
+        'm' => (Color::Black, variant.kinds_where(|p| p.role.is_some_and(Role::is_major))),
+        'I' => (Color::White, variant.kinds_where(|p| p.role.is_some_and(Role::is_minor))),
+        'i' => (Color::Black, variant.kinds_where(|p| p.role.is_some_and(Role::is_minor))),
+        _ => return None,
+    };
+    Some(vec![PieceClass { color, kinds, level: None }])
+}
+
+/// The class letters a variant leaves free, for messages.
+fn class_letters(variant: &Variant) -> String {
+    let free: Vec<String> = ["A", "a", "U", "M", "m", "I", "i"]
+        .iter()
+        .filter(|letter| variant.piece_by_symbol(letter).is_none())
+        .map(|letter| (*letter).to_owned())
+        .chain(["_".to_owned()])
+        .collect();
+    free.join(" ")
+}
+
+/// Whether a set may hold backhand slots (then its complement covers the backhand too).
+fn may_hold_backhand<const W: usize>(set: &SetNode<W>) -> bool {
+    match set {
+        SetNode::Squares { backhand, .. } => backhand.iter().any(|kinds| !kinds.is_empty()),
+        SetNode::Pieces { backhand, .. } => *backhand,
+        SetNode::Union(left, right) => may_hold_backhand(left) || may_hold_backhand(right),
+        SetNode::Intersection(left, right) => may_hold_backhand(left) && may_hold_backhand(right),
+        SetNode::Complement { backhand, .. } => *backhand,
+    }
+}

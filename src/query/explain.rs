@@ -1,0 +1,145 @@
+//! What a query means in a variant: its syntax tree, how each letter resolved, and each
+//! designator's squares drawn on the board, as text or JSON.
+//!
+//! ```
+//! use cqlq::query::explain;
+//! use cqlq::{Query, Variant};
+//!
+//! let query = Query::parse("[D1]")?;
+//! let plan = query.compile(Variant::by_name("Croatian Ties").unwrap())?;
+//! let json = explain::json(&plan);
+//! assert_eq!(json["designators"][0]["squares"], serde_json::json!(["a1", "c1", "e1", "g1", "i1"]));
+//! # Ok::<_, cqlq::QueryError>(())
+//! ```
+
+use std::fmt::Write;
+
+use serde_json::{Value, json};
+
+use super::ast::{Expr, ExprKind, Header};
+use super::{Plan, Query};
+use crate::board::diagram;
+
+/// The explanation as text: the variant, the tree, the letters, and a diagram per designator.
+#[must_use]
+pub fn text(query: &Query, plan: &Plan) -> String {
+    let variant = plan.variant();
+    let geometry = variant.geometry;
+    let mut out = String::new();
+    let _ = writeln!(out, "variant: {} ({}, pieces {})", variant.name, geometry, variant.letters());
+    if let Some(header) = query.header() {
+        let _ = writeln!(out, "header: {}", describe_header(header));
+    }
+    out.push_str("query:\n");
+    for filter in &query.ast().body {
+        tree(&mut out, filter, query.source(), 1);
+    }
+    let letters: Vec<&(String, String)> = plan.designators().iter().flat_map(|d| &d.letters).collect();
+    if !letters.is_empty() {
+        out.push_str("letters:\n");
+        let mut seen = Vec::new();
+        for (written, meaning) in letters {
+            if !seen.contains(&(written, meaning)) {
+                seen.push((written, meaning));
+                let _ = writeln!(out, "  {written} = {meaning}");
+            }
+        }
+    }
+    for designator in plan.designators() {
+        let _ = writeln!(out, "\n{}", designator.text);
+        out.push_str(&diagram::render(geometry, |square| {
+            if designator.squares.contains(&square) { 'x' } else { '.' }
+        }));
+        let backhand =
+            if designator.backhand.is_empty() { "nothing".to_owned() } else { designator.backhand.join(" ") };
+        let _ = writeln!(out, "backhand: {backhand}");
+    }
+    out
+}
+
+/// The explanation as JSON: `{"variant": NAME, "designators": [{"text", "squares", "backhand"}]}`.
+#[must_use]
+pub fn json(plan: &Plan) -> Value {
+    let geometry = plan.variant().geometry;
+    let designators: Vec<Value> = plan
+        .designators()
+        .iter()
+        .map(|designator| {
+            let squares: Vec<String> =
+                designator.squares.iter().map(|square| geometry.square_name(*square).to_string()).collect();
+            json!({"text": designator.text, "squares": squares, "backhand": designator.backhand})
+        })
+        .collect();
+    json!({"variant": plan.variant().name, "designators": designators})
+}
+
+fn describe_header(header: &Header) -> String {
+    let mut parts = Vec::new();
+    if let Some(input) = &header.input {
+        parts.push(format!("input {input}"));
+    }
+    if let Some(output) = &header.output {
+        parts.push(format!("output {output}"));
+    }
+    if let Some((low, high)) = header.matchcount {
+        parts.push(format!("matchcount {low}{}", high.map_or(String::new(), |h| format!(" {h}"))));
+    }
+    if let Some((low, high)) = header.gamenumber {
+        parts.push(format!("gamenumber {low}{}", high.map_or(String::new(), |h| format!(" {h}"))));
+    }
+    if let Some(result) = &header.result {
+        parts.push(format!("result {result}"));
+    }
+    if header.variations {
+        parts.push("variations".to_owned());
+    }
+    if let Some(text) = &header.matchstring {
+        parts.push(format!("matchstring {text:?}"));
+    }
+    if let Some((name, _)) = &header.variant {
+        parts.push(format!("variant {name:?}"));
+    }
+    if let Some(sort) = &header.sort {
+        let direction = if sort.min { "min" } else { "max" };
+        parts.push(format!("sort {direction} {:?}", sort.label.as_deref().unwrap_or("")));
+    }
+    parts.join(", ")
+}
+
+/// One line per node, indented by depth.
+fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
+    let indent = "  ".repeat(depth);
+    let text = expr.span.text(source);
+    match &expr.kind {
+        ExprKind::Number(value) => {
+            let _ = writeln!(out, "{indent}number {value}");
+        }
+        ExprKind::Squares(_) => {
+            let _ = writeln!(out, "{indent}squares {text}");
+        }
+        ExprKind::Pieces(_) => {
+            let _ = writeln!(out, "{indent}pieces {text}");
+        }
+        ExprKind::Unary(op, operand) => {
+            let _ = writeln!(out, "{indent}{}", op.symbol());
+            tree(out, operand, source, depth + 1);
+        }
+        ExprKind::Binary(op, left, right) => {
+            let _ = writeln!(out, "{indent}{}", op.symbol());
+            tree(out, left, source, depth + 1);
+            tree(out, right, source, depth + 1);
+        }
+        ExprKind::Extreme { max, args } => {
+            let _ = writeln!(out, "{indent}{}", if *max { "max" } else { "min" });
+            for arg in args {
+                tree(out, arg, source, depth + 1);
+            }
+        }
+        ExprKind::Block(filters) => {
+            let _ = writeln!(out, "{indent}{{}} all of");
+            for filter in filters {
+                tree(out, filter, source, depth + 1);
+            }
+        }
+    }
+}

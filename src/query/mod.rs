@@ -1,0 +1,161 @@
+//! The query language: parse once, compile per variant, match positions.
+//!
+//! ```
+//! use cqlq::notation::fen;
+//! use cqlq::{Position, Query, Variant};
+//!
+//! // A white queen on h7 with the black king on g8.
+//! let query = Query::parse("Qh7 kg8")?;
+//! let plan = query.compile(Variant::standard())?;
+//!
+//! let setup = fen::read::<1>(Variant::standard(), "6k1/7Q/8/8/8/8/8/6K1 b - - 0 1")?;
+//! let position = Position::from_setup(setup)?;
+//! assert!(plan.matches(&position.into()));
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! The pipeline: [`grammar.pest`](../../src/cqlq/query/grammar.pest.html) and `parse.rs` turn text
+//! into an [`ast`] with spans; `check.rs` finds the mistakes that need no variant; `compile.rs`
+//! resolves squares and letters for one variant into a [`Program`]; [`explain`] shows what a
+//! query came to.
+
+pub mod ast;
+mod check;
+mod compile;
+pub mod diagnostic;
+pub mod explain;
+mod parse;
+mod plan;
+
+use std::any::Any;
+use std::sync::Arc;
+
+pub use compile::DesignatorReport;
+pub use diagnostic::{Diagnostic, QueryError};
+pub use plan::Program;
+
+use crate::board::Width;
+use crate::each_position;
+use crate::position::{AnyPosition, Position, PositionView};
+use crate::variant::Variant;
+use ast::{Header, QueryAst};
+
+/// A parsed and checked query, ready to compile for any variant.
+#[derive(Clone, Debug)]
+pub struct Query {
+    source: Arc<str>,
+    ast: QueryAst,
+}
+
+impl Query {
+    /// Parses and checks a query. Every mistake is reported, each with its place in the text.
+    pub fn parse(text: &str) -> Result<Query, QueryError> {
+        let source: Arc<str> = Arc::from(text);
+        let (ast, mut diagnostics) = parse::parse(text);
+        diagnostics.extend(check::check(&ast, text));
+        if diagnostics.is_empty() {
+            Ok(Query { source, ast })
+        } else {
+            Err(QueryError::new(diagnostics, source))
+        }
+    }
+
+    /// The text of the query.
+    #[must_use]
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The syntax tree.
+    #[must_use]
+    pub fn ast(&self) -> &QueryAst {
+        &self.ast
+    }
+
+    /// The `cql(...)` header, if there is one.
+    #[must_use]
+    pub fn header(&self) -> Option<&Header> {
+        self.ast.header.as_ref()
+    }
+
+    /// The variant named in the header (`variant "One"`), if any.
+    #[must_use]
+    pub fn variant(&self) -> Option<&'static Variant> {
+        let (name, _) = self.header()?.variant.as_ref()?;
+        Variant::by_name(name).ok()
+    }
+
+    /// Compiles the query for a variant: masks sized to its board, letters resolved to its pieces.
+    pub fn compile(&self, variant: &'static Variant) -> Result<Plan, QueryError> {
+        let filters = &self.ast.body;
+        let source = &*self.source;
+        let built = match variant.width() {
+            Width::W1 => compile::compile::<1>(variant, filters, source).map(|(p, r)| (AnyProgram::W1(p), r)),
+            Width::W2 => compile::compile::<2>(variant, filters, source).map(|(p, r)| (AnyProgram::W2(p), r)),
+            Width::W4 => compile::compile::<4>(variant, filters, source).map(|(p, r)| (AnyProgram::W4(p), r)),
+            Width::W8 => compile::compile::<8>(variant, filters, source).map(|(p, r)| (AnyProgram::W8(p), r)),
+            Width::W11 => compile::compile::<11>(variant, filters, source).map(|(p, r)| (AnyProgram::W11(p), r)),
+        };
+        match built {
+            Ok((program, designators)) => Ok(Plan { variant, program, designators }),
+            Err(diagnostics) => Err(QueryError::new(diagnostics, self.source.clone())),
+        }
+    }
+}
+
+/// A query compiled for one variant.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    variant: &'static Variant,
+    program: AnyProgram,
+    designators: Vec<DesignatorReport>,
+}
+
+#[derive(Clone, Debug)]
+enum AnyProgram {
+    W1(Program<1>),
+    W2(Program<2>),
+    W4(Program<4>),
+    W8(Program<8>),
+    W11(Program<11>),
+}
+
+impl Plan {
+    /// The variant the plan was compiled for.
+    #[must_use]
+    pub fn variant(&self) -> &'static Variant {
+        self.variant
+    }
+
+    /// Whether the position matches. A position of another variant never does.
+    #[must_use]
+    pub fn matches(&self, position: &AnyPosition) -> bool {
+        each_position!(position, p => self.matches_position(p))
+    }
+
+    /// Whether a position of boards of `W` words matches.
+    #[must_use]
+    pub fn matches_position<const W: usize>(&self, position: &Position<W>) -> bool {
+        position.variant() == self.variant && self.program::<W>().is_some_and(|program| program.matches(position))
+    }
+
+    /// The compiled program, if the variant's square sets take `W` words; run it on any
+    /// [`PositionView`] of the plan's variant.
+    #[must_use]
+    pub fn program<const W: usize>(&self) -> Option<&Program<W>> {
+        let program: &dyn Any = match &self.program {
+            AnyProgram::W1(program) => program,
+            AnyProgram::W2(program) => program,
+            AnyProgram::W4(program) => program,
+            AnyProgram::W8(program) => program,
+            AnyProgram::W11(program) => program,
+        };
+        program.downcast_ref::<Program<W>>()
+    }
+
+    /// What each designator of the query came to in this variant.
+    #[must_use]
+    pub fn designators(&self) -> &[DesignatorReport] {
+        &self.designators
+    }
+}

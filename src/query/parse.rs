@@ -1,0 +1,636 @@
+//! Text to syntax tree. This is the only file that knows pest.
+//!
+//! The grammar accepts any text: what is no filter becomes `junk`, which is parsed again on its
+//! own to find out exactly what was expected where. So every mistake is reported, each with a
+//! sentence about the query rather than the name of a grammar rule.
+
+use std::sync::LazyLock;
+
+use pest::Parser;
+use pest::error::{ErrorVariant, InputLocation};
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use pest_derive::Parser;
+
+use super::ast::{
+    BinaryOp, Coordinate, Expr, ExprKind, Header, PieceAtom, PieceAtomKind, PieceDesignator, PiecePart,
+    QueryAst, Region, Sort, Span, SquareDesignator, SquarePart, UnaryOp,
+};
+use super::diagnostic::Diagnostic;
+
+#[derive(Parser)]
+#[grammar = "query/grammar.pest"]
+struct Grammar;
+
+/// Operator precedence, loosest first: `or`, `and`, `not`, comparisons and `in`, `+ -`,
+/// `* / %`, `|`, `&`, then the prefixes `~ # - abs`.
+static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
+    PrattParser::new()
+        .op(Op::infix(Rule::op_or, Assoc::Left))
+        .op(Op::infix(Rule::op_and, Assoc::Left))
+        .op(Op::prefix(Rule::op_not))
+        .op(Op::infix(Rule::op_in, Assoc::Left)
+            | Op::infix(Rule::op_eq, Assoc::Left)
+            | Op::infix(Rule::op_ne, Assoc::Left)
+            | Op::infix(Rule::op_lt, Assoc::Left)
+            | Op::infix(Rule::op_le, Assoc::Left)
+            | Op::infix(Rule::op_gt, Assoc::Left)
+            | Op::infix(Rule::op_ge, Assoc::Left))
+        .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
+        .op(Op::infix(Rule::op_mul, Assoc::Left)
+            | Op::infix(Rule::op_div, Assoc::Left)
+            | Op::infix(Rule::op_rem, Assoc::Left))
+        .op(Op::infix(Rule::op_union, Assoc::Left))
+        .op(Op::infix(Rule::op_intersection, Assoc::Left))
+        .op(Op::prefix(Rule::op_complement)
+            | Op::prefix(Rule::op_count)
+            | Op::prefix(Rule::op_negate)
+            | Op::prefix(Rule::op_abs))
+});
+
+/// Parses a query. Returns the tree of what could be read and every syntax mistake found.
+pub(crate) fn parse(source: &str) -> (QueryAst, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let mut ast = QueryAst { header: None, body: Vec::new() };
+    let mut pairs = match Grammar::parse(Rule::query, source) {
+        Ok(pairs) => pairs,
+        Err(error) => {
+            diagnostics.push(describe_error(&error, source, 0));
+            return (ast, diagnostics);
+        }
+    };
+    let query = pairs.next().expect("grammar: a query");
+    let mut items = Items::default();
+    for pair in query.into_inner() {
+        match pair.as_rule() {
+            Rule::header => ast.header = Some(build_header(pair, &mut diagnostics)),
+            _ => items.add(pair, &mut diagnostics),
+        }
+    }
+    ast.body = items.filters;
+    (ast, diagnostics)
+}
+
+fn span_of(pair: &Pair<'_, Rule>) -> Span {
+    Span::new(pair.as_span().start(), pair.as_span().end())
+}
+
+// ----- Reporting ----------------------------------------------------------------------------
+
+/// The filters of a query or a block, read one item at a time.
+#[derive(Default)]
+struct Items {
+    filters: Vec<Expr>,
+    /// Where the last item, if it was a filter, started.
+    previous_filter: Option<usize>,
+    /// Junk before this offset belongs to a mistake already reported.
+    reported_until: usize,
+}
+
+impl Items {
+    fn add(&mut self, pair: Pair<'_, Rule>, diagnostics: &mut Vec<Diagnostic>) {
+        match pair.as_rule() {
+            Rule::filter => {
+                self.previous_filter = Some(pair.as_span().start());
+                self.filters.push(build_filter(pair, diagnostics));
+            }
+            Rule::junk | Rule::block_junk => {
+                let junk = span_of(&pair);
+                if junk.start >= self.reported_until {
+                    let diagnostic = diagnose_junk(pair.get_input(), junk, self.previous_filter);
+                    self.reported_until = diagnostic.span.end.max(junk.end);
+                    diagnostics.push(diagnostic);
+                }
+                self.previous_filter = None;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Explains text that is no filter by parsing it again: as the continuation of the filter just
+/// before it (`#R > >`, `Qh7 and`), or on its own.
+fn diagnose_junk(source: &str, junk: Span, previous_filter: Option<usize>) -> Diagnostic {
+    let token = junk.text(source);
+    match token {
+        "}" => return Diagnostic::new(junk, "unexpected '}' without a '{' to close"),
+        ")" => return Diagnostic::new(junk, "unexpected ')' without a '(' to close"),
+        "=" => return Diagnostic::new(junk, "unexpected '=': to compare numbers write =="),
+        _ => {}
+    }
+    if let Some(start) = previous_filter
+        && let Err(error) = Grammar::parse(Rule::filter_to_end, &source[start..])
+        && error_position(&error) + start > junk.start
+    {
+        return describe_error(&error, source, start);
+    }
+    let rest = &source[junk.start..];
+    let header = rest.strip_prefix("cql").is_some_and(|after| after.trim_start().starts_with('('));
+    let rule = if header { Rule::header_only } else { Rule::filter_only };
+    match Grammar::parse(rule, rest) {
+        Err(error) => describe_error(&error, source, junk.start),
+        Ok(pairs) if header => Diagnostic::new(
+            Span::new(junk.start, junk.start + pairs.as_str().len()),
+            "the header cql(...) must come first in a query",
+        ),
+        Ok(_) => Diagnostic::new(junk, format!("unexpected '{token}'")),
+    }
+}
+
+fn error_position(error: &pest::error::Error<Rule>) -> usize {
+    match error.location {
+        InputLocation::Pos(position) => position,
+        InputLocation::Span((start, _)) => start,
+    }
+}
+
+fn describe_error(error: &pest::error::Error<Rule>, source: &str, offset: usize) -> Diagnostic {
+    let position = offset + error_position(error);
+    let found = word_at(source, position);
+    let span = Span::new(position, position + found.len().max(1));
+    let context = source[offset..position].trim();
+    let found_text = if found.is_empty() { "the end of the query".to_owned() } else { format!("'{found}'") };
+    let message = match &error.variant {
+        ErrorVariant::ParsingError { positives, .. } => {
+            let expected = expectation(positives);
+            match (expected, context.is_empty()) {
+                (None, true) => format!("unexpected {found_text}"),
+                (None, false) => format!("unexpected {found_text} after '{}'", shorten(context)),
+                (Some(expected), true) => format!("expected {expected}, found {found_text}"),
+                (Some(expected), false) => format!("expected {expected} after '{}'", shorten(context)),
+            }
+        }
+        ErrorVariant::CustomError { message } => message.clone(),
+    };
+    Diagnostic::new(span, message)
+}
+
+/// The word at a byte offset: up to the next space or bracket, at least one character.
+fn word_at(source: &str, position: usize) -> &str {
+    let rest = source.get(position..).unwrap_or("");
+    let end = rest
+        .char_indices()
+        .find(|&(index, c)| c.is_whitespace() || (index > 0 && "{}()".contains(c)))
+        .map_or(rest.len(), |(index, _)| index.max(rest.chars().next().map_or(0, char::len_utf8)));
+    &rest[..end]
+}
+
+fn shorten(context: &str) -> String {
+    let chars: Vec<char> = context.chars().collect();
+    if chars.len() <= 24 { context.to_owned() } else { format!("...{}", chars[chars.len() - 20..].iter().collect::<String>()) }
+}
+
+/// What the parser was looking for, in words; None when nothing useful can be said.
+fn expectation(positives: &[Rule]) -> Option<String> {
+    let mut phrases: Vec<(u8, &str)> = positives.iter().filter_map(|rule| phrase(*rule)).collect();
+    if phrases.iter().any(|(rank, _)| *rank == 4) {
+        // A filter may be a number; naming both says nothing more.
+        phrases.retain(|(_, words)| *words != "a number");
+    }
+    phrases.sort();
+    phrases.dedup();
+    let words: Vec<&str> = phrases.into_iter().map(|(_, words)| words).take(3).collect();
+    match words.as_slice() {
+        [] => None,
+        [one] => Some((*one).to_owned()),
+        [init @ .., last] => Some(format!("{} or {last}", init.join(", "))),
+    }
+}
+
+/// The words for a grammar rule, with a rank: lower ranks are named first.
+fn phrase(rule: Rule) -> Option<(u8, &'static str)> {
+    Some(match rule {
+        Rule::square_designator
+        | Rule::square_list
+        | Rule::region
+        | Rule::file_part
+        | Rule::file
+        | Rule::file_range
+        | Rule::any
+        | Rule::light
+        | Rule::dark
+        | Rule::all_squares
+        | Rule::backhand
+        | Rule::board_and_backhand => (0, "a square such as e4"),
+        Rule::rank_part | Rule::rank | Rule::rank_range => (0, "a rank such as 4"),
+        Rule::close_bracket => (1, "']'"),
+        Rule::comma => (2, "','"),
+        Rule::close_paren => (1, "')'"),
+        Rule::close_brace => (1, "'}'"),
+        Rule::piece_list | Rule::piece_entity | Rule::figurine | Rule::empty_piece | Rule::list_letters => {
+            (3, "a piece such as R")
+        }
+        Rule::filter
+        | Rule::filter_only
+        | Rule::parenthesized
+        | Rule::block
+        | Rule::min_max
+        | Rule::designator
+        | Rule::piece_designator
+        | Rule::letters1
+        | Rule::letters2
+        | Rule::op_not
+        | Rule::op_abs
+        | Rule::op_count
+        | Rule::op_complement
+        | Rule::op_negate => (4, "a filter such as Qh7"),
+        Rule::number => (5, "a number"),
+        Rule::string | Rule::string_text => (0, "a quoted text such as \"One\""),
+        Rule::path | Rule::bare_path => (0, "a file name"),
+        Rule::result_value => (0, "a result such as 1-0"),
+        Rule::input_param
+        | Rule::output_param
+        | Rule::matchcount_param
+        | Rule::gamenumber_param
+        | Rule::result_param
+        | Rule::variations_param
+        | Rule::matchstring_param
+        | Rule::variant_param
+        | Rule::sort_param => (5, "a header parameter such as matchcount 2"),
+        Rule::header | Rule::header_only | Rule::kw_cql => (5, "a header cql(...)"),
+        _ => return None,
+    })
+}
+
+// ----- Header -------------------------------------------------------------------------------
+
+fn build_header(pair: Pair<'_, Rule>, diagnostics: &mut Vec<Diagnostic>) -> Header {
+    let mut header = Header { span: span_of(&pair), ..Header::default() };
+    for parameter in pair.into_inner() {
+        let span = span_of(&parameter);
+        let name = parameter.as_str().split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or("").to_owned();
+        let rule = parameter.as_rule();
+        let mut inner = parameter.into_inner().filter(|pair| !is_keyword(pair.as_rule()));
+        let mut twice = false;
+        match rule {
+            Rule::input_param => twice = header.input.replace(path(inner.next())).is_some(),
+            Rule::output_param => twice = header.output.replace(path(inner.next())).is_some(),
+            Rule::matchcount_param | Rule::gamenumber_param => {
+                let low = header_number(inner.next(), diagnostics);
+                let high = inner.next().map(|pair| header_number(Some(pair), diagnostics));
+                let slot = if rule == Rule::matchcount_param { &mut header.matchcount } else { &mut header.gamenumber };
+                twice = slot.replace((low, high)).is_some();
+            }
+            Rule::result_param => {
+                let value = inner.next().map(|pair| pair.as_str().to_owned()).unwrap_or_default();
+                twice = header.result.replace(value).is_some();
+            }
+            Rule::variations_param => {
+                twice = header.variations;
+                header.variations = true;
+            }
+            Rule::matchstring_param => twice = header.matchstring.replace(string(inner.next())).is_some(),
+            Rule::variant_param => {
+                let value = inner.next();
+                let value_span = value.as_ref().map_or(span, span_of);
+                twice = header.variant.replace((string(value), value_span)).is_some();
+            }
+            Rule::sort_param => {
+                let mut sort = Sort { min: false, label: None, expr: placeholder(span) };
+                for part in inner {
+                    match part.as_rule() {
+                        Rule::sort_direction => sort.min = part.as_str().starts_with("min"),
+                        Rule::string => sort.label = Some(string(Some(part))),
+                        Rule::filter => sort.expr = build_filter(part, diagnostics),
+                        _ => {}
+                    }
+                }
+                twice = header.sort.replace(sort).is_some();
+            }
+            _ => {}
+        }
+        if twice {
+            diagnostics.push(Diagnostic::new(span, format!("'{name}' is given twice in the header")));
+        }
+    }
+    header
+}
+
+fn is_keyword(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::kw_input
+            | Rule::kw_output
+            | Rule::kw_matchcount
+            | Rule::kw_gamenumber
+            | Rule::kw_result
+            | Rule::kw_matchstring
+            | Rule::kw_variant
+            | Rule::kw_sort
+    )
+}
+
+fn placeholder(span: Span) -> Expr {
+    Expr { kind: ExprKind::Number(0), span }
+}
+
+fn header_number(pair: Option<Pair<'_, Rule>>, diagnostics: &mut Vec<Diagnostic>) -> u64 {
+    let Some(pair) = pair else { return 0 };
+    pair.as_str().parse().unwrap_or_else(|_| {
+        diagnostics.push(Diagnostic::new(span_of(&pair), "this number is too large"));
+        0
+    })
+}
+
+fn path(pair: Option<Pair<'_, Rule>>) -> String {
+    let Some(pair) = pair else { return String::new() };
+    match pair.into_inner().next() {
+        Some(inner) if inner.as_rule() == Rule::string => string(Some(inner)),
+        Some(inner) => inner.as_str().to_owned(),
+        None => String::new(),
+    }
+}
+
+/// The text of a quoted string, with `\"` and `\\` undone.
+fn string(pair: Option<Pair<'_, Rule>>) -> String {
+    let Some(pair) = pair else { return String::new() };
+    let raw = pair.into_inner().next().map_or("", |text| text.as_str());
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            out.extend(chars.next());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+// ----- Filters ------------------------------------------------------------------------------
+
+fn build_filter(pair: Pair<'_, Rule>, diagnostics: &mut Vec<Diagnostic>) -> Expr {
+    build_operators(pair.into_inner(), diagnostics)
+}
+
+fn build_operators(pairs: Pairs<'_, Rule>, diagnostics: &mut Vec<Diagnostic>) -> Expr {
+    PRATT
+        .map_primary(|primary| build_operand(primary, diagnostics))
+        .map_prefix(|op, operand| {
+            let span = span_of(&op).join(operand.span);
+            let op = match op.as_rule() {
+                Rule::op_not => UnaryOp::Not,
+                Rule::op_complement => UnaryOp::Complement,
+                Rule::op_count => UnaryOp::Count,
+                Rule::op_negate => UnaryOp::Negate,
+                Rule::op_abs => UnaryOp::Abs,
+                rule => unreachable!("grammar: {rule:?} is no prefix operator"),
+            };
+            Expr { kind: ExprKind::Unary(op, Box::new(operand)), span }
+        })
+        .map_infix(|left, op, right| {
+            let span = left.span.join(right.span);
+            let op = match op.as_rule() {
+                Rule::op_or => BinaryOp::Or,
+                Rule::op_and => BinaryOp::And,
+                Rule::op_in => BinaryOp::In,
+                Rule::op_eq => BinaryOp::Eq,
+                Rule::op_ne => BinaryOp::Ne,
+                Rule::op_lt => BinaryOp::Lt,
+                Rule::op_le => BinaryOp::Le,
+                Rule::op_gt => BinaryOp::Gt,
+                Rule::op_ge => BinaryOp::Ge,
+                Rule::op_union => BinaryOp::Union,
+                Rule::op_intersection => BinaryOp::Intersection,
+                Rule::op_add => BinaryOp::Add,
+                Rule::op_sub => BinaryOp::Sub,
+                Rule::op_mul => BinaryOp::Mul,
+                Rule::op_div => BinaryOp::Div,
+                Rule::op_rem => BinaryOp::Rem,
+                rule => unreachable!("grammar: {rule:?} is no infix operator"),
+            };
+            Expr { kind: ExprKind::Binary(op, Box::new(left), Box::new(right)), span }
+        })
+        .parse(pairs)
+}
+
+fn build_operand(pair: Pair<'_, Rule>, diagnostics: &mut Vec<Diagnostic>) -> Expr {
+    let span = span_of(&pair);
+    let kind = match pair.as_rule() {
+        Rule::parenthesized => {
+            let inner = pair.into_inner().next().expect("grammar: a filter in parentheses");
+            return Expr { span, ..build_filter(inner, diagnostics) };
+        }
+        Rule::block => {
+            let mut items = Items::default();
+            for inner in pair.into_inner() {
+                items.add(inner, diagnostics);
+            }
+            ExprKind::Block(items.filters)
+        }
+        Rule::number => match pair.as_str().parse() {
+            Ok(value) => ExprKind::Number(value),
+            Err(_) => {
+                diagnostics.push(Diagnostic::new(span, "this number is too large"));
+                ExprKind::Number(0)
+            }
+        },
+        Rule::min_max => {
+            let mut inner = pair.into_inner();
+            let max = inner.next().expect("grammar: min or max").as_rule() == Rule::kw_max;
+            let args = inner
+                .filter(|arg| arg.as_rule() == Rule::filter)
+                .map(|arg| build_filter(arg, diagnostics))
+                .collect();
+            ExprKind::Extreme { max, args }
+        }
+        Rule::designator => {
+            let inner = pair.into_inner().next().expect("grammar: a designator has a kind");
+            match inner.as_rule() {
+                Rule::square_designator => ExprKind::Squares(build_squares(inner)),
+                _ => ExprKind::Pieces(build_pieces(inner)),
+            }
+        }
+        rule => unreachable!("grammar: {rule:?} is no operand"),
+    };
+    Expr { kind, span }
+}
+
+// ----- Designators --------------------------------------------------------------------------
+
+fn build_squares(pair: Pair<'_, Rule>) -> SquareDesignator {
+    let span = span_of(&pair);
+    let inner = pair.into_inner().next().expect("grammar: a square designator has a kind");
+    let parts = match inner.as_rule() {
+        Rule::square_list => inner
+            .into_inner()
+            .filter_map(|item| {
+                let item_span = span_of(&item);
+                match item.as_rule() {
+                    Rule::backhand => Some(SquarePart::Backhand(item_span)),
+                    Rule::board_and_backhand => Some(SquarePart::BoardAndBackhand(item_span)),
+                    Rule::region => Some(SquarePart::Region(build_region(item))),
+                    _ => None,
+                }
+            })
+            .collect(),
+        Rule::region => vec![SquarePart::Region(build_region(inner))],
+        Rule::all_squares => vec![SquarePart::AllBoard(span)],
+        rule => unreachable!("grammar: {rule:?} is no square designator"),
+    };
+    SquareDesignator { parts, span }
+}
+
+fn build_region(pair: Pair<'_, Rule>) -> Region {
+    let span = span_of(&pair);
+    let mut inner = pair.into_inner();
+    let files = coordinate(inner.next().expect("grammar: a region has a file part"));
+    let ranks = coordinate(inner.next().expect("grammar: a region has a rank part"));
+    Region { files, ranks, span }
+}
+
+fn coordinate(part: Pair<'_, Rule>) -> Coordinate {
+    let inner = part.into_inner().next().expect("grammar: a coordinate has a kind");
+    match inner.as_rule() {
+        Rule::any => Coordinate::Any,
+        Rule::light => Coordinate::Light,
+        Rule::dark => Coordinate::Dark,
+        Rule::file | Rule::rank => Coordinate::One(index(inner.as_str())),
+        Rule::file_range | Rule::rank_range => {
+            let mut ends = inner.into_inner();
+            let low = index(ends.next().expect("grammar: a range has a start").as_str());
+            let high = index(ends.next().expect("grammar: a range has an end").as_str());
+            Coordinate::Range(low, high)
+        }
+        rule => unreachable!("grammar: {rule:?} is no coordinate"),
+    }
+}
+
+/// The 0-based index of a file letter or a rank number (`a` and `1` are 0).
+fn index(text: &str) -> u8 {
+    match text.parse::<u8>() {
+        Ok(number) => number - 1,
+        Err(_) => text.as_bytes()[0] - b'a',
+    }
+}
+
+fn build_pieces(pair: Pair<'_, Rule>) -> PieceDesignator {
+    let span = span_of(&pair);
+    let mut atoms = Vec::new();
+    let mut list = false;
+    let mut piece_span = Span::new(span.start, span.start);
+    let mut squares = None;
+    for part in pair.into_inner() {
+        let part_span = span_of(&part);
+        match part.as_rule() {
+            Rule::piece_list => {
+                list = true;
+                piece_span = part_span;
+                atoms.extend(part.into_inner().filter_map(piece_atom));
+            }
+            Rule::tier => {
+                piece_span = piece_span.join(part_span);
+                if let Some(PieceAtom { kind: PieceAtomKind::Letters { level, .. }, span }) = atoms.last_mut() {
+                    *level = part.as_str().len() as u8;
+                    *span = span.join(part_span);
+                }
+            }
+            Rule::square_designator => squares = Some(build_squares(part)),
+            Rule::designator_end => {}
+            _ => {
+                piece_span = part_span;
+                atoms.extend(piece_atom(part));
+            }
+        }
+    }
+    PieceDesignator { piece: PiecePart { atoms, list, span: piece_span }, squares, span }
+}
+
+fn piece_atom(pair: Pair<'_, Rule>) -> Option<PieceAtom> {
+    let span = span_of(&pair);
+    let text = pair.as_str();
+    let kind = match pair.as_rule() {
+        Rule::piece_entity => PieceAtomKind::Entity(text.chars().nth(1).expect("grammar: &X;")),
+        Rule::figurine => PieceAtomKind::Figurine(text.chars().next().expect("grammar: a figurine")),
+        Rule::empty_piece => PieceAtomKind::Empty,
+        Rule::letters1 | Rule::letters2 | Rule::list_letters => {
+            let letters = text.trim_end_matches('+');
+            let level = (text.len() - letters.len()) as u8;
+            PieceAtomKind::Letters { text: letters.to_owned(), level }
+        }
+        _ => return None,
+    };
+    Some(PieceAtom { kind, span })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn body(source: &str) -> Vec<Expr> {
+        let (ast, diagnostics) = parse(source);
+        assert_eq!(diagnostics, Vec::new(), "{source}");
+        ast.body
+    }
+
+    fn shape(expr: &Expr, source: &str) -> String {
+        match &expr.kind {
+            ExprKind::Binary(op, left, right) => {
+                format!("({} {} {})", shape(left, source), op.symbol(), shape(right, source))
+            }
+            ExprKind::Unary(op, operand) => format!("({} {})", op.symbol(), shape(operand, source)),
+            _ => expr.span.text(source).to_owned(),
+        }
+    }
+
+    #[test]
+    fn precedence() {
+        let source = "not #R + 1 > 2 and R | r & Q or ~k in [a1]";
+        let filters = body(source);
+        assert_eq!(filters.len(), 1);
+        assert_eq!(
+            shape(&filters[0], source),
+            "(((not (((# R) + 1) > 2)) and (R | (r & Q))) or ((~ k) in [a1]))"
+        );
+    }
+
+    #[test]
+    fn juxtaposed_filters() {
+        let filters = body("Qh7 kg8 // the classic\n/* block */ Ra-h7");
+        assert_eq!(filters.len(), 3);
+    }
+
+    #[test]
+    fn squares_or_pieces() {
+        let source = "b4 a-h7 ab3 Ne6 KNe6 Ra-h1-2 [Bb][L?] &L;? ka1 R+1 KN+e6";
+        let filters = body(source);
+        let kinds: Vec<&str> = filters
+            .iter()
+            .map(|f| match &f.kind {
+                ExprKind::Squares(_) => "squares",
+                ExprKind::Pieces(_) => "pieces",
+                _ => "other",
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            ["squares", "squares", "pieces", "pieces", "pieces", "pieces", "pieces", "squares", "pieces", "other", "pieces"]
+        );
+        let ExprKind::Pieces(kn) = &filters[10].kind else { panic!() };
+        assert_eq!(kn.piece.atoms[0].kind, PieceAtomKind::Letters { text: "KN".into(), level: 1 });
+        assert_eq!(kn.squares.as_ref().unwrap().span.text(source), "e6");
+    }
+
+    #[test]
+    fn header_parameters() {
+        let (ast, diagnostics) =
+            parse("cql(input games.pgn output \"hits.pgn\" matchcount 2 gamenumber 1 1000 variant \"Croatian Ties\" variations)\nQh7");
+        assert!(diagnostics.is_empty(), "{diagnostics:?}");
+        let header = ast.header.unwrap();
+        assert_eq!(header.input.as_deref(), Some("games.pgn"));
+        assert_eq!(header.output.as_deref(), Some("hits.pgn"));
+        assert_eq!(header.matchcount, Some((2, None)));
+        assert_eq!(header.gamenumber, Some((1, Some(1000))));
+        assert_eq!(header.variant.unwrap().0, "Croatian Ties");
+        assert!(header.variations);
+        assert_eq!(ast.body.len(), 1);
+    }
+
+    #[test]
+    fn every_mistake_is_reported() {
+        let (ast, diagnostics) = parse("Qh7 R[ kg8 { Ra1 @@ } )");
+        let messages: Vec<&str> = diagnostics.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(messages.len(), 3, "{messages:?}");
+        assert_eq!(ast.body.len(), 3);
+    }
+}

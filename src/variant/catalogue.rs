@@ -1,0 +1,464 @@
+//! The catalogue: one row per variant.
+//!
+//! Croatian Chess follows the 2020 edition of the book (Pegasus `G`), with the setups of
+//! `notations/crochess.md` §1: Pawns on ranks 2 and 3 from Nineteen on, the scout Pawns of
+//! Hemera's Dawn onwards as plain Pawns, and the Monoliths where the book's formula puts them.
+//!
+//! Chess Evolved Online uses the two-letter codes of the notation proposal in upper case (a side
+//! writes them in its own case). Three units had no usable code there; cqlq gives them one:
+//! Bishop `BB` (as the proposal's own example writes it), Portal `PT`, and Royalguard `RY`
+//! (the proposal gives `RG` to both Ranger and Royalguard; Ranger keeps it). The Pawn, written
+//! without a code in moves, is `P`.
+
+use super::pieces::{PieceType, Role};
+use super::{BackhandRule, CastlingRule, CroatianSetup, Family, Initial, Notation, Variant};
+use crate::board::Geometry;
+
+const fn board(files: u8, ranks: u8) -> Geometry {
+    match Geometry::new(files, ranks) {
+        Some(geometry) => geometry,
+        None => panic!("catalogue boards are 1x1 to 26x26"),
+    }
+}
+
+const fn piece(name: &'static str, symbol: &'static str, role: Option<Role>, value: Option<i32>) -> PieceType {
+    PieceType { name, symbol, role, ownerless: false, value }
+}
+
+const fn ownerless(name: &'static str, symbol: &'static str) -> PieceType {
+    PieceType { name, symbol, role: None, ownerless: true, value: None }
+}
+
+const PAWN: PieceType = piece("Pawn", "P", Some(Role::Pawn), Some(1));
+const KNIGHT: PieceType = piece("Knight", "N", Some(Role::Knight), Some(3));
+const BISHOP: PieceType = piece("Bishop", "B", Some(Role::Bishop), Some(3));
+const ROOK: PieceType = piece("Rook", "R", Some(Role::Rook), Some(5));
+const QUEEN: PieceType = piece("Queen", "Q", Some(Role::Queen), Some(9));
+const KING: PieceType = piece("King", "K", Some(Role::King), Some(0));
+
+/// The classical alphabet, in the order of the classical rules' piece arrays.
+const CLASSICAL: [PieceType; 6] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING];
+
+const PEGASUS: PieceType = piece("Pegasus", "G", None, None);
+const PYRAMID: PieceType = piece("Pyramid", "A", None, None);
+const UNICORN: PieceType = piece("Unicorn", "U", None, None);
+const WAVE: PieceType = piece("Wave", "W", None, None);
+const STAR: PieceType = ownerless("Star", "T");
+const CENTAUR: PieceType = piece("Centaur", "C", None, None);
+const SERPENT: PieceType = piece("Serpent", "S", None, None);
+const SHAMAN: PieceType = piece("Shaman", "H", None, None);
+const MONOLITH: PieceType = ownerless("Monolith", "M");
+const STARCHILD: PieceType = piece("Starchild", "I", None, None);
+
+const CROATIAN_TIES: [PieceType; 7] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS];
+const MAYAN_ASCENDANCY: [PieceType; 8] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID];
+const AGE_OF_AQUARIUS: [PieceType; 9] =
+    [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN];
+const MIRANDAS_VEIL: [PieceType; 10] =
+    [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE];
+const NINETEEN: [PieceType; 11] =
+    [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR];
+const HEMERAS_DAWN: [PieceType; 12] =
+    [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR, CENTAUR];
+const TAMOANCHAN_REVISITED: [PieceType; 13] = [
+    PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR, CENTAUR, SERPENT,
+];
+const CONQUEST_OF_TLALOCAN: [PieceType; 14] = [
+    PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR, CENTAUR, SERPENT,
+    SHAMAN,
+];
+const DISCOVERY: [PieceType; 15] = [
+    PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR, CENTAUR, SERPENT,
+    SHAMAN, MONOLITH,
+];
+const ONE: [PieceType; 16] = [
+    PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR, CENTAUR, SERPENT,
+    SHAMAN, MONOLITH, STARCHILD,
+];
+
+const LASER: [PieceType; 5] = [
+    piece("King", "K", Some(Role::King), None),
+    piece("Switch", "S", None, None),
+    piece("Defender", "D", None, None),
+    piece("Deflector", "B", None, None),
+    piece("Laser", "L", None, None),
+];
+
+/// Chess Evolved Online units, by rarity as the notation proposal lists them. Values are the
+/// morale values where known (classic units).
+const CHESS_EVOLVED: [PieceType; 72] = [
+    piece("Pawn", "P", Some(Role::Pawn), Some(0)),
+    piece("Knight", "KN", Some(Role::Knight), Some(6)),
+    piece("Bishop", "BB", Some(Role::Bishop), Some(9)),
+    piece("Rook", "RR", Some(Role::Rook), Some(12)),
+    piece("Queen", "QQ", Some(Role::Queen), Some(21)),
+    piece("King", "KK", Some(Role::King), Some(0)),
+    // Common.
+    piece("Archer", "AR", None, None),
+    piece("Axeman", "AX", None, None),
+    piece("Banshee", "BS", None, None),
+    piece("Bat", "BT", None, None),
+    piece("Bomber", "BO", None, None),
+    piece("Dryad", "DY", None, None),
+    piece("Sapling", "SG", None, None),
+    piece("Fireball", "FR", None, None),
+    piece("Frostmage", "FM", None, None),
+    piece("Ghost", "GH", None, None),
+    piece("Guardian", "GD", None, None),
+    piece("Militia", "ML", None, None),
+    piece("Penguin", "PG", None, None),
+    piece("Poisonmage", "PM", None, None),
+    piece("Shieldsman", "SH", None, None),
+    piece("Skeleton", "SK", None, None),
+    piece("Slime", "SL", None, None),
+    piece("Spearman", "SE", None, None),
+    piece("Spider", "SP", None, None),
+    piece("Swordsman", "SW", None, None),
+    piece("Tiger", "TG", None, None),
+    piece("Warrior", "WR", None, None),
+    piece("Windmage", "WM", None, None),
+    // Rare.
+    piece("Alchemist", "AC", None, None),
+    piece("Basilisk", "BA", None, None),
+    piece("Berserker", "BK", None, None),
+    piece("Crusader", "CR", None, None),
+    piece("Frostmephit", "FP", None, None),
+    piece("Giantslime", "GS", None, None),
+    piece("Legionary", "LG", None, None),
+    piece("Magetower", "MT", None, None),
+    piece("Necromancer", "NC", None, None),
+    piece("Paladin", "PD", None, None),
+    piece("Phantasm", "PH", None, None),
+    piece("Portal", "PT", None, None),
+    piece("Prince", "PC", None, None),
+    piece("Princess", "PS", None, None),
+    piece("Pyromancer", "PY", None, None),
+    piece("Ranger", "RG", None, None),
+    piece("Samurai", "SA", None, None),
+    piece("Wisp", "WS", None, None),
+    // Epic.
+    piece("Behemoth", "BM", None, None),
+    piece("Demon", "DM", None, None),
+    piece("Dragon", "DG", None, None),
+    piece("Ghast", "GT", None, None),
+    piece("Harpy", "HR", None, None),
+    piece("Hauntedarmor", "HD", None, None),
+    piece("Lifestone", "LS", None, None),
+    piece("Medusa", "MD", None, None),
+    piece("Minotaur", "MO", None, None),
+    piece("Ninja", "NJ", None, None),
+    piece("Valkyrie", "VK", None, None),
+    piece("Wizard", "WZ", None, None),
+    // Legendary.
+    piece("Antimage", "AM", None, None),
+    piece("Comet", "CT", None, None),
+    piece("Enchantress", "EC", None, None),
+    piece("Gemini", "GM", None, None),
+    piece("Geminitwin", "GW", None, None),
+    piece("Lich", "LH", None, None),
+    piece("Lilith", "LL", None, None),
+    piece("Moonfox", "MF", None, None),
+    piece("Phoenix", "PX", None, None),
+    piece("Phoenixegg", "PE", None, None),
+    piece("Royalguard", "RY", None, None),
+    piece("Soulkeeper", "SU", None, None),
+    piece("Vampire", "VP", None, None),
+];
+
+const WHITE_BLACK: [&str; 2] = ["White", "Black"];
+const LIGHT_DARK: [&str; 2] = ["Light", "Dark"];
+
+const STANDARD_FEN: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+const fn croatian(
+    name: &'static str,
+    code: &'static str,
+    aliases: &'static [&'static str],
+    side: u8,
+    pieces: &'static [PieceType],
+    setup: CroatianSetup,
+) -> Variant {
+    Variant {
+        name,
+        aliases,
+        code: Some(code),
+        family: Family::Croatian,
+        notation: Notation::Croatian,
+        geometry: board(side, side),
+        pieces,
+        players: LIGHT_DARK,
+        backhand: BackhandRule::Captures,
+        castling: CastlingRule::Croatian,
+        initial: Initial::Croatian(setup),
+    }
+}
+
+const HD_SCOUTS: &[&str] = &["c4", "g4", "n4", "r4", "d5", "f5", "o5", "q5"];
+const TR_SCOUTS: &[&str] = &["g4", "k4", "l4", "p4", "h5", "j5", "m5", "o5"];
+const COT_SCOUTS: &[&str] = &[
+    "d4", "h4", "i4", "l4", "m4", "p4", "q4", "u4", "e5", "g5", "j5", "l5", "m5", "o5", "r5", "t5",
+];
+const ONE_SCOUTS: &[&str] = &[
+    "e4", "i4", "j4", "m4", "n4", "q4", "r4", "v4", "f5", "h5", "k5", "m5", "n5", "p5", "s5", "u5",
+];
+
+/// Every variant, Standard first.
+pub(super) static CATALOGUE: [Variant; 17] = [
+    Variant {
+        name: "Standard",
+        aliases: &["Chess", "Normal", "Orthodox", "From Position", "Standard Chess"],
+        code: None,
+        family: Family::Classical,
+        notation: Notation::San,
+        geometry: board(8, 8),
+        pieces: &CLASSICAL,
+        players: WHITE_BLACK,
+        backhand: BackhandRule::Captures,
+        castling: CastlingRule::Standard,
+        initial: Initial::Fen(STANDARD_FEN),
+    },
+    Variant {
+        name: "Chess960",
+        aliases: &["Fischerandom", "Fischer Random", "FRC", "960"],
+        code: None,
+        family: Family::Classical,
+        notation: Notation::San,
+        geometry: board(8, 8),
+        pieces: &CLASSICAL,
+        players: WHITE_BLACK,
+        backhand: BackhandRule::Captures,
+        castling: CastlingRule::Free,
+        initial: Initial::Fen(STANDARD_FEN),
+    },
+    Variant {
+        name: "Crazyhouse",
+        aliases: &["ZH", "House", "Drop Chess"],
+        code: None,
+        family: Family::Classical,
+        notation: Notation::San,
+        geometry: board(8, 8),
+        pieces: &CLASSICAL,
+        players: WHITE_BLACK,
+        backhand: BackhandRule::Drops,
+        castling: CastlingRule::Standard,
+        initial: Initial::Fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1"),
+    },
+    croatian(
+        "Classical Chess",
+        "cc",
+        &["Croatian Classical Chess"],
+        8,
+        &CLASSICAL,
+        CroatianSetup { figure_row: "RNBQKBNR", pawn_ranks: &[2], extra_pawns: &[], monoliths: &[] },
+    ),
+    croatian(
+        "Croatian Ties",
+        "ct",
+        &[],
+        10,
+        &CROATIAN_TIES,
+        CroatianSetup { figure_row: "RGNBQKBNGR", pawn_ranks: &[2], extra_pawns: &[], monoliths: &[] },
+    ),
+    croatian(
+        "Mayan Ascendancy",
+        "ma",
+        &[],
+        12,
+        &MAYAN_ASCENDANCY,
+        CroatianSetup {
+            figure_row: "RGANBQKBNAGR",
+            pawn_ranks: &[2],
+            extra_pawns: &[],
+            monoliths: &[],
+        },
+    ),
+    croatian(
+        "Age of Aquarius",
+        "aoa",
+        &[],
+        14,
+        &AGE_OF_AQUARIUS,
+        CroatianSetup {
+            figure_row: "RGAUNBQKBNUAGR",
+            pawn_ranks: &[2],
+            extra_pawns: &[],
+            monoliths: &[],
+        },
+    ),
+    croatian(
+        "Miranda's Veil",
+        "mv",
+        &[],
+        16,
+        &MIRANDAS_VEIL,
+        CroatianSetup {
+            figure_row: "RGAUWNBQKBNWUAGR",
+            pawn_ranks: &[2],
+            extra_pawns: &[],
+            monoliths: &[],
+        },
+    ),
+    croatian(
+        "Nineteen",
+        "n",
+        &["19"],
+        18,
+        &NINETEEN,
+        CroatianSetup {
+            figure_row: "TRNBWGUAQKAUGWBNRt",
+            pawn_ranks: &[2, 3],
+            extra_pawns: &[],
+            monoliths: &[],
+        },
+    ),
+    croatian(
+        "Hemera's Dawn",
+        "hd",
+        &[],
+        20,
+        &HEMERAS_DAWN,
+        CroatianSetup {
+            figure_row: "TRNBCWGUAQKAUGWCBNRt",
+            pawn_ranks: &[2, 3],
+            extra_pawns: HD_SCOUTS,
+            monoliths: &[],
+        },
+    ),
+    croatian(
+        "Tamoanchan Revisited",
+        "tr",
+        &[],
+        22,
+        &TAMOANCHAN_REVISITED,
+        CroatianSetup {
+            figure_row: "TRNBSWUGCAQKACGUWSBNRt",
+            pawn_ranks: &[2, 3],
+            extra_pawns: TR_SCOUTS,
+            monoliths: &[],
+        },
+    ),
+    croatian(
+        "Conquest of Tlalocan",
+        "cot",
+        &[],
+        24,
+        &CONQUEST_OF_TLALOCAN,
+        CroatianSetup {
+            figure_row: "TRNBSCUWGAHQKHAGWUCSBNRt",
+            pawn_ranks: &[2, 3],
+            extra_pawns: COT_SCOUTS,
+            monoliths: &[],
+        },
+    ),
+    croatian(
+        "Discovery",
+        "d",
+        &[],
+        24,
+        &DISCOVERY,
+        CroatianSetup {
+            figure_row: "TRNBSCUWGAHQKHAGWUCSBNRt",
+            pawn_ranks: &[2, 3],
+            extra_pawns: COT_SCOUTS,
+            monoliths: &["b7", "w18"],
+        },
+    ),
+    croatian(
+        "One",
+        "o",
+        &[],
+        26,
+        &ONE,
+        CroatianSetup {
+            figure_row: "TRNBSICUGWAHQKHAWGUCISBNRt",
+            pawn_ranks: &[2, 3],
+            extra_pawns: ONE_SCOUTS,
+            monoliths: &["b8", "y19"],
+        },
+    ),
+    Variant {
+        name: "Laser Chess",
+        aliases: &["Laser"],
+        code: None,
+        family: Family::Laser,
+        notation: Notation::Laser,
+        geometry: board(10, 8),
+        pieces: &LASER,
+        players: ["Blue", "Red"],
+        backhand: BackhandRule::Captures,
+        castling: CastlingRule::None,
+        initial: Initial::SetupNotation(
+            "l++3d++kd++b+++2/2b7/3B+6/b++1B1ss+1b+++1B+/b+++1B+1S+S1b++1B/6b+++3/7B++2/2B+DKD3L",
+        ),
+    },
+    Variant {
+        name: "Chess Evolved Online",
+        aliases: &["CEO", "Chess Evolved"],
+        code: None,
+        family: Family::ChessEvolved,
+        notation: Notation::ChessEvolved,
+        geometry: board(8, 8),
+        pieces: &CHESS_EVOLVED,
+        players: WHITE_BLACK,
+        backhand: BackhandRule::Captures,
+        castling: CastlingRule::Free,
+        initial: Initial::Fen(
+            "rrknbbqqkkbbknrr/pppppppp/8/8/8/8/PPPPPPPP/RRKNBBQQKKBBKNRR w - - 0 1",
+        ),
+    },
+    Variant {
+        name: "X-Decor",
+        aliases: &["X-Decor-libre", "xdecor chess", "realchess"],
+        code: None,
+        family: Family::Classical,
+        notation: Notation::XDecor,
+        geometry: board(8, 8),
+        pieces: &CLASSICAL,
+        players: WHITE_BLACK,
+        backhand: BackhandRule::Captures,
+        castling: CastlingRule::Standard,
+        initial: Initial::Fen(STANDARD_FEN),
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn croatian_figure_rows_fill_their_boards() {
+        for variant in &CATALOGUE {
+            if let Initial::Croatian(setup) = &variant.initial {
+                assert_eq!(setup.figure_row.len(), usize::from(variant.geometry.files()), "{}", variant.name);
+                for letter in setup.figure_row.chars() {
+                    let symbol = letter.to_ascii_uppercase().to_string();
+                    assert!(variant.piece_by_symbol(&symbol).is_some(), "{} lacks {letter}", variant.name);
+                }
+            }
+        }
+    }
+
+    /// The scout Pawns stand two files either side of each Centaur and Shaman on rank 4, and one
+    /// file either side on rank 5 (crochess.md §1).
+    #[test]
+    fn scout_pawns_follow_the_centaurs_and_shamans() {
+        for variant in &CATALOGUE {
+            let Initial::Croatian(setup) = &variant.initial else { continue };
+            let mut expected = Vec::new();
+            for (file, letter) in setup.figure_row.bytes().enumerate() {
+                let spawns = letter == b'C' || (letter == b'H' && setup.figure_row.len() >= 24);
+                if spawns && variant.geometry.files() >= 20 {
+                    for (offset, rank) in [(-2, 4), (2, 4), (-1, 5), (1, 5)] {
+                        let file = (file as i32 + offset) as u8;
+                        expected.push(format!("{}{rank}", (b'a' + file) as char));
+                    }
+                }
+            }
+            let mut listed: Vec<String> = setup.extra_pawns.iter().map(|s| s.to_string()).collect();
+            listed.sort();
+            expected.sort();
+            expected.dedup();
+            assert_eq!(listed, expected, "{}", variant.name);
+        }
+    }
+}

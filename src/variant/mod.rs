@@ -1,0 +1,419 @@
+//! The variant catalogue: every variant cqlq knows, as data.
+//!
+//! A [`Variant`] is a row of a table: its names, board, piece alphabet with values, players,
+//! how its backhand works, its rule family and notation, and its initial setup. Adding a variant
+//! (or a board size) is adding a row to [`catalogue`](self::catalogue).
+//!
+//! ```
+//! use cqlq::Variant;
+//!
+//! let ties = Variant::by_name("croatian ties").expect("known variant");
+//! assert_eq!(ties.name, "Croatian Ties");
+//! assert_eq!(ties.geometry.to_string(), "10x10");
+//! assert_eq!(Variant::by_name("Miranda's Veil"), Variant::by_name("MIRANDASVEIL"));
+//! assert!(Variant::by_name("Atomic").is_err());
+//! ```
+
+mod catalogue;
+mod pieces;
+
+use std::fmt;
+
+pub use pieces::{Color, Kind, KindSet, MAX_KINDS, Piece, PieceType, Role};
+
+use crate::board::{Geometry, Width};
+
+/// The rule family of a variant: which rules replay its games and answer `check` or `attacks`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// Chess and its close relatives on 8x8: Standard, Chess960, Crazyhouse, X-Decor.
+    Classical,
+    /// Croatian Chess, 8x8 to 26x26.
+    Croatian,
+    /// Chess Evolved Online: armies of units with two-letter codes, no check.
+    ChessEvolved,
+    /// Laser Chess on 10x8: mirrors and a laser, no check.
+    Laser,
+}
+
+impl Family {
+    /// Whether the family knows check (and so mate, stalemate and pins).
+    #[must_use]
+    pub const fn has_check(self) -> bool {
+        matches!(self, Family::Classical | Family::Croatian)
+    }
+}
+
+/// The notation a variant's game records are written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Notation {
+    /// PGN with Standard Algebraic Notation (and drops, `N@f3`).
+    San,
+    /// Croatian Chess short (EAN) and long (XAN) notation.
+    Croatian,
+    /// X-Decor-libre's figurine long algebraic move table.
+    XDecor,
+    /// The Chess Evolved Online notation proposal.
+    ChessEvolved,
+    /// Laser Algebraic Notation.
+    Laser,
+}
+
+/// What the backhand (the place beside the board) holds in a variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BackhandRule {
+    /// Each side's reserve of pieces it may drop (Crazyhouse): captures change colour.
+    Drops,
+    /// The pieces captured so far, each in its own colour.
+    Captures,
+}
+
+/// How castling works in a variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CastlingRule {
+    /// The king starts on the e-file and castles with the rooks in the corners.
+    Standard,
+    /// King and rooks start anywhere on the first rank (Chess960, Chess Evolved Online armies).
+    Free,
+    /// Croatian Chess: King and Rooks carry castling tags; the King lands on a range of files.
+    Croatian,
+    /// No castling.
+    None,
+}
+
+/// How the initial position of a variant is given.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Initial {
+    /// A FEN (extended to the variant's board and alphabet).
+    Fen(&'static str),
+    /// Laser Chess Setup Notation.
+    SetupNotation(&'static str),
+    /// A Croatian Chess setup built from its parts (see [`CroatianSetup`]).
+    Croatian(CroatianSetup),
+}
+
+/// The initial setup of a Croatian Chess variant, in the terms of the book.
+///
+/// The dark side mirrors the light side vertically with colours swapped; the Monoliths are not
+/// mirrored (each is listed).
+#[derive(Debug, PartialEq, Eq)]
+pub struct CroatianSetup {
+    /// The light figure row on rank 1, file `a` first. Case matters only for the ownerless Stars
+    /// (`T` bright, `t` dim).
+    pub figure_row: &'static str,
+    /// The ranks full of light Pawns.
+    pub pawn_ranks: &'static [u8],
+    /// Further light Pawns (the scout Pawns of Hemera's Dawn onwards).
+    pub extra_pawns: &'static [&'static str],
+    /// The Monoliths: the one in the light half (`M`), then the one in the dark half (`m`).
+    pub monoliths: &'static [&'static str],
+}
+
+/// A variant: one row of the catalogue. Variants are equal when their names are.
+#[derive(Debug)]
+pub struct Variant {
+    /// The full name, such as `Croatian Ties`.
+    pub name: &'static str,
+    /// Other names it is known by (matched like the name, without case, spaces or punctuation).
+    pub aliases: &'static [&'static str],
+    /// The code of the variant in Croatian Chess setup strings (`ct`, `o`).
+    pub code: Option<&'static str>,
+    /// The rule family.
+    pub family: Family,
+    /// The notation of its game records.
+    pub notation: Notation,
+    /// The board.
+    pub geometry: Geometry,
+    /// The piece alphabet; a [`Kind`] indexes it.
+    pub pieces: &'static [PieceType],
+    /// What the players are called: first, second.
+    pub players: [&'static str; 2],
+    /// What the backhand holds.
+    pub backhand: BackhandRule,
+    /// How castling works.
+    pub castling: CastlingRule,
+    /// The initial setup.
+    pub initial: Initial,
+}
+
+impl Variant {
+    /// Every variant of the catalogue, in the order `cqlq variants` lists them.
+    #[must_use]
+    pub fn all() -> &'static [Variant] {
+        &catalogue::CATALOGUE
+    }
+
+    /// Standard chess.
+    #[must_use]
+    pub fn standard() -> &'static Variant {
+        &catalogue::CATALOGUE[0]
+    }
+
+    /// The variant with this name or alias, compared without case, spaces or punctuation.
+    pub fn by_name(name: &str) -> Result<&'static Variant, UnknownVariant> {
+        let wanted = normalize_name(name);
+        Variant::all()
+            .iter()
+            .find(|variant| {
+                normalize_name(variant.name) == wanted
+                    || variant.aliases.iter().any(|alias| normalize_name(alias) == wanted)
+            })
+            .ok_or_else(|| UnknownVariant { name: name.to_owned() })
+    }
+
+    /// The position of this variant in the catalogue.
+    #[must_use]
+    pub fn index(&'static self) -> usize {
+        Variant::all()
+            .iter()
+            .position(|variant| std::ptr::eq(variant, self))
+            .expect("variants live in the catalogue")
+    }
+
+    /// The size class of the variant's square sets.
+    #[must_use]
+    pub const fn width(&self) -> Width {
+        Width::of(self.geometry)
+    }
+
+    /// The number of piece types.
+    #[must_use]
+    pub fn kinds(&self) -> usize {
+        self.pieces.len()
+    }
+
+    /// Every kind of the alphabet.
+    #[must_use]
+    pub fn all_kinds(&self) -> KindSet {
+        KindSet::first(self.pieces.len())
+    }
+
+    /// The kinds that belong to nobody (Stars, Monoliths).
+    #[must_use]
+    pub fn ownerless_kinds(&self) -> KindSet {
+        self.kinds_where(|piece| piece.ownerless)
+    }
+
+    /// The kinds for which `test` holds.
+    pub fn kinds_where(&self, test: impl Fn(&PieceType) -> bool) -> KindSet {
+        self.pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, piece)| test(piece))
+            .map(|(index, _)| Kind::new(index as u8))
+            .collect()
+    }
+
+    /// The type of a kind of this variant.
+    #[must_use]
+    pub fn piece_type(&self, kind: Kind) -> &'static PieceType {
+        &self.pieces_static()[kind.index()]
+    }
+
+    fn pieces_static(&self) -> &'static [PieceType] {
+        self.pieces
+    }
+
+    /// The kind that plays a classical role (the King, a Knight), if any.
+    #[must_use]
+    pub fn kind_of_role(&self, role: Role) -> Option<Kind> {
+        self.pieces
+            .iter()
+            .position(|piece| piece.role == Some(role))
+            .map(|index| Kind::new(index as u8))
+    }
+
+    /// The piece a symbol stands for: upper case for the first player, lower case for the second
+    /// (`G` a light Pegasus, `kn` a black Knight in Chess Evolved Online). Mixed case is no symbol.
+    #[must_use]
+    pub fn piece_by_symbol(&self, symbol: &str) -> Option<Piece> {
+        let upper = symbol.bytes().all(|b| b.is_ascii_uppercase());
+        let lower = symbol.bytes().all(|b| b.is_ascii_lowercase());
+        if symbol.is_empty() || !(upper || lower) {
+            return None;
+        }
+        let index = self.pieces.iter().position(|piece| piece.symbol.eq_ignore_ascii_case(symbol))?;
+        Some(Piece { kind: Kind::new(index as u8), color: Color::of_case(upper) })
+    }
+
+    /// The symbol of a piece as written on this variant's boards.
+    #[must_use]
+    pub fn symbol(&self, piece: Piece) -> String {
+        self.piece_type(piece.kind).symbol_for(piece.color)
+    }
+
+    /// The longest symbol of the alphabet (2 for Chess Evolved Online's codes, 1 elsewhere).
+    #[must_use]
+    pub fn longest_symbol(&self) -> usize {
+        self.pieces.iter().map(|piece| piece.symbol.len()).max().unwrap_or(1)
+    }
+
+    /// Splits a run of letters into the symbols of this alphabet, such as `PKN` into `P` and `KN`.
+    ///
+    /// Longer symbols are tried first, and the split backs off where that leads nowhere. Returns
+    /// the pieces with the byte offset where each symbol starts, or the offset of the first letter
+    /// that begins no symbol.
+    pub fn split_symbols(&self, letters: &str) -> Result<Vec<(usize, Piece)>, usize> {
+        split_by(letters, self.longest_symbol(), |symbol| self.piece_by_symbol(symbol))
+    }
+
+    /// The letters of the alphabet for messages: `K Q R B N P`.
+    #[must_use]
+    pub fn letters(&self) -> String {
+        self.pieces.iter().map(|piece| piece.symbol).collect::<Vec<_>>().join(" ")
+    }
+
+    /// The name of a side in this variant (`White`, `Light`, `Blue`).
+    #[must_use]
+    pub fn player(&self, color: Color) -> &'static str {
+        self.players[color.index()]
+    }
+}
+
+impl PartialEq for Variant {
+    fn eq(&self, other: &Variant) -> bool {
+        self.name == other.name
+    }
+}
+
+impl Eq for Variant {}
+
+impl std::hash::Hash for Variant {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.name.hash(state);
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+/// A name that is no variant of the catalogue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownVariant {
+    /// The name asked for.
+    pub name: String,
+}
+
+impl fmt::Display for UnknownVariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let names: Vec<&str> = Variant::all().iter().map(|variant| variant.name).collect();
+        write!(f, "unknown variant '{}' (known: {})", self.name, names.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownVariant {}
+
+/// Splits `text` into symbols of at most `longest` bytes that `lookup` knows, longer symbols
+/// first, backing off where that leads nowhere. Returns each symbol's offset and meaning, or the
+/// offset where a longest-first reading gets stuck.
+pub fn split_by<T>(text: &str, longest: usize, lookup: impl Fn(&str) -> Option<T>) -> Result<Vec<(usize, T)>, usize> {
+    let bytes = text.as_bytes();
+    let known = |start: usize, len: usize| {
+        len <= bytes.len() - start && text.is_char_boundary(start + len) && lookup(&text[start..start + len]).is_some()
+    };
+    // reach[i]: the length of the symbol that starts a complete split of text[i..], or 0.
+    let mut reach = vec![0usize; bytes.len() + 1];
+    for start in (0..bytes.len()).rev() {
+        if !text.is_char_boundary(start) {
+            continue;
+        }
+        reach[start] = (1..=longest)
+            .rev()
+            .find(|&len| known(start, len) && (start + len == bytes.len() || reach[start + len] != 0))
+            .unwrap_or(0);
+    }
+    if !bytes.is_empty() && reach[0] == 0 {
+        let mut at = 0;
+        while let Some(len) = (1..=longest).rev().find(|&len| known(at, len)) {
+            at += len;
+        }
+        return Err(at);
+    }
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < bytes.len() {
+        let len = reach[at];
+        out.push((at, lookup(&text[at..at + len]).expect("the split was found above")));
+        at += len;
+    }
+    Ok(out)
+}
+
+/// A name reduced for comparison: lower case, letters and digits only.
+#[must_use]
+pub fn normalize_name(name: &str) -> String {
+    name.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_full_name_is_accepted() {
+        for name in [
+            "Standard",
+            "Chess960",
+            "Crazyhouse",
+            "Classical Chess",
+            "Croatian Ties",
+            "Mayan Ascendancy",
+            "Age of Aquarius",
+            "Miranda's Veil",
+            "Nineteen",
+            "Hemera's Dawn",
+            "Tamoanchan Revisited",
+            "Conquest of Tlalocan",
+            "Discovery",
+            "One",
+            "Laser Chess",
+            "Chess Evolved Online",
+            "X-Decor",
+        ] {
+            let variant = Variant::by_name(name).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(variant.name, name);
+            assert_eq!(Variant::by_name(&name.to_uppercase()).unwrap().name, name);
+            assert_eq!(Variant::by_name(&name.replace(' ', "")).unwrap().name, name);
+        }
+    }
+
+    #[test]
+    fn names_and_aliases_are_unique() {
+        let mut seen = std::collections::HashSet::new();
+        for variant in Variant::all() {
+            for name in std::iter::once(&variant.name).chain(variant.aliases) {
+                assert!(seen.insert(normalize_name(name)), "{name} is listed twice");
+            }
+        }
+    }
+
+    #[test]
+    fn symbols_are_unique_within_a_variant() {
+        for variant in Variant::all() {
+            let mut seen = std::collections::HashSet::new();
+            for piece in variant.pieces {
+                assert!(seen.insert(piece.symbol), "{} repeats {}", variant.name, piece.symbol);
+                assert_eq!(piece.symbol, piece.symbol.to_ascii_uppercase());
+            }
+            assert!(variant.pieces.len() <= MAX_KINDS);
+            assert!(variant.kind_of_role(Role::King).is_some(), "{} has a king", variant.name);
+        }
+    }
+
+    #[test]
+    fn splitting_letter_runs() {
+        let ceo = Variant::by_name("Chess Evolved Online").unwrap();
+        let split = ceo.split_symbols("PEC").unwrap();
+        let symbols: Vec<_> = split.iter().map(|(_, piece)| ceo.symbol(*piece)).collect();
+        assert_eq!(symbols, ["P", "EC"]);
+        let split = ceo.split_symbols("rrknbb").unwrap();
+        assert_eq!(split.len(), 3);
+        assert_eq!(ceo.split_symbols("KNx"), Err(2));
+        let standard = Variant::standard();
+        assert_eq!(standard.split_symbols("KN").unwrap().len(), 2);
+        assert_eq!(standard.split_symbols("KG"), Err(1));
+    }
+}
