@@ -3,6 +3,7 @@ pub mod board;
 pub mod notation;
 pub mod position;
 pub mod query;
+pub mod search;
 pub mod variant;
 
 pub use position::{AnyPosition, Position, Setup};

@@ -338,6 +338,17 @@ mod tests {
     }
 
     #[test]
+    fn xfen_names_inner_rooks_by_file() {
+        // Two rooks on the queen side: the inner one's right is written with its file.
+        let chess960 = Variant::by_name("Chess960").unwrap();
+        let setup = read::<1>(chess960, "1r1r2k1/8/8/8/8/8/8/1R1R2K1 w Dd - 0 1").unwrap();
+        assert!(setup.board.marked(Mark::Castle).contains(chess960.geometry.parse_square("d1").unwrap()));
+        assert_eq!(write_castling(&setup, CastlingStyle::XFen), "Dd");
+        let setup = read::<1>(chess960, "1r1r2k1/8/8/8/8/8/8/1R1R2K1 w Qq - 0 1").unwrap();
+        assert_eq!(write_castling(&setup, CastlingStyle::Shredder), "Bb");
+    }
+
+    #[test]
     fn hand_as_ninth_rank() {
         let zh = Variant::by_name("Crazyhouse").unwrap();
         let bracket = read::<1>(zh, "r3k2r/8/8/8/8/8/8/R3K2R[Qp] w KQkq - 0 1").unwrap();

@@ -53,6 +53,18 @@ pub trait PositionView<const W: usize> {
     fn occupied(&self) -> SquareSet<W> {
         self.color(Color::White) | self.color(Color::Black)
     }
+
+    /// The squares whose pieces have a level (tier or orientation, 0 to 3).
+    fn with_level(&self, level: u8) -> SquareSet<W> {
+        let low = self.marked(Mark::LevelLow);
+        let high = self.marked(Mark::LevelHigh);
+        match level & 3 {
+            0 => self.occupied() - low - high,
+            1 => low - high,
+            2 => high - low,
+            _ => low & high,
+        }
+    }
 }
 
 /// A position as read from text: every field public, nothing checked.

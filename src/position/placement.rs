@@ -144,20 +144,6 @@ impl<const W: usize> Placement<W> {
         self.set_mark(Mark::LevelHigh, square, level & 2 != 0);
     }
 
-    /// The squares whose pieces have this level.
-    #[must_use]
-    pub fn with_level(&self, level: u8) -> SquareSet<W> {
-        let low = self.marked(Mark::LevelLow);
-        let high = self.marked(Mark::LevelHigh);
-        let occupied = self.occupied();
-        match level & 3 {
-            0 => occupied - low - high,
-            1 => low - high,
-            2 => high - low,
-            _ => low & high,
-        }
-    }
-
     /// Every piece with its square, in square order.
     pub fn iter(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
         self.occupied().into_iter().filter_map(|square| Some((square, self.piece_at(square)?)))
@@ -178,7 +164,6 @@ mod tests {
         board.set_mark(Mark::Castle, square, true);
         assert_eq!(board.piece_at(square), Some(piece));
         assert_eq!(board.level(square), 3);
-        assert!(board.with_level(3).contains(square));
         assert_eq!(board.take(square), Some(piece));
         assert!(board.occupied().is_empty());
         assert!(board.marked(Mark::Castle).is_empty());

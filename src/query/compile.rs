@@ -125,9 +125,8 @@ impl<const W: usize> Compiler<'_, W> {
         let mut empty = false;
         let mut letters = Vec::new();
         for atom in &designator.piece.atoms {
-            let written = atom.span.text(self.source).to_owned();
-            for meaning in self.meanings(&atom.kind, atom.span, designator.piece.list) {
-                letters.push((written.clone(), self.describe(&meaning)));
+            for (written, meaning) in self.meanings(&atom.kind, atom.span, designator.piece.list) {
+                letters.push((written, self.describe(&meaning)));
                 match meaning {
                     Meaning::Empty => empty = true,
                     Meaning::Pieces(class) => merge(&mut classes, class),
@@ -237,22 +236,25 @@ impl<const W: usize> Compiler<'_, W> {
 
     // ----- Pieces ---------------------------------------------------------------------------
 
-    /// What a piece atom stands for in the variant; reports letters it does not have.
-    fn meanings(&mut self, atom: &PieceAtomKind, span: Span, list: bool) -> Vec<Meaning> {
+    /// What a piece atom stands for in the variant, with the text of each symbol; reports
+    /// letters the variant does not have.
+    fn meanings(&mut self, atom: &PieceAtomKind, span: Span, list: bool) -> Vec<(String, Meaning)> {
+        let written = span.text(self.source).to_owned();
+        let whole = |meanings: Vec<Meaning>| meanings.into_iter().map(|m| (written.clone(), m)).collect();
         match atom {
-            PieceAtomKind::Empty => vec![Meaning::Empty],
+            PieceAtomKind::Empty => whole(vec![Meaning::Empty]),
             PieceAtomKind::Entity(letter) => match class(*letter, self.variant) {
-                Some(classes) => classes.into_iter().map(Meaning::Pieces).collect(),
-                None => self.letters(&letter.to_string(), 0, span, false),
+                Some(classes) => whole(classes.into_iter().map(Meaning::Pieces).collect()),
+                None => whole(self.letters(&letter.to_string(), 0, span, false).into_iter().map(|(_, m)| m).collect()),
             },
-            PieceAtomKind::Figurine(figurine) => self.figurine(*figurine, span),
+            PieceAtomKind::Figurine(figurine) => whole(self.figurine(*figurine, span)),
             PieceAtomKind::Letters { text, level } => self.letters(text, *level, span, list),
         }
     }
 
     /// Letters: one symbol, or in a list several; a bare letter the variant does not use as a
     /// piece may be a class (`A`, `U`, `M`, `I`).
-    fn letters(&mut self, text: &str, level: u8, span: Span, list: bool) -> Vec<Meaning> {
+    fn letters(&mut self, text: &str, level: u8, span: Span, list: bool) -> Vec<(String, Meaning)> {
         let variant = self.variant;
         let lookup = |symbol: &str| -> Option<Vec<PieceClass>> {
             if let Some(piece) = variant.piece_by_symbol(symbol) {
@@ -290,6 +292,7 @@ impl<const W: usize> Compiler<'_, W> {
                 return Vec::new();
             }
         };
+        let split_starts: Vec<usize> = classes.iter().map(|(start, _)| *start).collect();
         if level > 0 {
             if !matches!(variant.family, Family::ChessEvolved | Family::Laser) {
                 self.diagnostics.push(Diagnostic::new(
@@ -305,7 +308,14 @@ impl<const W: usize> Compiler<'_, W> {
                 }
             }
         }
-        classes.into_iter().flat_map(|(_, classes)| classes).map(Meaning::Pieces).collect()
+        let mut out = Vec::new();
+        for (index, (start, classes)) in classes.iter().enumerate() {
+            let end = classes_end(&split_starts, index, text.len());
+            let written = &text[*start..end];
+            let pluses = if index + 1 == split_starts.len() { "+".repeat(usize::from(level)) } else { String::new() };
+            out.extend(classes.iter().cloned().map(|class| (format!("{written}{pluses}"), Meaning::Pieces(class))));
+        }
+        out
     }
 
     fn figurine(&mut self, figurine: char, span: Span) -> Vec<Meaning> {
@@ -356,6 +366,10 @@ impl<const W: usize> Compiler<'_, W> {
                         player.to_owned()
                     };
                     format!("{} ({owner}){level}", piece.name)
+                } else if class.kinds == variant.all_kinds().difference(variant.ownerless_kinds()) {
+                    format!("any {player} piece{level}")
+                } else if class.kinds == variant.all_kinds() {
+                    format!("any {player} piece, ownerless ones included{level}")
                 } else {
                     let names: Vec<&str> = class.kinds.iter().map(|kind| variant.piece_type(kind).symbol).collect();
                     format!("any {player} piece of {}{level}", names.join(" "))
@@ -363,6 +377,11 @@ impl<const W: usize> Compiler<'_, W> {
             }
         }
     }
+}
+
+/// Where the symbol at `index` of a split ends.
+fn classes_end(starts: &[usize], index: usize, len: usize) -> usize {
+    starts.get(index + 1).copied().unwrap_or(len)
 }
 
 /// Adds a class, merging it with one of the same colour and level.

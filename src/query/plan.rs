@@ -2,7 +2,7 @@
 //! to kinds, and nothing left to look up per position.
 
 use crate::board::{Masks, SquareSet};
-use crate::position::{Mark, PositionView};
+use crate::position::PositionView;
 use crate::variant::{Color, KindSet, Piece};
 
 use super::ast::BinaryOp;
@@ -163,7 +163,7 @@ impl<const W: usize> Program<W> {
                     }
                     let mut pieces = of_kinds & view.color(class.color);
                     if let Some(level) = class.level {
-                        pieces &= with_level(view, level);
+                        pieces &= view.with_level(level);
                     }
                     on_board |= pieces;
                     if *backhand && class.level.is_none() {
@@ -201,17 +201,5 @@ impl<const W: usize> Program<W> {
                 SetValue { squares: self.masks.complement(inner.squares), backhand: Color::ALL.map(others) }
             }
         }
-    }
-}
-
-/// The squares whose pieces have a level (tier or orientation).
-fn with_level<const W: usize>(view: &impl PositionView<W>, level: u8) -> SquareSet<W> {
-    let low = view.marked(Mark::LevelLow);
-    let high = view.marked(Mark::LevelHigh);
-    match level & 3 {
-        0 => view.occupied() - low - high,
-        1 => low - high,
-        2 => high - low,
-        _ => low & high,
     }
 }

@@ -149,13 +149,15 @@ impl Variant {
         &catalogue::CATALOGUE[0]
     }
 
-    /// The variant with this name or alias, compared without case, spaces or punctuation.
+    /// The variant with this name, alias or Croatian Chess code, compared without case, spaces
+    /// or punctuation.
     pub fn by_name(name: &str) -> Result<&'static Variant, UnknownVariant> {
         let wanted = normalize_name(name);
         Variant::all()
             .iter()
             .find(|variant| {
                 normalize_name(variant.name) == wanted
+                    || variant.code.is_some_and(|code| code == wanted)
                     || variant.aliases.iter().any(|alias| normalize_name(alias) == wanted)
             })
             .ok_or_else(|| UnknownVariant { name: name.to_owned() })
@@ -384,7 +386,7 @@ mod tests {
     fn names_and_aliases_are_unique() {
         let mut seen = std::collections::HashSet::new();
         for variant in Variant::all() {
-            for name in std::iter::once(&variant.name).chain(variant.aliases) {
+            for name in std::iter::once(&variant.name).chain(variant.aliases).chain(variant.code.as_ref()) {
                 assert!(seen.insert(normalize_name(name)), "{name} is listed twice");
             }
         }

@@ -1,0 +1,72 @@
+//! The subcommands, and what they share: reading the query and choosing the variant.
+
+mod explain;
+mod filter;
+mod variants;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use cqlq::{Query, Variant};
+
+use crate::args::{Cli, Command, QueryArgs};
+
+/// Runs a command; the exit code says whether something matched (0), nothing did (1), or the
+/// query or an input could not be read (2).
+pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    match cli.command {
+        Command::Filter(args) => filter::run(args),
+        Command::Explain(args) => explain::run(args),
+        Command::Variants => variants::run(),
+    }
+}
+
+/// A query read from `-c TEXT` or from the first path, and the paths left over.
+pub struct LoadedQuery {
+    pub query: Query,
+    pub rest: Vec<PathBuf>,
+}
+
+/// Reads and checks the query. On a bad query, prints every mistake and returns `None`.
+pub fn load_query(args: &QueryArgs, mut paths: Vec<PathBuf>) -> anyhow::Result<Option<LoadedQuery>> {
+    let (text, origin) = match &args.text {
+        Some(text) => (text.clone(), "-c".to_owned()),
+        None => {
+            if paths.is_empty() {
+                bail!("no query: give a query file or -c TEXT");
+            }
+            let path = paths.remove(0);
+            let text = read_query_file(&path)?;
+            (text, path.display().to_string())
+        }
+    };
+    match Query::parse(&text) {
+        Ok(query) => Ok(Some(LoadedQuery { query, rest: paths })),
+        Err(error) => {
+            eprint!("{}", error.with_origin(origin));
+            Ok(None)
+        }
+    }
+}
+
+fn read_query_file(path: &Path) -> anyhow::Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read the query file {}", path.display()))?;
+    String::from_utf8(bytes).with_context(|| format!("the query file {} is not UTF-8 text", path.display()))
+}
+
+/// The variant named on the command line, else in the query's header.
+pub fn chosen_variant(args: &QueryArgs, query: &Query) -> anyhow::Result<Option<&'static Variant>> {
+    match &args.variant {
+        Some(name) => Ok(Some(Variant::by_name(name)?)),
+        None => Ok(query.variant()),
+    }
+}
+
+/// The origin to name in compile errors.
+pub fn origin(args: &QueryArgs, paths_before_load: Option<&Path>) -> String {
+    match (&args.text, paths_before_load) {
+        (Some(_), _) | (None, None) => "-c".to_owned(),
+        (None, Some(path)) => path.display().to_string(),
+    }
+}

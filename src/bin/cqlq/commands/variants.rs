@@ -1,0 +1,25 @@
+//! `cqlq variants`: the catalogue as a table.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use cqlq::Variant;
+
+pub fn run() -> anyhow::Result<ExitCode> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{:<22} {:<6} {:<12} {:<14} pieces", "variant", "board", "players", "also")?;
+    for variant in Variant::all() {
+        let players = format!("{}/{}", variant.players[0], variant.players[1]);
+        let also = variant.code.or(variant.aliases.first().copied()).unwrap_or("");
+        writeln!(
+            out,
+            "{:<22} {:<6} {:<12} {:<14} {}",
+            variant.name,
+            variant.geometry.to_string(),
+            players,
+            also,
+            variant.letters()
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

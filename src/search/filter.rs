@@ -1,0 +1,101 @@
+//! Filtering batches of positions, one per line.
+//!
+//! A line is a FEN (an `epd ` prefix allowed), a Croatian Chess setup string or Laser Chess Setup
+//! Notation, of a given variant or of a sniffed one. Blank lines, `#` comments and the `id` and
+//! `perft` lines of perft suites are skipped. The query is compiled once per variant met.
+//!
+//! ```
+//! use cqlq::search::{LineOutcome, PositionFilter};
+//! use cqlq::Query;
+//!
+//! let filter = PositionFilter::new(Query::parse("Qh7 kg8")?, None);
+//! let lines = ["# two positions", "6k1/7Q/8/8/8/8/8/6K1 b - - 0 1", "6k1/8/8/8/8/8/8/6K1 b - - 0 1"];
+//! let outcomes = filter.run(&lines);
+//! assert_eq!(outcomes, [LineOutcome::Skipped, LineOutcome::Matched, LineOutcome::NotMatched]);
+//! # Ok::<_, cqlq::QueryError>(())
+//! ```
+
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
+
+use crate::notation::sniff::{ReadPositionError, read_position};
+use crate::query::{Plan, Query, QueryError};
+use crate::variant::Variant;
+
+/// What became of one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LineOutcome {
+    /// A blank line, a comment or a perft-suite directive.
+    Skipped,
+    /// A position that matches.
+    Matched,
+    /// A position that does not match.
+    NotMatched,
+    /// Not a position.
+    Invalid(ReadPositionError),
+    /// A position of a variant the query does not compile for (the error is in
+    /// [`PositionFilter::compile_error`]).
+    Uncompiled(&'static Variant),
+}
+
+/// A query ready to run over lines of positions, compiled lazily per variant.
+#[derive(Debug)]
+pub struct PositionFilter {
+    query: Query,
+    variant: Option<&'static Variant>,
+    plans: Vec<OnceLock<Result<Plan, QueryError>>>,
+}
+
+impl PositionFilter {
+    /// A filter for positions of `variant`, or of any variant sniffed from each line.
+    #[must_use]
+    pub fn new(query: Query, variant: Option<&'static Variant>) -> PositionFilter {
+        let plans = Variant::all().iter().map(|_| OnceLock::new()).collect();
+        PositionFilter { query, variant, plans }
+    }
+
+    /// The plan for a variant, compiled on first use.
+    pub fn plan(&self, variant: &'static Variant) -> Result<&Plan, &QueryError> {
+        self.plans[variant.index()].get_or_init(|| self.query.compile(variant)).as_ref()
+    }
+
+    /// The compile error for a variant, if the query does not compile for it.
+    #[must_use]
+    pub fn compile_error(&self, variant: &'static Variant) -> Option<&QueryError> {
+        self.plan(variant).err()
+    }
+
+    /// Decides one line.
+    #[must_use]
+    pub fn line(&self, line: &str) -> LineOutcome {
+        let trimmed = line.trim();
+        if is_skipped(trimmed) {
+            return LineOutcome::Skipped;
+        }
+        let position = match read_position(trimmed, self.variant) {
+            Ok(position) => position,
+            Err(error) => return LineOutcome::Invalid(error),
+        };
+        match self.plan(position.variant()) {
+            Ok(plan) if plan.matches(&position) => LineOutcome::Matched,
+            Ok(_) => LineOutcome::NotMatched,
+            Err(_) => LineOutcome::Uncompiled(position.variant()),
+        }
+    }
+
+    /// Decides many lines on all threads; the outcomes are in the order of the lines.
+    #[must_use]
+    pub fn run<S: AsRef<str> + Sync>(&self, lines: &[S]) -> Vec<LineOutcome> {
+        lines.par_iter().with_min_len(64).map(|line| self.line(line.as_ref())).collect()
+    }
+}
+
+/// Lines that hold no position: blank lines, `#` comments, and the `id`/`perft` lines of perft
+/// suites.
+fn is_skipped(line: &str) -> bool {
+    line.is_empty()
+        || line.starts_with('#')
+        || line.starts_with("id ")
+        || line.starts_with("perft ")
+}
