@@ -21,6 +21,7 @@
 use std::fmt;
 
 use super::crochess::setup_string;
+use super::BoardError;
 use super::fen::{self, ParseFenError};
 use super::laser::setup_notation::{self, ParseSetupNotationError};
 use crate::build_position;
@@ -73,9 +74,23 @@ impl std::error::Error for ReadPositionError {}
 /// How far a reading got before it failed: a later stage makes a better error message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Stage {
-    Board,
+    /// The text is not in the format at all.
+    Format,
+    /// The board holds letters or signs the variant does not have.
+    Letters,
+    /// The letters fit, the ranks do not.
+    Shape,
+    /// The board read; a later field did not.
     Fields,
+    /// Everything read; the position is impossible.
     Validity,
+}
+
+fn board_stage(error: &BoardError) -> Stage {
+    match error {
+        BoardError::RankCount { .. } | BoardError::RankLength { .. } => Stage::Shape,
+        _ => Stage::Letters,
+    }
 }
 
 struct Failure {
@@ -188,16 +203,22 @@ fn read_width<const W: usize>(
     };
     let setup = match format {
         PositionFormat::Fen => fen::read::<W>(variant, text).map_err(|error| {
-            let stage = if matches!(error, ParseFenError::Board(_)) { Stage::Board } else { Stage::Fields };
+            let stage = match &error {
+                ParseFenError::Board(board) => board_stage(board),
+                _ => Stage::Fields,
+            };
             fail(stage, error.to_string())
         })?,
         PositionFormat::SetupNotation => setup_notation::read::<W>(variant, text).map_err(|error| {
-            let stage = if matches!(error, ParseSetupNotationError::Board(_)) { Stage::Board } else { Stage::Fields };
+            let stage = match &error {
+                ParseSetupNotationError::Board(board) => board_stage(board),
+                _ => Stage::Format,
+            };
             fail(stage, error.to_string())
         })?,
         PositionFormat::SetupString => {
             let (named, setup) =
-                setup_string::read::<W>(text).map_err(|error| fail(Stage::Board, error.to_string()))?;
+                setup_string::read::<W>(text).map_err(|error| fail(Stage::Letters, error.to_string()))?;
             if named != variant {
                 return Err(fail(Stage::Fields, format!("the setup string is of {}", named.name)));
             }

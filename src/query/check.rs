@@ -43,6 +43,13 @@ pub(crate) fn check(ast: &QueryAst, source: &str) -> Vec<Diagnostic> {
     checker.diagnostics
 }
 
+/// Checks one filter of the body; returns its mistakes.
+pub(crate) fn check_filter(filter: &Expr, source: &str) -> Vec<Diagnostic> {
+    let mut checker = Checker { source, diagnostics: Vec::new() };
+    checker.expr(filter);
+    checker.diagnostics
+}
+
 /// The type of an expression that passed the check.
 pub(crate) fn type_of(expr: &Expr) -> Type {
     match &expr.kind {

@@ -274,7 +274,7 @@ impl<const W: usize> Compiler<'_, W> {
         let mut classes = match split {
             Ok(classes) => classes,
             Err(at) => {
-                let bad = if list { &text[at..(at + variant.longest_symbol()).min(text.len())] } else { text };
+                let bad = if list { text[at..].chars().next().map_or(text, |c| &text[at..at + c.len_utf8()]) } else { text };
                 let hint = if !list && text.len() > 1 && variant.split_symbols(text).is_ok() {
                     format!("; to list pieces write [{text}]")
                 } else {

@@ -50,14 +50,28 @@ pub struct Query {
 impl Query {
     /// Parses and checks a query. Every mistake is reported, each with its place in the text.
     pub fn parse(text: &str) -> Result<Query, QueryError> {
+        Query::parse_for(text, None)
+    }
+
+    /// Parses and checks a query; when it has mistakes and a variant is known (given here, or
+    /// named in the header), the mistakes that compiling for that variant finds in the sound
+    /// filters are reported with them, so that one run shows them all.
+    pub fn parse_for(text: &str, variant: Option<&'static Variant>) -> Result<Query, QueryError> {
         let source: Arc<str> = Arc::from(text);
         let (ast, mut diagnostics) = parse::parse(text);
         diagnostics.extend(check::check(&ast, text));
         if diagnostics.is_empty() {
-            Ok(Query { source, ast })
-        } else {
-            Err(QueryError::new(diagnostics, source))
+            return Ok(Query { source, ast });
         }
+        let named = ast.header.as_ref().and_then(|h| h.variant.as_ref()).and_then(|(name, _)| Variant::by_name(name).ok());
+        if let Some(variant) = variant.or(named) {
+            let sound: Vec<ast::Expr> =
+                ast.body.iter().filter(|filter| check::check_filter(filter, text).is_empty()).cloned().collect();
+            if let Err(more) = compile_any(variant, &sound, text) {
+                diagnostics.extend(more);
+            }
+        }
+        Err(QueryError::new(diagnostics, source))
     }
 
     /// The text of the query.
@@ -87,19 +101,22 @@ impl Query {
 
     /// Compiles the query for a variant: masks sized to its board, letters resolved to its pieces.
     pub fn compile(&self, variant: &'static Variant) -> Result<Plan, QueryError> {
-        let filters = &self.ast.body;
-        let source = &*self.source;
-        let built = match variant.width() {
-            Width::W1 => compile::compile::<1>(variant, filters, source).map(|(p, r)| (AnyProgram::W1(p), r)),
-            Width::W2 => compile::compile::<2>(variant, filters, source).map(|(p, r)| (AnyProgram::W2(p), r)),
-            Width::W4 => compile::compile::<4>(variant, filters, source).map(|(p, r)| (AnyProgram::W4(p), r)),
-            Width::W8 => compile::compile::<8>(variant, filters, source).map(|(p, r)| (AnyProgram::W8(p), r)),
-            Width::W11 => compile::compile::<11>(variant, filters, source).map(|(p, r)| (AnyProgram::W11(p), r)),
-        };
-        match built {
+        match compile_any(variant, &self.ast.body, &self.source) {
             Ok((program, designators)) => Ok(Plan { variant, program, designators }),
             Err(diagnostics) => Err(QueryError::new(diagnostics, self.source.clone())),
         }
+    }
+}
+
+type Compiled = (AnyProgram, Vec<DesignatorReport>);
+
+fn compile_any(variant: &'static Variant, filters: &[ast::Expr], source: &str) -> Result<Compiled, Vec<Diagnostic>> {
+    match variant.width() {
+        Width::W1 => compile::compile::<1>(variant, filters, source).map(|(p, r)| (AnyProgram::W1(p), r)),
+        Width::W2 => compile::compile::<2>(variant, filters, source).map(|(p, r)| (AnyProgram::W2(p), r)),
+        Width::W4 => compile::compile::<4>(variant, filters, source).map(|(p, r)| (AnyProgram::W4(p), r)),
+        Width::W8 => compile::compile::<8>(variant, filters, source).map(|(p, r)| (AnyProgram::W8(p), r)),
+        Width::W11 => compile::compile::<11>(variant, filters, source).map(|(p, r)| (AnyProgram::W11(p), r)),
     }
 }
 

@@ -99,6 +99,10 @@ impl Items {
                 if junk.start >= self.reported_until {
                     let diagnostic = diagnose_junk(pair.get_input(), junk, self.previous_filter);
                     self.reported_until = diagnostic.span.end.max(junk.end);
+                    if junk.text(pair.get_input()).starts_with("/*") {
+                        // Everything after an unclosed comment is inside it.
+                        self.reported_until = usize::MAX;
+                    }
                     diagnostics.push(diagnostic);
                 }
                 self.previous_filter = None;
@@ -112,6 +116,9 @@ impl Items {
 /// before it (`#R > >`, `Qh7 and`), or on its own.
 fn diagnose_junk(source: &str, junk: Span, previous_filter: Option<usize>) -> Diagnostic {
     let token = junk.text(source);
+    if token.starts_with("/*") {
+        return Diagnostic::new(Span::new(junk.start, junk.start + 2), "this comment is never closed: end it with */");
+    }
     match token {
         "}" => return Diagnostic::new(junk, "unexpected '}' without a '{' to close"),
         ")" => return Diagnostic::new(junk, "unexpected ')' without a '(' to close"),
@@ -145,7 +152,14 @@ fn error_position(error: &pest::error::Error<Rule>) -> usize {
 }
 
 fn describe_error(error: &pest::error::Error<Rule>, source: &str, offset: usize) -> Diagnostic {
-    let position = offset + error_position(error);
+    let mut position = offset + error_position(error);
+    if source[position..].trim().is_empty() {
+        // At the end: point just after the last thing written.
+        position = source[..position].trim_end().len();
+    }
+    if let Some(word) = unknown_word(source, position) {
+        return Diagnostic::new(word, format!("unknown word '{}'", word.text(source)));
+    }
     let found = word_at(source, position);
     let span = Span::new(position, position + found.len().max(1));
     let context = source[offset..position].trim();
@@ -163,6 +177,18 @@ fn describe_error(error: &pest::error::Error<Rule>, source: &str, offset: usize)
         ErrorVariant::CustomError { message } => message.clone(),
     };
     Diagnostic::new(span, message)
+}
+
+/// The word of three letters or more around a byte offset, if it is one: no designator is made of
+/// letters alone, and no keyword fits there.
+fn unknown_word(source: &str, position: usize) -> Option<Span> {
+    let is_letter = |c: char| c.is_ascii_alphabetic();
+    let start = source[..position].rfind(|c: char| !is_letter(c)).map_or(0, |i| i + 1);
+    let end = source[position..].find(|c: char| !is_letter(c)).map_or(source.len(), |i| position + i);
+    let word = &source[start..end];
+    let followed_by_designator = source[end..].starts_with(|c: char| c.is_ascii_digit() || "[?&_".contains(c));
+    let keyword = Grammar::parse(Rule::keyword, word).is_ok_and(|pairs| pairs.as_str() == word);
+    (word.len() >= 3 && !followed_by_designator && !keyword).then_some(Span::new(start, end))
 }
 
 /// The word at a byte offset: up to the next space or bracket, at least one character.

@@ -6,6 +6,7 @@ use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use cqlq::Variant;
 use cqlq::search::{LineOutcome, PositionFilter};
 
 use super::{chosen_variant, load_query, origin};
@@ -21,9 +22,12 @@ pub fn run(args: FilterArgs) -> anyhow::Result<ExitCode> {
     };
     let variant = chosen_variant(&args.query, &loaded.query)?;
     let filter = PositionFilter::new(loaded.query, variant);
-    if let Some(variant) = variant
-        && let Some(error) = filter.compile_error(variant)
-    {
+    // A query must compile for the variant asked for, or when positions are sniffed, for some
+    // variant; a variant it does not fit is reported when one of its positions comes.
+    let candidates: Vec<&'static Variant> = variant.map_or_else(|| Variant::all().iter().collect(), |v| vec![v]);
+    if candidates.iter().all(|candidate| filter.compile_error(candidate).is_some()) {
+        let shown = variant.unwrap_or_else(Variant::standard);
+        let error = filter.compile_error(shown).expect("it does not compile for any variant");
         eprint!("{}", error.clone().with_origin(origin));
         return Ok(ExitCode::from(2));
     }

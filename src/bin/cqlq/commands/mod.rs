@@ -41,7 +41,8 @@ pub fn load_query(args: &QueryArgs, mut paths: Vec<PathBuf>) -> anyhow::Result<O
             (text, path.display().to_string())
         }
     };
-    match Query::parse(&text) {
+    let variant = args.variant.as_deref().map(Variant::by_name).transpose()?;
+    match Query::parse_for(&text, variant) {
         Ok(query) => Ok(Some(LoadedQuery { query, rest: paths })),
         Err(error) => {
             eprint!("{}", error.with_origin(origin));

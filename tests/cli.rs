@@ -1,0 +1,186 @@
+//! The `cqlq` command as a user runs it: output, errors and exit codes.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn cqlq(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cqlq"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).unwrap()
+}
+
+const POSITIONS: &str = "\
+# two positions and a mistake
+6k1/1R3ppp/8/8/8/8/5PPP/6K1 w - - 0 40
+epd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -
+
+this is no position
+6k1/5ppQ/6N1/8/8/8/5PPP/6K1 b - - 0 30
+";
+
+#[test]
+fn filter_prints_matching_lines_unchanged() {
+    let output = cqlq(&["filter", "-c", "Ra-h7 ka-h8"], POSITIONS);
+    assert_eq!(stdout(&output), "6k1/1R3ppp/8/8/8/8/5PPP/6K1 w - - 0 40\n");
+    assert_eq!(output.status.code(), Some(0));
+    let output = cqlq(&["filter", "-c", "[Aa] >= 32", "-"], POSITIONS);
+    assert_eq!(stdout(&output), "epd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\n");
+}
+
+#[test]
+fn filter_reports_bad_lines_and_goes_on() {
+    let output = cqlq(&["filter", "-c", "Qh7 kg8"], POSITIONS);
+    assert_eq!(stdout(&output), "6k1/5ppQ/6N1/8/8/8/5PPP/6K1 b - - 0 30\n");
+    let errors = stderr(&output);
+    assert!(errors.starts_with("cqlq: <stdin>:5: not a Standard position (FEN): invalid board in fen:"), "{errors}");
+    assert_eq!(errors.lines().count(), 1, "{errors}");
+    assert_eq!(output.status.code(), Some(0), "a bad line does not change the exit status");
+}
+
+#[test]
+fn filter_counts() {
+    let output = cqlq(&["filter", "--count", "-c", "K"], POSITIONS);
+    assert_eq!(stdout(&output), "3\n");
+    let output = cqlq(&["filter", "--count", "-c", "Qa1"], POSITIONS);
+    assert_eq!(stdout(&output), "0\n");
+    assert_eq!(output.status.code(), Some(1), "nothing matched");
+}
+
+#[test]
+fn filter_reads_query_files_and_several_inputs() {
+    let output = cqlq(
+        &["filter", "queries/rook-on-the-seventh.cql", "samples/positions/classical.epd", "samples/positions/crazyhouse.fen"],
+        "",
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(stdout(&output).lines().count(), 3);
+}
+
+#[test]
+fn filter_sniffs_variants_line_by_line() {
+    let output = cqlq(&["filter", "--count", "-c", "#&A; >= 2", "samples/positions/mixed.txt"], "");
+    assert_eq!(stdout(&output), "6\n", "{}", stderr(&output));
+    let output = cqlq(&["filter", "-c", "Mb8", "samples/positions/mixed.txt"], "");
+    assert_eq!(stdout(&output), "O Ta1,tz1,ta26,Tz26,Mb8,my19,Kn1,kn26,If13\n");
+}
+
+#[test]
+fn filter_with_a_variant_reads_that_variant_only() {
+    let output = cqlq(&["filter", "--variant", "croatian ties", "-c", "Gh6", "samples/positions/croatian.txt"], "");
+    assert_eq!(stdout(&output).lines().count(), 1);
+    assert!(stderr(&output).contains("not a Croatian Ties position (setup string): the setup string is of Classical Chess"));
+    let output = cqlq(&["filter", "--variant", "Atomic", "-c", "K"], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("unknown variant 'Atomic'"));
+}
+
+#[test]
+fn a_query_that_does_not_compile_for_a_sniffed_variant_is_reported_once() {
+    let output = cqlq(&["filter", "-c", "Qd1", "samples/positions/laser.sn"], "");
+    let errors = stderr(&output);
+    assert_eq!(errors.matches("does not compile").count(), 1, "{errors}");
+    assert!(errors.contains("'Q' is no piece of Laser Chess (pieces: K S D B L"), "{errors}");
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn a_bad_query_shows_every_mistake_with_a_caret() {
+    let output = cqlq(&["filter", "-c", "R[ & Ra-z1 #5"], POSITIONS);
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stdout(&output), "");
+    let errors = stderr(&output);
+    assert!(errors.contains("error: expected a square such as e4 or ']' after 'R['\n --> -c:1:4\n"), "{errors}");
+    assert!(errors.contains("'#' counts the squares of a set, and '5' is a number"), "{errors}");
+    assert!(errors.contains("file z is outside") || errors.contains("1 | R[ & Ra-z1 #5\n  |"), "{errors}");
+}
+
+#[test]
+fn a_bad_query_file_names_the_file() {
+    let dir = std::env::temp_dir().join(format!("cqlq-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("bad.cql");
+    std::fs::write(&file, "// a comment\nQh7 kh9\n").unwrap();
+    // Fine on bigger boards: the mistake shows when a Standard position comes.
+    let output = cqlq(&["filter", file.to_str().unwrap()], POSITIONS);
+    let errors = stderr(&output);
+    assert!(errors.contains("<stdin>:2: a Standard position, and the query does not compile for it:"), "{errors}");
+    assert!(errors.contains(&format!("--> {}:2:6", file.display())), "{errors}");
+    assert!(errors.contains("rank 9 is outside the 8x8 board of Standard (ranks 1-8)"), "{errors}");
+    assert!(errors.contains("2 | Qh7 kh9\n  |      ^^"), "{errors}");
+    assert_eq!(output.status.code(), Some(2));
+    // Wrong on every board: refused before any position is read.
+    std::fs::write(&file, "Qh7 kh99\n").unwrap();
+    let output = cqlq(&["filter", file.to_str().unwrap()], POSITIONS);
+    let errors = stderr(&output);
+    assert!(errors.starts_with("error: rank 99 is outside the 8x8 board of Standard (ranks 1-8)"), "{errors}");
+    assert_eq!(stdout(&output), "");
+    assert_eq!(output.status.code(), Some(2));
+    let missing = cqlq(&["filter", dir.join("missing.cql").to_str().unwrap()], "");
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stderr(&missing).contains("cannot read the query file"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn an_unreadable_input_is_an_error_but_others_are_read() {
+    let output = cqlq(&["filter", "-c", "K", "samples/positions/nonexistent.epd", "samples/positions/classical.epd"], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("cqlq: samples/positions/nonexistent.epd:"));
+    assert_eq!(stdout(&output).lines().count(), 19);
+}
+
+#[test]
+fn explain_draws_each_designator() {
+    let output = cqlq(&["explain", "-c", "[D1]", "--variant", "Croatian Ties"], "");
+    let text = stdout(&output);
+    assert!(text.starts_with("variant: Croatian Ties (10x10, pieces P N B R Q K G)\n"), "{text}");
+    assert!(text.contains(" 2 . . . . . . . . . .\n 1 x . x . x . x . x .\n   a b c d e f g h i j\n"), "{text}");
+    let output = cqlq(&["explain", "-c", "Aa1 &A;[+]", "--variant", "Mayan Ascendancy"], "");
+    let text = stdout(&output);
+    assert!(text.contains("  A = Pyramid (Light)\n"), "{text}");
+    assert!(text.contains("  &A; = any Light piece\n"), "{text}");
+    assert!(text.contains("backhand: P N B R Q K G A\n"), "{text}");
+}
+
+#[test]
+fn explain_json() {
+    let output = cqlq(&["explain", "--json", "-c", "N[+,a1]", "--variant", "zh"], "");
+    assert_eq!(
+        stdout(&output),
+        "{\"variant\":\"Crazyhouse\",\"designators\":[{\"text\":\"N[+,a1]\",\"squares\":[\"a1\"],\"backhand\":[\"N\"]}]}\n"
+    );
+    let output = cqlq(&["explain", "--json", "-c", "Nz9"], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("file z is outside the 8x8 board of Standard (files a-h)"));
+}
+
+#[test]
+fn explain_uses_the_header_variant() {
+    let output = cqlq(&["explain", "queries/pyramid-on-the-first-rank.cql"], "");
+    assert!(stdout(&output).starts_with("variant: Mayan Ascendancy"), "{}", stderr(&output));
+}
+
+#[test]
+fn variants_lists_the_catalogue() {
+    let output = cqlq(&["variants"], "");
+    let text = stdout(&output);
+    assert_eq!(text.lines().count(), 1 + 17);
+    assert!(text.contains("One                    26x26  Light/Dark"), "{text}");
+    assert!(text.contains("Laser Chess            10x8   Blue/Red"), "{text}");
+    assert!(text.lines().any(|line| line.starts_with("Croatian Ties") && line.ends_with("P N B R Q K G")));
+}
