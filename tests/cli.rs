@@ -64,7 +64,12 @@ fn filter_counts() {
 #[test]
 fn filter_reads_query_files_and_several_inputs() {
     let output = cqlq(
-        &["filter", "queries/rook-on-the-seventh.cql", "samples/positions/classical.epd", "samples/positions/crazyhouse.fen"],
+        &[
+            "filter",
+            "queries/rook-on-the-seventh.cql",
+            "samples/positions/classical.epd",
+            "samples/positions/crazyhouse.fen",
+        ],
         "",
     );
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
@@ -83,7 +88,9 @@ fn filter_sniffs_variants_line_by_line() {
 fn filter_with_a_variant_reads_that_variant_only() {
     let output = cqlq(&["filter", "--variant", "croatian ties", "-c", "Gh6", "samples/positions/croatian.txt"], "");
     assert_eq!(stdout(&output).lines().count(), 1);
-    assert!(stderr(&output).contains("not a Croatian Ties position (setup string): the setup string is of Classical Chess"));
+    assert!(
+        stderr(&output).contains("not a Croatian Ties position (setup string): the setup string is of Classical Chess")
+    );
     let output = cqlq(&["filter", "--variant", "Atomic", "-c", "K"], "");
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("unknown variant 'Atomic'"));
@@ -138,7 +145,8 @@ fn a_bad_query_file_names_the_file() {
 
 #[test]
 fn an_unreadable_input_is_an_error_but_others_are_read() {
-    let output = cqlq(&["filter", "-c", "K", "samples/positions/nonexistent.epd", "samples/positions/classical.epd"], "");
+    let output =
+        cqlq(&["filter", "-c", "K", "samples/positions/nonexistent.epd", "samples/positions/classical.epd"], "");
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("cqlq: samples/positions/nonexistent.epd:"));
     assert_eq!(stdout(&output).lines().count(), 19);

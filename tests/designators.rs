@@ -108,7 +108,10 @@ fn seed_white_piece_or_black_rook_on_the_first_ranks_or_corners() {
     let query = "[&A;&r;][a-h1-2,a8,h8]";
     assert!(matches(query, "Standard", "7r/8/8/8/8/8/8/k6K w - - 0 1"), "a white king on h1");
     assert!(matches(query, "Standard", "r6K/8/8/8/8/8/8/7k w - - 0 1"), "a black rook on a8");
-    assert!(!matches(query, "Standard", "3r4/8/8/8/8/4K3/8/7k w - - 0 1"), "d8 and e3 are outside; h1 holds a black king");
+    assert!(
+        !matches(query, "Standard", "3r4/8/8/8/8/4K3/8/7k w - - 0 1"),
+        "d8 and e3 are outside; h1 holds a black king"
+    );
     assert!(matches(query, "Standard", "8/8/8/8/8/4k3/8/3K4 w - - 0 1"), "a white king on d1");
 }
 

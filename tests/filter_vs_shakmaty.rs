@@ -57,7 +57,8 @@ type Predicate = fn(&Board) -> bool;
 
 const QUERIES: &[(&str, Predicate)] = &[
     ("Qh7 kg8", |b| {
-        pieces(b, Color::White, Role::Queen).contains(Square::H7) && pieces(b, Color::Black, Role::King).contains(Square::G8)
+        pieces(b, Color::White, Role::Queen).contains(Square::H7)
+            && pieces(b, Color::Black, Role::King).contains(Square::G8)
     }),
     ("#[Aa] <= 5", |b| b.occupied().count() <= 5),
     ("[Bb][L?]", |b| (b.bishops() & Bitboard::LIGHT_SQUARES).any()),
@@ -70,12 +71,8 @@ const QUERIES: &[(&str, Predicate)] = &[
         let set = ranks(&[Rank::First, Rank::Second]) | squares(&["a8", "h8"]);
         ((b.white() | pieces(b, Color::Black, Role::Rook)) & set).any()
     }),
-    ("[&R;&B;&N;&Q;&P;][a1,h1,a8,h8]", |b| {
-        ((b.white() & !b.kings()) & squares(&["a1", "h1", "a8", "h8"])).any()
-    }),
-    ("&I;[a-h1]", |b| {
-        ((b.white() & (b.bishops() | b.knights())) & Bitboard::from_rank(Rank::First)).any()
-    }),
+    ("[&R;&B;&N;&Q;&P;][a1,h1,a8,h8]", |b| ((b.white() & !b.kings()) & squares(&["a1", "h1", "a8", "h8"])).any()),
+    ("&I;[a-h1]", |b| ((b.white() & (b.bishops() | b.knights())) & Bitboard::from_rank(Rank::First)).any()),
     ("#P > #p", |b| pieces(b, Color::White, Role::Pawn).count() > pieces(b, Color::Black, Role::Pawn).count()),
     ("#Q == 0 and #q == 0", |b| b.queens().is_empty()),
     ("#_[d4,e4,d5,e5] == 4", |b| (b.occupied() & squares(&["d4", "e4", "d5", "e5"])).is_empty()),
@@ -91,9 +88,7 @@ const QUERIES: &[(&str, Predicate)] = &[
         (pieces(b, Color::Black, Role::Knight) & Bitboard::DARK_SQUARES).any()
             || (pieces(b, Color::White, Role::Knight) & Bitboard::LIGHT_SQUARES).any()
     }),
-    ("not q and Q", |b| {
-        pieces(b, Color::Black, Role::Queen).is_empty() && pieces(b, Color::White, Role::Queen).any()
-    }),
+    ("not q and Q", |b| pieces(b, Color::Black, Role::Queen).is_empty() && pieces(b, Color::White, Role::Queen).any()),
     ("Pa-h7 or pa-h2", |b| {
         (pieces(b, Color::White, Role::Pawn) & Bitboard::from_rank(Rank::Seventh)).any()
             || (pieces(b, Color::Black, Role::Pawn) & Bitboard::from_rank(Rank::Second)).any()

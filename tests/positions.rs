@@ -201,7 +201,8 @@ fn round_trip<const W: usize>(variant: &'static Variant, seed: u64) -> Result<()
     if variant.family == Family::Laser {
         let setup = random_setup::<W>(variant, &mut rng, Format::SetupNotation);
         let text = setup_notation::write(&setup);
-        let read = setup_notation::read::<W>(variant, &text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
+        let read =
+            setup_notation::read::<W>(variant, &text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
         prop_assert_eq!(&read, &setup, "{}", text);
     }
     Ok(())

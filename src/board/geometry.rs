@@ -253,13 +253,7 @@ impl Geometry {
     /// A short description of the board for messages: `8x8 (files a-h, ranks 1-8)`.
     #[must_use]
     pub fn describe(self) -> String {
-        format!(
-            "{}x{} (files a-{}, ranks 1-{})",
-            self.files,
-            self.ranks,
-            self.last_file(),
-            self.last_rank()
-        )
+        format!("{}x{} (files a-{}, ranks 1-{})", self.files, self.ranks, self.last_file(), self.last_rank())
     }
 }
 

@@ -197,8 +197,19 @@ impl<const W: usize> Masks<W> {
     #[must_use]
     #[inline]
     pub fn shift(&self, set: SquareSet<W>, direction: Direction) -> SquareSet<W> {
-        let (files, ranks) = direction.offset();
-        self.translate(set, files, ranks)
+        let width = u32::from(self.geometry.files());
+        let first_file = self.files[0];
+        let last_file = self.files[usize::from(self.geometry.files() - 1)];
+        match direction {
+            Direction::North => set.shift_up(width) & self.full,
+            Direction::South => set.shift_down(width),
+            Direction::East => (set - last_file).shift_up(1),
+            Direction::West => (set - first_file).shift_down(1),
+            Direction::NorthEast => (set - last_file).shift_up(width + 1) & self.full,
+            Direction::NorthWest => (set - first_file).shift_up(width - 1) & self.full,
+            Direction::SouthEast => (set - last_file).shift_down(width - 1),
+            Direction::SouthWest => (set - first_file).shift_down(width + 1),
+        }
     }
 
     /// Every square moved by `files` files and `ranks` ranks; squares that would leave the board
@@ -210,16 +221,8 @@ impl<const W: usize> Masks<W> {
         if files.abs() >= width || ranks.abs() >= height {
             return SquareSet::EMPTY;
         }
-        let keep_files = if files >= 0 {
-            (0, width - 1 - files)
-        } else {
-            (-files, width - 1)
-        };
-        let keep_ranks = if ranks >= 0 {
-            (0, height - 1 - ranks)
-        } else {
-            (-ranks, height - 1)
-        };
+        let keep_files = if files >= 0 { (0, width - 1 - files) } else { (-files, width - 1) };
+        let keep_ranks = if ranks >= 0 { (0, height - 1 - ranks) } else { (-ranks, height - 1) };
         let staying = set
             & self.rectangle(
                 (file_at(keep_files.0), file_at(keep_files.1)),
@@ -229,11 +232,7 @@ impl<const W: usize> Masks<W> {
         let mut moved = staying;
         while distance != 0 {
             let step = distance.clamp(-63, 63);
-            moved = if step > 0 {
-                moved.shift_up(step as u32)
-            } else {
-                moved.shift_down((-step) as u32)
-            };
+            moved = if step > 0 { moved.shift_up(step as u32) } else { moved.shift_down((-step) as u32) };
             distance -= step;
         }
         moved
@@ -305,8 +304,7 @@ mod tests {
     fn diagram_puts_rank_one_at_the_bottom() {
         let board = Geometry::new(3, 2).unwrap();
         let masks = Masks::<1>::new(board).unwrap();
-        let set = masks.square(board.parse_square("a1").unwrap())
-            | masks.square(board.parse_square("c2").unwrap());
+        let set = masks.square(board.parse_square("a1").unwrap()) | masks.square(board.parse_square("c2").unwrap());
         assert_eq!(masks.diagram(set), "2 . . x\n1 x . .\n  a b c\n");
     }
 }

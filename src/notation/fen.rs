@@ -104,10 +104,8 @@ pub fn read<const W: usize>(variant: &'static Variant, text: &str) -> Result<Set
     if let Some(en_passant) = fields.next()
         && en_passant != "-"
     {
-        let square = variant
-            .geometry
-            .parse_square(en_passant)
-            .map_err(|_| ParseFenError::EnPassant(en_passant.to_owned()))?;
+        let square =
+            variant.geometry.parse_square(en_passant).map_err(|_| ParseFenError::EnPassant(en_passant.to_owned()))?;
         setup.en_passant = Some(square);
     }
     let clocks: Vec<&str> = fields.take(2).collect();
@@ -148,7 +146,10 @@ fn read_backhand(variant: &Variant, text: &str) -> Result<Backhand, ParseFenErro
         return Ok(backhand);
     }
     let unknown = || {
-        ParseFenError::Backhand(format!("'{text}' holds letters that are no piece here (pieces: {})", variant.letters()))
+        ParseFenError::Backhand(format!(
+            "'{text}' holds letters that are no piece here (pieces: {})",
+            variant.letters()
+        ))
     };
     if !text.bytes().all(|b| b.is_ascii_alphabetic()) {
         return Err(unknown());
@@ -172,12 +173,8 @@ fn castling_pieces<const W: usize>(setup: &Setup<W>, color: Color) -> (Option<Sq
     let geometry = variant.geometry;
     let rank = home_rank(variant, color);
     let on_home = |square: &Square| geometry.rank_of(*square) == rank;
-    let of_role = |role| {
-        variant
-            .kind_of_role(role)
-            .map(|kind| setup.board.pieces(Piece { kind, color }))
-            .unwrap_or_default()
-    };
+    let of_role =
+        |role| variant.kind_of_role(role).map(|kind| setup.board.pieces(Piece { kind, color })).unwrap_or_default();
     let king = of_role(Role::King).iter().find(on_home);
     let rooks = of_role(Role::Rook).iter().filter(on_home).collect();
     (king, rooks)

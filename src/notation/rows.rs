@@ -155,9 +155,8 @@ fn read_rank<const W: usize>(
                 if file >= usize::from(geometry.files()) {
                     return Err(too_long(file + 1));
                 }
-                let square = geometry
-                    .square(File::new(file as u8).expect("file below 26"), rank)
-                    .expect("square on the board");
+                let square =
+                    geometry.square(File::new(file as u8).expect("file below 26"), rank).expect("square on the board");
                 board.put(square, piece);
                 last = Some(square);
                 file += 1;

@@ -20,8 +20,8 @@
 
 use std::fmt;
 
-use super::crochess::setup_string;
 use super::BoardError;
+use super::crochess::setup_string;
 use super::fen::{self, ParseFenError};
 use super::laser::setup_notation::{self, ParseSetupNotationError};
 use crate::build_position;

@@ -68,11 +68,7 @@ impl Backhand {
     pub fn kinds(&self, color: Color) -> KindSet {
         let kinds = self.counts.len() / 2;
         let own = &self.counts[color.index() * kinds..][..kinds];
-        own.iter()
-            .enumerate()
-            .filter(|(_, count)| **count > 0)
-            .map(|(index, _)| Kind::new(index as u8))
-            .collect()
+        own.iter().enumerate().filter(|(_, count)| **count > 0).map(|(index, _)| Kind::new(index as u8)).collect()
     }
 
     /// Every piece with its count (non-zero counts only), White's first, in alphabet order.

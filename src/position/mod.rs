@@ -26,7 +26,7 @@ use std::fmt;
 pub use backhand::Backhand;
 pub use placement::{Mark, Placement};
 
-use crate::board::{Geometry, Rank, Square, SquareName, SquareSet, Width};
+use crate::board::{File, Geometry, Rank, Square, SquareName, SquareSet, Width};
 use crate::variant::{BackhandRule, CastlingRule, Color, Family, Kind, KindSet, Piece, Role, Variant};
 
 /// What a query needs to know of a position, whatever stores it.
@@ -352,10 +352,7 @@ fn check_marks<const W: usize>(setup: &Setup<W>, pawns: SquareSet<W>) -> Result<
     for mark in Mark::ALL {
         let (fits, meaning) = allowed(mark);
         if let Some(square) = (board.marked(mark) - fits).first() {
-            return Err(PositionError::MisplacedMark {
-                mark: meaning,
-                square: variant.geometry.square_name(square),
-            });
+            return Err(PositionError::MisplacedMark { mark: meaning, square: variant.geometry.square_name(square) });
         }
     }
     Ok(())
@@ -380,9 +377,9 @@ fn check_castling<const W: usize>(setup: &Setup<W>) -> Result<(), PositionError>
             let is_rook = setup.board.kind(rook).contains(square);
             let king_home = king_square.is_some_and(|k| home.contains(k));
             let standard_ok = !fixed_start || {
-                let king_file = king_square.map(|k| geometry.file_of(k).index());
-                let file = geometry.file_of(square).index();
-                king_file == Some(4) && (file == 0 || file == 7)
+                let on_e_file = king_square.is_some_and(|k| Some(geometry.file_of(k)) == File::from_char('e'));
+                let file = geometry.file_of(square);
+                on_e_file && (file.index() == 0 || file == geometry.last_file())
             };
             let is_king = Some(square) == king_square;
             if !home.contains(square) || !king_home || !(is_rook && standard_ok || is_king) {
@@ -418,6 +415,10 @@ fn check_en_passant<const W: usize>(setup: &Setup<W>, square: Square) -> Result<
 }
 
 /// A position of any board size.
+///
+/// Its size is that of the widest position: it dispatches one position at a time, while code
+/// that runs per ply works on [`Position<W>`] directly.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum AnyPosition {
     /// A board of at most 64 squares.

@@ -6,7 +6,9 @@
 //! set or number can stand as a filter (a set matches when it is not empty; a number when it has
 //! a value).
 
-use super::ast::{BinaryOp, Coordinate, Expr, ExprKind, Header, QueryAst, Region, SquareDesignator, SquarePart, UnaryOp};
+use super::ast::{
+    BinaryOp, Coordinate, Expr, ExprKind, Header, QueryAst, Region, SquareDesignator, SquarePart, UnaryOp,
+};
 use super::diagnostic::Diagnostic;
 use crate::variant::Variant;
 
@@ -173,10 +175,8 @@ impl Checker<'_> {
     fn region(&mut self, region: &Region) {
         let shaded = |c: Coordinate| matches!(c, Coordinate::Light | Coordinate::Dark);
         if shaded(region.files) && shaded(region.ranks) {
-            self.diagnostics.push(Diagnostic::new(
-                region.span,
-                "L and D stand for the file part or for the rank part, not both",
-            ));
+            self.diagnostics
+                .push(Diagnostic::new(region.span, "L and D stand for the file part or for the rank part, not both"));
         }
         let text = region.span.text(self.source);
         for (coordinate, what) in [(region.files, "file"), (region.ranks, "rank")] {

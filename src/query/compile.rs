@@ -3,8 +3,8 @@
 //! square off its board, a letter it does not have) are collected here.
 
 use super::ast::{
-    BinaryOp, Coordinate, Expr, ExprKind, PieceAtomKind, PieceDesignator, Region, Span, SquareDesignator,
-    SquarePart, UnaryOp,
+    BinaryOp, Coordinate, Expr, ExprKind, PieceAtomKind, PieceDesignator, Region, Span, SquareDesignator, SquarePart,
+    UnaryOp,
 };
 use super::check::{Type, type_of};
 use super::diagnostic::Diagnostic;
@@ -62,7 +62,9 @@ impl<const W: usize> Compiler<'_, W> {
     fn filter(&mut self, expr: &Expr) -> FilterNode<W> {
         match &expr.kind {
             ExprKind::Unary(UnaryOp::Not, operand) => FilterNode::Not(Box::new(self.filter(operand))),
-            ExprKind::Binary(BinaryOp::And, left, right) => FilterNode::All(vec![self.filter(left), self.filter(right)]),
+            ExprKind::Binary(BinaryOp::And, left, right) => {
+                FilterNode::All(vec![self.filter(left), self.filter(right)])
+            }
             ExprKind::Binary(BinaryOp::Or, left, right) => FilterNode::Any(vec![self.filter(left), self.filter(right)]),
             ExprKind::Binary(BinaryOp::In, left, right) => FilterNode::Subset(self.set(left), self.set(right)),
             ExprKind::Binary(op, left, right) if op.is_comparison() => {
@@ -99,11 +101,18 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Squares(designator) => {
                 let (squares, backhand) = self.squares(designator);
                 let kinds = if backhand { self.variant.all_kinds() } else { KindSet::EMPTY };
-                self.report(designator.span, squares, if backhand { self.all_backhand_slots() } else { Vec::new() }, Vec::new());
+                self.report(
+                    designator.span,
+                    squares,
+                    if backhand { self.all_backhand_slots() } else { Vec::new() },
+                    Vec::new(),
+                );
                 SetNode::Squares { squares, backhand: [kinds, kinds] }
             }
             ExprKind::Pieces(designator) => self.pieces(designator),
-            ExprKind::Binary(BinaryOp::Union, left, right) => SetNode::Union(Box::new(self.set(left)), Box::new(self.set(right))),
+            ExprKind::Binary(BinaryOp::Union, left, right) => {
+                SetNode::Union(Box::new(self.set(left)), Box::new(self.set(right)))
+            }
             ExprKind::Binary(BinaryOp::Intersection, left, right) => {
                 SetNode::Intersection(Box::new(self.set(left)), Box::new(self.set(right)))
             }
@@ -137,7 +146,9 @@ impl<const W: usize> Compiler<'_, W> {
             classes
                 .iter()
                 .filter(|class| class.level.is_none())
-                .flat_map(|class| class.kinds.iter().map(|kind| self.variant.symbol(Piece { kind, color: class.color })))
+                .flat_map(|class| {
+                    class.kinds.iter().map(|kind| self.variant.symbol(Piece { kind, color: class.color }))
+                })
                 .collect()
         } else {
             Vec::new()
@@ -274,7 +285,8 @@ impl<const W: usize> Compiler<'_, W> {
         let mut classes = match split {
             Ok(classes) => classes,
             Err(at) => {
-                let bad = if list { text[at..].chars().next().map_or(text, |c| &text[at..at + c.len_utf8()]) } else { text };
+                let bad =
+                    if list { text[at..].chars().next().map_or(text, |c| &text[at..at + c.len_utf8()]) } else { text };
                 let hint = if !list && text.len() > 1 && variant.split_symbols(text).is_ok() {
                     format!("; to list pieces write [{text}]")
                 } else {

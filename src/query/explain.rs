@@ -47,9 +47,7 @@ pub fn text(query: &Query, plan: &Plan) -> String {
     }
     for designator in plan.designators() {
         let _ = writeln!(out, "\n{}", designator.text);
-        out.push_str(&diagram::render(geometry, |square| {
-            if designator.squares.contains(&square) { 'x' } else { '.' }
-        }));
+        out.push_str(&diagram::render(geometry, |square| if designator.squares.contains(&square) { 'x' } else { '.' }));
         let backhand =
             if designator.backhand.is_empty() { "nothing".to_owned() } else { designator.backhand.join(" ") };
         let _ = writeln!(out, "backhand: {backhand}");

@@ -14,8 +14,8 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! The pipeline: [`grammar.pest`](../../src/cqlq/query/grammar.pest.html) and `parse.rs` turn text
-//! into an [`ast`] with spans; `check.rs` finds the mistakes that need no variant; `compile.rs`
+//! The pipeline: `grammar.pest` and `parse.rs` (the only file that knows pest) turn text into an
+//! [`ast`] with spans; `check.rs` finds the mistakes that need no variant; `compile.rs`
 //! resolves squares and letters for one variant into a [`Program`]; [`explain`] shows what a
 //! query came to.
 
@@ -63,7 +63,8 @@ impl Query {
         if diagnostics.is_empty() {
             return Ok(Query { source, ast });
         }
-        let named = ast.header.as_ref().and_then(|h| h.variant.as_ref()).and_then(|(name, _)| Variant::by_name(name).ok());
+        let named =
+            ast.header.as_ref().and_then(|h| h.variant.as_ref()).and_then(|(name, _)| Variant::by_name(name).ok());
         if let Some(variant) = variant.or(named) {
             let sound: Vec<ast::Expr> =
                 ast.body.iter().filter(|filter| check::check_filter(filter, text).is_empty()).cloned().collect();
@@ -112,11 +113,11 @@ type Compiled = (AnyProgram, Vec<DesignatorReport>);
 
 fn compile_any(variant: &'static Variant, filters: &[ast::Expr], source: &str) -> Result<Compiled, Vec<Diagnostic>> {
     match variant.width() {
-        Width::W1 => compile::compile::<1>(variant, filters, source).map(|(p, r)| (AnyProgram::W1(p), r)),
-        Width::W2 => compile::compile::<2>(variant, filters, source).map(|(p, r)| (AnyProgram::W2(p), r)),
-        Width::W4 => compile::compile::<4>(variant, filters, source).map(|(p, r)| (AnyProgram::W4(p), r)),
-        Width::W8 => compile::compile::<8>(variant, filters, source).map(|(p, r)| (AnyProgram::W8(p), r)),
-        Width::W11 => compile::compile::<11>(variant, filters, source).map(|(p, r)| (AnyProgram::W11(p), r)),
+        Width::W1 => compile::compile::<1>(variant, filters, source).map(|(p, r)| (AnyProgram::W1(Box::new(p)), r)),
+        Width::W2 => compile::compile::<2>(variant, filters, source).map(|(p, r)| (AnyProgram::W2(Box::new(p)), r)),
+        Width::W4 => compile::compile::<4>(variant, filters, source).map(|(p, r)| (AnyProgram::W4(Box::new(p)), r)),
+        Width::W8 => compile::compile::<8>(variant, filters, source).map(|(p, r)| (AnyProgram::W8(Box::new(p)), r)),
+        Width::W11 => compile::compile::<11>(variant, filters, source).map(|(p, r)| (AnyProgram::W11(Box::new(p)), r)),
     }
 }
 
@@ -130,11 +131,11 @@ pub struct Plan {
 
 #[derive(Clone, Debug)]
 enum AnyProgram {
-    W1(Program<1>),
-    W2(Program<2>),
-    W4(Program<4>),
-    W8(Program<8>),
-    W11(Program<11>),
+    W1(Box<Program<1>>),
+    W2(Box<Program<2>>),
+    W4(Box<Program<4>>),
+    W8(Box<Program<8>>),
+    W11(Box<Program<11>>),
 }
 
 impl Plan {
@@ -161,11 +162,11 @@ impl Plan {
     #[must_use]
     pub fn program<const W: usize>(&self) -> Option<&Program<W>> {
         let program: &dyn Any = match &self.program {
-            AnyProgram::W1(program) => program,
-            AnyProgram::W2(program) => program,
-            AnyProgram::W4(program) => program,
-            AnyProgram::W8(program) => program,
-            AnyProgram::W11(program) => program,
+            AnyProgram::W1(program) => &**program,
+            AnyProgram::W2(program) => &**program,
+            AnyProgram::W4(program) => &**program,
+            AnyProgram::W8(program) => &**program,
+            AnyProgram::W11(program) => &**program,
         };
         program.downcast_ref::<Program<W>>()
     }

@@ -13,8 +13,8 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest_derive::Parser;
 
 use super::ast::{
-    BinaryOp, Coordinate, Expr, ExprKind, Header, PieceAtom, PieceAtomKind, PieceDesignator, PiecePart,
-    QueryAst, Region, Sort, Span, SquareDesignator, SquarePart, UnaryOp,
+    BinaryOp, Coordinate, Expr, ExprKind, Header, PieceAtom, PieceAtomKind, PieceDesignator, PiecePart, QueryAst,
+    Region, Sort, Span, SquareDesignator, SquarePart, UnaryOp,
 };
 use super::diagnostic::Diagnostic;
 
@@ -183,7 +183,11 @@ fn describe_error(error: &pest::error::Error<Rule>, source: &str, offset: usize)
 /// letters alone, and no keyword fits there.
 fn unknown_word(source: &str, position: usize) -> Option<Span> {
     let is_letter = |c: char| c.is_ascii_alphabetic();
-    let start = source[..position].rfind(|c: char| !is_letter(c)).map_or(0, |i| i + 1);
+    let start = source[..position]
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !is_letter(c))
+        .map_or(0, |(index, c)| index + c.len_utf8());
     let end = source[position..].find(|c: char| !is_letter(c)).map_or(source.len(), |i| position + i);
     let word = &source[start..end];
     let followed_by_designator = source[end..].starts_with(|c: char| c.is_ascii_digit() || "[?&_".contains(c));
@@ -203,7 +207,11 @@ fn word_at(source: &str, position: usize) -> &str {
 
 fn shorten(context: &str) -> String {
     let chars: Vec<char> = context.chars().collect();
-    if chars.len() <= 24 { context.to_owned() } else { format!("...{}", chars[chars.len() - 20..].iter().collect::<String>()) }
+    if chars.len() <= 24 {
+        context.to_owned()
+    } else {
+        format!("...{}", chars[chars.len() - 20..].iter().collect::<String>())
+    }
 }
 
 /// What the parser was looking for, in words; None when nothing useful can be said.
@@ -454,10 +462,8 @@ fn build_operand(pair: Pair<'_, Rule>, diagnostics: &mut Vec<Diagnostic>) -> Exp
         Rule::min_max => {
             let mut inner = pair.into_inner();
             let max = inner.next().expect("grammar: min or max").as_rule() == Rule::kw_max;
-            let args = inner
-                .filter(|arg| arg.as_rule() == Rule::filter)
-                .map(|arg| build_filter(arg, diagnostics))
-                .collect();
+            let args =
+                inner.filter(|arg| arg.as_rule() == Rule::filter).map(|arg| build_filter(arg, diagnostics)).collect();
             ExprKind::Extreme { max, args }
         }
         Rule::designator => {
@@ -604,10 +610,7 @@ mod tests {
         let source = "not #R + 1 > 2 and R | r & Q or ~k in [a1]";
         let filters = body(source);
         assert_eq!(filters.len(), 1);
-        assert_eq!(
-            shape(&filters[0], source),
-            "(((not (((# R) + 1) > 2)) and (R | (r & Q))) or ((~ k) in [a1]))"
-        );
+        assert_eq!(shape(&filters[0], source), "(((not (((# R) + 1) > 2)) and (R | (r & Q))) or ((~ k) in [a1]))");
     }
 
     #[test]
@@ -630,7 +633,10 @@ mod tests {
             .collect();
         assert_eq!(
             kinds,
-            ["squares", "squares", "pieces", "pieces", "pieces", "pieces", "pieces", "squares", "pieces", "other", "pieces"]
+            [
+                "squares", "squares", "pieces", "pieces", "pieces", "pieces", "pieces", "squares", "pieces", "other",
+                "pieces"
+            ]
         );
         let ExprKind::Pieces(kn) = &filters[10].kind else { panic!() };
         assert_eq!(kn.piece.atoms[0].kind, PieceAtomKind::Letters { text: "KN".into(), level: 1 });
@@ -639,8 +645,9 @@ mod tests {
 
     #[test]
     fn header_parameters() {
-        let (ast, diagnostics) =
-            parse("cql(input games.pgn output \"hits.pgn\" matchcount 2 gamenumber 1 1000 variant \"Croatian Ties\" variations)\nQh7");
+        let (ast, diagnostics) = parse(
+            "cql(input games.pgn output \"hits.pgn\" matchcount 2 gamenumber 1 1000 variant \"Croatian Ties\" variations)\nQh7",
+        );
         assert!(diagnostics.is_empty(), "{diagnostics:?}");
         let header = ast.header.unwrap();
         assert_eq!(header.input.as_deref(), Some("games.pgn"));
@@ -650,6 +657,13 @@ mod tests {
         assert_eq!(header.variant.unwrap().0, "Croatian Ties");
         assert!(header.variations);
         assert_eq!(ast.body.len(), 1);
+    }
+
+    /// Found by fuzzing: a word after a multi-byte space.
+    #[test]
+    fn words_after_wide_characters() {
+        let (_, diagnostics) = parse("cql\u{2009}tar in\"L(variant \"Laser Chess()\nas;er ?]\n");
+        assert!(!diagnostics.is_empty());
     }
 
     #[test]

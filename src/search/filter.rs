@@ -94,8 +94,5 @@ impl PositionFilter {
 /// Lines that hold no position: blank lines, `#` comments, and the `id`/`perft` lines of perft
 /// suites.
 fn is_skipped(line: &str) -> bool {
-    line.is_empty()
-        || line.starts_with('#')
-        || line.starts_with("id ")
-        || line.starts_with("perft ")
+    line.is_empty() || line.starts_with('#') || line.starts_with("id ") || line.starts_with("perft ")
 }

@@ -52,28 +52,21 @@ const STARCHILD: PieceType = piece("Starchild", "I", None, None);
 
 const CROATIAN_TIES: [PieceType; 7] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS];
 const MAYAN_ASCENDANCY: [PieceType; 8] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID];
-const AGE_OF_AQUARIUS: [PieceType; 9] =
-    [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN];
-const MIRANDAS_VEIL: [PieceType; 10] =
-    [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE];
-const NINETEEN: [PieceType; 11] =
-    [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR];
+const AGE_OF_AQUARIUS: [PieceType; 9] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN];
+const MIRANDAS_VEIL: [PieceType; 10] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE];
+const NINETEEN: [PieceType; 11] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR];
 const HEMERAS_DAWN: [PieceType; 12] =
     [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR, CENTAUR];
-const TAMOANCHAN_REVISITED: [PieceType; 13] = [
-    PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR, CENTAUR, SERPENT,
-];
-const CONQUEST_OF_TLALOCAN: [PieceType; 14] = [
-    PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR, CENTAUR, SERPENT,
-    SHAMAN,
-];
+const TAMOANCHAN_REVISITED: [PieceType; 13] =
+    [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR, CENTAUR, SERPENT];
+const CONQUEST_OF_TLALOCAN: [PieceType; 14] =
+    [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR, CENTAUR, SERPENT, SHAMAN];
 const DISCOVERY: [PieceType; 15] = [
-    PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR, CENTAUR, SERPENT,
-    SHAMAN, MONOLITH,
+    PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR, CENTAUR, SERPENT, SHAMAN, MONOLITH,
 ];
 const ONE: [PieceType; 16] = [
-    PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR, CENTAUR, SERPENT,
-    SHAMAN, MONOLITH, STARCHILD,
+    PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR, CENTAUR, SERPENT, SHAMAN, MONOLITH,
+    STARCHILD,
 ];
 
 const LASER: [PieceType; 5] = [
@@ -195,12 +188,10 @@ const fn croatian(
 
 const HD_SCOUTS: &[&str] = &["c4", "g4", "n4", "r4", "d5", "f5", "o5", "q5"];
 const TR_SCOUTS: &[&str] = &["g4", "k4", "l4", "p4", "h5", "j5", "m5", "o5"];
-const COT_SCOUTS: &[&str] = &[
-    "d4", "h4", "i4", "l4", "m4", "p4", "q4", "u4", "e5", "g5", "j5", "l5", "m5", "o5", "r5", "t5",
-];
-const ONE_SCOUTS: &[&str] = &[
-    "e4", "i4", "j4", "m4", "n4", "q4", "r4", "v4", "f5", "h5", "k5", "m5", "n5", "p5", "s5", "u5",
-];
+const COT_SCOUTS: &[&str] =
+    &["d4", "h4", "i4", "l4", "m4", "p4", "q4", "u4", "e5", "g5", "j5", "l5", "m5", "o5", "r5", "t5"];
+const ONE_SCOUTS: &[&str] =
+    &["e4", "i4", "j4", "m4", "n4", "q4", "r4", "v4", "f5", "h5", "k5", "m5", "n5", "p5", "s5", "u5"];
 
 /// Every variant, Standard first.
 pub(super) static CATALOGUE: [Variant; 17] = [
@@ -265,12 +256,7 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         &[],
         12,
         &MAYAN_ASCENDANCY,
-        CroatianSetup {
-            figure_row: "RGANBQKBNAGR",
-            pawn_ranks: &[2],
-            extra_pawns: &[],
-            monoliths: &[],
-        },
+        CroatianSetup { figure_row: "RGANBQKBNAGR", pawn_ranks: &[2], extra_pawns: &[], monoliths: &[] },
     ),
     croatian(
         "Age of Aquarius",
@@ -278,12 +264,7 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         &[],
         14,
         &AGE_OF_AQUARIUS,
-        CroatianSetup {
-            figure_row: "RGAUNBQKBNUAGR",
-            pawn_ranks: &[2],
-            extra_pawns: &[],
-            monoliths: &[],
-        },
+        CroatianSetup { figure_row: "RGAUNBQKBNUAGR", pawn_ranks: &[2], extra_pawns: &[], monoliths: &[] },
     ),
     croatian(
         "Miranda's Veil",
@@ -291,12 +272,7 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         &[],
         16,
         &MIRANDAS_VEIL,
-        CroatianSetup {
-            figure_row: "RGAUWNBQKBNWUAGR",
-            pawn_ranks: &[2],
-            extra_pawns: &[],
-            monoliths: &[],
-        },
+        CroatianSetup { figure_row: "RGAUWNBQKBNWUAGR", pawn_ranks: &[2], extra_pawns: &[], monoliths: &[] },
     ),
     croatian(
         "Nineteen",
@@ -304,12 +280,7 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         &["19"],
         18,
         &NINETEEN,
-        CroatianSetup {
-            figure_row: "TRNBWGUAQKAUGWBNRt",
-            pawn_ranks: &[2, 3],
-            extra_pawns: &[],
-            monoliths: &[],
-        },
+        CroatianSetup { figure_row: "TRNBWGUAQKAUGWBNRt", pawn_ranks: &[2, 3], extra_pawns: &[], monoliths: &[] },
     ),
     croatian(
         "Hemera's Dawn",
@@ -402,9 +373,7 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         players: WHITE_BLACK,
         backhand: BackhandRule::Captures,
         castling: CastlingRule::Free,
-        initial: Initial::Fen(
-            "rrknbbqqkkbbknrr/pppppppp/8/8/8/8/PPPPPPPP/RRKNBBQQKKBBKNRR w - - 0 1",
-        ),
+        initial: Initial::Fen("rrknbbqqkkbbknrr/pppppppp/8/8/8/8/PPPPPPPP/RRKNBBQQKKBBKNRR w - - 0 1"),
     },
     Variant {
         name: "X-Decor",

@@ -2,7 +2,7 @@
 //!
 //! A [`Variant`] is a row of a table: its names, board, piece alphabet with values, players,
 //! how its backhand works, its rule family and notation, and its initial setup. Adding a variant
-//! (or a board size) is adding a row to [`catalogue`](self::catalogue).
+//! (or a board size) is adding a row to the catalogue (`src/variant/catalogue.rs`).
 //!
 //! ```
 //! use cqlq::Variant;
@@ -166,10 +166,7 @@ impl Variant {
     /// The position of this variant in the catalogue.
     #[must_use]
     pub fn index(&'static self) -> usize {
-        Variant::all()
-            .iter()
-            .position(|variant| std::ptr::eq(variant, self))
-            .expect("variants live in the catalogue")
+        Variant::all().iter().position(|variant| std::ptr::eq(variant, self)).expect("variants live in the catalogue")
     }
 
     /// The size class of the variant's square sets.
@@ -219,10 +216,7 @@ impl Variant {
     /// The kind that plays a classical role (the King, a Knight), if any.
     #[must_use]
     pub fn kind_of_role(&self, role: Role) -> Option<Kind> {
-        self.pieces
-            .iter()
-            .position(|piece| piece.role == Some(role))
-            .map(|index| Kind::new(index as u8))
+        self.pieces.iter().position(|piece| piece.role == Some(role)).map(|index| Kind::new(index as u8))
     }
 
     /// The piece a symbol stands for: upper case for the first player, lower case for the second

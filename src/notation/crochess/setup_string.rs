@@ -25,18 +25,13 @@
 
 use std::fmt;
 
-use crate::board::split_square;
+use crate::board::{SquareSet, split_square};
 use crate::position::{Mark, Setup};
 use crate::variant::{Color, Variant};
 
 /// The tags of setup strings, in the order they are written.
-const TAGS: [(char, Mark); 5] = [
-    ('|', Mark::Rush),
-    ('&', Mark::Castle),
-    ('=', Mark::PromotionTag),
-    (':', Mark::Rushed),
-    (';', Mark::Rushing),
-];
+const TAGS: [(char, Mark); 5] =
+    [('|', Mark::Rush), ('&', Mark::Castle), ('=', Mark::PromotionTag), (':', Mark::Rushed), (';', Mark::Rushing)];
 
 /// Why a setup string could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,7 +75,7 @@ pub fn read<const W: usize>(text: &str) -> Result<(&'static Variant, Setup<W>), 
     let text = text.trim();
     let code = text.split_ascii_whitespace().next().unwrap_or("");
     let variant = variant_of(text).ok_or_else(|| ParseSetupStringError::Code(code.to_owned()))?;
-    if variant.geometry.squares() > 64 * W {
+    if variant.geometry.squares() > SquareSet::<W>::CAPACITY {
         return Err(ParseSetupStringError::Width(variant.name));
     }
     let mut setup = Setup::empty(variant);

@@ -76,10 +76,7 @@ mod tests {
     fn rows_must_hold_ten_squares() {
         let laser = Variant::by_name("Laser Chess").unwrap();
         let error = read::<2>(laser, "*/*/*/*/*/*/*/9").unwrap_err();
-        assert_eq!(
-            error.to_string(),
-            "invalid setup notation: rank 1 has 9 squares where the board has 10 files"
-        );
+        assert_eq!(error.to_string(), "invalid setup notation: rank 1 has 9 squares where the board has 10 files");
         let error = read::<2>(laser, "*/*/*/*/*/*/*/10").unwrap_err();
         assert_eq!(error.to_string(), "invalid setup notation: '10' on rank 1 is not a count of empty squares");
         let error = read::<2>(laser, "*/*/*/*/*/*/*/K++++9").unwrap_err();

@@ -103,7 +103,14 @@ impl<'a> Run<'a> {
         }
     }
 
-    fn outcome(&mut self, name: &str, number: u64, line: &[u8], outcome: LineOutcome, out: &mut impl Write) -> io::Result<()> {
+    fn outcome(
+        &mut self,
+        name: &str,
+        number: u64,
+        line: &[u8],
+        outcome: LineOutcome,
+        out: &mut impl Write,
+    ) -> io::Result<()> {
         match outcome {
             LineOutcome::Matched => {
                 self.matched += 1;
@@ -117,7 +124,10 @@ impl<'a> Run<'a> {
             LineOutcome::Uncompiled(variant) => {
                 self.failed = true;
                 if self.reported_variants.insert(variant.name) {
-                    eprintln!("cqlq: {name}:{number}: a {} position, and the query does not compile for it:", variant.name);
+                    eprintln!(
+                        "cqlq: {name}:{number}: a {} position, and the query does not compile for it:",
+                        variant.name
+                    );
                     if let Some(error) = self.filter.compile_error(variant) {
                         eprint!("{}", error.clone().with_origin(self.origin.clone()));
                     }
