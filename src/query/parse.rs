@@ -155,7 +155,7 @@ fn describe_error(error: &pest::error::Error<Rule>, source: &str, offset: usize)
     let mut position = offset + error_position(error);
     if source[position..].trim().is_empty() {
         // At the end: point just after the last thing written.
-        position = source[..position].trim_end().len();
+        position = source[..position].trim_end().len().max(offset);
     }
     if let Some(word) = unknown_word(source, position) {
         return Diagnostic::new(word, format!("unknown word '{}'", word.text(source)));
@@ -657,6 +657,28 @@ mod tests {
         assert_eq!(header.variant.unwrap().0, "Croatian Ties");
         assert!(header.variations);
         assert_eq!(ast.body.len(), 1);
+    }
+
+    /// Found by fuzzing: a vertical tab at the end.
+    #[test]
+    fn vertical_tab_at_the_end() {
+        let (_, diagnostics) = parse("[DL1]\n\u{b}");
+        assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+        let (_, diagnostics) = parse("R\n\u{e}");
+        assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    }
+
+    /// Found by fuzzing: unclosed nests took time exponential in their depth. At depth 200 that
+    /// would never end; linear work ends in milliseconds, far inside the minute allowed here.
+    #[test]
+    fn unclosed_nests_are_not_exponential() {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let source = format!("cql(vari{} Qh7 {} {{ Qh7 {}", "{".repeat(200), "(".repeat(200), "{ (".repeat(100));
+            sender.send(parse(&source).1.len()).unwrap();
+        });
+        let errors = receiver.recv_timeout(std::time::Duration::from_secs(60)).expect("parsing never ended");
+        assert!(errors > 0);
     }
 
     /// Found by fuzzing: a word after a multi-byte space.

@@ -6,11 +6,10 @@ use std::process::ExitCode;
 use cqlq::Variant;
 use cqlq::query::explain;
 
-use super::{chosen_variant, load_query, origin};
+use super::{chosen_variant, load_query};
 use crate::args::ExplainArgs;
 
 pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
-    let origin = origin(&args.query, args.paths.first().map(|p| p.as_path()));
     let Some(loaded) = load_query(&args.query, args.paths)? else {
         return Ok(ExitCode::from(2));
     };
@@ -21,7 +20,7 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     let plan = match loaded.query.compile(variant) {
         Ok(plan) => plan,
         Err(error) => {
-            eprint!("{}", error.with_origin(origin));
+            eprint!("{}", error.with_origin(loaded.origin));
             return Ok(ExitCode::from(2));
         }
     };

@@ -9,14 +9,13 @@ use std::process::ExitCode;
 use cqlq::Variant;
 use cqlq::search::{LineOutcome, PositionFilter};
 
-use super::{chosen_variant, load_query, origin};
+use super::{chosen_variant, load_query};
 use crate::args::FilterArgs;
 
 /// Lines decided together on all threads.
 const CHUNK_LINES: usize = 16 * 1024;
 
 pub fn run(args: FilterArgs) -> anyhow::Result<ExitCode> {
-    let origin = origin(&args.query, args.paths.first().map(|p| p.as_path()));
     let Some(loaded) = load_query(&args.query, args.paths)? else {
         return Ok(ExitCode::from(2));
     };
@@ -28,14 +27,14 @@ pub fn run(args: FilterArgs) -> anyhow::Result<ExitCode> {
     if candidates.iter().all(|candidate| filter.compile_error(candidate).is_some()) {
         let shown = variant.unwrap_or_else(Variant::standard);
         let error = filter.compile_error(shown).expect("it does not compile for any variant");
-        eprint!("{}", error.clone().with_origin(origin));
+        eprint!("{}", error.clone().with_origin(&loaded.origin));
         return Ok(ExitCode::from(2));
     }
     let inputs = if loaded.rest.is_empty() { vec![PathBuf::from("-")] } else { loaded.rest };
     let mut run = Run {
         filter: &filter,
         count_only: args.count,
-        origin,
+        origin: loaded.origin.clone(),
         matched: 0,
         failed: false,
         reported_variants: HashSet::new(),

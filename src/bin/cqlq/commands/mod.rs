@@ -22,9 +22,11 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
 }
 
-/// A query read from `-c TEXT` or from the first path, and the paths left over.
+/// A query read from `-c TEXT` or from the first path, where it came from (for messages), and
+/// the paths left over.
 pub struct LoadedQuery {
     pub query: Query,
+    pub origin: String,
     pub rest: Vec<PathBuf>,
 }
 
@@ -43,7 +45,7 @@ pub fn load_query(args: &QueryArgs, mut paths: Vec<PathBuf>) -> anyhow::Result<O
     };
     let variant = args.variant.as_deref().map(Variant::by_name).transpose()?;
     match Query::parse_for(&text, variant) {
-        Ok(query) => Ok(Some(LoadedQuery { query, rest: paths })),
+        Ok(query) => Ok(Some(LoadedQuery { query, origin, rest: paths })),
         Err(error) => {
             eprint!("{}", error.with_origin(origin));
             Ok(None)
@@ -61,13 +63,5 @@ pub fn chosen_variant(args: &QueryArgs, query: &Query) -> anyhow::Result<Option<
     match &args.variant {
         Some(name) => Ok(Some(Variant::by_name(name)?)),
         None => Ok(query.variant()),
-    }
-}
-
-/// The origin to name in compile errors.
-pub fn origin(args: &QueryArgs, paths_before_load: Option<&Path>) -> String {
-    match (&args.text, paths_before_load) {
-        (Some(_), _) | (None, None) => "-c".to_owned(),
-        (None, Some(path)) => path.display().to_string(),
     }
 }
