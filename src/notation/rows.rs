@@ -133,7 +133,7 @@ fn read_rank<const W: usize>(
             let text = &row[at..at + digits];
             let count: usize = text.parse().unwrap_or(0);
             let single_digit_only = syntax == RowSyntax::SetupNotation && digits > 1;
-            if count == 0 || text.starts_with('0') || single_digit_only {
+            if count == 0 || count > usize::from(geometry.files()) || text.starts_with('0') || single_digit_only {
                 return Err(BoardError::BadCount { rank: number, text: text.to_owned() });
             }
             file = file.saturating_add(count);
@@ -153,7 +153,7 @@ fn read_rank<const W: usize>(
             })?;
             for (_, piece) in pieces {
                 if file >= usize::from(geometry.files()) {
-                    return Err(too_long(file + 1));
+                    return Err(too_long(file.saturating_add(1)));
                 }
                 let square =
                     geometry.square(File::new(file as u8).expect("file below 26"), rank).expect("square on the board");

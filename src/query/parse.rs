@@ -48,62 +48,172 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
             | Op::prefix(Rule::op_abs))
 });
 
+/// How deep brackets may nest.
+const MAX_NESTING: usize = 64;
+/// How many prefix operators may stand in a row.
+const MAX_PREFIXES: usize = 64;
+/// How deep the syntax tree of one filter may be (later passes recurse on it).
+const MAX_DEPTH: u32 = 256;
+
 /// Parses a query. Returns the tree of what could be read and every syntax mistake found.
 pub(crate) fn parse(source: &str) -> (QueryAst, Vec<Diagnostic>) {
-    let mut diagnostics = Vec::new();
+    let (balanced, diagnostics) = balance(source);
+    let mut builder = Builder { diagnostics, reported_until: 0, too_deep: false };
     let mut ast = QueryAst { header: None, body: Vec::new() };
-    let mut pairs = match Grammar::parse(Rule::query, source) {
+    let mut pairs = match Grammar::parse(Rule::query, &balanced) {
         Ok(pairs) => pairs,
         Err(error) => {
-            diagnostics.push(describe_error(&error, source, 0));
-            return (ast, diagnostics);
+            builder.diagnostics.push(describe_error(&error, &balanced, 0));
+            return (ast, builder.diagnostics);
         }
     };
     let query = pairs.next().expect("grammar: a query");
     let mut items = Items::default();
     for pair in query.into_inner() {
         match pair.as_rule() {
-            Rule::header => ast.header = Some(build_header(pair, &mut diagnostics)),
-            _ => items.add(pair, &mut diagnostics),
+            Rule::header => ast.header = Some(builder.header(pair)),
+            _ => items.add(pair, &mut builder),
         }
+        builder.too_deep = false;
     }
     ast.body = items.filters;
-    (ast, diagnostics)
+    (ast, builder.diagnostics)
 }
 
 fn span_of(pair: &Pair<'_, Rule>) -> Span {
     Span::new(pair.as_span().start(), pair.as_span().end())
 }
 
+/// Pairs up `{ }` and `( )` outside comments and quoted texts, in one pass, and reports each
+/// bracket without a partner. A closing one is blanked out, as is everything after a comment or
+/// quoted text that is never closed (spans stay true); the missing closing brackets are added at
+/// the end, so that what the unclosed ones hold is still read and checked.
+fn balance(source: &str) -> (String, Vec<Diagnostic>) {
+    let bytes = source.as_bytes();
+    let mut text = bytes.to_vec();
+    let mut diagnostics = Vec::new();
+    // Open brackets: where, and whether it was dropped for nesting too deep.
+    let mut open: Vec<(usize, bool)> = Vec::new();
+    let mut dropped = 0usize;
+    let blank_from = |text: &mut Vec<u8>, from: usize| text[from..].iter_mut().for_each(|b| *b = b' ');
+    let mut at = 0;
+    while at < bytes.len() {
+        match bytes[at] {
+            b'/' if bytes.get(at + 1) == Some(&b'/') => {
+                at = memchr_from(bytes, at, b'\n').unwrap_or(bytes.len());
+            }
+            b'/' if bytes.get(at + 1) == Some(&b'*') => match find(bytes, at + 2, b"*/") {
+                Some(end) => at = end + 1,
+                None => {
+                    diagnostics
+                        .push(Diagnostic::new(Span::new(at, at + 2), "this comment is never closed: end it with */"));
+                    blank_from(&mut text, at);
+                    break;
+                }
+            },
+            b'"' => {
+                let mut end = at + 1;
+                while end < bytes.len() && bytes[end] != b'"' {
+                    end += if bytes[end] == b'\\' { 2 } else { 1 };
+                }
+                if end >= bytes.len() {
+                    diagnostics
+                        .push(Diagnostic::new(Span::new(at, at + 1), "this text is never closed: end it with \""));
+                    blank_from(&mut text, at);
+                    break;
+                }
+                at = end;
+            }
+            b'{' | b'(' => {
+                let too_deep = open.len() - dropped >= MAX_NESTING;
+                if too_deep {
+                    if dropped == 0 {
+                        let message = format!("brackets nest more than {MAX_NESTING} deep here");
+                        diagnostics.push(Diagnostic::new(Span::new(at, at + 1), message));
+                    }
+                    dropped += 1;
+                    text[at] = b' ';
+                }
+                open.push((at, too_deep));
+            }
+            closer @ (b'}' | b')') => {
+                let opener = if closer == b'}' { b'{' } else { b'(' };
+                if open.last().is_some_and(|&(last, _)| bytes[last] == opener) {
+                    if open.pop().is_some_and(|(_, too_deep)| too_deep) {
+                        text[at] = b' ';
+                        dropped -= 1;
+                    }
+                } else {
+                    let message = format!("unexpected '{}' without a '{}' to close", closer as char, opener as char);
+                    diagnostics.push(Diagnostic::new(Span::new(at, at + 1), message));
+                    text[at] = b' ';
+                }
+            }
+            _ => {}
+        }
+        at += 1;
+    }
+    for &(at, too_deep) in open.iter().rev() {
+        if too_deep {
+            continue;
+        }
+        let closer = if bytes[at] == b'{' { b'}' } else { b')' };
+        diagnostics.push(Diagnostic::new(
+            Span::new(at, at + 1),
+            format!("this '{}' is never closed: add a '{}'", bytes[at] as char, closer as char),
+        ));
+        text.push(closer);
+    }
+    (String::from_utf8(text).expect("only ASCII bytes were replaced or added"), diagnostics)
+}
+
+fn memchr_from(bytes: &[u8], from: usize, byte: u8) -> Option<usize> {
+    bytes[from..].iter().position(|&b| b == byte).map(|i| from + i)
+}
+
+fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    bytes.get(from..)?.windows(needle.len()).position(|window| window == needle).map(|i| from + i)
+}
+
 // ----- Reporting ----------------------------------------------------------------------------
 
-/// The filters of a query or a block, read one item at a time.
+/// Builds the tree and collects mistakes.
+struct Builder {
+    diagnostics: Vec<Diagnostic>,
+    /// Junk before this offset belongs to a mistake already reported.
+    reported_until: usize,
+    /// Whether a tree too deep was reported.
+    too_deep: bool,
+}
+
+/// The filters of a query, a block or parentheses, read one item at a time.
 #[derive(Default)]
 struct Items {
     filters: Vec<Expr>,
     /// Where the last item, if it was a filter, started.
     previous_filter: Option<usize>,
-    /// Junk before this offset belongs to a mistake already reported.
-    reported_until: usize,
+    /// Whether junk was met.
+    junk: bool,
+    /// The depth of the deepest filter.
+    depth: u32,
 }
 
 impl Items {
-    fn add(&mut self, pair: Pair<'_, Rule>, diagnostics: &mut Vec<Diagnostic>) {
+    fn add(&mut self, pair: Pair<'_, Rule>, builder: &mut Builder) {
         match pair.as_rule() {
             Rule::filter => {
                 self.previous_filter = Some(pair.as_span().start());
-                self.filters.push(build_filter(pair, diagnostics));
+                let (filter, depth) = builder.operators(pair.into_inner());
+                self.depth = self.depth.max(depth);
+                self.filters.push(filter);
             }
-            Rule::junk | Rule::block_junk => {
+            Rule::junk => {
+                self.junk = true;
                 let junk = span_of(&pair);
-                if junk.start >= self.reported_until {
+                if junk.start >= builder.reported_until {
                     let diagnostic = diagnose_junk(pair.get_input(), junk, self.previous_filter);
-                    self.reported_until = diagnostic.span.end.max(junk.end);
-                    if junk.text(pair.get_input()).starts_with("/*") {
-                        // Everything after an unclosed comment is inside it.
-                        self.reported_until = usize::MAX;
-                    }
-                    diagnostics.push(diagnostic);
+                    builder.reported_until = diagnostic.span.end.max(junk.end);
+                    builder.diagnostics.push(diagnostic);
                 }
                 self.previous_filter = None;
             }
@@ -116,14 +226,8 @@ impl Items {
 /// before it (`#R > >`, `Qh7 and`), or on its own.
 fn diagnose_junk(source: &str, junk: Span, previous_filter: Option<usize>) -> Diagnostic {
     let token = junk.text(source);
-    if token.starts_with("/*") {
-        return Diagnostic::new(Span::new(junk.start, junk.start + 2), "this comment is never closed: end it with */");
-    }
-    match token {
-        "}" => return Diagnostic::new(junk, "unexpected '}' without a '{' to close"),
-        ")" => return Diagnostic::new(junk, "unexpected ')' without a '(' to close"),
-        "=" => return Diagnostic::new(junk, "unexpected '=': to compare numbers write =="),
-        _ => {}
+    if token == "=" {
+        return Diagnostic::new(junk, "unexpected '=': to compare numbers write ==");
     }
     if let Some(start) = previous_filter
         && let Err(error) = Grammar::parse(Rule::filter_to_end, &source[start..])
@@ -150,7 +254,6 @@ fn error_position(error: &pest::error::Error<Rule>) -> usize {
         InputLocation::Span((start, _)) => start,
     }
 }
-
 fn describe_error(error: &pest::error::Error<Rule>, source: &str, offset: usize) -> Diagnostic {
     let mut position = offset + error_position(error);
     if source[position..].trim().is_empty() {
@@ -183,6 +286,9 @@ fn describe_error(error: &pest::error::Error<Rule>, source: &str, offset: usize)
 /// letters alone, and no keyword fits there.
 fn unknown_word(source: &str, position: usize) -> Option<Span> {
     let is_letter = |c: char| c.is_ascii_alphabetic();
+    if !source[position..].starts_with(is_letter) {
+        return None;
+    }
     let start = source[..position]
         .char_indices()
         .rev()
@@ -288,56 +394,205 @@ fn phrase(rule: Rule) -> Option<(u8, &'static str)> {
 
 // ----- Header -------------------------------------------------------------------------------
 
-fn build_header(pair: Pair<'_, Rule>, diagnostics: &mut Vec<Diagnostic>) -> Header {
-    let mut header = Header { span: span_of(&pair), ..Header::default() };
-    for parameter in pair.into_inner() {
-        let span = span_of(&parameter);
-        let name = parameter.as_str().split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or("").to_owned();
-        let rule = parameter.as_rule();
-        let mut inner = parameter.into_inner().filter(|pair| !is_keyword(pair.as_rule()));
-        let mut twice = false;
-        match rule {
-            Rule::input_param => twice = header.input.replace(path(inner.next())).is_some(),
-            Rule::output_param => twice = header.output.replace(path(inner.next())).is_some(),
-            Rule::matchcount_param | Rule::gamenumber_param => {
-                let low = header_number(inner.next(), diagnostics);
-                let high = inner.next().map(|pair| header_number(Some(pair), diagnostics));
-                let slot = if rule == Rule::matchcount_param { &mut header.matchcount } else { &mut header.gamenumber };
-                twice = slot.replace((low, high)).is_some();
-            }
-            Rule::result_param => {
-                let value = inner.next().map(|pair| pair.as_str().to_owned()).unwrap_or_default();
-                twice = header.result.replace(value).is_some();
-            }
-            Rule::variations_param => {
-                twice = header.variations;
-                header.variations = true;
-            }
-            Rule::matchstring_param => twice = header.matchstring.replace(string(inner.next())).is_some(),
-            Rule::variant_param => {
-                let value = inner.next();
-                let value_span = value.as_ref().map_or(span, span_of);
-                twice = header.variant.replace((string(value), value_span)).is_some();
-            }
-            Rule::sort_param => {
-                let mut sort = Sort { min: false, label: None, expr: placeholder(span) };
-                for part in inner {
-                    match part.as_rule() {
-                        Rule::sort_direction => sort.min = part.as_str().starts_with("min"),
-                        Rule::string => sort.label = Some(string(Some(part))),
-                        Rule::filter => sort.expr = build_filter(part, diagnostics),
-                        _ => {}
-                    }
+impl Builder {
+    fn header(&mut self, pair: Pair<'_, Rule>) -> Header {
+        let mut header = Header { span: span_of(&pair), ..Header::default() };
+        for parameter in pair.into_inner() {
+            let span = span_of(&parameter);
+            let name = parameter.as_str().split(|c: char| !c.is_ascii_alphanumeric()).next().unwrap_or("").to_owned();
+            let rule = parameter.as_rule();
+            let mut inner = parameter.into_inner().filter(|pair| !is_keyword(pair.as_rule()));
+            let mut twice = false;
+            match rule {
+                Rule::input_param => twice = header.input.replace(path(inner.next())).is_some(),
+                Rule::output_param => twice = header.output.replace(path(inner.next())).is_some(),
+                Rule::matchcount_param | Rule::gamenumber_param => {
+                    let low = self.header_number(inner.next());
+                    let high = inner.next().map(|pair| self.header_number(Some(pair)));
+                    let slot =
+                        if rule == Rule::matchcount_param { &mut header.matchcount } else { &mut header.gamenumber };
+                    twice = slot.replace((low, high)).is_some();
                 }
-                twice = header.sort.replace(sort).is_some();
+                Rule::result_param => {
+                    let value = inner.next().map(|pair| pair.as_str().to_owned()).unwrap_or_default();
+                    twice = header.result.replace(value).is_some();
+                }
+                Rule::variations_param => {
+                    twice = header.variations;
+                    header.variations = true;
+                }
+                Rule::matchstring_param => twice = header.matchstring.replace(string(inner.next())).is_some(),
+                Rule::variant_param => {
+                    let value = inner.next();
+                    let value_span = value.as_ref().map_or(span, span_of);
+                    twice = header.variant.replace((string(value), value_span)).is_some();
+                }
+                Rule::sort_param => {
+                    let mut sort = Sort { min: false, label: None, expr: placeholder(span) };
+                    for part in inner {
+                        match part.as_rule() {
+                            Rule::sort_direction => sort.min = part.as_str().starts_with("min"),
+                            Rule::string => sort.label = Some(string(Some(part))),
+                            Rule::filter => sort.expr = self.filter(part),
+                            _ => {}
+                        }
+                    }
+                    twice = header.sort.replace(sort).is_some();
+                }
+                _ => {}
             }
-            _ => {}
+            if twice {
+                self.diagnostics.push(Diagnostic::new(span, format!("'{name}' is given twice in the header")));
+            }
         }
-        if twice {
-            diagnostics.push(Diagnostic::new(span, format!("'{name}' is given twice in the header")));
-        }
+        header
     }
-    header
+
+    fn header_number(&mut self, pair: Option<Pair<'_, Rule>>) -> u64 {
+        let Some(pair) = pair else { return 0 };
+        pair.as_str().parse().unwrap_or_else(|_| {
+            self.diagnostics.push(Diagnostic::new(span_of(&pair), "this number is too large"));
+            0
+        })
+    }
+
+    fn filter(&mut self, pair: Pair<'_, Rule>) -> Expr {
+        self.operators(pair.into_inner()).0
+    }
+
+    /// A filter's operators and operands as a tree, with its depth. Long runs of prefixes and
+    /// trees too deep are refused, so that no pass over the tree runs out of stack.
+    fn operators(&mut self, pairs: Pairs<'_, Rule>) -> (Expr, u32) {
+        let span = pairs.clone().next().map_or(Span::default(), |first| span_of(&first));
+        let longest_run = pairs
+            .clone()
+            .map(|pair| is_prefix(pair.as_rule()))
+            .fold((0, 0), |(run, longest), prefix| if prefix { (run + 1, longest.max(run + 1)) } else { (0, longest) })
+            .1;
+        if longest_run > MAX_PREFIXES {
+            let message = format!("more than {MAX_PREFIXES} prefix operators in a row");
+            self.diagnostics.push(Diagnostic::new(span, message));
+            return (placeholder(span), 1);
+        }
+        let builder = std::cell::RefCell::new(self);
+        PRATT
+            .map_primary(|primary| builder.borrow_mut().operand(primary))
+            .map_prefix(|op, (operand, depth)| {
+                let span = span_of(&op).join(operand.span);
+                let op = match op.as_rule() {
+                    Rule::op_not => UnaryOp::Not,
+                    Rule::op_complement => UnaryOp::Complement,
+                    Rule::op_count => UnaryOp::Count,
+                    Rule::op_negate => UnaryOp::Negate,
+                    Rule::op_abs => UnaryOp::Abs,
+                    rule => unreachable!("grammar: {rule:?} is no prefix operator"),
+                };
+                builder.borrow_mut().bounded(Expr { kind: ExprKind::Unary(op, Box::new(operand)), span }, depth + 1)
+            })
+            .map_infix(|(left, left_depth), op, (right, right_depth)| {
+                let span = left.span.join(right.span);
+                let op = match op.as_rule() {
+                    Rule::op_or => BinaryOp::Or,
+                    Rule::op_and => BinaryOp::And,
+                    Rule::op_in => BinaryOp::In,
+                    Rule::op_eq => BinaryOp::Eq,
+                    Rule::op_ne => BinaryOp::Ne,
+                    Rule::op_lt => BinaryOp::Lt,
+                    Rule::op_le => BinaryOp::Le,
+                    Rule::op_gt => BinaryOp::Gt,
+                    Rule::op_ge => BinaryOp::Ge,
+                    Rule::op_union => BinaryOp::Union,
+                    Rule::op_intersection => BinaryOp::Intersection,
+                    Rule::op_add => BinaryOp::Add,
+                    Rule::op_sub => BinaryOp::Sub,
+                    Rule::op_mul => BinaryOp::Mul,
+                    Rule::op_div => BinaryOp::Div,
+                    Rule::op_rem => BinaryOp::Rem,
+                    rule => unreachable!("grammar: {rule:?} is no infix operator"),
+                };
+                let depth = left_depth.max(right_depth) + 1;
+                builder
+                    .borrow_mut()
+                    .bounded(Expr { kind: ExprKind::Binary(op, Box::new(left), Box::new(right)), span }, depth)
+            })
+            .parse(pairs)
+    }
+
+    /// The node, if the tree is not too deep; else a placeholder and (once) a mistake.
+    fn bounded(&mut self, expr: Expr, depth: u32) -> (Expr, u32) {
+        if depth <= MAX_DEPTH {
+            return (expr, depth);
+        }
+        if !std::mem::replace(&mut self.too_deep, true) {
+            let message = format!("this filter nests more than {MAX_DEPTH} operators deep");
+            self.diagnostics.push(Diagnostic::new(expr.span, message));
+        }
+        (placeholder(expr.span), 1)
+    }
+
+    fn operand(&mut self, pair: Pair<'_, Rule>) -> (Expr, u32) {
+        let span = span_of(&pair);
+        let (kind, depth) = match pair.as_rule() {
+            Rule::parenthesized => {
+                let items = self.items(pair.into_inner());
+                if items.filters.len() > 1 && !items.junk {
+                    self.diagnostics.push(Diagnostic::new(
+                        span,
+                        "parentheses hold one filter: to require several, write them in { }",
+                    ));
+                }
+                if items.filters.is_empty() && !items.junk {
+                    self.diagnostics.push(Diagnostic::new(span, "empty parentheses: write a filter inside"));
+                }
+                return match items.filters.into_iter().next() {
+                    Some(filter) => (Expr { span, ..filter }, items.depth),
+                    None => (placeholder(span), 1),
+                };
+            }
+            Rule::block => {
+                let items = self.items(pair.into_inner());
+                (ExprKind::Block(items.filters), items.depth + 1)
+            }
+            Rule::number => match pair.as_str().parse() {
+                Ok(value) => (ExprKind::Number(value), 1),
+                Err(_) => {
+                    self.diagnostics.push(Diagnostic::new(span, "this number is too large"));
+                    (ExprKind::Number(0), 1)
+                }
+            },
+            Rule::min_max => {
+                let mut inner = pair.into_inner();
+                let max = inner.next().expect("grammar: min or max").as_rule() == Rule::kw_max;
+                let items = self.items(inner);
+                if items.filters.is_empty() && !items.junk {
+                    let name = if max { "max" } else { "min" };
+                    self.diagnostics.push(Diagnostic::new(span, format!("{name}() needs at least one value")));
+                }
+                (ExprKind::Extreme { max, args: items.filters }, items.depth + 1)
+            }
+            Rule::designator => {
+                let inner = pair.into_inner().next().expect("grammar: a designator has a kind");
+                match inner.as_rule() {
+                    Rule::square_designator => (ExprKind::Squares(build_squares(inner)), 1),
+                    _ => (ExprKind::Pieces(build_pieces(inner)), 1),
+                }
+            }
+            rule => unreachable!("grammar: {rule:?} is no operand"),
+        };
+        self.bounded(Expr { kind, span }, depth)
+    }
+
+    fn items(&mut self, pairs: Pairs<'_, Rule>) -> Items {
+        let mut items = Items::default();
+        for pair in pairs {
+            items.add(pair, self);
+        }
+        items
+    }
+}
+
+fn is_prefix(rule: Rule) -> bool {
+    matches!(rule, Rule::op_not | Rule::op_complement | Rule::op_count | Rule::op_negate | Rule::op_abs)
 }
 
 fn is_keyword(rule: Rule) -> bool {
@@ -356,14 +611,6 @@ fn is_keyword(rule: Rule) -> bool {
 
 fn placeholder(span: Span) -> Expr {
     Expr { kind: ExprKind::Number(0), span }
-}
-
-fn header_number(pair: Option<Pair<'_, Rule>>, diagnostics: &mut Vec<Diagnostic>) -> u64 {
-    let Some(pair) = pair else { return 0 };
-    pair.as_str().parse().unwrap_or_else(|_| {
-        diagnostics.push(Diagnostic::new(span_of(&pair), "this number is too large"));
-        0
-    })
 }
 
 fn path(pair: Option<Pair<'_, Rule>>) -> String {
@@ -389,93 +636,6 @@ fn string(pair: Option<Pair<'_, Rule>>) -> String {
         }
     }
     out
-}
-
-// ----- Filters ------------------------------------------------------------------------------
-
-fn build_filter(pair: Pair<'_, Rule>, diagnostics: &mut Vec<Diagnostic>) -> Expr {
-    build_operators(pair.into_inner(), diagnostics)
-}
-
-fn build_operators(pairs: Pairs<'_, Rule>, diagnostics: &mut Vec<Diagnostic>) -> Expr {
-    PRATT
-        .map_primary(|primary| build_operand(primary, diagnostics))
-        .map_prefix(|op, operand| {
-            let span = span_of(&op).join(operand.span);
-            let op = match op.as_rule() {
-                Rule::op_not => UnaryOp::Not,
-                Rule::op_complement => UnaryOp::Complement,
-                Rule::op_count => UnaryOp::Count,
-                Rule::op_negate => UnaryOp::Negate,
-                Rule::op_abs => UnaryOp::Abs,
-                rule => unreachable!("grammar: {rule:?} is no prefix operator"),
-            };
-            Expr { kind: ExprKind::Unary(op, Box::new(operand)), span }
-        })
-        .map_infix(|left, op, right| {
-            let span = left.span.join(right.span);
-            let op = match op.as_rule() {
-                Rule::op_or => BinaryOp::Or,
-                Rule::op_and => BinaryOp::And,
-                Rule::op_in => BinaryOp::In,
-                Rule::op_eq => BinaryOp::Eq,
-                Rule::op_ne => BinaryOp::Ne,
-                Rule::op_lt => BinaryOp::Lt,
-                Rule::op_le => BinaryOp::Le,
-                Rule::op_gt => BinaryOp::Gt,
-                Rule::op_ge => BinaryOp::Ge,
-                Rule::op_union => BinaryOp::Union,
-                Rule::op_intersection => BinaryOp::Intersection,
-                Rule::op_add => BinaryOp::Add,
-                Rule::op_sub => BinaryOp::Sub,
-                Rule::op_mul => BinaryOp::Mul,
-                Rule::op_div => BinaryOp::Div,
-                Rule::op_rem => BinaryOp::Rem,
-                rule => unreachable!("grammar: {rule:?} is no infix operator"),
-            };
-            Expr { kind: ExprKind::Binary(op, Box::new(left), Box::new(right)), span }
-        })
-        .parse(pairs)
-}
-
-fn build_operand(pair: Pair<'_, Rule>, diagnostics: &mut Vec<Diagnostic>) -> Expr {
-    let span = span_of(&pair);
-    let kind = match pair.as_rule() {
-        Rule::parenthesized => {
-            let inner = pair.into_inner().next().expect("grammar: a filter in parentheses");
-            return Expr { span, ..build_filter(inner, diagnostics) };
-        }
-        Rule::block => {
-            let mut items = Items::default();
-            for inner in pair.into_inner() {
-                items.add(inner, diagnostics);
-            }
-            ExprKind::Block(items.filters)
-        }
-        Rule::number => match pair.as_str().parse() {
-            Ok(value) => ExprKind::Number(value),
-            Err(_) => {
-                diagnostics.push(Diagnostic::new(span, "this number is too large"));
-                ExprKind::Number(0)
-            }
-        },
-        Rule::min_max => {
-            let mut inner = pair.into_inner();
-            let max = inner.next().expect("grammar: min or max").as_rule() == Rule::kw_max;
-            let args =
-                inner.filter(|arg| arg.as_rule() == Rule::filter).map(|arg| build_filter(arg, diagnostics)).collect();
-            ExprKind::Extreme { max, args }
-        }
-        Rule::designator => {
-            let inner = pair.into_inner().next().expect("grammar: a designator has a kind");
-            match inner.as_rule() {
-                Rule::square_designator => ExprKind::Squares(build_squares(inner)),
-                _ => ExprKind::Pieces(build_pieces(inner)),
-            }
-        }
-        rule => unreachable!("grammar: {rule:?} is no operand"),
-    };
-    Expr { kind, span }
 }
 
 // ----- Designators --------------------------------------------------------------------------
@@ -679,6 +839,22 @@ mod tests {
         });
         let errors = receiver.recv_timeout(std::time::Duration::from_secs(60)).expect("parsing never ended");
         assert!(errors > 0);
+    }
+
+    /// Deep nests, long prefix runs and long operator chains are refused before any pass over
+    /// the tree could run out of stack (tests run on threads of 2 MiB).
+    #[test]
+    fn deep_queries_are_refused_not_overflowed() {
+        for (source, message) in [
+            (format!("{}R{}", "(".repeat(5000), ")".repeat(5000)), "brackets nest more than 64 deep"),
+            (format!("{}R", "-".repeat(5000)), "more than 64 prefix operators in a row"),
+            (format!("R{}", " | R".repeat(5000)), "this filter nests more than 256 operators deep"),
+            (format!("{}R{}", "{ not ".repeat(300), "}".repeat(300)), "brackets nest more than 64 deep"),
+        ] {
+            let (ast, diagnostics) = parse(&source);
+            assert!(diagnostics.iter().any(|d| d.message.starts_with(message)), "{diagnostics:?}");
+            drop(ast);
+        }
     }
 
     /// Found by fuzzing: a word after a multi-byte space.
