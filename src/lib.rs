@@ -40,6 +40,7 @@ pub mod board;
 pub mod notation;
 pub mod position;
 pub mod query;
+pub mod rules;
 pub mod search;
 pub mod variant;
 

@@ -229,6 +229,9 @@ fn diagnose_junk(source: &str, junk: Span, previous_filter: Option<usize>) -> Di
     if token == "=" {
         return Diagnostic::new(junk, "unexpected '=': to compare numbers write ==");
     }
+    if token.starts_with('"') {
+        return Diagnostic::new(junk, "unexpected quoted text: only header parameters take text here");
+    }
     if let Some(start) = previous_filter
         && let Err(error) = Grammar::parse(Rule::filter_to_end, &source[start..])
         && error_position(&error) + start > junk.start
@@ -855,6 +858,19 @@ mod tests {
             assert!(diagnostics.iter().any(|d| d.message.starts_with(message)), "{diagnostics:?}");
             drop(ast);
         }
+    }
+
+    /// Found by fuzzing: brackets inside quotes in the body, which the balancing skipped and the
+    /// grammar did not, took exponential time.
+    #[test]
+    fn quoted_brackets_in_the_body() {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let source = format!("R {} Q", "\"(n5-{{{N-{{b5-{{{k1-{-{{b3\"n5bs{ialv".repeat(8));
+            sender.send(parse(&source).1).unwrap();
+        });
+        let diagnostics = receiver.recv_timeout(std::time::Duration::from_secs(60)).expect("parsing never ended");
+        assert!(diagnostics.iter().any(|d| d.message.starts_with("unexpected quoted text")), "{diagnostics:?}");
     }
 
     /// Found by fuzzing: a word after a multi-byte space.

@@ -1,0 +1,737 @@
+//! [`Board`]: a position of Standard chess, Chess960 or Crazyhouse on `u64` bitboards, with move
+//! application and legal move generation.
+
+use std::fmt;
+
+use super::attacks::{self, Bitboard};
+use crate::board::{Square, SquareSet};
+use crate::position::{Mark, Position, PositionView, Setup};
+use crate::variant::{BackhandRule, CastlingRule, Color, Kind, KindSet, Piece, Role, Variant};
+
+/// The rules a board follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Rules {
+    /// Standard chess (and X-Decor's).
+    Standard,
+    /// Chess960: castling with rooks anywhere on the first rank.
+    Chess960,
+    /// Crazyhouse: captured pieces change colour and may be dropped.
+    Crazyhouse,
+}
+
+impl Rules {
+    /// The rules of a variant of the classical family.
+    #[must_use]
+    pub fn of(variant: &Variant) -> Rules {
+        if variant.backhand == BackhandRule::Drops {
+            Rules::Crazyhouse
+        } else if variant.castling == CastlingRule::Free {
+            Rules::Chess960
+        } else {
+            Rules::Standard
+        }
+    }
+}
+
+/// A move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// A piece moves (and perhaps captures, or promotes).
+    Normal {
+        /// The piece's role.
+        role: Role,
+        /// Where from.
+        from: u8,
+        /// Where to.
+        to: u8,
+        /// The role of the piece captured, if any.
+        capture: Option<Role>,
+        /// The role a pawn promotes to.
+        promotion: Option<Role>,
+    },
+    /// A pawn captures en passant.
+    EnPassant {
+        /// Where from.
+        from: u8,
+        /// The square it lands on.
+        to: u8,
+    },
+    /// The king castles with a rook.
+    Castle {
+        /// The king's square.
+        king: u8,
+        /// The rook's square.
+        rook: u8,
+    },
+    /// A piece from the hand is put on the board.
+    Drop {
+        /// The piece's role.
+        role: Role,
+        /// Where.
+        to: u8,
+    },
+    /// The side to move passes (`--` in analysis files).
+    Null,
+}
+
+impl Move {
+    /// The square the move lands on, where it has one.
+    #[must_use]
+    pub fn to(self) -> Option<u8> {
+        match self {
+            Move::Normal { to, .. } | Move::EnPassant { to, .. } | Move::Drop { to, .. } => Some(to),
+            Move::Castle { king, rook } => Some(castled_king(king, rook)),
+            Move::Null => None,
+        }
+    }
+
+    /// The square the move leaves, where it has one.
+    #[must_use]
+    pub fn from(self) -> Option<u8> {
+        match self {
+            Move::Normal { from, .. } | Move::EnPassant { from, .. } => Some(from),
+            Move::Castle { king, .. } => Some(king),
+            Move::Drop { .. } | Move::Null => None,
+        }
+    }
+}
+
+/// Where a king castling with a rook lands: the g-file on the king's side, the c-file on the
+/// queen's.
+fn castled_king(king: u8, rook: u8) -> u8 {
+    let rank = king & !7;
+    if rook > king { rank + 6 } else { rank + 2 }
+}
+
+/// Where the rook lands: the f-file or the d-file.
+fn castled_rook(king: u8, rook: u8) -> u8 {
+    let rank = king & !7;
+    if rook > king { rank + 5 } else { rank + 3 }
+}
+
+/// A list of moves without allocation.
+#[derive(Clone, Debug)]
+pub struct MoveList {
+    moves: [Move; 512],
+    len: usize,
+}
+
+impl MoveList {
+    /// An empty list.
+    #[must_use]
+    pub fn new() -> MoveList {
+        MoveList { moves: [Move::Null; 512], len: 0 }
+    }
+
+    fn push(&mut self, m: Move) {
+        if self.len < self.moves.len() {
+            self.moves[self.len] = m;
+            self.len += 1;
+        }
+    }
+
+    /// The moves.
+    #[must_use]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    /// The number of moves.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+const ROLES: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
+
+/// A position of the classical family, with what replay needs.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Board {
+    variant: &'static Variant,
+    rules: Rules,
+    by_role: [Bitboard; 6],
+    by_color: [Bitboard; 2],
+    turn: Color,
+    /// The rooks that keep a castling right.
+    castling: Bitboard,
+    /// The square a pawn skipped on the last move.
+    en_passant: Option<u8>,
+    halfmoves: u32,
+    fullmoves: u32,
+    /// Pieces beside the board, by colour and role: the hands in Crazyhouse, the captured pieces
+    /// in their own colour elsewhere.
+    backhand: [[u8; 6]; 2],
+    /// Crazyhouse: pieces that were pawns.
+    promoted: Bitboard,
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({})", crate::notation::fen::write(&self.to_setup(), Default::default()))
+    }
+}
+
+impl Board {
+    /// The board of a checked position of a classical variant.
+    ///
+    /// # Panics
+    ///
+    /// If the variant is not of the classical family (8x8, alphabet P N B R Q K).
+    #[must_use]
+    pub fn from_position(position: &Position<1>) -> Board {
+        Board::from_setup(position.setup())
+    }
+
+    fn from_setup(setup: &Setup<1>) -> Board {
+        let variant = setup.variant;
+        assert_eq!(variant.pieces.len(), 6, "a classical variant");
+        let mut board = Board {
+            variant,
+            rules: Rules::of(variant),
+            by_role: [0; 6],
+            by_color: [0; 2],
+            turn: setup.turn,
+            castling: word(setup.board.marked(Mark::Castle)),
+            en_passant: setup.en_passant.map(|square| square.index() as u8),
+            halfmoves: setup.halfmove_clock,
+            fullmoves: setup.fullmove_number,
+            backhand: [[0; 6]; 2],
+            promoted: word(setup.board.marked(Mark::Promoted)),
+        };
+        for (index, role) in ROLES.iter().enumerate() {
+            let kind = Kind::new(index as u8);
+            debug_assert_eq!(variant.piece_type(kind).role, Some(*role));
+            board.by_role[index] = word(setup.board.kind(kind));
+            for color in Color::ALL {
+                board.backhand[color.index()][index] =
+                    setup.backhand.count(Piece { kind, color }).min(u32::from(u8::MAX)) as u8;
+            }
+        }
+        for color in Color::ALL {
+            board.by_color[color.index()] = word(setup.board.color(color));
+        }
+        board
+    }
+
+    /// The initial position of a classical variant.
+    #[must_use]
+    pub fn initial(variant: &'static Variant) -> Board {
+        Board::from_position(&Position::initial(variant))
+    }
+
+    /// The position as a setup, to write or to check.
+    #[must_use]
+    pub fn to_setup(&self) -> Setup<1> {
+        let mut setup = Setup::empty(self.variant);
+        for (index, _) in ROLES.iter().enumerate() {
+            for color in Color::ALL {
+                let piece = Piece { kind: Kind::new(index as u8), color };
+                for square in bits(self.by_role[index] & self.by_color[color.index()]) {
+                    setup.board.put(Square::from_index(square as u16), piece);
+                }
+                setup.backhand.set(piece, u16::from(self.backhand[color.index()][index]));
+            }
+        }
+        for square in bits(self.castling) {
+            setup.board.set_mark(Mark::Castle, Square::from_index(square as u16), true);
+        }
+        for square in bits(self.promoted) {
+            setup.board.set_mark(Mark::Promoted, Square::from_index(square as u16), true);
+        }
+        setup.turn = self.turn;
+        setup.en_passant = self.legal_en_passant().map(|square| Square::from_index(u16::from(square)));
+        setup.halfmove_clock = self.halfmoves;
+        setup.fullmove_number = self.fullmoves;
+        setup
+    }
+
+    /// The variant.
+    #[must_use]
+    pub fn variant(&self) -> &'static Variant {
+        self.variant
+    }
+
+    /// The side to move.
+    #[must_use]
+    pub fn turn(&self) -> Color {
+        self.turn
+    }
+
+    /// The move number.
+    #[must_use]
+    pub fn fullmoves(&self) -> u32 {
+        self.fullmoves
+    }
+
+    /// The squares of a colour's pieces of a role.
+    #[inline]
+    #[must_use]
+    pub fn pieces(&self, color: Color, role: Role) -> Bitboard {
+        self.by_role[role as usize] & self.by_color[color.index()]
+    }
+
+    /// The squares of a colour's pieces.
+    #[inline]
+    #[must_use]
+    pub fn side(&self, color: Color) -> Bitboard {
+        self.by_color[color.index()]
+    }
+
+    /// The occupied squares.
+    #[inline]
+    #[must_use]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// The role of the piece on a square.
+    #[inline]
+    #[must_use]
+    pub fn role_at(&self, square: u8) -> Option<Role> {
+        let bit = 1u64 << square;
+        if self.occupied() & bit == 0 {
+            return None;
+        }
+        ROLES.into_iter().find(|role| self.by_role[*role as usize] & bit != 0)
+    }
+
+    /// How many of a role a colour holds beside the board.
+    #[must_use]
+    pub fn in_hand(&self, color: Color, role: Role) -> u8 {
+        self.backhand[color.index()][role as usize]
+    }
+
+    /// The square a pawn skipped on the last move (whether or not it can be taken there).
+    #[must_use]
+    pub fn en_passant_target(&self) -> Option<u8> {
+        self.en_passant
+    }
+
+    /// The rooks that keep castling rights.
+    #[must_use]
+    pub fn castling_rights(&self) -> Bitboard {
+        self.castling
+    }
+
+    /// The king's square of a colour.
+    #[inline]
+    #[must_use]
+    pub fn king(&self, color: Color) -> u8 {
+        self.pieces(color, Role::King).trailing_zeros() as u8
+    }
+
+    /// The pieces of `color` that attack `square`, with `occupied` as the board's occupancy.
+    #[inline]
+    #[must_use]
+    pub fn attackers(&self, square: u8, color: Color, occupied: Bitboard) -> Bitboard {
+        let square = usize::from(square);
+        let them = self.by_color[color.index()];
+        let rooks = self.by_role[Role::Rook as usize] | self.by_role[Role::Queen as usize];
+        let bishops = self.by_role[Role::Bishop as usize] | self.by_role[Role::Queen as usize];
+        them & ((attacks::knight(square) & self.by_role[Role::Knight as usize])
+            | (attacks::king(square) & self.by_role[Role::King as usize])
+            | (attacks::pawn(color.other().index(), square) & self.by_role[Role::Pawn as usize])
+            | (attacks::rook(square, occupied) & rooks)
+            | (attacks::bishop(square, occupied) & bishops))
+    }
+
+    /// The pieces giving check to the side to move.
+    #[must_use]
+    pub fn checkers(&self) -> Bitboard {
+        self.attackers(self.king(self.turn), self.turn.other(), self.occupied())
+    }
+
+    /// Whether the side to move is in check.
+    #[must_use]
+    pub fn is_check(&self) -> bool {
+        self.checkers() != 0
+    }
+
+    /// The squares a piece of `role` and `color` on `square` attacks.
+    #[must_use]
+    pub fn attacks_from(&self, role: Role, color: Color, square: u8, occupied: Bitboard) -> Bitboard {
+        let square = usize::from(square);
+        match role {
+            Role::Pawn => attacks::pawn(color.index(), square),
+            Role::Knight => attacks::knight(square),
+            Role::Bishop => attacks::bishop(square, occupied),
+            Role::Rook => attacks::rook(square, occupied),
+            Role::Queen => attacks::queen(square, occupied),
+            Role::King => attacks::king(square),
+        }
+    }
+
+    /// The en passant square, if a pawn of the side to move can take there legally.
+    #[must_use]
+    pub fn legal_en_passant(&self) -> Option<u8> {
+        let to = self.en_passant?;
+        let candidates = self.pieces(self.turn, Role::Pawn) & attacks::pawn(self.turn.other().index(), usize::from(to));
+        bits(candidates).any(|from| self.is_legal(Move::EnPassant { from: from as u8, to })).then_some(to)
+    }
+
+    /// Plays a move, which must be legal.
+    pub fn play(&mut self, m: Move) {
+        let us = self.turn;
+        let them = us.other();
+        self.halfmoves += 1;
+        let mut en_passant = None;
+        match m {
+            Move::Normal { role, from, to, capture, promotion } => {
+                let from_bit = 1u64 << from;
+                let to_bit = 1u64 << to;
+                if let Some(captured) = capture {
+                    self.capture(to, captured, them);
+                    self.halfmoves = 0;
+                }
+                let was_promoted = self.promoted & from_bit != 0;
+                self.remove(from, role, us);
+                self.promoted &= !from_bit;
+                let landing = promotion.unwrap_or(role);
+                self.put(to, landing, us);
+                if self.rules == Rules::Crazyhouse && (promotion.is_some() || was_promoted) {
+                    self.promoted |= to_bit;
+                }
+                if role == Role::Pawn {
+                    self.halfmoves = 0;
+                    if from.abs_diff(to) == 16 {
+                        en_passant = Some((from + to) / 2);
+                    }
+                } else if role == Role::King {
+                    self.castling &= !self.home_rank(us);
+                }
+                self.castling &= !(from_bit | to_bit);
+            }
+            Move::EnPassant { from, to } => {
+                let victim = if us == Color::White { to - 8 } else { to + 8 };
+                self.capture(victim, Role::Pawn, them);
+                self.remove(from, Role::Pawn, us);
+                self.put(to, Role::Pawn, us);
+                self.halfmoves = 0;
+            }
+            Move::Castle { king, rook } => {
+                self.remove(king, Role::King, us);
+                self.remove(rook, Role::Rook, us);
+                self.put(castled_king(king, rook), Role::King, us);
+                self.put(castled_rook(king, rook), Role::Rook, us);
+                self.castling &= !self.home_rank(us);
+            }
+            Move::Drop { role, to } => {
+                self.backhand[us.index()][role as usize] -= 1;
+                self.put(to, role, us);
+                if role == Role::Pawn {
+                    self.halfmoves = 0;
+                }
+            }
+            Move::Null => {}
+        }
+        self.en_passant = en_passant;
+        if us == Color::Black {
+            self.fullmoves += 1;
+        }
+        self.turn = them;
+    }
+
+    fn home_rank(&self, color: Color) -> Bitboard {
+        if color == Color::White { attacks::RANK_1 } else { attacks::RANK_1 << 56 }
+    }
+
+    #[inline]
+    fn put(&mut self, square: u8, role: Role, color: Color) {
+        let bit = 1u64 << square;
+        self.by_role[role as usize] |= bit;
+        self.by_color[color.index()] |= bit;
+    }
+
+    #[inline]
+    fn remove(&mut self, square: u8, role: Role, color: Color) {
+        let bit = !(1u64 << square);
+        self.by_role[role as usize] &= bit;
+        self.by_color[color.index()] &= bit;
+    }
+
+    /// Takes a piece of `color` off `square` into the backhand.
+    fn capture(&mut self, square: u8, role: Role, color: Color) {
+        let bit = 1u64 << square;
+        self.remove(square, role, color);
+        self.castling &= !bit;
+        match self.rules {
+            Rules::Crazyhouse => {
+                let returned = if self.promoted & bit != 0 { Role::Pawn } else { role };
+                let hand = &mut self.backhand[color.other().index()][returned as usize];
+                *hand = hand.saturating_add(1);
+            }
+            _ => {
+                let pile = &mut self.backhand[color.index()][role as usize];
+                *pile = pile.saturating_add(1);
+            }
+        }
+        self.promoted &= !bit;
+    }
+
+    /// Whether a move is legal here.
+    #[must_use]
+    pub fn is_legal(&self, m: Move) -> bool {
+        let mut moves = MoveList::new();
+        match m {
+            Move::Castle { .. } => {
+                self.castling_moves(&mut moves);
+                moves.as_slice().contains(&m)
+            }
+            Move::Null => !self.is_check(),
+            _ => {
+                let us = self.turn;
+                let mut after = self.clone();
+                after.play(m);
+                after.attackers(after.king(us), us.other(), after.occupied()) == 0
+            }
+        }
+    }
+
+    /// Every legal move.
+    pub fn legal_moves(&self, moves: &mut MoveList) {
+        let us = self.turn;
+        let them = us.other();
+        let king = self.king(us);
+        let occupied = self.occupied();
+        let ours = self.side(us);
+        let checkers = self.attackers(king, them, occupied);
+        let without_king = occupied & !(1u64 << king);
+        for to in bits(attacks::king(usize::from(king)) & !ours) {
+            if self.attackers(to as u8, them, without_king) == 0 {
+                let capture = self.role_at(to as u8);
+                moves.push(Move::Normal { role: Role::King, from: king, to: to as u8, capture, promotion: None });
+            }
+        }
+        if checkers.count_ones() > 1 {
+            return;
+        }
+        let targets = if checkers != 0 {
+            let checker = checkers.trailing_zeros() as usize;
+            attacks::between(usize::from(king), checker) | checkers
+        } else {
+            !ours
+        };
+        let pinned = self.pinned(us);
+        let pin_line = |from: usize| {
+            if pinned & (1u64 << from) != 0 { attacks::line(usize::from(king), from) } else { u64::MAX }
+        };
+        for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+            for from in bits(self.pieces(us, role)) {
+                let reach = self.attacks_from(role, us, from as u8, occupied) & targets & pin_line(from);
+                for to in bits(reach) {
+                    let capture = self.role_at(to as u8);
+                    moves.push(Move::Normal { role, from: from as u8, to: to as u8, capture, promotion: None });
+                }
+            }
+        }
+        self.pawn_moves(moves, targets, pinned, king);
+        if checkers == 0 {
+            self.castling_moves(moves);
+        }
+        if self.rules == Rules::Crazyhouse {
+            let drop_targets = !occupied & if checkers != 0 { targets & !checkers } else { u64::MAX };
+            for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+                if self.in_hand(us, role) == 0 {
+                    continue;
+                }
+                let allowed = if role == Role::Pawn {
+                    drop_targets & !(attacks::RANK_1 | attacks::RANK_1 << 56)
+                } else {
+                    drop_targets
+                };
+                for to in bits(allowed) {
+                    moves.push(Move::Drop { role, to: to as u8 });
+                }
+            }
+        }
+    }
+
+    /// The pieces of `color` pinned to their king.
+    fn pinned(&self, color: Color) -> Bitboard {
+        let king = usize::from(self.king(color));
+        let them = color.other();
+        let snipers = (attacks::rook(king, 0) & (self.pieces(them, Role::Rook) | self.pieces(them, Role::Queen)))
+            | (attacks::bishop(king, 0) & (self.pieces(them, Role::Bishop) | self.pieces(them, Role::Queen)));
+        let occupied = self.occupied();
+        let mut pinned = 0;
+        for sniper in bits(snipers) {
+            let blockers = attacks::between(king, sniper) & occupied;
+            if blockers.count_ones() == 1 {
+                pinned |= blockers & self.side(color);
+            }
+        }
+        pinned
+    }
+
+    fn pawn_moves(&self, moves: &mut MoveList, targets: Bitboard, pinned: Bitboard, king: u8) {
+        let us = self.turn;
+        let them = us.other();
+        let occupied = self.occupied();
+        let enemies = self.side(them);
+        let last_rank = if us == Color::White { attacks::RANK_1 << 56 } else { attacks::RANK_1 };
+        let start_rank = if us == Color::White { attacks::RANK_1 << 8 } else { attacks::RANK_1 << 48 };
+        for from in bits(self.pieces(us, Role::Pawn)) {
+            let from = from as u8;
+            let allowed = targets
+                & if pinned & (1u64 << from) != 0 {
+                    attacks::line(usize::from(king), usize::from(from))
+                } else {
+                    u64::MAX
+                };
+            let forward = |square: u8| if us == Color::White { square.checked_add(8) } else { square.checked_sub(8) };
+            let mut destinations = attacks::pawn(us.index(), usize::from(from)) & enemies;
+            if let Some(one) = forward(from).filter(|s| occupied & (1u64 << s) == 0) {
+                destinations |= 1u64 << one;
+                if start_rank & (1u64 << from) != 0
+                    && let Some(two) = forward(one).filter(|s| occupied & (1u64 << s) == 0)
+                {
+                    destinations |= 1u64 << two;
+                }
+            }
+            for to in bits(destinations & allowed) {
+                let to = to as u8;
+                let capture = self.role_at(to);
+                if last_rank & (1u64 << to) != 0 {
+                    for promotion in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
+                        moves.push(Move::Normal { role: Role::Pawn, from, to, capture, promotion: Some(promotion) });
+                    }
+                } else {
+                    moves.push(Move::Normal { role: Role::Pawn, from, to, capture, promotion: None });
+                }
+            }
+            if let Some(to) = self.en_passant
+                && attacks::pawn(us.index(), usize::from(from)) & (1u64 << to) != 0
+                && self.is_legal(Move::EnPassant { from, to })
+            {
+                moves.push(Move::EnPassant { from, to });
+            }
+        }
+    }
+
+    fn castling_moves(&self, moves: &mut MoveList) {
+        let us = self.turn;
+        let them = us.other();
+        let king = self.king(us);
+        let home = self.home_rank(us);
+        if (1u64 << king) & home == 0 || self.is_check() {
+            return;
+        }
+        let occupied = self.occupied();
+        for rook in bits(self.castling & self.pieces(us, Role::Rook) & home) {
+            let rook = rook as u8;
+            let king_to = castled_king(king, rook);
+            let rook_to = castled_rook(king, rook);
+            let king_path = attacks::between(usize::from(king), usize::from(king_to)) | (1u64 << king_to);
+            let rook_path = attacks::between(usize::from(rook), usize::from(rook_to)) | (1u64 << rook_to);
+            let movers = (1u64 << king) | (1u64 << rook);
+            if (king_path | rook_path) & occupied & !movers != 0 {
+                continue;
+            }
+            let without_king = occupied & !(1u64 << king);
+            if bits(king_path).any(|square| self.attackers(square as u8, them, without_king) != 0) {
+                continue;
+            }
+            // The king must not stand in check once the rook has moved (Chess960 corner cases).
+            let after = (occupied & !movers) | (1u64 << king_to) | (1u64 << rook_to);
+            if self.attackers(king_to, them, after) != 0 {
+                continue;
+            }
+            moves.push(Move::Castle { king, rook });
+        }
+    }
+
+    /// The number of leaf positions `depth` plies from here.
+    #[must_use]
+    pub fn perft(&self, depth: u32) -> u64 {
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        if depth <= 1 {
+            return if depth == 0 { 1 } else { moves.len() as u64 };
+        }
+        moves
+            .as_slice()
+            .iter()
+            .map(|m| {
+                let mut next = self.clone();
+                next.play(*m);
+                next.perft(depth - 1)
+            })
+            .sum()
+    }
+}
+
+/// The squares of a bitboard, lowest first.
+#[inline]
+pub fn bits(mut bitboard: Bitboard) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if bitboard == 0 {
+            return None;
+        }
+        let square = bitboard.trailing_zeros() as usize;
+        bitboard &= bitboard - 1;
+        Some(square)
+    })
+}
+
+fn word(set: SquareSet<1>) -> Bitboard {
+    set.words()[0]
+}
+
+fn set(bitboard: Bitboard) -> SquareSet<1> {
+    SquareSet::from_words([bitboard])
+}
+
+impl PositionView<1> for Board {
+    fn variant(&self) -> &'static Variant {
+        self.variant
+    }
+    #[inline]
+    fn kind(&self, kind: Kind) -> SquareSet<1> {
+        set(self.by_role.get(kind.index()).copied().unwrap_or(0))
+    }
+    #[inline]
+    fn color(&self, color: Color) -> SquareSet<1> {
+        set(self.by_color[color.index()])
+    }
+    #[inline]
+    fn marked(&self, mark: Mark) -> SquareSet<1> {
+        match mark {
+            Mark::Castle => set(self.castling),
+            Mark::Promoted => set(self.promoted),
+            _ => SquareSet::EMPTY,
+        }
+    }
+    #[inline]
+    fn in_backhand(&self, piece: Piece) -> u32 {
+        u32::from(self.backhand[piece.color.index()].get(piece.kind.index()).copied().unwrap_or(0))
+    }
+    fn backhand_kinds(&self, color: Color) -> KindSet {
+        self.backhand[color.index()]
+            .iter()
+            .enumerate()
+            .filter(|(_, count)| **count > 0)
+            .map(|(index, _)| Kind::new(index as u8))
+            .collect()
+    }
+    #[inline]
+    fn turn(&self) -> Color {
+        self.turn
+    }
+    #[inline]
+    fn occupied(&self) -> SquareSet<1> {
+        set(self.occupied())
+    }
+}

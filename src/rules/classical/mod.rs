@@ -1,0 +1,14 @@
+//! The classical family on 8x8 bitboards: Standard chess, Chess960, Crazyhouse (and X-Decor's
+//! standard rules).
+//!
+//! [`Board`] holds a position and plays moves; [`San`] reads Standard Algebraic Notation and
+//! [`Board::play_san`] finds the legal move it names. The board implements
+//! [`PositionView`](crate::position::PositionView), so compiled queries run on it directly.
+//! This module (with [`board`](crate::board)) is where the 8x8 `u64` representation lives.
+
+pub mod attacks;
+mod board;
+mod san;
+
+pub use board::{Board, Move, MoveList, Rules, bits};
+pub use san::{ParseSanError, San, SanError};

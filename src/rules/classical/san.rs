@@ -1,0 +1,407 @@
+//! Standard Algebraic Notation: reading a move token, and finding the move it names.
+//!
+//! Reading is tolerant where real files are sloppy: `x` may be missing or superfluous, `+` and
+//! `#` need not be true, castling may be written with zeros, suffixes such as `!?` are ignored,
+//! long algebraic and UCI forms (`e2e4`, `Ng1-f3`, `e7e8q`) and drops (`N@f3`, `@e4`) are read,
+//! and `--` or `Z0` is a null move.
+//!
+//! ```
+//! use cqlq::rules::classical::{Board, San};
+//! use cqlq::Variant;
+//!
+//! let mut board = Board::initial(Variant::standard());
+//! for token in ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Bxc6", "dxc6", "O-O"] {
+//!     board.play_san(&San::from_ascii(token.as_bytes())?)?;
+//! }
+//! assert_eq!(board.fullmoves(), 5);
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+use std::fmt;
+
+use super::attacks;
+use super::board::{Board, Move, bits};
+use crate::variant::{Color, Role};
+
+/// A move as SAN writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum San {
+    /// A piece or pawn move: the role, the disambiguating file and rank, the destination and the
+    /// promotion.
+    Normal {
+        /// The role (a pawn when no letter is written).
+        role: Role,
+        /// The file it comes from, if written.
+        file: Option<u8>,
+        /// The rank it comes from, if written.
+        rank: Option<u8>,
+        /// Whether `x` was written.
+        capture: bool,
+        /// The destination square (0 is a1).
+        to: u8,
+        /// The role promoted to.
+        promotion: Option<Role>,
+    },
+    /// `O-O` (king side) or `O-O-O`.
+    Castle {
+        /// Castling on the king's side.
+        king_side: bool,
+    },
+    /// A drop, `N@f3`.
+    Put {
+        /// The role dropped.
+        role: Role,
+        /// Where.
+        to: u8,
+    },
+    /// `--`: a null move.
+    Null,
+}
+
+/// A token that is no move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseSanError;
+
+impl fmt::Display for ParseSanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a move in standard algebraic notation")
+    }
+}
+
+impl std::error::Error for ParseSanError {}
+
+/// Why a move cannot be played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SanError {
+    /// No legal move fits.
+    Illegal,
+    /// Several legal moves fit.
+    Ambiguous,
+}
+
+impl fmt::Display for SanError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SanError::Illegal => "illegal move",
+            SanError::Ambiguous => "ambiguous move",
+        })
+    }
+}
+
+impl std::error::Error for SanError {}
+
+fn role_of_letter(letter: u8) -> Option<Role> {
+    Some(match letter {
+        b'N' => Role::Knight,
+        b'B' => Role::Bishop,
+        b'R' => Role::Rook,
+        b'Q' => Role::Queen,
+        b'K' => Role::King,
+        b'P' => Role::Pawn,
+        _ => return None,
+    })
+}
+
+fn promotion_of_letter(letter: u8) -> Option<Role> {
+    match letter.to_ascii_uppercase() {
+        b'N' | b'B' | b'R' | b'Q' => role_of_letter(letter.to_ascii_uppercase()),
+        _ => None,
+    }
+}
+
+fn file(byte: u8) -> Option<u8> {
+    (b'a'..=b'h').contains(&byte).then(|| byte - b'a')
+}
+
+fn rank(byte: u8) -> Option<u8> {
+    (b'1'..=b'8').contains(&byte).then(|| byte - b'1')
+}
+
+impl San {
+    /// Reads a move token.
+    pub fn from_ascii(token: &[u8]) -> Result<San, ParseSanError> {
+        // Annotations and check signs carry no move.
+        let end = token.iter().rposition(|b| !matches!(b, b'+' | b'#' | b'!' | b'?')).map_or(0, |i| i + 1);
+        let token = &token[..end];
+        match token {
+            b"--" | b"Z0" | b"0000" | b"@@@@" => return Ok(San::Null),
+            b"O-O" | b"0-0" | b"OO" | b"00" => return Ok(San::Castle { king_side: true }),
+            b"O-O-O" | b"0-0-0" | b"OOO" | b"000" => return Ok(San::Castle { king_side: false }),
+            _ => {}
+        }
+        if let Some(at) = token.iter().position(|&b| b == b'@') {
+            let role = match &token[..at] {
+                [] => Role::Pawn,
+                [letter] => role_of_letter(*letter).filter(|r| *r != Role::King).ok_or(ParseSanError)?,
+                _ => return Err(ParseSanError),
+            };
+            let [f, r] = token[at + 1..] else { return Err(ParseSanError) };
+            return Ok(San::Put { role, to: square(f, r)? });
+        }
+        // A promotion at the end: `=Q`, `Q`, or (UCI) `q` after the destination.
+        let (body, promotion) = match token {
+            [rest @ .., b'=', letter] => (rest, Some(promotion_of_letter(*letter).ok_or(ParseSanError)?)),
+            [rest @ .., r, letter] if rank(*r).is_some() && promotion_of_letter(*letter).is_some() => {
+                (&token[..rest.len() + 1], promotion_of_letter(*letter))
+            }
+            _ => (token, None),
+        };
+        let (role, body) = match body.split_first() {
+            Some((&letter, rest)) if letter.is_ascii_uppercase() => {
+                (role_of_letter(letter).ok_or(ParseSanError)?, rest)
+            }
+            _ => (Role::Pawn, body),
+        };
+        let [disambiguation @ .., f, r] = body else { return Err(ParseSanError) };
+        let to = square(*f, *r)?;
+        let (disambiguation, capture) = match disambiguation {
+            [rest @ .., b'x' | b':' | b'-'] => (rest, disambiguation.last() != Some(&b'-')),
+            _ => (disambiguation, false),
+        };
+        let (from_file, from_rank) = match disambiguation {
+            [] => (None, None),
+            [b] if file(*b).is_some() => (file(*b), None),
+            [b] if rank(*b).is_some() => (None, rank(*b)),
+            [f, r] if file(*f).is_some() && rank(*r).is_some() => (file(*f), rank(*r)),
+            _ => return Err(ParseSanError),
+        };
+        Ok(San::Normal { role, file: from_file, rank: from_rank, capture, to, promotion })
+    }
+}
+
+fn square(f: u8, r: u8) -> Result<u8, ParseSanError> {
+    Ok(rank(r).ok_or(ParseSanError)? * 8 + file(f).ok_or(ParseSanError)?)
+}
+
+impl Board {
+    /// Finds the legal move a SAN names and plays it.
+    pub fn play_san(&mut self, san: &San) -> Result<Move, SanError> {
+        match *san {
+            San::Normal { role, file, rank, capture: _, to, promotion } => {
+                let mut candidates = self.candidates(role, to, promotion.is_some());
+                if let Some(file) = file {
+                    candidates &= attacks::FILE_A << file;
+                }
+                if let Some(rank) = rank {
+                    candidates &= attacks::RANK_1 << (8 * rank);
+                }
+                // A king moving two files, or onto its own rook, castles (long notation).
+                if role == Role::King
+                    && let Some(castle) = self.castle_by_destination(candidates, to)
+                {
+                    return self.play_checked(castle).then_some(castle).ok_or(SanError::Illegal);
+                }
+                self.play_unique(candidates, |board, from| board.normal_move(role, from, to, promotion))
+            }
+            San::Castle { king_side } => {
+                let us = self.turn();
+                let king = self.king(us);
+                let home = if us == Color::White { attacks::RANK_1 } else { attacks::RANK_1 << 56 };
+                let rooks = self.castling_rights() & home & self.pieces(us, Role::Rook);
+                let side = bits(rooks).filter(|&rook| (rook as u8 > king) == king_side);
+                let rook = if king_side { side.last() } else { side.into_iter().next() };
+                let castle = Move::Castle { king, rook: rook.ok_or(SanError::Illegal)? as u8 };
+                if self.is_legal(castle) {
+                    self.play(castle);
+                    Ok(castle)
+                } else {
+                    Err(SanError::Illegal)
+                }
+            }
+            San::Put { role, to } => {
+                let us = self.turn();
+                let back_ranks = attacks::RANK_1 | (attacks::RANK_1 << 56);
+                if self.in_hand(us, role) == 0
+                    || self.occupied() & (1u64 << to) != 0
+                    || (role == Role::Pawn && back_ranks & (1u64 << to) != 0)
+                {
+                    return Err(SanError::Illegal);
+                }
+                let drop = Move::Drop { role, to };
+                self.play_checked(drop).then_some(drop).ok_or(SanError::Illegal)
+            }
+            San::Null => {
+                if self.is_check() {
+                    return Err(SanError::Illegal);
+                }
+                self.play(Move::Null);
+                Ok(Move::Null)
+            }
+        }
+    }
+
+    /// The squares of the side to move's pieces of `role` that could reach `to`, before pins and
+    /// checks are considered.
+    fn candidates(&self, role: Role, to: u8, promotes: bool) -> u64 {
+        let us = self.turn();
+        let to_bit = 1u64 << to;
+        let own = self.pieces(us, role);
+        if self.side(us) & to_bit != 0 {
+            // Only a king may move onto its own piece: a rook, castling in long notation.
+            return if role == Role::King && self.pieces(us, Role::Rook) & to_bit != 0 { own } else { 0 };
+        }
+        if role != Role::Pawn {
+            return self.attacks_from(role, us.other(), to, self.occupied()) & own;
+        }
+        let last_rank = if us == Color::White { attacks::RANK_1 << 56 } else { attacks::RANK_1 };
+        if (last_rank & to_bit != 0) != promotes {
+            return 0;
+        }
+        let takes = self.side(us.other()) & to_bit != 0 || self.en_passant_target() == Some(to);
+        if takes {
+            return attacks::pawn(us.other().index(), usize::from(to)) & own;
+        }
+        let behind = |square: u8| {
+            if us == Color::White { square.checked_sub(8) } else { square.checked_add(8).filter(|s| *s < 64) }
+        };
+        let Some(one) = behind(to) else { return 0 };
+        if own & (1u64 << one) != 0 {
+            return 1u64 << one;
+        }
+        let start = if us == Color::White { attacks::RANK_1 << 8 } else { attacks::RANK_1 << 48 };
+        match behind(one) {
+            Some(two) if self.occupied() & (1u64 << one) == 0 && own & start & (1u64 << two) != 0 => 1u64 << two,
+            _ => 0,
+        }
+    }
+
+    fn normal_move(&self, role: Role, from: u8, to: u8, promotion: Option<Role>) -> Move {
+        if role == Role::Pawn && self.en_passant_target() == Some(to) && self.occupied() & (1u64 << to) == 0 {
+            return Move::EnPassant { from, to };
+        }
+        Move::Normal { role, from, to, capture: self.role_at(to), promotion }
+    }
+
+    /// The castling a king move in long notation stands for: onto its own rook (Chess960 style)
+    /// or two files along its rank (standard style).
+    fn castle_by_destination(&self, kings: u64, to: u8) -> Option<Move> {
+        let king = bits(kings).next()? as u8;
+        let us = self.turn();
+        let rights = self.castling_rights() & self.pieces(us, Role::Rook);
+        if rights & (1u64 << to) != 0 {
+            return Some(Move::Castle { king, rook: to });
+        }
+        if king.abs_diff(to) != 2 || king / 8 != to / 8 {
+            return None;
+        }
+        bits(rights & (attacks::RANK_1 << (8 * (king / 8))))
+            .map(|rook| Move::Castle { king, rook: rook as u8 })
+            .find(|castle| castle.to() == Some(to))
+    }
+
+    /// Plays the only legal move from the candidate squares.
+    fn play_unique(&mut self, candidates: u64, make: impl Fn(&Board, u8) -> Move) -> Result<Move, SanError> {
+        if candidates.count_ones() == 1 {
+            let m = make(self, candidates.trailing_zeros() as u8);
+            return if self.play_checked(m) { Ok(m) } else { Err(SanError::Illegal) };
+        }
+        let mut legal = None;
+        for from in bits(candidates) {
+            let m = make(self, from as u8);
+            if self.is_legal(m) {
+                if legal.is_some() {
+                    return Err(SanError::Ambiguous);
+                }
+                legal = Some(m);
+            }
+        }
+        let m = legal.ok_or(SanError::Illegal)?;
+        self.play(m);
+        Ok(m)
+    }
+
+    /// Plays a pseudo-legal move if it leaves the mover's king safe; otherwise changes nothing.
+    fn play_checked(&mut self, m: Move) -> bool {
+        if let Move::Castle { .. } = m {
+            if !self.is_legal(m) {
+                return false;
+            }
+            self.play(m);
+            return true;
+        }
+        let us = self.turn();
+        let before = self.clone();
+        self.play(m);
+        if self.attackers(self.king(us), us.other(), self.occupied()) != 0 {
+            *self = before;
+            return false;
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+
+    fn san(text: &str) -> San {
+        San::from_ascii(text.as_bytes()).unwrap_or_else(|_| panic!("{text}"))
+    }
+
+    #[test]
+    fn reading_tokens() {
+        assert_eq!(
+            san("Nf3"),
+            San::Normal { role: Role::Knight, file: None, rank: None, capture: false, to: 21, promotion: None }
+        );
+        assert_eq!(
+            san("exd5"),
+            San::Normal { role: Role::Pawn, file: Some(4), rank: None, capture: true, to: 35, promotion: None }
+        );
+        assert_eq!(
+            san("e8=Q+"),
+            San::Normal {
+                role: Role::Pawn,
+                file: None,
+                rank: None,
+                capture: false,
+                to: 60,
+                promotion: Some(Role::Queen)
+            }
+        );
+        assert_eq!(
+            san("e7e8q"),
+            San::Normal {
+                role: Role::Pawn,
+                file: Some(4),
+                rank: Some(6),
+                capture: false,
+                to: 60,
+                promotion: Some(Role::Queen)
+            }
+        );
+        assert_eq!(
+            san("Qh4xe1#"),
+            San::Normal { role: Role::Queen, file: Some(7), rank: Some(3), capture: true, to: 4, promotion: None }
+        );
+        assert_eq!(san("0-0-0"), San::Castle { king_side: false });
+        assert_eq!(san("N@f3"), San::Put { role: Role::Knight, to: 21 });
+        assert_eq!(san("@e4"), San::Put { role: Role::Pawn, to: 28 });
+        assert_eq!(san("--"), San::Null);
+        assert_eq!(san("Rd1!?"), san("Rd1"));
+        for bad in ["", "x", "Nf9", "Xf3", "K@e4", "e8=K", "i4", "Nbbd7"] {
+            assert!(San::from_ascii(bad.as_bytes()).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn pins_and_ambiguity() {
+        let position = |fen: &str| {
+            let setup = crate::notation::fen::read::<1>(Variant::standard(), fen).unwrap();
+            Board::from_position(&crate::Position::from_setup(setup).unwrap())
+        };
+        // Two knights can reach d2, but the one on b1... both legal: ambiguous without a hint.
+        let mut board = position("4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1");
+        assert_eq!(board.play_san(&san("Nd2")), Err(SanError::Ambiguous));
+        assert!(board.clone().play_san(&san("Nbd2")).is_ok());
+        // Both knights reach d4, but the one on e2 is pinned: only the b3 knight may go.
+        let mut board = position("4r1k1/8/8/8/8/1N6/4N3/4K3 w - - 0 1");
+        assert_eq!(
+            board.play_san(&san("Nd4")),
+            Ok(Move::Normal { role: Role::Knight, from: 17, to: 27, capture: None, promotion: None })
+        );
+        let mut board = position("4r1k1/8/8/8/8/8/4N3/4K3 w - - 0 1");
+        assert_eq!(board.play_san(&san("Nd4")), Err(SanError::Illegal));
+    }
+}
