@@ -1,11 +1,12 @@
-//! Any line given as a position: reading it (sniffed, or as each variant) must never panic, and a
-//! position read from FEN must read back from the FEN cqlq writes for it.
+//! Any line given as a position: reading it (sniffed, or as each variant) must never panic; the
+//! FEN cqlq writes for a position must read back (to the same position where FEN can say all of
+//! it, and to the same FEN everywhere).
 #![no_main]
 
+use cqlq::Variant;
 use cqlq::each_position;
 use cqlq::notation::fen::{self, CastlingStyle};
 use cqlq::notation::sniff::read_position;
-use cqlq::Variant;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -19,7 +20,8 @@ fuzz_target!(|data: &[u8]| {
             let setup = p.setup();
             let text = fen::write(setup, CastlingStyle::XFen);
             let again = fen::read(setup.variant, &text).unwrap_or_else(|e| panic!("{text}: {e}"));
-            if setup.variant.code.is_none() {
+            assert_eq!(fen::write(&again, CastlingStyle::XFen), text);
+            if setup.variant.code.is_none() && setup.variant.geometry.files() <= 10 {
                 assert_eq!(&again, setup, "{text}");
             }
         });

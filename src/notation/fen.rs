@@ -8,7 +8,9 @@
 //!   in drop variants it is the hands, elsewhere the captured pieces;
 //! - a promoted piece carries `~` (`Q~`), a Laser Chess piece one `+` per quarter turn;
 //! - castling is `KQkq` (the outermost rook on each side of the king, X-FEN), rook files
-//!   (`HAha`, Shredder-FEN), or `-`;
+//!   (`HAha`, Shredder-FEN), or `-`; on boards wider than ten files the letters `K` and `Q` always
+//!   name a side, so the right of a rook on the k- or q-file that is not the outermost on its
+//!   side cannot be written (Croatian Chess setup strings keep it);
 //! - missing fields take their defaults (first player to move, no castling, no en passant,
 //!   clocks 0 and 1); EPD operations after the fourth field are ignored.
 //!
@@ -288,6 +290,9 @@ fn write_castling<const W: usize>(setup: &Setup<W>, style: CastlingStyle) -> Str
                 CastlingStyle::XFen if is_outermost => side_letter,
                 _ => geometry.file_of(*rook).char(),
             };
+            if !is_outermost && matches!(letter, 'k' | 'q') {
+                continue; // It would read back as a side letter.
+            }
             out.push(if color == Color::White { letter.to_ascii_uppercase() } else { letter });
         }
     }

@@ -55,8 +55,14 @@ const MAX_PREFIXES: usize = 64;
 /// How deep the syntax tree of one filter may be (later passes recurse on it).
 const MAX_DEPTH: u32 = 256;
 
+/// The most pest calls one parse may make. Queries use thousands; the budget only stops a
+/// pathological text, should one still make the grammar backtrack wildly.
+const CALL_BUDGET: usize = 5_000_000;
+
 /// Parses a query. Returns the tree of what could be read and every syntax mistake found.
 pub(crate) fn parse(source: &str) -> (QueryAst, Vec<Diagnostic>) {
+    static BUDGET: std::sync::Once = std::sync::Once::new();
+    BUDGET.call_once(|| pest::set_call_limit(std::num::NonZeroUsize::new(CALL_BUDGET)));
     let (balanced, diagnostics) = balance(source);
     let mut builder = Builder { diagnostics, reported_until: 0, too_deep: false };
     let mut ast = QueryAst { header: None, body: Vec::new() };
@@ -152,6 +158,10 @@ fn balance(source: &str) -> (String, Vec<Diagnostic>) {
             _ => {}
         }
         at += 1;
+    }
+    if open.iter().any(|&(_, too_deep)| !too_deep) {
+        // A line comment may run to the end: the closing brackets go on a line of their own.
+        text.push(b'\n');
     }
     for &(at, too_deep) in open.iter().rev() {
         if too_deep {
@@ -279,6 +289,9 @@ fn describe_error(error: &pest::error::Error<Rule>, source: &str, offset: usize)
                 (Some(expected), true) => format!("expected {expected}, found {found_text}"),
                 (Some(expected), false) => format!("expected {expected} after '{}'", shorten(context)),
             }
+        }
+        ErrorVariant::CustomError { message } if message.contains("limit reached") => {
+            "the query is too complex to read from here on".to_owned()
         }
         ErrorVariant::CustomError { message } => message.clone(),
     };
@@ -871,6 +884,19 @@ mod tests {
         });
         let diagnostics = receiver.recv_timeout(std::time::Duration::from_secs(60)).expect("parsing never ended");
         assert!(diagnostics.iter().any(|d| d.message.starts_with("unexpected quoted text")), "{diagnostics:?}");
+    }
+
+    /// Found by fuzzing: the closing brackets added for unclosed ones fell into a line comment
+    /// at the end, and were lost to it.
+    #[test]
+    fn unclosed_brackets_before_a_final_line_comment() {
+        let (sender, receiver) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let source = format!("{} R //", "(b5-{{{k1-{{b5-{".repeat(6));
+            sender.send(parse(&source).1).unwrap();
+        });
+        let diagnostics = receiver.recv_timeout(std::time::Duration::from_secs(60)).expect("parsing never ended");
+        assert!(diagnostics.iter().any(|d| d.message.contains("is never closed")), "{diagnostics:?}");
     }
 
     /// Found by fuzzing: a word after a multi-byte space.

@@ -87,6 +87,13 @@ pub struct Program<const W: usize> {
 }
 
 impl<const W: usize> Program<W> {
+    /// Whether the query looks at no position at all (an empty body): then the first position
+    /// of a game decides it, and its moves need not be replayed.
+    #[must_use]
+    pub fn is_game_level(&self) -> bool {
+        self.filters.is_empty()
+    }
+
     /// Whether every filter of the body matches the position.
     pub fn matches(&self, view: &impl PositionView<W>) -> bool {
         self.filters.iter().all(|filter| self.filter(filter, view))

@@ -15,10 +15,9 @@
 //! # Ok::<_, cqlq::QueryError>(())
 //! ```
 
-use std::sync::OnceLock;
-
 use rayon::prelude::*;
 
+use super::plans::Plans;
 use crate::notation::sniff::{ReadPositionError, read_position};
 use crate::query::{Plan, Query, QueryError};
 use crate::variant::Variant;
@@ -42,22 +41,20 @@ pub enum LineOutcome {
 /// A query ready to run over lines of positions, compiled lazily per variant.
 #[derive(Debug)]
 pub struct PositionFilter {
-    query: Query,
+    plans: Plans,
     variant: Option<&'static Variant>,
-    plans: Vec<OnceLock<Result<Plan, QueryError>>>,
 }
 
 impl PositionFilter {
     /// A filter for positions of `variant`, or of any variant sniffed from each line.
     #[must_use]
     pub fn new(query: Query, variant: Option<&'static Variant>) -> PositionFilter {
-        let plans = Variant::all().iter().map(|_| OnceLock::new()).collect();
-        PositionFilter { query, variant, plans }
+        PositionFilter { plans: Plans::new(query), variant }
     }
 
     /// The plan for a variant, compiled on first use.
     pub fn plan(&self, variant: &'static Variant) -> Result<&Plan, &QueryError> {
-        self.plans[variant.index()].get_or_init(|| self.query.compile(variant)).as_ref()
+        self.plans.get(variant)
     }
 
     /// The compile error for a variant, if the query does not compile for it.

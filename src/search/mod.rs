@@ -1,7 +1,42 @@
 //! Running a query over many positions or games, on every core. This is the only module that uses
 //! rayon: work is split into chunks that keep their input order, so output never depends on the
 //! number of threads.
+//!
+//! - [`Search`]: PGN game collections (files, memory-mapped; standard input; `.zst`, `.gz`),
+//!   replayed in parallel, results to a [`Sink`].
+//! - [`PositionFilter`]: batches of positions, one per line.
+//!
+//! ```
+//! use cqlq::search::{Found, Input, Search, SearchOptions, Sink, Summary};
+//! use cqlq::Query;
+//!
+//! struct Numbers(Vec<u64>);
+//! impl Sink for Numbers {
+//!     fn found(&mut self, game: &Found<'_>) -> std::io::Result<()> {
+//!         self.0.push(game.number);
+//!         Ok(())
+//!     }
+//! }
+//!
+//! let pgn = b"[Event \"a\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n[Event \"b\"]\n\n1. d4 d5 *\n";
+//! let search = Search::new(Query::parse("Qf7 ke8")?, SearchOptions::default())?;
+//! let mut found = Numbers(Vec::new());
+//! let mut summary = Summary::default();
+//! search.run(&mut Input::from_bytes("games.pgn", pgn.to_vec()), &mut found, &mut summary)?;
+//! assert_eq!(found.0, [1]);
+//! assert_eq!((summary.games, summary.matched, summary.positions), (2, 1, 1));
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
 
+mod driver;
 pub mod filter;
+mod input;
+pub mod output;
+mod plans;
+mod replay;
 
+pub use driver::{Found, Problem, Search, SearchOptions, Sink, Summary};
 pub use filter::{LineOutcome, PositionFilter};
+pub use input::{Input, WINDOW_BYTES, paths_or_stdin};
+pub use plans::Plans;
+pub use replay::{GameError, GameErrorKind, GameRecord, MatchedPly, ReplayOptions, replay_range};

@@ -16,6 +16,9 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Search PGN game collections and write the games with a position that matches.
+    #[command(override_usage = "cqlq search [OPTIONS] (QUERY-FILE | -c TEXT) [INPUT]...")]
+    Search(SearchArgs),
     /// Print the lines of positions (FEN, EPD, setup strings, Setup Notation) that match a query.
     #[command(override_usage = "cqlq filter [OPTIONS] (QUERY-FILE | -c TEXT) [INPUT]...")]
     Filter(FilterArgs),
@@ -36,6 +39,71 @@ pub struct QueryArgs {
     /// each position, or Standard).
     #[arg(long, value_name = "VARIANT")]
     pub variant: Option<String>,
+}
+
+/// `cqlq search`.
+#[derive(Debug, Args)]
+pub struct SearchArgs {
+    #[command(flatten)]
+    pub query: QueryArgs,
+    /// How to write the matching games.
+    #[arg(long, value_enum, default_value_t = Format::Pgn)]
+    pub format: Format,
+    /// Print only one line: games matched, positions, games read, games with errors.
+    #[arg(long)]
+    pub count: bool,
+    /// Write the matching games to this file.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// A game matches when at least N of its positions match (and at most M).
+    #[arg(long, value_name = "N[-M]", value_parser = parse_range)]
+    pub matchcount: Option<(u64, Option<u64>)>,
+    /// Only game N, or games N to M (counted from 1 over all inputs).
+    #[arg(short = 'g', long, value_name = "N[-M]", value_parser = parse_range)]
+    pub gamenumber: Option<(u64, Option<u64>)>,
+    /// Stop after N matching games.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
+    /// The comment that marks matched positions (default: CQL).
+    #[arg(long, value_name = "TEXT")]
+    pub matchstring: Option<String>,
+    /// Search the positions of variations too.
+    #[arg(long)]
+    pub variations: bool,
+    /// The number of threads (default: all cores).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Write every game that could not be replayed to its end to this file, as JSON lines.
+    #[arg(long, value_name = "FILE")]
+    pub errors: Option<PathBuf>,
+    /// The query file (unless -c is given), then the PGN files ('-' or none: standard input;
+    /// .zst and .gz are decompressed).
+    #[arg(value_name = "QUERY-FILE | INPUT")]
+    pub paths: Vec<PathBuf>,
+}
+
+/// Output formats of `cqlq search`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// The games as written, matched positions marked with a comment.
+    Pgn,
+    /// One JSON object per game.
+    Jsonl,
+}
+
+/// Reads `N` or `N-M`.
+fn parse_range(text: &str) -> Result<(u64, Option<u64>), String> {
+    let number = |part: &str| part.trim().parse::<u64>().map_err(|_| format!("'{part}' is not a number"));
+    match text.split_once('-') {
+        None => Ok((number(text)?, None)),
+        Some((low, high)) => {
+            let (low, high) = (number(low)?, number(high)?);
+            if high < low {
+                return Err(format!("the range {low}-{high} runs backwards"));
+            }
+            Ok((low, Some(high)))
+        }
+    }
 }
 
 /// `cqlq filter`.

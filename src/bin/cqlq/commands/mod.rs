@@ -2,6 +2,7 @@
 
 mod explain;
 mod filter;
+mod search;
 mod variants;
 
 use std::path::{Path, PathBuf};
@@ -16,6 +17,7 @@ use crate::args::{Cli, Command, QueryArgs};
 /// query or an input could not be read (2).
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
+        Command::Search(args) => search::run(args),
         Command::Filter(args) => filter::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Variants => variants::run(),

@@ -1,0 +1,441 @@
+//! Reading the games of a stretch of PGN text and pushing what they hold to a [`Visitor`].
+//!
+//! Tag pairs (`[Name "value"]`, `\"` and `\\` escaped), then movetext: move numbers (also split
+//! from their move across lines), moves, NAGs (`$1`, and `!?` glued to a move or standing alone),
+//! `{ }` comments over lines, `;` comments, `%` escape lines, variations `( )` to any depth, and
+//! a result. The lexer checks syntax only; moves are passed on as bytes with their offsets.
+//! It does not allocate.
+//!
+//! ```
+//! use std::ops::ControlFlow;
+//! use cqlq::notation::pgn::{Lexer, Visitor};
+//!
+//! #[derive(Default)]
+//! struct Moves(Vec<String>);
+//!
+//! impl<'a> Visitor<'a> for Moves {
+//!     fn san(&mut self, token: &'a [u8], _end: usize) -> ControlFlow<()> {
+//!         self.0.push(String::from_utf8_lossy(token).into_owned());
+//!         ControlFlow::Continue(())
+//!     }
+//! }
+//!
+//! let text = b"[White \"Morphy\"]\n\n1. e4 {best by test} e5 2.Nf3 (2. f4 $1) Nc6! 1-0";
+//! let mut moves = Moves::default();
+//! let game = Lexer::new(text).next_game(&mut moves).unwrap();
+//! assert_eq!(moves.0, ["e4", "e5", "Nf3", "Nc6!"]);
+//! assert_eq!(game.end, text.len());
+//! ```
+
+use std::ops::ControlFlow;
+
+use memchr::memchr;
+
+/// What a reader of games is told, in order: tags, the start of the movetext, then moves and
+/// the rest. Every method has a default that ignores what it is given.
+pub trait Visitor<'a> {
+    /// A game begins at byte `start`.
+    fn begin_game(&mut self, start: usize) {
+        let _ = start;
+    }
+
+    /// A tag pair; the value as written, escapes still in (see [`unescape`]).
+    fn tag(&mut self, name: &'a [u8], value: &'a [u8]) {
+        let _ = (name, value);
+    }
+
+    /// The movetext begins at byte `start`. `Break` skips it.
+    fn begin_movetext(&mut self, start: usize) -> ControlFlow<()> {
+        let _ = start;
+        ControlFlow::Continue(())
+    }
+
+    /// A move token (with any `+ # ! ?` glued to it), ending at byte `end`. `Break` skips the
+    /// rest of the movetext.
+    fn san(&mut self, token: &'a [u8], end: usize) -> ControlFlow<()> {
+        let _ = (token, end);
+        ControlFlow::Continue(())
+    }
+
+    /// A `(`. `Break` skips the variation (the default).
+    fn begin_variation(&mut self) -> ControlFlow<()> {
+        ControlFlow::Break(())
+    }
+
+    /// The `)` closing a variation that was entered.
+    fn end_variation(&mut self) {}
+
+    /// A comment, without its braces.
+    fn comment(&mut self, text: &'a [u8]) {
+        let _ = text;
+    }
+
+    /// The result token.
+    fn outcome(&mut self, result: &'a [u8]) {
+        let _ = result;
+    }
+}
+
+/// Where a game lies in the text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameSpan {
+    /// The first byte of the game (its first tag, or its movetext).
+    pub start: usize,
+    /// Where its movetext begins.
+    pub movetext: usize,
+    /// One past its last byte (the next game's start, or the end of the text).
+    pub end: usize,
+}
+
+/// Reads games one after another from a stretch of text.
+#[derive(Clone, Debug)]
+pub struct Lexer<'a> {
+    text: &'a [u8],
+    position: usize,
+}
+
+/// Bytes that end a move token.
+fn ends_token(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\r' | b'\n' | 0x0B | 0x0C | b'{' | b'}' | b'(' | b')' | b';' | b'$' | b'[' | b']')
+}
+
+fn is_blank(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\r' | b'\n' | 0x0B | 0x0C)
+}
+
+impl<'a> Lexer<'a> {
+    /// A lexer at the start of `text`.
+    #[must_use]
+    pub fn new(text: &'a [u8]) -> Lexer<'a> {
+        let position = if text.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
+        Lexer { text, position }
+    }
+
+    /// Where the lexer stands.
+    #[must_use]
+    pub fn position(&self) -> usize {
+        self.position
+    }
+
+    /// Reads the next game and tells the visitor about it; `None` when only blanks and comments
+    /// remain.
+    pub fn next_game<V: Visitor<'a>>(&mut self, visitor: &mut V) -> Option<GameSpan> {
+        self.skip_blanks_and_line_comments();
+        if self.position >= self.text.len() {
+            return None;
+        }
+        let start = self.position;
+        visitor.begin_game(start);
+        self.tags(visitor);
+        self.skip_blanks();
+        let movetext = self.position;
+        let skip = visitor.begin_movetext(movetext).is_break();
+        self.movetext(visitor, skip);
+        Some(GameSpan { start, movetext, end: self.position })
+    }
+
+    fn skip_blanks(&mut self) {
+        while self.position < self.text.len() && is_blank(self.text[self.position]) {
+            self.position += 1;
+        }
+    }
+
+    fn skip_blanks_and_line_comments(&mut self) {
+        loop {
+            self.skip_blanks();
+            match self.text.get(self.position) {
+                Some(b';') => self.skip_line(),
+                Some(b'%') if self.at_line_start() => self.skip_line(),
+                _ => return,
+            }
+        }
+    }
+
+    fn at_line_start(&self) -> bool {
+        self.position == 0 || self.text[self.position - 1] == b'\n'
+    }
+
+    fn skip_line(&mut self) {
+        self.position = memchr(b'\n', &self.text[self.position..]).map_or(self.text.len(), |i| self.position + i + 1);
+    }
+
+    fn tags<V: Visitor<'a>>(&mut self, visitor: &mut V) {
+        loop {
+            self.skip_blanks_and_line_comments();
+            if self.text.get(self.position) != Some(&b'[') {
+                return;
+            }
+            self.tag(visitor);
+        }
+    }
+
+    /// One tag pair from `[` to `]`; a malformed one is skipped to the end of its line.
+    fn tag<V: Visitor<'a>>(&mut self, visitor: &mut V) {
+        let text = self.text;
+        let open = self.position;
+        let mut at = open + 1;
+        let name_start = at;
+        while at < text.len() && (text[at].is_ascii_alphanumeric() || text[at] == b'_') {
+            at += 1;
+        }
+        let name = &text[name_start..at];
+        while at < text.len() && matches!(text[at], b' ' | b'\t') {
+            at += 1;
+        }
+        if name.is_empty() || text.get(at) != Some(&b'"') {
+            self.skip_line();
+            return;
+        }
+        let value_start = at + 1;
+        at = value_start;
+        while at < text.len() && text[at] != b'"' && text[at] != b'\n' {
+            at += if text[at] == b'\\' { 2 } else { 1 };
+        }
+        let value = &text[value_start..at.min(text.len())];
+        if text.get(at) != Some(&b'"') {
+            self.skip_line();
+            return;
+        }
+        visitor.tag(name, value);
+        at += 1;
+        while at < text.len() && matches!(text[at], b' ' | b'\t') {
+            at += 1;
+        }
+        if text.get(at) == Some(&b']') {
+            at += 1;
+        }
+        self.position = at;
+    }
+
+    /// The movetext, up to the end of the text, a tag section, or what follows a result.
+    fn movetext<V: Visitor<'a>>(&mut self, visitor: &mut V, mut skip: bool) {
+        let text = self.text;
+        // Variations entered, and how deep inside a skipped one we are.
+        let mut entered = 0usize;
+        let mut skipped = 0usize;
+        while self.position < text.len() {
+            let byte = text[self.position];
+            match byte {
+                b' ' | b'\t' | b'\r' | b'\n' | 0x0B | 0x0C => self.position += 1,
+                b'{' => {
+                    let close = memchr(b'}', &text[self.position + 1..]).map_or(text.len(), |i| self.position + 1 + i);
+                    if !skip && skipped == 0 {
+                        visitor.comment(&text[self.position + 1..close]);
+                    }
+                    self.position = (close + 1).min(text.len());
+                }
+                b';' => self.skip_line(),
+                b'%' if self.at_line_start() => self.skip_line(),
+                b'(' => {
+                    self.position += 1;
+                    if skipped > 0 || skip || visitor.begin_variation().is_break() {
+                        skipped += 1;
+                    } else {
+                        entered += 1;
+                    }
+                }
+                b')' => {
+                    self.position += 1;
+                    if skipped > 0 {
+                        skipped -= 1;
+                    } else if entered > 0 {
+                        entered -= 1;
+                        visitor.end_variation();
+                    }
+                }
+                b'[' if self.at_line_start() || entered + skipped == 0 => return,
+                b'$' => {
+                    self.position += 1;
+                    while self.position < text.len() && text[self.position].is_ascii_digit() {
+                        self.position += 1;
+                    }
+                }
+                b'*' => {
+                    self.position += 1;
+                    if self.end_of_game(visitor, b"*", entered + skipped) {
+                        return;
+                    }
+                }
+                b'0'..=b'9' | 0xC2 => {
+                    if let Some(result) = self.result() {
+                        if self.end_of_game(visitor, result, entered + skipped) {
+                            return;
+                        }
+                    } else if !self.move_number() {
+                        let token = self.token();
+                        if !skip && skipped == 0 {
+                            skip = visitor.san(token, self.position).is_break();
+                        }
+                    }
+                }
+                b'!' | b'?' => self.position += 1,
+                _ => {
+                    let token = self.token();
+                    if token.is_empty() {
+                        self.position += 1;
+                    } else if !skip && skipped == 0 {
+                        skip = visitor.san(token, self.position).is_break();
+                    }
+                }
+            }
+        }
+    }
+
+    /// After a result at the top level: the game ends, and a new one starts if anything but
+    /// blanks and comments follows. Returns whether this game is over.
+    fn end_of_game<V: Visitor<'a>>(&mut self, visitor: &mut V, result: &'a [u8], depth: usize) -> bool {
+        if depth > 0 {
+            return false;
+        }
+        visitor.outcome(result);
+        // Blanks and comments after the result still belong to this game.
+        loop {
+            self.skip_blanks_and_line_comments();
+            if self.text.get(self.position) != Some(&b'{') {
+                return true;
+            }
+            let close =
+                memchr(b'}', &self.text[self.position + 1..]).map_or(self.text.len(), |i| self.position + 1 + i);
+            self.position = (close + 1).min(self.text.len());
+        }
+    }
+
+    /// A result token here (`1-0`, `0-1`, `1/2-1/2`, `½-½`), followed by a delimiter.
+    fn result(&mut self) -> Option<&'a [u8]> {
+        let rest = &self.text[self.position..];
+        for result in [&b"1-0"[..], b"0-1", b"1/2-1/2", "½-½".as_bytes()] {
+            if rest.starts_with(result) && rest.get(result.len()).is_none_or(|b| ends_token(*b)) {
+                self.position += result.len();
+                return Some(&rest[..result.len()]);
+            }
+        }
+        None
+    }
+
+    /// A move number (`12.`, `12...`) here: skips it and says so.
+    fn move_number(&mut self) -> bool {
+        let text = self.text;
+        let mut at = self.position;
+        while at < text.len() && text[at].is_ascii_digit() {
+            at += 1;
+        }
+        if at == self.position || text.get(at) != Some(&b'.') {
+            return false;
+        }
+        while at < text.len() && text[at] == b'.' {
+            at += 1;
+        }
+        self.position = at;
+        true
+    }
+
+    fn token(&mut self) -> &'a [u8] {
+        let start = self.position;
+        while self.position < self.text.len() && !ends_token(self.text[self.position]) {
+            self.position += 1;
+        }
+        &self.text[start..self.position]
+    }
+}
+
+/// A tag value with `\"` and `\\` undone.
+#[must_use]
+pub fn unescape(value: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if !value.contains(&b'\\') {
+        return std::borrow::Cow::Borrowed(value);
+    }
+    let mut out = Vec::with_capacity(value.len());
+    let mut bytes = value.iter();
+    while let Some(&byte) = bytes.next() {
+        if byte == b'\\' {
+            out.extend(bytes.next());
+        } else {
+            out.push(byte);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Default)]
+    struct Record {
+        events: Vec<String>,
+        variations: bool,
+    }
+
+    impl<'a> Visitor<'a> for Record {
+        fn begin_game(&mut self, start: usize) {
+            self.events.push(format!("game@{start}"));
+        }
+        fn tag(&mut self, name: &'a [u8], value: &'a [u8]) {
+            let value = unescape(value);
+            self.events.push(format!("{}={}", String::from_utf8_lossy(name), String::from_utf8_lossy(&value)));
+        }
+        fn san(&mut self, token: &'a [u8], end: usize) -> ControlFlow<()> {
+            self.events.push(format!("{}@{end}", String::from_utf8_lossy(token)));
+            ControlFlow::Continue(())
+        }
+        fn begin_variation(&mut self) -> ControlFlow<()> {
+            self.events.push("(".into());
+            if self.variations { ControlFlow::Continue(()) } else { ControlFlow::Break(()) }
+        }
+        fn end_variation(&mut self) {
+            self.events.push(")".into());
+        }
+        fn outcome(&mut self, result: &'a [u8]) {
+            self.events.push(format!("result {}", String::from_utf8_lossy(result)));
+        }
+    }
+
+    fn read(text: &str, variations: bool) -> Vec<String> {
+        let mut record = Record { variations, ..Record::default() };
+        let mut lexer = Lexer::new(text.as_bytes());
+        while lexer.next_game(&mut record).is_some() {}
+        record.events
+    }
+
+    #[test]
+    fn tags_with_escapes_and_several_per_line() {
+        let events = read("[White \"A \\\"B\\\" C\"] [Black \"D\\\\E\"]\n\n*", false);
+        assert_eq!(events, ["game@0", "White=A \"B\" C", "Black=D\\E", "result *"]);
+    }
+
+    #[test]
+    fn move_numbers_split_across_lines_and_glued() {
+        let events = read("1.e4 e5 2.\nNf3 2... Nc6 3.Bb5 1/2-1/2", false);
+        assert_eq!(events[1..5], ["e4@4", "e5@7", "Nf3@14", "Nc6@23"]);
+        assert_eq!(events.last().unwrap(), "result 1/2-1/2");
+    }
+
+    #[test]
+    fn castling_with_zeros_is_no_result() {
+        let events = read("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. 0-0 0-1", false);
+        assert!(events.contains(&"0-0@37".to_owned()), "{events:?}");
+        assert_eq!(events.last().unwrap(), "result 0-1");
+    }
+
+    #[test]
+    fn comments_nags_escapes_and_variations() {
+        let text = "1. e4 $1 {a (b) [c] } e5!? ; rest ( e6\n% escape ( \n1... d5 (1... c5)) 2. d4 *";
+        let skipped = read(text, false);
+        // The `;` comment takes the rest of its line, `( e6` included; `%` takes its line.
+        assert_eq!(skipped, ["game@0", "e4@5", "e5!?@26", "d5@58", "(", "d4@75", "result *"]);
+        let entered = read(text, true);
+        assert_eq!(entered, ["game@0", "e4@5", "e5!?@26", "d5@58", "(", "c5@67", ")", "d4@75", "result *"]);
+    }
+
+    #[test]
+    fn games_without_tags_follow_results() {
+        let events = read("1. e4 1-0 1. d4 0-1\n\n{only a comment}\n", false);
+        assert_eq!(events, ["game@0", "e4@5", "result 1-0", "game@10", "d4@15", "result 0-1"]);
+    }
+
+    #[test]
+    fn a_tag_section_ends_the_movetext() {
+        let events = read("[A \"1\"]\n1. e4\n[A \"2\"]\n1. d4", false);
+        assert_eq!(events, ["game@0", "A=1", "e4@13", "game@14", "A=2", "d4@27"]);
+    }
+}

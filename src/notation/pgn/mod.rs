@@ -1,0 +1,11 @@
+//! PGN, the container of game records in every notation: tag pairs, then movetext.
+//!
+//! - [`Splitter`] finds where games start, fast, so that games can be read in parallel.
+//! - [`Lexer`] reads the games of a stretch of text and pushes tags, moves (with their byte
+//!   offsets), comments, variations and results to a [`Visitor`].
+
+mod lexer;
+mod split;
+
+pub use lexer::{GameSpan, Lexer, Visitor, unescape};
+pub use split::Splitter;

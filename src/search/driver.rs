@@ -1,0 +1,288 @@
+//! [`Search`]: games from inputs, replayed in parallel, reported in input order.
+//!
+//! Each window of whole games is split into batches of games; rayon replays the batches on its
+//! threads and collects the records in order (`par_iter().map().collect()`), so the reports are
+//! the same whatever the number of threads. Matching never prints: what matched goes to a
+//! [`Sink`].
+
+use std::io;
+use std::ops::ControlFlow;
+
+use memchr::memchr_iter;
+use rayon::prelude::*;
+
+use super::input::Input;
+use super::plans::Plans;
+use super::replay::{GameRecord, MatchedPly, ReplayOptions, replay_range};
+use crate::query::Query;
+use crate::variant::Variant;
+
+/// Games replayed together by one thread.
+const BATCH_GAMES: usize = 32;
+
+/// How a search runs.
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    /// The variant of games without a `Variant` tag (Standard when none is given).
+    pub variant: Option<&'static Variant>,
+    /// Search the positions of variations too.
+    pub variations: bool,
+    /// How many positions must match: at least the first, at most the second.
+    pub matchcount: (u64, Option<u64>),
+    /// Only the games with these numbers (from 1, counted over all inputs).
+    pub gamenumber: Option<(u64, Option<u64>)>,
+    /// Stop after this many matching games.
+    pub limit: Option<u64>,
+    /// Only games with this result (`1-0`, `0-1`, `1/2-1/2`, `*`).
+    pub result: Option<String>,
+    /// The number of threads (0: all cores).
+    pub threads: usize,
+}
+
+impl Default for SearchOptions {
+    fn default() -> Self {
+        SearchOptions {
+            variant: None,
+            variations: false,
+            matchcount: (1, None),
+            gamenumber: None,
+            limit: None,
+            result: None,
+            threads: 0,
+        }
+    }
+}
+
+/// Counts of a search so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Games read.
+    pub games: u64,
+    /// Games that matched.
+    pub matched: u64,
+    /// Positions that matched, in the games that matched.
+    pub positions: u64,
+    /// Games whose replay stopped at an error.
+    pub errors: u64,
+    /// Bytes read.
+    pub bytes: u64,
+}
+
+/// A game that matched, as sinks see it.
+#[derive(Clone, Copy, Debug)]
+pub struct Found<'a> {
+    /// The input's name.
+    pub input: &'a str,
+    /// The game's number, from 1, over all inputs.
+    pub number: u64,
+    /// Its byte offset in its input.
+    pub offset: u64,
+    /// The line (from 1) of its first byte.
+    pub line: u64,
+    /// The game as written.
+    pub text: &'a [u8],
+    /// Where its movetext begins in `text`.
+    pub movetext: usize,
+    /// The positions that matched; their offsets are into `text`.
+    pub matched: &'a [MatchedPly],
+}
+
+/// A game whose replay stopped at an error.
+#[derive(Clone, Debug)]
+pub struct Problem<'a> {
+    /// The input's name.
+    pub input: &'a str,
+    /// The game's number.
+    pub game: u64,
+    /// The line of the move (or of the game, for errors before the moves).
+    pub line: u64,
+    /// The ply of the move.
+    pub ply: u32,
+    /// The move as written.
+    pub token: &'a str,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Where the results of a search go.
+pub trait Sink {
+    /// A game that matched.
+    fn found(&mut self, game: &Found<'_>) -> io::Result<()>;
+
+    /// A game whose replay stopped at an error; its positions before the error were searched.
+    fn problem(&mut self, problem: &Problem<'_>) -> io::Result<()> {
+        let _ = problem;
+        Ok(())
+    }
+
+    /// Called after each window, with the counts so far.
+    fn progress(&mut self, summary: &Summary) {
+        let _ = summary;
+    }
+}
+
+/// A search: a compiled query, options, and a pool of threads.
+#[derive(Debug)]
+pub struct Search {
+    plans: Plans,
+    options: SearchOptions,
+    pool: rayon::ThreadPool,
+}
+
+impl Search {
+    /// A search for a query.
+    pub fn new(query: Query, options: SearchOptions) -> Result<Search, rayon::ThreadPoolBuildError> {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(options.threads).build()?;
+        Ok(Search { plans: Plans::new(query), options, pool })
+    }
+
+    /// The compiled query.
+    #[must_use]
+    pub fn plans(&self) -> &Plans {
+        &self.plans
+    }
+
+    /// Searches one input; `summary` counts over all inputs. `Break` means the search is over
+    /// (the limit or the last game number was reached).
+    pub fn run(&self, input: &mut Input, sink: &mut dyn Sink, summary: &mut Summary) -> io::Result<ControlFlow<()>> {
+        let replay = ReplayOptions {
+            plans: &self.plans,
+            default_variant: self.options.variant.unwrap_or_else(Variant::standard),
+            variations: self.options.variations,
+            result: self.options.result.as_deref().map(str::as_bytes),
+        };
+        let name = input.name().to_owned();
+        let mut lines = 0u64;
+        let mut outcome = ControlFlow::Continue(());
+        input.windows(|text, base, starts| {
+            let records = self.replay_window(text, starts, &replay);
+            let mut merge =
+                Merge { search: self, name: &name, text, base, lines, counted_to: 0, summary, sink: &mut *sink };
+            outcome = merge.records(&records)?;
+            lines = merge.lines + memchr_iter(b'\n', &text[merge.counted_to..]).count() as u64;
+            summary.bytes += text.len() as u64;
+            sink.progress(summary);
+            Ok(outcome)
+        })?;
+        Ok(outcome)
+    }
+
+    /// Replays the games of a window on the pool's threads, in batches, keeping their order.
+    fn replay_window(&self, text: &[u8], starts: &[usize], replay: &ReplayOptions<'_>) -> Vec<Vec<GameRecord>> {
+        let mut bounds: Vec<usize> = Vec::with_capacity(starts.len() + 2);
+        if starts.first() != Some(&0) {
+            bounds.push(0);
+        }
+        bounds.extend_from_slice(starts);
+        bounds.push(text.len());
+        let ranges: Vec<(usize, usize)> = bounds.windows(2).map(|pair| (pair[0], pair[1])).collect();
+        self.pool.install(|| {
+            ranges
+                .par_chunks(BATCH_GAMES)
+                .map(|batch| {
+                    let mut records = Vec::with_capacity(batch.len());
+                    for &(start, end) in batch {
+                        for mut record in replay_range(&text[start..end], replay) {
+                            shift(&mut record, start);
+                            records.push(record);
+                        }
+                    }
+                    records
+                })
+                .collect()
+        })
+    }
+}
+
+/// Moves a record's offsets from its range into its window.
+fn shift(record: &mut GameRecord, by: usize) {
+    record.start += by;
+    record.movetext += by;
+    record.end += by;
+    for ply in &mut record.matched {
+        ply.offset += by;
+    }
+    if let Some(error) = &mut record.error {
+        error.offset += by;
+    }
+}
+
+/// Turns a window's records, in order, into reports and counts.
+struct Merge<'s, 'w> {
+    search: &'s Search,
+    name: &'w str,
+    text: &'w [u8],
+    base: u64,
+    /// Lines before `counted_to`.
+    lines: u64,
+    counted_to: usize,
+    summary: &'w mut Summary,
+    sink: &'w mut dyn Sink,
+}
+
+impl Merge<'_, '_> {
+    /// The line (from 1) of a window offset; offsets come in order.
+    fn line_of(&mut self, offset: usize) -> u64 {
+        let offset = offset.max(self.counted_to);
+        self.lines += memchr_iter(b'\n', &self.text[self.counted_to..offset]).count() as u64;
+        self.counted_to = offset;
+        self.lines + 1
+    }
+
+    fn records(&mut self, batches: &[Vec<GameRecord>]) -> io::Result<ControlFlow<()>> {
+        let options = &self.search.options;
+        for record in batches.iter().flatten() {
+            self.summary.games += 1;
+            let number = self.summary.games;
+            if let Some((low, high)) = options.gamenumber {
+                if high.is_some_and(|high| number > high) || (high.is_none() && low > 0 && number > low) {
+                    self.summary.games -= 1;
+                    return Ok(ControlFlow::Break(()));
+                }
+                if number < low {
+                    continue;
+                }
+            }
+            let line = self.line_of(record.start);
+            if let Some(error) = &record.error {
+                self.summary.errors += 1;
+                let problem_line = self.line_of(error.offset);
+                let problem = Problem {
+                    input: self.name,
+                    game: number,
+                    line: problem_line,
+                    ply: error.ply,
+                    token: &error.token,
+                    message: error.kind.to_string(),
+                };
+                self.sink.problem(&problem)?;
+            }
+            let count = record.matched.len() as u64;
+            let (low, high) = options.matchcount;
+            if record.excluded || count == 0 || count < low || high.is_some_and(|high| count > high) {
+                continue;
+            }
+            self.summary.matched += 1;
+            self.summary.positions += count;
+            let text = &self.text[record.start..record.end];
+            let matched: Vec<MatchedPly> = record
+                .matched
+                .iter()
+                .map(|ply| MatchedPly { ply: ply.ply, offset: ply.offset - record.start })
+                .collect();
+            self.sink.found(&Found {
+                input: self.name,
+                number,
+                offset: self.base + record.start as u64,
+                line,
+                text,
+                movetext: record.movetext - record.start,
+                matched: &matched,
+            })?;
+            if options.limit.is_some_and(|limit| self.summary.matched >= limit) {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+        Ok(ControlFlow::Continue(()))
+    }
+}

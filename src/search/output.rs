@@ -1,0 +1,180 @@
+//! Printers of search results. They see games and their matched positions, never a plan.
+//!
+//! - [`PgnPrinter`]: each matching game exactly as written, with a comment (`{CQL}`, or the
+//!   match string) after the move that reached each matched position, before the first move
+//!   for the initial position.
+//! - [`JsonlPrinter`]: one JSON object per matching game.
+//! - [`ProblemLog`]: one JSON object per game whose replay stopped at an error.
+
+use std::io::{self, Write};
+use std::ops::ControlFlow;
+
+use serde_json::json;
+
+use super::driver::{Found, Problem};
+use crate::notation::pgn::{Lexer, Visitor, unescape};
+
+/// Writes matching games as PGN.
+#[derive(Debug)]
+pub struct PgnPrinter<W: Write> {
+    out: W,
+    comment: Vec<u8>,
+}
+
+impl<W: Write> PgnPrinter<W> {
+    /// A printer marking matched positions with `{matchstring}`.
+    pub fn new(out: W, matchstring: &str) -> PgnPrinter<W> {
+        let comment = format!("{{{}}}", matchstring.replace('}', ")")).into_bytes();
+        PgnPrinter { out, comment }
+    }
+
+    /// Writes one game with its marks, then a blank line.
+    pub fn write(&mut self, game: &Found<'_>) -> io::Result<()> {
+        let text = trim_end(game.text);
+        let mut written = 0;
+        for ply in game.matched {
+            let at = ply.offset.min(text.len());
+            self.out.write_all(&text[written..at])?;
+            if ply.ply == 0 {
+                self.out.write_all(&self.comment)?;
+                self.out.write_all(b" ")?;
+            } else {
+                self.out.write_all(b" ")?;
+                self.out.write_all(&self.comment)?;
+            }
+            written = at;
+        }
+        self.out.write_all(&text[written..])?;
+        self.out.write_all(b"\n\n")
+    }
+
+    /// The writer.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    /// Flushes the writer.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+fn trim_end(text: &[u8]) -> &[u8] {
+    let end = text.iter().rposition(|b| !b.is_ascii_whitespace()).map_or(0, |i| i + 1);
+    &text[..end]
+}
+
+/// Writes one JSON object per matching game:
+/// `{"game", "offset", "line", "plies", "white", "black", "result", "input"}`.
+#[derive(Debug)]
+pub struct JsonlPrinter<W: Write> {
+    out: W,
+}
+
+impl<W: Write> JsonlPrinter<W> {
+    /// A printer to `out`.
+    pub fn new(out: W) -> JsonlPrinter<W> {
+        JsonlPrinter { out }
+    }
+
+    /// Writes one game's line.
+    pub fn write(&mut self, game: &Found<'_>) -> io::Result<()> {
+        let tags = Tags::of(game.text);
+        let plies: Vec<u32> = game.matched.iter().map(|ply| ply.ply).collect();
+        let object = json!({
+            "game": game.number,
+            "offset": game.offset,
+            "line": game.line,
+            "plies": plies,
+            "white": tags.white,
+            "black": tags.black,
+            "result": tags.result,
+            "input": game.input,
+        });
+        serde_json::to_writer(&mut self.out, &object)?;
+        self.out.write_all(b"\n")
+    }
+
+    /// Flushes the writer.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// The tags a JSON line reports.
+#[derive(Default)]
+struct Tags {
+    white: Option<String>,
+    black: Option<String>,
+    result: Option<String>,
+}
+
+impl Tags {
+    fn of(text: &[u8]) -> Tags {
+        let mut tags = Tags::default();
+        Lexer::new(text).next_game(&mut tags);
+        tags
+    }
+}
+
+impl<'a> Visitor<'a> for Tags {
+    fn tag(&mut self, name: &'a [u8], value: &'a [u8]) {
+        let text = || Some(String::from_utf8_lossy(&unescape(value)).into_owned());
+        match name {
+            b"White" => self.white = text(),
+            b"Black" => self.black = text(),
+            b"Result" => self.result = text(),
+            _ => {}
+        }
+    }
+
+    fn begin_movetext(&mut self, _start: usize) -> ControlFlow<()> {
+        ControlFlow::Break(())
+    }
+}
+
+/// Writes one JSON object per game whose replay stopped at an error:
+/// `{"input", "game", "line", "ply", "move", "error"}`.
+#[derive(Debug)]
+pub struct ProblemLog<W: Write> {
+    out: W,
+}
+
+impl<W: Write> ProblemLog<W> {
+    /// A log to `out`.
+    pub fn new(out: W) -> ProblemLog<W> {
+        ProblemLog { out }
+    }
+
+    /// Writes one problem's line.
+    pub fn write(&mut self, problem: &Problem<'_>) -> io::Result<()> {
+        let object = json!({
+            "input": problem.input,
+            "game": problem.game,
+            "line": problem.line,
+            "ply": problem.ply,
+            "move": problem.token,
+            "error": problem.message,
+        });
+        serde_json::to_writer(&mut self.out, &object)?;
+        self.out.write_all(b"\n")
+    }
+
+    /// Flushes the writer.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// A problem as one line of text: `input:line: game G, ply P, move 'X': message`.
+#[must_use]
+pub fn describe(problem: &Problem<'_>) -> String {
+    if problem.token.is_empty() {
+        format!("{}:{}: game {}: {}", problem.input, problem.line, problem.game, problem.message)
+    } else {
+        format!(
+            "{}:{}: game {}, ply {}, move '{}': {}",
+            problem.input, problem.line, problem.game, problem.ply, problem.token, problem.message
+        )
+    }
+}

@@ -1,0 +1,39 @@
+//! [`Plans`]: one query, compiled on first use for each variant met.
+
+use std::sync::OnceLock;
+
+use crate::query::{Plan, Query, QueryError};
+use crate::variant::Variant;
+
+/// A query and its plans, one per variant, compiled when a variant is first met. Shared by all
+/// threads.
+#[derive(Debug)]
+pub struct Plans {
+    query: Query,
+    plans: Vec<OnceLock<Result<Plan, QueryError>>>,
+}
+
+impl Plans {
+    /// The plans of a query.
+    #[must_use]
+    pub fn new(query: Query) -> Plans {
+        Plans { query, plans: Variant::all().iter().map(|_| OnceLock::new()).collect() }
+    }
+
+    /// The query.
+    #[must_use]
+    pub fn query(&self) -> &Query {
+        &self.query
+    }
+
+    /// The plan for a variant, compiled on first use.
+    pub fn get(&self, variant: &'static Variant) -> Result<&Plan, &QueryError> {
+        self.plans[variant.index()].get_or_init(|| self.query.compile(variant)).as_ref()
+    }
+
+    /// Whether the query compiles for no variant among `variants`.
+    #[must_use]
+    pub fn fits_none(&self, variants: &[&'static Variant]) -> bool {
+        variants.iter().all(|variant| self.get(variant).is_err())
+    }
+}
