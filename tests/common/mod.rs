@@ -42,3 +42,5 @@ pub fn matches(query: &str, variant_name: &str, text: &str) -> bool {
 pub fn names(list: &str) -> Vec<String> {
     list.split_whitespace().map(str::to_owned).collect()
 }
+
+pub mod games;

@@ -276,6 +276,12 @@ impl Board {
         self.fullmoves
     }
 
+    /// Plies since the last capture or pawn move.
+    #[must_use]
+    pub fn halfmoves(&self) -> u32 {
+        self.halfmoves
+    }
+
     /// The squares of a colour's pieces of a role.
     #[inline]
     #[must_use]

@@ -169,6 +169,25 @@ impl San {
     }
 }
 
+fn role_letter(role: Role) -> Option<&'static str> {
+    match role {
+        Role::Pawn => None,
+        Role::Knight => Some("N"),
+        Role::Bishop => Some("B"),
+        Role::Rook => Some("R"),
+        Role::Queen => Some("Q"),
+        Role::King => Some("K"),
+    }
+}
+
+fn file_letter(square: u8) -> char {
+    (b'a' + square % 8) as char
+}
+
+fn square_name(square: u8) -> String {
+    format!("{}{}", file_letter(square), square / 8 + 1)
+}
+
 fn square(f: u8, r: u8) -> Result<u8, ParseSanError> {
     Ok(rank(r).ok_or(ParseSanError)? * 8 + file(f).ok_or(ParseSanError)?)
 }
@@ -228,6 +247,67 @@ impl Board {
                 Ok(Move::Null)
             }
         }
+    }
+
+    /// The SAN of a legal move, with `+` or `#` when it gives check or mate.
+    #[must_use]
+    pub fn san(&self, m: Move) -> String {
+        let mut text = match m {
+            Move::Null => return "--".to_owned(),
+            Move::Castle { king, rook } => if rook > king { "O-O" } else { "O-O-O" }.to_owned(),
+            Move::Drop { role, to } => format!("{}@{}", role_letter(role).unwrap_or(""), square_name(to)),
+            Move::EnPassant { from, to } => format!("{}x{}", file_letter(from), square_name(to)),
+            Move::Normal { role: Role::Pawn, from, to, capture, promotion } => {
+                let mut text = String::new();
+                if capture.is_some() {
+                    text.push(file_letter(from));
+                    text.push('x');
+                }
+                text.push_str(&square_name(to));
+                if let Some(promotion) = promotion {
+                    text.push('=');
+                    text.push_str(role_letter(promotion).unwrap_or("Q"));
+                }
+                text
+            }
+            Move::Normal { role, from, to, capture, .. } => {
+                let mut text = role_letter(role).unwrap_or("").to_owned();
+                let mut moves = super::board::MoveList::new();
+                self.legal_moves(&mut moves);
+                let rivals: Vec<u8> = moves
+                    .as_slice()
+                    .iter()
+                    .filter_map(|other| match *other {
+                        Move::Normal { role: r, from: f, to: t, .. } if r == role && t == to && f != from => Some(f),
+                        _ => None,
+                    })
+                    .collect();
+                if !rivals.is_empty() {
+                    let same_file = rivals.iter().any(|f| f % 8 == from % 8);
+                    let same_rank = rivals.iter().any(|f| f / 8 == from / 8);
+                    if !same_file {
+                        text.push(file_letter(from));
+                    } else if !same_rank {
+                        text.push((b'1' + from / 8) as char);
+                    } else {
+                        text.push_str(&square_name(from));
+                    }
+                }
+                if capture.is_some() {
+                    text.push('x');
+                }
+                text.push_str(&square_name(to));
+                text
+            }
+        };
+        let mut after = self.clone();
+        after.play(m);
+        if after.is_check() {
+            let mut replies = super::board::MoveList::new();
+            after.legal_moves(&mut replies);
+            text.push(if replies.is_empty() { '#' } else { '+' });
+        }
+        text
     }
 
     /// The squares of the side to move's pieces of `role` that could reach `to`, before pins and
@@ -382,6 +462,25 @@ mod tests {
         assert_eq!(san("Rd1!?"), san("Rd1"));
         for bad in ["", "x", "Nf9", "Xf3", "K@e4", "e8=K", "i4", "Nbbd7"] {
             assert!(San::from_ascii(bad.as_bytes()).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn writing_san_reads_back() {
+        let mut board = Board::initial(Variant::standard());
+        let mut seed = 7u64;
+        for _ in 0..400 {
+            let mut moves = crate::rules::classical::MoveList::new();
+            board.legal_moves(&mut moves);
+            if moves.is_empty() {
+                break;
+            }
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let m = moves.as_slice()[(seed >> 33) as usize % moves.len()];
+            let text = board.san(m);
+            let mut replay = board.clone();
+            assert_eq!(replay.play_san(&San::from_ascii(text.as_bytes()).unwrap()), Ok(m), "{text}");
+            board.play(m);
         }
     }
 
