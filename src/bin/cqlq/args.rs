@@ -52,7 +52,7 @@ pub struct SearchArgs {
     /// Print only one line: games matched, positions, games read, games with errors.
     #[arg(long)]
     pub count: bool,
-    /// Write the matching games to this file.
+    /// Write the matching games to this file (`-` is standard output).
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// A game matches when at least N of its positions match (and at most M).

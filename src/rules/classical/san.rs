@@ -197,16 +197,26 @@ impl Board {
     pub fn play_san(&mut self, san: &San) -> Result<Move, SanError> {
         match *san {
             San::Normal { role, file, rank, capture: _, to, promotion } => {
-                let mut candidates = self.candidates(role, to, promotion.is_some());
+                // Long algebraic and UCI moves (`g1f3`) name the square, not the piece.
+                let role = match (role, file, rank) {
+                    (Role::Pawn, Some(file), Some(rank)) => {
+                        let from = rank * 8 + file;
+                        let ours = self.side(self.turn()) & (1u64 << from) != 0;
+                        if ours { self.role_at(from).unwrap_or(Role::Pawn) } else { Role::Pawn }
+                    }
+                    _ => role,
+                };
+                let mut origins = !0u64;
                 if let Some(file) = file {
-                    candidates &= attacks::FILE_A << file;
+                    origins &= attacks::FILE_A << file;
                 }
                 if let Some(rank) = rank {
-                    candidates &= attacks::RANK_1 << (8 * rank);
+                    origins &= attacks::RANK_1 << (8 * rank);
                 }
+                let candidates = self.candidates(role, to, promotion.is_some()) & origins;
                 // A king moving two files, or onto its own rook, castles (long notation).
                 if role == Role::King
-                    && let Some(castle) = self.castle_by_destination(candidates, to)
+                    && let Some(castle) = self.castle_by_destination(self.pieces(self.turn(), Role::King) & origins, to)
                 {
                     return self.play_checked(castle).then_some(castle).ok_or(SanError::Illegal);
                 }
@@ -460,6 +470,11 @@ mod tests {
         assert_eq!(san("@e4"), San::Put { role: Role::Pawn, to: 28 });
         assert_eq!(san("--"), San::Null);
         assert_eq!(san("Rd1!?"), san("Rd1"));
+        let mut board = Board::initial(Variant::standard());
+        for uci in ["g1f3", "e7e5", "e2e4", "g8f6", "f1c4", "f8c5", "e1g1"] {
+            board.play_san(&san(uci)).unwrap_or_else(|e| panic!("{uci}: {e}"));
+        }
+        assert_eq!(board.role_at(6), Some(Role::King), "e1g1 castles");
         for bad in ["", "x", "Nf9", "Xf3", "K@e4", "e8=K", "i4", "Nbbd7"] {
             assert!(San::from_ascii(bad.as_bytes()).is_err(), "{bad}");
         }

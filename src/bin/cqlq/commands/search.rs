@@ -45,8 +45,10 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     };
     let output_path = args.output.or(header.output.map(PathBuf::from));
     let out: Box<dyn Write> = match &output_path {
-        Some(path) => Box::new(File::create(path).with_context(|| format!("cannot write {}", path.display()))?),
-        None => Box::new(io::stdout().lock()),
+        Some(path) if path.as_os_str() != "-" => {
+            Box::new(File::create(path).with_context(|| format!("cannot write {}", path.display()))?)
+        }
+        _ => Box::new(io::stdout().lock()),
     };
     let out = BufWriter::with_capacity(1 << 20, out);
     let printer = match (args.count, args.format) {

@@ -1,0 +1,331 @@
+//! `cqlq search` as a user runs it, and the search library: formats, options, inputs, errors,
+//! and output that does not depend on the number of threads.
+
+mod common;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use cqlq::Query;
+use cqlq::search::{Found, Input, Problem, Search, SearchOptions, Sink, Summary};
+
+fn cqlq(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cqlq"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let bytes = stdin.to_vec();
+    let writer = std::thread::spawn(move || input.write_all(&bytes));
+    let output = child.wait_with_output().unwrap();
+    let _ = writer.join();
+    output
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cqlq-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// What a library search reports: JSON-like lines for games and problems.
+#[derive(Default)]
+struct Record {
+    games: Vec<(u64, Vec<u32>)>,
+    problems: Vec<String>,
+}
+
+impl Sink for Record {
+    fn found(&mut self, game: &Found<'_>) -> std::io::Result<()> {
+        self.games.push((game.number, game.matched.iter().map(|ply| ply.ply).collect()));
+        Ok(())
+    }
+
+    fn problem(&mut self, problem: &Problem<'_>) -> std::io::Result<()> {
+        self.problems.push(format!(
+            "game {} line {} ply {} '{}': {}",
+            problem.game, problem.line, problem.ply, problem.token, problem.message
+        ));
+        Ok(())
+    }
+}
+
+fn search(query: &str, pgn: &str, options: SearchOptions) -> (Record, Summary) {
+    let search = Search::new(Query::parse(query).unwrap(), options).unwrap();
+    let mut record = Record::default();
+    let mut summary = Summary::default();
+    let _ = search.run(&mut Input::from_bytes("test.pgn", pgn.as_bytes().to_vec()), &mut record, &mut summary).unwrap();
+    (record, summary)
+}
+
+#[test]
+fn counts_on_the_samples() {
+    let output = cqlq(&["search", "-c", "Ra-h7 ka-h8", "--count", "samples/games/classics.pgn"], b"");
+    assert_eq!(text(&output.stdout), "2 games matched (2 positions) of 4 games read, 0 with errors\n");
+    assert_eq!(output.status.code(), Some(0));
+    let output = cqlq(&["search", "-c", "Qa1 qa1", "--count", "samples/games/classics.pgn"], b"");
+    assert_eq!(text(&output.stdout), "0 games matched (0 positions) of 4 games read, 0 with errors\n");
+    assert_eq!(output.status.code(), Some(1));
+}
+
+#[test]
+fn pgn_output_marks_matched_positions() {
+    let output = cqlq(&["search", "-c", "Rd8 ke8", "samples/games/classics.pgn"], b"");
+    let out = text(&output.stdout);
+    assert!(out.starts_with("[Event \"Paris\"]\n"), "{out}");
+    assert!(out.ends_with("16. Qb8+ Nxb8 17. Rd8# {CQL} 1-0\n\n"), "{out}");
+    // The king stays home for plies 0 to 22 of game 3 (23 positions).
+    let output = cqlq(
+        &["search", "-c", "Ke1", "--matchstring", "home", "--matchcount", "20-30", "samples/games/classics.pgn"],
+        b"",
+    );
+    let out = text(&output.stdout);
+    assert!(out.starts_with("[Event \"Paris\"]"), "{out}");
+    assert!(out.contains("\n\n{home} 1. e4 {home} e5 {home} 2. Nf3 {home} d6"), "{out}");
+    assert!(out.contains("11. Bxb5+ {home} Nbd7 {home} 12. O-O-O Rd8"), "{out}");
+    assert_eq!(out.matches("{home}").count(), 23);
+}
+
+#[test]
+fn jsonl_output() {
+    let output = cqlq(&["search", "-c", "Rd8 ke8", "--format", "jsonl", "samples/games/classics.pgn"], b"");
+    assert_eq!(
+        text(&output.stdout),
+        "{\"game\":3,\"offset\":864,\"line\":29,\"plies\":[33],\"white\":\"Paul Morphy\",\"black\":\"Duke Karl / Count Isouard\",\"result\":\"1-0\",\"input\":\"samples/games/classics.pgn\"}\n"
+    );
+}
+
+#[test]
+fn one_thread_and_many_print_the_same_bytes() {
+    let inputs = [
+        "samples/games/random-standard.pgn",
+        "samples/games/random-chess960.pgn",
+        "samples/games/random-crazyhouse.pgn",
+        "samples/games/classics.pgn",
+    ];
+    for format in ["pgn", "jsonl"] {
+        let mut outputs = Vec::new();
+        for threads in ["1", "2", "7"] {
+            let mut args = vec!["search", "-c", "[Qq] & [a-h4-5]", "--variations", "--format", format, "-j", threads];
+            args.extend(inputs);
+            let output = cqlq(&args, b"");
+            assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+            outputs.push(output.stdout);
+        }
+        assert!(outputs[0].len() > 1000);
+        assert!(outputs.windows(2).all(|pair| pair[0] == pair[1]), "{format}");
+    }
+}
+
+/// Corrupts one move in some games: those games report an error at that move (their positions
+/// before it are still searched), and every other game matches exactly as before.
+#[test]
+fn a_corrupted_game_hides_no_other_match() {
+    let pgn = common::games::random_games("Standard", 300, 99);
+    let query = "[Rr] & [a-h4-5] or #[Qq] == 0";
+    let (clean, clean_summary) = search(query, &pgn, SearchOptions::default());
+    assert_eq!(clean_summary.errors, 0);
+    // Corrupt the 10th move token of every 17th game: an illegal or unreadable move.
+    let mut corrupted = String::new();
+    let mut broken = Vec::new();
+    for (index, game) in pgn.split("\n\n[Event").enumerate() {
+        let game = if index == 0 { game.to_owned() } else { format!("[Event{game}") };
+        let mut game = game;
+        if index % 17 == 5 {
+            let movetext_start = game.find("\n\n").unwrap() + 2;
+            let (head, tail) = game.split_at(movetext_start);
+            let mut words: Vec<String> = tail.split(' ').map(str::to_owned).collect();
+            let is_move = |word: &str| {
+                word.starts_with(|c: char| c.is_ascii_alphabetic()) && !word.ends_with('}') && !word.contains('.')
+            };
+            let moves: Vec<usize> = (0..words.len()).filter(|&i| is_move(&words[i])).collect();
+            if let Some(&target) = moves.get(10) {
+                words[target] = if index % 2 == 0 { "Qh9".to_owned() } else { "Ke4".to_owned() };
+                broken.push(index as u64 + 1);
+            }
+            game = format!("{head}{}", words.join(" "));
+        }
+        if index > 0 {
+            corrupted.push_str("\n\n");
+        }
+        corrupted.push_str(&game);
+    }
+    let (damaged, summary) = search(query, &corrupted, SearchOptions::default());
+    assert_eq!(summary.games, 300);
+    assert_eq!(summary.errors, broken.len() as u64);
+    assert_eq!(damaged.problems.len(), broken.len());
+    for (problem, game) in damaged.problems.iter().zip(&broken) {
+        assert!(problem.starts_with(&format!("game {game} ")), "{problem}");
+        assert!(problem.contains("ply 11 "), "{problem}");
+    }
+    let without = |record: &Record| -> Vec<(u64, Vec<u32>)> {
+        record.games.iter().filter(|(number, _)| !broken.contains(number)).cloned().collect()
+    };
+    assert_eq!(without(&clean), without(&damaged), "every other game matches exactly as before");
+    // In a broken game, the positions before the error were searched.
+    for (number, plies) in damaged.games.iter().filter(|(number, _)| broken.contains(number)) {
+        assert!(plies.iter().all(|&ply| ply <= 10), "game {number}: {plies:?}");
+        let before: Vec<u32> = clean
+            .games
+            .iter()
+            .find(|(n, _)| n == number)
+            .map_or(Vec::new(), |(_, p)| p.iter().copied().filter(|&p| p <= 10).collect());
+        assert_eq!(plies, &before);
+    }
+}
+
+#[test]
+fn errors_are_reported_and_listed() {
+    let dir = temp_dir("errors");
+    let pgn = "[Event \"a\"]\n\n1. e4 e5 2. Nf3 Nc6\n3. Bb5 Qh9 *\n\n[Event \"b\"]\n\n1. d4 d5 2. Ke4 *\n\n[Event \"c\"]\n\n1. c4 *\n";
+    let path = dir.join("broken.pgn");
+    std::fs::write(&path, pgn).unwrap();
+    let errors = dir.join("errors.jsonl");
+    let output =
+        cqlq(&["search", "-c", "Pc4", "--count", "--errors", errors.to_str().unwrap(), path.to_str().unwrap()], b"");
+    assert_eq!(text(&output.stdout), "1 games matched (1 positions) of 3 games read, 2 with errors\n");
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains(&format!("cqlq: {}:4: game 1, ply 6, move 'Qh9': not a move", path.display())), "{stderr}");
+    assert!(
+        stderr.contains(&format!("cqlq: {}:8: game 2, ply 3, move 'Ke4': illegal move", path.display())),
+        "{stderr}"
+    );
+    let log = std::fs::read_to_string(&errors).unwrap();
+    assert_eq!(log.lines().count(), 2);
+    assert!(
+        log.starts_with(&format!(
+            "{{\"input\":\"{}\",\"game\":1,\"line\":4,\"ply\":6,\"move\":\"Qh9\",\"error\":\"not a move\"}}",
+            path.display()
+        )),
+        "{log}"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn stdin_gzip_and_zstd_inputs() {
+    let pgn =
+        std::fs::read("samples/games/classics.pgn".replace('/', std::path::MAIN_SEPARATOR_STR)).unwrap_or_else(|_| {
+            std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/games/classics.pgn")).unwrap()
+        });
+    let expected = "2 games matched (2 positions) of 4 games read, 0 with errors\n";
+    let output = cqlq(&["search", "-c", "Ra-h7 ka-h8", "--count"], &pgn);
+    assert_eq!(text(&output.stdout), expected);
+    let output = cqlq(&["search", "-c", "Ra-h7 ka-h8", "--count", "-"], &pgn);
+    assert_eq!(text(&output.stdout), expected);
+    let dir = temp_dir("compressed");
+    let gz = dir.join("games.pgn.gz");
+    let mut encoder =
+        flate2::write::GzEncoder::new(std::fs::File::create(&gz).unwrap(), flate2::Compression::default());
+    encoder.write_all(&pgn).unwrap();
+    encoder.finish().unwrap();
+    let zst = dir.join("games.pgn.zst");
+    std::fs::write(&zst, zstd::encode_all(&pgn[..], 3).unwrap()).unwrap();
+    for path in [&gz, &zst] {
+        let output = cqlq(&["search", "-c", "Ra-h7 ka-h8", "--count", path.to_str().unwrap()], b"");
+        assert_eq!(text(&output.stdout), expected, "{}", path.display());
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn header_parameters_and_options() {
+    let dir = temp_dir("header");
+    let out = dir.join("hits.pgn");
+    let query = dir.join("query.cql");
+    std::fs::write(
+        &query,
+        format!(
+            "cql(input samples/games/classics.pgn output {} matchstring \"seventh\" result 1-0)\nRa-h7 ka-h8\n",
+            out.display()
+        ),
+    )
+    .unwrap();
+    let output = cqlq(&["search", query.to_str().unwrap()], b"");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let hits = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(hits.matches("{seventh}").count(), 2);
+    // Command-line options win over the header.
+    let output = cqlq(&["search", query.to_str().unwrap(), "--matchstring", "R7", "-o", "-"], b"");
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(text(&output.stdout).matches("{R7}").count(), 2, "`-o -` writes to stdout");
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), hits, "the header's output is not used");
+    let output = cqlq(&["search", query.to_str().unwrap(), "--count", "--limit", "1"], b"");
+    assert_eq!(text(&output.stdout), "1 games matched (1 positions) of 2 games read, 0 with errors\n");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn game_numbers_limits_and_matchcounts() {
+    let pgn = common::games::random_games("Standard", 40, 5);
+    let (all, _) = search("[Nn] & [a-h4-5]", &pgn, SearchOptions::default());
+    let (some, summary) =
+        search("[Nn] & [a-h4-5]", &pgn, SearchOptions { gamenumber: Some((10, Some(20))), ..SearchOptions::default() });
+    let expected: Vec<_> = all.games.iter().filter(|(n, _)| (10..=20).contains(n)).cloned().collect();
+    assert_eq!(some.games, expected);
+    assert_eq!(summary.games, 20, "reading stops after the last game asked for");
+    let (limited, summary) =
+        search("[Nn] & [a-h4-5]", &pgn, SearchOptions { limit: Some(3), ..SearchOptions::default() });
+    assert_eq!(limited.games, all.games[..3]);
+    assert_eq!(summary.matched, 3);
+    let (many, _) =
+        search("[Nn] & [a-h4-5]", &pgn, SearchOptions { matchcount: (5, None), ..SearchOptions::default() });
+    let expected: Vec<_> = all.games.iter().filter(|(_, plies)| plies.len() >= 5).cloned().collect();
+    assert_eq!(many.games, expected);
+}
+
+#[test]
+fn variations_are_searched_on_request() {
+    let pgn = "[Event \"v\"]\n\n1. e4 (1. d4 d5 (1... Nf6 2. c4) 2. c4) 1... e5 2. Nf3 *\n";
+    let (main, _) = search("Pc4", pgn, SearchOptions::default());
+    assert!(main.games.is_empty());
+    let (all, _) = search("Pc4", pgn, SearchOptions { variations: true, ..SearchOptions::default() });
+    assert_eq!(all.games, [(1, vec![3, 3])]);
+    let output = cqlq(&["search", "-c", "Pc4", "--variations"], pgn.as_bytes());
+    assert_eq!(
+        text(&output.stdout),
+        "[Event \"v\"]\n\n1. e4 (1. d4 d5 (1... Nf6 2. c4 {CQL}) 2. c4 {CQL}) 1... e5 2. Nf3 *\n\n"
+    );
+}
+
+#[test]
+fn a_bad_query_stops_before_any_game() {
+    let output = cqlq(&["search", "-c", "Rk9", "samples/games/classics.pgn"], b"");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("rank 9 is outside the 8x8 board of Standard"));
+    assert_eq!(output.stdout, b"");
+    let output = cqlq(&["search", "-c", "K", "samples/games/missing.pgn", "samples/games/classics.pgn"], b"");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("samples/games/missing.pgn"));
+    assert!(text(&output.stdout).contains("[Event \"Paris\"]"), "other inputs are still read");
+}
+
+/// The real data: the lichess sample and every edge file replay (or report why not).
+#[test]
+#[ignore = "needs ../shared/data"]
+fn real_files_replay() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pgn");
+    let mut lines = Vec::new();
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(data.join("edge")).unwrap().map(|e| e.unwrap().path()).collect();
+    paths.sort();
+    paths.insert(0, data.join("lichess_db_1000k.pgn"));
+    for path in paths {
+        let output = cqlq(&["search", "-c", "[Aa]", "--count", "--variations", path.to_str().unwrap()], b"");
+        let count = text(&output.stdout);
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let errors = text(&output.stderr);
+        let expected_errors = if name == "antichess-programfox.pgn" { 2 } else { 0 };
+        assert!(count.ends_with(&format!(", {expected_errors} with errors\n")), "{name}: {count}{errors}");
+        lines.push(format!("{name}: {}", count.trim()));
+    }
+    println!("{}", lines.join("\n"));
+}
