@@ -49,6 +49,15 @@ pub trait PositionView<const W: usize> {
     /// The side to move.
     fn turn(&self) -> Color;
 
+    /// The squares holding pieces of a colour and of some kinds.
+    fn pieces(&self, color: Color, kinds: KindSet) -> SquareSet<W> {
+        let mut of_kinds = SquareSet::EMPTY;
+        for kind in kinds.iter() {
+            of_kinds |= self.kind(kind);
+        }
+        of_kinds & self.color(color)
+    }
+
     /// The squares holding any piece.
     fn occupied(&self) -> SquareSet<W> {
         self.color(Color::White) | self.color(Color::Black)

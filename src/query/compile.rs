@@ -72,7 +72,10 @@ impl<const W: usize> Compiler<'_, W> {
             }
             ExprKind::Block(filters) => FilterNode::All(filters.iter().map(|filter| self.filter(filter)).collect()),
             _ => match type_of(expr) {
-                Type::Set => FilterNode::NotEmpty(self.set(expr)),
+                Type::Set => {
+                    let set = self.set(expr);
+                    if may_hold_backhand(&set) { FilterNode::NotEmpty(set) } else { FilterNode::HasSquare(set) }
+                }
                 Type::Number => FilterNode::HasValue(self.number(expr)),
                 Type::Filter => unreachable!("check: every filter form is handled above"),
             },

@@ -68,6 +68,8 @@ pub(crate) enum NumberNode<const W: usize> {
 pub(crate) enum FilterNode<const W: usize> {
     /// Matches when the set is not empty.
     NotEmpty(SetNode<W>),
+    /// Matches when the set, which holds no backhand slot, has a square.
+    HasSquare(SetNode<W>),
     /// Matches when the number has a value.
     HasValue(NumberNode<W>),
     /// Compares two numbers.
@@ -102,6 +104,7 @@ impl<const W: usize> Program<W> {
     fn filter(&self, node: &FilterNode<W>, view: &impl PositionView<W>) -> bool {
         match node {
             FilterNode::NotEmpty(set) => !self.set(set, view).is_empty(),
+            FilterNode::HasSquare(set) => !self.squares(set, view).is_empty(),
             FilterNode::HasValue(number) => self.number(number, view).is_some(),
             FilterNode::Compare(op, left, right) => {
                 let (Some(left), Some(right)) = (self.number(left, view), self.number(right, view)) else {
@@ -154,21 +157,41 @@ impl<const W: usize> Program<W> {
         }
     }
 
+    /// The squares of a set: `self.set(node, view).squares`, without the backhand's part.
+    fn squares(&self, node: &SetNode<W>, view: &impl PositionView<W>) -> SquareSet<W> {
+        match node {
+            SetNode::Squares { squares, .. } => *squares,
+            SetNode::Pieces { classes, empty, squares, .. } => {
+                let mut on_board = if *empty { self.masks.complement(view.occupied()) } else { SquareSet::EMPTY };
+                for class in classes {
+                    let mut pieces = view.pieces(class.color, class.kinds);
+                    if let Some(level) = class.level {
+                        pieces &= view.with_level(level);
+                    }
+                    on_board |= pieces;
+                }
+                on_board & *squares
+            }
+            SetNode::Union(left, right) => self.squares(left, view) | self.squares(right, view),
+            SetNode::Intersection(left, right) => self.squares(left, view) & self.squares(right, view),
+            SetNode::Complement { set, .. } => self.masks.complement(self.squares(set, view)),
+        }
+    }
+
     fn set(&self, node: &SetNode<W>, view: &impl PositionView<W>) -> SetValue<W> {
         match node {
             SetNode::Squares { squares, backhand } => SetValue {
                 squares: *squares,
-                backhand: Color::ALL.map(|color| backhand[color.index()].intersection(view.backhand_kinds(color))),
+                backhand: Color::ALL.map(|color| {
+                    let kinds = backhand[color.index()];
+                    if kinds.is_empty() { kinds } else { kinds.intersection(view.backhand_kinds(color)) }
+                }),
             },
             SetNode::Pieces { classes, empty, squares, backhand } => {
                 let mut on_board = if *empty { self.masks.complement(view.occupied()) } else { SquareSet::EMPTY };
                 let mut in_backhand = [KindSet::EMPTY; 2];
                 for class in classes {
-                    let mut of_kinds = SquareSet::EMPTY;
-                    for kind in class.kinds.iter() {
-                        of_kinds |= view.kind(kind);
-                    }
-                    let mut pieces = of_kinds & view.color(class.color);
+                    let mut pieces = view.pieces(class.color, class.kinds);
                     if let Some(level) = class.level {
                         pieces &= view.with_level(level);
                     }

@@ -193,6 +193,12 @@ impl KindSet {
         self.0 == 0
     }
 
+    /// The set as bits: bit `i` stands for the kind of index `i`.
+    #[must_use]
+    pub const fn to_bits(self) -> u128 {
+        self.0
+    }
+
     /// The number of kinds.
     #[must_use]
     pub const fn len(self) -> usize {

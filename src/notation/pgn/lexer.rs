@@ -44,7 +44,8 @@ pub trait Visitor<'a> {
         let _ = (name, value);
     }
 
-    /// The movetext begins at byte `start`. `Break` skips it.
+    /// The movetext begins at byte `start`. `Break` skips it: the visitor hears nothing more of
+    /// this game.
     fn begin_movetext(&mut self, start: usize) -> ControlFlow<()> {
         let _ = start;
         ControlFlow::Continue(())
@@ -94,13 +95,72 @@ pub struct Lexer<'a> {
     position: usize,
 }
 
+/// Byte classes, looked up in one table: a blank, a byte that ends a move token.
+const BLANK: u8 = 1;
+const ENDS_TOKEN: u8 = 2;
+/// A byte that starts a move token and nothing else (letters, mostly).
+const STARTS_MOVE: u8 = 4;
+/// A byte that may end a game, or hide what would, when the movetext is skipped.
+const MAY_END_GAME: u8 = 8;
+
+static CLASSES: [u8; 256] = {
+    let mut classes = [0u8; 256];
+    let blanks = b" \t\r\n\x0B\x0C";
+    let mut i = 0;
+    while i < blanks.len() {
+        classes[blanks[i] as usize] = BLANK | ENDS_TOKEN;
+        i += 1;
+    }
+    let delimiters = b"{}();$[]";
+    i = 0;
+    while i < delimiters.len() {
+        classes[delimiters[i] as usize] = ENDS_TOKEN;
+        i += 1;
+    }
+    let mut byte = 0;
+    while byte < 256 {
+        let special = matches!(byte as u8, b'%' | b'*' | b'!' | b'?' | b'0'..=b'9' | 0xC2);
+        if classes[byte] == 0 && !special {
+            classes[byte] = STARTS_MOVE;
+        }
+        byte += 1;
+    }
+    let enders = b"{;%()[*-";
+    i = 0;
+    while i < enders.len() {
+        classes[enders[i] as usize] |= MAY_END_GAME;
+        i += 1;
+    }
+    classes
+};
+
 /// Bytes that end a move token.
+#[inline]
 fn ends_token(byte: u8) -> bool {
-    matches!(byte, b' ' | b'\t' | b'\r' | b'\n' | 0x0B | 0x0C | b'{' | b'}' | b'(' | b')' | b';' | b'$' | b'[' | b']')
+    CLASSES[byte as usize] & ENDS_TOKEN != 0
 }
 
+#[inline]
 fn is_blank(byte: u8) -> bool {
-    matches!(byte, b' ' | b'\t' | b'\r' | b'\n' | 0x0B | 0x0C)
+    CLASSES[byte as usize] & BLANK != 0
+}
+
+/// The first offset from `at` whose byte is not a blank.
+#[inline]
+fn skip_blanks_from(text: &[u8], mut at: usize) -> usize {
+    while at < text.len() && is_blank(text[at]) {
+        at += 1;
+    }
+    at
+}
+
+/// The end of the token starting at `at`.
+#[inline]
+fn token_end(text: &[u8], mut at: usize) -> usize {
+    while at < text.len() && !ends_token(text[at]) {
+        at += 1;
+    }
+    at
 }
 
 impl<'a> Lexer<'a> {
@@ -129,15 +189,16 @@ impl<'a> Lexer<'a> {
         self.tags(visitor);
         self.skip_blanks();
         let movetext = self.position;
-        let skip = visitor.begin_movetext(movetext).is_break();
-        self.movetext(visitor, skip);
+        if visitor.begin_movetext(movetext).is_break() {
+            self.skip_movetext();
+        } else {
+            self.movetext(visitor);
+        }
         Some(GameSpan { start, movetext, end: self.position })
     }
 
     fn skip_blanks(&mut self) {
-        while self.position < self.text.len() && is_blank(self.text[self.position]) {
-            self.position += 1;
-        }
+        self.position = skip_blanks_from(self.text, self.position);
     }
 
     fn skip_blanks_and_line_comments(&mut self) {
@@ -208,15 +269,28 @@ impl<'a> Lexer<'a> {
     }
 
     /// The movetext, up to the end of the text, a tag section, or what follows a result.
-    fn movetext<V: Visitor<'a>>(&mut self, visitor: &mut V, mut skip: bool) {
+    fn movetext<V: Visitor<'a>>(&mut self, visitor: &mut V) {
+        let mut skip = false;
         let text = self.text;
         // Variations entered, and how deep inside a skipped one we are.
         let mut entered = 0usize;
         let mut skipped = 0usize;
         while self.position < text.len() {
             let byte = text[self.position];
+            // Moves and blanks first: they are most of the movetext.
+            let class = CLASSES[byte as usize];
+            if class & STARTS_MOVE != 0 {
+                let token = self.token();
+                if !skip && skipped == 0 {
+                    skip = visitor.san(token, self.position).is_break();
+                }
+                continue;
+            }
+            if class & BLANK != 0 {
+                self.skip_blanks();
+                continue;
+            }
             match byte {
-                b' ' | b'\t' | b'\r' | b'\n' | 0x0B | 0x0C => self.position += 1,
                 b'{' => {
                     let close = memchr(b'}', &text[self.position + 1..]).map_or(text.len(), |i| self.position + 1 + i);
                     if !skip && skipped == 0 {
@@ -281,6 +355,106 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// Skips a movetext nobody listens to, ending where [`Lexer::movetext`] would end it. Only
+    /// the bytes that can end a game or hide one (`{ ; % ( ) [ * -`) are looked at; whether a
+    /// `*` or a result pattern stands where a token starts is decided by re-reading its blob
+    /// (its run of bytes between delimiters) as the full reader would.
+    fn skip_movetext(&mut self) {
+        let text = self.text;
+        let mut depth = 0usize;
+        let mut at = self.position;
+        let movetext = at;
+        loop {
+            while at < text.len() && CLASSES[text[at] as usize] & MAY_END_GAME == 0 {
+                at += 1;
+            }
+            let Some(&byte) = text.get(at) else { break };
+            self.position = at;
+            match byte {
+                b'{' => at = memchr(b'}', &text[at + 1..]).map_or(text.len(), |i| at + 2 + i),
+                b';' => {
+                    self.skip_line();
+                    at = self.position;
+                }
+                b'%' if self.at_line_start() => {
+                    self.skip_line();
+                    at = self.position;
+                }
+                b'(' => {
+                    depth += 1;
+                    at += 1;
+                }
+                b')' => {
+                    depth = depth.saturating_sub(1);
+                    at += 1;
+                }
+                b'[' if depth == 0 || self.at_line_start() => return,
+                b'*' if self.starts_token(movetext, at) => {
+                    self.position = at + 1;
+                    if depth == 0 {
+                        self.skip_trailing_comments();
+                        return;
+                    }
+                    at += 1;
+                }
+                b'-' => match self.result_around(movetext, at) {
+                    Some((start, len)) => {
+                        self.position = start + len;
+                        if depth == 0 {
+                            self.skip_trailing_comments();
+                            return;
+                        }
+                        at = start + len;
+                    }
+                    None => at += 1,
+                },
+                _ => at += 1,
+            }
+        }
+        self.position = text.len();
+    }
+
+    /// The result token (start and length) whose `-` is at `dash`, if the full reader would read
+    /// one there.
+    fn result_around(&mut self, movetext: usize, dash: usize) -> Option<(usize, usize)> {
+        // `1-0` and `0-1`, `½-½`, `1/2-1/2`: the dash is 1, 2 or 3 bytes in.
+        for back in 1..=3 {
+            let Some(start) = dash.checked_sub(back).filter(|start| *start >= movetext) else { break };
+            self.position = start;
+            if let Some(result) = self.result()
+                && self.starts_token(movetext, start)
+            {
+                return Some((start, result.len()));
+            }
+        }
+        None
+    }
+
+    /// Whether the full reader, going through the blob that holds `at` (the movetext beginning
+    /// at `movetext`), starts a token at `at`.
+    fn starts_token(&self, movetext: usize, at: usize) -> bool {
+        let text = self.text;
+        let mut blob = at;
+        while blob > movetext && !ends_token(text[blob - 1]) {
+            blob -= 1;
+        }
+        let mut cursor = Lexer { text, position: blob };
+        if blob > movetext && text[blob - 1] == b'$' {
+            // A NAG's digits.
+            while cursor.position < text.len() && text[cursor.position].is_ascii_digit() {
+                cursor.position += 1;
+            }
+        }
+        while cursor.position < at {
+            match text[cursor.position] {
+                b'!' | b'?' | b'*' => cursor.position += 1,
+                b'0'..=b'9' | 0xC2 if cursor.result().is_none() && cursor.move_number() => {}
+                _ => return false,
+            }
+        }
+        cursor.position == at
+    }
+
     /// After a result at the top level: the game ends, and a new one starts if anything but
     /// blanks and comments follows. Returns whether this game is over.
     fn end_of_game<V: Visitor<'a>>(&mut self, visitor: &mut V, result: &'a [u8], depth: usize) -> bool {
@@ -288,11 +462,16 @@ impl<'a> Lexer<'a> {
             return false;
         }
         visitor.outcome(result);
-        // Blanks and comments after the result still belong to this game.
+        self.skip_trailing_comments();
+        true
+    }
+
+    /// Blanks and comments after a result still belong to its game.
+    fn skip_trailing_comments(&mut self) {
         loop {
             self.skip_blanks_and_line_comments();
             if self.text.get(self.position) != Some(&b'{') {
-                return true;
+                return;
             }
             let close =
                 memchr(b'}', &self.text[self.position + 1..]).map_or(self.text.len(), |i| self.position + 1 + i);
@@ -303,13 +482,17 @@ impl<'a> Lexer<'a> {
     /// A result token here (`1-0`, `0-1`, `1/2-1/2`, `½-½`), followed by a delimiter.
     fn result(&mut self) -> Option<&'a [u8]> {
         let rest = &self.text[self.position..];
-        for result in [&b"1-0"[..], b"0-1", b"1/2-1/2", "½-½".as_bytes()] {
-            if rest.starts_with(result) && rest.get(result.len()).is_none_or(|b| ends_token(*b)) {
-                self.position += result.len();
-                return Some(&rest[..result.len()]);
-            }
+        let len = match rest {
+            [b'1', b'-', b'0', ..] | [b'0', b'-', b'1', ..] => 3,
+            [b'1', b'/', b'2', b'-', b'1', b'/', b'2', ..] => 7,
+            [0xC2, 0xBD, b'-', 0xC2, 0xBD, ..] => 5, // ½-½
+            _ => return None,
+        };
+        if !rest.get(len).is_none_or(|b| ends_token(*b)) {
+            return None;
         }
-        None
+        self.position += len;
+        Some(&rest[..len])
     }
 
     /// A move number (`12.`, `12...`) here: skips it and says so.
@@ -331,9 +514,7 @@ impl<'a> Lexer<'a> {
 
     fn token(&mut self) -> &'a [u8] {
         let start = self.position;
-        while self.position < self.text.len() && !ends_token(self.text[self.position]) {
-            self.position += 1;
-        }
+        self.position = token_end(self.text, start);
         &self.text[start..self.position]
     }
 }
@@ -431,6 +612,54 @@ mod tests {
     fn games_without_tags_follow_results() {
         let events = read("1. e4 1-0 1. d4 0-1\n\n{only a comment}\n", false);
         assert_eq!(events, ["game@0", "e4@5", "result 1-0", "game@10", "d4@15", "result 0-1"]);
+    }
+
+    /// The spans of the games of `text`, read with the moves listened to or skipped.
+    fn spans(text: &[u8], skip: bool) -> Vec<GameSpan> {
+        struct Reader(bool);
+        impl Visitor<'_> for Reader {
+            fn begin_movetext(&mut self, _start: usize) -> ControlFlow<()> {
+                if self.0 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+            }
+        }
+        let mut lexer = Lexer::new(text);
+        std::iter::from_fn(|| lexer.next_game(&mut Reader(skip))).collect()
+    }
+
+    #[test]
+    fn skipping_the_moves_ends_games_where_reading_them_does() {
+        let cases: [&[u8]; 13] = [
+            b"1. e4 e5 1-0\n\n[Event \"b\"]\n1. d4 *",
+            b"1. e4 1-0 1. d4 0-1 2. c4 1/2-1/2 3. Nf3 \xC2\xBD-\xC2\xBD e5",
+            b"1. O-O 0-0 0-0-0 -- e2-e4 1-0",
+            b"1. e4 (1. d4 1-0) e5 * 1. c4",
+            b"12.1-0 e4 12...*e5 13.!1-0 Nf3",
+            b"e41-0 $11-0 $1 1-0 x",
+            b"{1-0 [x]\n[Event} e4 ; 1-0\n% 0-1\n1-0 {after} ; c\n{c2} e4",
+            b"e4 ( [x] e5 \n[Event \"c\"]\n1. e4",
+            b"e4 [x] e5",
+            b"e4 ) ) 1-0 (( 1-0 ) 0-1",
+            b"1. e4%x 1-0 %y",
+            b"e4 *",
+            b"[E\"\"*e",
+        ];
+        for text in cases {
+            assert_eq!(spans(text, true), spans(text, false), "{}", String::from_utf8_lossy(text));
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
+        #[test]
+        fn skipping_agrees_with_reading_on_any_mix(parts in proptest::collection::vec(0usize..32, 0..40)) {
+            const PIECES: [&str; 32] = [
+                "1-0", "0-1", "1/2-1/2", "\u{BD}-\u{BD}", "*", "12.", "...", "e4", "$1", "!", "?", "{", "}", "(", ")",
+                "[", "]", ";", "%", "\n", " ", "O-O", "0-0", "--", "[Event \"x\"]\n", "1", "0", "-", "/", "2", "\u{BD}",
+                "x",
+            ];
+            let text: String = parts.iter().map(|&i| PIECES[i]).collect();
+            proptest::prop_assert_eq!(spans(text.as_bytes(), true), spans(text.as_bytes(), false), "{:?}", text);
+        }
     }
 
     #[test]

@@ -2,11 +2,12 @@
 //! application and legal move generation.
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use super::attacks::{self, Bitboard};
 use crate::board::{Square, SquareSet};
 use crate::position::{Mark, Position, PositionView, Setup};
-use crate::variant::{BackhandRule, CastlingRule, Color, Kind, KindSet, Piece, Role, Variant};
+use crate::variant::{BackhandRule, CastlingRule, Color, Family, Kind, KindSet, Piece, Role, Variant};
 
 /// The rules a board follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -229,7 +230,20 @@ impl Board {
     /// The initial position of a classical variant.
     #[must_use]
     pub fn initial(variant: &'static Variant) -> Board {
-        Board::from_position(&Position::initial(variant))
+        // Built once per variant: games start from it by the hundred thousand.
+        static INITIAL: OnceLock<Vec<Option<Board>>> = OnceLock::new();
+        let boards = INITIAL.get_or_init(|| {
+            Variant::all()
+                .iter()
+                .map(|variant| {
+                    (variant.family == Family::Classical).then(|| Board::from_position(&Position::initial(variant)))
+                })
+                .collect()
+        });
+        match &boards[variant.index()] {
+            Some(board) => board.clone(),
+            None => Board::from_position(&Position::initial(variant)),
+        }
     }
 
     /// The position as a setup, to write or to check.
@@ -490,20 +504,40 @@ impl Board {
     /// Whether a move is legal here.
     #[must_use]
     pub fn is_legal(&self, m: Move) -> bool {
-        let mut moves = MoveList::new();
         match m {
             Move::Castle { .. } => {
+                let mut moves = MoveList::new();
                 self.castling_moves(&mut moves);
                 moves.as_slice().contains(&m)
             }
             Move::Null => !self.is_check(),
-            _ => {
+            Move::Normal { role, from, to, .. } => self.leaves_king_safe(role, from, to),
+            Move::Drop { to, .. } => {
+                let us = self.turn;
+                self.attackers(self.king(us), us.other(), self.occupied() | (1u64 << to)) == 0
+            }
+            Move::EnPassant { .. } => {
                 let us = self.turn;
                 let mut after = self.clone();
                 after.play(m);
                 after.attackers(after.king(us), us.other(), after.occupied()) == 0
             }
         }
+    }
+
+    /// Whether a pseudo-legal piece move (not en passant, not castling) leaves the mover's king
+    /// unattacked, found without playing it.
+    fn leaves_king_safe(&self, role: Role, from: u8, to: u8) -> bool {
+        let us = self.turn;
+        let them = us.other();
+        let from_bit = 1u64 << from;
+        let to_bit = 1u64 << to;
+        if role == Role::King {
+            return self.attackers(to, them, self.occupied() & !from_bit) == 0;
+        }
+        let occupied = (self.occupied() & !from_bit) | to_bit;
+        // A piece taken on `to` attacks nothing any more.
+        self.attackers(self.king(us), them, occupied) & !to_bit == 0
     }
 
     /// Every legal move.
@@ -711,6 +745,20 @@ impl PositionView<1> for Board {
     #[inline]
     fn color(&self, color: Color) -> SquareSet<1> {
         set(self.by_color[color.index()])
+    }
+    #[inline]
+    fn pieces(&self, color: Color, kinds: KindSet) -> SquareSet<1> {
+        let kinds = kinds.to_bits();
+        if kinds.is_power_of_two() {
+            let role = kinds.trailing_zeros() as usize;
+            return set(self.by_role.get(role).map_or(0, |bitboard| bitboard & self.by_color[color.index()]));
+        }
+        let mut of_kinds = 0;
+        for (index, bitboard) in self.by_role.iter().enumerate() {
+            // All ones when the kind is in the set, else zero: no branch.
+            of_kinds |= bitboard & 0u64.wrapping_sub(((kinds >> index) & 1) as u64);
+        }
+        set(of_kinds & self.by_color[color.index()])
     }
     #[inline]
     fn marked(&self, mark: Mark) -> SquareSet<1> {

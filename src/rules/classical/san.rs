@@ -123,6 +123,30 @@ impl San {
         // Annotations and check signs carry no move.
         let end = token.iter().rposition(|b| !matches!(b, b'+' | b'#' | b'!' | b'?')).map_or(0, |i| i + 1);
         let token = &token[..end];
+        // The common shapes first: `e4`, `Nf3`, `exd5`, `Nxe5`.
+        match *token {
+            [f @ b'a'..=b'h', r @ b'1'..=b'8'] => {
+                return Ok(San::Normal {
+                    role: Role::Pawn,
+                    file: None,
+                    rank: None,
+                    capture: false,
+                    to: (r - b'1') * 8 + (f - b'a'),
+                    promotion: None,
+                });
+            }
+            [letter @ (b'N' | b'B' | b'R' | b'Q' | b'K'), f @ b'a'..=b'h', r @ b'1'..=b'8'] => {
+                return Ok(San::Normal {
+                    role: role_of_letter(letter).ok_or(ParseSanError)?,
+                    file: None,
+                    rank: None,
+                    capture: false,
+                    to: (r - b'1') * 8 + (f - b'a'),
+                    promotion: None,
+                });
+            }
+            _ => {}
+        }
         match token {
             b"--" | b"Z0" | b"0000" | b"@@@@" => return Ok(San::Null),
             b"O-O" | b"0-0" | b"OO" | b"00" => return Ok(San::Castle { king_side: true }),
@@ -153,6 +177,9 @@ impl San {
             _ => (Role::Pawn, body),
         };
         let [disambiguation @ .., f, r] = body else { return Err(ParseSanError) };
+        if promotion.is_some() && role != Role::Pawn {
+            return Err(ParseSanError);
+        }
         let to = square(*f, *r)?;
         let (disambiguation, capture) = match disambiguation {
             [rest @ .., b'x' | b':' | b'-'] => (rest, disambiguation.last() != Some(&b'-')),
@@ -206,6 +233,9 @@ impl Board {
                     }
                     _ => role,
                 };
+                if promotion.is_some() && role != Role::Pawn {
+                    return Err(SanError::Illegal);
+                }
                 let mut origins = !0u64;
                 if let Some(file) = file {
                     origins &= attacks::FILE_A << file;
@@ -402,21 +432,11 @@ impl Board {
 
     /// Plays a pseudo-legal move if it leaves the mover's king safe; otherwise changes nothing.
     fn play_checked(&mut self, m: Move) -> bool {
-        if let Move::Castle { .. } = m {
-            if !self.is_legal(m) {
-                return false;
-            }
+        let legal = self.is_legal(m);
+        if legal {
             self.play(m);
-            return true;
         }
-        let us = self.turn();
-        let before = self.clone();
-        self.play(m);
-        if self.attackers(self.king(us), us.other(), self.occupied()) != 0 {
-            *self = before;
-            return false;
-        }
-        true
+        legal
     }
 }
 
@@ -475,7 +495,7 @@ mod tests {
             board.play_san(&san(uci)).unwrap_or_else(|e| panic!("{uci}: {e}"));
         }
         assert_eq!(board.role_at(6), Some(Role::King), "e1g1 castles");
-        for bad in ["", "x", "Nf9", "Xf3", "K@e4", "e8=K", "i4", "Nbbd7"] {
+        for bad in ["", "x", "Nf9", "Xf3", "K@e4", "e8=K", "i4", "Nbbd7", "Ke1B", "Nf8=Q"] {
             assert!(San::from_ascii(bad.as_bytes()).is_err(), "{bad}");
         }
     }

@@ -1,0 +1,308 @@
+//! `cqlq search` over `gnuchess-book` beside pgn-reader + shakmaty replaying the same file, in one
+//! run: times (medians), ratios and the targets of `performance.md`.
+//!
+//! `cargo bench --bench search` — needs `../shared/data/pgn/gnuchess-book.pgn.zst`, decompressed
+//! once into `target/bench-data/`. `CQLQ_BENCH_RUNS` sets the runs per measurement (default 5);
+//! `CQLQ_BENCH_STDIN_GB` the size of the stream fed to `cqlq search -` for peak memory (default 1).
+//!
+//! Measured:
+//! 1. query `Ra-h7 ka-h8`: cqlq on 1 thread against pgn-reader + shakmaty (parse, replay, the same
+//!    mask test on every position) on 1 thread;
+//! 2. the same on all threads, both engines (the peer split at `\n[Event `, rayon over the games);
+//! 3. cqlq's 1-thread time against the anchors of pgn-extract and python-chess (from
+//!    `performance.md`: those tools are not installed here, so that ratio is not same-run);
+//! 4. a query that reads only tags: throughput in GB/s;
+//! 5. peak resident memory of `cqlq search` reading a stream of 1 GB or more from standard input.
+
+use std::fs::File;
+use std::io;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use cqlq::Query;
+use cqlq::search::{Found, Input, Search, SearchOptions, Sink, Summary};
+use memmap2::Mmap;
+use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
+use rayon::prelude::*;
+use shakmaty::{Bitboard, Chess, Position, Rank};
+
+/// The anchors of `performance.md` for tools that are not installed here (seconds, 1 thread).
+const PGN_EXTRACT_POSITION_SEARCH: f64 = 14.2;
+const PYTHON_CHESS_REPLAY: f64 = 360.0;
+
+fn main() {
+    let Some(pgn) = prepare_corpus() else {
+        println!("search benchmark skipped: ../shared/data/pgn/gnuchess-book.pgn.zst is not here");
+        return;
+    };
+    let runs: usize = std::env::var("CQLQ_BENCH_RUNS").ok().and_then(|n| n.parse().ok()).unwrap_or(5);
+    let threads = rayon::current_num_threads();
+    let bytes = std::fs::metadata(&pgn).expect("corpus").len();
+    println!("gnuchess-book: {:.1} MB, {runs} runs each, medians; {threads} threads available", mb(bytes));
+
+    // First, while this process is small: a child's peak memory includes what its parent had
+    // mapped when it was started.
+    let gigabytes: f64 = std::env::var("CQLQ_BENCH_STDIN_GB").ok().and_then(|n| n.parse().ok()).unwrap_or(1.0);
+    let memory = peak_memory_of_stdin_search(&pgn, gigabytes);
+
+    let file = File::open(&pgn).expect("corpus");
+    // SAFETY: the benchmark's own copy of the corpus is not changed while it is mapped.
+    let map = unsafe { Mmap::map(&file) }.expect("mmap");
+    let text: &[u8] = &map;
+
+    let (peer_counts, peer_1) = median(runs, || peer_replay(text));
+    let (peer_counts_n, peer_n) = median(runs, || peer_replay_parallel(text));
+    let (cqlq_counts, cqlq_1) = median(runs, || cqlq_search(&pgn, "Ra-h7 ka-h8", 1));
+    let (cqlq_counts_n, cqlq_n) = median(runs, || cqlq_search(&pgn, "Ra-h7 ka-h8", 0));
+    let (header_counts, header) = median(runs, || cqlq_search(&pgn, "cql(result 1-0)", 0));
+    assert_eq!(peer_counts, peer_counts_n, "the peer finds the same on every thread count");
+    assert_eq!(cqlq_counts, cqlq_counts_n, "cqlq finds the same on every thread count");
+    assert_eq!(
+        (cqlq_counts.games, cqlq_counts.positions),
+        (peer_counts.games, peer_counts.positions),
+        "cqlq and the peer agree on what matches"
+    );
+
+    println!();
+    println!("query `Ra-h7 ka-h8`: {} games, {} positions matched", cqlq_counts.games, cqlq_counts.positions);
+    println!("{:<44} {:>9} {:>12}", "", "time", "plies/s");
+    let plies = peer_counts.plies as f64;
+    for (name, time) in [
+        ("pgn-reader + shakmaty, 1 thread", peer_1),
+        (&*format!("pgn-reader + shakmaty, {threads} threads"), peer_n),
+        ("cqlq search, 1 thread", cqlq_1),
+        (&*format!("cqlq search, {threads} threads"), cqlq_n),
+    ] {
+        println!("{name:<44} {:>8.3}s {:>10.1} M", secs(time), plies / secs(time) / 1e6);
+    }
+    println!(
+        "{:<44} {:>8.3}s {:>8.2} GB/s  ({} games)",
+        "cqlq search, tags only `cql(result 1-0)`",
+        secs(header),
+        bytes as f64 / secs(header) / 1e9,
+        header_counts.games
+    );
+
+    println!();
+    let ratio_1 = secs(cqlq_1) / secs(peer_1);
+    let speedup = secs(cqlq_1) / secs(cqlq_n);
+    let header_rate = bytes as f64 / secs(header) / 1e9;
+    target(1, "cqlq 1 thread / peer 1 thread", ratio_1, "<= 0.80", ratio_1 <= 0.8);
+    println!("   (all threads: cqlq / peer = {:.2})", secs(cqlq_n) / secs(peer_n));
+    target(2, &format!("cqlq speedup on {threads} threads"), speedup, ">= 1.80", speedup >= 1.8);
+    let over_extract = PGN_EXTRACT_POSITION_SEARCH / secs(cqlq_1);
+    let over_python = PYTHON_CHESS_REPLAY / secs(cqlq_1);
+    target(3, "pgn-extract anchor / cqlq 1 thread", over_extract, ">= 10", over_extract >= 10.0);
+    target(3, "python-chess anchor / cqlq 1 thread", over_python, ">= 200", over_python >= 200.0);
+    target(4, "tags-only query, GB/s", header_rate, ">= 0.50", header_rate >= 0.5);
+
+    match memory {
+        Ok((streamed, peak_kb, time)) => {
+            let peak_mb = peak_kb as f64 / 1024.0;
+            target(
+                5,
+                &format!("peak RSS, {:.2} GB from stdin, MB", streamed as f64 / 1e9),
+                peak_mb,
+                "< 100",
+                peak_mb < 100.0,
+            );
+            println!("   (stdin search took {:.2}s, {:.0} MB/s)", secs(time), mb(streamed) / secs(time));
+        }
+        Err(error) => println!("5. peak memory not measured: {error}"),
+    }
+}
+
+/// What a search found, to check that both engines agree.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Counts {
+    games: u64,
+    positions: u64,
+    plies: u64,
+}
+
+fn secs(time: Duration) -> f64 {
+    time.as_secs_f64()
+}
+
+fn mb(bytes: u64) -> f64 {
+    bytes as f64 / 1e6
+}
+
+fn target(number: u32, what: &str, value: f64, goal: &str, met: bool) {
+    let verdict = if met { "met" } else { "NOT MET" };
+    println!("{number}. {what:<48} {value:>9.2}   target {goal:<8} {verdict}");
+}
+
+/// Runs `job` `runs` times; its last result and the median time.
+fn median<T>(runs: usize, mut job: impl FnMut() -> T) -> (T, Duration) {
+    let mut times = Vec::with_capacity(runs);
+    let mut result = None;
+    for _ in 0..runs.max(1) {
+        let start = Instant::now();
+        result = Some(std::hint::black_box(job()));
+        times.push(start.elapsed());
+    }
+    times.sort();
+    (result.expect("one run at least"), times[times.len() / 2])
+}
+
+/// The corpus, decompressed once into `target/bench-data`.
+fn prepare_corpus() -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let source = root.join("../shared/data/pgn/gnuchess-book.pgn.zst");
+    if !source.exists() {
+        return None;
+    }
+    let dir = root.join("target/bench-data");
+    let target = dir.join("gnuchess-book.pgn");
+    if !target.exists() {
+        std::fs::create_dir_all(&dir).expect("target/bench-data");
+        let partial = dir.join("gnuchess-book.pgn.partial");
+        let mut decoder = zstd::stream::read::Decoder::new(File::open(&source).expect("corpus")).expect("zstd");
+        io::copy(&mut decoder, &mut File::create(&partial).expect("bench data")).expect("decompress");
+        std::fs::rename(&partial, &target).expect("bench data");
+    }
+    Some(target)
+}
+
+/// cqlq's library search of a file, counting what matched.
+fn cqlq_search(path: &Path, query: &str, threads: usize) -> Counts {
+    struct Count(Counts);
+    impl Sink for Count {
+        fn found(&mut self, game: &Found<'_>) -> io::Result<()> {
+            self.0.games += 1;
+            self.0.positions += game.matched.len() as u64;
+            Ok(())
+        }
+    }
+    let query = Query::parse(query).expect("query");
+    let search = Search::new(query, SearchOptions { threads, ..SearchOptions::default() }).expect("threads");
+    let mut input = Input::open(path).expect("corpus");
+    let mut sink = Count(Counts::default());
+    let mut summary = Summary::default();
+    let _ = search.run(&mut input, &mut sink, &mut summary).expect("search");
+    assert_eq!(summary.errors, 0, "the corpus replays without errors");
+    sink.0
+}
+
+/// The mask test of `Ra-h7 ka-h8`, written directly on shakmaty's bitboards.
+fn rook_on_seventh(position: &Chess) -> bool {
+    let board = position.board();
+    let white_rooks = board.rooks() & board.white();
+    let black_king = board.kings() & board.black();
+    !(white_rooks & Bitboard::from_rank(Rank::Seventh)).is_empty()
+        && !(black_king & Bitboard::from_rank(Rank::Eighth)).is_empty()
+}
+
+/// pgn-reader + shakmaty: parse, replay every move, test every position.
+struct PeerReplay;
+
+impl Visitor for PeerReplay {
+    type Tags = ();
+    type Movetext = (Chess, u64, u64);
+    type Output = (u64, u64);
+
+    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
+        ControlFlow::Continue(())
+    }
+
+    fn tag(&mut self, _tags: &mut (), _name: &[u8], _value: RawTag<'_>) -> ControlFlow<Self::Output> {
+        ControlFlow::Continue(())
+    }
+
+    fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<Self::Output, Self::Movetext> {
+        let position = Chess::default();
+        let matched = u64::from(rook_on_seventh(&position));
+        ControlFlow::Continue((position, matched, 0))
+    }
+
+    fn begin_variation(&mut self, _movetext: &mut Self::Movetext) -> ControlFlow<Self::Output, Skip> {
+        ControlFlow::Continue(Skip(true))
+    }
+
+    fn san(&mut self, movetext: &mut Self::Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
+        match san_plus.san.to_move(&movetext.0) {
+            Ok(m) => {
+                movetext.0.play_unchecked(m);
+                movetext.2 += 1;
+                movetext.1 += u64::from(rook_on_seventh(&movetext.0));
+                ControlFlow::Continue(())
+            }
+            Err(_) => ControlFlow::Break((movetext.1, movetext.2)),
+        }
+    }
+
+    fn end_game(&mut self, movetext: Self::Movetext) -> Self::Output {
+        (movetext.1, movetext.2)
+    }
+}
+
+fn peer_replay(text: &[u8]) -> Counts {
+    let mut reader = Reader::new(text);
+    let mut counts = Counts::default();
+    while let Some((matched, plies)) = reader.read_game(&mut PeerReplay).expect("in memory") {
+        counts.games += u64::from(matched > 0);
+        counts.positions += matched;
+        counts.plies += plies;
+    }
+    counts
+}
+
+/// The peer on all threads: the text split at `\n[Event `, slices of games replayed by rayon.
+fn peer_replay_parallel(text: &[u8]) -> Counts {
+    let mut starts = vec![0];
+    starts.extend(memchr::memmem::find_iter(text, b"\n[Event ").map(|at| at + 1));
+    starts.push(text.len());
+    let chunk = starts.len().div_ceil(rayon::current_num_threads() * 64).max(1);
+    let bounds: Vec<(usize, usize)> = starts
+        .chunks(chunk)
+        .map(|games| games[0])
+        .chain([text.len()])
+        .collect::<Vec<_>>()
+        .windows(2)
+        .map(|pair| (pair[0], pair[1]))
+        .collect();
+    bounds.par_iter().map(|&(start, end)| peer_replay(&text[start..end])).reduce(Counts::default, |a, b| Counts {
+        games: a.games + b.games,
+        positions: a.positions + b.positions,
+        plies: a.plies + b.plies,
+    })
+}
+
+/// Feeds the corpus, repeated up to `gigabytes`, to `cqlq search -c 'Ra-h7 ka-h8' --count -` and
+/// returns the bytes streamed, the child's peak resident memory (KiB) and the time taken.
+fn peak_memory_of_stdin_search(path: &Path, gigabytes: f64) -> io::Result<(u64, u64, Duration)> {
+    let size = std::fs::metadata(path)?.len();
+    let repeats = ((gigabytes * 1e9) / size as f64).ceil().max(1.0) as u64;
+    let start = Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cqlq"))
+        .args(["search", "-c", "Ra-h7 ka-h8", "--count", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()?;
+    let mut stdin = child.stdin.take().expect("piped");
+    let mut streamed = 0u64;
+    for _ in 0..repeats {
+        streamed += io::copy(&mut File::open(path)?, &mut stdin)?;
+    }
+    drop(stdin);
+    let output = child.wait_with_output()?;
+    let time = start.elapsed();
+    let summary = String::from_utf8_lossy(&output.stdout);
+    print!("   stdin search: {summary}");
+    Ok((streamed, children_peak_rss_kib(), time))
+}
+
+/// The peak resident set of the waited-for children, in KiB (Linux reports `ru_maxrss` in KiB).
+fn children_peak_rss_kib() -> u64 {
+    // SAFETY: `getrusage` only writes the struct it is given.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage
+    };
+    u64::try_from(usage.ru_maxrss).unwrap_or(0)
+}

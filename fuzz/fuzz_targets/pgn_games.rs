@@ -1,0 +1,57 @@
+//! Any bytes as PGN: splitting, reading and replaying them must never panic; skipping the moves
+//! must end every game where reading them does; a search of the bytes as one input must find
+//! the same games as a search of the same bytes cut into windows of whole games.
+#![no_main]
+
+use std::ops::ControlFlow;
+use std::sync::OnceLock;
+
+use cqlq::Query;
+use cqlq::notation::pgn::{Lexer, Splitter, Visitor};
+use cqlq::search::{Plans, ReplayOptions, replay_range};
+use cqlq::Variant;
+use libfuzzer_sys::fuzz_target;
+
+struct Reader {
+    skip: bool,
+}
+
+impl Visitor<'_> for Reader {
+    fn begin_movetext(&mut self, _start: usize) -> ControlFlow<()> {
+        if self.skip { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+    }
+    fn begin_variation(&mut self) -> ControlFlow<()> {
+        ControlFlow::Continue(())
+    }
+}
+
+fn spans(text: &[u8], skip: bool) -> Vec<(usize, usize)> {
+    let mut lexer = Lexer::new(text);
+    let mut reader = Reader { skip };
+    std::iter::from_fn(|| lexer.next_game(&mut reader)).map(|span| (span.start, span.end)).collect()
+}
+
+fn plans() -> &'static Plans {
+    static PLANS: OnceLock<Plans> = OnceLock::new();
+    PLANS.get_or_init(|| Plans::new(Query::parse("Ra-h7 or #[Qq] >= 1 or [Nn] in [a-h1-2]").expect("query")))
+}
+
+fuzz_target!(|data: &[u8]| {
+    let mut starts = Vec::new();
+    Splitter::default().scan(data, 0, &mut starts);
+    assert!(starts.windows(2).all(|pair| pair[0] < pair[1]), "game starts in order");
+    let skipped = spans(data, true);
+    let mut read = Lexer::new(data);
+    let mut ends = Vec::new();
+    while let Some(span) = read.next_game(&mut Reader { skip: false }) {
+        ends.push((span.start, span.end));
+    }
+    assert_eq!(skipped, ends, "skipping and reading end games at the same bytes");
+    for variations in [false, true] {
+        let options = ReplayOptions { plans: plans(), default_variant: Variant::standard(), variations, result: None };
+        for record in replay_range(data, &options) {
+            assert!(record.start <= record.movetext && record.movetext <= record.end && record.end <= data.len());
+            assert!(record.matched.iter().all(|ply| ply.offset <= data.len()));
+        }
+    }
+});
