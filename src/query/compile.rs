@@ -72,10 +72,7 @@ impl<const W: usize> Compiler<'_, W> {
             }
             ExprKind::Block(filters) => FilterNode::All(filters.iter().map(|filter| self.filter(filter)).collect()),
             _ => match type_of(expr) {
-                Type::Set => {
-                    let set = self.set(expr);
-                    if may_hold_backhand(&set) { FilterNode::NotEmpty(set) } else { FilterNode::HasSquare(set) }
-                }
+                Type::Set => set_filter(self.set(expr)),
                 Type::Number => FilterNode::HasValue(self.number(expr)),
                 Type::Filter => unreachable!("check: every filter form is handled above"),
             },
@@ -436,6 +433,22 @@ fn class_letters(variant: &Variant) -> String {
         .chain(["_".to_owned()])
         .collect();
     free.join(" ")
+}
+
+/// The filter that matches when a set is not empty, in the cheapest form that says so.
+fn set_filter<const W: usize>(set: SetNode<W>) -> FilterNode<W> {
+    if may_hold_backhand(&set) {
+        return FilterNode::NotEmpty(set);
+    }
+    match set {
+        SetNode::Pieces { classes, empty: false, squares, .. }
+            if classes.len() == 1 && classes[0].level.is_none() && classes[0].kinds.len() == 1 =>
+        {
+            let kind = classes[0].kinds.iter().next().expect("one kind");
+            FilterNode::PieceOn { piece: Piece { kind, color: classes[0].color }, squares }
+        }
+        set => FilterNode::HasSquare(set),
+    }
 }
 
 /// Whether a set may hold backhand slots (then its complement covers the backhand too).

@@ -70,6 +70,12 @@ pub(crate) enum FilterNode<const W: usize> {
     NotEmpty(SetNode<W>),
     /// Matches when the set, which holds no backhand slot, has a square.
     HasSquare(SetNode<W>),
+    /// Matches when a piece stands on one of the squares (the commonest designator, `Ra-h7`,
+    /// evaluated without a walk of the set tree).
+    PieceOn {
+        piece: Piece,
+        squares: SquareSet<W>,
+    },
     /// Matches when the number has a value.
     HasValue(NumberNode<W>),
     /// Compares two numbers.
@@ -97,6 +103,7 @@ impl<const W: usize> Program<W> {
     }
 
     /// Whether every filter of the body matches the position.
+    #[inline]
     pub fn matches(&self, view: &impl PositionView<W>) -> bool {
         self.filters.iter().all(|filter| self.filter(filter, view))
     }
@@ -105,6 +112,9 @@ impl<const W: usize> Program<W> {
         match node {
             FilterNode::NotEmpty(set) => !self.set(set, view).is_empty(),
             FilterNode::HasSquare(set) => !self.squares(set, view).is_empty(),
+            FilterNode::PieceOn { piece, squares } => {
+                (view.kind(piece.kind) & view.color(piece.color) & *squares).any()
+            }
             FilterNode::HasValue(number) => self.number(number, view).is_some(),
             FilterNode::Compare(op, left, right) => {
                 let (Some(left), Some(right)) = (self.number(left, view), self.number(right, view)) else {

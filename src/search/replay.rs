@@ -255,8 +255,11 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         let Ok(san) = San::from_ascii(token) else {
             return self.fail(ply, start, token, GameErrorKind::Unreadable);
         };
-        // Only variations need the position before the last move.
-        let before = self.options.variations.then(|| line.board.clone());
+        // Only variations need the position before the last move (after an error, nothing
+        // needs it).
+        if self.options.variations {
+            line.before_last = line.board.clone();
+        }
         let played = line.board.play_san(&san).or_else(|error| {
             // A lower-case `b` may name a bishop where no pawn move fits (`bd3`).
             match (token.first(), San::from_ascii(&[b"B", &token[1..]].concat())) {
@@ -266,9 +269,6 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         });
         match played {
             Ok(_) => {
-                if let Some(before) = before {
-                    line.before_last = before;
-                }
                 line.ply = ply;
                 self.plies = self.plies.max(ply);
                 if self.program.is_some_and(|program| program.matches(&line.board)) {

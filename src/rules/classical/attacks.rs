@@ -166,6 +166,20 @@ pub fn rook(square: usize, occupied: Bitboard) -> Bitboard {
     line_attacks(occupied, square, LINES.file[square]) | rank_attacks(occupied, square)
 }
 
+/// The squares a rook on `square` would attack on an empty board.
+#[inline]
+#[must_use]
+pub fn rook_rays(square: usize) -> Bitboard {
+    (LINES.file[square] | (RANK_1 << (square & !7))) & !(1u64 << square)
+}
+
+/// The squares a bishop on `square` would attack on an empty board.
+#[inline]
+#[must_use]
+pub fn bishop_rays(square: usize) -> Bitboard {
+    LINES.diagonal[square] | LINES.anti_diagonal[square]
+}
+
 /// The squares a queen on `square` attacks, given the occupied squares.
 #[inline]
 #[must_use]

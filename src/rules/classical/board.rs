@@ -382,6 +382,7 @@ impl Board {
 
     /// The squares a piece of `role` and `color` on `square` attacks.
     #[must_use]
+    #[inline]
     pub fn attacks_from(&self, role: Role, color: Color, square: u8, occupied: Bitboard) -> Bitboard {
         let square = usize::from(square);
         match role {
@@ -403,6 +404,7 @@ impl Board {
     }
 
     /// Plays a move, which must be legal.
+    #[inline]
     pub fn play(&mut self, m: Move) {
         let us = self.turn;
         let them = us.other();
@@ -503,6 +505,7 @@ impl Board {
 
     /// Whether a move is legal here.
     #[must_use]
+    #[inline]
     pub fn is_legal(&self, m: Move) -> bool {
         match m {
             Move::Castle { .. } => {
@@ -527,6 +530,7 @@ impl Board {
 
     /// Whether a pseudo-legal piece move (not en passant, not castling) leaves the mover's king
     /// unattacked, found without playing it.
+    #[inline]
     fn leaves_king_safe(&self, role: Role, from: u8, to: u8) -> bool {
         let us = self.turn;
         let them = us.other();
@@ -535,9 +539,25 @@ impl Board {
         if role == Role::King {
             return self.attackers(to, them, self.occupied() & !from_bit) == 0;
         }
-        let occupied = (self.occupied() & !from_bit) | to_bit;
         // A piece taken on `to` attacks nothing any more.
-        self.attackers(self.king(us), them, occupied) & !to_bit == 0
+        let them = self.by_color[them.index()] & !to_bit;
+        let king = usize::from(self.king(us));
+        let leapers = (attacks::knight(king) & self.by_role[Role::Knight as usize])
+            | (attacks::pawn(us.index(), king) & self.by_role[Role::Pawn as usize])
+            | (attacks::king(king) & self.by_role[Role::King as usize]);
+        if leapers & them != 0 {
+            return false;
+        }
+        // Sliders: only those on a line with the king need their rays traced.
+        let queens = self.by_role[Role::Queen as usize];
+        let rooks = (self.by_role[Role::Rook as usize] | queens) & them & attacks::rook_rays(king);
+        let bishops = (self.by_role[Role::Bishop as usize] | queens) & them & attacks::bishop_rays(king);
+        if rooks | bishops == 0 {
+            return true;
+        }
+        let occupied = (self.occupied() & !from_bit) | to_bit;
+        (rooks == 0 || attacks::rook(king, occupied) & rooks == 0)
+            && (bishops == 0 || attacks::bishop(king, occupied) & bishops == 0)
     }
 
     /// Every legal move.

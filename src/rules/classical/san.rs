@@ -352,6 +352,7 @@ impl Board {
 
     /// The squares of the side to move's pieces of `role` that could reach `to`, before pins and
     /// checks are considered.
+    #[inline]
     fn candidates(&self, role: Role, to: u8, promotes: bool) -> u64 {
         let us = self.turn();
         let to_bit = 1u64 << to;
@@ -385,6 +386,7 @@ impl Board {
         }
     }
 
+    #[inline]
     fn normal_move(&self, role: Role, from: u8, to: u8, promotion: Option<Role>) -> Move {
         if role == Role::Pawn && self.en_passant_target() == Some(to) && self.occupied() & (1u64 << to) == 0 {
             return Move::EnPassant { from, to };
@@ -431,6 +433,7 @@ impl Board {
     }
 
     /// Plays a pseudo-legal move if it leaves the mover's king safe; otherwise changes nothing.
+    #[inline]
     fn play_checked(&mut self, m: Move) -> bool {
         let legal = self.is_legal(m);
         if legal {
