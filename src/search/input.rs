@@ -80,47 +80,94 @@ impl Input {
     }
 
     /// Calls `each` with windows of whole games, in order: the window's bytes, its offset in
-    /// the input, and the offsets (within the window) where its games start.
+    /// the input, and the offsets (within the window) where its games start. While `each`
+    /// works on a window, the next one is read and cut on another thread.
     pub fn windows<F>(&mut self, mut each: F) -> io::Result<()>
     where
         F: FnMut(&[u8], u64, &[usize]) -> io::Result<ControlFlow<()>>,
     {
-        let mut cutter = Cutter::default();
         match &mut self.source {
-            Source::Mapped(map) => {
-                let text: &[u8] = map.as_deref().unwrap_or(&[]);
-                let mut base = 0;
-                while base < text.len() {
-                    let end = cutter.cut_mapped(&text[base..], base);
-                    let starts = cutter.take_starts(base, end);
-                    if each(&text[base..end], base as u64, &starts)?.is_break() {
-                        return Ok(());
-                    }
-                    base = end;
-                }
-                Ok(())
-            }
-            Source::Stream(reader) => {
-                let mut buffer: Vec<u8> = Vec::with_capacity(WINDOW_BYTES * 2);
-                let mut base = 0;
-                loop {
-                    let eof = fill(reader, &mut buffer, WINDOW_BYTES)?;
-                    let end = cutter.cut_stream(&buffer, base, eof);
-                    let used = end - base;
-                    if used > 0 {
-                        let starts = cutter.take_starts(base, end);
-                        if each(&buffer[..used], base as u64, &starts)?.is_break() {
-                            return Ok(());
-                        }
-                        buffer.drain(..used);
-                        base = end;
-                    }
-                    if eof {
-                        return Ok(());
-                    }
-                }
-            }
+            Source::Mapped(map) => mapped_windows(map.as_deref().unwrap_or(&[]), &mut each),
+            Source::Stream(reader) => stream_windows(reader, &mut each),
         }
+    }
+}
+
+/// The callback of [`Input::windows`].
+type Each<'f> = dyn FnMut(&[u8], u64, &[usize]) -> io::Result<ControlFlow<()>> + 'f;
+
+/// Runs `work` on this thread and `ahead` on another, and returns both results.
+fn overlapped<A: Send, W>(work: impl FnOnce() -> W, ahead: impl FnOnce() -> A + Send) -> (W, A) {
+    std::thread::scope(|scope| {
+        let ahead = scope.spawn(ahead);
+        let worked = work();
+        let ahead = ahead.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (worked, ahead)
+    })
+}
+
+fn mapped_windows(text: &[u8], each: &mut Each<'_>) -> io::Result<()> {
+    let mut cutter = Cutter::default();
+    let mut base = 0;
+    let mut end = cutter.cut_mapped(text, 0);
+    let mut starts = cutter.take_starts(0, end);
+    while base < text.len() {
+        let next = end;
+        let (flow, (returned, next_end, next_starts)) = overlapped(
+            || each(&text[base..end], base as u64, &starts),
+            move || {
+                let end = if next < text.len() { cutter.cut_mapped(&text[next..], next) } else { next };
+                let starts = cutter.take_starts(next, end);
+                (cutter, end, starts)
+            },
+        );
+        if flow?.is_break() {
+            return Ok(());
+        }
+        (cutter, base, end, starts) = (returned, next, next_end, next_starts);
+    }
+    Ok(())
+}
+
+fn stream_windows(reader: &mut Box<dyn Read + Send>, each: &mut Each<'_>) -> io::Result<()> {
+    let mut cutter = Cutter::default();
+    let mut current: Vec<u8> = Vec::with_capacity(WINDOW_BYTES * 2);
+    let mut spare: Vec<u8> = Vec::with_capacity(WINDOW_BYTES * 2);
+    let mut base = 0;
+    let mut eof = fill(reader.as_mut(), &mut current, WINDOW_BYTES)?;
+    let mut end = cutter.cut_stream(&current, base, eof);
+    loop {
+        let used = end - base;
+        if used == 0 {
+            if eof {
+                return Ok(());
+            }
+            // No whole game yet: a game longer than a window.
+            eof = fill(reader.as_mut(), &mut current, WINDOW_BYTES)?;
+            end = cutter.cut_stream(&current, base, eof);
+            continue;
+        }
+        let starts = cutter.take_starts(base, end);
+        spare.clear();
+        spare.extend_from_slice(&current[used..]);
+        let next = end;
+        let (flow, (returned, filled, next_end)) = overlapped(
+            || each(&current[..used], base as u64, &starts),
+            || {
+                let filled = if eof { Ok(true) } else { fill(reader.as_mut(), &mut spare, WINDOW_BYTES) };
+                let next_end = match filled {
+                    Ok(eof) => cutter.cut_stream(&spare, next, eof),
+                    Err(_) => next,
+                };
+                (cutter, filled, next_end)
+            },
+        );
+        if flow?.is_break() {
+            return Ok(());
+        }
+        (cutter, eof, end) = (returned, filled?, next_end);
+        std::mem::swap(&mut current, &mut spare);
+        base = next;
     }
 }
 
@@ -238,6 +285,17 @@ mod tests {
         assert_eq!(joined, text);
         assert_eq!(starts, 300_000);
         assert!(windows_seen > 1);
+    }
+
+    #[test]
+    fn a_game_longer_than_a_window_stays_whole() {
+        let mut text = games(3);
+        text.extend_from_slice(b"[Event \"long\"]\n\n1. e4 {");
+        text.extend(std::iter::repeat_n(b'x', WINDOW_BYTES * 2 + 17));
+        text.extend_from_slice(b"} e5 *\n\n");
+        text.extend(games(2));
+        let (joined, starts, _) = windows(Input::from_bytes("long", text.clone()));
+        assert_eq!((joined, starts), (text, 6));
     }
 
     #[test]
