@@ -7,7 +7,8 @@
 //!
 //! Measured:
 //! 1. query `Ra-h7 ka-h8`: cqlq on 1 thread against pgn-reader + shakmaty (parse, replay, the same
-//!    mask test on every position) on 1 thread;
+//!    mask test on every position) on 1 thread (cqlq `-j 1` replays on one thread; the next
+//!    window of the input is cut meanwhile on another, about a tenth of the work);
 //! 2. the same on all threads, both engines (the peer split at `\n[Event `, rayon over the games);
 //! 3. cqlq's 1-thread time against the anchors of pgn-extract and python-chess (from
 //!    `performance.md`: those tools are not installed here, so that ratio is not same-run);
@@ -40,7 +41,7 @@ fn main() {
     let runs: usize = std::env::var("CQLQ_BENCH_RUNS").ok().and_then(|n| n.parse().ok()).unwrap_or(5);
     let threads = rayon::current_num_threads();
     let bytes = std::fs::metadata(&pgn).expect("corpus").len();
-    println!("gnuchess-book: {:.1} MB, {runs} runs each, medians; {threads} threads available", mb(bytes));
+    println!("gnuchess-book: {:.1} MB, {runs} rounds of every job, medians; {threads} threads available", mb(bytes));
 
     // First, while this process is small: a child's peak memory includes what its parent had
     // mapped when it was started.
@@ -52,11 +53,24 @@ fn main() {
     let map = unsafe { Mmap::map(&file) }.expect("mmap");
     let text: &[u8] = &map;
 
-    let (peer_counts, peer_1) = median(runs, || peer_replay(text));
-    let (peer_counts_n, peer_n) = median(runs, || peer_replay_parallel(text));
-    let (cqlq_counts, cqlq_1) = median(runs, || cqlq_search(&pgn, "Ra-h7 ka-h8", 1));
-    let (cqlq_counts_n, cqlq_n) = median(runs, || cqlq_search(&pgn, "Ra-h7 ka-h8", 0));
-    let (header_counts, header) = median(runs, || cqlq_search(&pgn, "cql(result 1-0)", 0));
+    // Round robin: each round runs every job once, so that a machine getting slower or faster
+    // meanwhile moves all of them alike.
+    let mut jobs: [Job<'_>; 5] = [
+        Job::new(Box::new(|| peer_replay(text))),
+        Job::new(Box::new(|| peer_replay_parallel(text))),
+        Job::new(Box::new(|| cqlq_search(&pgn, "Ra-h7 ka-h8", 1))),
+        Job::new(Box::new(|| cqlq_search(&pgn, "Ra-h7 ka-h8", 0))),
+        Job::new(Box::new(|| cqlq_search(&pgn, "cql(result 1-0)", 0))),
+    ];
+    for _ in 0..runs.max(1) {
+        for job in &mut jobs {
+            job.run();
+        }
+    }
+    let [peer_1, peer_n, cqlq_1, cqlq_n, header] = jobs.map(Job::median);
+    let ((peer_counts, peer_1), (peer_counts_n, peer_n)) = (peer_1, peer_n);
+    let ((cqlq_counts, cqlq_1), (cqlq_counts_n, cqlq_n)) = (cqlq_1, cqlq_n);
+    let (header_counts, header) = header;
     assert_eq!(peer_counts, peer_counts_n, "the peer finds the same on every thread count");
     assert_eq!(cqlq_counts, cqlq_counts_n, "cqlq finds the same on every thread count");
     assert_eq!(
@@ -135,17 +149,29 @@ fn target(number: u32, what: &str, value: f64, goal: &str, met: bool) {
     println!("{number}. {what:<48} {value:>9.2}   target {goal:<8} {verdict}");
 }
 
-/// Runs `job` `runs` times; its last result and the median time.
-fn median<T>(runs: usize, mut job: impl FnMut() -> T) -> (T, Duration) {
-    let mut times = Vec::with_capacity(runs);
-    let mut result = None;
-    for _ in 0..runs.max(1) {
-        let start = Instant::now();
-        result = Some(std::hint::black_box(job()));
-        times.push(start.elapsed());
+/// A measured job: its times, and what it found last.
+struct Job<'a> {
+    work: Box<dyn FnMut() -> Counts + 'a>,
+    times: Vec<Duration>,
+    found: Counts,
+}
+
+impl<'a> Job<'a> {
+    fn new(work: Box<dyn FnMut() -> Counts + 'a>) -> Job<'a> {
+        Job { work, times: Vec::new(), found: Counts::default() }
     }
-    times.sort();
-    (result.expect("one run at least"), times[times.len() / 2])
+
+    fn run(&mut self) {
+        let start = Instant::now();
+        self.found = std::hint::black_box((self.work)());
+        self.times.push(start.elapsed());
+    }
+
+    /// What it found and its median time.
+    fn median(mut self) -> (Counts, Duration) {
+        self.times.sort();
+        (self.found, self.times[self.times.len() / 2])
+    }
 }
 
 /// The corpus, decompressed once into `target/bench-data`.

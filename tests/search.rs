@@ -5,26 +5,13 @@ mod common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use cqlq::Query;
 use cqlq::search::{Found, Input, Problem, Search, SearchOptions, Sink, Summary};
 
 fn cqlq(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cqlq"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    let bytes = stdin.to_vec();
-    let writer = std::thread::spawn(move || input.write_all(&bytes));
-    let output = child.wait_with_output().unwrap();
-    let _ = writer.join();
-    output
+    common::run_cqlq(args, stdin)
 }
 
 fn text(bytes: &[u8]) -> String {

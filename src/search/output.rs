@@ -91,8 +91,7 @@ impl<W: Write> JsonlPrinter<W> {
             "result": tags.result,
             "input": game.input,
         });
-        serde_json::to_writer(&mut self.out, &object)?;
-        self.out.write_all(b"\n")
+        write_json_line(&mut self.out, &object)
     }
 
     /// Flushes the writer.
@@ -156,8 +155,7 @@ impl<W: Write> ProblemLog<W> {
             "move": problem.token,
             "error": problem.message,
         });
-        serde_json::to_writer(&mut self.out, &object)?;
-        self.out.write_all(b"\n")
+        write_json_line(&mut self.out, &object)
     }
 
     /// Flushes the writer.
@@ -177,4 +175,10 @@ pub fn describe(problem: &Problem<'_>) -> String {
             problem.input, problem.line, problem.game, problem.ply, problem.token, problem.message
         )
     }
+}
+
+/// Writes one JSON object and a line end.
+fn write_json_line(out: &mut impl Write, object: &serde_json::Value) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, object)?;
+    out.write_all(b"\n")
 }

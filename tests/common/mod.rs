@@ -1,6 +1,9 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
 use cqlq::notation::sniff::read_position;
 use cqlq::{AnyPosition, Plan, Query, Variant};
 
@@ -44,3 +47,22 @@ pub fn names(list: &str) -> Vec<String> {
 }
 
 pub mod games;
+
+/// Runs the `cqlq` command in the crate's folder with `stdin` as its standard input.
+pub fn run_cqlq(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cqlq"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let bytes = stdin.to_vec();
+    // Written from another thread: a large input must not wait on a full output pipe.
+    let writer = std::thread::spawn(move || input.write_all(&bytes));
+    let output = child.wait_with_output().unwrap();
+    let _ = writer.join();
+    output
+}

@@ -35,8 +35,8 @@ pub struct QueryArgs {
     /// The query as text instead of a query file.
     #[arg(short = 'c', long = "query", value_name = "TEXT")]
     pub text: Option<String>,
-    /// The variant to compile the query for (default: the query's `variant`, else sniffed from
-    /// each position, or Standard).
+    /// The variant of the positions (default: the query's `variant`; else each position's own,
+    /// sniffed from a position line or read from a game's `Variant` tag; else Standard).
     #[arg(long, value_name = "VARIANT")]
     pub variant: Option<String>,
 }
