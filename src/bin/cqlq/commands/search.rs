@@ -105,7 +105,8 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
         if more > 0 {
             eprintln!("cqlq: {} games with errors ({more} more not shown; {where_listed})", summary.errors);
         } else {
-            eprintln!("cqlq: {} games with errors; positions before each error were searched", summary.errors);
+            let games = if summary.errors == 1 { "game" } else { "games" };
+            eprintln!("cqlq: {} {games} with errors; positions before each error were searched", summary.errors);
         }
     }
     Ok(if unreadable {
