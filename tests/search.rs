@@ -316,3 +316,11 @@ fn real_files_replay() {
     }
     println!("{}", lines.join("\n"));
 }
+
+#[test]
+fn no_progress_line_when_standard_error_is_no_terminal() {
+    let output = cqlq(&["search", "-c", "Ra-h7 ka-h8", "samples/games/classics.pgn"], b"");
+    assert_eq!(output.status.code(), Some(0));
+    assert!(!output.stdout.is_empty());
+    assert_eq!(text(&output.stderr), "", "nothing but errors goes to a piped standard error");
+}

@@ -171,21 +171,24 @@ impl<const W: usize> Program<W> {
     fn squares(&self, node: &SetNode<W>, view: &impl PositionView<W>) -> SquareSet<W> {
         match node {
             SetNode::Squares { squares, .. } => *squares,
-            SetNode::Pieces { classes, empty, squares, .. } => {
-                let mut on_board = if *empty { self.masks.complement(view.occupied()) } else { SquareSet::EMPTY };
-                for class in classes {
-                    let mut pieces = view.pieces(class.color, class.kinds);
-                    if let Some(level) = class.level {
-                        pieces &= view.with_level(level);
-                    }
-                    on_board |= pieces;
-                }
-                on_board & *squares
-            }
+            SetNode::Pieces { classes, empty, squares, .. } => self.on_board(classes, *empty, view) & *squares,
             SetNode::Union(left, right) => self.squares(left, view) | self.squares(right, view),
             SetNode::Intersection(left, right) => self.squares(left, view) & self.squares(right, view),
             SetNode::Complement { set, .. } => self.masks.complement(self.squares(set, view)),
         }
+    }
+
+    /// The squares holding pieces of the classes (and the empty squares, with `empty`).
+    fn on_board(&self, classes: &[PieceClass], empty: bool, view: &impl PositionView<W>) -> SquareSet<W> {
+        let mut on_board = if empty { self.masks.complement(view.occupied()) } else { SquareSet::EMPTY };
+        for class in classes {
+            let mut pieces = view.pieces(class.color, class.kinds);
+            if let Some(level) = class.level {
+                pieces &= view.with_level(level);
+            }
+            on_board |= pieces;
+        }
+        on_board
     }
 
     fn set(&self, node: &SetNode<W>, view: &impl PositionView<W>) -> SetValue<W> {
@@ -198,14 +201,9 @@ impl<const W: usize> Program<W> {
                 }),
             },
             SetNode::Pieces { classes, empty, squares, backhand } => {
-                let mut on_board = if *empty { self.masks.complement(view.occupied()) } else { SquareSet::EMPTY };
+                let on_board = self.on_board(classes, *empty, view);
                 let mut in_backhand = [KindSet::EMPTY; 2];
                 for class in classes {
-                    let mut pieces = view.pieces(class.color, class.kinds);
-                    if let Some(level) = class.level {
-                        pieces &= view.with_level(level);
-                    }
-                    on_board |= pieces;
                     if *backhand && class.level.is_none() {
                         let held = class.kinds.intersection(view.backhand_kinds(class.color));
                         in_backhand[class.color.index()] = in_backhand[class.color.index()].union(held);

@@ -154,6 +154,12 @@ fn skip_blanks_from(text: &[u8], mut at: usize) -> usize {
     at
 }
 
+/// Where the `{` comment opened at `open` closes: its `}`, or the end of the text.
+#[inline]
+fn comment_close(text: &[u8], open: usize) -> usize {
+    memchr(b'}', &text[open + 1..]).map_or(text.len(), |i| open + 1 + i)
+}
+
 /// The end of the token starting at `at`.
 #[inline]
 fn token_end(text: &[u8], mut at: usize) -> usize {
@@ -292,7 +298,7 @@ impl<'a> Lexer<'a> {
             }
             match byte {
                 b'{' => {
-                    let close = memchr(b'}', &text[self.position + 1..]).map_or(text.len(), |i| self.position + 1 + i);
+                    let close = comment_close(text, self.position);
                     if !skip && skipped == 0 {
                         visitor.comment(&text[self.position + 1..close]);
                     }
@@ -371,7 +377,7 @@ impl<'a> Lexer<'a> {
             let Some(&byte) = text.get(at) else { break };
             self.position = at;
             match byte {
-                b'{' => at = memchr(b'}', &text[at + 1..]).map_or(text.len(), |i| at + 2 + i),
+                b'{' => at = (comment_close(text, at) + 1).min(text.len()),
                 b';' => {
                     self.skip_line();
                     at = self.position;
@@ -473,9 +479,7 @@ impl<'a> Lexer<'a> {
             if self.text.get(self.position) != Some(&b'{') {
                 return;
             }
-            let close =
-                memchr(b'}', &self.text[self.position + 1..]).map_or(self.text.len(), |i| self.position + 1 + i);
-            self.position = (close + 1).min(self.text.len());
+            self.position = (comment_close(self.text, self.position) + 1).min(self.text.len());
         }
     }
 

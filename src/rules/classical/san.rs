@@ -123,29 +123,15 @@ impl San {
         // Annotations and check signs carry no move.
         let end = token.iter().rposition(|b| !matches!(b, b'+' | b'#' | b'!' | b'?')).map_or(0, |i| i + 1);
         let token = &token[..end];
-        // The common shapes first: `e4`, `Nf3`, `exd5`, `Nxe5`.
-        match *token {
-            [f @ b'a'..=b'h', r @ b'1'..=b'8'] => {
-                return Ok(San::Normal {
-                    role: Role::Pawn,
-                    file: None,
-                    rank: None,
-                    capture: false,
-                    to: (r - b'1') * 8 + (f - b'a'),
-                    promotion: None,
-                });
-            }
-            [letter @ (b'N' | b'B' | b'R' | b'Q' | b'K'), f @ b'a'..=b'h', r @ b'1'..=b'8'] => {
-                return Ok(San::Normal {
-                    role: role_of_letter(letter).ok_or(ParseSanError)?,
-                    file: None,
-                    rank: None,
-                    capture: false,
-                    to: (r - b'1') * 8 + (f - b'a'),
-                    promotion: None,
-                });
-            }
-            _ => {}
+        // The commonest shapes first: `e4`, `Nf3`.
+        let simple = match *token {
+            [f @ b'a'..=b'h', r @ b'1'..=b'8'] => Some((Role::Pawn, f, r)),
+            [letter, f @ b'a'..=b'h', r @ b'1'..=b'8'] => role_of_letter(letter).map(|role| (role, f, r)),
+            _ => None,
+        };
+        if let Some((role, f, r)) = simple {
+            let to = (r - b'1') * 8 + (f - b'a');
+            return Ok(San::Normal { role, file: None, rank: None, capture: false, to, promotion: None });
         }
         match token {
             b"--" | b"Z0" | b"0000" | b"@@@@" => return Ok(San::Null),
@@ -233,6 +219,7 @@ impl Board {
                     }
                     _ => role,
                 };
+                // Reading refuses a promotion after a piece letter; a square can name a piece too.
                 if promotion.is_some() && role != Role::Pawn {
                     return Err(SanError::Illegal);
                 }
