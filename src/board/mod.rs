@@ -3,6 +3,8 @@
 //! - [`Geometry`]: files x ranks, [`Square`] indices and their names (`j10`).
 //! - [`SquareSet`]: a set of squares in `W` 64-bit words (bitvec storage).
 //! - [`Masks`]: the files, ranks, light and dark squares of one board; complement and shifts.
+//! - [`SquareMap`]: flips, rotations and translations of squares and sets ([`Masks::map`]).
+//! - Lines: [`Geometry::step_between`] and the squares [`Masks::between`] two others.
 //! - [`Width`]: the size class that picks `W` for a board; [`with_width!`](crate::with_width).
 //! - [`diagram`]: boards drawn as text.
 //!
@@ -10,11 +12,14 @@
 
 pub mod diagram;
 mod geometry;
+mod lines;
 mod masks;
 mod set;
+mod transform;
 mod width;
 
 pub use geometry::{File, Geometry, MAX_SIDE, ParseSquareError, Rank, Square, SquareName, split_square};
 pub use masks::{Direction, Masks, WidthError};
 pub use set::{Iter, SquareSet};
+pub use transform::SquareMap;
 pub use width::Width;

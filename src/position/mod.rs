@@ -20,11 +20,13 @@
 mod backhand;
 mod initial;
 mod placement;
+mod rules_view;
 
 use std::fmt;
 
 pub use backhand::Backhand;
 pub use placement::{Mark, Placement};
+pub use rules_view::{MoveFacts, RulesView, Wing};
 
 use crate::board::{File, Geometry, Rank, Square, SquareName, SquareSet, Width};
 use crate::variant::{BackhandRule, CastlingRule, Color, Family, Kind, KindSet, Piece, Role, Variant};

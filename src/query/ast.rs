@@ -88,6 +88,43 @@ pub struct Expr {
     pub span: Span,
 }
 
+impl Expr {
+    /// The expressions directly inside this one, in the order written.
+    #[must_use]
+    pub fn children(&self) -> Vec<&Expr> {
+        match &self.kind {
+            ExprKind::Number(_)
+            | ExprKind::Squares(_)
+            | ExprKind::Pieces(_)
+            | ExprKind::Word(_)
+            | ExprKind::Fen(..)
+            | ExprKind::Game(_) => Vec::new(),
+            ExprKind::Unary(_, operand)
+            | ExprKind::Shade { set: operand, .. }
+            | ExprKind::Power(operand)
+            | ExprKind::Transform { body: operand, .. } => vec![operand],
+            ExprKind::Binary(_, left, right) | ExprKind::Between(left, right) => vec![left, right],
+            ExprKind::Attacks { attackers, targets } => vec![attackers, targets],
+            ExprKind::Extreme { args, .. } | ExprKind::Block(args) | ExprKind::Ray { sets: args, .. } => {
+                args.iter().collect()
+            }
+            ExprKind::Pin { from, through, to } => boxed([from, through, to]),
+            ExprKind::Move(filter) => boxed([&filter.from, &filter.to, &filter.capture, &filter.promote]),
+            ExprKind::Line(constituents) => constituents.iter().map(|constituent| &constituent.filter).collect(),
+        }
+    }
+
+    /// Whether this expression or one inside it satisfies the test.
+    pub fn any(&self, test: &impl Fn(&Expr) -> bool) -> bool {
+        test(self) || self.children().into_iter().any(|child| child.any(test))
+    }
+}
+
+/// The expressions present among optional parts.
+fn boxed<const N: usize>(parts: [&Option<Box<Expr>>; N]) -> Vec<&Expr> {
+    parts.into_iter().flatten().map(|expr| &**expr).collect()
+}
+
 /// The kinds of expression.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExprKind {
@@ -110,6 +147,236 @@ pub enum ExprKind {
     },
     /// `{ ... }`: filters that must all match.
     Block(Vec<Expr>),
+    /// A word about the position: `wtm`, `check`, `ply`, ...
+    Word(Word),
+    /// `S attacks T` (or `T attackedby S`): the squares of T attacked from S.
+    Attacks {
+        /// Where the attackers stand.
+        attackers: Box<Expr>,
+        /// The squares attacked.
+        targets: Box<Expr>,
+    },
+    /// `between(S T)`: the squares strictly between a square of S and one of T on a line.
+    Between(Box<Expr>, Box<Expr>),
+    /// `ray [orthogonal|diagonal] (S1 S2 ...)`: lines through the sets with empty squares between.
+    Ray {
+        /// Which lines count.
+        lines: RayLines,
+        /// The sets, in order along the line (two at least).
+        sets: Vec<Expr>,
+    },
+    /// `pin [from S] [through S] [to S]`: the pinned pieces.
+    Pin {
+        /// The pinners.
+        from: Option<Box<Expr>>,
+        /// The pinned pieces.
+        through: Option<Box<Expr>>,
+        /// What the pinned pieces shield (the kings when not given).
+        to: Option<Box<Expr>>,
+    },
+    /// `light S` or `dark S`: the light (or dark) squares of S.
+    Shade {
+        /// Light rather than dark.
+        light: bool,
+        /// The set.
+        set: Box<Expr>,
+    },
+    /// `fen "board"`: the board part of a FEN, and where the text is.
+    Fen(String, Span),
+    /// `power S`: the material value of the pieces in S.
+    Power(Box<Expr>),
+    /// `move ...`: a move of the position, or the one that led to it.
+    Move(MoveFilter),
+    /// `flip F` and the other transforms; `T count F` counts the copies that match.
+    Transform {
+        /// Which transform.
+        transform: TransformKind,
+        /// `count`: the number of matching copies rather than their union.
+        count: bool,
+        /// The filter transformed.
+        body: Box<Expr>,
+    },
+    /// `line --> F1 --> F2 ...`: consecutive positions matching the constituents in turn.
+    Line(Vec<Constituent>),
+    /// A filter on the game's tags.
+    Game(GameFilter),
+}
+
+/// The words that test or measure a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Word {
+    /// The first player is to move.
+    Wtm,
+    /// The second player is to move.
+    Btm,
+    /// The side to move is in check.
+    Check,
+    /// The side to move is mated.
+    Mate,
+    /// The side to move is stalemated.
+    Stalemate,
+    /// The first position of the game.
+    Initial,
+    /// The last position of the game (or of a variation).
+    Terminal,
+    /// The number of plies played since the game's first position.
+    Ply,
+    /// The number of the move, as a FEN counts it.
+    MoveNumber,
+}
+
+impl Word {
+    /// The word as written.
+    #[must_use]
+    pub const fn text(self) -> &'static str {
+        match self {
+            Word::Wtm => "wtm",
+            Word::Btm => "btm",
+            Word::Check => "check",
+            Word::Mate => "mate",
+            Word::Stalemate => "stalemate",
+            Word::Initial => "initial",
+            Word::Terminal => "terminal",
+            Word::Ply => "ply",
+            Word::MoveNumber => "movenumber",
+        }
+    }
+
+    /// Whether the word needs the variant's rules of attack.
+    #[must_use]
+    pub const fn needs_check(self) -> bool {
+        matches!(self, Word::Check | Word::Mate | Word::Stalemate)
+    }
+}
+
+/// The lines a ray may follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RayLines {
+    /// Files, ranks and diagonals.
+    Any,
+    /// Files and ranks.
+    Orthogonal,
+    /// Diagonals.
+    Diagonal,
+}
+
+/// The parts of a `move` filter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveFilter {
+    /// `previous`: the move that led to the position, rather than a legal move from it.
+    pub previous: bool,
+    /// `from S`.
+    pub from: Option<Box<Expr>>,
+    /// `to S`.
+    pub to: Option<Box<Expr>>,
+    /// `capture S`: the captured piece's square.
+    pub capture: Option<Box<Expr>>,
+    /// `promote P`: the piece promoted to.
+    pub promote: Option<Box<Expr>>,
+    /// `enpassant`.
+    pub en_passant: bool,
+    /// `castle`, `o-o`, `o-o-o`.
+    pub castle: Option<Castle>,
+    /// `drop`: a piece put on the board from the hand.
+    pub drop: bool,
+}
+
+/// Which castling a move filter asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Castle {
+    /// Either side.
+    Any,
+    /// `o-o`: on the king's side.
+    KingSide,
+    /// `o-o-o`: on the queen's side.
+    QueenSide,
+}
+
+/// The transforms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TransformKind {
+    /// `flip`: every symmetry of the board.
+    Flip,
+    /// `flipvertical`: mirror the ranks.
+    FlipVertical,
+    /// `fliphorizontal`: mirror the files.
+    FlipHorizontal,
+    /// `flipdiagonal`: mirror about the a1 diagonal (square boards).
+    FlipDiagonal,
+    /// `flipoffdiagonal`: mirror about the other long diagonal (square boards).
+    FlipOffDiagonal,
+    /// `flipcolor`: swap the colours and mirror the ranks.
+    FlipColor,
+    /// `rotate90`: the quarter turns (square boards).
+    Rotate90,
+    /// `shift`: every translation.
+    Shift,
+    /// `shifthorizontal`: translations along the ranks.
+    ShiftHorizontal,
+    /// `shiftvertical`: translations along the files.
+    ShiftVertical,
+}
+
+impl TransformKind {
+    /// The transform as written.
+    #[must_use]
+    pub const fn text(self) -> &'static str {
+        match self {
+            TransformKind::Flip => "flip",
+            TransformKind::FlipVertical => "flipvertical",
+            TransformKind::FlipHorizontal => "fliphorizontal",
+            TransformKind::FlipDiagonal => "flipdiagonal",
+            TransformKind::FlipOffDiagonal => "flipoffdiagonal",
+            TransformKind::FlipColor => "flipcolor",
+            TransformKind::Rotate90 => "rotate90",
+            TransformKind::Shift => "shift",
+            TransformKind::ShiftHorizontal => "shifthorizontal",
+            TransformKind::ShiftVertical => "shiftvertical",
+        }
+    }
+}
+
+/// One constituent of a `line`: a filter and how many consecutive positions it covers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Constituent {
+    /// The filter each of the positions matches.
+    pub filter: Expr,
+    /// The fewest positions.
+    pub min: u32,
+    /// The most positions (None: no limit).
+    pub max: Option<u32>,
+}
+
+/// A side named in a game filter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// `white`: the first player.
+    White,
+    /// `black`: the second player.
+    Black,
+}
+
+/// The filters on a game's tags.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameFilter {
+    /// `result 1-0`: the `Result` tag.
+    Result(String),
+    /// `player [white|black] "text"`: a player's name holds the text.
+    Player(Option<Side>, String),
+    /// `elo [white|black]`: a rating (the higher of both without a side).
+    Elo(Option<Side>),
+    /// `year`: the year of the `Date` tag.
+    Year,
+    /// `variant "name"`: the game's variant.
+    Variant(String),
+    /// `event`, `site`, `date`, `eco`, `variant` or `tag "Name"` followed by a text: the tag's
+    /// value holds the text.
+    Tag {
+        /// The tag's name.
+        name: String,
+        /// The text looked for.
+        text: String,
+    },
 }
 
 /// Prefix operators.

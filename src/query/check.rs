@@ -7,7 +7,8 @@
 //! a value).
 
 use super::ast::{
-    BinaryOp, Coordinate, Expr, ExprKind, Header, QueryAst, Region, SquareDesignator, SquarePart, UnaryOp,
+    BinaryOp, Coordinate, Expr, ExprKind, GameFilter, Header, MoveFilter, QueryAst, Region, SquareDesignator,
+    SquarePart, UnaryOp, Word,
 };
 use super::diagnostic::Diagnostic;
 use crate::variant::Variant;
@@ -67,7 +68,22 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
             op if op.is_arithmetic() => Type::Number,
             _ => Type::Filter,
         },
-        ExprKind::Block(_) => Type::Filter,
+        ExprKind::Block(_) | ExprKind::Fen(..) | ExprKind::Line(_) => Type::Filter,
+        ExprKind::Word(word) => match word {
+            Word::Ply | Word::MoveNumber => Type::Number,
+            _ => Type::Filter,
+        },
+        ExprKind::Attacks { .. }
+        | ExprKind::Between(..)
+        | ExprKind::Ray { .. }
+        | ExprKind::Pin { .. }
+        | ExprKind::Shade { .. }
+        | ExprKind::Move(_) => Type::Set,
+        ExprKind::Power(_) => Type::Number,
+        ExprKind::Transform { count: true, .. } => Type::Number,
+        ExprKind::Transform { body, .. } => type_of(body),
+        ExprKind::Game(GameFilter::Elo(_) | GameFilter::Year) => Type::Number,
+        ExprKind::Game(_) => Type::Filter,
     }
 }
 
@@ -135,8 +151,55 @@ impl Checker<'_> {
                     self.expr(filter);
                 }
             }
+            ExprKind::Word(_) | ExprKind::Fen(..) => {}
+            ExprKind::Attacks { attackers, targets } => {
+                self.want_set(attackers, "attacks");
+                self.want_set(targets, "attacks");
+            }
+            ExprKind::Between(first, second) => {
+                self.want_set(first, "between");
+                self.want_set(second, "between");
+            }
+            ExprKind::Ray { sets, .. } => {
+                for set in sets {
+                    self.want_set(set, "ray");
+                }
+            }
+            ExprKind::Pin { from, through, to } => {
+                for set in [from, through, to].into_iter().flatten() {
+                    self.want_set(set, "pin");
+                }
+            }
+            ExprKind::Shade { light, set } => self.want_set(set, if *light { "light" } else { "dark" }),
+            ExprKind::Power(set) => self.want_set(set, "power"),
+            ExprKind::Move(filter) => self.move_filter(filter),
+            ExprKind::Transform { body, .. } => {
+                self.expr(body);
+            }
+            ExprKind::Line(constituents) => {
+                for constituent in constituents {
+                    self.expr(&constituent.filter);
+                }
+            }
+            ExprKind::Game(_) => {}
         }
         type_of(expr)
+    }
+
+    fn move_filter(&mut self, filter: &MoveFilter) {
+        for set in [&filter.from, &filter.to, &filter.capture].into_iter().flatten() {
+            self.want_set(set, "move");
+        }
+        if let Some(promote) = &filter.promote {
+            let plain_piece = matches!(&promote.kind, ExprKind::Pieces(pieces) if pieces.squares.is_none());
+            if !plain_piece {
+                let text = promote.span.text(self.source);
+                self.diagnostics.push(Diagnostic::new(
+                    promote.span,
+                    format!("'promote' takes pieces without squares, such as Q or [RBN], and '{text}' is not one"),
+                ));
+            }
+        }
     }
 
     fn want_set(&mut self, operand: &Expr, operator: &str) {
@@ -146,6 +209,10 @@ impl Checker<'_> {
                 "#" => "'#' counts the squares of a set".to_owned(),
                 "~" => "'~' takes the squares not in a set".to_owned(),
                 "in" => "'in' compares two sets of squares".to_owned(),
+                "attacks" => "'attacks' and 'attackedby' work on sets of squares".to_owned(),
+                "between" | "ray" | "pin" | "move" | "light" | "dark" | "power" => {
+                    format!("'{operator}' takes sets of squares")
+                }
                 symbol => format!("'{symbol}' combines sets of squares"),
             };
             self.mismatch(operand, &what, found);

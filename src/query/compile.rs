@@ -3,13 +3,15 @@
 //! square off its board, a letter it does not have) are collected here.
 
 use super::ast::{
-    BinaryOp, Coordinate, Expr, ExprKind, PieceAtomKind, PieceDesignator, Region, Span, SquareDesignator, SquarePart,
-    UnaryOp,
+    BinaryOp, Castle, Coordinate, Expr, ExprKind, GameFilter, MoveFilter, PieceAtomKind, PieceDesignator, Region, Sort,
+    Span, SquareDesignator, SquarePart, UnaryOp, Word,
 };
 use super::check::{Type, type_of};
+use super::context::GameTest;
 use super::diagnostic::Diagnostic;
-use super::plan::{FilterNode, NumberNode, PieceClass, Program, SetNode};
+use super::plan::{FilterNode, MoveNode, Needs, NumberNode, PieceClass, Program, SetNode, SortKey, Step};
 use crate::board::{File, Masks, Rank, Square, SquareSet};
+use crate::position::{PositionView, Wing};
 use crate::variant::{Color, Family, KindSet, Piece, Role, Variant};
 
 /// What a designator came to in a variant, for `cqlq explain`.
@@ -28,28 +30,53 @@ pub struct DesignatorReport {
     pub letters: Vec<(String, String)>,
 }
 
-/// Compiles checked filters for a variant.
+/// Compiles checked filters (and the header's `sort` value) for a variant.
 pub(crate) fn compile<const W: usize>(
     variant: &'static Variant,
     filters: &[Expr],
+    sort: Option<&Sort>,
     source: &str,
 ) -> Result<(Program<W>, Vec<DesignatorReport>), Vec<Diagnostic>> {
     let masks = Masks::<W>::new(variant.geometry).expect("the variant's width holds its board");
-    let mut compiler = Compiler { variant, masks, source, diagnostics: Vec::new(), reports: Vec::new() };
-    let filters: Vec<FilterNode<W>> = filters.iter().map(|filter| compiler.filter(filter)).collect();
-    if compiler.diagnostics.is_empty() {
-        Ok((Program { masks: compiler.masks, filters }, compiler.reports))
-    } else {
-        Err(compiler.diagnostics)
+    let mut compiler =
+        Compiler { variant, masks, source, diagnostics: Vec::new(), reports: Vec::new(), game_tests: Vec::new() };
+    let compiled: Vec<FilterNode<W>> = filters.iter().map(|filter| compiler.filter(filter)).collect();
+    let mut exprs: Vec<&Expr> = filters.iter().collect();
+    exprs.extend(sort.map(|sort| &sort.expr));
+    let sort = sort.map(|sort| SortKey { value: compiler.number(&sort.expr), min: sort.min });
+    if !compiler.diagnostics.is_empty() {
+        return Err(compiler.diagnostics);
+    }
+    let needs = needs(&exprs);
+    let values = (0..variant.kinds())
+        .map(|index| i64::from(variant.piece_type(crate::variant::Kind::new(index as u8)).value.unwrap_or(0)))
+        .collect();
+    let program =
+        Program { masks: compiler.masks, filters: compiled, values, game_tests: compiler.game_tests, sort, needs };
+    Ok((program, compiler.reports))
+}
+
+/// What the filters need from the replay.
+fn needs(filters: &[&Expr]) -> Needs {
+    let any = |test: &dyn Fn(&Expr) -> bool| filters.iter().any(|filter| filter.any(&|expr| test(expr)));
+    let previous = |expr: &Expr| matches!(&expr.kind, ExprKind::Move(filter) if filter.previous);
+    Needs {
+        previous_move: any(&previous),
+        parent: any(&|expr| {
+            matches!(&expr.kind, ExprKind::Move(filter)
+                if filter.previous && (filter.from.is_some() || filter.to.is_some() || filter.capture.is_some()))
+        }),
+        lookahead: any(&|expr| matches!(expr.kind, ExprKind::Line(_) | ExprKind::Word(Word::Terminal))),
     }
 }
 
-struct Compiler<'a, const W: usize> {
-    variant: &'static Variant,
-    masks: Masks<W>,
+pub(super) struct Compiler<'a, const W: usize> {
+    pub(super) variant: &'static Variant,
+    pub(super) masks: Masks<W>,
     source: &'a str,
-    diagnostics: Vec<Diagnostic>,
+    pub(super) diagnostics: Vec<Diagnostic>,
     reports: Vec<DesignatorReport>,
+    game_tests: Vec<GameTest>,
 }
 
 /// What a piece letter stands for.
@@ -71,6 +98,15 @@ impl<const W: usize> Compiler<'_, W> {
                 FilterNode::Compare(*op, self.number(left), self.number(right))
             }
             ExprKind::Block(filters) => FilterNode::All(filters.iter().map(|filter| self.filter(filter)).collect()),
+            ExprKind::Word(word) if type_of(expr) == Type::Filter => self.word(*word, expr.span),
+            ExprKind::Fen(text, span) => self.placement(text, *span),
+            ExprKind::Line(constituents) => FilterNode::Line(
+                constituents.iter().map(|c| Step { filter: self.filter(&c.filter), min: c.min, max: c.max }).collect(),
+            ),
+            ExprKind::Game(game) if type_of(expr) == Type::Filter => self.game(game, expr.span),
+            ExprKind::Transform { transform, count: false, body } if type_of(body) == Type::Filter => {
+                FilterNode::Any(self.copies(*transform, expr.span, |compiler| compiler.filter(body)))
+            }
             _ => match type_of(expr) {
                 Type::Set => set_filter(self.set(expr)),
                 Type::Number => FilterNode::HasValue(self.number(expr)),
@@ -90,6 +126,19 @@ impl<const W: usize> Compiler<'_, W> {
             }
             ExprKind::Extreme { max, args } => {
                 NumberNode::Extreme { max: *max, args: args.iter().map(|arg| self.number(arg)).collect() }
+            }
+            ExprKind::Word(Word::Ply) => NumberNode::Ply,
+            ExprKind::Word(Word::MoveNumber) => NumberNode::MoveNumber,
+            ExprKind::Power(set) => NumberNode::Power(self.set(set)),
+            ExprKind::Game(game) => match self.game(game, expr.span) {
+                FilterNode::Game(slot) => NumberNode::Game(slot),
+                _ => NumberNode::Constant(0),
+            },
+            ExprKind::Transform { transform, count: true, body } => {
+                NumberNode::Matching(self.copies(*transform, expr.span, |compiler| compiler.filter(body)))
+            }
+            ExprKind::Transform { transform, count: false, body } if type_of(body) == Type::Number => {
+                NumberNode::Extreme { max: true, args: self.copies(*transform, expr.span, |c| c.number(body)) }
             }
             // A set where a number is wanted stands for its size.
             _ => NumberNode::Count(self.set(expr)),
@@ -121,8 +170,160 @@ impl<const W: usize> Compiler<'_, W> {
                 let backhand = may_hold_backhand(&set);
                 SetNode::Complement { set: Box::new(set), backhand }
             }
+            ExprKind::Attacks { attackers, targets } => {
+                self.need_rules(expr.span, "attacks");
+                SetNode::Attacks { attackers: Box::new(self.set(attackers)), targets: Box::new(self.set(targets)) }
+            }
+            ExprKind::Between(first, second) => SetNode::Between(Box::new(self.set(first)), Box::new(self.set(second))),
+            ExprKind::Ray { lines, sets } => {
+                SetNode::Ray { lines: *lines, sets: sets.iter().map(|set| self.set(set)).collect() }
+            }
+            ExprKind::Pin { from, through, to } => {
+                self.need_rules(expr.span, "pin");
+                let everywhere = SetNode::Squares { squares: self.masks.full(), backhand: [KindSet::EMPTY; 2] };
+                let kings = self.kings();
+                let mut optional = |set: &Option<Box<Expr>>, default: SetNode<W>| {
+                    Box::new(set.as_ref().map_or(default, |set| self.set(set)))
+                };
+                SetNode::Pin {
+                    from: optional(from, everywhere.clone()),
+                    through: optional(through, everywhere),
+                    to: optional(to, kings),
+                }
+            }
+            ExprKind::Shade { light, set } => {
+                let shade = if *light { self.masks.light() } else { self.masks.dark() };
+                SetNode::Intersection(
+                    Box::new(self.set(set)),
+                    Box::new(SetNode::Squares { squares: shade, backhand: [KindSet::EMPTY; 2] }),
+                )
+            }
+            ExprKind::Move(filter) => self.move_filter(filter, expr.span),
+            ExprKind::Transform { transform, body, .. } => {
+                SetNode::UnionAll(self.copies(*transform, expr.span, |compiler| compiler.set(body)))
+            }
             _ => unreachable!("check: only sets reach here"),
         }
+    }
+
+    // ----- Positions, moves and games ------------------------------------------------------------
+
+    /// Reports a filter that needs rules of attack and moves the variant lacks (or cqlq does
+    /// not have for it).
+    fn need_rules(&mut self, span: Span, what: &str) {
+        let variant = self.variant;
+        let message = match variant.family {
+            Family::Classical => return,
+            Family::ChessEvolved | Family::Laser => {
+                format!("'{what}' needs check and attacks, and {} has no check", variant.name)
+            }
+            Family::Croatian => format!(
+                "'{what}' needs the rules of attack and moves of {}, which cqlq does not play yet",
+                variant.name
+            ),
+        };
+        self.diagnostics.push(Diagnostic::new(span, message));
+    }
+
+    fn word(&mut self, word: Word, span: Span) -> FilterNode<W> {
+        if word.needs_check() {
+            self.need_rules(span, word.text());
+        }
+        match word {
+            Word::Wtm => FilterNode::Turn(Color::White),
+            Word::Btm => FilterNode::Turn(Color::Black),
+            Word::Check => FilterNode::Check,
+            Word::Mate => FilterNode::NoMove { check: true },
+            Word::Stalemate => FilterNode::NoMove { check: false },
+            Word::Initial => FilterNode::Initial,
+            Word::Terminal => FilterNode::Terminal,
+            Word::Ply | Word::MoveNumber => unreachable!("check: ply and movenumber are numbers"),
+        }
+    }
+
+    /// The kings of both sides (where the variant has a royal piece).
+    fn kings(&self) -> SetNode<W> {
+        let classes = match self.variant.kind_of_role(Role::King) {
+            Some(king) => Color::ALL
+                .into_iter()
+                .map(|color| PieceClass { color, kinds: KindSet::single(king), level: None })
+                .collect(),
+            None => Vec::new(),
+        };
+        SetNode::Pieces { classes, empty: false, squares: self.masks.full(), backhand: false }
+    }
+
+    /// `fen "board"`: the squares of every piece of the variant in that board.
+    fn placement(&mut self, text: &str, span: Span) -> FilterNode<W> {
+        let board = text.split_whitespace().next().unwrap_or("");
+        match crate::notation::fen::read::<W>(self.variant, &format!("{board} w - - 0 1")) {
+            Ok(setup) => FilterNode::Placement(
+                Color::ALL
+                    .into_iter()
+                    .flat_map(|color| self.variant.all_kinds().iter().map(move |kind| Piece { kind, color }))
+                    .map(|piece| (piece, setup.kind(piece.kind) & setup.color(piece.color)))
+                    .collect(),
+            ),
+            Err(error) => {
+                let message = format!("'{board}' is no board of {}: {error}", self.variant.name);
+                self.diagnostics.push(Diagnostic::new(span, message));
+                FilterNode::Constant(false)
+            }
+        }
+    }
+
+    fn game(&mut self, filter: &GameFilter, span: Span) -> FilterNode<W> {
+        if let GameFilter::Variant(name) = filter {
+            return match Variant::by_name(name) {
+                Ok(variant) => FilterNode::Constant(std::ptr::eq(variant, self.variant)),
+                Err(error) => {
+                    self.diagnostics.push(Diagnostic::new(span, error.to_string()));
+                    FilterNode::Constant(false)
+                }
+            };
+        }
+        let test = GameTest::of(filter).expect("variant filters are handled above");
+        FilterNode::Game(self.game_slot(test))
+    }
+
+    /// The game test in a slot.
+    pub(super) fn game_test(&self, slot: usize) -> GameTest {
+        self.game_tests[slot].clone()
+    }
+
+    /// The slot of a game test, shared by equal tests.
+    pub(super) fn game_slot(&mut self, test: GameTest) -> usize {
+        match self.game_tests.iter().position(|known| *known == test) {
+            Some(slot) => slot,
+            None => {
+                self.game_tests.push(test);
+                self.game_tests.len() - 1
+            }
+        }
+    }
+
+    fn move_filter(&mut self, filter: &MoveFilter, span: Span) -> SetNode<W> {
+        self.need_rules(span, "move");
+        let promote = filter.promote.as_ref().map(|promote| match self.set(promote) {
+            SetNode::Pieces { classes, .. } => classes,
+            _ => Vec::new(),
+        });
+        let castle = filter.castle.map(|castle| match castle {
+            Castle::Any => None,
+            Castle::KingSide => Some(Wing::King),
+            Castle::QueenSide => Some(Wing::Queen),
+        });
+        let mut set = |part: &Option<Box<Expr>>| part.as_ref().map(|part| self.set(part));
+        SetNode::Move(Box::new(MoveNode {
+            previous: filter.previous,
+            from: set(&filter.from),
+            to: set(&filter.to),
+            capture: set(&filter.capture),
+            promote,
+            en_passant: filter.en_passant,
+            castle,
+            drop: filter.drop,
+        }))
     }
 
     fn pieces(&mut self, designator: &PieceDesignator) -> SetNode<W> {
@@ -459,5 +660,11 @@ fn may_hold_backhand<const W: usize>(set: &SetNode<W>) -> bool {
         SetNode::Union(left, right) => may_hold_backhand(left) || may_hold_backhand(right),
         SetNode::Intersection(left, right) => may_hold_backhand(left) && may_hold_backhand(right),
         SetNode::Complement { backhand, .. } => *backhand,
+        SetNode::UnionAll(sets) => sets.iter().any(may_hold_backhand),
+        SetNode::Attacks { .. }
+        | SetNode::Between(..)
+        | SetNode::Ray { .. }
+        | SetNode::Pin { .. }
+        | SetNode::Move(_) => false,
     }
 }

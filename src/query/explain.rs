@@ -118,26 +118,36 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
         ExprKind::Pieces(_) => {
             let _ = writeln!(out, "{indent}pieces {text}");
         }
-        ExprKind::Unary(op, operand) => {
-            let _ = writeln!(out, "{indent}{}", op.symbol());
-            tree(out, operand, source, depth + 1);
+        ExprKind::Unary(op, _) => line(out, &indent, op.symbol()),
+        ExprKind::Binary(op, _, _) => line(out, &indent, op.symbol()),
+        ExprKind::Extreme { max, .. } => line(out, &indent, if *max { "max" } else { "min" }),
+        ExprKind::Block(_) => line(out, &indent, "{} all of"),
+        ExprKind::Word(word) => line(out, &indent, word.text()),
+        ExprKind::Attacks { .. } => line(out, &indent, "attacks (attackers, targets)"),
+        ExprKind::Between(..) => line(out, &indent, "between"),
+        ExprKind::Ray { lines, .. } => line(out, &indent, &format!("ray {lines:?}").to_lowercase()),
+        ExprKind::Pin { .. } => line(out, &indent, "pin"),
+        ExprKind::Shade { light, .. } => line(out, &indent, if *light { "light" } else { "dark" }),
+        ExprKind::Fen(text, _) => line(out, &indent, &format!("fen {text:?}")),
+        ExprKind::Power(_) => line(out, &indent, "power"),
+        ExprKind::Move(_) => line(out, &indent, &format!("move: {text}")),
+        ExprKind::Transform { transform, count, .. } => {
+            line(out, &indent, &format!("{}{}", transform.text(), if *count { " count" } else { "" }));
         }
-        ExprKind::Binary(op, left, right) => {
-            let _ = writeln!(out, "{indent}{}", op.symbol());
-            tree(out, left, source, depth + 1);
-            tree(out, right, source, depth + 1);
+        ExprKind::Line(constituents) => {
+            let bounds: Vec<String> = constituents
+                .iter()
+                .map(|c| format!("{{{},{}}}", c.min, c.max.map_or(String::new(), |max| max.to_string())))
+                .collect();
+            line(out, &indent, &format!("line, counts {}", bounds.join(" ")));
         }
-        ExprKind::Extreme { max, args } => {
-            let _ = writeln!(out, "{indent}{}", if *max { "max" } else { "min" });
-            for arg in args {
-                tree(out, arg, source, depth + 1);
-            }
-        }
-        ExprKind::Block(filters) => {
-            let _ = writeln!(out, "{indent}{{}} all of");
-            for filter in filters {
-                tree(out, filter, source, depth + 1);
-            }
-        }
+        ExprKind::Game(filter) => line(out, &indent, &format!("game {filter:?}")),
     }
+    for child in expr.children() {
+        tree(out, child, source, depth + 1);
+    }
+}
+
+fn line(out: &mut String, indent: &str, text: &str) {
+    let _ = writeln!(out, "{indent}{text}");
 }

@@ -22,22 +22,26 @@
 pub mod ast;
 mod check;
 mod compile;
+pub mod context;
 pub mod diagnostic;
 pub mod explain;
 mod parse;
 mod plan;
+mod transform;
 
 use std::any::Any;
 use std::sync::Arc;
 
 pub use compile::DesignatorReport;
+pub use context::{Context, Frame, GameFacts, TagSource};
 pub use diagnostic::{Diagnostic, QueryError};
-pub use plan::Program;
+pub use plan::{Needs, Program};
 
 use crate::board::Width;
 use crate::each_position;
 use crate::position::{AnyPosition, Position, PositionView};
-use crate::variant::Variant;
+use crate::rules::classical::Board;
+use crate::variant::{Family, Variant};
 use ast::{Header, QueryAst};
 
 /// A parsed and checked query, ready to compile for any variant.
@@ -68,7 +72,7 @@ impl Query {
         if let Some(variant) = variant.or(named) {
             let sound: Vec<ast::Expr> =
                 ast.body.iter().filter(|filter| check::check_filter(filter, text).is_empty()).cloned().collect();
-            if let Err(more) = compile_any(variant, &sound, text) {
+            if let Err(more) = compile_any(variant, &sound, None, text) {
                 diagnostics.extend(more);
             }
         }
@@ -102,7 +106,7 @@ impl Query {
 
     /// Compiles the query for a variant: masks sized to its board, letters resolved to its pieces.
     pub fn compile(&self, variant: &'static Variant) -> Result<Plan, QueryError> {
-        match compile_any(variant, &self.ast.body, &self.source) {
+        match compile_any(variant, &self.ast.body, self.header().and_then(|h| h.sort.as_ref()), &self.source) {
             Ok((program, designators)) => Ok(Plan { variant, program, designators }),
             Err(diagnostics) => Err(QueryError::new(diagnostics, self.source.clone())),
         }
@@ -111,13 +115,28 @@ impl Query {
 
 type Compiled = (AnyProgram, Vec<DesignatorReport>);
 
-fn compile_any(variant: &'static Variant, filters: &[ast::Expr], source: &str) -> Result<Compiled, Vec<Diagnostic>> {
+fn compile_any(
+    variant: &'static Variant,
+    filters: &[ast::Expr],
+    sort: Option<&ast::Sort>,
+    source: &str,
+) -> Result<Compiled, Vec<Diagnostic>> {
     match variant.width() {
-        Width::W1 => compile::compile::<1>(variant, filters, source).map(|(p, r)| (AnyProgram::W1(Box::new(p)), r)),
-        Width::W2 => compile::compile::<2>(variant, filters, source).map(|(p, r)| (AnyProgram::W2(Box::new(p)), r)),
-        Width::W4 => compile::compile::<4>(variant, filters, source).map(|(p, r)| (AnyProgram::W4(Box::new(p)), r)),
-        Width::W8 => compile::compile::<8>(variant, filters, source).map(|(p, r)| (AnyProgram::W8(Box::new(p)), r)),
-        Width::W11 => compile::compile::<11>(variant, filters, source).map(|(p, r)| (AnyProgram::W11(Box::new(p)), r)),
+        Width::W1 => {
+            compile::compile::<1>(variant, filters, sort, source).map(|(p, r)| (AnyProgram::W1(Box::new(p)), r))
+        }
+        Width::W2 => {
+            compile::compile::<2>(variant, filters, sort, source).map(|(p, r)| (AnyProgram::W2(Box::new(p)), r))
+        }
+        Width::W4 => {
+            compile::compile::<4>(variant, filters, sort, source).map(|(p, r)| (AnyProgram::W4(Box::new(p)), r))
+        }
+        Width::W8 => {
+            compile::compile::<8>(variant, filters, sort, source).map(|(p, r)| (AnyProgram::W8(Box::new(p)), r))
+        }
+        Width::W11 => {
+            compile::compile::<11>(variant, filters, sort, source).map(|(p, r)| (AnyProgram::W11(Box::new(p)), r))
+        }
     }
 }
 
@@ -151,10 +170,21 @@ impl Plan {
         each_position!(position, p => self.matches_position(p))
     }
 
-    /// Whether a position of boards of `W` words matches.
+    /// Whether a position of boards of `W` words matches, as a game of that one position (its
+    /// ply comes from its move counters; it is both initial and terminal). Positions of the
+    /// classical family are tested with the classical rules (attacks, check, legal moves).
     #[must_use]
     pub fn matches_position<const W: usize>(&self, position: &Position<W>) -> bool {
-        position.variant() == self.variant && self.program::<W>().is_some_and(|program| program.matches(position))
+        if position.variant() != self.variant {
+            return false;
+        }
+        if self.variant.family == Family::Classical
+            && let (Some(program), Some(position)) =
+                (self.program::<1>(), (position as &dyn Any).downcast_ref::<Position<1>>())
+        {
+            return program.matches(&Board::from_position(position));
+        }
+        self.program::<W>().is_some_and(|program| program.matches(position))
     }
 
     /// The compiled program, if the variant's square sets take `W` words; run it on any

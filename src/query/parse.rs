@@ -13,8 +13,9 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest_derive::Parser;
 
 use super::ast::{
-    BinaryOp, Coordinate, Expr, ExprKind, Header, PieceAtom, PieceAtomKind, PieceDesignator, PiecePart, QueryAst,
-    Region, Sort, Span, SquareDesignator, SquarePart, UnaryOp,
+    BinaryOp, Castle, Constituent, Coordinate, Expr, ExprKind, GameFilter, Header, MoveFilter, PieceAtom,
+    PieceAtomKind, PieceDesignator, PiecePart, QueryAst, RayLines, Region, Side, Sort, Span, SquareDesignator,
+    SquarePart, TransformKind, UnaryOp, Word,
 };
 use super::diagnostic::Diagnostic;
 
@@ -22,7 +23,8 @@ use super::diagnostic::Diagnostic;
 #[grammar = "query/grammar.pest"]
 struct Grammar;
 
-/// Operator precedence, loosest first: `or`, `and`, `not`, comparisons and `in`, `+ -`,
+/// Operator precedence, loosest first: `or`, `and`, `not`, comparisons and `in`,
+/// `attacks` and `attackedby`, `+ -`,
 /// `* / %`, `|`, `&`, then the prefixes `~ # - abs`.
 static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
     PrattParser::new()
@@ -36,6 +38,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
             | Op::infix(Rule::op_le, Assoc::Left)
             | Op::infix(Rule::op_gt, Assoc::Left)
             | Op::infix(Rule::op_ge, Assoc::Left))
+        .op(Op::infix(Rule::op_attacks, Assoc::Left) | Op::infix(Rule::op_attackedby, Assoc::Left))
         .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
         .op(Op::infix(Rule::op_mul, Assoc::Left)
             | Op::infix(Rule::op_div, Assoc::Left)
@@ -507,7 +510,18 @@ impl Builder {
             })
             .map_infix(|(left, left_depth), op, (right, right_depth)| {
                 let span = left.span.join(right.span);
+                let depth = left_depth.max(right_depth) + 1;
+                let attacks = |attackers: Expr, targets: Expr| ExprKind::Attacks {
+                    attackers: Box::new(attackers),
+                    targets: Box::new(targets),
+                };
                 let op = match op.as_rule() {
+                    Rule::op_attacks => {
+                        return builder.borrow_mut().bounded(Expr { kind: attacks(left, right), span }, depth);
+                    }
+                    Rule::op_attackedby => {
+                        return builder.borrow_mut().bounded(Expr { kind: attacks(right, left), span }, depth);
+                    }
                     Rule::op_or => BinaryOp::Or,
                     Rule::op_and => BinaryOp::And,
                     Rule::op_in => BinaryOp::In,
@@ -526,7 +540,6 @@ impl Builder {
                     Rule::op_rem => BinaryOp::Rem,
                     rule => unreachable!("grammar: {rule:?} is no infix operator"),
                 };
-                let depth = left_depth.max(right_depth) + 1;
                 builder
                     .borrow_mut()
                     .bounded(Expr { kind: ExprKind::Binary(op, Box::new(left), Box::new(right)), span }, depth)
@@ -593,9 +606,178 @@ impl Builder {
                     _ => (ExprKind::Pieces(build_pieces(inner)), 1),
                 }
             }
+            Rule::word => (ExprKind::Word(word(pair.as_str())), 1),
+            Rule::between_filter => {
+                let mut sets = self.filters(pair.into_inner());
+                let (first, depth_first) = sets.remove(0);
+                let (second, depth_second) = sets.remove(0);
+                (ExprKind::Between(Box::new(first), Box::new(second)), depth_first.max(depth_second) + 1)
+            }
+            Rule::ray_filter => {
+                let mut lines = RayLines::Any;
+                let mut sets = Vec::new();
+                let mut depth = 0;
+                for part in pair.into_inner() {
+                    match part.as_rule() {
+                        Rule::ray_lines if part.as_str().starts_with('o') => lines = RayLines::Orthogonal,
+                        Rule::ray_lines => lines = RayLines::Diagonal,
+                        Rule::filter => {
+                            let (set, set_depth) = self.operators(part.into_inner());
+                            depth = depth.max(set_depth);
+                            sets.push(set);
+                        }
+                        _ => {}
+                    }
+                }
+                (ExprKind::Ray { lines, sets }, depth + 1)
+            }
+            Rule::pin_filter => {
+                let (mut from, mut through, mut to) = (None, None, None);
+                let mut depth = 0;
+                for part in pair.into_inner() {
+                    let rule = part.as_rule();
+                    let Some((argument, argument_depth)) = self.argument(part) else { continue };
+                    depth = depth.max(argument_depth);
+                    let slot = match rule {
+                        Rule::pin_from => &mut from,
+                        Rule::pin_through => &mut through,
+                        _ => &mut to,
+                    };
+                    self.once(slot, argument);
+                }
+                (ExprKind::Pin { from, through, to }, depth + 1)
+            }
+            Rule::shade => {
+                let light = pair.as_str().starts_with('l');
+                let (set, depth) = self.argument(pair).expect("grammar: light and dark take a set");
+                (ExprKind::Shade { light, set }, depth + 1)
+            }
+            Rule::power => {
+                let (set, depth) = self.argument(pair).expect("grammar: power takes a set");
+                (ExprKind::Power(set), depth + 1)
+            }
+            Rule::fen_filter => {
+                let text = pair.into_inner().find(|part| part.as_rule() == Rule::string);
+                let text_span = text.as_ref().map_or(span, span_of);
+                (ExprKind::Fen(string(text), text_span), 1)
+            }
+            Rule::move_filter => self.move_filter(pair),
+            Rule::transform => {
+                let mut inner = pair.clone().into_inner();
+                let transform = transform_kind(inner.next().expect("grammar: a transform word").as_str());
+                let count = inner.next().is_some_and(|part| part.as_rule() == Rule::kw_count);
+                let (body, depth) = self.argument(pair).expect("grammar: a transform takes a filter");
+                (ExprKind::Transform { transform, count, body }, depth + 1)
+            }
+            Rule::line_filter => {
+                let mut constituents = Vec::new();
+                let mut depth = 0;
+                for part in pair.into_inner().filter(|part| part.as_rule() == Rule::constituent) {
+                    let mut inner = part.into_inner();
+                    let (filter, filter_depth) =
+                        self.operators(inner.next().expect("grammar: a constituent has a filter").into_inner());
+                    depth = depth.max(filter_depth);
+                    let (min, max) = inner.next().map_or((1, Some(1)), |quantifier| self.quantifier(&quantifier));
+                    constituents.push(Constituent { filter, min, max });
+                }
+                (ExprKind::Line(constituents), depth + 1)
+            }
+            Rule::game_filter => {
+                (ExprKind::Game(game_filter(pair.into_inner().next().expect("grammar: a game filter"))), 1)
+            }
             rule => unreachable!("grammar: {rule:?} is no operand"),
         };
         self.bounded(Expr { kind, span }, depth)
+    }
+
+    /// The filters among the pairs, with their depths.
+    fn filters(&mut self, pairs: Pairs<'_, Rule>) -> Vec<(Expr, u32)> {
+        pairs.filter(|pair| pair.as_rule() == Rule::filter).map(|pair| self.operators(pair.into_inner())).collect()
+    }
+
+    /// The `argument` inside a pair (`from S`, `light S`, `flip F`), with its depth.
+    fn argument(&mut self, pair: Pair<'_, Rule>) -> Option<(Box<Expr>, u32)> {
+        let argument = pair.into_inner().find(|part| part.as_rule() == Rule::argument)?;
+        let (expr, depth) = self.operators(argument.into_inner());
+        Some((Box::new(expr), depth))
+    }
+
+    /// Fills a slot of a filter's parts, reporting a part given twice.
+    fn once(&mut self, slot: &mut Option<Box<Expr>>, value: Box<Expr>) {
+        let span = value.span;
+        if slot.replace(value).is_some() {
+            self.diagnostics.push(Diagnostic::new(span, "this part of the filter is given twice"));
+        }
+    }
+
+    fn move_filter(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
+        let mut filter = MoveFilter {
+            previous: false,
+            from: None,
+            to: None,
+            capture: None,
+            promote: None,
+            en_passant: false,
+            castle: None,
+            drop: false,
+        };
+        let mut depth = 0;
+        for part in pair.into_inner() {
+            let rule = part.as_rule();
+            match rule {
+                Rule::move_when => filter.previous = part.as_str().starts_with('p'),
+                Rule::move_flag => match part.as_str().to_ascii_lowercase().as_str() {
+                    "enpassant" => filter.en_passant = true,
+                    "drop" => filter.drop = true,
+                    "castle" => filter.castle = Some(Castle::Any),
+                    "o-o" => filter.castle = Some(Castle::KingSide),
+                    _ => filter.castle = Some(Castle::QueenSide),
+                },
+                Rule::move_from | Rule::move_to | Rule::move_capture | Rule::move_promote => {
+                    let Some((argument, argument_depth)) = self.argument(part) else { continue };
+                    depth = depth.max(argument_depth);
+                    let slot = match rule {
+                        Rule::move_from => &mut filter.from,
+                        Rule::move_to => &mut filter.to,
+                        Rule::move_capture => &mut filter.capture,
+                        _ => &mut filter.promote,
+                    };
+                    self.once(slot, argument);
+                }
+                _ => {}
+            }
+        }
+        (ExprKind::Move(filter), depth + 1)
+    }
+
+    /// The bounds of a quantifier: `*`, `+`, `?`, `{m}`, `{m,}`, `{m,n}`.
+    fn quantifier(&mut self, pair: &Pair<'_, Rule>) -> (u32, Option<u32>) {
+        let text = pair.as_str();
+        match text {
+            "*" => return (0, None),
+            "+" => return (1, None),
+            "?" => return (0, Some(1)),
+            _ => {}
+        }
+        let inside = text.trim_start_matches('{').trim_end_matches('}');
+        let mut bounds = inside.split(',').map(str::trim);
+        let mut number = |text: Option<&str>| -> Option<u32> {
+            let text = text.filter(|text| !text.is_empty())?;
+            text.parse().map_or_else(
+                |_| {
+                    self.diagnostics.push(Diagnostic::new(span_of(pair), "this count is too large"));
+                    Some(0)
+                },
+                Some,
+            )
+        };
+        let min = number(bounds.next()).unwrap_or(0);
+        let max = if inside.contains(',') { number(bounds.next()) } else { Some(min) };
+        if max.is_some_and(|max| max < min) {
+            self.diagnostics
+                .push(Diagnostic::new(span_of(pair), format!("the count {text} runs backwards: write {{{min},...}}")));
+        }
+        (min, max)
     }
 
     fn items(&mut self, pairs: Pairs<'_, Rule>) -> Items {
@@ -604,6 +786,74 @@ impl Builder {
             items.add(pair, self);
         }
         items
+    }
+}
+
+fn word(text: &str) -> Word {
+    match text {
+        "wtm" => Word::Wtm,
+        "btm" => Word::Btm,
+        "check" => Word::Check,
+        "mate" => Word::Mate,
+        "stalemate" => Word::Stalemate,
+        "initial" => Word::Initial,
+        "terminal" => Word::Terminal,
+        "ply" => Word::Ply,
+        _ => Word::MoveNumber,
+    }
+}
+
+fn transform_kind(text: &str) -> TransformKind {
+    match text {
+        "flip" => TransformKind::Flip,
+        "flipvertical" => TransformKind::FlipVertical,
+        "fliphorizontal" => TransformKind::FlipHorizontal,
+        "flipdiagonal" => TransformKind::FlipDiagonal,
+        "flipoffdiagonal" => TransformKind::FlipOffDiagonal,
+        "flipcolor" => TransformKind::FlipColor,
+        "rotate90" => TransformKind::Rotate90,
+        "shift" => TransformKind::Shift,
+        "shifthorizontal" => TransformKind::ShiftHorizontal,
+        _ => TransformKind::ShiftVertical,
+    }
+}
+
+fn game_filter(pair: Pair<'_, Rule>) -> GameFilter {
+    let rule = pair.as_rule();
+    let text = pair.as_str().to_owned();
+    let mut inner = pair.into_inner();
+    let side = |part: Option<&Pair<'_, Rule>>| {
+        part.filter(|part| part.as_rule() == Rule::side)
+            .map(|part| if part.as_str().starts_with('w') { Side::White } else { Side::Black })
+    };
+    match rule {
+        Rule::result_filter => {
+            let value = inner.find(|part| part.as_rule() == Rule::result_value);
+            GameFilter::Result(value.map_or(String::new(), |value| value.as_str().to_owned()))
+        }
+        Rule::player_filter => {
+            let parts: Vec<Pair<'_, Rule>> = inner.collect();
+            let side = side(parts.iter().find(|part| part.as_rule() == Rule::side));
+            let name = parts.into_iter().find(|part| part.as_rule() == Rule::string);
+            GameFilter::Player(side, string(name))
+        }
+        Rule::elo_filter => GameFilter::Elo(side(inner.find(|part| part.as_rule() == Rule::side).as_ref())),
+        Rule::year_filter => GameFilter::Year,
+        Rule::tag_filter => {
+            let mut strings = inner.filter(|part| part.as_rule() == Rule::string);
+            let name = string(strings.next());
+            GameFilter::Tag { name, text: string(strings.next()) }
+        }
+        Rule::variant_filter => GameFilter::Variant(string(inner.find(|part| part.as_rule() == Rule::string))),
+        _ => {
+            let name = match text.get(..3) {
+                Some("eve") => "Event",
+                Some("sit") => "Site",
+                Some("dat") => "Date",
+                _ => "ECO",
+            };
+            GameFilter::Tag { name: name.to_owned(), text: string(inner.find(|part| part.as_rule() == Rule::string)) }
+        }
     }
 }
 

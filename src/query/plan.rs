@@ -1,14 +1,14 @@
 //! The compiled form of a query for one variant: masks sized to its board, piece letters resolved
-//! to kinds, and nothing left to look up per position.
+//! to kinds, transforms expanded, and nothing left to look up per position.
 
+use super::ast::{BinaryOp, RayLines};
+use super::context::{Context, Frame, GameFacts, GameTest, TagSource};
 use crate::board::{Masks, SquareSet};
-use crate::position::PositionView;
-use crate::variant::{Color, KindSet, Piece};
-
-use super::ast::BinaryOp;
+use crate::position::{MoveFacts, PositionView, RulesView, Wing};
+use crate::variant::{Color, Kind, KindSet, Piece};
 
 /// Pieces of some kinds of one colour, perhaps only at one level (tier or orientation).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct PieceClass {
     pub color: Color,
     pub kinds: KindSet,
@@ -23,6 +23,10 @@ pub(crate) struct SetValue<const W: usize> {
 }
 
 impl<const W: usize> SetValue<W> {
+    fn board(squares: SquareSet<W>) -> SetValue<W> {
+        SetValue { squares, backhand: [KindSet::EMPTY; 2] }
+    }
+
     fn is_empty(&self) -> bool {
         self.squares.is_empty() && self.backhand.iter().all(|kinds| kinds.is_empty())
     }
@@ -38,7 +42,7 @@ impl<const W: usize> SetValue<W> {
 }
 
 /// A set expression.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum SetNode<const W: usize> {
     /// Squares fixed when the query was compiled, and backhand kinds (all of them, or none).
     Squares { squares: SquareSet<W>, backhand: [KindSet; 2] },
@@ -46,25 +50,72 @@ pub(crate) enum SetNode<const W: usize> {
     Pieces { classes: Vec<PieceClass>, empty: bool, squares: SquareSet<W>, backhand: bool },
     /// Either set.
     Union(Box<SetNode<W>>, Box<SetNode<W>>),
+    /// Any of the sets (the copies of a transformed set).
+    UnionAll(Vec<SetNode<W>>),
     /// Both sets.
     Intersection(Box<SetNode<W>>, Box<SetNode<W>>),
     /// The board's squares not in the set, and with `backhand`, the backhand's pieces not in it.
     Complement { set: Box<SetNode<W>>, backhand: bool },
+    /// The squares of `targets` attacked by a piece on `attackers`.
+    Attacks { attackers: Box<SetNode<W>>, targets: Box<SetNode<W>> },
+    /// The squares strictly between a square of each set on a line.
+    Between(Box<SetNode<W>>, Box<SetNode<W>>),
+    /// The squares of the last set that end a line through all sets, with only empty squares
+    /// between consecutive ones.
+    Ray { lines: RayLines, sets: Vec<SetNode<W>> },
+    /// Pinned pieces on `through`, pinned by a piece on `from` to a piece on `to`.
+    Pin { from: Box<SetNode<W>>, through: Box<SetNode<W>>, to: Box<SetNode<W>> },
+    /// The squares of the moves that fit.
+    Move(Box<MoveNode<W>>),
+}
+
+/// A `move` filter.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct MoveNode<const W: usize> {
+    pub previous: bool,
+    pub from: Option<SetNode<W>>,
+    pub to: Option<SetNode<W>>,
+    pub capture: Option<SetNode<W>>,
+    pub promote: Option<Vec<PieceClass>>,
+    pub en_passant: bool,
+    pub castle: Option<Option<Wing>>,
+    pub drop: bool,
 }
 
 /// A number expression; `None` is a number without a value (a division by zero).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum NumberNode<const W: usize> {
     Constant(i64),
     Count(SetNode<W>),
     Negate(Box<NumberNode<W>>),
     Abs(Box<NumberNode<W>>),
     Arithmetic(BinaryOp, Box<NumberNode<W>>, Box<NumberNode<W>>),
-    Extreme { max: bool, args: Vec<NumberNode<W>> },
+    Extreme {
+        max: bool,
+        args: Vec<NumberNode<W>>,
+    },
+    /// Plies since the game's first position.
+    Ply,
+    /// The move number.
+    MoveNumber,
+    /// The material value of the pieces in the set.
+    Power(SetNode<W>),
+    /// The value of a game test.
+    Game(usize),
+    /// How many of the filters match.
+    Matching(Vec<FilterNode<W>>),
+}
+
+/// One constituent of a `line`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Step<const W: usize> {
+    pub filter: FilterNode<W>,
+    pub min: u32,
+    pub max: Option<u32>,
 }
 
 /// A filter.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum FilterNode<const W: usize> {
     /// Matches when the set is not empty.
     NotEmpty(SetNode<W>),
@@ -85,6 +136,44 @@ pub(crate) enum FilterNode<const W: usize> {
     All(Vec<FilterNode<W>>),
     Any(Vec<FilterNode<W>>),
     Not(Box<FilterNode<W>>),
+    /// Always or never.
+    Constant(bool),
+    /// The side to move.
+    Turn(Color),
+    /// The side to move is in check.
+    Check,
+    /// The side to move is mated (with `true`) or stalemated.
+    NoMove {
+        check: bool,
+    },
+    /// The game's first position.
+    Initial,
+    /// The line's last position.
+    Terminal,
+    /// The board holds exactly these pieces: the squares of each piece of the variant.
+    Placement(Vec<(Piece, SquareSet<W>)>),
+    /// A game test passes.
+    Game(usize),
+    /// Consecutive positions from this one match the steps in turn.
+    Line(Vec<Step<W>>),
+}
+
+/// What a program needs from the replay besides each position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Needs {
+    /// The move that led to each position (`move previous`).
+    pub previous_move: bool,
+    /// The position before each one (`move previous from S`: S is looked for there).
+    pub parent: bool,
+    /// The positions after each one (`line`, `terminal`): a line is tested once it is complete.
+    pub lookahead: bool,
+}
+
+/// The `sort` value of a query.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct SortKey<const W: usize> {
+    pub value: NumberNode<W>,
+    pub min: bool,
 }
 
 /// A query compiled for boards whose square sets take `W` words.
@@ -92,65 +181,117 @@ pub(crate) enum FilterNode<const W: usize> {
 pub struct Program<const W: usize> {
     pub(crate) masks: Masks<W>,
     pub(crate) filters: Vec<FilterNode<W>>,
+    /// The `power` value of each kind.
+    pub(crate) values: Vec<i64>,
+    pub(crate) game_tests: Vec<GameTest>,
+    pub(crate) sort: Option<SortKey<W>>,
+    pub(crate) needs: Needs,
 }
 
 impl<const W: usize> Program<W> {
-    /// Whether the query looks at no position at all (an empty body): then the first position
-    /// of a game decides it, and its moves need not be replayed.
+    /// Whether the query looks at no position at all (an empty body, or game filters alone):
+    /// then the first position of a game decides it, and its moves need not be replayed.
     #[must_use]
     pub fn is_game_level(&self) -> bool {
-        self.filters.is_empty()
+        self.filters.iter().all(FilterNode::is_game_level) && self.sort.is_none()
     }
 
-    /// Whether every filter of the body matches the position.
+    /// What the program needs from the replay.
+    #[must_use]
+    pub fn needs(&self) -> Needs {
+        self.needs
+    }
+
+    /// Whether the query sorts the games it finds, and smallest first.
+    #[must_use]
+    pub fn sorts(&self) -> Option<bool> {
+        self.sort.as_ref().map(|sort| sort.min)
+    }
+
+    /// The values of the game filters for a game with these tags.
+    #[must_use]
+    pub fn game_facts(&self, tags: &impl TagSource) -> GameFacts {
+        GameFacts { values: self.game_tests.iter().map(|test| test.value(tags)).collect() }
+    }
+
+    /// What the tags alone decide: `Some(false)` when no position of the game can match,
+    /// `Some(true)` when every position matches whatever it holds, `None` when it depends.
+    #[must_use]
+    pub fn decide(&self, game: &GameFacts) -> Option<bool> {
+        decide_all(self.filters.iter(), game)
+    }
+
+    /// Whether every filter of the body matches a position that stands alone (a game of one
+    /// position, whose ply comes from its move counters).
+    #[must_use]
+    pub fn matches<P: RulesView<W>>(&self, position: &P) -> bool {
+        let frames = [Frame { position, ply: position.ply_from_counters(), previous: None }];
+        let game = GameFacts { values: vec![None; self.game_tests.len()] };
+        self.matches_at(&Context { frames: &frames, complete: true, game: &game }, 0)
+    }
+
+    /// Whether every filter of the body matches the position `at` of the context's line.
     #[inline]
-    pub fn matches(&self, view: &impl PositionView<W>) -> bool {
-        self.filters.iter().all(|filter| self.filter(filter, view))
+    pub fn matches_at<P: RulesView<W>>(&self, context: &Context<'_, P>, at: usize) -> bool {
+        self.filters.iter().all(|filter| self.filter(filter, context, at))
     }
 
-    fn filter(&self, node: &FilterNode<W>, view: &impl PositionView<W>) -> bool {
+    /// The `sort` value at the position `at`, if the query sorts and the value exists.
+    #[must_use]
+    pub fn sort_value<P: RulesView<W>>(&self, context: &Context<'_, P>, at: usize) -> Option<i64> {
+        self.number(&self.sort.as_ref()?.value, context, at)
+    }
+
+    pub(crate) fn filter<P: RulesView<W>>(&self, node: &FilterNode<W>, context: &Context<'_, P>, at: usize) -> bool {
+        let frame = &context.frames[at];
+        let view = &frame.position;
         match node {
-            FilterNode::NotEmpty(set) => !self.set(set, view).is_empty(),
-            FilterNode::HasSquare(set) => !self.squares(set, view).is_empty(),
+            FilterNode::NotEmpty(set) => !self.set(set, context, at).is_empty(),
+            FilterNode::HasSquare(set) => !self.squares(set, context, at).is_empty(),
             FilterNode::PieceOn { piece, squares } => {
                 (view.kind(piece.kind) & view.color(piece.color) & *squares).any()
             }
-            FilterNode::HasValue(number) => self.number(number, view).is_some(),
+            FilterNode::HasValue(number) => self.number(number, context, at).is_some(),
             FilterNode::Compare(op, left, right) => {
-                let (Some(left), Some(right)) = (self.number(left, view), self.number(right, view)) else {
+                let (Some(left), Some(right)) = (self.number(left, context, at), self.number(right, context, at))
+                else {
                     return false;
                 };
-                match op {
-                    BinaryOp::Eq => left == right,
-                    BinaryOp::Ne => left != right,
-                    BinaryOp::Lt => left < right,
-                    BinaryOp::Le => left <= right,
-                    BinaryOp::Gt => left > right,
-                    BinaryOp::Ge => left >= right,
-                    _ => unreachable!("compile: {op:?} is no comparison"),
-                }
+                compare(*op, left, right)
             }
             FilterNode::Subset(left, right) => {
-                let left = self.set(left, view);
-                let right = self.set(right, view);
+                let left = self.set(left, context, at);
+                let right = self.set(right, context, at);
                 left.squares.is_subset(right.squares)
                     && (0..2).all(|c| left.backhand[c].difference(right.backhand[c]).is_empty())
             }
-            FilterNode::All(filters) => filters.iter().all(|filter| self.filter(filter, view)),
-            FilterNode::Any(filters) => filters.iter().any(|filter| self.filter(filter, view)),
-            FilterNode::Not(filter) => !self.filter(filter, view),
+            FilterNode::All(filters) => filters.iter().all(|filter| self.filter(filter, context, at)),
+            FilterNode::Any(filters) => filters.iter().any(|filter| self.filter(filter, context, at)),
+            FilterNode::Not(filter) => !self.filter(filter, context, at),
+            FilterNode::Constant(value) => *value,
+            FilterNode::Turn(color) => view.turn() == *color,
+            FilterNode::Check => view.in_check(),
+            FilterNode::NoMove { check } => view.in_check() == *check && !view.has_legal_move(),
+            FilterNode::Initial => frame.ply == 0,
+            FilterNode::Terminal => context.complete && at + 1 == context.frames.len(),
+            FilterNode::Placement(pieces) => {
+                pieces.iter().all(|(piece, squares)| view.kind(piece.kind) & view.color(piece.color) == *squares)
+            }
+            FilterNode::Game(slot) => context.game.values.get(*slot).copied().flatten().is_some(),
+            FilterNode::Line(steps) => self.line(steps, context, at),
         }
     }
 
-    fn number(&self, node: &NumberNode<W>, view: &impl PositionView<W>) -> Option<i64> {
+    fn number<P: RulesView<W>>(&self, node: &NumberNode<W>, context: &Context<'_, P>, at: usize) -> Option<i64> {
+        let frame = &context.frames[at];
         match node {
             NumberNode::Constant(value) => Some(*value),
-            NumberNode::Count(set) => Some(self.set(set, view).count(view)),
-            NumberNode::Negate(value) => self.number(value, view)?.checked_neg(),
-            NumberNode::Abs(value) => self.number(value, view)?.checked_abs(),
+            NumberNode::Count(set) => Some(self.set(set, context, at).count(&frame.position)),
+            NumberNode::Negate(value) => self.number(value, context, at)?.checked_neg(),
+            NumberNode::Abs(value) => self.number(value, context, at)?.checked_abs(),
             NumberNode::Arithmetic(op, left, right) => {
-                let left = self.number(left, view)?;
-                let right = self.number(right, view)?;
+                let left = self.number(left, context, at)?;
+                let right = self.number(right, context, at)?;
                 match op {
                     BinaryOp::Add => left.checked_add(right),
                     BinaryOp::Sub => left.checked_sub(right),
@@ -161,20 +302,44 @@ impl<const W: usize> Program<W> {
                 }
             }
             NumberNode::Extreme { max, args } => {
-                let values = args.iter().filter_map(|arg| self.number(arg, view));
+                let values = args.iter().filter_map(|arg| self.number(arg, context, at));
                 if *max { values.max() } else { values.min() }
+            }
+            NumberNode::Ply => Some(i64::from(frame.ply)),
+            NumberNode::MoveNumber => Some(i64::from(frame.position.move_number())),
+            NumberNode::Power(set) => Some(self.power(&self.set(set, context, at), &frame.position)),
+            NumberNode::Game(slot) => context.game.values.get(*slot).copied().flatten(),
+            NumberNode::Matching(filters) => {
+                Some(filters.iter().filter(|filter| self.filter(filter, context, at)).count() as i64)
             }
         }
     }
 
-    /// The squares of a set: `self.set(node, view).squares`, without the backhand's part.
-    fn squares(&self, node: &SetNode<W>, view: &impl PositionView<W>) -> SquareSet<W> {
+    /// The material value of the pieces of a set, on the board and in the backhand.
+    fn power(&self, set: &SetValue<W>, view: &impl PositionView<W>) -> i64 {
+        let mut total = 0;
+        for (index, value) in self.values.iter().enumerate().filter(|(_, value)| **value != 0) {
+            let kind = Kind::new(index as u8);
+            total += value * (view.kind(kind) & set.squares).count() as i64;
+            for color in Color::ALL {
+                if set.backhand[color.index()].contains(kind) {
+                    total += value * i64::from(view.in_backhand(Piece { kind, color }));
+                }
+            }
+        }
+        total
+    }
+
+    /// The squares of a set: `self.set(node, ..).squares`, without the backhand's part.
+    fn squares<P: RulesView<W>>(&self, node: &SetNode<W>, context: &Context<'_, P>, at: usize) -> SquareSet<W> {
+        let view = &context.frames[at].position;
         match node {
             SetNode::Squares { squares, .. } => *squares,
             SetNode::Pieces { classes, empty, squares, .. } => self.on_board(classes, *empty, view) & *squares,
-            SetNode::Union(left, right) => self.squares(left, view) | self.squares(right, view),
-            SetNode::Intersection(left, right) => self.squares(left, view) & self.squares(right, view),
-            SetNode::Complement { set, .. } => self.masks.complement(self.squares(set, view)),
+            SetNode::Union(left, right) => self.squares(left, context, at) | self.squares(right, context, at),
+            SetNode::Intersection(left, right) => self.squares(left, context, at) & self.squares(right, context, at),
+            SetNode::Complement { set, .. } => self.masks.complement(self.squares(set, context, at)),
+            _ => self.set(node, context, at).squares,
         }
     }
 
@@ -191,7 +356,8 @@ impl<const W: usize> Program<W> {
         on_board
     }
 
-    fn set(&self, node: &SetNode<W>, view: &impl PositionView<W>) -> SetValue<W> {
+    pub(crate) fn set<P: RulesView<W>>(&self, node: &SetNode<W>, context: &Context<'_, P>, at: usize) -> SetValue<W> {
+        let view = &context.frames[at].position;
         match node {
             SetNode::Squares { squares, backhand } => SetValue {
                 squares: *squares,
@@ -211,24 +377,20 @@ impl<const W: usize> Program<W> {
                 }
                 SetValue { squares: on_board & *squares, backhand: in_backhand }
             }
-            SetNode::Union(left, right) => {
-                let left = self.set(left, view);
-                let right = self.set(right, view);
-                SetValue {
-                    squares: left.squares | right.squares,
-                    backhand: [0, 1].map(|c| left.backhand[c].union(right.backhand[c])),
-                }
+            SetNode::Union(left, right) => union(self.set(left, context, at), self.set(right, context, at)),
+            SetNode::UnionAll(sets) => {
+                sets.iter().map(|set| self.set(set, context, at)).fold(SetValue::board(SquareSet::EMPTY), union)
             }
             SetNode::Intersection(left, right) => {
-                let left = self.set(left, view);
-                let right = self.set(right, view);
+                let left = self.set(left, context, at);
+                let right = self.set(right, context, at);
                 SetValue {
                     squares: left.squares & right.squares,
                     backhand: [0, 1].map(|c| left.backhand[c].intersection(right.backhand[c])),
                 }
             }
             SetNode::Complement { set, backhand } => {
-                let inner = self.set(set, view);
+                let inner = self.set(set, context, at);
                 let others = |color: Color| {
                     if *backhand {
                         view.backhand_kinds(color).difference(inner.backhand[color.index()])
@@ -238,6 +400,295 @@ impl<const W: usize> Program<W> {
                 };
                 SetValue { squares: self.masks.complement(inner.squares), backhand: Color::ALL.map(others) }
             }
+            SetNode::Attacks { attackers, targets } => {
+                let attackers = self.squares(attackers, context, at) & view.occupied();
+                let mut attacked = SquareSet::EMPTY;
+                for square in attackers.iter() {
+                    attacked |= view.attacks_from(square);
+                }
+                SetValue::board(self.squares(targets, context, at) & attacked)
+            }
+            SetNode::Between(first, second) => {
+                let second = self.squares(second, context, at);
+                let mut between = SquareSet::EMPTY;
+                for a in self.squares(first, context, at).iter() {
+                    for b in second.iter() {
+                        between |= self.masks.between(a, b);
+                    }
+                }
+                SetValue::board(between)
+            }
+            SetNode::Ray { lines, sets } => SetValue::board(self.ray(*lines, sets, context, at)),
+            SetNode::Pin { from, through, to } => {
+                let shielded = self.squares(to, context, at);
+                let mut pins = Vec::new();
+                view.pins(shielded, &mut pins);
+                let from = self.squares(from, context, at);
+                let through = self.squares(through, context, at);
+                let pinned = pins
+                    .into_iter()
+                    .filter(|(pinner, pinned, _)| from.contains(*pinner) && through.contains(*pinned))
+                    .fold(SquareSet::EMPTY, |set, (_, pinned, _)| set.with(pinned));
+                SetValue::board(pinned)
+            }
+            SetNode::Move(node) => SetValue::board(self.moves(node, context, at)),
         }
+    }
+
+    /// The last squares of the rays through the sets: a square of each set in turn along one
+    /// line, only empty squares between them.
+    fn ray<P: RulesView<W>>(
+        &self,
+        lines: RayLines,
+        sets: &[SetNode<W>],
+        context: &Context<'_, P>,
+        at: usize,
+    ) -> SquareSet<W> {
+        let occupied = context.frames[at].position.occupied();
+        let geometry = self.masks.geometry();
+        let sets: Vec<SquareSet<W>> = sets.iter().map(|set| self.squares(set, context, at)).collect();
+        let Some((first, rest)) = sets.split_first() else { return SquareSet::EMPTY };
+        let mut ends = SquareSet::EMPTY;
+        for start in first.iter() {
+            for step in RAY_STEPS.iter().filter(|step| lines.allows(**step)) {
+                let mut square = start;
+                let mut reached = true;
+                for set in rest {
+                    // Walk over empty squares to the next occupied one (or the board's edge).
+                    let mut next = None;
+                    let (mut file, mut rank) =
+                        (geometry.file_of(square).index() as i32, geometry.rank_of(square).index() as i32);
+                    loop {
+                        file += step.0;
+                        rank += step.1;
+                        let Some(on) = geometry.square_at(file, rank) else { break };
+                        if set.contains(on) {
+                            next = Some(on);
+                            break;
+                        }
+                        if occupied.contains(on) {
+                            break;
+                        }
+                    }
+                    match next {
+                        Some(on) => square = on,
+                        None => {
+                            reached = false;
+                            break;
+                        }
+                    }
+                }
+                if reached {
+                    ends = ends.with(square);
+                }
+            }
+        }
+        ends
+    }
+
+    /// The from-squares (with `to`, the to-squares) of the moves that fit.
+    fn moves<P: RulesView<W>>(&self, node: &MoveNode<W>, context: &Context<'_, P>, at: usize) -> SquareSet<W> {
+        let frame = &context.frames[at];
+        let mut legal = Vec::new();
+        let (moves, reference): (&[MoveFacts], usize) = if node.previous {
+            let Some(previous) = frame.previous.as_ref() else { return SquareSet::EMPTY };
+            let needs_parent = node.from.is_some() || node.to.is_some() || node.capture.is_some();
+            match at.checked_sub(1) {
+                Some(parent) => (std::slice::from_ref(previous), parent),
+                None if !needs_parent => (std::slice::from_ref(previous), at),
+                None => return SquareSet::EMPTY,
+            }
+        } else {
+            frame.position.legal_moves(&mut legal);
+            (&legal, at)
+        };
+        let mover = context.frames[reference].position.turn();
+        let from = node.from.as_ref().map(|set| self.squares(set, context, reference));
+        let to = node.to.as_ref().map(|set| self.squares(set, context, reference));
+        let capture = node.capture.as_ref().map(|set| self.squares(set, context, reference));
+        let mut value = SquareSet::EMPTY;
+        for m in moves {
+            let fits = from.is_none_or(|from| m.from.is_some_and(|square| from.contains(square)))
+                && to.is_none_or(|to| to.contains(m.to))
+                && capture.is_none_or(|capture| m.capture.is_some_and(|square| capture.contains(square)))
+                && node.promote.as_ref().is_none_or(|classes| {
+                    m.promotion.is_some_and(|kind| {
+                        classes.iter().any(|class| class.color == mover && class.kinds.contains(kind))
+                    })
+                })
+                && (!node.en_passant || m.en_passant)
+                && node.castle.is_none_or(|wing| m.castle.is_some() && wing.is_none_or(|wing| m.castle == Some(wing)))
+                && (!node.drop || m.drop);
+            if fits {
+                let square = if node.to.is_some() { m.to } else { m.from.unwrap_or(m.to) };
+                value = value.with(square);
+            }
+        }
+        value
+    }
+}
+
+impl RayLines {
+    fn allows(self, (file, rank): (i32, i32)) -> bool {
+        let diagonal = file != 0 && rank != 0;
+        match self {
+            RayLines::Any => true,
+            RayLines::Orthogonal => !diagonal,
+            RayLines::Diagonal => diagonal,
+        }
+    }
+}
+
+/// The eight directions of a line.
+const RAY_STEPS: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+fn union<const W: usize>(left: SetValue<W>, right: SetValue<W>) -> SetValue<W> {
+    SetValue {
+        squares: left.squares | right.squares,
+        backhand: [0, 1].map(|c| left.backhand[c].union(right.backhand[c])),
+    }
+}
+
+fn compare(op: BinaryOp, left: i64, right: i64) -> bool {
+    match op {
+        BinaryOp::Eq => left == right,
+        BinaryOp::Ne => left != right,
+        BinaryOp::Lt => left < right,
+        BinaryOp::Le => left <= right,
+        BinaryOp::Gt => left > right,
+        BinaryOp::Ge => left >= right,
+        _ => unreachable!("compile: {op:?} is no comparison"),
+    }
+}
+
+/// What the game tests decide about all of the filters (see [`Program::decide`]).
+fn decide_all<'a, const W: usize>(filters: impl Iterator<Item = &'a FilterNode<W>>, game: &GameFacts) -> Option<bool> {
+    let mut all = Some(true);
+    for filter in filters {
+        match filter.decide(game) {
+            Some(false) => return Some(false),
+            Some(true) => {}
+            None => all = None,
+        }
+    }
+    all
+}
+
+impl<const W: usize> FilterNode<W> {
+    /// Whether the filter looks at no position.
+    fn is_game_level(&self) -> bool {
+        match self {
+            FilterNode::Constant(_) | FilterNode::Game(_) => true,
+            FilterNode::All(filters) | FilterNode::Any(filters) => filters.iter().all(FilterNode::is_game_level),
+            FilterNode::Not(filter) => filter.is_game_level(),
+            FilterNode::Compare(_, left, right) => left.is_game_level() && right.is_game_level(),
+            FilterNode::HasValue(number) => number.is_game_level(),
+            _ => false,
+        }
+    }
+
+    /// The filter's value where the game tests alone decide it.
+    fn decide(&self, game: &GameFacts) -> Option<bool> {
+        match self {
+            FilterNode::Constant(value) => Some(*value),
+            FilterNode::Game(slot) => Some(game.values.get(*slot).copied().flatten().is_some()),
+            FilterNode::All(filters) => decide_all(filters.iter(), game),
+            FilterNode::Any(filters) => {
+                let mut any = Some(false);
+                for filter in filters {
+                    match filter.decide(game) {
+                        Some(true) => return Some(true),
+                        Some(false) => {}
+                        None => any = None,
+                    }
+                }
+                any
+            }
+            FilterNode::Not(filter) => filter.decide(game).map(|value| !value),
+            FilterNode::Compare(op, left, right) if self.is_game_level() => {
+                Some(match (left.game_value(game), right.game_value(game)) {
+                    (Some(left), Some(right)) => compare(*op, left, right),
+                    _ => false,
+                })
+            }
+            FilterNode::HasValue(number) if number.is_game_level() => Some(number.game_value(game).is_some()),
+            _ => None,
+        }
+    }
+}
+
+impl<const W: usize> NumberNode<W> {
+    fn is_game_level(&self) -> bool {
+        match self {
+            NumberNode::Constant(_) | NumberNode::Game(_) => true,
+            NumberNode::Negate(value) | NumberNode::Abs(value) => value.is_game_level(),
+            NumberNode::Arithmetic(_, left, right) => left.is_game_level() && right.is_game_level(),
+            NumberNode::Extreme { args, .. } => args.iter().all(NumberNode::is_game_level),
+            _ => false,
+        }
+    }
+
+    /// The value of a number that looks at no position.
+    fn game_value(&self, game: &GameFacts) -> Option<i64> {
+        match self {
+            NumberNode::Constant(value) => Some(*value),
+            NumberNode::Game(slot) => game.values.get(*slot).copied().flatten(),
+            NumberNode::Negate(value) => value.game_value(game)?.checked_neg(),
+            NumberNode::Abs(value) => value.game_value(game)?.checked_abs(),
+            NumberNode::Arithmetic(op, left, right) => {
+                let (left, right) = (left.game_value(game)?, right.game_value(game)?);
+                match op {
+                    BinaryOp::Add => left.checked_add(right),
+                    BinaryOp::Sub => left.checked_sub(right),
+                    BinaryOp::Mul => left.checked_mul(right),
+                    BinaryOp::Div => left.checked_div(right),
+                    _ => left.checked_rem(right),
+                }
+            }
+            NumberNode::Extreme { max, args } => {
+                let values = args.iter().filter_map(|arg| arg.game_value(game));
+                if *max { values.max() } else { values.min() }
+            }
+            _ => None,
+        }
+    }
+}
+
+impl<const W: usize> Program<W> {
+    /// Whether a run of positions from `at` matches each step in turn, each step covering
+    /// between its fewest and most consecutive positions.
+    fn line<P: RulesView<W>>(&self, steps: &[Step<W>], context: &Context<'_, P>, at: usize) -> bool {
+        let end = context.frames.len();
+        // starts[i]: a run of the steps so far may end just before position i.
+        let mut starts = vec![false; end + 1];
+        starts[at] = true;
+        for step in steps {
+            let mut next = vec![false; end + 1];
+            // Whether the step's filter matches at each position, found once.
+            let mut matches: Vec<Option<bool>> = vec![None; end];
+            for start in (at..=end).filter(|&start| starts[start]) {
+                if step.min == 0 {
+                    next[start] = true;
+                }
+                let mut covered = 0u32;
+                while start + (covered as usize) < end && step.max.is_none_or(|max| covered < max) {
+                    let position = start + covered as usize;
+                    let matched =
+                        *matches[position].get_or_insert_with(|| self.filter(&step.filter, context, position));
+                    if !matched {
+                        break;
+                    }
+                    covered += 1;
+                    if covered >= step.min {
+                        next[start + covered as usize] = true;
+                    }
+                }
+            }
+            if !next.contains(&true) {
+                return false;
+            }
+            starts = next;
+        }
+        true
     }
 }

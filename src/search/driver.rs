@@ -85,6 +85,8 @@ pub struct Found<'a> {
     pub movetext: usize,
     /// The positions that matched; their offsets are into `text`.
     pub matched: &'a [MatchedPly],
+    /// The game's `sort` value, where the query sorts and the value exists.
+    pub sort: Option<i64>,
 }
 
 /// A game whose replay stopped at an error.
@@ -140,6 +142,13 @@ impl Search {
     #[must_use]
     pub fn plans(&self) -> &Plans {
         &self.plans
+    }
+
+    /// Whether the query sorts the games it finds (`sort` in its header): then every game is
+    /// read whatever the limit, and a [`SortedSink`](super::SortedSink) puts them in order.
+    #[must_use]
+    pub fn sorts(&self) -> bool {
+        self.plans.query().header().is_some_and(|header| header.sort.is_some())
     }
 
     /// Searches one input; `summary` counts over all inputs. `Break` means the search is over
@@ -278,8 +287,10 @@ impl Merge<'_, '_> {
                 text,
                 movetext: record.movetext - record.start,
                 matched: &matched,
+                sort: record.sort,
             })?;
-            if options.limit.is_some_and(|limit| self.summary.matched >= limit) {
+            // A sorted search reads every game: the limit applies once they are sorted.
+            if !self.search.sorts() && options.limit.is_some_and(|limit| self.summary.matched >= limit) {
                 return Ok(ControlFlow::Break(()));
             }
         }

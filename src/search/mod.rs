@@ -5,6 +5,7 @@
 //! - [`Search`]: PGN game collections (files, memory-mapped; standard input; `.zst`, `.gz`),
 //!   replayed in parallel, results to a [`Sink`].
 //! - [`PositionFilter`]: batches of positions, one per line.
+//! - [`SortedSink`]: the games of a query with `sort`, in the order of their values.
 //!
 //! ```
 //! use cqlq::search::{Found, Input, Search, SearchOptions, Sink, Summary};
@@ -34,9 +35,11 @@ mod input;
 pub mod output;
 mod plans;
 mod replay;
+mod sorted;
 
 pub use driver::{Found, Problem, Search, SearchOptions, Sink, Summary};
 pub use filter::{LineOutcome, PositionFilter};
 pub use input::{Input, WINDOW_BYTES, paths_or_stdin};
 pub use plans::Plans;
 pub use replay::{GameError, GameErrorKind, GameRecord, MatchedPly, ReplayOptions, replay_range};
+pub use sorted::SortedSink;

@@ -19,19 +19,34 @@ use crate::notation::pgn::{Lexer, Visitor, unescape};
 pub struct PgnPrinter<W: Write> {
     out: W,
     comment: Vec<u8>,
+    sort_label: Option<String>,
 }
 
 impl<W: Write> PgnPrinter<W> {
     /// A printer marking matched positions with `{matchstring}`.
     pub fn new(out: W, matchstring: &str) -> PgnPrinter<W> {
         let comment = format!("{{{}}}", matchstring.replace('}', ")")).into_bytes();
-        PgnPrinter { out, comment }
+        PgnPrinter { out, comment, sort_label: None }
+    }
+
+    /// Writes each game's `sort` value as a comment `{label value}` before its first move.
+    #[must_use]
+    pub fn with_sort_label(mut self, label: &str) -> PgnPrinter<W> {
+        self.sort_label = Some(label.replace('}', ")"));
+        self
     }
 
     /// Writes one game with its marks, then a blank line.
     pub fn write(&mut self, game: &Found<'_>) -> io::Result<()> {
         let text = trim_end(game.text);
         let mut written = 0;
+        if let (Some(label), Some(value)) = (&self.sort_label, game.sort) {
+            let at = game.movetext.min(text.len());
+            self.out.write_all(&text[..at])?;
+            let space = if label.is_empty() { "" } else { " " };
+            write!(self.out, "{{{label}{space}{value}}} ")?;
+            written = at;
+        }
         for ply in game.matched {
             let at = ply.offset.min(text.len());
             self.out.write_all(&text[written..at])?;
@@ -65,7 +80,8 @@ fn trim_end(text: &[u8]) -> &[u8] {
 }
 
 /// Writes one JSON object per matching game:
-/// `{"game", "offset", "line", "plies", "white", "black", "result", "input"}`.
+/// `{"game", "offset", "line", "plies", "white", "black", "result", "input"}`, and `"sort"`
+/// where the query sorts.
 #[derive(Debug)]
 pub struct JsonlPrinter<W: Write> {
     out: W,
@@ -91,6 +107,10 @@ impl<W: Write> JsonlPrinter<W> {
             "result": tags.result,
             "input": game.input,
         });
+        let mut object = object;
+        if let Some(value) = game.sort {
+            object["sort"] = json!(value);
+        }
         write_json_line(&mut self.out, &object)
     }
 

@@ -4,13 +4,14 @@
 //! with the rules of their variant, and records for each game the positions that matched (with
 //! the byte offset where a marking comment goes) and the first error, if any. It never prints.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::ops::ControlFlow;
 
 use crate::notation::fen;
 use crate::notation::pgn::{Lexer, Visitor, unescape};
 use crate::position::Position;
-use crate::query::Program;
+use crate::query::{Context, Frame, GameFacts, Needs, Program, TagSource};
 use crate::rules::classical::{Board, San, SanError};
 use crate::variant::{Family, Variant};
 
@@ -102,6 +103,9 @@ pub struct GameRecord {
     pub excluded: bool,
     /// The number of plies replayed.
     pub plies: u32,
+    /// The game's `sort` value: the largest (with `sort min`, the smallest) over its matching
+    /// positions, where the query sorts.
+    pub sort: Option<i64>,
 }
 
 /// Replays every game of `text` (which holds whole games) and returns one record per game.
@@ -111,6 +115,7 @@ pub fn replay_range(text: &[u8], options: &ReplayOptions<'_>) -> Vec<GameRecord>
     let mut lexer = Lexer::new(text);
     let mut records = Vec::new();
     while let Some(span) = lexer.next_game(&mut replayer) {
+        replayer.finish_game();
         records.push(GameRecord {
             start: span.start,
             movetext: span.movetext,
@@ -119,29 +124,62 @@ pub fn replay_range(text: &[u8], options: &ReplayOptions<'_>) -> Vec<GameRecord>
             error: replayer.error.take(),
             excluded: replayer.excluded,
             plies: replayer.plies,
+            sort: replayer.sort.take(),
         });
     }
     records
 }
 
-/// The line in one variation level: the board, and the board before the last move.
+/// The positions of one line (the main line or a variation) that are kept: all of them when the
+/// query looks ahead, else the last one or two.
 #[derive(Clone)]
 struct Line {
-    board: Board,
-    before_last: Board,
-    ply: u32,
+    frames: Vec<Frame<Board>>,
+    /// Where the marking comment of each frame goes.
+    offsets: Vec<usize>,
+    /// The first frame that belongs to this line (earlier ones are its parent's, kept for
+    /// looking back); only frames from here on are tested when the line is complete.
+    own_from: usize,
+}
+
+impl Line {
+    fn current(&self) -> &Frame<Board> {
+        self.frames.last().expect("a line has a position")
+    }
+
+    fn ply(&self) -> u32 {
+        self.current().ply
+    }
 }
 
 struct Replayer<'a, 'o> {
     options: &'o ReplayOptions<'o>,
     tags: Vec<(&'a [u8], &'a [u8])>,
     program: Option<&'o Program<1>>,
+    needs: Needs,
+    /// How many frames a line keeps (0: all).
+    keep: usize,
+    game: GameFacts,
     line: Option<Line>,
     outer: Vec<Line>,
     matched: Vec<MatchedPly>,
     error: Option<GameError>,
     excluded: bool,
     plies: u32,
+    sort: Option<i64>,
+}
+
+/// The tags of the game being read.
+struct Tags<'t, 'a>(&'t [(&'a [u8], &'a [u8])]);
+
+impl TagSource for Tags<'_, '_> {
+    fn tag(&self, name: &str) -> Option<Cow<'_, str>> {
+        let (_, value) = self.0.iter().rev().find(|(tag, _)| tag.eq_ignore_ascii_case(name.as_bytes()))?;
+        Some(match unescape(value) {
+            Cow::Borrowed(bytes) => String::from_utf8_lossy(bytes),
+            Cow::Owned(bytes) => Cow::Owned(String::from_utf8_lossy(&bytes).into_owned()),
+        })
+    }
 }
 
 impl<'a, 'o> Replayer<'a, 'o> {
@@ -150,12 +188,16 @@ impl<'a, 'o> Replayer<'a, 'o> {
             options,
             tags: Vec::new(),
             program: None,
+            needs: Needs::default(),
+            keep: 1,
+            game: GameFacts::default(),
             line: None,
             outer: Vec::new(),
             matched: Vec::new(),
             error: None,
             excluded: false,
             plies: 0,
+            sort: None,
         }
     }
 
@@ -193,9 +235,52 @@ impl<'a, 'o> Replayer<'a, 'o> {
         }
     }
 
-    fn test(&mut self, ply: u32, offset: usize, board: &Board) {
-        if self.program.is_some_and(|program| program.matches(board)) {
-            self.matched.push(MatchedPly { ply, offset });
+    /// Tests the position `at` of a line; `complete` when the line has ended.
+    fn test(&mut self, line: &Line, at: usize, complete: bool) {
+        let Some(program) = self.program else { return };
+        let context = Context { frames: &line.frames, complete, game: &self.game };
+        if program.matches_at(&context, at) {
+            self.matched.push(MatchedPly { ply: line.frames[at].ply, offset: line.offsets[at] });
+            if let Some(min) = program.sorts()
+                && let Some(value) = program.sort_value(&context, at)
+            {
+                self.sort = Some(match self.sort {
+                    Some(best) if min => best.min(value),
+                    Some(best) => best.max(value),
+                    None => value,
+                });
+            }
+        }
+    }
+
+    /// Tests the newest position of the current line, unless the query looks ahead.
+    fn test_current(&mut self) {
+        if self.needs.lookahead {
+            return;
+        }
+        let Some(line) = self.line.take() else { return };
+        self.test(&line, line.frames.len() - 1, false);
+        self.line = Some(line);
+    }
+
+    /// Tests the positions of a line that has ended, when the query looks ahead.
+    fn close_line(&mut self, line: &Line, complete: bool) {
+        if self.needs.lookahead {
+            for at in line.own_from..line.frames.len() {
+                self.test(line, at, complete);
+            }
+        }
+    }
+
+    /// Ends the game: the lines still open are complete (unless the replay stopped at an error).
+    fn finish_game(&mut self) {
+        let complete = self.error.is_none();
+        while let Some(line) = self.line.take() {
+            self.close_line(&line, complete);
+            self.line = self.outer.pop();
+        }
+        if self.needs.lookahead {
+            self.matched.sort_by_key(|matched| matched.offset);
         }
     }
 }
@@ -210,6 +295,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         self.error = None;
         self.excluded = false;
         self.plies = 0;
+        self.sort = None;
     }
 
     fn tag(&mut self, name: &'a [u8], value: &'a [u8]) {
@@ -227,57 +313,96 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
             Ok(variant) => variant,
             Err(kind) => return self.fail(0, start, b"", kind),
         };
+        let program = match self.options.plans.get(variant).map(|plan| plan.program::<1>()) {
+            Ok(Some(program)) => program,
+            _ if variant.family != Family::Classical => {
+                return self.fail(0, start, b"", GameErrorKind::UnsupportedVariant(variant.name));
+            }
+            _ => return self.fail(0, start, b"", GameErrorKind::QueryDoesNotFit(variant.name)),
+        };
+        self.game = program.game_facts(&Tags(&self.tags));
+        if program.decide(&self.game) == Some(false) {
+            // The tags rule out every position.
+            return ControlFlow::Break(());
+        }
         if variant.family != Family::Classical {
             return self.fail(0, start, b"", GameErrorKind::UnsupportedVariant(variant.name));
         }
-        let program = match self.options.plans.get(variant).map(|plan| plan.program::<1>()) {
-            Ok(Some(program)) => program,
-            _ => return self.fail(0, start, b"", GameErrorKind::QueryDoesNotFit(variant.name)),
-        };
         let board = match self.initial_board(variant) {
             Ok(board) => board,
             Err(kind) => return self.fail(0, start, b"", kind),
         };
         self.program = Some(program);
-        self.test(0, start, &board);
+        self.needs = program.needs();
+        self.keep = if self.needs.lookahead {
+            0
+        } else if self.needs.parent || self.needs.previous_move || self.options.variations {
+            2
+        } else {
+            1
+        };
+        let line =
+            Line { frames: vec![Frame { position: board, ply: 0, previous: None }], offsets: vec![start], own_from: 0 };
         if program.is_game_level() {
             // Nothing in the query looks at positions: the game is decided by its start.
+            self.test(&line, 0, false);
             return ControlFlow::Break(());
         }
-        self.line = Some(Line { before_last: board.clone(), board, ply: 0 });
+        self.line = Some(line);
+        self.test_current();
         ControlFlow::Continue(())
     }
 
     fn san(&mut self, token: &'a [u8], end: usize) -> ControlFlow<()> {
+        let keep = self.keep;
+        let needs_facts = self.needs.previous_move;
         let Some(line) = self.line.as_mut() else { return ControlFlow::Break(()) };
-        let ply = line.ply + 1;
+        let ply = line.ply() + 1;
         let start = end - token.len();
         let Ok(san) = San::from_ascii(token) else {
             return self.fail(ply, start, token, GameErrorKind::Unreadable);
         };
-        // Only variations need the position before the last move (after an error, nothing
-        // needs it).
-        if self.options.variations {
-            line.before_last = line.board.clone();
+        if keep != 1 {
+            // Keep the position before the move (for variations, `move previous`, lookahead).
+            let current = line.current().clone();
+            line.frames.push(current);
+            line.offsets.push(end);
+            if keep != 0 && line.frames.len() > keep {
+                line.frames.remove(0);
+                line.offsets.remove(0);
+                line.own_from = line.own_from.saturating_sub(1);
+            }
         }
-        let played = line.board.play_san(&san).or_else(|error| {
+        let frame = line.frames.last_mut().expect("a line has a position");
+        let played = frame.position.play_san(&san).or_else(|error| {
             // A lower-case `b` may name a bishop where no pawn move fits (`bd3`).
             match (token.first(), San::from_ascii(&[b"B", &token[1..]].concat())) {
-                (Some(b'b'), Ok(bishop)) => line.board.play_san(&bishop),
+                (Some(b'b'), Ok(bishop)) => frame.position.play_san(&bishop),
                 _ => Err(error),
             }
         });
         match played {
-            Ok(_) => {
-                line.ply = ply;
-                self.plies = self.plies.max(ply);
-                if self.program.is_some_and(|program| program.matches(&line.board)) {
-                    self.matched.push(MatchedPly { ply, offset: end });
+            Ok(played) => {
+                frame.ply = ply;
+                frame.previous = None;
+                if needs_facts && let Some(parent) = line.frames.len().checked_sub(2) {
+                    let facts = line.frames[parent].position.move_facts(played);
+                    line.frames.last_mut().expect("a line has a position").previous = facts;
                 }
+                *line.offsets.last_mut().expect("a line has offsets") = end;
+                self.plies = self.plies.max(ply);
+                self.test_current();
                 ControlFlow::Continue(())
             }
-            Err(SanError::Ambiguous) => self.fail(ply, start, token, GameErrorKind::Ambiguous),
-            Err(SanError::Illegal) => self.fail(ply, start, token, GameErrorKind::Illegal),
+            Err(error) => {
+                if keep != 1 {
+                    // The failed move left the copy unchanged or half-made: drop it.
+                    line.frames.pop();
+                    line.offsets.pop();
+                }
+                let kind = if error == SanError::Ambiguous { GameErrorKind::Ambiguous } else { GameErrorKind::Illegal };
+                self.fail(ply, start, token, kind)
+            }
         }
     }
 
@@ -286,18 +411,23 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
             return ControlFlow::Break(());
         }
         let Some(line) = self.line.as_ref() else { return ControlFlow::Break(()) };
-        // The variation replaces the last move.
-        let branch = Line {
-            board: line.before_last.clone(),
-            before_last: line.before_last.clone(),
-            ply: line.ply.saturating_sub(1),
-        };
-        self.outer.push(std::mem::replace(self.line.as_mut().expect("checked above"), branch));
+        if line.frames.len() < 2 {
+            // A variation before the first move has no move to replace.
+            return ControlFlow::Break(());
+        }
+        // The variation replaces the last move: it continues from the position before it.
+        let branch = line.frames.len() - 1;
+        let variation =
+            Line { frames: line.frames[..branch].to_vec(), offsets: line.offsets[..branch].to_vec(), own_from: branch };
+        self.outer.push(std::mem::replace(self.line.as_mut().expect("checked above"), variation));
         ControlFlow::Continue(())
     }
 
     fn end_variation(&mut self) {
         if let Some(outer) = self.outer.pop() {
+            if let Some(variation) = self.line.take() {
+                self.close_line(&variation, true);
+            }
             self.line = Some(outer);
         }
     }

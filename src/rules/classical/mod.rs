@@ -9,6 +9,7 @@
 pub mod attacks;
 mod board;
 mod san;
+mod view;
 
 pub use board::{Board, Move, MoveList, Rules, bits};
 pub use san::{ParseSanError, San, SanError};

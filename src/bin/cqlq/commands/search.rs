@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::Context;
 use cqlq::Variant;
 use cqlq::search::output::{JsonlPrinter, PgnPrinter, ProblemLog, describe};
-use cqlq::search::{Found, Input, Problem, Search, SearchOptions, Sink, Summary, paths_or_stdin};
+use cqlq::search::{Found, Input, Problem, Search, SearchOptions, Sink, SortedSink, Summary, paths_or_stdin};
 
 use super::{chosen_variant, load_query};
 use crate::args::{Format, SearchArgs};
@@ -53,7 +53,13 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     let out = BufWriter::with_capacity(1 << 20, out);
     let printer = match (args.count, args.format) {
         (true, _) => Printer::Nothing,
-        (false, Format::Pgn) => Printer::Pgn(PgnPrinter::new(out, &matchstring)),
+        (false, Format::Pgn) => {
+            let printer = PgnPrinter::new(out, &matchstring);
+            Printer::Pgn(match &header.sort {
+                Some(sort) => printer.with_sort_label(sort.label.as_deref().unwrap_or("")),
+                None => printer,
+            })
+        }
         (false, Format::Jsonl) => Printer::Jsonl(JsonlPrinter::new(out)),
     };
     let problems = match &args.errors {
@@ -66,26 +72,15 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     let mut sink =
         CliSink { printer, problems, shown: Vec::new(), progress: io::stderr().is_terminal().then(Progress::new) };
     let mut summary = Summary::default();
-    let mut unreadable = false;
-    for path in &inputs {
-        let mut input = match Input::open(path) {
-            Ok(input) => input,
-            Err(error) => {
-                eprintln!("cqlq: {}: {error}", path.display());
-                unreadable = true;
-                continue;
-            }
-        };
-        match search.run(&mut input, &mut sink, &mut summary) {
-            Ok(flow) if flow.is_break() => break,
-            Ok(_) => {}
-            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => return Err(error.into()),
-            Err(error) => {
-                eprintln!("cqlq: {}: {error}", path.display());
-                unreadable = true;
-            }
+    let unreadable = match header.sort.as_ref().map(|sort| sort.min) {
+        Some(min) => {
+            let mut sorted = SortedSink::new(&mut sink, min);
+            let unreadable = search_all(&search, &inputs, &mut sorted, &mut summary)?;
+            sorted.finish(args.limit)?;
+            unreadable
         }
-    }
+        None => search_all(&search, &inputs, &mut sink, &mut summary)?,
+    };
     sink.finish()?;
     if args.count {
         println!(
@@ -116,6 +111,31 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// Searches every input in turn; returns whether one could not be read.
+fn search_all(search: &Search, inputs: &[PathBuf], sink: &mut dyn Sink, summary: &mut Summary) -> io::Result<bool> {
+    let mut unreadable = false;
+    for path in inputs {
+        let mut input = match Input::open(path) {
+            Ok(input) => input,
+            Err(error) => {
+                eprintln!("cqlq: {}: {error}", path.display());
+                unreadable = true;
+                continue;
+            }
+        };
+        match search.run(&mut input, sink, summary) {
+            Ok(flow) if flow.is_break() => break,
+            Ok(_) => {}
+            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => return Err(error),
+            Err(error) => {
+                eprintln!("cqlq: {}: {error}", path.display());
+                unreadable = true;
+            }
+        }
+    }
+    Ok(unreadable)
 }
 
 enum Printer {

@@ -1,0 +1,130 @@
+//! What a compiled query sees besides the pieces: the line of positions around the one tested
+//! (for `move previous`, `terminal` and `line`), and the values of the game's tags.
+
+use std::borrow::Cow;
+
+use super::ast::{GameFilter, Side};
+use crate::position::MoveFacts;
+use crate::variant::Color;
+
+/// One position of a line, with where it stands in the game.
+#[derive(Clone, Debug)]
+pub struct Frame<P> {
+    /// The position.
+    pub position: P,
+    /// Plies played since the game's first position (0 there).
+    pub ply: u32,
+    /// The move that led here, if known.
+    pub previous: Option<MoveFacts>,
+}
+
+/// The positions of a line, the one tested among them, and the game's tag values.
+#[derive(Clone, Copy, Debug)]
+pub struct Context<'a, P> {
+    /// Consecutive positions of one line; each after the move stored in it.
+    pub frames: &'a [Frame<P>],
+    /// Whether the line ends with its last frame (then that position is terminal).
+    pub complete: bool,
+    /// The values of the game filters, from [`Program::game_facts`](super::Program::game_facts).
+    pub game: &'a GameFacts,
+}
+
+/// The values of a query's game filters for one game: computed once from the tags, before any
+/// move is replayed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameFacts {
+    pub(crate) values: Vec<Option<i64>>,
+}
+
+/// Where a game's tags come from.
+pub trait TagSource {
+    /// The value of a tag, if the game has it.
+    fn tag(&self, name: &str) -> Option<Cow<'_, str>>;
+}
+
+/// No tags at all: a position that stands alone.
+impl TagSource for () {
+    fn tag(&self, _name: &str) -> Option<Cow<'_, str>> {
+        None
+    }
+}
+
+/// A test of a game's tags, compiled; a filter test has the value 1 when it passes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum GameTest {
+    /// The `Result` tag equals the text.
+    Result(String),
+    /// A player's name holds the text (either player with no colour).
+    Player(Option<Color>, String),
+    /// A player's rating (the higher of both with no colour).
+    Elo(Option<Color>),
+    /// The year of the `Date` tag.
+    Year,
+    /// The tag's value holds the text.
+    Tag { name: String, text: String },
+}
+
+impl GameTest {
+    /// The test a game filter compiles to.
+    pub(crate) fn of(filter: &GameFilter) -> Option<GameTest> {
+        let color =
+            |side: &Option<Side>| side.map(|side| if side == Side::White { Color::White } else { Color::Black });
+        Some(match filter {
+            GameFilter::Result(result) => GameTest::Result(normal_result(result).to_owned()),
+            GameFilter::Player(side, name) => GameTest::Player(color(side), name.clone()),
+            GameFilter::Elo(side) => GameTest::Elo(color(side)),
+            GameFilter::Year => GameTest::Year,
+            GameFilter::Tag { name, text } => GameTest::Tag { name: name.clone(), text: text.clone() },
+            GameFilter::Variant(_) => return None,
+        })
+    }
+
+    /// The same test with White and Black swapped (for `flipcolor`).
+    pub(crate) fn flip_color(&self) -> GameTest {
+        let swap_name = |name: &str| -> String {
+            match name {
+                "White" => "Black".to_owned(),
+                "Black" => "White".to_owned(),
+                "WhiteElo" => "BlackElo".to_owned(),
+                "BlackElo" => "WhiteElo".to_owned(),
+                other => other.to_owned(),
+            }
+        };
+        match self {
+            GameTest::Result(result) => GameTest::Result(match result.as_str() {
+                "1-0" => "0-1".to_owned(),
+                "0-1" => "1-0".to_owned(),
+                other => other.to_owned(),
+            }),
+            GameTest::Player(color, name) => GameTest::Player(color.map(Color::other), name.clone()),
+            GameTest::Elo(color) => GameTest::Elo(color.map(Color::other)),
+            GameTest::Year => GameTest::Year,
+            GameTest::Tag { name, text } => GameTest::Tag { name: swap_name(name), text: text.clone() },
+        }
+    }
+
+    /// The test's value for a game.
+    pub(crate) fn value(&self, tags: &impl TagSource) -> Option<i64> {
+        let holds = |name: &str, text: &str| tags.tag(name).is_some_and(|value| value.contains(text));
+        let passes = |pass: bool| pass.then_some(1);
+        let player = |color: Color| if color == Color::White { "White" } else { "Black" };
+        let elo = |color: Color| {
+            let name = if color == Color::White { "WhiteElo" } else { "BlackElo" };
+            tags.tag(name).and_then(|value| value.trim().parse::<i64>().ok())
+        };
+        match self {
+            GameTest::Result(result) => passes(tags.tag("Result").is_some_and(|value| value.trim() == result)),
+            GameTest::Player(Some(color), name) => passes(holds(player(*color), name)),
+            GameTest::Player(None, name) => passes(holds("White", name) || holds("Black", name)),
+            GameTest::Elo(Some(color)) => elo(*color),
+            GameTest::Elo(None) => elo(Color::White).max(elo(Color::Black)),
+            GameTest::Year => tags.tag("Date").and_then(|date| date.get(..4).and_then(|year| year.parse().ok())),
+            GameTest::Tag { name, text } => passes(holds(name, text)),
+        }
+    }
+}
+
+/// A result as the `Result` tag writes it (`1/2` is `1/2-1/2`).
+pub(crate) fn normal_result(result: &str) -> &str {
+    if result == "1/2" { "1/2-1/2" } else { result }
+}

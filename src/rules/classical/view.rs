@@ -1,0 +1,104 @@
+//! The classical rules as the query sees them: [`RulesView`] for [`Board`], and the facts of a
+//! move played.
+
+use super::attacks::{self, Bitboard};
+use super::board::{Board, Move, MoveList, bits};
+use crate::board::{Square, SquareSet};
+use crate::position::{MoveFacts, RulesView, Wing};
+use crate::variant::{Kind, Role};
+
+fn square(index: u8) -> Square {
+    Square::from_index(u16::from(index))
+}
+
+fn kind(role: Role) -> Kind {
+    Kind::new(role as u8)
+}
+
+impl Board {
+    /// What a legal move of this position does, as the query's move filters see it.
+    #[must_use]
+    pub fn move_facts(&self, m: Move) -> Option<MoveFacts> {
+        let to = square(m.to()?);
+        let facts = MoveFacts {
+            from: m.from().map(square),
+            to,
+            capture: None,
+            promotion: None,
+            en_passant: false,
+            castle: None,
+            drop: false,
+        };
+        Some(match m {
+            Move::Normal { capture, promotion, .. } => {
+                MoveFacts { capture: capture.map(|_| to), promotion: promotion.map(kind), ..facts }
+            }
+            Move::EnPassant { from, to: landing } => {
+                // The captured pawn stands beside the capturing one, on the file it lands on.
+                let captured = (from & !7) | (landing & 7);
+                MoveFacts { capture: Some(square(captured)), en_passant: true, ..facts }
+            }
+            Move::Castle { king, rook } => {
+                MoveFacts { castle: Some(if rook > king { Wing::King } else { Wing::Queen }), ..facts }
+            }
+            Move::Drop { .. } => MoveFacts { drop: true, ..facts },
+            Move::Null => return None,
+        })
+    }
+}
+
+impl RulesView<1> for Board {
+    fn attacks_from(&self, from: Square) -> SquareSet<1> {
+        let index = from.index() as u8;
+        let Some(role) = self.role_at(index) else { return SquareSet::EMPTY };
+        let color = if self.side(crate::variant::Color::White) & (1 << index) != 0 {
+            crate::variant::Color::White
+        } else {
+            crate::variant::Color::Black
+        };
+        SquareSet::from_words([self.attacks_from(role, color, index, self.occupied())])
+    }
+
+    fn in_check(&self) -> bool {
+        self.is_check()
+    }
+
+    fn legal_moves(&self, moves: &mut Vec<MoveFacts>) {
+        let mut list = MoveList::new();
+        Board::legal_moves(self, &mut list);
+        moves.extend(list.as_slice().iter().filter_map(|&m| self.move_facts(m)));
+    }
+
+    fn has_legal_move(&self) -> bool {
+        let mut list = MoveList::new();
+        Board::legal_moves(self, &mut list);
+        !list.is_empty()
+    }
+
+    fn pins(&self, shielded: SquareSet<1>, pins: &mut Vec<(Square, Square, Square)>) {
+        let occupied = self.occupied();
+        let shielded: Bitboard = shielded.words()[0] & occupied;
+        for target in bits(shielded) {
+            let ours = if self.side(crate::variant::Color::White) & (1 << target) != 0 {
+                crate::variant::Color::White
+            } else {
+                crate::variant::Color::Black
+            };
+            let them = ours.other();
+            let lines = self.pieces(them, Role::Queen);
+            let snipers = (attacks::rook_rays(target) & (self.pieces(them, Role::Rook) | lines))
+                | (attacks::bishop_rays(target) & (self.pieces(them, Role::Bishop) | lines));
+            for sniper in bits(snipers) {
+                let blockers = attacks::between(target, sniper) & occupied;
+                if blockers.count_ones() == 1 && blockers & self.side(ours) != 0 {
+                    let pinned = blockers.trailing_zeros() as u8;
+                    pins.push((square(sniper as u8), square(pinned), square(target as u8)));
+                }
+            }
+        }
+    }
+
+    fn move_number(&self) -> u32 {
+        self.fullmoves()
+    }
+}
