@@ -12,7 +12,8 @@
 //! 2. the same on all threads, both engines (the peer split at `\n[Event `, rayon over the games);
 //! 3. cqlq's 1-thread time against the anchors of pgn-extract and python-chess (from
 //!    `performance.md`: those tools are not installed here, so that ratio is not same-run);
-//! 4. a query that reads only tags: throughput in GB/s;
+//! 4. queries that read only tags (the header's `result`, and game filters in the body):
+//!    throughput in GB/s;
 //! 5. peak resident memory of `cqlq search` reading a stream of 1 GB or more from standard input.
 
 use std::fs::File;
@@ -32,6 +33,9 @@ use shakmaty::{Bitboard, Chess, Position, Rank};
 /// The anchors of `performance.md` for tools that are not installed here (seconds, 1 thread).
 const PGN_EXTRACT_POSITION_SEARCH: f64 = 14.2;
 const PYTHON_CHESS_REPLAY: f64 = 360.0;
+
+/// A query of game filters alone: decided from the tags, it never replays a move.
+const GAME_FILTERS: &str = r#"flipcolor {player white "Kasparov" result 1-0} year >= 1980"#;
 
 fn main() {
     let Some(pgn) = prepare_corpus() else {
@@ -55,22 +59,24 @@ fn main() {
 
     // Round robin: each round runs every job once, so that a machine getting slower or faster
     // meanwhile moves all of them alike.
-    let mut jobs: [Job<'_>; 5] = [
+    let mut jobs: [Job<'_>; 6] = [
         Job::new(Box::new(|| peer_replay(text))),
         Job::new(Box::new(|| peer_replay_parallel(text))),
         Job::new(Box::new(|| cqlq_search(&pgn, "Ra-h7 ka-h8", 1))),
         Job::new(Box::new(|| cqlq_search(&pgn, "Ra-h7 ka-h8", 0))),
         Job::new(Box::new(|| cqlq_search(&pgn, "cql(result 1-0)", 0))),
+        Job::new(Box::new(|| cqlq_search(&pgn, GAME_FILTERS, 0))),
     ];
     for _ in 0..runs.max(1) {
         for job in &mut jobs {
             job.run();
         }
     }
-    let [peer_1, peer_n, cqlq_1, cqlq_n, header] = jobs.map(Job::median);
+    let [peer_1, peer_n, cqlq_1, cqlq_n, header, game_filters] = jobs.map(Job::median);
     let ((peer_counts, peer_1), (peer_counts_n, peer_n)) = (peer_1, peer_n);
     let ((cqlq_counts, cqlq_1), (cqlq_counts_n, cqlq_n)) = (cqlq_1, cqlq_n);
     let (header_counts, header) = header;
+    let (game_filter_counts, game_filters) = game_filters;
     assert_eq!(peer_counts, peer_counts_n, "the peer finds the same on every thread count");
     assert_eq!(cqlq_counts, cqlq_counts_n, "cqlq finds the same on every thread count");
     assert_eq!(
@@ -98,6 +104,14 @@ fn main() {
         bytes as f64 / secs(header) / 1e9,
         header_counts.games
     );
+    println!(
+        "{:<44} {:>8.3}s {:>8.2} GB/s  ({} games)",
+        "cqlq search, game filters alone (below)",
+        secs(game_filters),
+        bytes as f64 / secs(game_filters) / 1e9,
+        game_filter_counts.games
+    );
+    println!("   `{GAME_FILTERS}`");
 
     println!();
     let ratio_1 = secs(cqlq_1) / secs(peer_1);
@@ -111,6 +125,8 @@ fn main() {
     target(3, "pgn-extract anchor / cqlq 1 thread", over_extract, ">= 10", over_extract >= 10.0);
     target(3, "python-chess anchor / cqlq 1 thread", over_python, ">= 200", over_python >= 200.0);
     target(4, "tags-only query, GB/s", header_rate, ">= 0.50", header_rate >= 0.5);
+    let game_filter_rate = bytes as f64 / secs(game_filters) / 1e9;
+    target(4, "game filters alone, GB/s", game_filter_rate, ">= 0.50", game_filter_rate >= 0.5);
 
     match memory {
         Ok((streamed, peak_kb, time)) => {

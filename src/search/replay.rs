@@ -120,11 +120,11 @@ pub fn replay_range(text: &[u8], options: &ReplayOptions<'_>) -> Vec<GameRecord>
             start: span.start,
             movetext: span.movetext,
             end: span.end,
-            matched: std::mem::take(&mut replayer.matched),
+            matched: std::mem::take(&mut replayer.found.matched),
             error: replayer.error.take(),
             excluded: replayer.excluded,
             plies: replayer.plies,
-            sort: replayer.sort.take(),
+            sort: replayer.found.sort.take(),
         });
     }
     records
@@ -152,6 +152,34 @@ impl Line {
     }
 }
 
+/// What a game's replay found so far: the positions that matched, and the `sort` value.
+#[derive(Default)]
+struct Findings {
+    matched: Vec<MatchedPly>,
+    sort: Option<i64>,
+}
+
+impl Findings {
+    /// Tests the position `at` of a line; `complete` when the line has ended.
+    #[inline]
+    fn test(&mut self, program: &Program<1>, game: &GameFacts, line: &Line, at: usize, complete: bool) {
+        let context = Context { frames: &line.frames, complete, game };
+        if !program.matches_at(&context, at) {
+            return;
+        }
+        self.matched.push(MatchedPly { ply: line.frames[at].ply, offset: line.offsets[at] });
+        if let Some(min) = program.sorts()
+            && let Some(value) = program.sort_value(&context, at)
+        {
+            self.sort = Some(match self.sort {
+                Some(best) if min => best.min(value),
+                Some(best) => best.max(value),
+                None => value,
+            });
+        }
+    }
+}
+
 struct Replayer<'a, 'o> {
     options: &'o ReplayOptions<'o>,
     tags: Vec<(&'a [u8], &'a [u8])>,
@@ -162,11 +190,10 @@ struct Replayer<'a, 'o> {
     game: GameFacts,
     line: Option<Line>,
     outer: Vec<Line>,
-    matched: Vec<MatchedPly>,
+    found: Findings,
     error: Option<GameError>,
     excluded: bool,
     plies: u32,
-    sort: Option<i64>,
 }
 
 /// The tags of the game being read.
@@ -193,11 +220,10 @@ impl<'a, 'o> Replayer<'a, 'o> {
             game: GameFacts::default(),
             line: None,
             outer: Vec::new(),
-            matched: Vec::new(),
+            found: Findings::default(),
             error: None,
             excluded: false,
             plies: 0,
-            sort: None,
         }
     }
 
@@ -235,39 +261,22 @@ impl<'a, 'o> Replayer<'a, 'o> {
         }
     }
 
-    /// Tests the position `at` of a line; `complete` when the line has ended.
-    fn test(&mut self, line: &Line, at: usize, complete: bool) {
-        let Some(program) = self.program else { return };
-        let context = Context { frames: &line.frames, complete, game: &self.game };
-        if program.matches_at(&context, at) {
-            self.matched.push(MatchedPly { ply: line.frames[at].ply, offset: line.offsets[at] });
-            if let Some(min) = program.sorts()
-                && let Some(value) = program.sort_value(&context, at)
-            {
-                self.sort = Some(match self.sort {
-                    Some(best) if min => best.min(value),
-                    Some(best) => best.max(value),
-                    None => value,
-                });
-            }
-        }
-    }
-
     /// Tests the newest position of the current line, unless the query looks ahead.
+    #[inline]
     fn test_current(&mut self) {
         if self.needs.lookahead {
             return;
         }
-        let Some(line) = self.line.take() else { return };
-        self.test(&line, line.frames.len() - 1, false);
-        self.line = Some(line);
+        if let (Some(program), Some(line)) = (self.program, &self.line) {
+            self.found.test(program, &self.game, line, line.frames.len() - 1, false);
+        }
     }
 
     /// Tests the positions of a line that has ended, when the query looks ahead.
     fn close_line(&mut self, line: &Line, complete: bool) {
-        if self.needs.lookahead {
+        if let (true, Some(program)) = (self.needs.lookahead, self.program) {
             for at in line.own_from..line.frames.len() {
-                self.test(line, at, complete);
+                self.found.test(program, &self.game, line, at, complete);
             }
         }
     }
@@ -280,7 +289,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
             self.line = self.outer.pop();
         }
         if self.needs.lookahead {
-            self.matched.sort_by_key(|matched| matched.offset);
+            self.found.matched.sort_by_key(|matched| matched.offset);
         }
     }
 }
@@ -291,11 +300,11 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         self.program = None;
         self.line = None;
         self.outer.clear();
-        self.matched.clear();
+        self.found.matched.clear();
+        self.found.sort = None;
         self.error = None;
         self.excluded = false;
         self.plies = 0;
-        self.sort = None;
     }
 
     fn tag(&mut self, name: &'a [u8], value: &'a [u8]) {
@@ -345,7 +354,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
             Line { frames: vec![Frame { position: board, ply: 0, previous: None }], offsets: vec![start], own_from: 0 };
         if program.is_game_level() {
             // Nothing in the query looks at positions: the game is decided by its start.
-            self.test(&line, 0, false);
+            self.found.test(program, &self.game, &line, 0, false);
             return ControlFlow::Break(());
         }
         self.line = Some(line);
