@@ -161,7 +161,7 @@ struct Findings {
 
 impl Findings {
     /// Tests the position `at` of a line; `complete` when the line has ended.
-    #[inline]
+    #[inline(always)]
     fn test(&mut self, program: &Program<1>, game: &GameFacts, line: &Line, at: usize, complete: bool) {
         let context = Context { frames: &line.frames, complete, game };
         if !program.matches_at(&context, at) {
@@ -262,7 +262,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
     }
 
     /// Tests the newest position of the current line, unless the query looks ahead.
-    #[inline]
+    #[inline(always)]
     fn test_current(&mut self) {
         if self.needs.lookahead {
             return;
@@ -393,7 +393,6 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         match played {
             Ok(played) => {
                 frame.ply = ply;
-                frame.previous = None;
                 if needs_facts && let Some(parent) = line.frames.len().checked_sub(2) {
                     let facts = line.frames[parent].position.move_facts(played);
                     line.frames.last_mut().expect("a line has a position").previous = facts;
