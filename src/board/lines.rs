@@ -68,17 +68,7 @@ mod tests {
     use super::*;
     use crate::board::Width;
 
-    fn board(files: u8, ranks: u8) -> Geometry {
-        Geometry::new(files, ranks).unwrap()
-    }
-
-    fn sq(geometry: Geometry, name: &str) -> Square {
-        geometry.parse_square(name).unwrap()
-    }
-
-    fn boards() -> [Geometry; 4] {
-        [board(8, 8), board(10, 8), board(26, 26), board(10, 10)]
-    }
+    use crate::board::transform::tests::{board, boards, sq};
 
     /// The number of squares strictly between two named squares.
     fn between_count(geometry: Geometry, a: &str, b: &str) -> usize {

@@ -194,19 +194,19 @@ impl<const W: usize> Masks<W> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::board::Width;
 
-    fn board(files: u8, ranks: u8) -> Geometry {
+    pub(in crate::board) fn board(files: u8, ranks: u8) -> Geometry {
         Geometry::new(files, ranks).unwrap()
     }
 
-    fn sq(geometry: Geometry, name: &str) -> Square {
+    pub(in crate::board) fn sq(geometry: Geometry, name: &str) -> Square {
         geometry.parse_square(name).unwrap()
     }
 
-    fn boards() -> [Geometry; 4] {
+    pub(in crate::board) fn boards() -> [Geometry; 4] {
         [board(8, 8), board(10, 8), board(26, 26), board(10, 10)]
     }
 

@@ -563,15 +563,25 @@ fn compare(op: BinaryOp, left: i64, right: i64) -> bool {
 
 /// What the game tests decide about all of the filters (see [`Program::decide`]).
 fn decide_all<'a, const W: usize>(filters: impl Iterator<Item = &'a FilterNode<W>>, game: &GameFacts) -> Option<bool> {
-    let mut all = Some(true);
+    decide_each(filters, game, false)
+}
+
+/// What the game tests decide about filters of which one with the value `decisive` decides
+/// them all (`false` for all of them, `true` for any of them).
+fn decide_each<'a, const W: usize>(
+    filters: impl Iterator<Item = &'a FilterNode<W>>,
+    game: &GameFacts,
+    decisive: bool,
+) -> Option<bool> {
+    let mut value = Some(!decisive);
     for filter in filters {
         match filter.decide(game) {
-            Some(false) => return Some(false),
-            Some(true) => {}
-            None => all = None,
+            Some(decided) if decided == decisive => return Some(decisive),
+            Some(_) => {}
+            None => value = None,
         }
     }
-    all
+    value
 }
 
 impl<const W: usize> FilterNode<W> {
@@ -593,17 +603,7 @@ impl<const W: usize> FilterNode<W> {
             FilterNode::Constant(value) => Some(*value),
             FilterNode::Game(slot) => Some(game.values.get(*slot).copied().flatten().is_some()),
             FilterNode::All(filters) => decide_all(filters.iter(), game),
-            FilterNode::Any(filters) => {
-                let mut any = Some(false);
-                for filter in filters {
-                    match filter.decide(game) {
-                        Some(true) => return Some(true),
-                        Some(false) => {}
-                        None => any = None,
-                    }
-                }
-                any
-            }
+            FilterNode::Any(filters) => decide_each(filters.iter(), game, true),
             FilterNode::Not(filter) => filter.decide(game).map(|value| !value),
             FilterNode::Compare(op, left, right) if self.is_game_level() => {
                 Some(match (left.game_value(game), right.game_value(game)) {
