@@ -120,7 +120,7 @@ fn seed_white_non_king_piece_in_a_corner() {
     let query = "[&R;&B;&N;&Q;&P;][a1,h1,a8,h8]";
     assert!(matches(query, "Standard", START));
     assert!(!matches(query, "Standard", "K6k/8/8/8/8/8/8/8 w - - 0 1"), "a king is no non-king piece");
-    assert!(matches(query, "Standard", "K6k/8/8/8/8/8/8/7Q w - - 0 1"));
+    assert!(matches(query, "Standard", "K6k/8/8/8/8/8/8/7Q b - - 0 1"));
     assert!(!matches(query, "Standard", "K6k/8/8/8/8/8/8/7q w - - 0 1"));
 }
 

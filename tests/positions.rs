@@ -7,7 +7,7 @@ use cqlq::board::Square;
 use cqlq::notation::crochess::setup_string;
 use cqlq::notation::fen::{self, CastlingStyle};
 use cqlq::notation::laser::setup_notation;
-use cqlq::position::{Mark, Position, Setup};
+use cqlq::position::{Mark, Position, PositionError, Setup};
 use cqlq::variant::{BackhandRule, CastlingRule, Color, Family, Kind, Piece, Role};
 use cqlq::{Variant, with_width};
 use proptest::prelude::*;
@@ -178,7 +178,16 @@ fn give_castling_rights<const W: usize>(setup: &mut Setup<W>, rng: &mut Rng, for
 fn round_trip<const W: usize>(variant: &'static Variant, seed: u64) -> Result<(), TestCaseError> {
     let mut rng = Rng(seed | 1);
     // FEN, for every variant.
-    let setup = random_setup::<W>(variant, &mut rng, Format::Fen);
+    let mut setup = random_setup::<W>(variant, &mut rng, Format::Fen);
+    if let Err(PositionError::WaitingSideInCheck { .. }) = Position::from_setup(setup.clone()) {
+        // Random pieces may attack the king of the side not to move: let that side move, and
+        // leave out the setups where both kings are attacked.
+        setup.turn = setup.turn.other();
+        setup.en_passant = None;
+        if Position::from_setup(setup.clone()).is_err() {
+            return Ok(());
+        }
+    }
     prop_assert!(Position::from_setup(setup.clone()).is_ok(), "{}", fen::write(&setup, CastlingStyle::XFen));
     for style in [CastlingStyle::XFen, CastlingStyle::Shredder] {
         if style == CastlingStyle::Shredder && variant.geometry.files() > 10 {

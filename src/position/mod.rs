@@ -241,6 +241,11 @@ pub enum PositionError {
         /// The side, as the variant names it.
         player: &'static str,
     },
+    /// The side not to move is in check (its king could be taken).
+    WaitingSideInCheck {
+        /// The side, as the variant names it.
+        player: &'static str,
+    },
     /// A pawn stands on the first or last rank.
     PawnOnBackRank(SquareName),
     /// The en passant square is not one a pawn just skipped.
@@ -261,6 +266,9 @@ impl fmt::Display for PositionError {
         match self {
             PositionError::MissingKing { player } => write!(f, "{player} has no king"),
             PositionError::TooManyKings { player } => write!(f, "{player} has more than one king"),
+            PositionError::WaitingSideInCheck { player } => {
+                write!(f, "{player} is in check with the other side to move")
+            }
             PositionError::PawnOnBackRank(square) => write!(f, "pawn on the back rank at {square}"),
             PositionError::InvalidEnPassant(square) => {
                 write!(f, "{square} is not an en passant square: no pawn has just skipped it")
@@ -290,6 +298,12 @@ fn validate<const W: usize>(setup: &Setup<W>) -> Result<(), PositionError> {
             1 => {}
             _ => return Err(PositionError::TooManyKings { player }),
         }
+    }
+    if variant.family == Family::Classical
+        && let Some(setup) = (setup as &dyn std::any::Any).downcast_ref::<Setup<1>>()
+        && crate::rules::classical::Board::waiting_side_in_check(setup)
+    {
+        return Err(PositionError::WaitingSideInCheck { player: variant.player(setup.turn.other()) });
     }
     let back_ranks = back_rank(setup, Color::White) | back_rank(setup, Color::Black);
     let pawns = kinds_with_role(variant, Role::Pawn);

@@ -181,6 +181,11 @@ impl Checker<'_> {
                     self.expr(&constituent.filter);
                 }
             }
+            ExprKind::Game(GameFilter::Variant(name)) => {
+                if let Err(error) = Variant::by_name(name) {
+                    self.diagnostics.push(Diagnostic::new(expr.span, error.to_string()));
+                }
+            }
             ExprKind::Game(_) => {}
         }
         type_of(expr)

@@ -191,13 +191,7 @@ impl<const W: usize> Compiler<'_, W> {
                     to: optional(to, kings),
                 }
             }
-            ExprKind::Shade { light, set } => {
-                let shade = if *light { self.masks.light() } else { self.masks.dark() };
-                SetNode::Intersection(
-                    Box::new(self.set(set)),
-                    Box::new(SetNode::Squares { squares: shade, backhand: [KindSet::EMPTY; 2] }),
-                )
-            }
+            ExprKind::Shade { light, set } => SetNode::Shade { light: *light, set: Box::new(self.set(set)) },
             ExprKind::Move(filter) => self.move_filter(filter, expr.span),
             ExprKind::Transform { transform, body, .. } => {
                 SetNode::UnionAll(self.copies(*transform, expr.span, |compiler| compiler.set(body)))
@@ -255,7 +249,12 @@ impl<const W: usize> Compiler<'_, W> {
 
     /// `fen "board"`: the squares of every piece of the variant in that board.
     fn placement(&mut self, text: &str, span: Span) -> FilterNode<W> {
-        let board = text.split_whitespace().next().unwrap_or("");
+        let Some(board) = text.split_whitespace().next() else {
+            let message =
+                "'fen' takes the board part of a FEN, such as \"4k3/8/8/8/8/8/8/4K3\", and this text is empty";
+            self.diagnostics.push(Diagnostic::new(span, message));
+            return FilterNode::Constant(false);
+        };
         match crate::notation::fen::read::<W>(self.variant, &format!("{board} w - - 0 1")) {
             Ok(setup) => FilterNode::Placement(
                 Color::ALL
@@ -265,7 +264,11 @@ impl<const W: usize> Compiler<'_, W> {
                     .collect(),
             ),
             Err(error) => {
-                let message = format!("'{board}' is no board of {}: {error}", self.variant.name);
+                let reason = match error {
+                    crate::notation::fen::ParseFenError::Board(error) => error.to_string(),
+                    error => error.to_string(),
+                };
+                let message = format!("'{board}' is no board of {}: {reason}", self.variant.name);
                 self.diagnostics.push(Diagnostic::new(span, message));
                 FilterNode::Constant(false)
             }
@@ -661,7 +664,8 @@ fn may_hold_backhand<const W: usize>(set: &SetNode<W>) -> bool {
         SetNode::Intersection(left, right) => may_hold_backhand(left) && may_hold_backhand(right),
         SetNode::Complement { backhand, .. } => *backhand,
         SetNode::UnionAll(sets) => sets.iter().any(may_hold_backhand),
-        SetNode::Attacks { .. }
+        SetNode::Shade { .. }
+        | SetNode::Attacks { .. }
         | SetNode::Between(..)
         | SetNode::Ray { .. }
         | SetNode::Pin { .. }

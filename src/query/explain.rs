@@ -141,7 +141,7 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
                 .collect();
             line(out, &indent, &format!("line, counts {}", bounds.join(" ")));
         }
-        ExprKind::Game(filter) => line(out, &indent, &format!("game {filter:?}")),
+        ExprKind::Game(_) => line(out, &indent, &format!("game: {text}")),
     }
     for child in expr.children() {
         tree(out, child, source, depth + 1);

@@ -89,8 +89,11 @@ pub(crate) fn parse(source: &str) -> (QueryAst, Vec<Diagnostic>) {
     (ast, builder.diagnostics)
 }
 
+/// Where a pair is, without the spaces a rule may end with (`pin ` before a filter that is not
+/// its part), so that carets stop at the last character written.
 fn span_of(pair: &Pair<'_, Rule>) -> Span {
-    Span::new(pair.as_span().start(), pair.as_span().end())
+    let start = pair.as_span().start();
+    Span::new(start, start + pair.as_str().trim_end().len())
 }
 
 /// Pairs up `{ }` and `( )` outside comments and quoted texts, in one pass, and reports each
@@ -285,8 +288,10 @@ fn describe_error(error: &pest::error::Error<Rule>, source: &str, offset: usize)
     let found_text = if found.is_empty() { "the end of the query".to_owned() } else { format!("'{found}'") };
     let message = match &error.variant {
         ErrorVariant::ParsingError { positives, .. } => {
-            let expected = expectation(positives);
+            let expected = expectation(positives, context);
             match (expected, context.is_empty()) {
+                (None, true) if found.is_empty() => "unexpected end of the query".to_owned(),
+                (None, false) if found.is_empty() => format!("the query ends too soon after '{}'", shorten(context)),
                 (None, true) => format!("unexpected {found_text}"),
                 (None, false) => format!("unexpected {found_text} after '{}'", shorten(context)),
                 (Some(expected), true) => format!("expected {expected}, found {found_text}"),
@@ -339,9 +344,50 @@ fn shorten(context: &str) -> String {
     }
 }
 
-/// What the parser was looking for, in words; None when nothing useful can be said.
-fn expectation(positives: &[Rule]) -> Option<String> {
-    let mut phrases: Vec<(u8, &str)> = positives.iter().filter_map(|rule| phrase(*rule)).collect();
+/// The phrase for the argument of a word (`from S`, `light S`, `flip F`); [`argument_after`]
+/// names it after the word before it.
+const ARGUMENT: &str = "an argument";
+
+/// What the word at the end of `context` takes as its argument.
+fn argument_after(context: &str) -> &'static str {
+    let last = context.rsplit(|c: char| c.is_whitespace() || "{}()".contains(c)).next().unwrap_or("");
+    match last {
+        "from" | "through" | "to" | "capture" | "light" | "dark" | "power" => "a set of squares such as e4 or R",
+        "promote" => "a piece such as Q or [RBN]",
+        _ => "a filter such as Qh7",
+    }
+}
+
+/// The phrase for a quoted text; [`quoted_after`] gives an example that fits the word before it.
+const QUOTED: &str = "a quoted text";
+
+/// What kind of quoted text the word at the end of `context` takes.
+fn quoted_after(context: &str) -> &'static str {
+    let last = context.rsplit(|c: char| c.is_whitespace() || "{}()".contains(c)).next().unwrap_or("");
+    match last {
+        "variant" => "a quoted variant name such as \"One\"",
+        "player" | "white" | "black" => "a quoted name such as \"Carlsen\"",
+        "fen" => "a quoted board such as \"4k3/8/8/8/8/8/8/4K3\"",
+        "tag" => "a quoted tag name such as \"Opening\"",
+        "event" | "site" | "date" | "eco" => "a quoted text such as \"Wijk aan Zee\"",
+        // `tag "Opening"`: the text looked for in the tag.
+        name if name.ends_with('"') => "a quoted text such as \"Sicilian\"",
+        _ => "a quoted text such as \"CQL\"",
+    }
+}
+
+/// What the parser was looking for after `context`, in words; None when nothing useful can be
+/// said.
+fn expectation(positives: &[Rule], context: &str) -> Option<String> {
+    let mut phrases: Vec<(u8, &str)> = positives
+        .iter()
+        .filter_map(|rule| phrase(*rule))
+        .map(|(rank, words)| match words {
+            ARGUMENT => (rank, argument_after(context)),
+            QUOTED => (rank, quoted_after(context)),
+            _ => (rank, words),
+        })
+        .collect();
     if phrases.iter().any(|(rank, _)| *rank == 4) {
         // A filter may be a number; naming both says nothing more.
         phrases.retain(|(_, words)| *words != "a number");
@@ -375,6 +421,9 @@ fn phrase(rule: Rule) -> Option<(u8, &'static str)> {
         Rule::close_bracket => (1, "']'"),
         Rule::comma => (2, "','"),
         Rule::close_paren => (1, "')'"),
+        Rule::open_paren => (1, "'('"),
+        Rule::arrow => (1, "'-->'"),
+        Rule::argument => (4, ARGUMENT),
         Rule::close_brace => (1, "'}'"),
         Rule::piece_list | Rule::piece_entity | Rule::figurine | Rule::empty_piece | Rule::list_letters => {
             (3, "a piece such as R")
@@ -394,7 +443,7 @@ fn phrase(rule: Rule) -> Option<(u8, &'static str)> {
         | Rule::op_complement
         | Rule::op_negate => (4, "a filter such as Qh7"),
         Rule::number => (5, "a number"),
-        Rule::string | Rule::string_text => (0, "a quoted text such as \"One\""),
+        Rule::string | Rule::string_text => (0, QUOTED),
         Rule::path | Rule::bare_path => (0, "a file name"),
         Rule::result_value => (0, "a result such as 1-0"),
         Rule::input_param
@@ -774,8 +823,11 @@ impl Builder {
         let min = number(bounds.next()).unwrap_or(0);
         let max = if inside.contains(',') { number(bounds.next()) } else { Some(min) };
         if max.is_some_and(|max| max < min) {
-            self.diagnostics
-                .push(Diagnostic::new(span_of(pair), format!("the count {text} runs backwards: write {{{min},...}}")));
+            let max = max.unwrap_or(min);
+            self.diagnostics.push(Diagnostic::new(
+                span_of(pair),
+                format!("the count {text} runs backwards: the fewest comes first, as in {{{max},{min}}}"),
+            ));
         }
         (min, max)
     }

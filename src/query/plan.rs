@@ -56,6 +56,10 @@ pub(crate) enum SetNode<const W: usize> {
     Intersection(Box<SetNode<W>>, Box<SetNode<W>>),
     /// The board's squares not in the set, and with `backhand`, the backhand's pieces not in it.
     Complement { set: Box<SetNode<W>>, backhand: bool },
+    /// The light (or dark) squares of a set. The shade is the board's own: a transform maps the
+    /// set, never the light squares (`flipcolor light B` is a bishop of either colour on a light
+    /// square).
+    Shade { light: bool, set: Box<SetNode<W>> },
     /// The squares of `targets` attacked by a piece on `attackers`.
     Attacks { attackers: Box<SetNode<W>>, targets: Box<SetNode<W>> },
     /// The squares strictly between a square of each set on a line.
@@ -339,8 +343,14 @@ impl<const W: usize> Program<W> {
             SetNode::Union(left, right) => self.squares(left, context, at) | self.squares(right, context, at),
             SetNode::Intersection(left, right) => self.squares(left, context, at) & self.squares(right, context, at),
             SetNode::Complement { set, .. } => self.masks.complement(self.squares(set, context, at)),
+            SetNode::Shade { light, set } => self.shade(*light) & self.squares(set, context, at),
             _ => self.set(node, context, at).squares,
         }
+    }
+
+    /// The light or the dark squares of the board.
+    fn shade(&self, light: bool) -> SquareSet<W> {
+        if light { self.masks.light() } else { self.masks.dark() }
     }
 
     /// The squares holding pieces of the classes (and the empty squares, with `empty`).
@@ -400,6 +410,7 @@ impl<const W: usize> Program<W> {
                 };
                 SetValue { squares: self.masks.complement(inner.squares), backhand: Color::ALL.map(others) }
             }
+            SetNode::Shade { light, set } => SetValue::board(self.shade(*light) & self.squares(set, context, at)),
             SetNode::Attacks { attackers, targets } => {
                 let attackers = self.squares(attackers, context, at) & view.occupied();
                 let mut attacked = SquareSet::EMPTY;
@@ -436,7 +447,13 @@ impl<const W: usize> Program<W> {
     }
 
     /// The last squares of the rays through the sets: a square of each set in turn along one
-    /// line, only empty squares between them.
+    /// line, only empty squares between consecutive ones.
+    ///
+    /// Along each line from a square of the first set, the squares are walked once, keeping every
+    /// stage a ray may have reached: a square of the next set may end the stage (whether it is
+    /// empty or not), and an empty square lets each stage go on. So `ray (a1 [a2,a3] a4)` is found
+    /// through a3 when a2 is empty and a3 is not, and `ray (a1 [a3,a5])` ends on both squares
+    /// when the file is empty.
     fn ray<P: RulesView<W>>(
         &self,
         lines: RayLines,
@@ -448,38 +465,41 @@ impl<const W: usize> Program<W> {
         let geometry = self.masks.geometry();
         let sets: Vec<SquareSet<W>> = sets.iter().map(|set| self.squares(set, context, at)).collect();
         let Some((first, rest)) = sets.split_first() else { return SquareSet::EMPTY };
+        if rest.is_empty() {
+            return SquareSet::EMPTY;
+        }
         let mut ends = SquareSet::EMPTY;
+        // reached[k]: a ray through the first set and the k sets after it is open at this square.
+        let mut reached = vec![false; rest.len()];
+        let mut next = vec![false; rest.len()];
         for start in first.iter() {
-            for step in RAY_STEPS.iter().filter(|step| lines.allows(**step)) {
-                let mut square = start;
-                let mut reached = true;
-                for set in rest {
-                    // Walk over empty squares to the next occupied one (or the board's edge).
-                    let mut next = None;
-                    let (mut file, mut rank) =
-                        (geometry.file_of(square).index() as i32, geometry.rank_of(square).index() as i32);
-                    loop {
-                        file += step.0;
-                        rank += step.1;
-                        let Some(on) = geometry.square_at(file, rank) else { break };
-                        if set.contains(on) {
-                            next = Some(on);
-                            break;
+            let (start_file, start_rank) =
+                (i32::from(geometry.file_of(start).index()), i32::from(geometry.rank_of(start).index()));
+            for &(file_step, rank_step) in RAY_STEPS.iter().filter(|step| lines.allows(**step)) {
+                reached.fill(false);
+                reached[0] = true;
+                let (mut file, mut rank) = (start_file, start_rank);
+                loop {
+                    file += file_step;
+                    rank += rank_step;
+                    let Some(square) = geometry.square_at(file, rank) else { break };
+                    let empty = !occupied.contains(square);
+                    next.fill(false);
+                    for (stage, _) in reached.iter().enumerate().filter(|(_, open)| **open) {
+                        if rest[stage].contains(square) {
+                            match next.get_mut(stage + 1) {
+                                Some(later) => *later = true,
+                                None => ends = ends.with(square),
+                            }
                         }
-                        if occupied.contains(on) {
-                            break;
-                        }
-                    }
-                    match next {
-                        Some(on) => square = on,
-                        None => {
-                            reached = false;
-                            break;
+                        if empty {
+                            next[stage] = true;
                         }
                     }
-                }
-                if reached {
-                    ends = ends.with(square);
+                    std::mem::swap(&mut reached, &mut next);
+                    if !reached.contains(&true) {
+                        break;
+                    }
                 }
             }
         }

@@ -3,8 +3,9 @@
 //! colours swapped. Copies that push a square off the board do not exist; equal copies count once.
 
 use std::collections::HashSet;
+use std::fmt::Debug;
 
-use super::ast::{Span, TransformKind};
+use super::ast::{BinaryOp, Span, TransformKind};
 use super::compile::Compiler;
 use super::diagnostic::Diagnostic;
 use super::plan::{FilterNode, MoveNode, NumberNode, PieceClass, SetNode, Step};
@@ -23,7 +24,7 @@ struct Copy {
 
 impl<const W: usize> Compiler<'_, W> {
     /// The distinct copies of what `compile` builds under a transform, the original first.
-    pub(super) fn copies<T: Mapped<W> + Clone + Eq + std::hash::Hash>(
+    pub(super) fn copies<T: Mapped<W> + Canonical + Eq + std::hash::Hash>(
         &mut self,
         transform: TransformKind,
         span: Span,
@@ -35,7 +36,7 @@ impl<const W: usize> Compiler<'_, W> {
         let mut copies = Vec::new();
         for copy in maps {
             if let Some(mapped) = original.mapped(&mut Mapper { compiler: self, copy })
-                && seen.insert(mapped.clone())
+                && seen.insert(mapped.canonical())
             {
                 copies.push(mapped);
             }
@@ -211,6 +212,7 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
             SetNode::Complement { set, backhand } => {
                 SetNode::Complement { set: boxed(&**set, mapper)?, backhand: *backhand }
             }
+            SetNode::Shade { light, set } => SetNode::Shade { light: *light, set: boxed(&**set, mapper)? },
             SetNode::Attacks { attackers, targets } => {
                 SetNode::Attacks { attackers: boxed(&**attackers, mapper)?, targets: boxed(&**targets, mapper)? }
             }
@@ -237,5 +239,179 @@ fn optional<const W: usize>(node: &Option<SetNode<W>>, mapper: &mut Mapper<'_, '
     match node {
         None => Some(None),
         Some(node) => node.mapped(mapper).map(Some),
+    }
+}
+
+/// A compiled node in a form where the order and grouping of parts that commute do not show, so
+/// that copies equal in meaning are counted once: under `flip`, `{Ra1 Rh8}` becomes `{Ra8 Rh1}`
+/// by one symmetry and `{Rh1 Ra8}` by another, one copy; `Ra1 | Rd5 | Rh8` is its own mirror in
+/// the a8-h1 diagonal although the mirror groups it as `(Rh8 | Rd5) | Ra1`.
+pub(super) trait Canonical: Sized {
+    /// The key form of the node: the parts that commute flattened, in a fixed order, and (where
+    /// repeating a part changes nothing) each once.
+    fn canonical(&self) -> Self;
+}
+
+/// Canonical parts in a fixed order; without repeats when `dedup`.
+fn sorted<T: Canonical + Debug>(nodes: impl IntoIterator<Item = T>, dedup: bool) -> Vec<T> {
+    let mut keyed: Vec<(String, T)> = nodes
+        .into_iter()
+        .map(|node| {
+            let node = node.canonical();
+            (format!("{node:?}"), node)
+        })
+        .collect();
+    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    if dedup {
+        keyed.dedup_by(|a, b| a.0 == b.0);
+    }
+    keyed.into_iter().map(|(_, node)| node).collect()
+}
+
+/// Two canonical parts that commute, in a fixed order.
+fn pair<T: Canonical + Debug>(left: &T, right: &T) -> (T, T) {
+    let (left, right) = (left.canonical(), right.canonical());
+    if format!("{left:?}") <= format!("{right:?}") { (left, right) } else { (right, left) }
+}
+
+fn canonical_box<T: Canonical>(node: &T) -> Box<T> {
+    Box::new(node.canonical())
+}
+
+/// The filters joined by `and` (or by `or`), however they were grouped.
+fn joined<const W: usize>(filters: &[FilterNode<W>], all: bool, out: &mut Vec<FilterNode<W>>) {
+    for filter in filters {
+        match filter {
+            FilterNode::All(inner) if all => joined(inner, all, out),
+            FilterNode::Any(inner) if !all => joined(inner, all, out),
+            _ => out.push(filter.clone()),
+        }
+    }
+}
+
+impl<const W: usize> Canonical for FilterNode<W> {
+    fn canonical(&self) -> Self {
+        match self {
+            FilterNode::NotEmpty(set) => FilterNode::NotEmpty(set.canonical()),
+            FilterNode::HasSquare(set) => FilterNode::HasSquare(set.canonical()),
+            FilterNode::HasValue(number) => FilterNode::HasValue(number.canonical()),
+            FilterNode::Compare(op @ (BinaryOp::Eq | BinaryOp::Ne), left, right) => {
+                let (left, right) = pair(left, right);
+                FilterNode::Compare(*op, left, right)
+            }
+            // `a > b` is `b < a`.
+            FilterNode::Compare(BinaryOp::Gt, left, right) => {
+                FilterNode::Compare(BinaryOp::Lt, right.canonical(), left.canonical())
+            }
+            FilterNode::Compare(BinaryOp::Ge, left, right) => {
+                FilterNode::Compare(BinaryOp::Le, right.canonical(), left.canonical())
+            }
+            FilterNode::Compare(op, left, right) => FilterNode::Compare(*op, left.canonical(), right.canonical()),
+            FilterNode::Subset(left, right) => FilterNode::Subset(left.canonical(), right.canonical()),
+            FilterNode::All(filters) | FilterNode::Any(filters) => {
+                let all = matches!(self, FilterNode::All(_));
+                let mut parts = Vec::new();
+                joined(filters, all, &mut parts);
+                let parts = sorted(parts, true);
+                if all { FilterNode::All(parts) } else { FilterNode::Any(parts) }
+            }
+            FilterNode::Not(filter) => FilterNode::Not(canonical_box(&**filter)),
+            FilterNode::Line(steps) => FilterNode::Line(
+                steps.iter().map(|step| Step { filter: step.filter.canonical(), ..step.clone() }).collect(),
+            ),
+            FilterNode::PieceOn { .. }
+            | FilterNode::Constant(_)
+            | FilterNode::Turn(_)
+            | FilterNode::Check
+            | FilterNode::NoMove { .. }
+            | FilterNode::Initial
+            | FilterNode::Terminal
+            | FilterNode::Placement(_)
+            | FilterNode::Game(_) => self.clone(),
+        }
+    }
+}
+
+impl<const W: usize> Canonical for NumberNode<W> {
+    fn canonical(&self) -> Self {
+        match self {
+            NumberNode::Count(set) => NumberNode::Count(set.canonical()),
+            NumberNode::Negate(value) => NumberNode::Negate(canonical_box(&**value)),
+            NumberNode::Abs(value) => NumberNode::Abs(canonical_box(&**value)),
+            NumberNode::Arithmetic(op @ (BinaryOp::Add | BinaryOp::Mul), left, right) => {
+                let (left, right) = pair(&**left, &**right);
+                NumberNode::Arithmetic(*op, Box::new(left), Box::new(right))
+            }
+            NumberNode::Arithmetic(op, left, right) => {
+                NumberNode::Arithmetic(*op, canonical_box(&**left), canonical_box(&**right))
+            }
+            NumberNode::Extreme { max, args } => NumberNode::Extreme { max: *max, args: sorted(args.clone(), true) },
+            NumberNode::Power(set) => NumberNode::Power(set.canonical()),
+            // Counted: a repeated filter counts twice.
+            NumberNode::Matching(filters) => NumberNode::Matching(sorted(filters.clone(), false)),
+            NumberNode::Constant(_) | NumberNode::Ply | NumberNode::MoveNumber | NumberNode::Game(_) => self.clone(),
+        }
+    }
+}
+
+/// The sets joined by `|` (or by `&`), however they were grouped.
+fn set_parts<const W: usize>(set: &SetNode<W>, union: bool, out: &mut Vec<SetNode<W>>) {
+    match set {
+        SetNode::Union(left, right) if union => {
+            set_parts(left, union, out);
+            set_parts(right, union, out);
+        }
+        SetNode::UnionAll(sets) if union => sets.iter().for_each(|set| set_parts(set, union, out)),
+        SetNode::Intersection(left, right) if !union => {
+            set_parts(left, union, out);
+            set_parts(right, union, out);
+        }
+        _ => out.push(set.clone()),
+    }
+}
+
+impl<const W: usize> Canonical for SetNode<W> {
+    fn canonical(&self) -> Self {
+        match self {
+            SetNode::Union(..) | SetNode::UnionAll(_) => {
+                let mut parts = Vec::new();
+                set_parts(self, true, &mut parts);
+                let mut parts = sorted(parts, true);
+                if parts.len() == 1 { parts.remove(0) } else { SetNode::UnionAll(parts) }
+            }
+            SetNode::Intersection(..) => {
+                let mut parts = Vec::new();
+                set_parts(self, false, &mut parts);
+                let mut parts = sorted(parts, true).into_iter();
+                let first = parts.next().expect("an intersection has parts");
+                parts.fold(first, |joined, part| SetNode::Intersection(Box::new(joined), Box::new(part)))
+            }
+            SetNode::Complement { set, backhand } => {
+                SetNode::Complement { set: canonical_box(&**set), backhand: *backhand }
+            }
+            SetNode::Shade { light, set } => SetNode::Shade { light: *light, set: canonical_box(&**set) },
+            SetNode::Attacks { attackers, targets } => {
+                SetNode::Attacks { attackers: canonical_box(&**attackers), targets: canonical_box(&**targets) }
+            }
+            SetNode::Between(first, second) => {
+                let (first, second) = pair(&**first, &**second);
+                SetNode::Between(Box::new(first), Box::new(second))
+            }
+            SetNode::Ray { lines, sets } => {
+                SetNode::Ray { lines: *lines, sets: sets.iter().map(Canonical::canonical).collect() }
+            }
+            SetNode::Pin { from, through, to } => SetNode::Pin {
+                from: canonical_box(&**from),
+                through: canonical_box(&**through),
+                to: canonical_box(&**to),
+            },
+            SetNode::Move(node) => SetNode::Move(Box::new(MoveNode {
+                from: node.from.as_ref().map(Canonical::canonical),
+                to: node.to.as_ref().map(Canonical::canonical),
+                capture: node.capture.as_ref().map(Canonical::canonical),
+                ..(**node).clone()
+            })),
+            SetNode::Squares { .. } | SetNode::Pieces { .. } => self.clone(),
+        }
     }
 }

@@ -5,6 +5,11 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 use cqlq::notation::sniff::read_position;
+use cqlq::position::RulesView;
+use cqlq::query::{Context, Frame, GameFacts};
+use cqlq::rules::classical::Board;
+use cqlq::search::{Found, Input, Problem, Search, SearchOptions, Sink, Summary};
+use cqlq::variant::Family;
 use cqlq::{AnyPosition, Plan, Query, Variant};
 
 /// The variant with this name.
@@ -39,6 +44,75 @@ pub fn position(variant_name: &str, text: &str) -> AnyPosition {
 /// Whether a query matches a position of a variant.
 pub fn matches(query: &str, variant_name: &str, text: &str) -> bool {
     plan(query, variant_name).matches(&position(variant_name, text))
+}
+
+/// The value of a number expression in a position of a variant (a game of one position, as
+/// `cqlq filter` sees it); `None` when the number has no value. The expression is compiled as
+/// the `sort` value of a query without a body.
+pub fn number(expr: &str, variant_name: &str, text: &str) -> Option<i64> {
+    let plan = plan(&format!("cql(sort \"value\" {expr})"), variant_name);
+    match position(variant_name, text) {
+        AnyPosition::W1(position) if plan.variant().family == Family::Classical => {
+            value_in(&plan, Board::from_position(&position))
+        }
+        AnyPosition::W1(position) => value_in::<1, _>(&plan, position),
+        AnyPosition::W2(position) => value_in::<2, _>(&plan, position),
+        AnyPosition::W4(position) => value_in::<4, _>(&plan, position),
+        AnyPosition::W8(position) => value_in::<8, _>(&plan, position),
+        AnyPosition::W11(position) => value_in::<11, _>(&plan, position),
+    }
+}
+
+fn value_in<const W: usize, P: RulesView<W>>(plan: &Plan, position: P) -> Option<i64> {
+    let program = plan.program::<W>().expect("the plan's width");
+    let frames = [Frame { ply: position.ply_from_counters(), position, previous: None }];
+    let game = GameFacts::default();
+    program.sort_value(&Context { frames: &frames, complete: true, game: &game }, 0)
+}
+
+/// The squares of the value of a set expression in a position, by name, in board order: each
+/// square `s` of the board for which `[s] in (expr)` matches.
+pub fn set_of(expr: &str, variant_name: &str, text: &str) -> Vec<String> {
+    let geometry = variant(variant_name).geometry;
+    let position = position(variant_name, text);
+    geometry
+        .all_squares()
+        .map(|square| geometry.square_name(square).to_string())
+        .filter(|name| plan(&format!("[{name}] in ({expr})"), variant_name).matches(&position))
+        .collect()
+}
+
+/// The games of `pgn` that match a query, each with the plies of its matching positions; panics
+/// when a game cannot be replayed to its end.
+pub fn found(query: &str, pgn: &str) -> Vec<(u64, Vec<u32>)> {
+    found_with(query, pgn, SearchOptions::default())
+}
+
+/// [`found`] with search options.
+pub fn found_with(query: &str, pgn: &str, options: SearchOptions) -> Vec<(u64, Vec<u32>)> {
+    #[derive(Default)]
+    struct Record {
+        games: Vec<(u64, Vec<u32>)>,
+        problems: Vec<String>,
+    }
+    impl Sink for Record {
+        fn found(&mut self, game: &Found<'_>) -> std::io::Result<()> {
+            self.games.push((game.number, game.matched.iter().map(|ply| ply.ply).collect()));
+            Ok(())
+        }
+        fn problem(&mut self, problem: &Problem<'_>) -> std::io::Result<()> {
+            self.problems
+                .push(format!("game {} ply {} '{}': {}", problem.game, problem.ply, problem.token, problem.message));
+            Ok(())
+        }
+    }
+    let query = Query::parse(query).unwrap_or_else(|e| panic!("{query}:\n{e}"));
+    let search = Search::new(query, options).unwrap();
+    let mut record = Record::default();
+    let mut summary = Summary::default();
+    let _ = search.run(&mut Input::from_bytes("test.pgn", pgn.as_bytes().to_vec()), &mut record, &mut summary).unwrap();
+    assert_eq!(record.problems, Vec::<String>::new(), "every game replays");
+    record.games
 }
 
 /// Square names from a space-separated list.

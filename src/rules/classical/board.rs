@@ -196,6 +196,15 @@ impl Board {
         Board::from_setup(position.setup())
     }
 
+    /// Whether the side not to move is in check in a setup with one king a side: a position no
+    /// game can reach, where the side to move could take the king.
+    #[must_use]
+    pub(crate) fn waiting_side_in_check(setup: &Setup<1>) -> bool {
+        let board = Board::from_setup(setup);
+        let waiting = board.turn.other();
+        board.attackers(board.king(waiting), board.turn, board.occupied()) != 0
+    }
+
     fn from_setup(setup: &Setup<1>) -> Board {
         let variant = setup.variant;
         assert_eq!(variant.pieces.len(), 6, "a classical variant");
