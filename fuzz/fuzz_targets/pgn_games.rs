@@ -7,9 +7,9 @@ use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
 use cqlq::Query;
+use cqlq::Variant;
 use cqlq::notation::pgn::{Lexer, Splitter, Visitor};
 use cqlq::search::{Plans, ReplayOptions, replay_range};
-use cqlq::Variant;
 use libfuzzer_sys::fuzz_target;
 
 struct Reader {

@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 use std::fmt::Debug;
+use std::hash::{Hash, Hasher};
 
 use super::ast::{BinaryOp, Span, TransformKind};
 use super::compile::Compiler;
@@ -253,25 +254,41 @@ pub(super) trait Canonical: Sized {
 }
 
 /// Canonical parts in a fixed order; without repeats when `dedup`.
-fn sorted<T: Canonical + Debug>(nodes: impl IntoIterator<Item = T>, dedup: bool) -> Vec<T> {
-    let mut keyed: Vec<(String, T)> = nodes
+fn sorted<T: Canonical + Debug + Hash + Eq>(nodes: impl IntoIterator<Item = T>, dedup: bool) -> Vec<T> {
+    let mut keyed: Vec<(u64, T)> = nodes
         .into_iter()
         .map(|node| {
             let node = node.canonical();
-            (format!("{node:?}"), node)
+            (fingerprint(&node), node)
         })
         .collect();
-    keyed.sort_by(|a, b| a.0.cmp(&b.0));
+    keyed.sort_by(|a, b| order(a, b));
     if dedup {
-        keyed.dedup_by(|a, b| a.0 == b.0);
+        keyed.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
     }
     keyed.into_iter().map(|(_, node)| node).collect()
 }
 
 /// Two canonical parts that commute, in a fixed order.
-fn pair<T: Canonical + Debug>(left: &T, right: &T) -> (T, T) {
+fn pair<T: Canonical + Debug + Hash + Eq>(left: &T, right: &T) -> (T, T) {
     let (left, right) = (left.canonical(), right.canonical());
-    if format!("{left:?}") <= format!("{right:?}") { (left, right) } else { (right, left) }
+    let (left, right) = ((fingerprint(&left), left), (fingerprint(&right), right));
+    if order(&left, &right).is_le() { (left.1, right.1) } else { (right.1, left.1) }
+}
+
+/// A hash of a node that is the same in every run (`DefaultHasher::new` has fixed keys).
+fn fingerprint<T: Hash>(node: &T) -> u64 {
+    let mut hasher = std::hash::DefaultHasher::new();
+    node.hash(&mut hasher);
+    hasher.finish()
+}
+
+/// Nodes in the order of their fingerprints; the rare nodes whose fingerprints are equal but
+/// which differ are ordered by how they print.
+fn order<T: Debug + Eq>(a: &(u64, T), b: &(u64, T)) -> std::cmp::Ordering {
+    a.0.cmp(&b.0).then_with(|| {
+        if a.1 == b.1 { std::cmp::Ordering::Equal } else { format!("{:?}", a.1).cmp(&format!("{:?}", b.1)) }
+    })
 }
 
 fn canonical_box<T: Canonical>(node: &T) -> Box<T> {
