@@ -3,12 +3,14 @@
 
 mod common;
 
+use common::Record;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use cqlq::Query;
-use cqlq::search::{Found, Input, Problem, Search, SearchOptions, Sink, Summary};
+use cqlq::search::{Input, Search, SearchOptions, Summary};
 
 fn cqlq(args: &[&str], stdin: &[u8]) -> Output {
     common::run_cqlq(args, stdin)
@@ -22,28 +24,6 @@ fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cqlq-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-/// What a library search reports: JSON-like lines for games and problems.
-#[derive(Default)]
-struct Record {
-    games: Vec<(u64, Vec<u32>)>,
-    problems: Vec<String>,
-}
-
-impl Sink for Record {
-    fn found(&mut self, game: &Found<'_>) -> std::io::Result<()> {
-        self.games.push((game.number, game.matched.iter().map(|ply| ply.ply).collect()));
-        Ok(())
-    }
-
-    fn problem(&mut self, problem: &Problem<'_>) -> std::io::Result<()> {
-        self.problems.push(format!(
-            "game {} line {} ply {} '{}': {}",
-            problem.game, problem.line, problem.ply, problem.token, problem.message
-        ));
-        Ok(())
-    }
 }
 
 fn search(query: &str, pgn: &str, options: SearchOptions) -> (Record, Summary) {

@@ -88,24 +88,33 @@ pub fn found(query: &str, pgn: &str) -> Vec<(u64, Vec<u32>)> {
     found_with(query, pgn, SearchOptions::default())
 }
 
+/// What a library search reports: the games found with their matching plies, and the games
+/// with errors, one line each.
+#[derive(Default)]
+pub struct Record {
+    /// Game numbers with the plies of their matching positions.
+    pub games: Vec<(u64, Vec<u32>)>,
+    /// `game G line L ply P 'move': error`.
+    pub problems: Vec<String>,
+}
+
+impl Sink for Record {
+    fn found(&mut self, game: &Found<'_>) -> std::io::Result<()> {
+        self.games.push((game.number, game.matched.iter().map(|ply| ply.ply).collect()));
+        Ok(())
+    }
+
+    fn problem(&mut self, problem: &Problem<'_>) -> std::io::Result<()> {
+        self.problems.push(format!(
+            "game {} line {} ply {} '{}': {}",
+            problem.game, problem.line, problem.ply, problem.token, problem.message
+        ));
+        Ok(())
+    }
+}
+
 /// [`found`] with search options.
 pub fn found_with(query: &str, pgn: &str, options: SearchOptions) -> Vec<(u64, Vec<u32>)> {
-    #[derive(Default)]
-    struct Record {
-        games: Vec<(u64, Vec<u32>)>,
-        problems: Vec<String>,
-    }
-    impl Sink for Record {
-        fn found(&mut self, game: &Found<'_>) -> std::io::Result<()> {
-            self.games.push((game.number, game.matched.iter().map(|ply| ply.ply).collect()));
-            Ok(())
-        }
-        fn problem(&mut self, problem: &Problem<'_>) -> std::io::Result<()> {
-            self.problems
-                .push(format!("game {} ply {} '{}': {}", problem.game, problem.ply, problem.token, problem.message));
-            Ok(())
-        }
-    }
     let query = Query::parse(query).unwrap_or_else(|e| panic!("{query}:\n{e}"));
     let search = Search::new(query, options).unwrap();
     let mut record = Record::default();
