@@ -59,13 +59,8 @@ pub(crate) fn compile<const W: usize>(
 /// What the filters need from the replay.
 fn needs(filters: &[&Expr]) -> Needs {
     let any = |test: &dyn Fn(&Expr) -> bool| filters.iter().any(|filter| filter.any(&|expr| test(expr)));
-    let previous = |expr: &Expr| matches!(&expr.kind, ExprKind::Move(filter) if filter.previous);
     Needs {
-        previous_move: any(&previous),
-        parent: any(&|expr| {
-            matches!(&expr.kind, ExprKind::Move(filter)
-                if filter.previous && (filter.from.is_some() || filter.to.is_some() || filter.capture.is_some()))
-        }),
+        previous_move: any(&|expr| matches!(&expr.kind, ExprKind::Move(filter) if filter.previous)),
         lookahead: any(&|expr| matches!(expr.kind, ExprKind::Line(_) | ExprKind::Word(Word::Terminal))),
     }
 }

@@ -165,10 +165,9 @@ pub(crate) enum FilterNode<const W: usize> {
 /// What a program needs from the replay besides each position.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Needs {
-    /// The move that led to each position (`move previous`).
+    /// The move that led to each position, and the position before it, where the move's sets
+    /// are looked for (`move previous`).
     pub previous_move: bool,
-    /// The position before each one (`move previous from S`: S is looked for there).
-    pub parent: bool,
     /// The positions after each one (`line`, `terminal`): a line is tested once it is complete.
     pub lookahead: bool,
 }
@@ -511,13 +510,11 @@ impl<const W: usize> Program<W> {
         let frame = &context.frames[at];
         let mut legal = Vec::new();
         let (moves, reference): (&[MoveFacts], usize) = if node.previous {
-            let Some(previous) = frame.previous.as_ref() else { return SquareSet::EMPTY };
-            let needs_parent = node.from.is_some() || node.to.is_some() || node.capture.is_some();
-            match at.checked_sub(1) {
-                Some(parent) => (std::slice::from_ref(previous), parent),
-                None if !needs_parent => (std::slice::from_ref(previous), at),
-                None => return SquareSet::EMPTY,
-            }
+            // The move was made in the position before this one.
+            let (Some(previous), Some(parent)) = (frame.previous.as_ref(), at.checked_sub(1)) else {
+                return SquareSet::EMPTY;
+            };
+            (std::slice::from_ref(previous), parent)
         } else {
             frame.position.legal_moves(&mut legal);
             (&legal, at)

@@ -322,21 +322,20 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
             Ok(variant) => variant,
             Err(kind) => return self.fail(0, start, b"", kind),
         };
-        let program = match self.options.plans.get(variant).map(|plan| plan.program::<1>()) {
-            Ok(Some(program)) => program,
-            _ if variant.family != Family::Classical => {
-                return self.fail(0, start, b"", GameErrorKind::UnsupportedVariant(variant.name));
+        let program = self.options.plans.get(variant).ok().and_then(|plan| plan.program::<1>());
+        if let Some(program) = program {
+            self.game = program.game_facts(&Tags(&self.tags));
+            if program.decide(&self.game) == Some(false) {
+                // The tags rule out every position (even of a game cqlq could not replay).
+                return ControlFlow::Break(());
             }
-            _ => return self.fail(0, start, b"", GameErrorKind::QueryDoesNotFit(variant.name)),
-        };
-        self.game = program.game_facts(&Tags(&self.tags));
-        if program.decide(&self.game) == Some(false) {
-            // The tags rule out every position.
-            return ControlFlow::Break(());
         }
         if variant.family != Family::Classical {
             return self.fail(0, start, b"", GameErrorKind::UnsupportedVariant(variant.name));
         }
+        let Some(program) = program else {
+            return self.fail(0, start, b"", GameErrorKind::QueryDoesNotFit(variant.name));
+        };
         let board = match self.initial_board(variant) {
             Ok(board) => board,
             Err(kind) => return self.fail(0, start, b"", kind),
@@ -345,7 +344,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         self.needs = program.needs();
         self.keep = if self.needs.lookahead {
             0
-        } else if self.needs.parent || self.needs.previous_move || self.options.variations {
+        } else if self.needs.previous_move || self.options.variations {
             2
         } else {
             1
