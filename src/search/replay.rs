@@ -9,7 +9,7 @@ use std::fmt;
 use std::ops::ControlFlow;
 
 use crate::notation::fen;
-use crate::notation::pgn::{Lexer, Visitor, unescape};
+use crate::notation::pgn::{Damage, Lexer, Visitor, unescape};
 use crate::position::Position;
 use crate::query::{Context, Frame, GameFacts, Needs, Program, TagSource};
 use crate::rules::classical::{Board, San, SanError};
@@ -57,6 +57,8 @@ pub enum GameErrorKind {
     UnsupportedVariant(&'static str),
     /// The query does not compile for the game's variant.
     QueryDoesNotFit(&'static str),
+    /// The game's text is malformed there: the positions after it are not searched.
+    Damaged(Damage),
 }
 
 /// The first error of a game.
@@ -82,6 +84,7 @@ impl fmt::Display for GameErrorKind {
             GameErrorKind::UnknownVariant(name) => write!(f, "unknown variant '{name}'"),
             GameErrorKind::UnsupportedVariant(name) => write!(f, "{name} games are not replayed from PGN moves"),
             GameErrorKind::QueryDoesNotFit(name) => write!(f, "the query does not compile for {name}"),
+            GameErrorKind::Damaged(damage) => write!(f, "{damage}"),
         }
     }
 }
@@ -312,6 +315,10 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
     }
 
     fn begin_movetext(&mut self, start: usize) -> ControlFlow<()> {
+        if self.error.is_some() {
+            // A malformed tag: the game is reported, not searched.
+            return ControlFlow::Break(());
+        }
         if let Some(result) = self.options.result
             && self.tag_value(b"Result") != Some(result)
         {
@@ -364,6 +371,9 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
     fn san(&mut self, token: &'a [u8], end: usize) -> ControlFlow<()> {
         let keep = self.keep;
         let needs_facts = self.needs.previous_move;
+        if self.error.is_some() {
+            return ControlFlow::Break(());
+        }
         let Some(line) = self.line.as_mut() else { return ControlFlow::Break(()) };
         let ply = line.ply() + 1;
         let start = end - token.len();
@@ -428,6 +438,17 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
             Line { frames: line.frames[..branch].to_vec(), offsets: line.offsets[..branch].to_vec(), own_from: branch };
         self.outer.push(std::mem::replace(self.line.as_mut().expect("checked above"), variation));
         ControlFlow::Continue(())
+    }
+
+    fn damaged(&mut self, at: usize, damage: Damage) {
+        let ply = self.line.as_ref().map_or(0, Line::ply);
+        let token: &[u8] = match damage {
+            Damage::UnclosedComment => b"{",
+            Damage::UnclosedVariation => b"(",
+            Damage::StrayClose(_) | Damage::MalformedTag => b"",
+        };
+        // Nothing after the damage is searched (`san` stops at the error).
+        let _ = self.fail(ply, at, token, GameErrorKind::Damaged(damage));
     }
 
     fn end_variation(&mut self) {

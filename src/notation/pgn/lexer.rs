@@ -31,6 +31,10 @@ use std::ops::ControlFlow;
 
 use memchr::memchr;
 
+use super::lines::{
+    CommentEnd, comment_end, content_start, first_on_line, follows_blank_line, read_tag, starts_game_in_tags,
+};
+
 /// What a reader of games is told, in order: tags, the start of the movetext, then moves and
 /// the rest. Every method has a default that ignores what it is given.
 pub trait Visitor<'a> {
@@ -74,6 +78,36 @@ pub trait Visitor<'a> {
     /// The result token.
     fn outcome(&mut self, result: &'a [u8]) {
         let _ = result;
+    }
+
+    /// Something malformed at byte `at`; the lexer reads on as well as it can. Told only while
+    /// the movetext is read, not skipped.
+    fn damaged(&mut self, at: usize, damage: Damage) {
+        let _ = (at, damage);
+    }
+}
+
+/// What is malformed in a game's text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Damage {
+    /// A `{` comment that is never closed: it ends where the next game starts, or with the text.
+    UnclosedComment,
+    /// A `(` variation that is never closed.
+    UnclosedVariation,
+    /// A `}` or `)` that closes nothing.
+    StrayClose(u8),
+    /// A line opening with `[` that is not a tag pair `[Name "value"]`.
+    MalformedTag,
+}
+
+impl std::fmt::Display for Damage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Damage::UnclosedComment => f.write_str("a comment '{' that is never closed"),
+            Damage::UnclosedVariation => f.write_str("a variation '(' that is never closed"),
+            Damage::StrayClose(byte) => write!(f, "a '{}' that closes nothing", char::from(*byte)),
+            Damage::MalformedTag => f.write_str("a tag that is not [Name \"value\"]"),
+        }
     }
 }
 
@@ -119,7 +153,7 @@ static CLASSES: [u8; 256] = {
     }
     let mut byte = 0;
     while byte < 256 {
-        let special = matches!(byte as u8, b'%' | b'*' | b'!' | b'?' | b'0'..=b'9' | 0xC2);
+        let special = matches!(byte as u8, b'%' | b'*' | b'!' | b'?' | b'0'..=b'9' | 0xC2 | 0xEF);
         if classes[byte] == 0 && !special {
             classes[byte] = STARTS_MOVE;
         }
@@ -145,19 +179,16 @@ fn is_blank(byte: u8) -> bool {
     CLASSES[byte as usize] & BLANK != 0
 }
 
-/// The first offset from `at` whose byte is not a blank.
+/// The first offset from `at` whose byte is not a blank (nor a byte order mark).
 #[inline]
 fn skip_blanks_from(text: &[u8], mut at: usize) -> usize {
     while at < text.len() && is_blank(text[at]) {
         at += 1;
     }
+    if text.get(at) == Some(&0xEF) {
+        return at + content_start(&text[at..]);
+    }
     at
-}
-
-/// Where the `{` comment opened at `open` closes: its `}`, or the end of the text.
-#[inline]
-fn comment_close(text: &[u8], open: usize) -> usize {
-    memchr(b'}', &text[open + 1..]).map_or(text.len(), |i| open + 1 + i)
 }
 
 /// The end of the token starting at `at`.
@@ -226,61 +257,57 @@ impl<'a> Lexer<'a> {
         self.position = memchr(b'\n', &self.text[self.position..]).map_or(self.text.len(), |i| self.position + i + 1);
     }
 
+    /// The tag section: tag pairs up to the movetext, or up to an `[Event` line after a blank
+    /// line (the next game's). A tag section begins at the start of a line: a game that begins
+    /// in the middle of one, after a result, has movetext only.
     fn tags<V: Visitor<'a>>(&mut self, visitor: &mut V) {
+        let first = self.position;
+        if !self.first_on_line() {
+            return;
+        }
         loop {
             self.skip_blanks_and_line_comments();
-            if self.text.get(self.position) != Some(&b'[') {
+            let at = self.position;
+            if self.text.get(at) != Some(&b'[') {
                 return;
             }
-            self.tag(visitor);
+            if at > first && self.first_on_line() && self.starts_game_here() {
+                return;
+            }
+            let read = read_tag(self.text, at);
+            match read.pair {
+                Some((name, value)) => visitor.tag(&self.text[name.0..name.1], &self.text[value.0..value.1]),
+                None => visitor.damaged(at, Damage::MalformedTag),
+            }
+            self.position = read.end;
         }
     }
 
-    /// One tag pair from `[` to `]`; a malformed one is skipped to the end of its line.
-    fn tag<V: Visitor<'a>>(&mut self, visitor: &mut V) {
-        let text = self.text;
-        let open = self.position;
-        let mut at = open + 1;
-        let name_start = at;
-        while at < text.len() && (text[at].is_ascii_alphanumeric() || text[at] == b'_') {
-            at += 1;
-        }
-        let name = &text[name_start..at];
-        while at < text.len() && matches!(text[at], b' ' | b'\t') {
-            at += 1;
-        }
-        if name.is_empty() || text.get(at) != Some(&b'"') {
-            self.skip_line();
-            return;
-        }
-        let value_start = at + 1;
-        at = value_start;
-        while at < text.len() && text[at] != b'"' && text[at] != b'\n' {
-            at += if text[at] == b'\\' { 2 } else { 1 };
-        }
-        let value = &text[value_start..at.min(text.len())];
-        if text.get(at) != Some(&b'"') {
-            self.skip_line();
-            return;
-        }
-        visitor.tag(name, value);
-        at += 1;
-        while at < text.len() && matches!(text[at], b' ' | b'\t') {
-            at += 1;
-        }
-        if text.get(at) == Some(&b']') {
-            at += 1;
-        }
-        self.position = at;
+    /// Whether the tag line at the lexer's position, in a tag section, starts the next game.
+    fn starts_game_here(&self) -> bool {
+        let line_end = memchr(b'\n', &self.text[self.position..]).map_or(self.text.len(), |i| self.position + i);
+        starts_game_in_tags(&self.text[self.position..line_end], follows_blank_line(self.text, self.line_start()))
+    }
+
+    /// Where the line holding the lexer's position starts.
+    fn line_start(&self) -> usize {
+        memchr::memrchr(b'\n', &self.text[..self.position]).map_or(0, |i| i + 1)
+    }
+
+    /// Whether the lexer's position is the first content of its line.
+    fn first_on_line(&self) -> bool {
+        first_on_line(self.text, self.position)
     }
 
     /// The movetext, up to the end of the text, a tag section, or what follows a result.
     fn movetext<V: Visitor<'a>>(&mut self, visitor: &mut V) {
         let mut skip = false;
         let text = self.text;
-        // Variations entered, and how deep inside a skipped one we are.
+        // Variations entered, and how deep inside a skipped one we are; where the outermost
+        // open one began.
         let mut entered = 0usize;
         let mut skipped = 0usize;
+        let mut outermost = 0usize;
         while self.position < text.len() {
             let byte = text[self.position];
             // Moves and blanks first: they are most of the movetext.
@@ -297,16 +324,32 @@ impl<'a> Lexer<'a> {
                 continue;
             }
             match byte {
-                b'{' => {
-                    let close = comment_close(text, self.position);
-                    if !skip && skipped == 0 {
-                        visitor.comment(&text[self.position + 1..close]);
+                b'{' => match comment_end(text, self.position) {
+                    CommentEnd::Closed(close) => {
+                        if !skip && skipped == 0 {
+                            visitor.comment(&text[self.position + 1..close]);
+                        }
+                        self.position = close + 1;
                     }
-                    self.position = (close + 1).min(text.len());
+                    CommentEnd::GameStarts(line) => {
+                        visitor.damaged(self.position, Damage::UnclosedComment);
+                        self.position = line;
+                    }
+                    CommentEnd::EndOfText => {
+                        visitor.damaged(self.position, Damage::UnclosedComment);
+                        self.position = text.len();
+                    }
+                },
+                b'}' => {
+                    visitor.damaged(self.position, Damage::StrayClose(b'}'));
+                    self.position += 1;
                 }
                 b';' => self.skip_line(),
                 b'%' if self.at_line_start() => self.skip_line(),
                 b'(' => {
+                    if entered + skipped == 0 {
+                        outermost = self.position;
+                    }
                     self.position += 1;
                     if skipped > 0 || skip || visitor.begin_variation().is_break() {
                         skipped += 1;
@@ -321,9 +364,12 @@ impl<'a> Lexer<'a> {
                     } else if entered > 0 {
                         entered -= 1;
                         visitor.end_variation();
+                    } else {
+                        visitor.damaged(self.position - 1, Damage::StrayClose(b')'));
                     }
                 }
-                b'[' if self.at_line_start() || entered + skipped == 0 => return,
+                b'[' if self.first_on_line() => break,
+                0xEF if text[self.position..].starts_with(b"\xEF\xBB\xBF") => self.position += 3,
                 b'$' => {
                     self.position += 1;
                     while self.position < text.len() && text[self.position].is_ascii_digit() {
@@ -359,6 +405,9 @@ impl<'a> Lexer<'a> {
                 }
             }
         }
+        if entered + skipped > 0 {
+            visitor.damaged(outermost, Damage::UnclosedVariation);
+        }
     }
 
     /// Skips a movetext nobody listens to, ending where [`Lexer::movetext`] would end it. Only
@@ -377,7 +426,11 @@ impl<'a> Lexer<'a> {
             let Some(&byte) = text.get(at) else { break };
             self.position = at;
             match byte {
-                b'{' => at = (comment_close(text, at) + 1).min(text.len()),
+                b'{' => match comment_end(text, at) {
+                    CommentEnd::Closed(close) => at = close + 1,
+                    CommentEnd::GameStarts(line) => at = line,
+                    CommentEnd::EndOfText => at = text.len(),
+                },
                 b';' => {
                     self.skip_line();
                     at = self.position;
@@ -394,7 +447,7 @@ impl<'a> Lexer<'a> {
                     depth = depth.saturating_sub(1);
                     at += 1;
                 }
-                b'[' if depth == 0 || self.at_line_start() => return,
+                b'[' if self.first_on_line() => return,
                 b'*' if self.starts_token(movetext, at) => {
                     self.position = at + 1;
                     if depth == 0 {
@@ -454,6 +507,7 @@ impl<'a> Lexer<'a> {
         while cursor.position < at {
             match text[cursor.position] {
                 b'!' | b'?' | b'*' => cursor.position += 1,
+                0xEF if text[cursor.position..].starts_with(b"\xEF\xBB\xBF") => cursor.position += 3,
                 b'0'..=b'9' | 0xC2 if cursor.result().is_none() && cursor.move_number() => {}
                 _ => return false,
             }
@@ -472,14 +526,18 @@ impl<'a> Lexer<'a> {
         true
     }
 
-    /// Blanks and comments after a result still belong to its game.
+    /// Blanks and comments after a result still belong to its game; a comment never closed
+    /// does not (it is where a damaged game begins).
     fn skip_trailing_comments(&mut self) {
         loop {
             self.skip_blanks_and_line_comments();
             if self.text.get(self.position) != Some(&b'{') {
                 return;
             }
-            self.position = (comment_close(self.text, self.position) + 1).min(self.text.len());
+            match comment_end(self.text, self.position) {
+                CommentEnd::Closed(close) => self.position = close + 1,
+                CommentEnd::GameStarts(_) | CommentEnd::EndOfText => return,
+            }
         }
     }
 
@@ -664,6 +722,73 @@ mod tests {
             let text: String = parts.iter().map(|&i| PIECES[i]).collect();
             proptest::prop_assert_eq!(spans(text.as_bytes(), true), spans(text.as_bytes(), false), "{:?}", text);
         }
+    }
+
+    /// The game starts of the lexer reading `text` whole.
+    fn lexer_starts(text: &[u8]) -> Vec<usize> {
+        spans(text, false).iter().map(|span| span.start).collect()
+    }
+
+    fn splitter_starts(text: &[u8]) -> Vec<usize> {
+        let mut starts = Vec::new();
+        crate::notation::pgn::Splitter::default().scan(text, 0, &mut starts);
+        starts
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
+        #[test]
+        fn every_start_the_splitter_finds_is_a_game_the_lexer_reads(
+            parts in proptest::collection::vec(0usize..24, 0..48)
+        ) {
+            const PIECES: [&str; 24] = [
+                "[Event \"x\"]", "[Site \"y\"]", "[Ev", "[", "]", "\n", "\n\n", " ", "{", "}", "(", ")", ";", "%",
+                "e4", "1-0", "*", "\"", "\\", "\u{feff}", "\r", "1.", "$1", "[%clk 0:01]",
+            ];
+            let text: String = parts.iter().map(|&i| PIECES[i]).collect();
+            let read = lexer_starts(text.as_bytes());
+            for start in splitter_starts(text.as_bytes()) {
+                proptest::prop_assert!(read.contains(&start), "{:?}: {} not in {:?}", text, start, read);
+            }
+        }
+    }
+
+    /// The damage told while reading `text`.
+    fn damage(text: &str) -> Vec<(usize, Damage)> {
+        #[derive(Default)]
+        struct Damages(Vec<(usize, Damage)>);
+        impl Visitor<'_> for Damages {
+            fn damaged(&mut self, at: usize, damage: Damage) {
+                self.0.push((at, damage));
+            }
+        }
+        let mut found = Damages::default();
+        let mut lexer = Lexer::new(text.as_bytes());
+        while lexer.next_game(&mut found).is_some() {}
+        found.0
+    }
+
+    #[test]
+    fn damage_is_told_where_it_is() {
+        assert_eq!(damage("1. e4 {oops e5 1-0\n\n[Event \"b\"]\n1. d4 *"), [(6, Damage::UnclosedComment)]);
+        assert_eq!(damage("1. e4 (e5 1-0\n[Event \"b\"]\n1. d4 *"), [(6, Damage::UnclosedVariation)]);
+        assert_eq!(damage("1. e4 } e5 ) *"), [(6, Damage::StrayClose(b'}')), (11, Damage::StrayClose(b')'))]);
+        assert_eq!(damage("[Event x]\n[Site \"y\"]\n1. e4 *"), [(0, Damage::MalformedTag)]);
+        assert_eq!(damage("[Event \"a\"]\n\n1. e4 { fine } (1. d4) 1-0 {after}"), []);
+    }
+
+    #[test]
+    fn an_unclosed_comment_after_a_result_begins_a_damaged_game() {
+        let text = b"1. e4 1-0\n{Event \"b\"]\n[Site \"c\"]\n\n1. d4 0-1\n\n[Event \"d\"]\n1. c4 *";
+        assert_eq!(lexer_starts(text), [0, 10, 45]);
+        assert_eq!(splitter_starts(text), [0, 45]);
+    }
+
+    #[test]
+    fn blank_lines_in_tag_sections_and_byte_order_marks() {
+        let text = b"[Event \"a\"]\n\n[Date \"b\"]\n\n1. e4 *\n\xEF\xBB\xBF[Event \"c\"]\n\n[Event \"d\"]\n1. d4 *";
+        assert_eq!(lexer_starts(text), [0, 36, 49]);
+        assert_eq!(splitter_starts(text), [0, 36, 49]);
     }
 
     #[test]

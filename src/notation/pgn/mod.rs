@@ -5,7 +5,8 @@
 //!   offsets), comments, variations and results to a [`Visitor`].
 
 mod lexer;
+mod lines;
 mod split;
 
-pub use lexer::{GameSpan, Lexer, Visitor, unescape};
+pub use lexer::{Damage, GameSpan, Lexer, Visitor, unescape};
 pub use split::Splitter;

@@ -1,10 +1,10 @@
 //! Finding where games start, fast, without reading their moves.
 //!
-//! A game starts at a line that opens with a tag (`[` and a letter) outside a comment, when
-//! movetext came before it, or when a blank line ended the previous tag section. The scanner goes
-//! line by line with `memchr` and looks inside movetext lines only for `{`, `}` and `;`, so that
-//! a `[` at the start of a line inside a long comment is not taken for a tag. Games that follow
-//! each other without tags are separated later, by the lexer, at their results.
+//! The scanner goes line by line with `memchr` and looks inside movetext lines only for `{`,
+//! `}` and `;`, so that a `[` at the start of a line inside a long comment is not taken for a
+//! tag. Where a game starts is decided by the rules of [`lines`](super::lines), which the
+//! lexer follows too: every start found here is a game the lexer reads. Games that follow each
+//! other without tags are separated later, by the lexer, at their results.
 //!
 //! ```
 //! use cqlq::notation::pgn::Splitter;
@@ -13,18 +13,38 @@
 //! let mut starts = Vec::new();
 //! Splitter::default().scan(text, 0, &mut starts);
 //! assert_eq!(starts, vec![0, 54]);
+//!
+//! // A comment never closed ends where the next game starts.
+//! let text = b"[Event \"a\"]\n\n1. e4 {oops e5 1-0\n\n[Event \"b\"]\n\n1. d4 d5 0-1\n";
+//! let mut starts = Vec::new();
+//! Splitter::default().scan(text, 0, &mut starts);
+//! assert_eq!(starts, vec![0, 33]);
 //! ```
 
 use memchr::{memchr, memchr2};
 
+use super::lines::{after_tags, content_start, opens_tag, starts_game_in_comment, starts_game_in_tags};
+
+/// Where the scan stands between lines.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Place {
+    /// Before the first game.
+    #[default]
+    Nothing,
+    /// In a tag section.
+    Tags,
+    /// In movetext.
+    Movetext,
+    /// Inside a `{` comment of movetext.
+    Comment,
+}
+
 /// The state of the scan between lines.
 #[derive(Clone, Debug, Default)]
 pub struct Splitter {
-    in_comment: bool,
-    in_tags: bool,
-    seen_movetext: bool,
-    blank_after_tags: bool,
-    started: bool,
+    place: Place,
+    /// Whether the last line was blank.
+    after_blank: bool,
 }
 
 impl Splitter {
@@ -41,46 +61,52 @@ impl Splitter {
     }
 
     fn line(&mut self, line: &[u8], offset: usize, starts: &mut Vec<usize>) {
-        if self.in_comment {
-            match memchr(b'}', line) {
-                Some(close) => {
-                    self.in_comment = false;
-                    self.movetext(&line[close + 1..]);
-                }
-                None => return,
+        let content = content_start(line);
+        let rest = &line[content..];
+        let after_blank = std::mem::replace(&mut self.after_blank, rest.is_empty());
+        if rest.is_empty() {
+            return;
+        }
+        if self.place == Place::Comment {
+            if starts_game_in_comment(rest, after_blank) {
+                starts.push(offset + content);
+                self.tag_line(rest);
+                return;
+            }
+            if let Some(close) = memchr(b'}', line) {
+                self.place = Place::Movetext;
+                self.movetext(&line[close + 1..]);
             }
             return;
         }
-        let content = skip_blank(line);
-        let Some(&first) = line.get(content) else {
-            // A blank line.
-            if self.in_tags {
-                self.blank_after_tags = true;
-            }
-            return;
-        };
-        if first == b'[' && line.get(content + 1).is_some_and(u8::is_ascii_alphabetic) {
-            let new_game = !self.started || self.seen_movetext || self.blank_after_tags;
+        if opens_tag(rest) {
+            let new_game = self.place != Place::Tags || starts_game_in_tags(rest, after_blank);
             if new_game {
                 starts.push(offset + content);
-                self.started = true;
-                self.seen_movetext = false;
             }
-            self.in_tags = true;
-            self.blank_after_tags = false;
+            self.tag_line(rest);
             return;
         }
-        if first == b'%' {
+        if line[0] == b'%' || rest[0] == b';' {
+            // An escape line or a comment line: no movetext yet.
             return;
         }
-        if !self.started {
+        if self.place == Place::Nothing {
             starts.push(offset + content);
-            self.started = true;
         }
-        self.in_tags = false;
-        self.blank_after_tags = false;
-        self.seen_movetext = true;
-        self.movetext(&line[content..]);
+        self.place = Place::Movetext;
+        self.movetext(rest);
+    }
+
+    /// A line that opens with tags: movetext may follow them on it.
+    fn tag_line(&mut self, line: &[u8]) {
+        match after_tags(line) {
+            Some(movetext) => {
+                self.place = Place::Movetext;
+                self.movetext(&line[movetext..]);
+            }
+            None => self.place = Place::Tags,
+        }
     }
 
     /// Follows comments through a movetext line.
@@ -92,25 +118,12 @@ impl Splitter {
             match memchr(b'}', &rest[at + 1..]) {
                 Some(close) => rest = &rest[at + 1 + close + 1..],
                 None => {
-                    self.in_comment = true;
+                    self.place = Place::Comment;
                     return;
                 }
             }
         }
     }
-}
-
-/// The index of the first byte that is not blank (space, tab, CR, form feed, a BOM).
-fn skip_blank(line: &[u8]) -> usize {
-    let mut at = 0;
-    while at < line.len() {
-        match line[at] {
-            b' ' | b'\t' | b'\r' | b'\n' | 0x0B | 0x0C => at += 1,
-            0xEF if line[at..].starts_with(b"\xEF\xBB\xBF") => at += 3,
-            _ => break,
-        }
-    }
-    at
 }
 
 #[cfg(test)]
@@ -136,9 +149,24 @@ mod tests {
     }
 
     #[test]
-    fn tag_sections_without_movetext() {
-        let text = "\u{feff}[A \"1\"]\n[B \"1\"]\n\n[A \"2\"]\n\n1. e4 *";
-        assert_eq!(starts(text), vec![3, 20]);
+    fn blank_lines_inside_tag_sections() {
+        // ChessBase writes them: one game.
+        let text = "\u{feff}[Event \"1\"]\n\n[B \"1\"]\n\n1. e4 *";
+        assert_eq!(starts(text), vec![3]);
+        // An `[Event` tag after a blank line is the next game's, movetext or not.
+        let text = "[Event \"1\"]\n[B \"1\"]\n\n[Event \"2\"]\n\n1. e4 *";
+        assert_eq!(starts(text), vec![0, 21]);
+    }
+
+    #[test]
+    fn comments_never_closed_end_where_games_start() {
+        let text = "[Event \"a\"]\n\n1. e4 {oops\n[Site \"x\"]\n\n[Round \"b\"]\n1. d4 *";
+        assert_eq!(starts(text), vec![0, 37]);
+        let text = "1. e4 {oops\n[Event \"b\"]\n1. d4 *";
+        assert_eq!(starts(text), vec![0, 12]);
+        // Movetext after tags on their line is read for comments too.
+        let text = "[Event \"a\"] 1. e4 {\n[Site \"x\"] }\n\n[Event \"b\"]\n";
+        assert_eq!(starts(text), vec![0, 34]);
     }
 
     #[test]
@@ -146,7 +174,7 @@ mod tests {
         let text = b"[A \"1\"]\n1. e4 {\n[x \"inside\"]\n} e5\n[A \"2\"]\n";
         let mut splitter = Splitter::default();
         let mut found = Vec::new();
-        let cut = 15; // after "1. e4 {\n"
+        let cut = 16; // after "1. e4 {\n"
         splitter.scan(&text[..cut], 0, &mut found);
         splitter.scan(&text[cut..], cut, &mut found);
         assert_eq!(found, vec![0, 34]);

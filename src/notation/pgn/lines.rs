@@ -1,0 +1,255 @@
+//! The rules about lines that the [`Splitter`](super::Splitter) and the [`Lexer`](super::Lexer)
+//! share, so that both find games starting at the same lines: what a blank line is, where a
+//! line's content starts, how a tag pair is read, and which lines end a comment that was never
+//! closed.
+//!
+//! A game starts at a line that opens with a tag (`[`, after blanks):
+//! - after movetext;
+//! - in a tag section, only at an `[Event ` line after a blank line (ChessBase writes blank lines
+//!   inside tag sections);
+//! - inside a `{` comment, at an `[Event ` line, or at a tag pair `[Name "` after a blank line:
+//!   such a comment was never closed (a damaged byte, a cut file), and the games after it are
+//!   read all the same.
+
+/// The byte order mark, taken for a blank where a line starts (concatenated files have it).
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Whether a byte is a blank of PGN (space, tab, line ends, vertical tab, form feed).
+#[inline]
+pub(super) fn is_blank_byte(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\r' | b'\n' | 0x0B | 0x0C)
+}
+
+/// The index of the first byte of `line` that is neither a blank nor a byte order mark.
+#[inline]
+pub(super) fn content_start(line: &[u8]) -> usize {
+    let mut at = 0;
+    while at < line.len() {
+        if is_blank_byte(line[at]) {
+            at += 1;
+        } else if line[at..].starts_with(BOM) {
+            at += BOM.len();
+        } else {
+            break;
+        }
+    }
+    at
+}
+
+/// Whether `at` is the first content of its line in `text`: only blanks and byte order marks
+/// stand between it and the line's start.
+pub(super) fn first_on_line(text: &[u8], mut at: usize) -> bool {
+    while at > 0 {
+        let byte = text[at - 1];
+        if byte == b'\n' {
+            return true;
+        }
+        if is_blank_byte(byte) {
+            at -= 1;
+        } else if text[..at].ends_with(BOM) {
+            at -= BOM.len();
+        } else {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether the line before the one starting at `line_start` is blank.
+pub(super) fn follows_blank_line(text: &[u8], line_start: usize) -> bool {
+    let Some(end) = line_start.checked_sub(1) else { return false };
+    let start = memchr::memrchr(b'\n', &text[..end]).map_or(0, |i| i + 1);
+    content_start(&text[start..end]) == end - start
+}
+
+/// Whether a line's content opens a tag, well formed or not: `[`.
+#[inline]
+pub(super) fn opens_tag(content: &[u8]) -> bool {
+    content.first() == Some(&b'[')
+}
+
+/// Whether a line's content is an `[Event` tag: the first tag of a game.
+fn is_event_tag(content: &[u8]) -> bool {
+    content.starts_with(b"[Event") && content.get(6).is_some_and(|&b| b == b'"' || is_blank_byte(b))
+}
+
+/// Whether a line's content opens a well-formed tag pair: `[Name "`.
+fn is_tag_pair(content: &[u8]) -> bool {
+    if !(opens_tag(content) && content.get(1).is_some_and(u8::is_ascii_alphabetic)) {
+        return false;
+    }
+    let name_end = 1 + content[1..].iter().take_while(|&&b| is_name_byte(b)).count();
+    let quote = name_end + content[name_end..].iter().take_while(|&&b| matches!(b, b' ' | b'\t')).count();
+    quote > name_end && content.get(quote) == Some(&b'"')
+}
+
+/// Whether, inside a tag section, a line (whose content this is) starts a new game.
+#[inline]
+pub(super) fn starts_game_in_tags(content: &[u8], after_blank: bool) -> bool {
+    after_blank && is_event_tag(content)
+}
+
+/// Whether, inside a comment, a line (whose content this is) starts a new game: the comment
+/// was never closed.
+#[inline]
+pub(super) fn starts_game_in_comment(content: &[u8], after_blank: bool) -> bool {
+    content.first() == Some(&b'[') && (is_event_tag(content) || (after_blank && is_tag_pair(content)))
+}
+
+/// Where the `{` comment opened at `open` ends, and how.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum CommentEnd {
+    /// At its `}`, at this offset.
+    Closed(usize),
+    /// Never closed: a new game starts at the line beginning at this offset.
+    GameStarts(usize),
+    /// Never closed, up to the end of the text.
+    EndOfText,
+}
+
+/// Finds the end of the `{` comment opened at `open`.
+pub(super) fn comment_end(text: &[u8], open: usize) -> CommentEnd {
+    let mut at = open + 1;
+    let mut after_blank = false;
+    loop {
+        let Some(found) = memchr::memchr2(b'}', b'\n', &text[at..]) else { return CommentEnd::EndOfText };
+        let found = at + found;
+        if text[found] == b'}' {
+            return CommentEnd::Closed(found);
+        }
+        let line = found + 1;
+        let line_end = memchr::memchr(b'\n', &text[line..]).map_or(text.len(), |i| line + i);
+        let content = &text[line + content_start(&text[line..line_end])..line_end];
+        if content.is_empty() {
+            after_blank = true;
+            at = line_end.max(line);
+            if at >= text.len() {
+                return CommentEnd::EndOfText;
+            }
+            continue;
+        }
+        if starts_game_in_comment(content, after_blank) {
+            return CommentEnd::GameStarts(line);
+        }
+        after_blank = false;
+        at = line;
+    }
+}
+
+/// Whether a byte may stand in a tag's name.
+#[inline]
+fn is_name_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte == b'_'
+}
+
+/// A tag pair read from its `[`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct TagRead {
+    /// The name's and the value's byte ranges (the value as written, escapes in), when the tag
+    /// is well formed.
+    pub pair: Option<((usize, usize), (usize, usize))>,
+    /// Where reading goes on: after the `]` (or the closing quote), or, for a malformed tag,
+    /// at the start of the next line.
+    pub end: usize,
+}
+
+/// Reads the tag pair whose `[` is at `open`: `[Name "value"]`, with `\"` and `\\` escaped in
+/// the value. A tag never runs past its line; a malformed one is skipped to the line's end.
+pub(super) fn read_tag(text: &[u8], open: usize) -> TagRead {
+    let next_line = || memchr::memchr(b'\n', &text[open..]).map_or(text.len(), |i| open + i + 1);
+    let malformed = || TagRead { pair: None, end: next_line() };
+    let name_start = open + 1;
+    let mut at = name_start;
+    while at < text.len() && is_name_byte(text[at]) {
+        at += 1;
+    }
+    let name = (name_start, at);
+    while at < text.len() && matches!(text[at], b' ' | b'\t') {
+        at += 1;
+    }
+    if name.0 == name.1 || text.get(at) != Some(&b'"') {
+        return malformed();
+    }
+    let value_start = at + 1;
+    at = value_start;
+    while at < text.len() && text[at] != b'"' && text[at] != b'\n' {
+        at += if text[at] == b'\\' && text.get(at + 1).is_some_and(|&b| b != b'\n') { 2 } else { 1 };
+    }
+    if text.get(at) != Some(&b'"') {
+        return malformed();
+    }
+    let value = (value_start, at);
+    at += 1;
+    while at < text.len() && matches!(text[at], b' ' | b'\t') {
+        at += 1;
+    }
+    if text.get(at) == Some(&b']') {
+        at += 1;
+    }
+    TagRead { pair: Some((name, value)), end: at }
+}
+
+/// Where the movetext starts on a line that opens with tags (`line` from its first tag): after
+/// the tags and the blanks between them, or `None` when nothing but tags, blanks and a `;`
+/// comment stand on the line.
+pub(super) fn after_tags(line: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    loop {
+        at += content_start(&line[at..]);
+        match line.get(at) {
+            None | Some(b';') => return None,
+            Some(b'[') => {
+                // A malformed tag takes the rest of its line.
+                let read = read_tag(line, at);
+                read.pair?;
+                at = read.end;
+            }
+            Some(_) => return Some(at),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tags_are_read_within_their_line() {
+        let text = b"[White \"A \\\"B\\\"\"] [Black \"x\\\n[Event \"y\"]";
+        let first = read_tag(text, 0);
+        assert_eq!(first.pair, Some(((1, 6), (8, 15))));
+        let second = read_tag(text, first.end + 1);
+        assert_eq!(second.pair, None, "a value never runs past its line");
+        assert_eq!(second.end, 29);
+        assert_eq!(read_tag(b"[ \"x\"]", 0).pair, None);
+    }
+
+    #[test]
+    fn what_follows_tags_on_their_line() {
+        assert_eq!(after_tags(b"[A \"1\"] [B \"2\"]\n"), None);
+        assert_eq!(after_tags(b"[A \"1\"] ; note {"), None);
+        assert_eq!(after_tags(b"[A \"1\"] 1. e4 {"), Some(8));
+        assert_eq!(after_tags(b"[A \"1\"} e4"), Some(6));
+        assert_eq!(after_tags(b"[A 1] {"), None, "a malformed tag takes its line");
+    }
+
+    #[test]
+    fn comments_end_at_their_brace_or_at_a_game() {
+        assert_eq!(comment_end(b"{ a\n[x] }", 0), CommentEnd::Closed(8));
+        assert_eq!(comment_end(b"{ a\n[Event \"b\"]\n}", 0), CommentEnd::GameStarts(4));
+        assert_eq!(comment_end(b"{ a\n[Site \"b\"]\n}", 0), CommentEnd::Closed(15));
+        assert_eq!(comment_end(b"{ a\n \r\n[Site \"b\"]\n}", 0), CommentEnd::GameStarts(7));
+        assert_eq!(comment_end(b"{ a\n\n[%clk 0:01] }", 0), CommentEnd::Closed(17));
+        assert_eq!(comment_end(b"{ a\n\n", 0), CommentEnd::EndOfText);
+        assert_eq!(comment_end(b"{", 0), CommentEnd::EndOfText);
+    }
+
+    #[test]
+    fn line_starts_see_through_blanks_and_byte_order_marks() {
+        let text = b"e4\n \xEF\xBB\xBF[Event";
+        assert!(first_on_line(text, 7));
+        assert!(!first_on_line(text, 1));
+        assert!(first_on_line(text, 0));
+        assert_eq!(content_start(b"\t\xEF\xBB\xBF x"), 5);
+    }
+}
