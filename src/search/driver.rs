@@ -64,8 +64,10 @@ pub struct Summary {
     pub positions: u64,
     /// Games whose replay stopped at an error.
     pub errors: u64,
-    /// Bytes read.
+    /// Bytes of games read.
     pub bytes: u64,
+    /// Bytes of the inputs as stored (compressed data before it is decompressed) read so far.
+    pub input_bytes: u64,
 }
 
 /// A game that matched, as sinks see it.
@@ -161,6 +163,8 @@ impl Search {
             result: self.options.result.as_deref().map(str::as_bytes),
         };
         let name = input.name().to_owned();
+        let consumed = input.consumed_counter();
+        let inputs_before = summary.input_bytes;
         let mut lines = 0u64;
         let mut outcome = ControlFlow::Continue(());
         input.windows(|text, base, starts| {
@@ -170,6 +174,7 @@ impl Search {
             outcome = merge.records(&records)?;
             lines = merge.lines + memchr_iter(b'\n', &text[merge.counted_to..]).count() as u64;
             summary.bytes += text.len() as u64;
+            summary.input_bytes = inputs_before + consumed.load(std::sync::atomic::Ordering::Relaxed);
             sink.progress(summary);
             Ok(outcome)
         })?;

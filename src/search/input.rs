@@ -1,20 +1,44 @@
 //! Where games come from, and how they are cut into windows of whole games.
 //!
-//! Regular files are memory-mapped; standard input (`-`) and compressed files (`.zst`, `.gz`)
-//! are read as streams into a buffer that holds one window at a time. Either way, memory does
-//! not grow with the input: a window ends at the last game start found in its bytes.
+//! Regular files are memory-mapped. Standard input, pipes and compressed data are streams, read
+//! (and decompressed) by a thread of their own into a window that holds about
+//! [`WINDOW_BYTES`] at a time, so memory does not grow with the input. zstd and gzip data are
+//! known by their first bytes, whatever the file is called.
+//!
+//! A window ends at the last game start found in its bytes. A stream's window is handed out
+//! when it is full, or once its oldest byte has waited [`WINDOW_WAIT`] and it holds a whole
+//! game: the games of a slow stream are searched as they come.
+//!
+//! An input that is no PGN (binary data, lines of positions, other text) is refused before any
+//! game is read, with what it looks like. A stream that fails part way (a cut `.zst`) first
+//! gives every game read before the failure, then the error.
 
 use std::fs::File;
 use std::io::{self, Read};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
+use std::time::{Duration, Instant};
 
 use memchr::memrchr;
 
-use crate::notation::pgn::Splitter;
+use crate::notation::pgn::{NotPgn, SNIFF_BYTES, Splitter, foreign_compression, sniff_content};
 
 /// About how many bytes a window holds (a game longer than this makes its window longer).
 pub const WINDOW_BYTES: usize = 8 << 20;
+
+/// The longest the bytes of a stream wait before they are searched.
+pub const WINDOW_WAIT: Duration = Duration::from_secs(1);
+
+/// The bytes a stream's reader hands over at a time, and how many it may hold ready.
+const CHUNK_BYTES: usize = 256 << 10;
+const CHUNKS_AHEAD: usize = 16;
+
+/// The first bytes of the compressed formats cqlq decompresses.
+const ZSTD_MAGIC: &[u8] = b"\x28\xB5\x2F\xFD";
+const GZIP_MAGIC: &[u8] = b"\x1F\x8B";
 
 enum Source {
     Mapped(Option<memmap2::Mmap>),
@@ -25,6 +49,8 @@ enum Source {
 pub struct Input {
     name: String,
     source: Source,
+    size: Option<u64>,
+    consumed: Arc<AtomicU64>,
 }
 
 impl std::fmt::Debug for Input {
@@ -34,37 +60,40 @@ impl std::fmt::Debug for Input {
 }
 
 impl Input {
-    /// Opens a path: `-` is standard input; `.zst` and `.gz` files are decompressed as they are
-    /// read; other files are memory-mapped.
+    /// Opens a path: `-` is standard input; regular files are memory-mapped unless they hold
+    /// zstd or gzip data, which is decompressed as it is read.
     pub fn open(path: &Path) -> io::Result<Input> {
         if path == Path::new("-") {
             return Ok(Input::from_reader("<stdin>", io::stdin()));
         }
         let name = path.display().to_string();
         let file = File::open(path)?;
-        let extension = path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase);
-        let source = match extension.as_deref() {
-            Some("zst" | "zstd") => Source::Stream(Box::new(zstd::stream::read::Decoder::new(file)?)),
-            Some("gz") => Source::Stream(Box::new(flate2::read::MultiGzDecoder::new(file))),
-            _ if file.metadata()?.is_file() => {
-                let map = if file.metadata()?.len() == 0 {
-                    None
-                } else {
-                    // SAFETY: the map is only read, and only while the file is searched. A file
-                    // changed by another process meanwhile may give wrong results, not unsafety
-                    // in cqlq's own code (which reads bytes without assumptions on them).
-                    Some(unsafe { memmap2::Mmap::map(&file)? })
-                };
-                Source::Mapped(map)
-            }
-            _ => Source::Stream(Box::new(file)),
+        let metadata = file.metadata()?;
+        if !metadata.is_file() {
+            return Ok(Input::from_reader(name, file));
+        }
+        let size = metadata.len();
+        let map = if size == 0 {
+            None
+        } else {
+            // SAFETY: the map is only read, and only while the file is searched. A file
+            // changed by another process meanwhile may give wrong results, not unsafety
+            // in cqlq's own code (which reads bytes without assumptions on them).
+            Some(unsafe { memmap2::Mmap::map(&file)? })
         };
-        Ok(Input { name, source })
+        let head = map.as_deref().unwrap_or(&[]);
+        if compressed(head) {
+            drop(map);
+            let mut input = Input::from_reader(name, file);
+            input.size = Some(size);
+            return Ok(input);
+        }
+        Ok(Input { name, source: Source::Mapped(map), size: Some(size), consumed: Arc::default() })
     }
 
-    /// An input read from a stream.
+    /// An input read from a stream; zstd and gzip data are decompressed.
     pub fn from_reader(name: impl Into<String>, reader: impl Read + Send + 'static) -> Input {
-        Input { name: name.into(), source: Source::Stream(Box::new(reader)) }
+        Input { name: name.into(), source: Source::Stream(Box::new(reader)), size: None, consumed: Arc::default() }
     }
 
     /// An input from bytes already in memory.
@@ -79,18 +108,60 @@ impl Input {
         &self.name
     }
 
+    /// The size of the input as stored (compressed, for compressed data), where it is known.
+    #[must_use]
+    pub fn size(&self) -> Option<u64> {
+        self.size
+    }
+
+    /// How many bytes of the input as stored have been read so far.
+    #[must_use]
+    pub fn consumed(&self) -> u64 {
+        self.consumed.load(Ordering::Relaxed)
+    }
+
+    /// The counter behind [`Input::consumed`], to read while the input is being read.
+    pub(super) fn consumed_counter(&self) -> Arc<AtomicU64> {
+        self.consumed.clone()
+    }
+
     /// Calls `each` with windows of whole games, in order: the window's bytes, its offset in
     /// the input, and the offsets (within the window) where its games start. While `each`
     /// works on a window, the next one is read and cut on another thread.
+    ///
+    /// Fails before the first window when the input is no PGN (the error holds a [`NotPgn`]),
+    /// and after the last one when a stream could not be read to its end.
     pub fn windows<F>(&mut self, mut each: F) -> io::Result<()>
     where
         F: FnMut(&[u8], u64, &[usize]) -> io::Result<ControlFlow<()>>,
     {
         match &mut self.source {
-            Source::Mapped(map) => mapped_windows(map.as_deref().unwrap_or(&[]), &mut each),
-            Source::Stream(reader) => stream_windows(reader, &mut each),
+            Source::Mapped(map) => {
+                let text = map.as_deref().unwrap_or(&[]);
+                sniff(text, true)?;
+                mapped_windows(text, &self.consumed, &mut each)
+            }
+            Source::Stream(reader) => {
+                let reader = std::mem::replace(reader, Box::new(io::empty()));
+                let stream = Stream::start(reader, self.consumed.clone());
+                stream_windows(stream, &mut each)
+            }
         }
     }
+}
+
+/// Whether data starts with the first bytes of a compressed format.
+fn compressed(head: &[u8]) -> bool {
+    head.starts_with(ZSTD_MAGIC) || head.starts_with(GZIP_MAGIC) || foreign_compression(head).is_some()
+}
+
+/// Refuses a text that is no PGN; `whole` when `text` is all of it.
+fn sniff(text: &[u8], whole: bool) -> io::Result<()> {
+    if !whole && text.len() < SNIFF_BYTES {
+        // A stream's first window after a wait: too little to judge, and what there is reads.
+        return Ok(());
+    }
+    sniff_content(text).map_err(|not_pgn: NotPgn| io::Error::new(io::ErrorKind::InvalidData, not_pgn))
 }
 
 /// The callback of [`Input::windows`].
@@ -106,7 +177,7 @@ fn overlapped<A: Send, W>(work: impl FnOnce() -> W, ahead: impl FnOnce() -> A + 
     })
 }
 
-fn mapped_windows(text: &[u8], each: &mut Each<'_>) -> io::Result<()> {
+fn mapped_windows(text: &[u8], consumed: &AtomicU64, each: &mut Each<'_>) -> io::Result<()> {
     let mut cutter = Cutter::default();
     let mut base = 0;
     let mut end = cutter.cut_mapped(text, 0);
@@ -121,6 +192,7 @@ fn mapped_windows(text: &[u8], each: &mut Each<'_>) -> io::Result<()> {
                 (cutter, end, starts)
             },
         );
+        consumed.store(end as u64, Ordering::Relaxed);
         if flow?.is_break() {
             return Ok(());
         }
@@ -129,52 +201,163 @@ fn mapped_windows(text: &[u8], each: &mut Each<'_>) -> io::Result<()> {
     Ok(())
 }
 
-fn stream_windows(reader: &mut Box<dyn Read + Send>, each: &mut Each<'_>) -> io::Result<()> {
+/// A stream read by a thread of its own, in chunks.
+struct Stream {
+    chunks: Receiver<io::Result<Vec<u8>>>,
+    ended: bool,
+    /// Why the stream ended early, if it did.
+    failure: Option<io::Error>,
+}
+
+impl Stream {
+    /// Starts reading: the thread decompresses zstd and gzip data, and counts the bytes it
+    /// reads as stored into `consumed`. It ends when the stream does, or when nobody takes
+    /// its chunks any more.
+    fn start(reader: Box<dyn Read + Send>, consumed: Arc<AtomicU64>) -> Stream {
+        let (sender, chunks) = sync_channel(CHUNKS_AHEAD);
+        std::thread::spawn(move || read_chunks(Counting { inner: reader, consumed }, &sender));
+        Stream { chunks, ended: false, failure: None }
+    }
+
+    /// Takes the next chunk into `buffer`, waiting at most `wait` (forever with `None`).
+    /// Returns whether a chunk came or the stream ended.
+    fn take(&mut self, buffer: &mut Vec<u8>, wait: Option<Duration>) -> bool {
+        let received = match wait {
+            Some(wait) => self.chunks.recv_timeout(wait),
+            None => self.chunks.recv().map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        match received {
+            Ok(Ok(chunk)) => buffer.extend_from_slice(&chunk),
+            Ok(Err(error)) => {
+                self.failure = Some(error);
+                self.ended = true;
+            }
+            Err(RecvTimeoutError::Disconnected) => self.ended = true,
+            Err(RecvTimeoutError::Timeout) => return false,
+        }
+        true
+    }
+
+    /// Fills `buffer`, which holds the stream from input offset `base`, until a window can be
+    /// cut from it, and returns where the window ends: the buffer is full, the stream has
+    /// ended, or its bytes have waited long enough and hold a whole game.
+    fn gather(&mut self, cutter: &mut Cutter, buffer: &mut Vec<u8>, base: usize) -> usize {
+        let started = Instant::now();
+        while !self.ended {
+            let waited = started.elapsed();
+            if buffer.len() >= WINDOW_BYTES || waited >= WINDOW_WAIT {
+                let end = cutter.cut_stream(buffer, base, false);
+                if end > base {
+                    return end;
+                }
+                // No whole game yet: wait for more, however long it takes.
+                self.take(buffer, None);
+            } else {
+                self.take(buffer, Some(WINDOW_WAIT - waited));
+            }
+        }
+        cutter.cut_stream(buffer, base, true)
+    }
+}
+
+/// Reads chunks from `reader` and sends them until it ends, fails, or nobody listens.
+fn read_chunks(mut reader: Counting, sender: &SyncSender<io::Result<Vec<u8>>>) {
+    let mut head = Vec::with_capacity(8);
+    if let Err(error) = (&mut reader).take(6).read_to_end(&mut head) {
+        let _ = sender.send(Err(error));
+        return;
+    }
+    let whole = io::Cursor::new(head.clone()).chain(reader);
+    let decoded: Box<dyn Read> = if head.starts_with(ZSTD_MAGIC) {
+        match zstd::stream::read::Decoder::new(whole) {
+            Ok(decoder) => Box::new(decoder),
+            Err(error) => {
+                let _ = sender.send(Err(error));
+                return;
+            }
+        }
+    } else if head.starts_with(GZIP_MAGIC) {
+        Box::new(flate2::read::MultiGzDecoder::new(whole))
+    } else if let Some(format) = foreign_compression(&head) {
+        let _ = sender.send(Err(io::Error::new(io::ErrorKind::InvalidData, NotPgn::Compressed(format))));
+        return;
+    } else {
+        Box::new(whole)
+    };
+    send_chunks(decoded, sender);
+}
+
+fn send_chunks(mut decoded: Box<dyn Read>, sender: &SyncSender<io::Result<Vec<u8>>>) {
+    loop {
+        let mut chunk = vec![0; CHUNK_BYTES];
+        let read = match decoded.read(&mut chunk) {
+            Ok(0) => return,
+            Ok(read) => read,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => {
+                let _ = sender.send(Err(error));
+                return;
+            }
+        };
+        chunk.truncate(read);
+        if sender.send(Ok(chunk)).is_err() {
+            return;
+        }
+    }
+}
+
+/// A reader that counts the bytes read through it.
+struct Counting {
+    inner: Box<dyn Read + Send>,
+    consumed: Arc<AtomicU64>,
+}
+
+impl Read for Counting {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        let read = self.inner.read(buffer)?;
+        self.consumed.fetch_add(read as u64, Ordering::Relaxed);
+        Ok(read)
+    }
+}
+
+fn stream_windows(mut stream: Stream, each: &mut Each<'_>) -> io::Result<()> {
     let mut cutter = Cutter::default();
-    let mut current: Vec<u8> = Vec::with_capacity(WINDOW_BYTES * 2);
-    let mut spare: Vec<u8> = Vec::with_capacity(WINDOW_BYTES * 2);
+    let mut current: Vec<u8> = Vec::with_capacity(WINDOW_BYTES + CHUNK_BYTES);
+    let mut spare: Vec<u8> = Vec::with_capacity(WINDOW_BYTES + CHUNK_BYTES);
     let mut base = 0;
-    let mut eof = fill(reader.as_mut(), &mut current, WINDOW_BYTES)?;
-    let mut end = cutter.cut_stream(&current, base, eof);
+    let mut end = stream.gather(&mut cutter, &mut current, base);
+    sniff(&current, stream.ended)?;
     loop {
         let used = end - base;
         if used == 0 {
-            if eof {
-                return Ok(());
-            }
-            // No whole game yet: a game longer than a window.
-            eof = fill(reader.as_mut(), &mut current, WINDOW_BYTES)?;
-            end = cutter.cut_stream(&current, base, eof);
-            continue;
+            break;
         }
         let starts = cutter.take_starts(base, end);
         spare.clear();
         spare.extend_from_slice(&current[used..]);
         let next = end;
-        let (flow, (returned, filled, next_end)) = overlapped(
+        let (flow, (returned, next_end)) = overlapped(
             || each(&current[..used], base as u64, &starts),
             || {
-                let filled = if eof { Ok(true) } else { fill(reader.as_mut(), &mut spare, WINDOW_BYTES) };
-                let next_end = match filled {
-                    Ok(eof) => cutter.cut_stream(&spare, next, eof),
-                    Err(_) => next,
-                };
-                (cutter, filled, next_end)
+                let next_end = stream.gather(&mut cutter, &mut spare, next);
+                (cutter, next_end)
             },
         );
         if flow?.is_break() {
             return Ok(());
         }
-        (cutter, eof, end) = (returned, filled?, next_end);
+        (cutter, end) = (returned, next_end);
         std::mem::swap(&mut current, &mut spare);
         base = next;
     }
-}
-
-/// Reads up to `target` more bytes into `buffer`; true when the stream has ended.
-fn fill(reader: &mut dyn Read, buffer: &mut Vec<u8>, target: usize) -> io::Result<bool> {
-    let read = reader.take(target as u64).read_to_end(buffer)?;
-    Ok(read < target)
+    match stream.failure {
+        Some(error) if error.get_ref().is_some_and(|inner| inner.is::<NotPgn>()) => Err(error),
+        Some(error) => Err(io::Error::new(
+            error.kind(),
+            format!("cut short or damaged after {base} bytes of games ({error}); the games before were searched"),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Finds game starts and decides where windows end.

@@ -1,12 +1,15 @@
 //! PGN, the container of game records in every notation: tag pairs, then movetext.
 //!
 //! - [`Splitter`] finds where games start, fast, so that games can be read in parallel.
+//! - [`sniff_content`] tells PGN from what is not (binary, positions, other text).
 //! - [`Lexer`] reads the games of a stretch of text and pushes tags, moves (with their byte
 //!   offsets), comments, variations and results to a [`Visitor`].
 
+mod content;
 mod lexer;
 mod lines;
 mod split;
 
+pub use content::{NotPgn, SNIFF_BYTES, foreign_compression, sniff_content};
 pub use lexer::{Damage, GameSpan, Lexer, Visitor, unescape};
 pub use split::Splitter;
