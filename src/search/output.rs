@@ -12,7 +12,7 @@ use std::ops::ControlFlow;
 use serde_json::json;
 
 use super::driver::{Found, Problem};
-use crate::notation::pgn::{Lexer, Visitor, unescape};
+use crate::notation::pgn::{Lexer, Visitor, tag_text};
 
 /// Writes matching games as PGN.
 #[derive(Debug)]
@@ -138,7 +138,7 @@ impl Tags {
 
 impl<'a> Visitor<'a> for Tags {
     fn tag(&mut self, name: &'a [u8], value: &'a [u8]) {
-        let text = || Some(String::from_utf8_lossy(&unescape(value)).into_owned());
+        let text = || Some(tag_text(value).into_owned());
         match name {
             b"White" => self.white = text(),
             b"Black" => self.black = text(),

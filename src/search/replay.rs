@@ -9,7 +9,7 @@ use std::fmt;
 use std::ops::ControlFlow;
 
 use crate::notation::fen;
-use crate::notation::pgn::{Damage, Lexer, Visitor, unescape};
+use crate::notation::pgn::{Damage, Lexer, Visitor, decode_text, tag_text};
 use crate::position::Position;
 use crate::query::{Context, Frame, GameFacts, Needs, Program, TagSource};
 use crate::rules::classical::{Board, San, SanError};
@@ -205,10 +205,7 @@ struct Tags<'t, 'a>(&'t [(&'a [u8], &'a [u8])]);
 impl TagSource for Tags<'_, '_> {
     fn tag(&self, name: &str) -> Option<Cow<'_, str>> {
         let (_, value) = self.0.iter().rev().find(|(tag, _)| tag.eq_ignore_ascii_case(name.as_bytes()))?;
-        Some(match unescape(value) {
-            Cow::Borrowed(bytes) => String::from_utf8_lossy(bytes),
-            Cow::Owned(bytes) => Cow::Owned(String::from_utf8_lossy(&bytes).into_owned()),
-        })
+        Some(tag_text(value))
     }
 }
 
@@ -236,7 +233,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
 
     fn fail(&mut self, ply: u32, offset: usize, token: &[u8], kind: GameErrorKind) -> ControlFlow<()> {
         if self.error.is_none() {
-            self.error = Some(GameError { ply, offset, token: String::from_utf8_lossy(token).into_owned(), kind });
+            self.error = Some(GameError { ply, offset, token: decode_text(token).into_owned(), kind });
         }
         ControlFlow::Break(())
     }
@@ -244,7 +241,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
     /// The game's variant: its `Variant` tag, else the default.
     fn variant(&self) -> Result<&'static Variant, GameErrorKind> {
         let Some(raw) = self.tag_value(b"Variant") else { return Ok(self.options.default_variant) };
-        let name = String::from_utf8_lossy(&unescape(raw)).into_owned();
+        let name = tag_text(raw).into_owned();
         if name.trim().is_empty() {
             return Ok(self.options.default_variant);
         }
@@ -256,7 +253,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
         match self.tag_value(b"FEN") {
             None => Ok(Board::initial(variant)),
             Some(raw) => {
-                let text = String::from_utf8_lossy(&unescape(raw)).into_owned();
+                let text = tag_text(raw).into_owned();
                 let setup = fen::read::<1>(variant, &text).map_err(|e| GameErrorKind::BadFen(e.to_string()))?;
                 let position = Position::from_setup(setup).map_err(|e| GameErrorKind::BadFen(e.to_string()))?;
                 Ok(Board::from_position(&position))

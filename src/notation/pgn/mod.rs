@@ -9,7 +9,9 @@ mod content;
 mod lexer;
 mod lines;
 mod split;
+mod text;
 
 pub use content::{NotPgn, SNIFF_BYTES, foreign_compression, sniff_content};
 pub use lexer::{Damage, GameSpan, Lexer, Visitor, unescape};
 pub use split::Splitter;
+pub use text::{decode_text, tag_text};
