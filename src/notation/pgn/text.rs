@@ -1,8 +1,8 @@
 //! Text in PGN files: UTF-8 where it is valid. Old databases wrote names in a single-byte code
 //! page instead: Windows-1252 (Latin-1 and its Windows superset), or, in files from DOS days,
 //! code page 437, where `ü` is byte 0x81 and `ä` 0x84. A value that is not UTF-8 is read as
-//! Windows-1252, unless one of its bytes stands beside a letter and is a letter in code page 437
-//! but not in Windows-1252 (`Z\x81rich`, `Schottl\x84nder`): then it is read as code page 437.
+//! Windows-1252, unless one of its bytes stands between two letters and is a letter in code
+//! page 437 but not in Windows-1252 (`Z\x81rich`, `Schottl\x84nder`): then as code page 437.
 //!
 //! ```
 //! use cqlq::notation::pgn::{decode_text, tag_text};
@@ -59,14 +59,16 @@ pub fn tag_text(value: &[u8]) -> Cow<'_, str> {
     }
 }
 
-/// Whether a byte beside an ASCII letter is a letter in code page 437 and not in Windows-1252.
+/// Whether a byte between two ASCII letters is a letter in code page 437 and not in
+/// Windows-1252 (whose quotes may stand beside a word, not inside it).
 fn looks_dos(bytes: &[u8]) -> bool {
     let letter_at = |at: Option<usize>| at.and_then(|at| bytes.get(at)).is_some_and(u8::is_ascii_alphabetic);
     bytes.iter().enumerate().any(|(at, &byte)| {
         byte >= 0x80
             && cp437(byte).is_alphabetic()
             && !windows_1252(byte).is_alphabetic()
-            && (letter_at(at.checked_sub(1)) || letter_at(Some(at + 1)))
+            && letter_at(at.checked_sub(1))
+            && letter_at(Some(at + 1))
     })
 }
 
