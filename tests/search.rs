@@ -226,8 +226,15 @@ fn header_parameters_and_options() {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert_eq!(text(&output.stdout).matches("{R7}").count(), 2, "`-o -` writes to stdout");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), hits, "the header's output is not used");
-    let output = cqlq(&["search", query.to_str().unwrap(), "--count", "--limit", "1"], b"");
+    let output = cqlq(&["search", query.to_str().unwrap(), "--count", "--limit", "1", "-o", "-"], b"");
     assert_eq!(text(&output.stdout), "1 games matched (1 positions) of 2 games read, 0 with errors\n");
+    // The count goes where the games would: here, the header's output.
+    let output = cqlq(&["search", query.to_str().unwrap(), "--count"], b"");
+    assert_eq!(output.stdout, b"");
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "2 games matched (2 positions) of 4 games read, 0 with errors\n"
+    );
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -302,5 +309,13 @@ fn no_progress_line_when_standard_error_is_no_terminal() {
     let output = cqlq(&["search", "-c", "Ra-h7 ka-h8", "samples/games/classics.pgn"], b"");
     assert_eq!(output.status.code(), Some(0));
     assert!(!output.stdout.is_empty());
-    assert_eq!(text(&output.stderr), "", "nothing but errors goes to a piped standard error");
+    let summary = text(&output.stderr);
+    assert!(!summary.contains('\r'), "no progress line on a piped standard error: {summary:?}");
+    assert!(
+        summary.starts_with("cqlq: 2 games matched (2 positions) of 4 games read, 0 with errors, in "),
+        "{summary}"
+    );
+    assert_eq!(summary.lines().count(), 1);
+    let output = cqlq(&["search", "-q", "-c", "Ra-h7 ka-h8", "samples/games/classics.pgn"], b"");
+    assert_eq!(text(&output.stderr), "", "--quiet leaves errors alone on standard error");
 }

@@ -125,6 +125,31 @@ pub trait Sink {
     }
 }
 
+/// Why a search stopped before the end of an input.
+#[derive(Debug)]
+pub enum SearchError {
+    /// The input could not be read (after the games read before the failure were searched).
+    Input(io::Error),
+    /// The sink could not take a result: the search stops.
+    Output(io::Error),
+}
+
+impl std::fmt::Display for SearchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SearchError::Input(error) | SearchError::Output(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+impl std::error::Error for SearchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            SearchError::Input(error) | SearchError::Output(error) => Some(error),
+        }
+    }
+}
+
 /// A search: a compiled query, options, and a pool of threads.
 #[derive(Debug)]
 pub struct Search {
@@ -154,8 +179,15 @@ impl Search {
     }
 
     /// Searches one input; `summary` counts over all inputs. `Break` means the search is over
-    /// (the limit or the last game number was reached).
-    pub fn run(&self, input: &mut Input, sink: &mut dyn Sink, summary: &mut Summary) -> io::Result<ControlFlow<()>> {
+    /// (the limit or the last game number was reached). An input that fails part way has its
+    /// games before the failure searched, then the error is returned; an error of the sink
+    /// stops the search at once.
+    pub fn run(
+        &self,
+        input: &mut Input,
+        sink: &mut dyn Sink,
+        summary: &mut Summary,
+    ) -> Result<ControlFlow<()>, SearchError> {
         let replay = ReplayOptions {
             plans: &self.plans,
             default_variant: self.options.variant.unwrap_or_else(Variant::standard),
@@ -167,18 +199,29 @@ impl Search {
         let inputs_before = summary.input_bytes;
         let mut lines = 0u64;
         let mut outcome = ControlFlow::Continue(());
-        input.windows(|text, base, starts| {
+        let mut output_error = None;
+        let read = input.windows(|text, base, starts| {
             let records = self.replay_window(text, starts, &replay);
             let mut merge =
                 Merge { search: self, name: &name, text, base, lines, counted_to: 0, summary, sink: &mut *sink };
-            outcome = merge.records(&records)?;
+            outcome = match merge.records(&records) {
+                Ok(outcome) => outcome,
+                Err(error) => {
+                    output_error = Some(error);
+                    return Ok(ControlFlow::Break(()));
+                }
+            };
             lines = merge.lines + memchr_iter(b'\n', &text[merge.counted_to..]).count() as u64;
             summary.bytes += text.len() as u64;
             summary.input_bytes = inputs_before + consumed.load(std::sync::atomic::Ordering::Relaxed);
             sink.progress(summary);
             Ok(outcome)
-        })?;
-        Ok(outcome)
+        });
+        match (output_error, read) {
+            (Some(error), _) => Err(SearchError::Output(error)),
+            (None, Err(error)) => Err(SearchError::Input(error)),
+            (None, Ok(())) => Ok(outcome),
+        }
     }
 
     /// Replays the games of a window on the pool's threads, in batches, keeping their order.
@@ -273,7 +316,7 @@ impl Merge<'_, '_> {
             }
             let count = record.matched.len() as u64;
             let (low, high) = options.matchcount;
-            if record.excluded || count == 0 || count < low || high.is_some_and(|high| count > high) {
+            if record.excluded || count < low || high.is_some_and(|high| count > high) {
                 continue;
             }
             self.summary.matched += 1;

@@ -118,6 +118,11 @@ impl<W: Write> JsonlPrinter<W> {
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
+
+    /// The writer.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
 }
 
 /// The tags a JSON line reports.
@@ -181,6 +186,11 @@ impl<W: Write> ProblemLog<W> {
     /// Flushes the writer.
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
+    }
+
+    /// The writer.
+    pub fn into_inner(self) -> W {
+        self.out
     }
 }
 

@@ -49,20 +49,23 @@ pub struct SearchArgs {
     /// How to write the matching games.
     #[arg(long, value_enum, default_value_t = Format::Pgn)]
     pub format: Format,
-    /// Print only one line: games matched, positions, games read, games with errors.
+    /// Print only one line: games matched, positions, games read, games with errors (to the
+    /// output file with -o).
     #[arg(long)]
     pub count: bool,
-    /// Write the matching games to this file (`-` is standard output).
+    /// Write the matching games to this file (`-` is standard output). The file gets its name
+    /// when the search ends well; an input cannot be the output.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// A game matches when at least N of its positions match (and at most M).
+    /// A game matches when at least N of its positions match (and at most M); 0 takes games
+    /// where no position matches too, and 0-0 only those.
     #[arg(long, value_name = "N[-M]", value_parser = parse_range)]
     pub matchcount: Option<(u64, Option<u64>)>,
     /// Only game N, or games N to M (counted from 1 over all inputs).
-    #[arg(short = 'g', long, value_name = "N[-M]", value_parser = parse_range)]
+    #[arg(short = 'g', long, value_name = "N[-M]", value_parser = parse_game_numbers)]
     pub gamenumber: Option<(u64, Option<u64>)>,
-    /// Stop after N matching games.
-    #[arg(long, value_name = "N")]
+    /// Stop after N matching games (1 or more).
+    #[arg(long, value_name = "N", value_parser = parse_limit)]
     pub limit: Option<u64>,
     /// The comment that marks matched positions (default: CQL).
     #[arg(long, value_name = "TEXT")]
@@ -70,12 +73,15 @@ pub struct SearchArgs {
     /// Search the positions of variations too.
     #[arg(long)]
     pub variations: bool,
-    /// The number of threads (default: all cores).
-    #[arg(short = 'j', long, value_name = "N")]
-    pub threads: Option<usize>,
+    /// The number of threads, 1 or more (default and most: the cores of the machine).
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
+    pub threads: Option<u64>,
     /// Write every game that could not be replayed to its end to this file, as JSON lines.
     #[arg(long, value_name = "FILE")]
     pub errors: Option<PathBuf>,
+    /// Print nothing on standard error but errors: no summary, no progress.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
     /// The query file (unless -c is given), then the PGN files ('-' or none: standard input;
     /// .zst and .gz are decompressed).
     #[arg(value_name = "QUERY-FILE | INPUT")]
@@ -89,6 +95,32 @@ pub enum Format {
     Pgn,
     /// One JSON object per game.
     Jsonl,
+}
+
+/// Reads a number of 1 or more; `zero` says why 0 is refused.
+fn positive(text: &str, zero: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err(zero.to_owned()),
+        Ok(number) => Ok(number),
+        Err(_) => Err(format!("'{text}' is not a number")),
+    }
+}
+
+fn parse_limit(text: &str) -> Result<u64, String> {
+    positive(text, "a limit of 0 games would write nothing: give 1 or more")
+}
+
+fn parse_threads(text: &str) -> Result<u64, String> {
+    positive(text, "a search needs at least 1 thread")
+}
+
+/// Reads game numbers: `N` or `N-M`, from 1.
+fn parse_game_numbers(text: &str) -> Result<(u64, Option<u64>), String> {
+    let range = parse_range(text)?;
+    if range.0 == 0 {
+        return Err("games are numbered from 1".to_owned());
+    }
+    Ok(range)
 }
 
 /// Reads `N` or `N-M`.

@@ -2,6 +2,7 @@
 
 mod args;
 mod commands;
+mod output;
 
 use std::process::ExitCode;
 
@@ -13,7 +14,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("cqlq: {error:#}");
+            commands::note(format_args!("{error:#}"));
             ExitCode::from(2)
         }
     }

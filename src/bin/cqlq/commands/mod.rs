@@ -60,6 +60,28 @@ fn read_query_file(path: &Path) -> anyhow::Result<String> {
     String::from_utf8(bytes).with_context(|| format!("the query file {} is not UTF-8 text", path.display()))
 }
 
+/// Writes `cqlq: message` on standard error; a standard error that cannot be written to is
+/// no reason to stop.
+pub fn note(message: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "cqlq: {message}");
+}
+
+/// The threads to run on: as many as asked for, at most the machine's cores (saying so when
+/// more were asked for); all the cores by default.
+pub fn thread_count(requested: Option<u64>) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    match requested {
+        None => cores,
+        Some(asked) if asked > cores as u64 => {
+            let plural = if cores == 1 { "" } else { "s" };
+            note(format_args!("-j {asked}: this machine has {cores} core{plural}, so {cores} thread{plural} are used"));
+            cores
+        }
+        Some(asked) => asked as usize,
+    }
+}
+
 /// The variant named on the command line, else in the query's header.
 pub fn chosen_variant(args: &QueryArgs, query: &Query) -> anyhow::Result<Option<&'static Variant>> {
     match &args.variant {

@@ -1,23 +1,29 @@
 //! `cqlq search`: the games with a position that matches.
 
-use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Write};
-use std::path::PathBuf;
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use anyhow::Context;
 use cqlq::Variant;
 use cqlq::search::output::{JsonlPrinter, PgnPrinter, ProblemLog, describe};
-use cqlq::search::{Found, Input, Problem, Search, SearchOptions, Sink, SortedSink, Summary, paths_or_stdin};
+use cqlq::search::{
+    Found, Input, Problem, Search, SearchError, SearchOptions, Sink, SortedSink, Summary, paths_or_stdin,
+};
 
-use super::{chosen_variant, load_query};
+use super::{chosen_variant, load_query, note, thread_count};
 use crate::args::{Format, SearchArgs};
+use crate::output::Output;
 
 /// Problems shown on standard error; the rest are counted (and go to --errors).
 const SHOWN_PROBLEMS: usize = 5;
 
+/// The longest found games wait in the output's buffer.
+const FLUSH_EVERY: Duration = Duration::from_secs(1);
+
 pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let query_file = if args.query.text.is_none() { args.paths.first().cloned() } else { None };
     let Some(loaded) = load_query(&args.query, args.paths)? else {
         return Ok(ExitCode::from(2));
     };
@@ -35,7 +41,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
         gamenumber: args.gamenumber.or(header.gamenumber),
         limit: args.limit,
         result: header.result.clone(),
-        threads: args.threads.unwrap_or(0),
+        threads: thread_count(args.threads),
     };
     let matchstring = args.matchstring.or(header.matchstring).unwrap_or_else(|| "CQL".to_owned());
     let inputs = if loaded.rest.is_empty() {
@@ -44,67 +50,59 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
         loaded.rest
     };
     let output_path = args.output.or(header.output.map(PathBuf::from));
-    let out: Box<dyn Write> = match &output_path {
-        Some(path) if path.as_os_str() != "-" => {
-            Box::new(File::create(path).with_context(|| format!("cannot write {}", path.display()))?)
-        }
-        _ => Box::new(io::stdout().lock()),
-    };
-    let out = BufWriter::with_capacity(1 << 20, out);
-    let printer = match (args.count, args.format) {
-        (true, _) => Printer::Nothing,
-        (false, Format::Pgn) => {
-            let printer = PgnPrinter::new(out, &matchstring);
-            Printer::Pgn(match &header.sort {
-                Some(sort) => printer.with_sort_label(sort.label.as_deref().unwrap_or("")),
-                None => printer,
-            })
-        }
-        (false, Format::Jsonl) => Printer::Jsonl(JsonlPrinter::new(out)),
-    };
+    let mut read: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    read.extend(query_file.as_deref());
+    let out = Output::open(output_path.as_deref(), &read)?;
+    let mut written = read.clone();
+    written.extend(output_path.as_deref());
     let problems = match &args.errors {
-        Some(path) => Some(ProblemLog::new(BufWriter::new(
-            File::create(path).with_context(|| format!("cannot write {}", path.display()))?,
-        ))),
+        Some(path) => Some(ProblemLog::new(Output::open(Some(path), &written)?)),
         None => None,
     };
+    let (printer, counter) = match (args.count, args.format) {
+        (true, _) => (Printer::Nothing, Some(out)),
+        (false, Format::Pgn) => {
+            let printer = PgnPrinter::new(out, &matchstring);
+            let printer = match &header.sort {
+                Some(sort) => printer.with_sort_label(sort.label.as_deref().unwrap_or("")),
+                None => printer,
+            };
+            (Printer::Pgn(printer), None)
+        }
+        (false, Format::Jsonl) => (Printer::Jsonl(JsonlPrinter::new(out)), None),
+    };
     let search = Search::new(loaded.query, options)?;
-    let mut sink =
-        CliSink { printer, problems, shown: Vec::new(), progress: io::stderr().is_terminal().then(Progress::new) };
+    let progress = (!args.quiet && io::stderr().is_terminal()).then(Progress::new);
+    let mut sink = CliSink { printer, problems, shown: Vec::new(), progress, flushed: Instant::now() };
     let mut summary = Summary::default();
-    let unreadable = match header.sort.as_ref().map(|sort| sort.min) {
+    let outcome = match header.sort.as_ref().map(|sort| sort.min) {
         Some(min) => {
             let mut sorted = SortedSink::new(&mut sink, min);
-            let unreadable = search_all(&search, &inputs, &mut sorted, &mut summary)?;
-            sorted.finish(args.limit)?;
-            unreadable
+            let outcome = search_all(&search, &inputs, &mut sorted, &mut summary);
+            let finished = if outcome.is_ok() { sorted.finish(args.limit) } else { Ok(()) };
+            finished.map_or_else(|error| Err(SearchError::Output(error)), |()| outcome)
         }
-        None => search_all(&search, &inputs, &mut sink, &mut summary)?,
+        None => search_all(&search, &inputs, &mut sink, &mut summary),
+    };
+    let unreadable = match outcome {
+        Ok(unreadable) => unreadable,
+        Err(SearchError::Output(error)) => return Err(error.into()),
+        Err(SearchError::Input(error)) => return Err(error.into()),
     };
     sink.finish()?;
-    if args.count {
-        println!(
-            "{} games matched ({} positions) of {} games read, {} with errors",
-            summary.matched, summary.positions, summary.games, summary.errors
-        );
+    let counts = format!(
+        "{} games matched ({} positions) of {} games read, {} with errors",
+        summary.matched, summary.positions, summary.games, summary.errors
+    );
+    if let Some(mut out) = counter {
+        writeln!(out, "{counts}")?;
+        out.finish()?;
+    } else if !args.quiet {
+        note(format_args!("{counts}, in {:.1} s", started.elapsed().as_secs_f64()));
     }
-    if summary.errors > 0 {
-        for line in &sink.shown {
-            eprintln!("cqlq: {line}");
-        }
-        let more = summary.errors.saturating_sub(sink.shown.len() as u64);
-        let where_listed = match &args.errors {
-            Some(path) => format!("all are listed in {}", path.display()),
-            None => "--errors FILE lists them all".to_owned(),
-        };
-        if more > 0 {
-            eprintln!("cqlq: {} games with errors ({more} more not shown; {where_listed})", summary.errors);
-        } else {
-            let games = if summary.errors == 1 { "game" } else { "games" };
-            eprintln!("cqlq: {} {games} with errors; positions before each error were searched", summary.errors);
-        }
-    }
-    Ok(if unreadable {
+    report_problems(&sink.shown, &summary, args.errors.as_deref());
+    let nothing_readable = summary.games > 0 && summary.errors == summary.games && summary.matched == 0;
+    Ok(if unreadable || nothing_readable {
         ExitCode::from(2)
     } else if summary.matched > 0 {
         ExitCode::SUCCESS
@@ -113,14 +111,41 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
-/// Searches every input in turn; returns whether one could not be read.
-fn search_all(search: &Search, inputs: &[PathBuf], sink: &mut dyn Sink, summary: &mut Summary) -> io::Result<bool> {
+/// The problems shown, and how many more there were.
+fn report_problems(shown: &[String], summary: &Summary, errors_file: Option<&Path>) {
+    if summary.errors == 0 {
+        return;
+    }
+    for line in shown {
+        note(format_args!("{line}"));
+    }
+    let more = summary.errors.saturating_sub(shown.len() as u64);
+    let where_listed = match errors_file {
+        Some(path) => format!("all are listed in {}", path.display()),
+        None => "--errors FILE lists them all".to_owned(),
+    };
+    if more > 0 {
+        note(format_args!("{} games with errors ({more} more not shown; {where_listed})", summary.errors));
+    } else {
+        let games = if summary.errors == 1 { "game" } else { "games" };
+        note(format_args!("{} {games} with errors; positions before each error were searched", summary.errors));
+    }
+}
+
+/// Searches every input in turn; returns whether one could not be read. An input that cannot
+/// be read is reported and the search goes on; an output that cannot be written stops it.
+fn search_all(
+    search: &Search,
+    inputs: &[PathBuf],
+    sink: &mut dyn Sink,
+    summary: &mut Summary,
+) -> Result<bool, SearchError> {
     let mut unreadable = false;
     for path in inputs {
         let mut input = match Input::open(path) {
             Ok(input) => input,
             Err(error) => {
-                eprintln!("cqlq: {}: {error}", path.display());
+                note(format_args!("{}: {error}", path.display()));
                 unreadable = true;
                 continue;
             }
@@ -128,11 +153,11 @@ fn search_all(search: &Search, inputs: &[PathBuf], sink: &mut dyn Sink, summary:
         match search.run(&mut input, sink, summary) {
             Ok(flow) if flow.is_break() => break,
             Ok(_) => {}
-            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => return Err(error),
-            Err(error) => {
-                eprintln!("cqlq: {}: {error}", path.display());
+            Err(SearchError::Input(error)) => {
+                note(format_args!("{}: {error}", input.name()));
                 unreadable = true;
             }
+            Err(error) => return Err(error),
         }
     }
     Ok(unreadable)
@@ -140,22 +165,29 @@ fn search_all(search: &Search, inputs: &[PathBuf], sink: &mut dyn Sink, summary:
 
 enum Printer {
     Nothing,
-    Pgn(PgnPrinter<BufWriter<Box<dyn Write>>>),
-    Jsonl(JsonlPrinter<BufWriter<Box<dyn Write>>>),
+    Pgn(PgnPrinter<Output>),
+    Jsonl(JsonlPrinter<Output>),
 }
 
 struct CliSink {
     printer: Printer,
-    problems: Option<ProblemLog<BufWriter<File>>>,
+    problems: Option<ProblemLog<Output>>,
     shown: Vec<String>,
     progress: Option<Progress>,
+    flushed: Instant,
 }
 
 impl CliSink {
-    fn finish(&mut self) -> io::Result<()> {
-        if let Some(progress) = &mut self.progress {
-            progress.clear();
+    /// Flushes the outputs when what they hold has waited long enough.
+    fn flush_now_and_then(&mut self) -> io::Result<()> {
+        if self.flushed.elapsed() < FLUSH_EVERY {
+            return Ok(());
         }
+        self.flushed = Instant::now();
+        self.flush()
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
         if let Some(problems) = &mut self.problems {
             problems.flush()?;
         }
@@ -165,15 +197,31 @@ impl CliSink {
             Printer::Jsonl(printer) => printer.flush(),
         }
     }
+
+    /// Clears the progress line and gives the output files their names.
+    fn finish(&mut self) -> io::Result<()> {
+        if let Some(progress) = &mut self.progress {
+            progress.clear();
+        }
+        if let Some(problems) = self.problems.take() {
+            problems.into_inner().finish()?;
+        }
+        match std::mem::replace(&mut self.printer, Printer::Nothing) {
+            Printer::Nothing => Ok(()),
+            Printer::Pgn(printer) => printer.into_inner().finish(),
+            Printer::Jsonl(printer) => printer.into_inner().finish(),
+        }
+    }
 }
 
 impl Sink for CliSink {
     fn found(&mut self, game: &Found<'_>) -> io::Result<()> {
         match &mut self.printer {
-            Printer::Nothing => Ok(()),
-            Printer::Pgn(printer) => printer.write(game),
-            Printer::Jsonl(printer) => printer.write(game),
+            Printer::Nothing => {}
+            Printer::Pgn(printer) => printer.write(game)?,
+            Printer::Jsonl(printer) => printer.write(game)?,
         }
+        self.flush_now_and_then()
     }
 
     fn problem(&mut self, problem: &Problem<'_>) -> io::Result<()> {
@@ -190,6 +238,8 @@ impl Sink for CliSink {
         if let Some(progress) = &mut self.progress {
             progress.show(summary);
         }
+        // A failure here shows again at the next write, and at the end.
+        let _ = self.flush_now_and_then();
     }
 }
 
@@ -211,10 +261,10 @@ impl Progress {
         self.shown = Instant::now();
         let megabytes = summary.bytes as f64 / 1e6;
         let rate = megabytes / self.started.elapsed().as_secs_f64().max(1e-3);
-        eprint!("\r{} games, {megabytes:.0} MB, {rate:.0} MB/s\x1b[K", summary.games);
+        let _ = write!(io::stderr(), "\r{} games, {megabytes:.0} MB, {rate:.0} MB/s\x1b[K", summary.games);
     }
 
     fn clear(&mut self) {
-        eprint!("\r\x1b[K");
+        let _ = write!(io::stderr(), "\r\x1b[K");
     }
 }

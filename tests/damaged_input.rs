@@ -1,0 +1,238 @@
+//! Damaged files, foreign files and everyday shell habits: nothing lost, nothing crashes,
+//! nothing misleads.
+
+mod common;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+fn cqlq(args: &[&str], stdin: &[u8]) -> Output {
+    common::run_cqlq(args, stdin)
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A folder of its own for a test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cqlq-damaged-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn path(dir: &std::path::Path, name: &str) -> String {
+    dir.join(name).to_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_comment_never_closed_hides_no_later_game() {
+    let pgn = b"[Event \"a\"]\n\n1. e4 {oops e5 1-0\n\n[Event \"b\"]\n\n1. d4 d5 0-1\n";
+    let output = cqlq(&["search", "--count", "-c", "Pd4", "-"], pgn);
+    assert_eq!(text(&output.stdout), "1 games matched (2 positions) of 2 games read, 1 with errors\n");
+    let errors = text(&output.stderr);
+    assert!(errors.contains("<stdin>:3: game 1, ply 1, move '{': a comment '{' that is never closed"), "{errors}");
+}
+
+#[test]
+fn a_blank_line_inside_tags_keeps_one_game() {
+    let pgn =
+        b"[Event \"AlphaZero vs. Stockfish\"]\n\n[White \"Stockfish 8\"]\n[Black \"AlphaZero\"]\n\n1. e4 e5 0-1\n";
+    let output = cqlq(&["search", "-c", "player black \"AlphaZero\" Pe4", "-"], pgn);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let games = text(&output.stdout);
+    assert_eq!(
+        games,
+        "[Event \"AlphaZero vs. Stockfish\"]\n\n[White \"Stockfish 8\"]\n[Black \"AlphaZero\"]\n\n1. e4 {CQL} e5 {CQL} 0-1\n\n"
+    );
+}
+
+#[test]
+fn names_in_old_code_pages_match_and_are_written_right() {
+    let pgn =
+        b"[White \"Schottl\xE4nder A\"]\n[Black \"Bird\"]\n\n1. e4 *\n\n[White \"Schottl\x84nder B\"]\n\n1. d4 *\n";
+    let output = cqlq(&["search", "--format", "jsonl", "-c", "player white \"Schottländer\"", "-"], pgn);
+    let lines = text(&output.stdout);
+    assert_eq!(lines.lines().count(), 2, "{lines}");
+    assert!(lines.contains("\"white\":\"Schottländer A\"") && lines.contains("\"white\":\"Schottländer B\""));
+    let output = cqlq(&["search", "-c", "player white \"Schottländer A\"", "-"], pgn);
+    assert!(output.stdout.starts_with(b"[White \"Schottl\xE4nder A\"]"), "PGN output keeps the bytes");
+}
+
+#[test]
+fn the_output_cannot_be_an_input() {
+    let dir = scratch("same");
+    let games = path(&dir, "games.pgn");
+    std::fs::copy("samples/games/classics.pgn", &games).unwrap();
+    let before = std::fs::read(&games).unwrap();
+    let output = cqlq(&["search", "-c", "check", &games, "-o", &games], b"");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("is an input"), "{}", text(&output.stderr));
+    let link = path(&dir, "link.pgn");
+    std::fs::hard_link(&games, &link).unwrap();
+    let output = cqlq(&["search", "-c", "check", &games, "-o", &link], b"");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("is the same file as the input"), "{}", text(&output.stderr));
+    let output = cqlq(&["search", "-c", "check", &games, "--errors", &games], b"");
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(std::fs::read(&games).unwrap(), before, "the input is untouched");
+    // A good run leaves the output under its name and nothing else beside it.
+    let out = path(&dir, "out.pgn");
+    let output = cqlq(&["search", "-c", "check", &games, "-o", &out], b"");
+    assert_eq!(output.status.code(), Some(0));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["games.pgn", "link.pgn", "out.pgn"]);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    for args in [
+        &["search", "--count", "-c", "K", "samples/games/random-standard.pgn"][..],
+        &["search", "-c", "K", "samples/games/random-standard.pgn", "samples/games/random-standard.pgn"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cqlq"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {}", text(&output.stderr));
+        assert!(!text(&output.stderr).contains("panicked"), "{}", text(&output.stderr));
+    }
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_disk_is_an_error_naming_the_output() {
+    let output = cqlq(&["search", "-c", "K", "samples/games/classics.pgn", "-o", "/dev/full"], b"");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("cannot write /dev/full: No space left"), "{}", text(&output.stderr));
+    let pgn = b"[Event \"a\"]\n\n1. e4 Ke3 *\n";
+    let output = cqlq(&["search", "-c", "K", "--errors", "/dev/full", "-"], pgn);
+    assert_eq!(output.status.code(), Some(2));
+    let errors = text(&output.stderr);
+    assert!(errors.contains("cannot write /dev/full") && !errors.contains("<stdin>: "), "{errors}");
+}
+
+#[test]
+fn zero_means_zero_or_is_refused() {
+    for (option, value, says) in [
+        ("--limit", "0", "would write nothing"),
+        ("-g", "0", "games are numbered from 1"),
+        ("-g", "0-3", "games are numbered from 1"),
+        ("-j", "0", "at least 1 thread"),
+    ] {
+        let output = cqlq(&["search", option, value, "-c", "K", "samples/games/classics.pgn"], b"");
+        assert_eq!(output.status.code(), Some(2), "{option} {value}");
+        assert!(text(&output.stderr).contains(says), "{option} {value}: {}", text(&output.stderr));
+    }
+    let count = |matchcount: &str| {
+        let output = cqlq(
+            &["search", "--count", "--matchcount", matchcount, "-c", "Ra-h7 ka-h8", "samples/games/classics.pgn"],
+            b"",
+        );
+        text(&output.stdout)
+    };
+    assert_eq!(count("1"), "2 games matched (2 positions) of 4 games read, 0 with errors\n");
+    assert_eq!(count("0"), "4 games matched (2 positions) of 4 games read, 0 with errors\n");
+    assert_eq!(count("0-0"), "2 games matched (0 positions) of 4 games read, 0 with errors\n");
+    let dir = scratch("count");
+    let out = path(&dir, "count.txt");
+    let output = cqlq(&["search", "--count", "-c", "K", "samples/games/classics.pgn", "-o", &out], b"");
+    assert_eq!(output.stdout, b"");
+    assert_eq!(
+        std::fs::read_to_string(&out).unwrap(),
+        "4 games matched (211 positions) of 4 games read, 0 with errors\n"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn more_threads_than_cores_are_bounded_with_a_note() {
+    let output = cqlq(&["search", "-j", "100000", "--count", "-c", "K", "samples/games/classics.pgn"], b"");
+    assert_eq!(output.status.code(), Some(0));
+    assert!(text(&output.stderr).contains("-j 100000: this machine has"), "{}", text(&output.stderr));
+}
+
+#[test]
+fn input_that_is_no_pgn_is_refused_with_what_it_looks_like() {
+    for (file, says) in [
+        ("README.md", "does not look like PGN"),
+        ("samples/positions/classical.epd", "use `cqlq filter`"),
+        ("Cargo.lock", "does not look like PGN"),
+    ] {
+        let output = cqlq(&["search", "--count", "-c", "K", file], b"");
+        assert_eq!(output.status.code(), Some(2), "{file}");
+        assert!(text(&output.stderr).contains(says), "{file}: {}", text(&output.stderr));
+    }
+    let output = cqlq(&["search", "--count", "-c", "K", "-"], b"\x00\x01\x02binary\x00");
+    assert!(text(&output.stderr).contains("binary data"), "{}", text(&output.stderr));
+    let output = cqlq(&["search", "--count", "-c", "K", "-"], b"BZh91AY&SY");
+    assert!(text(&output.stderr).contains("bzip2"), "{}", text(&output.stderr));
+}
+
+/// Generated games, more than a few blocks of zstd.
+fn games() -> Vec<u8> {
+    common::games::random_games("Standard", 1500, 17).into_bytes()
+}
+
+/// [`games`], compressed.
+fn compressed(format: &str) -> Vec<u8> {
+    let pgn = games();
+    match format {
+        "zst" => zstd::encode_all(&pgn[..], 3).unwrap(),
+        _ => {
+            let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            encoder.write_all(&pgn).unwrap();
+            encoder.finish().unwrap()
+        }
+    }
+}
+
+#[test]
+fn compressed_input_is_known_by_its_bytes_also_on_standard_input() {
+    let plain = cqlq(&["search", "--count", "-c", "Ra-h7", "-"], &games());
+    for format in ["zst", "gz"] {
+        let output = cqlq(&["search", "--count", "-c", "Ra-h7", "-"], &compressed(format));
+        assert_eq!(output.stdout, plain.stdout, "{format}");
+        assert_eq!(output.status.code(), Some(0));
+    }
+}
+
+#[test]
+fn a_cut_compressed_stream_gives_its_games_then_an_error() {
+    let all = cqlq(&["search", "--format", "jsonl", "-c", "Ra-h7", "-"], &games());
+    for format in ["zst", "gz"] {
+        let data = compressed(format);
+        let output = cqlq(&["search", "--format", "jsonl", "-c", "Ra-h7", "-"], &data[..data.len() / 2]);
+        assert_eq!(output.status.code(), Some(2), "{format}");
+        assert!(text(&output.stderr).contains("cut short or damaged"), "{format}: {}", text(&output.stderr));
+        let found = text(&output.stdout);
+        assert!(found.lines().count() > 3, "{format}: games before the cut are searched: {found}");
+        // Every game found but the last (which may be cut) is found in the whole file too.
+        let whole = text(&all.stdout);
+        for line in found.lines().rev().skip(1) {
+            assert!(whole.contains(line), "{format}: {line}");
+        }
+    }
+}
+
+#[test]
+fn every_game_failing_is_no_plain_nothing_matched() {
+    let pgn = b"[Event \"a\"]\n\n1. Ke3 *\n\n[Event \"b\"]\n\n1. Qh9 *\n";
+    let output = cqlq(&["search", "--count", "-c", "Qa1", "-"], pgn);
+    assert_eq!(output.status.code(), Some(2), "no game could be read");
+    let pgn = b"[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. Qh9 *\n";
+    let output = cqlq(&["search", "--count", "-c", "Qa1", "-"], pgn);
+    assert_eq!(output.status.code(), Some(1), "one game read, nothing matched");
+}
