@@ -184,3 +184,22 @@ fn variants_lists_the_catalogue() {
     assert!(text.contains("Laser Chess            10x8   Blue/Red"), "{text}");
     assert!(text.lines().any(|line| line.starts_with("Croatian Ties") && line.ends_with("P N B R Q K G")));
 }
+
+#[test]
+fn manual_pages_and_completions_come_from_the_command_line() {
+    let output = cqlq(&["man"], "");
+    assert_eq!(output.status.code(), Some(0));
+    let page = stdout(&output);
+    assert!(page.contains(".TH cqlq 1") && page.contains("search"), "{page}");
+    let output = cqlq(&["man", "search"], "");
+    let page = stdout(&output);
+    assert!(page.contains(".TH cqlq-search 1") && page.contains("matchcount") && page.contains("quiet"), "{page}");
+    let output = cqlq(&["man", "nothing"], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("the commands are search, filter"), "{}", stderr(&output));
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let output = cqlq(&["completions", shell], "");
+        assert_eq!(output.status.code(), Some(0), "{shell}");
+        assert!(stdout(&output).contains("matchcount"), "{shell}");
+    }
+}

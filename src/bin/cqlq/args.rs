@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
-/// cqlq: find chess positions with a CQL-style query language, from 8x8 to 26x26 boards.
+/// Find chess positions with a CQL-style query language, on boards from 8x8 to 26x26.
 #[derive(Debug, Parser)]
 #[command(name = "cqlq", version, propagate_version = true)]
 pub struct Cli {
@@ -27,6 +27,19 @@ pub enum Command {
     Explain(ExplainArgs),
     /// List the variants, with their boards and piece letters.
     Variants,
+    /// Print a completion script for a shell (bash, zsh, fish, elvish, powershell).
+    #[command(after_help = "Example: cqlq completions bash > /etc/bash_completion.d/cqlq")]
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page in roff, of cqlq or of one of its commands.
+    #[command(after_help = "Example: cqlq man search | man -l -")]
+    Man {
+        /// The command (search, filter, explain, variants); cqlq itself when none is given.
+        command: Option<String>,
+    },
 }
 
 /// Where the query comes from.

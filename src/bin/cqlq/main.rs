@@ -3,6 +3,7 @@
 mod args;
 mod commands;
 mod output;
+mod progress;
 
 use std::process::ExitCode;
 

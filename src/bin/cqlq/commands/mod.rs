@@ -1,5 +1,6 @@
 //! The subcommands, and what they share: reading the query and choosing the variant.
 
+mod docs;
 mod explain;
 mod filter;
 mod search;
@@ -21,6 +22,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Filter(args) => filter::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Variants => variants::run(),
+        Command::Completions { shell } => docs::completions(shell),
+        Command::Man { command } => docs::man(command.as_deref()),
     }
 }
 

@@ -14,6 +14,7 @@ use cqlq::search::{
 use super::{chosen_variant, load_query, note, thread_count};
 use crate::args::{Format, SearchArgs};
 use crate::output::Output;
+use crate::progress::Progress;
 
 /// Problems shown on standard error; the rest are counted (and go to --errors).
 const SHOWN_PROBLEMS: usize = 5;
@@ -72,7 +73,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
         (false, Format::Jsonl) => (Printer::Jsonl(JsonlPrinter::new(out)), None),
     };
     let search = Search::new(loaded.query, options)?;
-    let progress = (!args.quiet && io::stderr().is_terminal()).then(Progress::new);
+    let progress = (!args.quiet && io::stderr().is_terminal()).then(|| Progress::new(total_size(&inputs)));
     let mut sink = CliSink { printer, problems, shown: Vec::new(), progress, flushed: Instant::now() };
     let mut summary = Summary::default();
     let outcome = match header.sort.as_ref().map(|sort| sort.min) {
@@ -109,6 +110,11 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The size of the inputs as stored, when every one has a known size.
+fn total_size(inputs: &[PathBuf]) -> Option<u64> {
+    inputs.iter().map(|path| std::fs::metadata(path).ok().filter(|m| m.is_file()).map(|m| m.len())).sum()
 }
 
 /// The problems shown, and how many more there were.
@@ -200,7 +206,7 @@ impl CliSink {
 
     /// Clears the progress line and gives the output files their names.
     fn finish(&mut self) -> io::Result<()> {
-        if let Some(progress) = &mut self.progress {
+        if let Some(progress) = &self.progress {
             progress.clear();
         }
         if let Some(problems) = self.problems.take() {
@@ -235,36 +241,10 @@ impl Sink for CliSink {
     }
 
     fn progress(&mut self, summary: &Summary) {
-        if let Some(progress) = &mut self.progress {
+        if let Some(progress) = &self.progress {
             progress.show(summary);
         }
         // A failure here shows again at the next write, and at the end.
         let _ = self.flush_now_and_then();
-    }
-}
-
-/// A line on a terminal's standard error: games, megabytes, megabytes a second.
-struct Progress {
-    started: Instant,
-    shown: Instant,
-}
-
-impl Progress {
-    fn new() -> Progress {
-        Progress { started: Instant::now(), shown: Instant::now() }
-    }
-
-    fn show(&mut self, summary: &Summary) {
-        if self.shown.elapsed().as_millis() < 200 {
-            return;
-        }
-        self.shown = Instant::now();
-        let megabytes = summary.bytes as f64 / 1e6;
-        let rate = megabytes / self.started.elapsed().as_secs_f64().max(1e-3);
-        let _ = write!(io::stderr(), "\r{} games, {megabytes:.0} MB, {rate:.0} MB/s\x1b[K", summary.games);
-    }
-
-    fn clear(&mut self) {
-        let _ = write!(io::stderr(), "\r\x1b[K");
     }
 }
