@@ -98,6 +98,9 @@ pub struct Problem<'a> {
     pub input: &'a str,
     /// The game's number.
     pub game: u64,
+    /// The byte offset of the move (or of the game's movetext, for errors before the moves)
+    /// in its input.
+    pub offset: u64,
     /// The line of the move (or of the game, for errors before the moves).
     pub line: u64,
     /// The ply of the move.
@@ -307,6 +310,7 @@ impl Merge<'_, '_> {
                 let problem = Problem {
                     input: self.name,
                     game: number,
+                    offset: self.base + error.offset as u64,
                     line: problem_line,
                     ply: error.ply,
                     token: &error.token,

@@ -158,7 +158,7 @@ impl<'a> Visitor<'a> for Tags {
 }
 
 /// Writes one JSON object per game whose replay stopped at an error:
-/// `{"input", "game", "line", "ply", "move", "error"}`.
+/// `{"input", "game", "offset", "line", "ply", "move", "error"}`.
 #[derive(Debug)]
 pub struct ProblemLog<W: Write> {
     out: W,
@@ -175,6 +175,7 @@ impl<W: Write> ProblemLog<W> {
         let object = json!({
             "input": problem.input,
             "game": problem.game,
+            "offset": problem.offset,
             "line": problem.line,
             "ply": problem.ply,
             "move": problem.token,

@@ -32,7 +32,8 @@ use std::ops::ControlFlow;
 use memchr::memchr;
 
 use super::lines::{
-    CommentEnd, comment_end, content_start, first_on_line, follows_blank_line, read_tag, starts_game_in_tags,
+    CommentEnd, comment_end, content_start, first_on_line, follows_blank_line, is_event_tag, read_tag,
+    starts_game_in_tags,
 };
 
 /// What a reader of games is told, in order: tags, the start of the movetext, then moves and
@@ -258,11 +259,11 @@ impl<'a> Lexer<'a> {
     }
 
     /// The tag section: tag pairs up to the movetext, or up to an `[Event` line after a blank
-    /// line (the next game's). A tag section begins at the start of a line: a game that begins
-    /// in the middle of one, after a result, has movetext only.
+    /// line (the next game's). A tag section begins at the start of a line, or at an `[Event`
+    /// tag: a game that begins in the middle of a line otherwise has movetext only.
     fn tags<V: Visitor<'a>>(&mut self, visitor: &mut V) {
         let first = self.position;
-        if !self.first_on_line() {
+        if !self.first_on_line() && !is_event_tag(&self.text[first..]) {
             return;
         }
         loop {
@@ -368,7 +369,7 @@ impl<'a> Lexer<'a> {
                         visitor.damaged(self.position - 1, Damage::StrayClose(b')'));
                     }
                 }
-                b'[' if self.first_on_line() => break,
+                b'[' if self.first_on_line() || is_event_tag(&text[self.position..]) => break,
                 0xEF if text[self.position..].starts_with(b"\xEF\xBB\xBF") => self.position += 3,
                 b'$' => {
                     self.position += 1;
@@ -447,7 +448,7 @@ impl<'a> Lexer<'a> {
                     depth = depth.saturating_sub(1);
                     at += 1;
                 }
-                b'[' if self.first_on_line() => return,
+                b'[' if self.first_on_line() || is_event_tag(&text[at..]) => return,
                 b'*' if self.starts_token(movetext, at) => {
                     self.position = at + 1;
                     if depth == 0 {
@@ -782,6 +783,16 @@ mod tests {
         let text = b"1. e4 1-0\n{Event \"b\"]\n[Site \"c\"]\n\n1. d4 0-1\n\n[Event \"d\"]\n1. c4 *";
         assert_eq!(lexer_starts(text), [0, 10, 45]);
         assert_eq!(splitter_starts(text), [0, 45]);
+    }
+
+    #[test]
+    fn an_event_tag_after_a_damaged_line_end_starts_its_game() {
+        let text = b"1. e4 1/2-1/2\n\x08[Event \"b\"]\n[Site \"c\"]\n\n1. d4 *";
+        assert_eq!(lexer_starts(text), [0, 14, 15]);
+        assert_eq!(splitter_starts(text), [0, 15]);
+        let text = b"1. e4 e5 X[Event \"b\"] 1. d4 {\n[Site \"c\"] }";
+        assert_eq!(lexer_starts(text), [0, 10]);
+        assert_eq!(splitter_starts(text), [0, 10]);
     }
 
     #[test]

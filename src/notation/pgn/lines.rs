@@ -4,7 +4,8 @@
 //! closed.
 //!
 //! A game starts at a line that opens with a tag (`[`, after blanks):
-//! - after movetext;
+//! - after movetext (where an `[Event` tag starts a game even in the middle of a line: a
+//!   damaged byte may have taken the line end before it);
 //! - in a tag section, only at an `[Event ` line after a blank line (ChessBase writes blank lines
 //!   inside tag sections);
 //! - inside a `{` comment, at an `[Event ` line, or at a tag pair `[Name "` after a blank line:
@@ -68,8 +69,8 @@ pub(super) fn opens_tag(content: &[u8]) -> bool {
     content.first() == Some(&b'[')
 }
 
-/// Whether a line's content is an `[Event` tag: the first tag of a game.
-fn is_event_tag(content: &[u8]) -> bool {
+/// Whether text starts with an `[Event` tag: the first tag of a game.
+pub(super) fn is_event_tag(content: &[u8]) -> bool {
     content.starts_with(b"[Event") && content.get(6).is_some_and(|&b| b == b'"' || is_blank_byte(b))
 }
 

@@ -21,9 +21,9 @@
 //! assert_eq!(starts, vec![0, 33]);
 //! ```
 
-use memchr::{memchr, memchr2};
+use memchr::{memchr, memchr3};
 
-use super::lines::{after_tags, content_start, opens_tag, starts_game_in_comment, starts_game_in_tags};
+use super::lines::{after_tags, content_start, is_event_tag, opens_tag, starts_game_in_comment, starts_game_in_tags};
 
 /// Where the scan stands between lines.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -70,12 +70,12 @@ impl Splitter {
         if self.place == Place::Comment {
             if starts_game_in_comment(rest, after_blank) {
                 starts.push(offset + content);
-                self.tag_line(rest);
+                self.tag_line(rest, offset + content, starts);
                 return;
             }
             if let Some(close) = memchr(b'}', line) {
                 self.place = Place::Movetext;
-                self.movetext(&line[close + 1..]);
+                self.movetext(&line[close + 1..], offset + close + 1, starts);
             }
             return;
         }
@@ -84,7 +84,7 @@ impl Splitter {
             if new_game {
                 starts.push(offset + content);
             }
-            self.tag_line(rest);
+            self.tag_line(rest, offset + content, starts);
             return;
         }
         if line[0] == b'%' || rest[0] == b';' {
@@ -95,32 +95,41 @@ impl Splitter {
             starts.push(offset + content);
         }
         self.place = Place::Movetext;
-        self.movetext(rest);
+        self.movetext(rest, offset + content, starts);
     }
 
-    /// A line that opens with tags: movetext may follow them on it.
-    fn tag_line(&mut self, line: &[u8]) {
+    /// A line (from input offset `offset`) that opens with tags: movetext may follow them.
+    fn tag_line(&mut self, line: &[u8], offset: usize, starts: &mut Vec<usize>) {
         match after_tags(line) {
             Some(movetext) => {
                 self.place = Place::Movetext;
-                self.movetext(&line[movetext..]);
+                self.movetext(&line[movetext..], offset + movetext, starts);
             }
             None => self.place = Place::Tags,
         }
     }
 
-    /// Follows comments through a movetext line.
-    fn movetext(&mut self, mut rest: &[u8]) {
-        while let Some(at) = memchr2(b'{', b';', rest) {
-            if rest[at] == b';' {
-                return;
-            }
-            match memchr(b'}', &rest[at + 1..]) {
-                Some(close) => rest = &rest[at + 1 + close + 1..],
-                None => {
-                    self.place = Place::Comment;
+    /// Follows comments through movetext (from input offset `offset` to its line's end); an
+    /// `[Event` tag in it starts a game there.
+    fn movetext(&mut self, line: &[u8], offset: usize, starts: &mut Vec<usize>) {
+        let mut at = 0;
+        while let Some(found) = memchr3(b'{', b';', b'[', &line[at..]) {
+            let found = at + found;
+            match line[found] {
+                b';' => return,
+                b'[' if is_event_tag(&line[found..]) => {
+                    starts.push(offset + found);
+                    self.tag_line(&line[found..], offset + found, starts);
                     return;
                 }
+                b'[' => at = found + 1,
+                _ => match memchr(b'}', &line[found + 1..]) {
+                    Some(close) => at = found + 1 + close + 1,
+                    None => {
+                        self.place = Place::Comment;
+                        return;
+                    }
+                },
             }
         }
     }
