@@ -203,3 +203,28 @@ fn manual_pages_and_completions_come_from_the_command_line() {
         assert!(stdout(&output).contains("matchcount"), "{shell}");
     }
 }
+
+/// Every example query finds something in the bundled samples: games for the games of
+/// `samples/games`, positions for the other variants.
+#[test]
+fn every_example_query_finds_something_in_the_samples() {
+    let games: Vec<String> = sample_files("samples/games");
+    let positions: Vec<String> = sample_files("samples/positions");
+    for entry in std::fs::read_dir("queries").unwrap() {
+        let query = entry.unwrap().path().display().to_string();
+        let found_in = |command: &str, files: &[String]| {
+            files.iter().any(|file| {
+                let output = cqlq(&[command, "--count", &query, file], "");
+                output.status.code() == Some(0)
+            })
+        };
+        assert!(found_in("search", &games) || found_in("filter", &positions), "{query} finds nothing in samples/");
+    }
+}
+
+fn sample_files(folder: &str) -> Vec<String> {
+    let mut files: Vec<String> =
+        std::fs::read_dir(folder).unwrap().map(|entry| entry.unwrap().path().display().to_string()).collect();
+    files.sort();
+    files
+}
