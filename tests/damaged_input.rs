@@ -236,3 +236,21 @@ fn every_game_failing_is_no_plain_nothing_matched() {
     let output = cqlq(&["search", "--count", "-c", "Qa1", "-"], pgn);
     assert_eq!(output.status.code(), Some(1), "one game read, nothing matched");
 }
+
+#[test]
+fn messages_cut_long_tokens_and_escape_control_bytes() {
+    let mut pgn = b"[Event \"a\"]\n\n1. e4 ".to_vec();
+    pgn.extend(std::iter::repeat_n(b'x', 1 << 20));
+    pgn.extend_from_slice(b" e5 *\n\n[Event \"b\"]\n\n1. e4 \x1b[2J\x00 *\n");
+    let dir = scratch("tokens");
+    let errors = path(&dir, "errors.jsonl");
+    let output = cqlq(&["search", "--count", "-c", "K", "--errors", &errors, "-"], &pgn);
+    let stderr = text(&output.stderr);
+    assert!(stderr.len() < 1000, "{} bytes on standard error", stderr.len());
+    assert!(stderr.contains(&format!("move '{}…': not a move", "x".repeat(32))), "{stderr}");
+    assert!(stderr.contains("move '\\u{1b}': not a move"), "{stderr}");
+    assert!(!stderr.contains('\u{1b}') && !stderr.contains('\0'));
+    let log = std::fs::read_to_string(&errors).unwrap();
+    assert!(log.len() < 1000, "{} bytes in the errors log", log.len());
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -9,7 +9,7 @@ use std::fmt;
 use std::ops::ControlFlow;
 
 use crate::notation::fen;
-use crate::notation::pgn::{Damage, Lexer, Visitor, decode_text, tag_text};
+use crate::notation::pgn::{Damage, Lexer, Visitor, decode_text, shown, tag_text};
 use crate::position::Position;
 use crate::query::{Context, Frame, GameFacts, Needs, Program, TagSource};
 use crate::rules::classical::{Board, San, SanError};
@@ -68,7 +68,8 @@ pub struct GameError {
     pub ply: u32,
     /// Where the move token starts, as an offset into the text given.
     pub offset: usize,
-    /// The move token, as written.
+    /// The move token, as written, as messages show it: cut after [`TOKEN_CHARS`] characters,
+    /// control characters escaped.
     pub token: String,
     /// What is wrong.
     pub kind: GameErrorKind,
@@ -88,6 +89,12 @@ impl fmt::Display for GameErrorKind {
         }
     }
 }
+
+/// The most characters of a token that messages show.
+pub const TOKEN_CHARS: usize = 32;
+
+/// The most characters of a tag's text that messages show.
+const TAG_CHARS: usize = 80;
 
 /// One game of a range, as replayed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -233,7 +240,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
 
     fn fail(&mut self, ply: u32, offset: usize, token: &[u8], kind: GameErrorKind) -> ControlFlow<()> {
         if self.error.is_none() {
-            self.error = Some(GameError { ply, offset, token: decode_text(token).into_owned(), kind });
+            self.error = Some(GameError { ply, offset, token: shown(&decode_text(token), TOKEN_CHARS), kind });
         }
         ControlFlow::Break(())
     }
@@ -245,7 +252,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
         if name.trim().is_empty() {
             return Ok(self.options.default_variant);
         }
-        Variant::by_name(&name).map_err(|_| GameErrorKind::UnknownVariant(name))
+        Variant::by_name(&name).map_err(|_| GameErrorKind::UnknownVariant(shown(&name, TAG_CHARS)))
     }
 
     /// The board the game starts from: its `FEN` tag, else the variant's initial position.
@@ -254,8 +261,9 @@ impl<'a, 'o> Replayer<'a, 'o> {
             None => Ok(Board::initial(variant)),
             Some(raw) => {
                 let text = tag_text(raw).into_owned();
-                let setup = fen::read::<1>(variant, &text).map_err(|e| GameErrorKind::BadFen(e.to_string()))?;
-                let position = Position::from_setup(setup).map_err(|e| GameErrorKind::BadFen(e.to_string()))?;
+                let bad = |error: &dyn fmt::Display| GameErrorKind::BadFen(shown(&error.to_string(), TAG_CHARS * 2));
+                let setup = fen::read::<1>(variant, &text).map_err(|e| bad(&e))?;
+                let position = Position::from_setup(setup).map_err(|e| bad(&e))?;
                 Ok(Board::from_position(&position))
             }
         }
