@@ -136,6 +136,12 @@ fn zero_means_zero_or_is_refused() {
         assert_eq!(output.status.code(), Some(2), "{option} {value}");
         assert!(text(&output.stderr).contains(says), "{option} {value}: {}", text(&output.stderr));
     }
+    for query in ["cql(gamenumber 0) K", "cql(matchcount 1 2 gamenumber 3 1) K"] {
+        let output = cqlq(&["search", "-c", query, "samples/games/classics.pgn"], b"");
+        assert_eq!(output.status.code(), Some(2), "{query}");
+        let says = if query.contains(" 0)") { "games are numbered from 1" } else { "the range 3 1 runs backwards" };
+        assert!(text(&output.stderr).contains(says), "{query}: {}", text(&output.stderr));
+    }
     let count = |matchcount: &str| {
         let output = cqlq(
             &["search", "--count", "--matchcount", matchcount, "-c", "Ra-h7 ka-h8", "samples/games/classics.pgn"],

@@ -99,10 +99,15 @@ impl Checker<'_> {
         {
             self.diagnostics.push(Diagnostic::new(*span, error.to_string()));
         }
-        if let Some((low, Some(high))) = header.matchcount.or(header.gamenumber)
-            && high < low
-        {
-            self.diagnostics.push(Diagnostic::new(header.span, format!("the range {low} {high} runs backwards")));
+        for (low, high) in [header.matchcount, header.gamenumber].into_iter().flatten() {
+            if let Some(high) = high
+                && high < low
+            {
+                self.diagnostics.push(Diagnostic::new(header.span, format!("the range {low} {high} runs backwards")));
+            }
+        }
+        if header.gamenumber.is_some_and(|(low, _)| low == 0) {
+            self.diagnostics.push(Diagnostic::new(header.span, "games are numbered from 1: gamenumber 0 is no game"));
         }
         if let Some(sort) = &header.sort {
             self.want_number(&sort.expr, "sort");
