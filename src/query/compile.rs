@@ -40,10 +40,15 @@ pub(crate) fn compile<const W: usize>(
     let masks = Masks::<W>::new(variant.geometry).expect("the variant's width holds its board");
     let mut compiler =
         Compiler { variant, masks, source, diagnostics: Vec::new(), reports: Vec::new(), game_tests: Vec::new() };
-    let compiled: Vec<FilterNode<W>> = filters.iter().map(|filter| compiler.filter(filter)).collect();
+    let mut compiled: Vec<FilterNode<W>> = filters.iter().map(|filter| compiler.filter(filter)).collect();
     let mut exprs: Vec<&Expr> = filters.iter().collect();
     exprs.extend(sort.map(|sort| &sort.expr));
-    let sort = sort.map(|sort| SortKey { value: compiler.number(&sort.expr), min: sort.min });
+    let mut sort = sort.map(|sort| SortKey { value: compiler.number(&sort.expr), min: sort.min });
+    let mut slots = 0;
+    compiled.iter_mut().for_each(|filter| filter.number_lines(&mut slots));
+    if let Some(sort) = &mut sort {
+        sort.value.number_lines(&mut slots);
+    }
     if !compiler.diagnostics.is_empty() {
         return Err(compiler.diagnostics);
     }
@@ -95,9 +100,13 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Block(filters) => FilterNode::All(filters.iter().map(|filter| self.filter(filter)).collect()),
             ExprKind::Word(word) if type_of(expr) == Type::Filter => self.word(*word, expr.span),
             ExprKind::Fen(text, span) => self.placement(text, *span),
-            ExprKind::Line(constituents) => FilterNode::Line(
-                constituents.iter().map(|c| Step { filter: self.filter(&c.filter), min: c.min, max: c.max }).collect(),
-            ),
+            ExprKind::Line(constituents) => FilterNode::Line {
+                steps: constituents
+                    .iter()
+                    .map(|c| Step { filter: self.filter(&c.filter), min: c.min, max: c.max })
+                    .collect(),
+                slot: 0,
+            },
             ExprKind::Game(game) if type_of(expr) == Type::Filter => self.game(game, expr.span),
             ExprKind::Transform { transform, count: false, body } if type_of(body) == Type::Filter => {
                 FilterNode::Any(self.copies(*transform, expr.span, |compiler| compiler.filter(body)))
