@@ -89,10 +89,13 @@ impl<const W: usize> Compiler<'_, W> {
     fn filter(&mut self, expr: &Expr) -> FilterNode<W> {
         match &expr.kind {
             ExprKind::Unary(UnaryOp::Not, operand) => FilterNode::Not(Box::new(self.filter(operand))),
-            ExprKind::Binary(BinaryOp::And, left, right) => {
-                FilterNode::All(vec![self.filter(left), self.filter(right)])
+            // A chain of `and` (or of `or`) is one node, its filters tested in the order written.
+            ExprKind::Binary(BinaryOp::And, ..) => {
+                FilterNode::All(expr.operands(BinaryOp::And).into_iter().map(|operand| self.filter(operand)).collect())
             }
-            ExprKind::Binary(BinaryOp::Or, left, right) => FilterNode::Any(vec![self.filter(left), self.filter(right)]),
+            ExprKind::Binary(BinaryOp::Or, ..) => {
+                FilterNode::Any(expr.operands(BinaryOp::Or).into_iter().map(|operand| self.filter(operand)).collect())
+            }
             ExprKind::Binary(BinaryOp::In, left, right) => FilterNode::Subset(self.set(left), self.set(right)),
             ExprKind::Binary(op, left, right) if op.is_comparison() => {
                 FilterNode::Compare(*op, self.number(left), self.number(right))
