@@ -8,7 +8,7 @@ use super::ast::{
 };
 use super::check::{Type, type_of};
 use super::context::GameTest;
-use super::diagnostic::Diagnostic;
+use super::diagnostic::{Diagnostic, quoted, unknown_variant};
 use super::plan::{FilterNode, MoveNode, Needs, NumberNode, PieceClass, Program, SetNode, SortKey, Step};
 use crate::board::{File, Masks, Rank, Square, SquareSet};
 use crate::position::{PositionView, Wing};
@@ -275,7 +275,7 @@ impl<const W: usize> Compiler<'_, W> {
                     crate::notation::fen::ParseFenError::Board(error) => error.to_string(),
                     error => error.to_string(),
                 };
-                let message = format!("'{board}' is no board of {}: {reason}", self.variant.name);
+                let message = format!("{} is no board of {}: {reason}", quoted(board), self.variant.name);
                 self.diagnostics.push(Diagnostic::new(span, message));
                 FilterNode::Constant(false)
             }
@@ -286,8 +286,8 @@ impl<const W: usize> Compiler<'_, W> {
         if let GameFilter::Variant(name) = filter {
             return match Variant::by_name(name) {
                 Ok(variant) => FilterNode::Constant(std::ptr::eq(variant, self.variant)),
-                Err(error) => {
-                    self.diagnostics.push(Diagnostic::new(span, error.to_string()));
+                Err(_) => {
+                    self.diagnostics.push(Diagnostic::new(span, unknown_variant(name)));
                     FilterNode::Constant(false)
                 }
             };
@@ -506,7 +506,8 @@ impl<const W: usize> Compiler<'_, W> {
                 self.diagnostics.push(Diagnostic::new(
                     span,
                     format!(
-                        "'{bad}' is no piece of {} (pieces: {}; classes: {}){hint}",
+                        "{} is no piece of {} (pieces: {}; classes: {}){hint}",
+                        quoted(bad),
                         variant.name,
                         variant.letters(),
                         class_letters(variant)

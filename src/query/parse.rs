@@ -18,7 +18,7 @@ use super::ast::{
     PieceAtomKind, PieceDesignator, PiecePart, QueryAst, RayLines, Region, Side, Sort, Span, SquareDesignator,
     SquarePart, TransformKind, UnaryOp, Word,
 };
-use super::diagnostic::Diagnostic;
+use super::diagnostic::{Diagnostic, ending, quoted};
 
 #[derive(Parser)]
 #[grammar = "query/grammar.pest"]
@@ -282,7 +282,7 @@ fn diagnose_junk(source: &str, junk: Span, previous_filter: Option<usize>) -> Di
             Span::new(junk.start, junk.start + pairs.as_str().len()),
             "the header cql(...) must come first in a query",
         ),
-        Ok(_) => Diagnostic::new(junk, format!("unexpected '{token}'")),
+        Ok(_) => Diagnostic::new(junk, format!("unexpected {}", quoted(token))),
     }
 }
 
@@ -299,12 +299,12 @@ fn describe_error(error: &pest::error::Error<Rule>, source: &str, offset: usize)
         position = source[..position].trim_end().len().max(offset);
     }
     if let Some(word) = unknown_word(source, position) {
-        return Diagnostic::new(word, format!("unknown word '{}'", word.text(source)));
+        return Diagnostic::new(word, format!("unknown word {}", quoted(word.text(source))));
     }
     let found = word_at(source, position);
     let span = Span::new(position, position + found.len().max(1));
     let context = source[offset..position].trim();
-    let found_text = if found.is_empty() { "the end of the query".to_owned() } else { format!("'{found}'") };
+    let found_text = if found.is_empty() { "the end of the query".to_owned() } else { quoted(found) };
     let message = match &error.variant {
         ErrorVariant::ParsingError { positives, .. } => {
             let expected = expectation(positives, context);
@@ -354,13 +354,9 @@ fn word_at(source: &str, position: usize) -> &str {
     &rest[..end]
 }
 
+/// What comes before a mistake, as a message quotes it: its last characters, escaped.
 fn shorten(context: &str) -> String {
-    let chars: Vec<char> = context.chars().collect();
-    if chars.len() <= 24 {
-        context.to_owned()
-    } else {
-        format!("...{}", chars[chars.len() - 20..].iter().collect::<String>())
-    }
+    ending(context, 24)
 }
 
 /// The phrase for the argument of a word (`from S`, `light S`, `flip F`); [`argument_after`]
