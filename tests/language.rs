@@ -1106,6 +1106,41 @@ fn mistakes_in_the_new_filters() {
     assert_eq!(error(query, "Croatian Ties"), shown(message, query, 1, 5, 21));
 }
 
+// ===== Long and deep queries ==================================================================
+
+/// 20,000 terms joined by `and` (or by `or`) are a long query, not a deep one: it reads,
+/// compiles, explains and matches as a short chain does, the terms tested in the order written.
+#[test]
+fn long_chains_of_and_and_or() {
+    let terms = 20_000;
+    // Only the last term decides: it is read and tested with all the others.
+    for (op, filler, last, expected) in [(" and\n", "Ke1", "Kd1", false), (" or ", "Kd1", "Ke1", true)] {
+        let mut parts = vec![filler; terms - 1];
+        parts.push(last);
+        let query = parts.join(op);
+        let parsed = Query::parse(&query).unwrap_or_else(|e| panic!("{op:?}: {}", e.diagnostics()[0].message));
+        let plan = parsed.compile(common::variant("Standard")).unwrap_or_else(|e| panic!("{op:?}: {e}"));
+        assert_eq!(plan.matches(&common::position("Standard", KINGS)), expected, "{op:?} ending in {last}");
+        let explained = cqlq::query::explain::text(&parsed, &plan);
+        assert_eq!(explained.lines().filter(|line| line.trim_start().starts_with("pieces K")).count(), terms);
+    }
+}
+
+/// Filters nested almost as deep as allowed read, compile and match (here on threads of
+/// 2 MiB, in a debug build); one level more is a mistake that says so.
+#[test]
+fn deep_queries_compile_and_match() {
+    for (query, expected) in [
+        (format!("{}K", "light ~".repeat(119)), true),
+        (format!("{}K", "flipcolor ".repeat(127)), true),
+        (format!("{}Ka1", "not ".repeat(64)), false),
+    ] {
+        assert_eq!(matches(&query, "Standard", KINGS), expected, "{}", &query[..20]);
+    }
+    let message = Query::parse(&format!("{}K", "flipcolor ".repeat(128))).unwrap_err().diagnostics()[0].message.clone();
+    assert_eq!(message, "filters nest more than 128 deep here");
+}
+
 // ===== The bugs found by these tests ==========================================================
 
 /// A FEN tag whose side not to move is in check: the replay accepts it, the king can be

@@ -24,3 +24,28 @@ fn query_errors() {
         insta::assert_snapshot!(rendered(&source, name));
     });
 }
+
+/// A long line is shown around its mistake, a hundred characters at most with `…` where it is
+/// cut, and the carets stop where the window does: a query of one 20 KB line shows a line of
+/// the usual size, not the whole line twice over.
+#[test]
+fn long_lines_are_cut_around_the_mistake() {
+    let middle = format!("{}R[ {}", "Ka1 ".repeat(2500), "Kb2 ".repeat(2500));
+    let long_word = format!("Ka1 {} Kb2", "x".repeat(20_000));
+    let at_the_end = format!("{}Qh7 and", "Ka1 ".repeat(5000));
+    for (name, query) in [("long-line-middle", middle), ("long-line-word", long_word), ("long-line-end", at_the_end)] {
+        let shown = rendered(&query, "long.cql");
+        assert!(shown.len() < 500, "{name}: {} bytes shown", shown.len());
+        insta::assert_snapshot!(name, shown);
+    }
+}
+
+/// Control characters in a query are shown escaped, in the line and in the message: a NUL or an
+/// escape byte never reaches the terminal.
+#[test]
+fn control_characters_are_escaped() {
+    let query = "Ka1 \u{1b}[31mred\u{1b}[0m Kb2\nR\u{0}x and\tQ[ \u{7}\u{202e}";
+    let shown = rendered(query, "control.cql");
+    assert!(!shown.chars().any(|c| c.is_control() && c != '\n'), "{shown:?}");
+    insta::assert_snapshot!("control-characters", shown);
+}

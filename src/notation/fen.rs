@@ -137,7 +137,11 @@ fn split_backhand<'a>(variant: &Variant, field: &'a str) -> (&'a str, Option<&'a
     let ranks = usize::from(variant.geometry.ranks());
     if field.split('/').count() == ranks + 1 {
         let cut = field.rfind('/').expect("more than one rank");
-        return (&field[..cut], Some(&field[cut + 1..]));
+        let hand = &field[cut + 1..];
+        // A backhand is letters; one more rank of squares (`8`) is a board too tall.
+        if hand.bytes().all(|b| b.is_ascii_alphabetic()) || hand == "-" {
+            return (&field[..cut], Some(hand));
+        }
     }
     (field, None)
 }
@@ -147,16 +151,14 @@ fn read_backhand(variant: &Variant, text: &str) -> Result<Backhand, ParseFenErro
     if text == "-" {
         return Ok(backhand);
     }
-    let unknown = || {
-        ParseFenError::Backhand(format!(
-            "'{text}' holds letters that are no piece here (pieces: {})",
-            variant.letters()
-        ))
-    };
-    if !text.bytes().all(|b| b.is_ascii_alphabetic()) {
-        return Err(unknown());
+    if let Some(found) = text.chars().find(|c| !c.is_ascii_alphabetic()) {
+        return Err(ParseFenError::Backhand(format!("'{found}' in '{text}' is no piece letter")));
     }
-    for (_, piece) in variant.split_symbols(text).map_err(|_| unknown())? {
+    let pieces = variant.split_symbols(text).map_err(|at| {
+        let letters = rows::symbol_at(variant, text, at);
+        ParseFenError::Backhand(format!("'{letters}' is no piece here (pieces: {})", variant.letters()))
+    })?;
+    for (_, piece) in pieces {
         backhand.add(piece);
     }
     Ok(backhand)
@@ -192,19 +194,25 @@ fn read_castling<const W: usize>(setup: &mut Setup<W>, text: &str) -> Result<(),
         let color = Color::of_case(letter.is_ascii_uppercase());
         let (king, rooks) = castling_pieces(setup, color);
         let missing = || ParseFenError::Castling(format!("no rook for '{letter}'"));
+        let no_king = || {
+            let rank = home_rank(variant, color).number();
+            ParseFenError::Castling(format!("no king on rank {rank} for '{letter}'"))
+        };
         let king_file = king.map(|k| geometry.file_of(k));
         let rook = match letter.to_ascii_lowercase() {
             'k' => {
-                let king_file = king_file.ok_or_else(missing)?;
+                let king_file = king_file.ok_or_else(no_king)?;
                 rooks.iter().rev().find(|r| geometry.file_of(**r) > king_file).copied()
             }
             'q' => {
-                let king_file = king_file.ok_or_else(missing)?;
+                let king_file = king_file.ok_or_else(no_king)?;
                 rooks.iter().find(|r| geometry.file_of(**r) < king_file).copied()
             }
             lower if lower.is_ascii_lowercase() => {
-                let file = File::from_char(lower).filter(|file| geometry.has_file(*file));
-                rooks.iter().find(|r| Some(geometry.file_of(**r)) == file).copied()
+                let Some(file) = File::from_char(lower).filter(|file| geometry.has_file(*file)) else {
+                    return Err(ParseFenError::Castling(format!("'{letter}' names no file of the {geometry} board")));
+                };
+                rooks.iter().find(|r| geometry.file_of(**r) == file).copied()
             }
             _ => return Err(ParseFenError::Castling(format!("'{letter}' is no castling right"))),
         };
@@ -380,5 +388,31 @@ mod tests {
         assert_eq!(error.to_string(), "invalid side to move in fen: 'x' (expected w or b)");
         let error = read::<1>(standard, "8/8/8/8/8/8/8/4K3 w K").unwrap_err();
         assert_eq!(error.to_string(), "invalid castling part in fen: no rook for 'K'");
+    }
+
+    /// Each message names what is wrong: not a whole run of letters, some of them pieces; not
+    /// a rank of squares as a backhand; not a rook where the king is missing.
+    #[test]
+    fn errors_name_the_wrong_thing() {
+        let standard = Variant::standard();
+        let zh = Variant::by_name("Crazyhouse").unwrap();
+        for (variant, fen, message) in [
+            (standard, "6k1/7Q/8/8/8/8/8/6K1/8 b - - 0 1", "invalid board in fen: 9 ranks where the board has 8"),
+            (zh, "6k1/7Q/8/8/8/8/8/6K1/8 b - - 0 1", "invalid board in fen: 9 ranks where the board has 8"),
+            (
+                standard,
+                "8/8/8/8/8/8/8/3KG3 w",
+                "invalid board in fen: 'G' on rank 1 is no piece here (pieces: P N B R Q K)",
+            ),
+            (zh, "4k3/8/8/8/8/8/8/4K3[QN1] w", "invalid backhand in fen: '1' in 'QN1' is no piece letter"),
+            (zh, "4k3/8/8/8/8/8/8/4K3[QNG] w", "invalid backhand in fen: 'G' is no piece here (pieces: P N B R Q K)"),
+            (standard, "4k3/8/8/8/8/8/8/R6R w K", "invalid castling part in fen: no king on rank 1 for 'K'"),
+            (standard, "r3k2r/8/8/8/8/8/8/4K3 w z", "invalid castling part in fen: 'z' names no file of the 8x8 board"),
+        ] {
+            assert_eq!(read::<1>(variant, fen).unwrap_err().to_string(), message, "{fen}");
+        }
+        // A backhand written as one more rank of letters still reads.
+        let setup = read::<1>(standard, "4k3/8/8/8/8/8/8/4K3/Qn w").unwrap();
+        assert_eq!(setup.backhand.total(), 2);
     }
 }

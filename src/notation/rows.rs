@@ -44,7 +44,7 @@ pub enum BoardError {
     UnknownPiece {
         /// The rank.
         rank: u32,
-        /// The letters.
+        /// The letters that begin no symbol of the variant.
         text: String,
         /// The variant's letters.
         letters: String,
@@ -146,9 +146,9 @@ fn read_rank<const W: usize>(
         } else if byte.is_ascii_alphabetic() {
             let letters = bytes[at..].iter().take_while(|b| b.is_ascii_alphabetic()).count();
             let text = &row[at..at + letters];
-            let pieces = variant.split_symbols(text).map_err(|_| BoardError::UnknownPiece {
+            let pieces = variant.split_symbols(text).map_err(|at| BoardError::UnknownPiece {
                 rank: number,
-                text: text.to_owned(),
+                text: symbol_at(variant, text, at).to_owned(),
                 letters: variant.letters(),
             })?;
             for (_, piece) in pieces {
@@ -185,6 +185,14 @@ fn read_rank<const W: usize>(
         return Err(too_long(file));
     }
     Ok(())
+}
+
+/// The letters at `at` in a run of letters that splits into no symbols of the variant from
+/// there: as many as its longest symbol has (`G` in `KG`, not the whole run).
+pub(super) fn symbol_at<'t>(variant: &Variant, letters: &'t str, at: usize) -> &'t str {
+    let rest = letters.get(at..).unwrap_or("");
+    let end = rest.char_indices().nth(variant.longest_symbol()).map_or(rest.len(), |(index, _)| index);
+    &rest[..end]
 }
 
 /// Writes the ranks, the last rank first.

@@ -142,14 +142,17 @@ fn candidates(text: &str, variant: Option<&'static Variant>, epd: bool) -> Vec<(
     if let Some(variant) = coded {
         return vec![(variant, PositionFormat::SetupString)];
     }
-    let ranks = first.split('[').next().unwrap_or("").split('/').count();
+    let board = first.split('[').next().unwrap_or("");
+    let ranks = board.split('/').count();
+    // A last rank of letters may be a hand; one of squares (`8`) is a rank too many.
+    let hand_row = board.rsplit('/').next().is_some_and(|last| last.bytes().all(|b| b.is_ascii_alphabetic()));
     let looks_like_drops = first.contains('[') || first.contains('~');
     let mut order: Vec<&'static Variant> = SNIFF_ORDER
         .iter()
         .map(|name| Variant::by_name(name).expect("sniffed variants are in the catalogue"))
         .filter(|variant| {
             let own = usize::from(variant.geometry.ranks());
-            own == ranks || (variant.backhand == BackhandRule::Drops && own + 1 == ranks)
+            own == ranks || (variant.backhand == BackhandRule::Drops && hand_row && own + 1 == ranks)
         })
         .collect();
     if looks_like_drops {
@@ -261,5 +264,19 @@ mod tests {
         let standard = Variant::standard();
         let error = read_position("Ct Ke1,ke10", Some(standard)).unwrap_err();
         assert!(error.to_string().starts_with("not a Standard position (FEN)"), "{error}");
+    }
+
+    /// A rank too many is no Crazyhouse hand, sniffed or not: the board is too tall.
+    #[test]
+    fn a_rank_too_many_is_no_hand() {
+        let line = "6k1/7Q/8/8/8/8/8/6K1/8 b - - 0 1";
+        let too_tall = "invalid board in fen: 9 ranks where the board has 8";
+        for (variant, name) in
+            [(None, "Standard"), (Some(Variant::standard()), "Standard"), (Variant::by_name("zh").ok(), "Crazyhouse")]
+        {
+            let error = read_position(line, variant).unwrap_err();
+            assert_eq!(error.to_string(), format!("not a {name} position (FEN): {too_tall}"));
+        }
+        assert_eq!(sniffed("6k1/7Q/8/8/8/8/8/6K1/Qn b - - 0 1"), "Crazyhouse");
     }
 }

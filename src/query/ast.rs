@@ -118,6 +118,25 @@ impl Expr {
     pub fn any(&self, test: &impl Fn(&Expr) -> bool) -> bool {
         test(self) || self.children().into_iter().any(|child| child.any(test))
     }
+
+    /// The operands of the chain of `op` this expression heads, in the order written, however
+    /// the chain is grouped: `a and b and c` gives `a`, `b` and `c`. An expression that is not
+    /// `op` gives itself.
+    #[must_use]
+    pub fn operands(&self, op: BinaryOp) -> Vec<&Expr> {
+        let mut operands = Vec::new();
+        let mut pending = vec![self];
+        while let Some(expr) = pending.pop() {
+            match &expr.kind {
+                ExprKind::Binary(inner, left, right) if *inner == op => {
+                    pending.push(right);
+                    pending.push(left);
+                }
+                _ => operands.push(expr),
+            }
+        }
+        operands
+    }
 }
 
 /// The expressions present among optional parts.
@@ -465,6 +484,14 @@ impl BinaryOp {
     #[must_use]
     pub const fn is_arithmetic(self) -> bool {
         matches!(self, BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem)
+    }
+
+    /// Whether a chain of the operator means the same however it is grouped, and is evaluated
+    /// in the same order: `and`, `or`, `|` and `&` (not `+`, whose overflow depends on the
+    /// grouping).
+    #[must_use]
+    pub const fn is_associative(self) -> bool {
+        matches!(self, BinaryOp::And | BinaryOp::Or | BinaryOp::Union | BinaryOp::Intersection)
     }
 }
 

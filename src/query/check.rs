@@ -10,7 +10,7 @@ use super::ast::{
     BinaryOp, Coordinate, Expr, ExprKind, GameFilter, Header, MoveFilter, QueryAst, Region, SquareDesignator,
     SquarePart, UnaryOp, Word,
 };
-use super::diagnostic::Diagnostic;
+use super::diagnostic::{Diagnostic, quoted, unknown_variant};
 use crate::variant::Variant;
 
 /// The type of an expression.
@@ -95,9 +95,9 @@ struct Checker<'a> {
 impl Checker<'_> {
     fn header(&mut self, header: &Header) {
         if let Some((name, span)) = &header.variant
-            && let Err(error) = Variant::by_name(name)
+            && Variant::by_name(name).is_err()
         {
-            self.diagnostics.push(Diagnostic::new(*span, error.to_string()));
+            self.diagnostics.push(Diagnostic::new(*span, unknown_variant(name)));
         }
         for (low, high) in [header.matchcount, header.gamenumber].into_iter().flatten() {
             if let Some(high) = high
@@ -187,8 +187,8 @@ impl Checker<'_> {
                 }
             }
             ExprKind::Game(GameFilter::Variant(name)) => {
-                if let Err(error) = Variant::by_name(name) {
-                    self.diagnostics.push(Diagnostic::new(expr.span, error.to_string()));
+                if Variant::by_name(name).is_err() {
+                    self.diagnostics.push(Diagnostic::new(expr.span, unknown_variant(name)));
                 }
             }
             ExprKind::Game(_) => {}
@@ -206,7 +206,10 @@ impl Checker<'_> {
                 let text = promote.span.text(self.source);
                 self.diagnostics.push(Diagnostic::new(
                     promote.span,
-                    format!("'promote' takes pieces without squares, such as Q or [RBN], and '{text}' is not one"),
+                    format!(
+                        "'promote' takes pieces without squares, such as Q or [RBN], and {} is not one",
+                        quoted(text)
+                    ),
                 ));
             }
         }
@@ -238,7 +241,8 @@ impl Checker<'_> {
 
     fn mismatch(&mut self, operand: &Expr, what: &str, found: Type) {
         let text = operand.span.text(self.source);
-        self.diagnostics.push(Diagnostic::new(operand.span, format!("{what}, and '{text}' is {}", found.noun())));
+        let text = quoted(text);
+        self.diagnostics.push(Diagnostic::new(operand.span, format!("{what}, and {text} is {}", found.noun())));
     }
 
     fn squares(&mut self, squares: &SquareDesignator) {
@@ -262,7 +266,7 @@ impl Checker<'_> {
             {
                 self.diagnostics.push(Diagnostic::new(
                     region.span,
-                    format!("the {what} range in '{text}' runs backwards: write it from low to high"),
+                    format!("the {what} range in {} runs backwards: write it from low to high", quoted(text)),
                 ));
             }
         }

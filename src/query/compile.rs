@@ -8,7 +8,7 @@ use super::ast::{
 };
 use super::check::{Type, type_of};
 use super::context::GameTest;
-use super::diagnostic::Diagnostic;
+use super::diagnostic::{Diagnostic, quoted, unknown_variant};
 use super::plan::{FilterNode, MoveNode, Needs, NumberNode, PieceClass, Program, SetNode, SortKey, Step};
 use crate::board::{File, Masks, Rank, Square, SquareSet};
 use crate::position::{PositionView, Wing};
@@ -40,10 +40,15 @@ pub(crate) fn compile<const W: usize>(
     let masks = Masks::<W>::new(variant.geometry).expect("the variant's width holds its board");
     let mut compiler =
         Compiler { variant, masks, source, diagnostics: Vec::new(), reports: Vec::new(), game_tests: Vec::new() };
-    let compiled: Vec<FilterNode<W>> = filters.iter().map(|filter| compiler.filter(filter)).collect();
+    let mut compiled: Vec<FilterNode<W>> = filters.iter().map(|filter| compiler.filter(filter)).collect();
     let mut exprs: Vec<&Expr> = filters.iter().collect();
     exprs.extend(sort.map(|sort| &sort.expr));
-    let sort = sort.map(|sort| SortKey { value: compiler.number(&sort.expr), min: sort.min });
+    let mut sort = sort.map(|sort| SortKey { value: compiler.number(&sort.expr), min: sort.min });
+    let mut slots = 0;
+    compiled.iter_mut().for_each(|filter| filter.number_lines(&mut slots));
+    if let Some(sort) = &mut sort {
+        sort.value.number_lines(&mut slots);
+    }
     if !compiler.diagnostics.is_empty() {
         return Err(compiler.diagnostics);
     }
@@ -84,10 +89,13 @@ impl<const W: usize> Compiler<'_, W> {
     fn filter(&mut self, expr: &Expr) -> FilterNode<W> {
         match &expr.kind {
             ExprKind::Unary(UnaryOp::Not, operand) => FilterNode::Not(Box::new(self.filter(operand))),
-            ExprKind::Binary(BinaryOp::And, left, right) => {
-                FilterNode::All(vec![self.filter(left), self.filter(right)])
+            // A chain of `and` (or of `or`) is one node, its filters tested in the order written.
+            ExprKind::Binary(BinaryOp::And, ..) => {
+                FilterNode::All(expr.operands(BinaryOp::And).into_iter().map(|operand| self.filter(operand)).collect())
             }
-            ExprKind::Binary(BinaryOp::Or, left, right) => FilterNode::Any(vec![self.filter(left), self.filter(right)]),
+            ExprKind::Binary(BinaryOp::Or, ..) => {
+                FilterNode::Any(expr.operands(BinaryOp::Or).into_iter().map(|operand| self.filter(operand)).collect())
+            }
             ExprKind::Binary(BinaryOp::In, left, right) => FilterNode::Subset(self.set(left), self.set(right)),
             ExprKind::Binary(op, left, right) if op.is_comparison() => {
                 FilterNode::Compare(*op, self.number(left), self.number(right))
@@ -95,9 +103,13 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Block(filters) => FilterNode::All(filters.iter().map(|filter| self.filter(filter)).collect()),
             ExprKind::Word(word) if type_of(expr) == Type::Filter => self.word(*word, expr.span),
             ExprKind::Fen(text, span) => self.placement(text, *span),
-            ExprKind::Line(constituents) => FilterNode::Line(
-                constituents.iter().map(|c| Step { filter: self.filter(&c.filter), min: c.min, max: c.max }).collect(),
-            ),
+            ExprKind::Line(constituents) => FilterNode::Line {
+                steps: constituents
+                    .iter()
+                    .map(|c| Step { filter: self.filter(&c.filter), min: c.min, max: c.max })
+                    .collect(),
+                slot: 0,
+            },
             ExprKind::Game(game) if type_of(expr) == Type::Filter => self.game(game, expr.span),
             ExprKind::Transform { transform, count: false, body } if type_of(body) == Type::Filter => {
                 FilterNode::Any(self.copies(*transform, expr.span, |compiler| compiler.filter(body)))
@@ -263,7 +275,7 @@ impl<const W: usize> Compiler<'_, W> {
                     crate::notation::fen::ParseFenError::Board(error) => error.to_string(),
                     error => error.to_string(),
                 };
-                let message = format!("'{board}' is no board of {}: {reason}", self.variant.name);
+                let message = format!("{} is no board of {}: {reason}", quoted(board), self.variant.name);
                 self.diagnostics.push(Diagnostic::new(span, message));
                 FilterNode::Constant(false)
             }
@@ -274,8 +286,8 @@ impl<const W: usize> Compiler<'_, W> {
         if let GameFilter::Variant(name) = filter {
             return match Variant::by_name(name) {
                 Ok(variant) => FilterNode::Constant(std::ptr::eq(variant, self.variant)),
-                Err(error) => {
-                    self.diagnostics.push(Diagnostic::new(span, error.to_string()));
+                Err(_) => {
+                    self.diagnostics.push(Diagnostic::new(span, unknown_variant(name)));
                     FilterNode::Constant(false)
                 }
             };
@@ -494,7 +506,8 @@ impl<const W: usize> Compiler<'_, W> {
                 self.diagnostics.push(Diagnostic::new(
                     span,
                     format!(
-                        "'{bad}' is no piece of {} (pieces: {}; classes: {}){hint}",
+                        "{} is no piece of {} (pieces: {}; classes: {}){hint}",
+                        quoted(bad),
                         variant.name,
                         variant.letters(),
                         class_letters(variant)

@@ -4,6 +4,7 @@
 use std::borrow::Cow;
 
 use super::ast::{GameFilter, Side};
+use super::line::LineCache;
 use crate::position::MoveFacts;
 use crate::variant::Color;
 
@@ -27,6 +28,10 @@ pub struct Context<'a, P> {
     pub complete: bool,
     /// The values of the game filters, from [`Program::game_facts`](super::Program::game_facts).
     pub game: &'a GameFacts,
+    /// Where the answers of `line` filters over these frames are kept, when every position of
+    /// the line is tested: then each `line` filter costs time linear in the line's length over
+    /// all its positions together. Without it, each test looks ahead on its own.
+    pub lines: Option<&'a LineCache>,
 }
 
 /// The values of a query's game filters for one game: computed once from the tags, before any

@@ -11,6 +11,7 @@
 //! );
 //! ```
 
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
@@ -99,21 +100,143 @@ impl fmt::Display for QueryError {
 
 fn render(f: &mut fmt::Formatter<'_>, source: &str, origin: &str, diagnostic: &Diagnostic) -> fmt::Result {
     let (line, column) = line_column(source, diagnostic.span.start);
-    let text = source.lines().nth(line - 1).unwrap_or("");
+    let start = floor_char_boundary(source, diagnostic.span.start.min(source.len()));
+    let end = floor_char_boundary(source, diagnostic.span.end.min(source.len())).max(start);
+    let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = source[start..].find('\n').map_or(source.len(), |i| start + i);
+    let text = source[line_start..line_end].strip_suffix('\r').unwrap_or(&source[line_start..line_end]);
+    let caret = (start - line_start).min(text.len());
+    let caret_end = (end.min(line_end) - line_start).clamp(caret, text.len());
+    let shown = Window::of(text, caret, caret_end);
     let number = line.to_string();
     let gutter = " ".repeat(number.len());
-    let width = {
-        let start = floor_char_boundary(source, diagnostic.span.start.min(source.len()));
-        let end = floor_char_boundary(source, diagnostic.span.end.min(source.len()));
-        let spanned = &source[start..end.max(start)];
-        let on_line = spanned.split('\n').next().unwrap_or("");
-        on_line.chars().count().max(1)
-    };
-    writeln!(f, "error: {}", diagnostic.message)?;
-    writeln!(f, "{gutter}--> {origin}:{line}:{column}")?;
+    writeln!(f, "error: {}", escape(&diagnostic.message))?;
+    writeln!(f, "{gutter}--> {}:{line}:{column}", escape(origin))?;
     writeln!(f, "{gutter} |")?;
-    writeln!(f, "{number} | {text}")?;
-    writeln!(f, "{gutter} | {}{}", " ".repeat(column - 1), "^".repeat(width))
+    writeln!(f, "{number} | {}", shown.text)?;
+    writeln!(f, "{gutter} | {}{}", " ".repeat(shown.caret), "^".repeat(shown.width))
+}
+
+/// The most characters of a source line shown under a mistake; longer lines are cut around it.
+const LINE_WINDOW: usize = 100;
+/// How many of them go before the mistake, where the line goes on long enough after it.
+const BEFORE_CARET: usize = 40;
+/// The most characters of a piece of the query that a message quotes.
+const QUOTED_CHARS: usize = 32;
+
+/// The part of a source line shown: escaped, cut with `…` where it is long, and where the caret
+/// goes in it.
+struct Window {
+    text: String,
+    /// Characters before the caret.
+    caret: usize,
+    /// Carets.
+    width: usize,
+}
+
+impl Window {
+    /// The window of `line` around the bytes `caret..caret_end`.
+    fn of(line: &str, caret: usize, caret_end: usize) -> Window {
+        let (before, after) = line.split_at(caret);
+        let after_width = shown_width(after, LINE_WINDOW);
+        // What the line after the caret does not fill goes to the line before it.
+        let before_budget = LINE_WINDOW - after_width.min(LINE_WINDOW - BEFORE_CARET);
+        let (head, head_width, cut_before) = take(before.chars().rev(), before_budget, " ");
+        let (tail, tail_width, cut_after) = take(after.chars(), LINE_WINDOW - head_width, " ");
+        let mut text = String::from(if cut_before { "…" } else { "" });
+        head.iter().rev().for_each(|unit| text.push_str(unit));
+        tail.iter().for_each(|unit| text.push_str(unit));
+        if cut_after {
+            text.push('…');
+        }
+        let spanned = shown_width(&line[caret..caret_end], tail_width);
+        Window { text, caret: usize::from(cut_before) + head_width, width: spanned.max(1) }
+    }
+}
+
+/// The characters of `chars` as shown (a tab as `tab`), one string each, while they fit in
+/// `budget` columns; their width; and whether characters were left out.
+fn take(chars: impl Iterator<Item = char>, budget: usize, tab: &'static str) -> (Vec<Cow<'static, str>>, usize, bool) {
+    let mut units = Vec::new();
+    let mut width = 0;
+    for c in chars {
+        let unit = shown(c, tab);
+        let unit_width = unit.chars().count();
+        if width + unit_width > budget {
+            return (units, width, true);
+        }
+        width += unit_width;
+        units.push(unit);
+    }
+    (units, width, false)
+}
+
+/// The columns `text` takes when shown in a line, counted up to `limit` at most.
+fn shown_width(text: &str, limit: usize) -> usize {
+    let mut width = 0;
+    for c in text.chars() {
+        width += shown(c, " ").chars().count();
+        if width >= limit {
+            return limit;
+        }
+    }
+    width
+}
+
+/// A character as shown: control characters (and the invisible ones that reorder text) as
+/// escapes, a tab as `tab`, any other as itself.
+fn shown(c: char, tab: &'static str) -> Cow<'static, str> {
+    match c {
+        '\t' => Cow::Borrowed(tab),
+        '\0' => Cow::Borrowed("\\0"),
+        '\n' => Cow::Borrowed("\\n"),
+        '\r' => Cow::Borrowed("\\r"),
+        c if c.is_control() && u32::from(c) < 0x100 => Cow::Owned(format!("\\x{:02x}", u32::from(c))),
+        c if c.is_control() || is_invisible(c) => Cow::Owned(format!("\\u{{{:x}}}", u32::from(c))),
+        c => Cow::Owned(c.to_string()),
+    }
+}
+
+/// Characters that change how the text around them is shown without being seen: the
+/// bidirectional overrides and isolates, and zero-width ones.
+fn is_invisible(c: char) -> bool {
+    matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
+}
+
+/// Text with its control characters (and invisible ones) escaped, so that none reaches a
+/// terminal: `\0`, `\x1b`, `\u{202e}`.
+#[must_use]
+pub fn escape(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control() || is_invisible(c)) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(text.chars().map(|c| shown(c, "\\t")).collect())
+}
+
+/// A piece of the query as a message quotes it: in single quotes, escaped, and cut to its first
+/// 32 characters with `…`.
+pub(crate) fn quoted(text: &str) -> String {
+    format!("'{}'", excerpt(text))
+}
+
+/// A piece of the query as a message shows it: escaped, and cut to its first 32 characters
+/// with `…`.
+pub(crate) fn excerpt(text: &str) -> String {
+    let (head, _, cut) = take(text.chars(), QUOTED_CHARS, "\\t");
+    format!("{}{}", head.concat(), if cut { "…" } else { "" })
+}
+
+/// The mistake of a variant name that is none: the name shown as [`excerpt`] shows it.
+pub(crate) fn unknown_variant(name: &str) -> String {
+    crate::variant::UnknownVariant { name: excerpt(name) }.to_string()
+}
+
+/// The end of a piece of the query (what comes just before a mistake), escaped and cut to its
+/// last `chars` characters with `…`.
+pub(crate) fn ending(text: &str, chars: usize) -> String {
+    let (tail, _, cut) = take(text.chars().rev(), chars, "\\t");
+    let tail: String = tail.iter().rev().map(|unit| &**unit).collect();
+    format!("{}{tail}", if cut { "…" } else { "" })
 }
 
 impl std::error::Error for QueryError {}
@@ -129,6 +252,38 @@ mod tests {
         assert_eq!(line_column(source, 2), (2, 1));
         assert_eq!(line_column(source, 2 + '♔'.len_utf8()), (2, 2));
         assert_eq!(line_column(source, source.len()), (2, 5));
+    }
+
+    #[test]
+    fn windows_of_long_lines() {
+        let window = |line: &str, caret: usize, end: usize| {
+            let window = Window::of(line, caret, end);
+            (window.text, window.caret, window.width)
+        };
+        // Short lines are shown whole.
+        assert_eq!(window("Ka1 R[ x", 7, 8), ("Ka1 R[ x".to_owned(), 7, 1));
+        let line = "♔".repeat(100);
+        assert_eq!(window(&line, 0, line.len()), (line.clone(), 0, 100));
+        // A long line: from its start, its end, or around the middle, a hundred characters.
+        let line = "abcdefghij".repeat(15);
+        let (text, caret, width) = window(&line, 0, 3);
+        assert_eq!((text.chars().count(), text.ends_with('…'), caret, width), (101, true, 0, 3));
+        let (text, caret, width) = window(&line, 150, 150);
+        assert_eq!((text.chars().count(), text.starts_with('…'), caret, width), (101, true, 101, 1));
+        let (text, caret, width) = window(&line, 75, 150);
+        assert_eq!((text.chars().count(), caret, width), (102, 41, 60));
+        assert_eq!(text.chars().nth(caret), line.chars().nth(75));
+        // Escapes take their width.
+        assert_eq!(window("a\u{1b}b", 2, 3), ("a\\x1bb".to_owned(), 5, 1));
+    }
+
+    #[test]
+    fn quoted_pieces_are_short_and_escaped() {
+        assert_eq!(quoted("Ka1"), "'Ka1'");
+        assert_eq!(quoted(&"x".repeat(40)), format!("'{}…'", "x".repeat(32)));
+        assert_eq!(quoted("a\0b\u{1b}[0m\t"), "'a\\0b\\x1b[0m\\t'");
+        assert_eq!(ending(&format!("{}Qh7 and", "Ka1 ".repeat(10)), 11), "…Ka1 Qh7 and");
+        assert_eq!(escape("plain"), "plain");
     }
 
     #[test]

@@ -143,7 +143,12 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
         }
         ExprKind::Game(_) => line(out, &indent, &format!("game: {text}")),
     }
-    for child in expr.children() {
+    // A chain of one associative operator shows as one node, however it is grouped.
+    let children = match &expr.kind {
+        ExprKind::Binary(op, ..) if op.is_associative() => expr.operands(*op),
+        _ => expr.children(),
+    };
+    for child in children {
         tree(out, child, source, depth + 1);
     }
 }

@@ -25,6 +25,7 @@ mod compile;
 pub mod context;
 pub mod diagnostic;
 pub mod explain;
+mod line;
 mod parse;
 mod plan;
 mod transform;
@@ -35,6 +36,9 @@ use std::sync::Arc;
 pub use compile::DesignatorReport;
 pub use context::{Context, Frame, GameFacts, TagSource};
 pub use diagnostic::{Diagnostic, QueryError};
+pub use line::LineCache;
+#[cfg(test)]
+pub(crate) use line::work as line_work;
 pub use plan::{Needs, Program};
 
 use crate::board::Width;

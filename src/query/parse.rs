@@ -4,7 +4,8 @@
 //! own to find out exactly what was expected where. So every mistake is reported, each with a
 //! sentence about the query rather than the name of a grammar rule.
 
-use std::sync::LazyLock;
+use std::num::NonZeroUsize;
+use std::sync::{LazyLock, Mutex, PoisonError};
 
 use pest::Parser;
 use pest::error::{ErrorVariant, InputLocation};
@@ -17,7 +18,7 @@ use super::ast::{
     PieceAtomKind, PieceDesignator, PiecePart, QueryAst, RayLines, Region, Side, Sort, Span, SquareDesignator,
     SquarePart, TransformKind, UnaryOp, Word,
 };
-use super::diagnostic::Diagnostic;
+use super::diagnostic::{Diagnostic, ending, quoted};
 
 #[derive(Parser)]
 #[grammar = "query/grammar.pest"]
@@ -57,19 +58,35 @@ const MAX_NESTING: usize = 64;
 const MAX_PREFIXES: usize = 64;
 /// How deep the syntax tree of one filter may be (later passes recurse on it).
 const MAX_DEPTH: u32 = 256;
+/// How many filters may hold one another (`light light ... R`, `flip flip ... R`): building the
+/// tree recurses once per filter, in far larger frames than the later passes.
+const MAX_NESTED: u32 = 128;
 
-/// The most pest calls one parse may make. Queries use thousands; the budget only stops a
+/// The pest calls any parse may make. Queries use thousands; the budget only stops a
 /// pathological text, should one still make the grammar backtrack wildly.
 const CALL_BUDGET: usize = 5_000_000;
+/// The pest calls a parse may make besides, per byte of its text. Plain queries take up to about
+/// 140 calls a byte (`a a a ...`), so a long but simple query reads to its end, while
+/// backtracking that grows faster than the text still runs out of calls.
+const CALLS_PER_BYTE: usize = 512;
+
+/// Parses text with a rule of the grammar, within a call budget scaled to the text's length.
+fn parse_rule(rule: Rule, text: &str) -> Result<Pairs<'_, Rule>, pest::error::Error<Rule>> {
+    // pest takes its call limit from a setting of the whole process when a parse starts, so
+    // parses take turns, each with the budget of its own text.
+    static TURN: Mutex<()> = Mutex::new(());
+    let _turn = TURN.lock().unwrap_or_else(PoisonError::into_inner);
+    let budget = CALL_BUDGET.saturating_add(text.len().saturating_mul(CALLS_PER_BYTE));
+    pest::set_call_limit(NonZeroUsize::new(budget));
+    Grammar::parse(rule, text)
+}
 
 /// Parses a query. Returns the tree of what could be read and every syntax mistake found.
 pub(crate) fn parse(source: &str) -> (QueryAst, Vec<Diagnostic>) {
-    static BUDGET: std::sync::Once = std::sync::Once::new();
-    BUDGET.call_once(|| pest::set_call_limit(std::num::NonZeroUsize::new(CALL_BUDGET)));
     let (balanced, diagnostics) = balance(source);
-    let mut builder = Builder { diagnostics, reported_until: 0, too_deep: false };
+    let mut builder = Builder { diagnostics, reported_until: 0, too_deep: false, nested: 0 };
     let mut ast = QueryAst { header: None, body: Vec::new() };
-    let mut pairs = match Grammar::parse(Rule::query, &balanced) {
+    let mut pairs = match parse_rule(Rule::query, &balanced) {
         Ok(pairs) => pairs,
         Err(error) => {
             builder.diagnostics.push(describe_error(&error, &balanced, 0));
@@ -200,6 +217,8 @@ struct Builder {
     reported_until: usize,
     /// Whether a tree too deep was reported.
     too_deep: bool,
+    /// How many filters hold the one being built (arguments, constituents, brackets).
+    nested: u32,
 }
 
 /// The filters of a query, a block or parentheses, read one item at a time.
@@ -249,7 +268,7 @@ fn diagnose_junk(source: &str, junk: Span, previous_filter: Option<usize>) -> Di
         return Diagnostic::new(junk, "unexpected quoted text: only header parameters take text here");
     }
     if let Some(start) = previous_filter
-        && let Err(error) = Grammar::parse(Rule::filter_to_end, &source[start..])
+        && let Err(error) = parse_rule(Rule::filter_to_end, &source[start..])
         && error_position(&error) + start > junk.start
     {
         return describe_error(&error, source, start);
@@ -257,13 +276,13 @@ fn diagnose_junk(source: &str, junk: Span, previous_filter: Option<usize>) -> Di
     let rest = &source[junk.start..];
     let header = rest.strip_prefix("cql").is_some_and(|after| after.trim_start().starts_with('('));
     let rule = if header { Rule::header_only } else { Rule::filter_only };
-    match Grammar::parse(rule, rest) {
+    match parse_rule(rule, rest) {
         Err(error) => describe_error(&error, source, junk.start),
         Ok(pairs) if header => Diagnostic::new(
             Span::new(junk.start, junk.start + pairs.as_str().len()),
             "the header cql(...) must come first in a query",
         ),
-        Ok(_) => Diagnostic::new(junk, format!("unexpected '{token}'")),
+        Ok(_) => Diagnostic::new(junk, format!("unexpected {}", quoted(token))),
     }
 }
 
@@ -280,12 +299,12 @@ fn describe_error(error: &pest::error::Error<Rule>, source: &str, offset: usize)
         position = source[..position].trim_end().len().max(offset);
     }
     if let Some(word) = unknown_word(source, position) {
-        return Diagnostic::new(word, format!("unknown word '{}'", word.text(source)));
+        return Diagnostic::new(word, format!("unknown word {}", quoted(word.text(source))));
     }
     let found = word_at(source, position);
     let span = Span::new(position, position + found.len().max(1));
     let context = source[offset..position].trim();
-    let found_text = if found.is_empty() { "the end of the query".to_owned() } else { format!("'{found}'") };
+    let found_text = if found.is_empty() { "the end of the query".to_owned() } else { quoted(found) };
     let message = match &error.variant {
         ErrorVariant::ParsingError { positives, .. } => {
             let expected = expectation(positives, context);
@@ -321,7 +340,7 @@ fn unknown_word(source: &str, position: usize) -> Option<Span> {
     let end = source[position..].find(|c: char| !is_letter(c)).map_or(source.len(), |i| position + i);
     let word = &source[start..end];
     let followed_by_designator = source[end..].starts_with(|c: char| c.is_ascii_digit() || "[?&_".contains(c));
-    let keyword = Grammar::parse(Rule::keyword, word).is_ok_and(|pairs| pairs.as_str() == word);
+    let keyword = parse_rule(Rule::keyword, word).is_ok_and(|pairs| pairs.as_str() == word);
     (word.len() >= 3 && !followed_by_designator && !keyword).then_some(Span::new(start, end))
 }
 
@@ -335,13 +354,9 @@ fn word_at(source: &str, position: usize) -> &str {
     &rest[..end]
 }
 
+/// What comes before a mistake, as a message quotes it: its last characters, escaped.
 fn shorten(context: &str) -> String {
-    let chars: Vec<char> = context.chars().collect();
-    if chars.len() <= 24 {
-        context.to_owned()
-    } else {
-        format!("...{}", chars[chars.len() - 20..].iter().collect::<String>())
-    }
+    ending(context, 24)
 }
 
 /// The phrase for the argument of a word (`from S`, `light S`, `flip F`); [`argument_after`]
@@ -460,6 +475,26 @@ fn phrase(rule: Rule) -> Option<(u8, &'static str)> {
     })
 }
 
+/// An operand built so far: a tree with its depth, or the operands of a chain of one
+/// associative operator, to be grouped once the chain is complete.
+enum Built {
+    Tree(Expr, u32),
+    Chain(BinaryOp, Vec<(Expr, u32)>),
+}
+
+/// The precedence level of an operator (as [`PRATT`] orders them).
+fn level(op: BinaryOp) -> u8 {
+    match op {
+        BinaryOp::Or => 0,
+        BinaryOp::And => 1,
+        BinaryOp::In | BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => 2,
+        BinaryOp::Add | BinaryOp::Sub => 3,
+        BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem => 4,
+        BinaryOp::Union => 5,
+        BinaryOp::Intersection => 6,
+    }
+}
+
 // ----- Header -------------------------------------------------------------------------------
 
 impl Builder {
@@ -529,7 +564,9 @@ impl Builder {
     }
 
     /// A filter's operators and operands as a tree, with its depth. Long runs of prefixes and
-    /// trees too deep are refused, so that no pass over the tree runs out of stack.
+    /// trees too deep are refused, so that no pass over the tree runs out of stack; a chain of
+    /// one associative operator (`a and b and c ...`) is grouped as a balanced tree, whose
+    /// depth grows with the logarithm of its length.
     fn operators(&mut self, pairs: Pairs<'_, Rule>) -> (Expr, u32) {
         let span = pairs.clone().next().map_or(Span::default(), |first| span_of(&first));
         let longest_run = pairs
@@ -542,10 +579,31 @@ impl Builder {
             self.diagnostics.push(Diagnostic::new(span, message));
             return (placeholder(span), 1);
         }
+        if self.nested >= MAX_NESTED {
+            // Refused before it is built: building recurses as deep as the filters nest.
+            if !std::mem::replace(&mut self.too_deep, true) {
+                let message = format!("filters nest more than {MAX_NESTED} deep here");
+                self.diagnostics.push(Diagnostic::new(span, message));
+            }
+            return (placeholder(span), 1);
+        }
+        self.nested += 1;
+        let built = self.pratt(pairs);
+        self.nested -= 1;
+        built
+    }
+
+    /// The tree of a filter's operators and operands, by precedence.
+    fn pratt(&mut self, pairs: Pairs<'_, Rule>) -> (Expr, u32) {
         let builder = std::cell::RefCell::new(self);
-        PRATT
-            .map_primary(|primary| builder.borrow_mut().operand(primary))
-            .map_prefix(|op, (operand, depth)| {
+        let built = PRATT
+            .map_primary(|primary| {
+                let (operand, depth) = builder.borrow_mut().operand(primary);
+                Built::Tree(operand, depth)
+            })
+            .map_prefix(|op, operand| {
+                let mut builder = builder.borrow_mut();
+                let (operand, depth) = builder.finish(operand);
                 let span = span_of(&op).join(operand.span);
                 let op = match op.as_rule() {
                     Rule::op_not => UnaryOp::Not,
@@ -555,21 +613,22 @@ impl Builder {
                     Rule::op_abs => UnaryOp::Abs,
                     rule => unreachable!("grammar: {rule:?} is no prefix operator"),
                 };
-                builder.borrow_mut().bounded(Expr { kind: ExprKind::Unary(op, Box::new(operand)), span }, depth + 1)
+                let (expr, depth) =
+                    builder.bounded(Expr { kind: ExprKind::Unary(op, Box::new(operand)), span }, depth + 1, None);
+                Built::Tree(expr, depth)
             })
-            .map_infix(|(left, left_depth), op, (right, right_depth)| {
-                let span = left.span.join(right.span);
-                let depth = left_depth.max(right_depth) + 1;
-                let attacks = |attackers: Expr, targets: Expr| ExprKind::Attacks {
-                    attackers: Box::new(attackers),
-                    targets: Box::new(targets),
-                };
+            .map_infix(|left, op, right| {
+                let mut builder = builder.borrow_mut();
                 let op = match op.as_rule() {
-                    Rule::op_attacks => {
-                        return builder.borrow_mut().bounded(Expr { kind: attacks(left, right), span }, depth);
-                    }
-                    Rule::op_attackedby => {
-                        return builder.borrow_mut().bounded(Expr { kind: attacks(right, left), span }, depth);
+                    Rule::op_attacks | Rule::op_attackedby => {
+                        let (left, left_depth) = builder.finish(left);
+                        let (right, right_depth) = builder.finish(right);
+                        let span = left.span.join(right.span);
+                        let (attackers, targets) =
+                            if op.as_rule() == Rule::op_attacks { (left, right) } else { (right, left) };
+                        let kind = ExprKind::Attacks { attackers: Box::new(attackers), targets: Box::new(targets) };
+                        let (expr, depth) = builder.bounded(Expr { kind, span }, left_depth.max(right_depth) + 1, None);
+                        return Built::Tree(expr, depth);
                     }
                     Rule::op_or => BinaryOp::Or,
                     Rule::op_and => BinaryOp::And,
@@ -589,20 +648,76 @@ impl Builder {
                     Rule::op_rem => BinaryOp::Rem,
                     rule => unreachable!("grammar: {rule:?} is no infix operator"),
                 };
-                builder
-                    .borrow_mut()
-                    .bounded(Expr { kind: ExprKind::Binary(op, Box::new(left), Box::new(right)), span }, depth)
+                let right = builder.finish(right);
+                if op.is_associative() {
+                    return match left {
+                        Built::Chain(chained, mut operands) if chained == op => {
+                            operands.push(right);
+                            Built::Chain(op, operands)
+                        }
+                        left => Built::Chain(op, vec![builder.finish(left), right]),
+                    };
+                }
+                let (left, left_depth) = builder.finish(left);
+                let (right, right_depth) = right;
+                // The operators of one level, left to right, nest in the tree as they go on.
+                let chained = left_depth >= right_depth
+                    && matches!(&left.kind, ExprKind::Binary(left_op, ..) if level(*left_op) == level(op));
+                let span = left.span.join(right.span);
+                let kind = ExprKind::Binary(op, Box::new(left), Box::new(right));
+                let (expr, depth) =
+                    builder.bounded(Expr { kind, span }, left_depth.max(right_depth) + 1, chained.then_some(op));
+                Built::Tree(expr, depth)
             })
-            .parse(pairs)
+            .parse(pairs);
+        builder.into_inner().finish(built)
     }
 
-    /// The node, if the tree is not too deep; else a placeholder and (once) a mistake.
-    fn bounded(&mut self, expr: Expr, depth: u32) -> (Expr, u32) {
+    /// The tree of what was built.
+    fn finish(&mut self, built: Built) -> (Expr, u32) {
+        match built {
+            Built::Tree(expr, depth) => (expr, depth),
+            Built::Chain(op, operands) => {
+                let count = operands.len();
+                self.balanced(op, &mut operands.into_iter(), count)
+            }
+        }
+    }
+
+    /// The next `count` operands of a chain of `op`, joined in a balanced tree: in the order
+    /// written (so `and` and `or` test them in that order), and as deep as the logarithm of
+    /// their count.
+    fn balanced(
+        &mut self,
+        op: BinaryOp,
+        operands: &mut impl Iterator<Item = (Expr, u32)>,
+        count: usize,
+    ) -> (Expr, u32) {
+        if count <= 1 {
+            return operands.next().expect("parse: a chain has as many operands as counted");
+        }
+        let (left, left_depth) = self.balanced(op, operands, count / 2);
+        let (right, right_depth) = self.balanced(op, operands, count - count / 2);
+        let span = left.span.join(right.span);
+        let kind = ExprKind::Binary(op, Box::new(left), Box::new(right));
+        self.bounded(Expr { kind, span }, left_depth.max(right_depth) + 1, None)
+    }
+
+    /// The node, if the tree is not too deep; else a placeholder and (once) a mistake. `chain`
+    /// is the operator when the node goes on a chain of operators of one level (`1 + 2 - 3`),
+    /// which makes the tree deeper without any nesting in the text.
+    fn bounded(&mut self, expr: Expr, depth: u32, chain: Option<BinaryOp>) -> (Expr, u32) {
         if depth <= MAX_DEPTH {
             return (expr, depth);
         }
         if !std::mem::replace(&mut self.too_deep, true) {
-            let message = format!("this filter nests more than {MAX_DEPTH} operators deep");
+            let message = match chain {
+                Some(op) => format!(
+                    "this filter chains more than {MAX_DEPTH} operators such as '{}' in a row: group some of them in parentheses",
+                    op.symbol()
+                ),
+                None => format!("this filter nests more than {MAX_DEPTH} levels deep"),
+            };
             self.diagnostics.push(Diagnostic::new(expr.span, message));
         }
         (placeholder(expr.span), 1)
@@ -736,7 +851,7 @@ impl Builder {
             }
             rule => unreachable!("grammar: {rule:?} is no operand"),
         };
-        self.bounded(Expr { kind, span }, depth)
+        self.bounded(Expr { kind, span }, depth, None)
     }
 
     /// The filters among the pairs, with their depths.
@@ -1166,13 +1281,44 @@ mod tests {
         for (source, message) in [
             (format!("{}R{}", "(".repeat(5000), ")".repeat(5000)), "brackets nest more than 64 deep"),
             (format!("{}R", "-".repeat(5000)), "more than 64 prefix operators in a row"),
-            (format!("R{}", " | R".repeat(5000)), "this filter nests more than 256 operators deep"),
+            (format!("1{}", " + 1".repeat(5000)), "this filter chains more than 256 operators such as '+' in a row"),
+            (format!("{}R", "light ".repeat(300)), "filters nest more than 128 deep here"),
+            (format!("{}R", "not light ".repeat(200)), "filters nest more than 128 deep here"),
+            (format!("{}R", "flip ".repeat(200)), "filters nest more than 128 deep here"),
+            (format!("{}R", "move from ".repeat(200)), "filters nest more than 128 deep here"),
+            (format!("{}R", "pin through ".repeat(200)), "filters nest more than 128 deep here"),
+            (format!("{}R", "line --> ".repeat(200)), "filters nest more than 128 deep here"),
+            (format!("{}R{}", "between(a1 ".repeat(200), ")".repeat(200)), "brackets nest more than 64 deep"),
+            (format!("{}R", "light ~~".repeat(100)), "this filter nests more than 256 levels deep"),
             (format!("{}R{}", "{ not ".repeat(300), "}".repeat(300)), "brackets nest more than 64 deep"),
         ] {
             let (ast, diagnostics) = parse(&source);
             assert!(diagnostics.iter().any(|d| d.message.starts_with(message)), "{diagnostics:?}");
             drop(ast);
         }
+    }
+
+    /// A chain of one associative operator is a balanced tree: the depth of 257 terms is 10,
+    /// far from the limit on nesting, and the terms stay in the order written.
+    #[test]
+    fn flat_chains_are_not_nesting() {
+        fn depth(expr: &Expr) -> usize {
+            1 + expr.children().into_iter().map(depth).max().unwrap_or(0)
+        }
+        for (op, terms) in [("or", 257), ("and", 257), ("|", 5000), ("&", 5000), ("and", 20_000)] {
+            let source = vec!["Ka1"; terms].join(&format!(" {op} "));
+            let filters = body(&source);
+            assert_eq!(filters.len(), 1);
+            let ExprKind::Binary(binary, ..) = &filters[0].kind else { panic!("{op}: not a chain") };
+            assert_eq!(binary.symbol(), op);
+            let operands = filters[0].operands(*binary);
+            assert_eq!(operands.len(), terms, "{op}");
+            assert!(operands.windows(2).all(|pair| pair[0].span.end < pair[1].span.start), "{op}: out of order");
+            assert!(depth(&filters[0]) <= 16, "{op} x {terms}: {} deep", depth(&filters[0]));
+        }
+        // Operators of different levels still group by precedence.
+        let source = "a1 or b1 and c1 or d1 | e1 | f1 and g1";
+        assert_eq!(shape(&body(source)[0], source), "(a1 or ((b1 and c1) or ((d1 | (e1 | f1)) and g1)))");
     }
 
     /// Found by fuzzing: brackets inside quotes in the body, which the balancing skipped and the

@@ -158,8 +158,13 @@ pub(crate) enum FilterNode<const W: usize> {
     Placement(Vec<(Piece, SquareSet<W>)>),
     /// A game test passes.
     Game(usize),
-    /// Consecutive positions from this one match the steps in turn.
-    Line(Vec<Step<W>>),
+    /// Consecutive positions from this one match the steps in turn. `slot` numbers the `line`
+    /// filters of a program (each transformed copy has its own), to keep their answers over one
+    /// line of positions in a [`LineCache`](super::line::LineCache).
+    Line {
+        steps: Vec<Step<W>>,
+        slot: usize,
+    },
 }
 
 /// What a program needs from the replay besides each position.
@@ -230,7 +235,7 @@ impl<const W: usize> Program<W> {
     pub fn matches<P: RulesView<W>>(&self, position: &P) -> bool {
         let frames = [Frame { position, ply: position.ply_from_counters(), previous: None }];
         let game = GameFacts { values: vec![None; self.game_tests.len()] };
-        self.matches_at(&Context { frames: &frames, complete: true, game: &game }, 0)
+        self.matches_at(&Context { frames: &frames, complete: true, game: &game, lines: None }, 0)
     }
 
     /// Whether every filter of the body matches the position `at` of the context's line.
@@ -281,7 +286,7 @@ impl<const W: usize> Program<W> {
                 pieces.iter().all(|(piece, squares)| view.kind(piece.kind) & view.color(piece.color) == *squares)
             }
             FilterNode::Game(slot) => context.game.values.get(*slot).copied().flatten().is_some(),
-            FilterNode::Line(steps) => self.line(steps, context, at),
+            FilterNode::Line { steps, slot } => self.line(steps, *slot, context, at),
         }
     }
 
@@ -668,44 +673,5 @@ impl<const W: usize> NumberNode<W> {
             }
             _ => None,
         }
-    }
-}
-
-impl<const W: usize> Program<W> {
-    /// Whether a run of positions from `at` matches each step in turn, each step covering
-    /// between its fewest and most consecutive positions.
-    fn line<P: RulesView<W>>(&self, steps: &[Step<W>], context: &Context<'_, P>, at: usize) -> bool {
-        let end = context.frames.len();
-        // starts[i]: a run of the steps so far may end just before position i.
-        let mut starts = vec![false; end + 1];
-        starts[at] = true;
-        for step in steps {
-            let mut next = vec![false; end + 1];
-            // Whether the step's filter matches at each position, found once.
-            let mut matches: Vec<Option<bool>> = vec![None; end];
-            for start in (at..=end).filter(|&start| starts[start]) {
-                if step.min == 0 {
-                    next[start] = true;
-                }
-                let mut covered = 0u32;
-                while start + (covered as usize) < end && step.max.is_none_or(|max| covered < max) {
-                    let position = start + covered as usize;
-                    let matched =
-                        *matches[position].get_or_insert_with(|| self.filter(&step.filter, context, position));
-                    if !matched {
-                        break;
-                    }
-                    covered += 1;
-                    if covered >= step.min {
-                        next[start + covered as usize] = true;
-                    }
-                }
-            }
-            if !next.contains(&true) {
-                return false;
-            }
-            starts = next;
-        }
-        true
     }
 }

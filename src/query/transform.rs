@@ -156,12 +156,13 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
                 let test = mapper.compiler.game_test(*slot).flip_color();
                 FilterNode::Game(mapper.compiler.game_slot(test))
             }
-            FilterNode::Line(steps) => FilterNode::Line(
-                steps
+            FilterNode::Line { steps, slot } => FilterNode::Line {
+                steps: steps
                     .iter()
                     .map(|step| Some(Step { filter: step.filter.mapped(mapper)?, min: step.min, max: step.max }))
                     .collect::<Option<_>>()?,
-            ),
+                slot: *slot,
+            },
             FilterNode::Constant(_)
             | FilterNode::Check
             | FilterNode::NoMove { .. }
@@ -333,9 +334,11 @@ impl<const W: usize> Canonical for FilterNode<W> {
                 if all { FilterNode::All(parts) } else { FilterNode::Any(parts) }
             }
             FilterNode::Not(filter) => FilterNode::Not(canonical_box(&**filter)),
-            FilterNode::Line(steps) => FilterNode::Line(
-                steps.iter().map(|step| Step { filter: step.filter.canonical(), ..step.clone() }).collect(),
-            ),
+            // The slot numbers a node of the program, not what it means.
+            FilterNode::Line { steps, .. } => FilterNode::Line {
+                steps: steps.iter().map(|step| Step { filter: step.filter.canonical(), ..step.clone() }).collect(),
+                slot: 0,
+            },
             FilterNode::PieceOn { .. }
             | FilterNode::Constant(_)
             | FilterNode::Turn(_)

@@ -11,7 +11,7 @@ use std::ops::ControlFlow;
 use crate::notation::fen;
 use crate::notation::pgn::{Damage, Lexer, Visitor, decode_text, shown, tag_text};
 use crate::position::Position;
-use crate::query::{Context, Frame, GameFacts, Needs, Program, TagSource};
+use crate::query::{Context, Frame, GameFacts, LineCache, Needs, Program, TagSource};
 use crate::rules::classical::{Board, San, SanError};
 use crate::variant::{Family, Variant};
 
@@ -170,10 +170,19 @@ struct Findings {
 }
 
 impl Findings {
-    /// Tests the position `at` of a line; `complete` when the line has ended.
+    /// Tests the position `at` of a line; `complete` when the line has ended. `lines` keeps the
+    /// answers of `line` filters while every position of a complete line is tested.
     #[inline(always)]
-    fn test(&mut self, program: &Program<1>, game: &GameFacts, line: &Line, at: usize, complete: bool) {
-        let context = Context { frames: &line.frames, complete, game };
+    fn test(
+        &mut self,
+        program: &Program<1>,
+        game: &GameFacts,
+        line: &Line,
+        at: usize,
+        complete: bool,
+        lines: Option<&LineCache>,
+    ) {
+        let context = Context { frames: &line.frames, complete, game, lines };
         if !program.matches_at(&context, at) {
             return;
         }
@@ -198,6 +207,8 @@ struct Replayer<'a, 'o> {
     /// How many frames a line keeps (0: all).
     keep: usize,
     game: GameFacts,
+    /// The answers of `line` filters over the line being closed.
+    lines: LineCache,
     line: Option<Line>,
     outer: Vec<Line>,
     found: Findings,
@@ -225,6 +236,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
             needs: Needs::default(),
             keep: 1,
             game: GameFacts::default(),
+            lines: LineCache::new(),
             line: None,
             outer: Vec::new(),
             found: Findings::default(),
@@ -276,15 +288,18 @@ impl<'a, 'o> Replayer<'a, 'o> {
             return;
         }
         if let (Some(program), Some(line)) = (self.program, &self.line) {
-            self.found.test(program, &self.game, line, line.frames.len() - 1, false);
+            self.found.test(program, &self.game, line, line.frames.len() - 1, false, None);
         }
     }
 
     /// Tests the positions of a line that has ended, when the query looks ahead.
     fn close_line(&mut self, line: &Line, complete: bool) {
         if let (true, Some(program)) = (self.needs.lookahead, self.program) {
+            // The frames stay the same while the line's positions are tested: each `line`
+            // filter looks ahead once for all of them.
+            self.lines.clear();
             for at in line.own_from..line.frames.len() {
-                self.found.test(program, &self.game, line, at, complete);
+                self.found.test(program, &self.game, line, at, complete, Some(&self.lines));
             }
         }
     }
@@ -365,7 +380,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
             Line { frames: vec![Frame { position: board, ply: 0, previous: None }], offsets: vec![start], own_from: 0 };
         if program.is_game_level() {
             // Nothing in the query looks at positions: the game is decided by its start.
-            self.found.test(program, &self.game, &line, 0, false);
+            self.found.test(program, &self.game, &line, 0, false, None);
             return ControlFlow::Break(());
         }
         self.line = Some(line);
@@ -462,6 +477,62 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
                 self.close_line(&variation, true);
             }
             self.line = Some(outer);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::{Query, line_work};
+
+    /// A game of `plies` plies from a bare position: knights shuffle, then a rook checks the
+    /// black king twice, over and over.
+    fn long_game(plies: usize) -> String {
+        let cycle = ["Ne4", "Ne5", "Nc3", "Nc6", "Ra8+", "Kh7", "Ra7+", "Kh8"];
+        let moves: Vec<String> = (0..plies)
+            .map(|ply| {
+                let san = cycle[ply % cycle.len()];
+                if ply % 2 == 0 { format!("{}. {san}", ply / 2 + 1) } else { san.to_owned() }
+            })
+            .collect();
+        format!(
+            "[Event \"long\"]\n[SetUp \"1\"]\n[FEN \"7k/8/2n5/8/8/2N5/8/R5K1 w - - 0 1\"]\n[Result \"*\"]\n\n{} *\n",
+            moves.join(" ")
+        )
+    }
+
+    /// The plies that match, and the units of work the `line` filters took.
+    fn search(query: &str, text: &str) -> (Vec<u32>, u64) {
+        let plans = Plans::new(Query::parse(query).unwrap());
+        let options =
+            ReplayOptions { plans: &plans, default_variant: Variant::standard(), variations: false, result: None };
+        let before = line_work();
+        let records = replay_range(text.as_bytes(), &options);
+        let work = line_work() - before;
+        assert_eq!(records.len(), 1);
+        assert_eq!(records[0].error, None);
+        (records[0].matched.iter().map(|matched| matched.ply).collect(), work)
+    }
+
+    /// Testing every position of a line once costs work linear in its length: each step's
+    /// filter is tested at most once per position, and the tables are a few per step. Testing
+    /// each position on its own looked ahead from it, in work quadratic in the length.
+    #[test]
+    fn sequences_are_linear_in_the_length_of_the_line() {
+        let plies = 4000;
+        let text = long_game(plies);
+        for (query, steps, matches) in [
+            ("line --> check{6,}", 1, 0),
+            ("line --> .* --> Qf7", 2, 0),
+            ("line --> kh7 --> Ra7", 2, plies / 4),
+            ("line --> check --> not check{1,3} --> check", 3, plies / 8),
+            ("line --> Nc3* --> btm --> (line --> wtm --> check)", 5, plies * 3 / 8),
+        ] {
+            let (matched, work) = search(query, &text);
+            assert_eq!(matched.len(), matches, "{query}");
+            let bound = 16 * (plies as u64 + 1) * steps;
+            assert!(work <= bound, "{query}: {work} units of work for {plies} plies, more than {bound}");
         }
     }
 }

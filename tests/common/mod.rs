@@ -67,7 +67,7 @@ fn value_in<const W: usize, P: RulesView<W>>(plan: &Plan, position: P) -> Option
     let program = plan.program::<W>().expect("the plan's width");
     let frames = [Frame { ply: position.ply_from_counters(), position, previous: None }];
     let game = GameFacts::default();
-    program.sort_value(&Context { frames: &frames, complete: true, game: &game }, 0)
+    program.sort_value(&Context { frames: &frames, complete: true, game: &game, lines: None }, 0)
 }
 
 /// The squares of the value of a set expression in a position, by name, in board order: each

@@ -1,0 +1,340 @@
+//! Sequences, `line --> F1 --> F2 ...`, in time linear in the length of the line of positions.
+//!
+//! Whether the steps match from a position depends only on the positions after it, so the
+//! answers at every position of a line are found together. A forward pass finds, step by step,
+//! where each step may start (`reach`) and how many consecutive positions from there match its
+//! filter (`run`); each filter is tested at most once per position, and only where a step may
+//! start or a run of its matches goes on. A backward pass then finds from where the remaining
+//! steps can still be completed (`can`), a step `{min,max}` taking constant time per position
+//! with a table of the next position from which the later steps complete.
+//!
+//! A search keeps the answers in a [`LineCache`] while the frames of a line stay the same, so
+//! that testing every position of a line of `n` positions costs `O(n)` per `line` filter rather
+//! than `O(n²)`.
+//!
+//! ```
+//! use cqlq::notation::fen;
+//! use cqlq::{Position, Query, Variant};
+//!
+//! // A position alone is a line of one position: White to move, and nothing after it.
+//! let plan = Query::parse("line --> wtm --> btm*")?.compile(Variant::standard())?;
+//! let setup = fen::read::<1>(Variant::standard(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1")?;
+//! assert!(plan.matches(&Position::from_setup(setup)?.into()));
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+use std::cell::RefCell;
+
+use super::context::Context;
+use super::plan::{FilterNode, NumberNode, Program, Step};
+use crate::position::RulesView;
+
+/// The answers of a program's `line` filters at the positions of one line of frames, found on
+/// first use and kept while the frames stay the same.
+///
+/// Pass one in [`Context::lines`] for every position tested of a line, and [`clear`] it (or make
+/// a new one) before the frames change. The answers are tied to the frames they were found for:
+/// a cache used with other frames finds its answers again.
+///
+/// [`clear`]: LineCache::clear
+#[derive(Debug, Default)]
+pub struct LineCache {
+    entries: RefCell<Vec<Option<Answers>>>,
+}
+
+/// Which frames answers were found for: their address, their number, and whether the line
+/// ended with them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Key {
+    address: usize,
+    len: usize,
+    complete: bool,
+}
+
+impl Key {
+    fn of<P>(context: &Context<'_, P>) -> Key {
+        Key { address: context.frames.as_ptr() as usize, len: context.frames.len(), complete: context.complete }
+    }
+}
+
+/// Whether one `line` filter matches from each position `from..` of a line.
+#[derive(Debug)]
+struct Answers {
+    key: Key,
+    from: usize,
+    matches: Vec<bool>,
+}
+
+impl LineCache {
+    /// An empty cache.
+    #[must_use]
+    pub fn new() -> LineCache {
+        LineCache::default()
+    }
+
+    /// Forgets every answer, keeping the memory for the next line.
+    pub fn clear(&mut self) {
+        self.entries.get_mut().iter_mut().for_each(|entry| *entry = None);
+    }
+
+    /// The answer of the filter `slot` at `at`, if known.
+    fn answer(&self, slot: usize, key: Key, at: usize) -> Option<bool> {
+        let entries = self.entries.borrow();
+        let answers = entries.get(slot)?.as_ref().filter(|answers| answers.key == key)?;
+        answers.matches.get(at.checked_sub(answers.from)?).copied()
+    }
+
+    /// The first position answered for the filter `slot`, if any is.
+    fn from(&self, slot: usize, key: Key) -> Option<usize> {
+        let entries = self.entries.borrow();
+        entries.get(slot)?.as_ref().filter(|answers| answers.key == key).map(|answers| answers.from)
+    }
+
+    fn store(&self, slot: usize, answers: Answers) {
+        let mut entries = self.entries.borrow_mut();
+        if entries.len() <= slot {
+            entries.resize_with(slot + 1, || None);
+        }
+        entries[slot] = Some(answers);
+    }
+}
+
+impl<const W: usize> Program<W> {
+    /// Whether a run of positions from `at` matches each step in turn, each step covering
+    /// between its fewest and most consecutive positions. With a cache in the context, the
+    /// answers at `at` and every later position are found at once and kept.
+    pub(super) fn line<P: RulesView<W>>(
+        &self,
+        steps: &[Step<W>],
+        slot: usize,
+        context: &Context<'_, P>,
+        at: usize,
+    ) -> bool {
+        let Some(cache) = context.lines else {
+            return self.sequence(steps, context, at, false).first().copied().unwrap_or(false);
+        };
+        let key = Key::of(context);
+        if let Some(answer) = cache.answer(slot, key, at) {
+            return answer;
+        }
+        // Asked before the first position answered: answer twice as far back at least, so
+        // that asking backwards position by position stays linear.
+        let from = match cache.from(slot, key) {
+            Some(first) => at.min(first.saturating_sub(context.frames.len() - first)),
+            None => at,
+        };
+        // No borrow of the cache is held here: the steps may hold `line` filters of their own.
+        let matches = self.sequence(steps, context, from, true);
+        let answer = matches.get(at - from).copied().unwrap_or(false);
+        cache.store(slot, Answers { key, from, matches });
+        answer
+    }
+
+    /// Whether the steps match from each position `from..` of the line: all of them with
+    /// `every`, else from `from` alone (the first answer; the others are then false).
+    fn sequence<P: RulesView<W>>(
+        &self,
+        steps: &[Step<W>],
+        context: &Context<'_, P>,
+        from: usize,
+        every: bool,
+    ) -> Vec<bool> {
+        let end = context.frames.len();
+        if from >= end {
+            return Vec::new();
+        }
+        // Index p stands for the position from + p; the last index, for the end of the line
+        // (where a step may begin that covers no position).
+        let size = end - from + 1;
+        count(size);
+        // reach[p]: the steps so far may cover the positions before p, so the next starts at p.
+        let mut reach = vec![false; size];
+        if every {
+            reach[..size - 1].fill(true);
+        } else {
+            reach[0] = true;
+        }
+        let mut passes = Vec::with_capacity(steps.len());
+        for step in steps {
+            let run = self.runs(&step.filter, context, from, &reach);
+            let next = next_starts(step, &reach, &run);
+            passes.push((reach, run));
+            reach = next;
+        }
+        // can[p]: the steps from the current one on can cover the positions from p. After the
+        // last step, every position reached will do.
+        let mut can = reach;
+        for (step, (reach, run)) in steps.iter().zip(passes).rev() {
+            let next_can = next_true(&can);
+            count(2 * size);
+            can = reach
+                .iter()
+                .zip(&run)
+                .enumerate()
+                .map(|(p, (&reached, &run))| {
+                    let (low, high) = covered(step, p, run);
+                    reached && low <= high && next_can[low] <= high
+                })
+                .collect();
+        }
+        can.truncate(size - 1);
+        can
+    }
+
+    /// For each start `p` in `reach`, how many consecutive positions from it match the filter.
+    /// The filter is tested where a start is, and where a run of matches from a start goes on.
+    fn runs<P: RulesView<W>>(
+        &self,
+        filter: &FilterNode<W>,
+        context: &Context<'_, P>,
+        from: usize,
+        reach: &[bool],
+    ) -> Vec<usize> {
+        let positions = reach.len() - 1;
+        let mut run = vec![0; reach.len()];
+        count(reach.len());
+        // Where the run of matches that goes on began.
+        let mut begin: Option<usize> = None;
+        let close = |run: &mut Vec<usize>, begin: usize, stop: usize| {
+            for p in (begin..stop).filter(|&p| reach[p]) {
+                run[p] = stop - p;
+            }
+        };
+        for (p, &reached) in reach[..positions].iter().enumerate() {
+            if !reached && begin.is_none() {
+                continue;
+            }
+            count(1);
+            if self.filter(filter, context, from + p) {
+                begin.get_or_insert(p);
+            } else if let Some(begin) = begin.take() {
+                close(&mut run, begin, p);
+            }
+        }
+        if let Some(begin) = begin {
+            close(&mut run, begin, positions);
+        }
+        run
+    }
+}
+
+impl<const W: usize> FilterNode<W> {
+    /// Gives each `line` filter in the node a slot of its own, counting on from `next`.
+    pub(super) fn number_lines(&mut self, next: &mut usize) {
+        match self {
+            FilterNode::Line { steps, slot } => {
+                *slot = *next;
+                *next += 1;
+                steps.iter_mut().for_each(|step| step.filter.number_lines(next));
+            }
+            FilterNode::All(filters) | FilterNode::Any(filters) => {
+                filters.iter_mut().for_each(|filter| filter.number_lines(next));
+            }
+            FilterNode::Not(filter) => filter.number_lines(next),
+            FilterNode::HasValue(number) => number.number_lines(next),
+            FilterNode::Compare(_, left, right) => {
+                left.number_lines(next);
+                right.number_lines(next);
+            }
+            // Sets hold no filter.
+            FilterNode::NotEmpty(_)
+            | FilterNode::HasSquare(_)
+            | FilterNode::PieceOn { .. }
+            | FilterNode::Subset(..)
+            | FilterNode::Constant(_)
+            | FilterNode::Turn(_)
+            | FilterNode::Check
+            | FilterNode::NoMove { .. }
+            | FilterNode::Initial
+            | FilterNode::Terminal
+            | FilterNode::Placement(_)
+            | FilterNode::Game(_) => {}
+        }
+    }
+}
+
+impl<const W: usize> NumberNode<W> {
+    /// Gives each `line` filter in the number a slot of its own, counting on from `next`.
+    pub(super) fn number_lines(&mut self, next: &mut usize) {
+        match self {
+            NumberNode::Negate(value) | NumberNode::Abs(value) => value.number_lines(next),
+            NumberNode::Arithmetic(_, left, right) => {
+                left.number_lines(next);
+                right.number_lines(next);
+            }
+            NumberNode::Extreme { args, .. } => args.iter_mut().for_each(|arg| arg.number_lines(next)),
+            NumberNode::Matching(filters) => filters.iter_mut().for_each(|filter| filter.number_lines(next)),
+            NumberNode::Constant(_)
+            | NumberNode::Count(_)
+            | NumberNode::Ply
+            | NumberNode::MoveNumber
+            | NumberNode::Power(_)
+            | NumberNode::Game(_) => {}
+        }
+    }
+}
+
+/// The positions a step may cover from `p`, where `run` positions from it match: `p + low` to
+/// `p + high` are where the next step may start (none when `low > high`).
+fn covered<const W: usize>(step: &Step<W>, p: usize, run: usize) -> (usize, usize) {
+    let fewest = usize::try_from(step.min).unwrap_or(usize::MAX);
+    let most = step.max.map_or(usize::MAX, |max| usize::try_from(max).unwrap_or(usize::MAX));
+    (p.saturating_add(fewest), p + run.min(most))
+}
+
+/// Where the next step may start: after each start of this step, every count of positions
+/// covered that the step allows.
+fn next_starts<const W: usize>(step: &Step<W>, reach: &[bool], run: &[usize]) -> Vec<bool> {
+    // Differences: +1 where an interval of next starts opens, -1 after it closes.
+    let mut open = vec![0i64; reach.len() + 1];
+    count(2 * reach.len());
+    for (p, _) in reach.iter().enumerate().filter(|(_, reached)| **reached) {
+        let (low, high) = covered(step, p, run[p]);
+        if low <= high {
+            open[low] += 1;
+            open[high + 1] -= 1;
+        }
+    }
+    let mut depth = 0;
+    open[..reach.len()]
+        .iter()
+        .map(|change| {
+            depth += change;
+            depth > 0
+        })
+        .collect()
+}
+
+/// For each index, the first index at or after it that is true (`usize::MAX` where none is).
+fn next_true(values: &[bool]) -> Vec<usize> {
+    let mut next = vec![usize::MAX; values.len()];
+    let mut found = usize::MAX;
+    for (p, value) in values.iter().enumerate().rev() {
+        if *value {
+            found = p;
+        }
+        next[p] = found;
+    }
+    next
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Units of work done for `line` filters on this thread: filter tests and table cells.
+    static WORK: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts units of work (in tests; nothing otherwise).
+#[inline(always)]
+fn count(units: usize) {
+    #[cfg(test)]
+    WORK.with(|work| work.set(work.get() + units as u64));
+    #[cfg(not(test))]
+    let _ = units;
+}
+
+/// The units of work done for `line` filters on this thread so far.
+#[cfg(test)]
+pub(crate) fn work() -> u64 {
+    WORK.with(std::cell::Cell::get)
+}
