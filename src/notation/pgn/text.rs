@@ -5,7 +5,7 @@
 //! page 437 but not in Windows-1252 (`Z\x81rich`, `Schottl\x84nder`): then as code page 437.
 //!
 //! ```
-//! use cqlq::notation::pgn::{decode_text, tag_text};
+//! use cqlq::notation::pgn::{decode_text, shown, tag_text};
 //!
 //! assert_eq!(decode_text(b"Schottl\xE4nder"), "Schottländer");
 //! assert_eq!(decode_text(b"Schottl\x84nder"), "Schottländer");
