@@ -42,6 +42,7 @@ pub mod position;
 pub mod query;
 pub mod rules;
 pub mod search;
+pub mod text;
 pub mod variant;
 
 pub use position::{AnyPosition, Position, Setup};

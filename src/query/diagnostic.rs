@@ -11,11 +11,11 @@
 //! );
 //! ```
 
-use std::borrow::Cow;
 use std::fmt;
 use std::sync::Arc;
 
 use super::ast::Span;
+use crate::text::{escape, shown, take};
 
 /// One mistake in a query.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -154,23 +154,6 @@ impl Window {
     }
 }
 
-/// The characters of `chars` as shown (a tab as `tab`), one string each, while they fit in
-/// `budget` columns; their width; and whether characters were left out.
-fn take(chars: impl Iterator<Item = char>, budget: usize, tab: &'static str) -> (Vec<Cow<'static, str>>, usize, bool) {
-    let mut units = Vec::new();
-    let mut width = 0;
-    for c in chars {
-        let unit = shown(c, tab);
-        let unit_width = unit.chars().count();
-        if width + unit_width > budget {
-            return (units, width, true);
-        }
-        width += unit_width;
-        units.push(unit);
-    }
-    (units, width, false)
-}
-
 /// The columns `text` takes when shown in a line, counted up to `limit` at most.
 fn shown_width(text: &str, limit: usize) -> usize {
     let mut width = 0;
@@ -183,36 +166,6 @@ fn shown_width(text: &str, limit: usize) -> usize {
     width
 }
 
-/// A character as shown: control characters (and the invisible ones that reorder text) as
-/// escapes, a tab as `tab`, any other as itself.
-fn shown(c: char, tab: &'static str) -> Cow<'static, str> {
-    match c {
-        '\t' => Cow::Borrowed(tab),
-        '\0' => Cow::Borrowed("\\0"),
-        '\n' => Cow::Borrowed("\\n"),
-        '\r' => Cow::Borrowed("\\r"),
-        c if c.is_control() && u32::from(c) < 0x100 => Cow::Owned(format!("\\x{:02x}", u32::from(c))),
-        c if c.is_control() || is_invisible(c) => Cow::Owned(format!("\\u{{{:x}}}", u32::from(c))),
-        c => Cow::Owned(c.to_string()),
-    }
-}
-
-/// Characters that change how the text around them is shown without being seen: the
-/// bidirectional overrides and isolates, and zero-width ones.
-fn is_invisible(c: char) -> bool {
-    matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}')
-}
-
-/// Text with its control characters (and invisible ones) escaped, so that none reaches a
-/// terminal: `\0`, `\x1b`, `\u{202e}`.
-#[must_use]
-pub fn escape(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(|c| c.is_control() || is_invisible(c)) {
-        return Cow::Borrowed(text);
-    }
-    Cow::Owned(text.chars().map(|c| shown(c, "\\t")).collect())
-}
-
 /// A piece of the query as a message quotes it: in single quotes, escaped, and cut to its first
 /// 32 characters with `…`.
 pub(crate) fn quoted(text: &str) -> String {
@@ -222,8 +175,7 @@ pub(crate) fn quoted(text: &str) -> String {
 /// A piece of the query as a message shows it: escaped, and cut to its first 32 characters
 /// with `…`.
 pub(crate) fn excerpt(text: &str) -> String {
-    let (head, _, cut) = take(text.chars(), QUOTED_CHARS, "\\t");
-    format!("{}{}", head.concat(), if cut { "…" } else { "" })
+    crate::text::excerpt(text, QUOTED_CHARS)
 }
 
 /// The mistake of a variant name that is none: the name shown as [`excerpt`] shows it.

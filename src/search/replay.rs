@@ -9,10 +9,11 @@ use std::fmt;
 use std::ops::ControlFlow;
 
 use crate::notation::fen;
-use crate::notation::pgn::{Damage, Lexer, Visitor, decode_text, shown, tag_text};
+use crate::notation::pgn::{Damage, Lexer, Visitor, decode_text, tag_text};
 use crate::position::Position;
 use crate::query::{Context, Frame, GameFacts, LineCache, Needs, Program, TagSource};
 use crate::rules::classical::{Board, San, SanError};
+use crate::text::excerpt;
 use crate::variant::{Family, Variant};
 
 use super::plans::Plans;
@@ -252,7 +253,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
 
     fn fail(&mut self, ply: u32, offset: usize, token: &[u8], kind: GameErrorKind) -> ControlFlow<()> {
         if self.error.is_none() {
-            self.error = Some(GameError { ply, offset, token: shown(&decode_text(token), TOKEN_CHARS), kind });
+            self.error = Some(GameError { ply, offset, token: excerpt(&decode_text(token), TOKEN_CHARS), kind });
         }
         ControlFlow::Break(())
     }
@@ -264,7 +265,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
         if name.trim().is_empty() {
             return Ok(self.options.default_variant);
         }
-        Variant::by_name(&name).map_err(|_| GameErrorKind::UnknownVariant(shown(&name, TAG_CHARS)))
+        Variant::by_name(&name).map_err(|_| GameErrorKind::UnknownVariant(excerpt(&name, TAG_CHARS)))
     }
 
     /// The board the game starts from: its `FEN` tag, else the variant's initial position.
@@ -273,7 +274,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
             None => Ok(Board::initial(variant)),
             Some(raw) => {
                 let text = tag_text(raw).into_owned();
-                let bad = |error: &dyn fmt::Display| GameErrorKind::BadFen(shown(&error.to_string(), TAG_CHARS * 2));
+                let bad = |error: &dyn fmt::Display| GameErrorKind::BadFen(excerpt(&error.to_string(), TAG_CHARS * 2));
                 let setup = fen::read::<1>(variant, &text).map_err(|e| bad(&e))?;
                 let position = Position::from_setup(setup).map_err(|e| bad(&e))?;
                 Ok(Board::from_position(&position))

@@ -14,4 +14,4 @@ mod text;
 pub use content::{NotPgn, SNIFF_BYTES, foreign_compression, sniff_content};
 pub use lexer::{Damage, GameSpan, Lexer, Visitor, unescape};
 pub use split::Splitter;
-pub use text::{decode_text, shown, tag_text};
+pub use text::{decode_text, tag_text};

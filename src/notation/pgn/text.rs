@@ -5,15 +5,13 @@
 //! page 437 but not in Windows-1252 (`Z\x81rich`, `Schottl\x84nder`): then as code page 437.
 //!
 //! ```
-//! use cqlq::notation::pgn::{decode_text, shown, tag_text};
+//! use cqlq::notation::pgn::{decode_text, tag_text};
 //!
 //! assert_eq!(decode_text(b"Schottl\xE4nder"), "Schottländer");
 //! assert_eq!(decode_text(b"Schottl\x84nder"), "Schottländer");
 //! assert_eq!(decode_text("Schottländer".as_bytes()), "Schottländer");
 //! assert_eq!(decode_text(b"\x93quoted\x94 \x80"), "\u{201C}quoted\u{201D} €");
 //! assert_eq!(tag_text(br#"A \"B\""#), r#"A "B""#);
-//! assert_eq!(shown("Qh9\0\x1b[2J", 80), "Qh9\\u{0}\\u{1b}[2J");
-//! assert_eq!(shown(&"x".repeat(50), 8), "xxxxxxxx…");
 //! ```
 
 use std::borrow::Cow;
@@ -72,25 +70,6 @@ fn looks_dos(bytes: &[u8]) -> bool {
             && letter_at(at.checked_sub(1))
             && letter_at(Some(at + 1))
     })
-}
-
-/// Text from a file as a message shows it: at most `max` characters (the rest cut, with `…`),
-/// and control characters escaped (`\u{0}`), so that no damaged byte reaches a terminal as is.
-#[must_use]
-pub fn shown(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    for (index, character) in text.chars().enumerate() {
-        if index == max {
-            out.push('…');
-            break;
-        }
-        if character.is_control() {
-            out.extend(character.escape_default());
-        } else {
-            out.push(character);
-        }
-    }
-    out
 }
 
 fn windows_1252(byte: u8) -> char {
