@@ -204,6 +204,8 @@ fn mapped_windows(text: &[u8], consumed: &AtomicU64, each: &mut Each<'_>) -> io:
 /// A stream read by a thread of its own, in chunks.
 struct Stream {
     chunks: Receiver<io::Result<Vec<u8>>>,
+    /// Chunks taken, handed back to the reader to fill again.
+    emptied: SyncSender<Vec<u8>>,
     ended: bool,
     /// Why the stream ended early, if it did.
     failure: Option<io::Error>,
@@ -215,8 +217,10 @@ impl Stream {
     /// its chunks any more.
     fn start(reader: Box<dyn Read + Send>, consumed: Arc<AtomicU64>) -> Stream {
         let (sender, chunks) = sync_channel(CHUNKS_AHEAD);
-        std::thread::spawn(move || read_chunks(Counting { inner: reader, consumed }, &sender));
-        Stream { chunks, ended: false, failure: None }
+        let (emptied, to_fill) = sync_channel(CHUNKS_AHEAD + 2);
+        let chunker = Chunker { sender, to_fill };
+        std::thread::spawn(move || chunker.read(Counting { inner: reader, consumed }));
+        Stream { chunks, emptied, ended: false, failure: None }
     }
 
     /// Takes the next chunk into `buffer`, waiting at most `wait` (forever with `None`).
@@ -227,7 +231,10 @@ impl Stream {
             None => self.chunks.recv().map_err(|_| RecvTimeoutError::Disconnected),
         };
         match received {
-            Ok(Ok(chunk)) => buffer.extend_from_slice(&chunk),
+            Ok(Ok(chunk)) => {
+                buffer.extend_from_slice(&chunk);
+                let _ = self.emptied.try_send(chunk);
+            }
             Ok(Err(error)) => {
                 self.failure = Some(error);
                 self.ended = true;
@@ -260,48 +267,59 @@ impl Stream {
     }
 }
 
-/// Reads chunks from `reader` and sends them until it ends, fails, or nobody listens.
-fn read_chunks(mut reader: Counting, sender: &SyncSender<io::Result<Vec<u8>>>) {
-    let mut head = Vec::with_capacity(8);
-    if let Err(error) = (&mut reader).take(6).read_to_end(&mut head) {
-        let _ = sender.send(Err(error));
-        return;
-    }
-    let whole = io::Cursor::new(head.clone()).chain(reader);
-    let decoded: Box<dyn Read> = if head.starts_with(ZSTD_MAGIC) {
-        match zstd::stream::read::Decoder::new(whole) {
-            Ok(decoder) => Box::new(decoder),
-            Err(error) => {
-                let _ = sender.send(Err(error));
-                return;
-            }
-        }
-    } else if head.starts_with(GZIP_MAGIC) {
-        Box::new(flate2::read::MultiGzDecoder::new(whole))
-    } else if let Some(format) = foreign_compression(&head) {
-        let _ = sender.send(Err(io::Error::new(io::ErrorKind::InvalidData, NotPgn::Compressed(format))));
-        return;
-    } else {
-        Box::new(whole)
-    };
-    send_chunks(decoded, sender);
+/// The reading end of a [`Stream`]: sends chunks of the stream, and fills again the chunks
+/// handed back.
+struct Chunker {
+    sender: SyncSender<io::Result<Vec<u8>>>,
+    to_fill: Receiver<Vec<u8>>,
 }
 
-fn send_chunks(mut decoded: Box<dyn Read>, sender: &SyncSender<io::Result<Vec<u8>>>) {
-    loop {
-        let mut chunk = vec![0; CHUNK_BYTES];
-        let read = match decoded.read(&mut chunk) {
-            Ok(0) => return,
-            Ok(read) => read,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            Err(error) => {
-                let _ = sender.send(Err(error));
+impl Chunker {
+    /// Reads chunks from `reader`, decompressed as its first bytes say, and sends them until
+    /// the stream ends, fails, or nobody listens.
+    fn read(self, mut reader: Counting) {
+        let mut head = Vec::with_capacity(8);
+        if let Err(error) = (&mut reader).take(6).read_to_end(&mut head) {
+            let _ = self.sender.send(Err(error));
+            return;
+        }
+        let whole = io::Cursor::new(head.clone()).chain(reader);
+        let decoded: Box<dyn Read> = if head.starts_with(ZSTD_MAGIC) {
+            match zstd::stream::read::Decoder::new(whole) {
+                Ok(decoder) => Box::new(decoder),
+                Err(error) => {
+                    let _ = self.sender.send(Err(error));
+                    return;
+                }
+            }
+        } else if head.starts_with(GZIP_MAGIC) {
+            Box::new(flate2::read::MultiGzDecoder::new(whole))
+        } else if let Some(format) = foreign_compression(&head) {
+            let _ = self.sender.send(Err(io::Error::new(io::ErrorKind::InvalidData, NotPgn::Compressed(format))));
+            return;
+        } else {
+            Box::new(whole)
+        };
+        self.send(decoded);
+    }
+
+    fn send(&self, mut decoded: Box<dyn Read>) {
+        loop {
+            let mut chunk = self.to_fill.try_recv().unwrap_or_default();
+            chunk.resize(CHUNK_BYTES, 0);
+            let read = match decoded.read(&mut chunk) {
+                Ok(0) => return,
+                Ok(read) => read,
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                Err(error) => {
+                    let _ = self.sender.send(Err(error));
+                    return;
+                }
+            };
+            chunk.truncate(read);
+            if self.sender.send(Ok(chunk)).is_err() {
                 return;
             }
-        };
-        chunk.truncate(read);
-        if sender.send(Ok(chunk)).is_err() {
-            return;
         }
     }
 }
