@@ -260,3 +260,31 @@ fn messages_cut_long_tokens_and_escape_control_bytes() {
     assert!(log.len() < 1000, "{} bytes in the errors log", log.len());
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// What is found on a stream that stays open is written out while it is open, not at its end.
+#[test]
+fn a_slow_stream_shows_its_games_as_they_come() {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cqlq"))
+        .args(["search", "-q", "-c", "Pe4", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(b"[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4").unwrap();
+    input.flush().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut first = vec![0; 11];
+        let read = stdout.read_exact(&mut first).map(|()| first);
+        let _ = sender.send(read);
+    });
+    // Generous: the first game comes within about two seconds; the stream is still open.
+    let first = receiver.recv_timeout(std::time::Duration::from_secs(30));
+    drop(input);
+    let _ = child.wait();
+    assert_eq!(first.expect("the first game came while the stream was open").unwrap(), b"[Event \"a\"]");
+}
