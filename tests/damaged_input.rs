@@ -11,16 +11,11 @@ fn cqlq(args: &[&str], stdin: &[u8]) -> Output {
     common::run_cqlq(args, stdin)
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::text;
 
 /// A folder of its own for a test's files.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cqlq-damaged-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::temp_dir(&format!("damaged-{name}"))
 }
 
 fn path(dir: &std::path::Path, name: &str) -> String {

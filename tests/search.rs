@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::Record;
+use common::{Record, temp_dir, text};
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -14,16 +14,6 @@ use cqlq::search::{Input, Search, SearchOptions, Summary};
 
 fn cqlq(args: &[&str], stdin: &[u8]) -> Output {
     common::run_cqlq(args, stdin)
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cqlq-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 fn search(query: &str, pgn: &str, options: SearchOptions) -> (Record, Summary) {

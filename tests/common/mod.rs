@@ -149,3 +149,16 @@ pub fn run_cqlq(args: &[&str], stdin: &[u8]) -> Output {
     let _ = writer.join();
     output
 }
+
+/// Bytes of output as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A new, empty folder of a test's own for its files.
+pub fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cqlq-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
