@@ -72,6 +72,10 @@ fn the_output_cannot_be_an_input() {
     assert!(text(&output.stderr).contains("is the same file as the input"), "{}", text(&output.stderr));
     let output = cqlq(&["search", "-c", "check", &games, "--errors", &games], b"");
     assert_eq!(output.status.code(), Some(2));
+    let twice = path(&dir, "twice.pgn");
+    let output = cqlq(&["search", "-c", "check", &games, "-o", &twice, "--errors", &twice], b"");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("is written twice"), "{}", text(&output.stderr));
     assert_eq!(std::fs::read(&games).unwrap(), before, "the input is untouched");
     // A good run leaves the output under its name and nothing else beside it.
     let out = path(&dir, "out.pgn");

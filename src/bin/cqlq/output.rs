@@ -29,23 +29,27 @@ impl Output {
         Output { name: "standard output".to_owned(), out: buffered(Box::new(io::stdout())), rename: None }
     }
 
-    /// Standard output for `None` or `-`, else the file at `path`, which must not be one of
-    /// `inputs`.
-    pub fn open(path: Option<&Path>, inputs: &[&Path]) -> anyhow::Result<Output> {
+    /// Standard output for `None` or `-`, else the file at `path`, which must be none of the
+    /// `inputs` and none of the other `outputs` of the run (by name or as the same file).
+    pub fn open(path: Option<&Path>, inputs: &[&Path], outputs: &[&Path]) -> anyhow::Result<Output> {
         match path {
             None => Ok(Output::stdout()),
             Some(path) if path.as_os_str() == "-" => Ok(Output::stdout()),
-            Some(path) => Output::file(path, inputs),
+            Some(path) => Output::file(path, inputs, outputs),
         }
     }
 
-    fn file(path: &Path, inputs: &[&Path]) -> anyhow::Result<Output> {
+    fn file(path: &Path, inputs: &[&Path], outputs: &[&Path]) -> anyhow::Result<Output> {
         let name = path.display().to_string();
-        if let Some(input) = inputs.iter().find(|input| same_file(path, input)) {
-            if input == &path {
+        let clash = |other: &&Path| *other == path || same_file(path, other);
+        if let Some(input) = inputs.iter().find(|other| clash(other)) {
+            if *input == path {
                 bail!("{name} is an input: writing to it would destroy it; choose another output file");
             }
             bail!("{name} is the same file as the input {}: choose another output file", input.display());
+        }
+        if let Some(output) = outputs.iter().find(|other| clash(other)) {
+            bail!("{name} is written twice, as {} too: give each output its own file", output.display());
         }
         let existing = fs::metadata(path).ok();
         if existing.as_ref().is_some_and(|metadata| !metadata.is_file()) {

@@ -53,11 +53,10 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     let output_path = args.output.or(header.output.map(PathBuf::from));
     let mut read: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     read.extend(query_file.as_deref());
-    let out = Output::open(output_path.as_deref(), &read)?;
-    let mut written = read.clone();
-    written.extend(output_path.as_deref());
+    let out = Output::open(output_path.as_deref(), &read, &[])?;
+    let written: Vec<&Path> = output_path.iter().map(PathBuf::as_path).filter(|path| *path != Path::new("-")).collect();
     let problems = match &args.errors {
-        Some(path) => Some(ProblemLog::new(Output::open(Some(path), &written)?)),
+        Some(path) => Some(ProblemLog::new(Output::open(Some(path), &read, &written)?)),
         None => None,
     };
     let (printer, counter) = match (args.count, args.format) {
