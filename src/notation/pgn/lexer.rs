@@ -790,6 +790,10 @@ mod tests {
         let text = b"1. e4 1/2-1/2\n\x08[Event \"b\"]\n[Site \"c\"]\n\n1. d4 *";
         assert_eq!(lexer_starts(text), [0, 14, 15]);
         assert_eq!(splitter_starts(text), [0, 15]);
+        // In an unclosed comment, after a blank line, an `[Event` line with nothing after it.
+        let text = b"1. e4 { oops\n\n[Event\n \"b\"]\n1. d4 *";
+        assert_eq!(lexer_starts(text), [0, 14]);
+        assert_eq!(splitter_starts(text), [0, 14]);
         let text = b"1. e4 e5 X[Event \"b\"] 1. d4 {\n[Site \"c\"] }";
         assert_eq!(lexer_starts(text), [0, 10]);
         assert_eq!(splitter_starts(text), [0, 10]);

@@ -71,7 +71,8 @@ pub(super) fn opens_tag(content: &[u8]) -> bool {
 
 /// Whether text starts with an `[Event` tag: the first tag of a game.
 pub(super) fn is_event_tag(content: &[u8]) -> bool {
-    content.starts_with(b"[Event") && content.get(6).is_some_and(|&b| b == b'"' || is_blank_byte(b))
+    // The line's end may or may not be part of `content`: the end of it ends the word too.
+    content.starts_with(b"[Event") && content.get(6).is_none_or(|&b| b == b'"' || is_blank_byte(b))
 }
 
 /// Whether a line's content opens a well-formed tag pair: `[Name "`.
