@@ -309,3 +309,57 @@ fn no_progress_line_when_standard_error_is_no_terminal() {
     let output = cqlq(&["search", "-q", "-c", "Ra-h7 ka-h8", "samples/games/classics.pgn"], b"");
     assert_eq!(text(&output.stderr), "", "--quiet leaves errors alone on standard error");
 }
+
+/// Sorted games as a sink sees them: number, sort value, and the text's bytes.
+#[derive(Default)]
+struct Sorted(Vec<(u64, Option<i64>, Vec<u8>)>);
+
+impl cqlq::search::Sink for Sorted {
+    fn found(&mut self, game: &cqlq::search::Found<'_>) -> std::io::Result<()> {
+        self.0.push((game.number, game.sort, game.text.to_vec()));
+        Ok(())
+    }
+}
+
+/// The games a sorting query finds in `pgn`, through a [`cqlq::search::SortedSink`].
+fn sorted(query: &str, pgn: &[u8], limit: Option<u64>, spill_after: Option<u64>) -> Vec<(u64, Option<i64>, Vec<u8>)> {
+    let search = Search::new(Query::parse(query).unwrap(), SearchOptions::default()).unwrap();
+    let min = query.contains("sort min");
+    let mut out = Sorted::default();
+    let mut sink = cqlq::search::SortedSink::new(&mut out, min, limit);
+    if let Some(bytes) = spill_after {
+        sink = sink.spill_after(bytes);
+    }
+    let mut summary = Summary::default();
+    let _ = search.run(&mut Input::from_bytes("games.pgn", pgn.to_vec()), &mut sink, &mut summary).unwrap();
+    sink.finish().unwrap();
+    out.0
+}
+
+#[test]
+fn sorting_keeps_what_the_limit_needs_and_spills_the_rest() {
+    let pgn = common::games::random_games("Standard", 300, 11).into_bytes();
+    for query in [
+        "cql(sort max \"material\" power A - power a) power A - power a >= 1",
+        "cql(sort min \"pawns\" #P) #P <= 6",
+        "cql(sort max \"rooks\" #R) Ra-h7 or #R == 0",
+    ] {
+        let all = sorted(query, &pgn, None, None);
+        assert!(all.len() > 20, "{query}: {} games", all.len());
+        // Best value first (smallest with min), no value last, ties in the order found.
+        let keys: Vec<(bool, i64, u64)> = all
+            .iter()
+            .map(|(number, sort, _)| {
+                let value = sort.map_or(0, |v| if query.contains("sort min") { v } else { -v });
+                (sort.is_none(), value, *number)
+            })
+            .collect();
+        assert!(keys.windows(2).all(|pair| pair[0] < pair[1]), "{query}: out of order");
+        assert_eq!(sorted(query, &pgn, None, Some(0)), all, "{query}: spilled from the first game");
+        assert_eq!(sorted(query, &pgn, None, Some(5_000)), all, "{query}: spilled part way");
+        for limit in [1, 7, all.len() as u64, all.len() as u64 + 5] {
+            let expected: Vec<_> = all.iter().take(limit as usize).cloned().collect();
+            assert_eq!(sorted(query, &pgn, Some(limit), None), expected, "{query}: limit {limit}");
+        }
+    }
+}

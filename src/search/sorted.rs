@@ -1,56 +1,145 @@
 //! [`SortedSink`]: the games found by a query with `sort`, held back until the search ends and
 //! then passed on in the order of their values.
+//!
+//! Memory stays small whatever the number of games found. With a limit of N games, only the N
+//! best are kept, in a bounded heap. Without one, the games' bytes go to a temporary file once
+//! they pass a threshold, and only their keys and places stay in memory; at the end they are
+//! read back in order.
 
-use std::io;
+use std::collections::BinaryHeap;
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
+use std::path::PathBuf;
+use std::sync::Arc;
 
 use super::driver::{Found, Problem, Sink, Summary};
 use super::replay::MatchedPly;
 
-/// A game found, owned, waiting for its turn.
+/// The bytes of games held in memory before they go to a temporary file.
+const SPILL_BYTES: u64 = 16 << 20;
+
+/// Where a game stands in the order: games with a value first, the best value first, then in
+/// the order they were found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Key {
+    missing: bool,
+    /// The value, negated when the largest comes first.
+    value: i64,
+    found: u64,
+}
+
+/// A game found, with its text in memory or in the spill file.
 #[derive(Debug)]
 struct Held {
-    input: String,
+    key: Key,
+    input: Arc<str>,
     number: u64,
     offset: u64,
     line: u64,
-    text: Vec<u8>,
+    text: Text,
     movetext: usize,
     matched: Vec<MatchedPly>,
     sort: Option<i64>,
 }
 
+#[derive(Debug)]
+enum Text {
+    InMemory(Vec<u8>),
+    /// Its place in the spill file.
+    Spilled {
+        at: u64,
+        len: usize,
+    },
+}
+
+impl PartialEq for Held {
+    fn eq(&self, other: &Held) -> bool {
+        self.key == other.key
+    }
+}
+
+impl Eq for Held {}
+
+impl PartialOrd for Held {
+    fn partial_cmp(&self, other: &Held) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Held {
+    fn cmp(&self, other: &Held) -> std::cmp::Ordering {
+        self.key.cmp(&other.key)
+    }
+}
+
 /// Holds the games found and passes them to another sink in order of their `sort` value:
-/// largest first (smallest first with `min`), games without a value last, ties in input order.
-/// Errors and progress pass through at once.
+/// largest first (smallest first with `min`), games without a value last, ties in input order,
+/// at most `limit` of them. Errors and progress pass through at once.
 pub struct SortedSink<'s> {
     inner: &'s mut dyn Sink,
     min: bool,
-    held: Vec<Held>,
+    limit: Option<usize>,
+    /// With a limit: the best games so far, the worst on top.
+    best: BinaryHeap<Held>,
+    /// Without one: every game, in the order found.
+    all: Vec<Held>,
+    found: u64,
+    held_bytes: u64,
+    spill_after: u64,
+    spill: Option<Spill>,
+    input: Option<Arc<str>>,
 }
 
 impl<'s> SortedSink<'s> {
-    /// A sink sorting for `inner`, smallest value first with `min`.
-    pub fn new(inner: &'s mut dyn Sink, min: bool) -> SortedSink<'s> {
-        SortedSink { inner, min, held: Vec::new() }
+    /// A sink sorting for `inner`, smallest value first with `min`, keeping at most `limit`
+    /// games.
+    pub fn new(inner: &'s mut dyn Sink, min: bool, limit: Option<u64>) -> SortedSink<'s> {
+        SortedSink {
+            inner,
+            min,
+            limit: limit.map(|limit| usize::try_from(limit).unwrap_or(usize::MAX)),
+            best: BinaryHeap::new(),
+            all: Vec::new(),
+            found: 0,
+            held_bytes: 0,
+            spill_after: SPILL_BYTES,
+            spill: None,
+            input: None,
+        }
     }
 
-    /// Passes the games on, sorted, at most `limit` of them.
-    pub fn finish(mut self, limit: Option<u64>) -> io::Result<()> {
-        let min = self.min;
-        // Games without a value go last; among the others, the best value first.
-        self.held.sort_by_key(|game| match game.sort {
-            Some(value) if min => (0, value),
-            Some(value) => (0, value.saturating_neg()),
-            None => (1, 0),
-        });
-        let limit = limit.map_or(usize::MAX, |limit| usize::try_from(limit).unwrap_or(usize::MAX));
-        for game in self.held.iter().take(limit) {
+    /// Sets how many bytes of games are held in memory before they go to a temporary file.
+    #[must_use]
+    pub fn spill_after(mut self, bytes: u64) -> SortedSink<'s> {
+        self.spill_after = bytes;
+        self
+    }
+
+    /// Passes the games on, sorted.
+    pub fn finish(mut self) -> io::Result<()> {
+        let mut games = if self.limit.is_some() {
+            std::mem::take(&mut self.best).into_vec()
+        } else {
+            std::mem::take(&mut self.all)
+        };
+        games.sort_unstable();
+        let mut buffer = Vec::new();
+        for game in &games {
+            let text = match &game.text {
+                Text::InMemory(text) => text.as_slice(),
+                Text::Spilled { at, len } => {
+                    let spill =
+                        self.spill.as_mut().ok_or_else(|| io::Error::other("a spilled game without a spill file"))?;
+                    spill.read(*at, *len, &mut buffer)?;
+                    buffer.as_slice()
+                }
+            };
             self.inner.found(&Found {
                 input: &game.input,
                 number: game.number,
                 offset: game.offset,
                 line: game.line,
-                text: &game.text,
+                text,
                 movetext: game.movetext,
                 matched: &game.matched,
                 sort: game.sort,
@@ -58,20 +147,83 @@ impl<'s> SortedSink<'s> {
         }
         Ok(())
     }
+
+    fn key(&mut self, sort: Option<i64>) -> Key {
+        self.found += 1;
+        let value = match sort {
+            Some(value) if self.min => value,
+            Some(value) => value.saturating_neg(),
+            None => 0,
+        };
+        Key { missing: sort.is_none(), value, found: self.found }
+    }
+
+    /// The input's name, shared by the games of one input.
+    fn input(&mut self, name: &str) -> Arc<str> {
+        match &self.input {
+            Some(input) if &**input == name => input.clone(),
+            _ => {
+                let input: Arc<str> = Arc::from(name);
+                self.input = Some(input.clone());
+                input
+            }
+        }
+    }
+
+    /// The text of a game as it is held: in memory, or in the spill file once the games held
+    /// pass the threshold.
+    fn text(&mut self, text: &[u8]) -> io::Result<Text> {
+        self.held_bytes += text.len() as u64;
+        if self.held_bytes <= self.spill_after {
+            return Ok(Text::InMemory(text.to_vec()));
+        }
+        if self.spill.is_none() {
+            let mut spill = Spill::new()?;
+            for game in &mut self.all {
+                if let Text::InMemory(bytes) = &game.text {
+                    game.text = spill.write(bytes)?;
+                }
+            }
+            self.spill = Some(spill);
+        }
+        self.spill.as_mut().expect("made above").write(text)
+    }
 }
 
 impl Sink for SortedSink<'_> {
     fn found(&mut self, game: &Found<'_>) -> io::Result<()> {
-        self.held.push(Held {
-            input: game.input.to_owned(),
+        let key = self.key(game.sort);
+        if let Some(limit) = self.limit
+            && self.best.len() >= limit
+            && self.best.peek().is_none_or(|worst| worst.key < key)
+        {
+            // No better than the worst of the best kept: it can never be passed on.
+            return Ok(());
+        }
+        let text = match self.limit {
+            Some(_) => Text::InMemory(game.text.to_vec()),
+            None => self.text(game.text)?,
+        };
+        let held = Held {
+            key,
+            input: self.input(game.input),
             number: game.number,
             offset: game.offset,
             line: game.line,
-            text: game.text.to_vec(),
+            text,
             movetext: game.movetext,
             matched: game.matched.to_vec(),
             sort: game.sort,
-        });
+        };
+        match self.limit {
+            Some(limit) => {
+                self.best.push(held);
+                if self.best.len() > limit {
+                    self.best.pop();
+                }
+            }
+            None => self.all.push(held),
+        }
         Ok(())
     }
 
@@ -81,5 +233,103 @@ impl Sink for SortedSink<'_> {
 
     fn progress(&mut self, summary: &Summary) {
         self.inner.progress(summary);
+    }
+}
+
+/// A temporary file holding the bytes of games, removed when done.
+struct Spill {
+    path: PathBuf,
+    out: BufWriter<File>,
+    written: u64,
+    /// The file opened to read back, once writing is over.
+    reader: Option<File>,
+}
+
+impl Spill {
+    fn new() -> io::Result<Spill> {
+        let folder = std::env::temp_dir();
+        let mut attempt = 0u32;
+        loop {
+            let path = folder.join(format!("cqlq-sort-{}-{attempt}.tmp", std::process::id()));
+            match OpenOptions::new().read(true).write(true).create_new(true).open(&path) {
+                Ok(file) => return Ok(Spill { path, out: BufWriter::new(file), written: 0, reader: None }),
+                Err(error) if error.kind() == io::ErrorKind::AlreadyExists && attempt < 1000 => attempt += 1,
+                Err(error) => return Err(spill_error(&path, &error)),
+            }
+        }
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> io::Result<Text> {
+        let at = self.written;
+        self.out.write_all(bytes).map_err(|error| spill_error(&self.path, &error))?;
+        self.written += bytes.len() as u64;
+        Ok(Text::Spilled { at, len: bytes.len() })
+    }
+
+    fn read(&mut self, at: u64, len: usize, buffer: &mut Vec<u8>) -> io::Result<()> {
+        if self.reader.is_none() {
+            self.out.flush().map_err(|error| spill_error(&self.path, &error))?;
+            self.reader = Some(File::open(&self.path).map_err(|error| spill_error(&self.path, &error))?);
+        }
+        let reader = self.reader.as_mut().expect("opened above");
+        buffer.resize(len, 0);
+        reader
+            .seek(SeekFrom::Start(at))
+            .and_then(|_| reader.read_exact(buffer))
+            .map_err(|error| spill_error(&self.path, &error))
+    }
+}
+
+impl Drop for Spill {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+fn spill_error(path: &std::path::Path, error: &io::Error) -> io::Error {
+    io::Error::new(error.kind(), format!("the temporary file {} of sorted games: {error}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Nowhere;
+
+    impl Sink for Nowhere {
+        fn found(&mut self, _game: &Found<'_>) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn feed(sink: &mut SortedSink<'_>, games: u64) {
+        let text = vec![b'x'; 1000];
+        for number in 1..=games {
+            let sort = (number % 7 != 0).then_some((number * 37 % 101) as i64);
+            let game = Found { input: "in", number, offset: 0, line: 1, text: &text, movetext: 0, matched: &[], sort };
+            sink.found(&game).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_limit_keeps_only_the_best_games() {
+        let mut nowhere = Nowhere;
+        let mut sink = SortedSink::new(&mut nowhere, false, Some(3));
+        feed(&mut sink, 1000);
+        assert_eq!(sink.best.len(), 3);
+        assert!(sink.all.is_empty() && sink.spill.is_none());
+    }
+
+    #[test]
+    fn without_a_limit_the_texts_go_to_a_file_past_the_threshold() {
+        let mut nowhere = Nowhere;
+        let mut sink = SortedSink::new(&mut nowhere, false, None).spill_after(10_000);
+        feed(&mut sink, 1000);
+        let in_memory = sink.all.iter().filter(|game| matches!(game.text, Text::InMemory(_))).count();
+        assert_eq!((sink.all.len(), in_memory), (1000, 0));
+        let path = sink.spill.as_ref().unwrap().path.clone();
+        assert!(path.exists());
+        sink.finish().unwrap();
+        assert!(!path.exists(), "the temporary file is removed");
     }
 }

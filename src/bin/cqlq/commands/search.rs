@@ -77,9 +77,9 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     let mut summary = Summary::default();
     let outcome = match header.sort.as_ref().map(|sort| sort.min) {
         Some(min) => {
-            let mut sorted = SortedSink::new(&mut sink, min);
+            let mut sorted = SortedSink::new(&mut sink, min, args.limit);
             let outcome = search_all(&search, &inputs, &mut sorted, &mut summary);
-            let finished = if outcome.is_ok() { sorted.finish(args.limit) } else { Ok(()) };
+            let finished = if outcome.is_ok() { sorted.finish() } else { Ok(()) };
             finished.map_or_else(|error| Err(SearchError::Output(error)), |()| outcome)
         }
         None => search_all(&search, &inputs, &mut sink, &mut summary),
