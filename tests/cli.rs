@@ -40,7 +40,8 @@ fn filter_reports_bad_lines_and_goes_on() {
     assert_eq!(stdout(&output), "6k1/5ppQ/6N1/8/8/8/5PPP/6K1 b - - 0 30\n");
     let errors = stderr(&output);
     assert!(errors.starts_with("cqlq: <stdin>:5: not a Standard position (FEN): invalid board in fen:"), "{errors}");
-    assert_eq!(errors.lines().count(), 1, "{errors}");
+    assert_eq!(errors.lines().count(), 2, "{errors}");
+    assert!(errors.contains("\ncqlq: 1 positions matched of 3 read, 1 lines not positions, in "), "{errors}");
     assert_eq!(output.status.code(), Some(0), "a bad line does not change the exit status");
 }
 
@@ -227,4 +228,44 @@ fn sample_files(folder: &str) -> Vec<String> {
         std::fs::read_dir(folder).unwrap().map(|entry| entry.unwrap().path().display().to_string()).collect();
     files.sort();
     files
+}
+
+#[test]
+fn filter_writes_files_stops_at_a_limit_and_lists_bad_lines() {
+    let dir = common::temp_dir("filter-options");
+    let out = dir.join("out.epd");
+    let errors = dir.join("errors.jsonl");
+    let mut lines = String::new();
+    for index in 0..40 {
+        lines.push_str(if index % 4 == 0 { "no position here\n" } else { "6k1/7Q/8/8/8/8/8/6K1 b - - 0 1\n" });
+    }
+    let (out_path, errors_path) = (out.to_str().unwrap(), errors.to_str().unwrap());
+    let output = cqlq(&["filter", "-j", "2", "-c", "Qh7", "-o", out_path, "--errors", errors_path, "-"], &lines);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 30);
+    let listed = std::fs::read_to_string(&errors).unwrap();
+    assert_eq!(listed.lines().count(), 10);
+    assert!(listed.starts_with("{\"input\":\"<stdin>\",\"line\":1,\"error\":\"not a Standard position"), "{listed}");
+    let shown = stderr(&output);
+    assert_eq!(shown.matches("cqlq: <stdin>:").count(), 5, "{shown}");
+    assert!(shown.contains("10 lines are no positions (5 more not shown; all are listed in"), "{shown}");
+    let output = cqlq(&["filter", "-q", "--limit", "3", "-c", "Qh7", "-"], &lines);
+    assert_eq!(stdout(&output).lines().count(), 3);
+    let output = cqlq(&["filter", "-q", "--limit", "0", "-c", "Qh7", "-"], &lines);
+    assert_eq!(output.status.code(), Some(2));
+    let output = cqlq(&["filter", "-q", "--count", "-c", "Qh7", "-o", out_path, "-"], &lines);
+    assert_eq!((stdout(&output).as_str(), std::fs::read_to_string(&out).unwrap().as_str()), ("", "30\n"));
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn filter_refuses_games_and_binary_data() {
+    let output = cqlq(&["filter", "-c", "K", "samples/games/classics.pgn", "samples/positions/classical.epd"], "");
+    assert_eq!(output.status.code(), Some(2), "an input could not be read");
+    let errors = stderr(&output);
+    assert!(errors.contains("classics.pgn: this is PGN, games rather than lines of positions: use `cqlq search`"));
+    assert_eq!(errors.lines().count(), 2, "one line for the games, then the summary: {errors}");
+    assert!(!stdout(&output).is_empty(), "the positions after it are filtered");
+    let output = common::run_cqlq(&["filter", "-c", "K", "-"], b"\x00\x01binary\x00");
+    assert!(stderr(&output).contains("binary data"), "{}", stderr(&output));
 }

@@ -147,9 +147,9 @@ fn candidates(text: &str, variant: Option<&'static Variant>, epd: bool) -> Vec<(
     // A last rank of letters may be a hand; one of squares (`8`) is a rank too many.
     let hand_row = board.rsplit('/').next().is_some_and(|last| last.bytes().all(|b| b.is_ascii_alphabetic()));
     let looks_like_drops = first.contains('[') || first.contains('~');
-    let mut order: Vec<&'static Variant> = SNIFF_ORDER
+    let mut order: Vec<&'static Variant> = sniff_order()
         .iter()
-        .map(|name| Variant::by_name(name).expect("sniffed variants are in the catalogue"))
+        .copied()
         .filter(|variant| {
             let own = usize::from(variant.geometry.ranks());
             own == ranks || (variant.backhand == BackhandRule::Drops && hand_row && own + 1 == ranks)
@@ -190,6 +190,14 @@ const SNIFF_ORDER: [&str; 15] = [
     "Discovery",
     "One",
 ];
+
+/// The variants of [`SNIFF_ORDER`], looked up once.
+fn sniff_order() -> &'static [&'static Variant] {
+    static ORDER: std::sync::LazyLock<Vec<&'static Variant>> = std::sync::LazyLock::new(|| {
+        SNIFF_ORDER.iter().map(|name| Variant::by_name(name).expect("sniffed variants are in the catalogue")).collect()
+    });
+    &ORDER
+}
 
 fn read_as(variant: &'static Variant, format: PositionFormat, text: &str) -> Result<AnyPosition, Failure> {
     build_position!(variant, W => read_width::<W>(variant, format, text))

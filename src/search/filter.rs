@@ -43,13 +43,20 @@ pub enum LineOutcome {
 pub struct PositionFilter {
     plans: Plans,
     variant: Option<&'static Variant>,
+    pool: Option<rayon::ThreadPool>,
 }
 
 impl PositionFilter {
     /// A filter for positions of `variant`, or of any variant sniffed from each line.
     #[must_use]
     pub fn new(query: Query, variant: Option<&'static Variant>) -> PositionFilter {
-        PositionFilter { plans: Plans::new(query), variant }
+        PositionFilter { plans: Plans::new(query), variant, pool: None }
+    }
+
+    /// Runs on `threads` threads rather than on all cores.
+    pub fn with_threads(mut self, threads: usize) -> Result<PositionFilter, rayon::ThreadPoolBuildError> {
+        self.pool = Some(rayon::ThreadPoolBuilder::new().num_threads(threads).build()?);
+        Ok(self)
     }
 
     /// The plan for a variant, compiled on first use.
@@ -66,11 +73,23 @@ impl PositionFilter {
     /// Decides one line.
     #[must_use]
     pub fn line(&self, line: &str) -> LineOutcome {
+        self.line_as(line, None)
+    }
+
+    /// Decides one line, read as a position of `likely` first when the filter has no variant of
+    /// its own and the line reads so (else sniffed).
+    #[must_use]
+    pub fn line_as(&self, line: &str, likely: Option<&'static Variant>) -> LineOutcome {
         let trimmed = line.trim();
         if is_skipped(trimmed) {
             return LineOutcome::Skipped;
         }
-        let position = match read_position(trimmed, self.variant) {
+        let read = match (self.variant, likely) {
+            (Some(variant), _) => read_position(trimmed, Some(variant)),
+            (None, Some(likely)) => read_position(trimmed, Some(likely)).or_else(|_| read_position(trimmed, None)),
+            (None, None) => read_position(trimmed, None),
+        };
+        let position = match read {
             Ok(position) => position,
             Err(error) => return LineOutcome::Invalid(error),
         };
@@ -84,7 +103,33 @@ impl PositionFilter {
     /// Decides many lines on all threads; the outcomes are in the order of the lines.
     #[must_use]
     pub fn run<S: AsRef<str> + Sync>(&self, lines: &[S]) -> Vec<LineOutcome> {
-        lines.par_iter().with_min_len(64).map(|line| self.line(line.as_ref())).collect()
+        self.run_as(lines, None)
+    }
+
+    /// Decides many lines on all threads, each read as a position of `likely` first (see
+    /// [`PositionFilter::line_as`]); the outcomes are in the order of the lines.
+    #[must_use]
+    pub fn run_as<S: AsRef<str> + Sync>(&self, lines: &[S], likely: Option<&'static Variant>) -> Vec<LineOutcome> {
+        let run = || lines.par_iter().with_min_len(256).map(|line| self.line_as(line.as_ref(), likely)).collect();
+        match &self.pool {
+            Some(pool) => pool.install(run),
+            None => run(),
+        }
+    }
+
+    /// The variant of the first line that is a position, sniffed: the likely variant of the
+    /// lines of the same input. `None` when the filter has a variant of its own.
+    #[must_use]
+    pub fn likely_variant<S: AsRef<str>>(&self, lines: &[S]) -> Option<&'static Variant> {
+        if self.variant.is_some() {
+            return None;
+        }
+        lines
+            .iter()
+            .map(|line| line.as_ref().trim())
+            .filter(|line| !is_skipped(line))
+            .find_map(|line| read_position(line, None).ok())
+            .map(|position| position.variant())
     }
 }
 

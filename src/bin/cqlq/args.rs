@@ -156,9 +156,25 @@ fn parse_range(text: &str) -> Result<(u64, Option<u64>), String> {
 pub struct FilterArgs {
     #[command(flatten)]
     pub query: QueryArgs,
-    /// Print only the number of matching positions.
+    /// Print only the number of matching positions (to the output file with -o).
     #[arg(long)]
     pub count: bool,
+    /// Write the matching lines to this file (`-` is standard output). The file gets its name
+    /// when the run ends well; an input cannot be the output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Stop after N matching lines (1 or more).
+    #[arg(long, value_name = "N", value_parser = parse_limit)]
+    pub limit: Option<u64>,
+    /// The number of threads, 1 or more (default and most: the cores of the machine).
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
+    pub threads: Option<u64>,
+    /// Write every line that is no position to this file, as JSON lines.
+    #[arg(long, value_name = "FILE")]
+    pub errors: Option<PathBuf>,
+    /// Print nothing on standard error but errors: no summary.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
     /// The query file (unless -c is given), then the files of positions ('-' or none: standard
     /// input).
     #[arg(value_name = "QUERY-FILE | INPUT")]

@@ -1,26 +1,39 @@
 //! `cqlq filter`: the lines of positions that match.
+//!
+//! Each input is read in blocks of whole lines; the lines of a block are decided on all threads
+//! and written in their order. The variant of an input's first position is tried first for
+//! its other lines (sniffing each line anew only when it does not read so).
 
 use std::collections::HashSet;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Instant;
 
 use cqlq::Variant;
+use cqlq::notation::pgn::{NotPgn, sniff_content};
 use cqlq::search::{LineOutcome, PositionFilter};
+use serde_json::json;
 
-use super::{chosen_variant, load_query};
+use super::{chosen_variant, load_query, note, thread_count};
 use crate::args::FilterArgs;
+use crate::output::Output;
 
-/// Lines decided together on all threads.
-const CHUNK_LINES: usize = 16 * 1024;
+/// About how many bytes of lines are decided together.
+const BLOCK_BYTES: usize = 4 << 20;
+
+/// Bad lines shown on standard error; the rest are counted (and go to --errors).
+const SHOWN_PROBLEMS: u64 = 5;
 
 pub fn run(args: FilterArgs) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let query_file = if args.query.text.is_none() { args.paths.first().cloned() } else { None };
     let Some(loaded) = load_query(&args.query, args.paths)? else {
         return Ok(ExitCode::from(2));
     };
     let variant = chosen_variant(&args.query, &loaded.query)?;
-    let filter = PositionFilter::new(loaded.query, variant);
+    let filter = PositionFilter::new(loaded.query, variant).with_threads(thread_count(args.threads))?;
     // A query must compile for the variant asked for, or when positions are sniffed, for some
     // variant; a variant it does not fit is reported when one of its positions comes.
     let candidates: Vec<&'static Variant> = variant.map_or_else(|| Variant::all().iter().collect(), |v| vec![v]);
@@ -31,108 +44,216 @@ pub fn run(args: FilterArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(2));
     }
     let inputs = if loaded.rest.is_empty() { vec![PathBuf::from("-")] } else { loaded.rest };
+    let mut read: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
+    read.extend(query_file.as_deref());
+    let out = Output::open(args.output.as_deref(), &read, &[])?;
+    let written: Vec<&Path> = args.output.iter().map(PathBuf::as_path).filter(|path| *path != Path::new("-")).collect();
+    let problems = match &args.errors {
+        Some(path) => Some(Output::open(Some(path), &read, &written)?),
+        None => None,
+    };
     let mut run = Run {
         filter: &filter,
         count_only: args.count,
+        limit: args.limit,
         origin: loaded.origin.clone(),
-        matched: 0,
+        out,
+        problems,
+        counts: Counts::default(),
         failed: false,
         reported_variants: HashSet::new(),
     };
-    let mut out = BufWriter::new(io::stdout().lock());
     for input in &inputs {
-        if let Err(error) = run.input(input, &mut out) {
-            if error.kind() == io::ErrorKind::BrokenPipe {
-                return Err(error.into());
+        match run.input(input) {
+            Ok(Done::Yes) => break,
+            Ok(Done::No) => {}
+            // Writing failed: the run stops, naming the output.
+            Err(Failure::Write(error)) => return Err(error.into()),
+            Err(Failure::Read(error)) => {
+                note(format_args!("{}: {error}", input.display()));
+                run.failed = true;
             }
-            eprintln!("cqlq: {}: {error}", input.display());
-            run.failed = true;
         }
     }
+    let Run { mut out, problems, counts, failed, .. } = run;
     if args.count {
-        writeln!(out, "{}", run.matched)?;
+        writeln!(out, "{}", counts.matched)?;
     }
-    out.flush()?;
-    Ok(if run.failed {
+    out.finish()?;
+    if let Some(problems) = problems {
+        problems.finish()?;
+    }
+    if !args.quiet {
+        note(format_args!(
+            "{} positions matched of {} read, {} lines not positions, in {:.1} s",
+            counts.matched,
+            counts.positions,
+            counts.invalid,
+            started.elapsed().as_secs_f64()
+        ));
+    }
+    if counts.invalid > SHOWN_PROBLEMS {
+        let where_listed = match &args.errors {
+            Some(path) => format!("all are listed in {}", path.display()),
+            None => "--errors FILE lists them all".to_owned(),
+        };
+        note(format_args!(
+            "{} lines are no positions ({} more not shown; {where_listed})",
+            counts.invalid,
+            counts.invalid - SHOWN_PROBLEMS
+        ));
+    }
+    Ok(if failed {
         ExitCode::from(2)
-    } else if run.matched > 0 {
+    } else if counts.matched > 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
 }
 
+/// What the lines read so far came to.
+#[derive(Default)]
+struct Counts {
+    positions: u64,
+    matched: u64,
+    invalid: u64,
+}
+
+/// Whether the run is over (the limit was reached).
+enum Done {
+    Yes,
+    No,
+}
+
+/// Why an input stopped.
+enum Failure {
+    /// It could not be read, or is no lines of positions.
+    Read(io::Error),
+    /// An output could not be written.
+    Write(io::Error),
+}
+
 struct Run<'a> {
     filter: &'a PositionFilter,
     count_only: bool,
+    limit: Option<u64>,
     origin: String,
-    matched: u64,
+    out: Output,
+    problems: Option<Output>,
+    counts: Counts,
     failed: bool,
     reported_variants: HashSet<&'static str>,
 }
 
-impl<'a> Run<'a> {
-    fn input(&mut self, path: &Path, out: &mut impl Write) -> io::Result<()> {
-        let name = if path == Path::new("-") { "<stdin>".to_owned() } else { path.display().to_string() };
-        let reader: Box<dyn Read> =
-            if path == Path::new("-") { Box::new(io::stdin().lock()) } else { Box::new(File::open(path)?) };
-        let mut reader = BufReader::with_capacity(1 << 20, reader);
+impl Run<'_> {
+    fn input(&mut self, path: &Path) -> Result<Done, Failure> {
+        let stdin = path == Path::new("-");
+        let name = if stdin { "<stdin>".to_owned() } else { path.display().to_string() };
+        let mut reader: Box<dyn Read> =
+            if stdin { Box::new(io::stdin().lock()) } else { Box::new(File::open(path).map_err(Failure::Read)?) };
+        let mut block: Vec<u8> = Vec::with_capacity(BLOCK_BYTES * 2);
         let mut line_number = 0u64;
+        let mut likely = None;
+        let mut first = true;
         loop {
-            let mut raw: Vec<Vec<u8>> = Vec::with_capacity(CHUNK_LINES);
-            while raw.len() < CHUNK_LINES {
-                let mut line = Vec::new();
-                if reader.read_until(b'\n', &mut line)? == 0 {
-                    break;
-                }
-                if line.last() == Some(&b'\n') {
-                    line.pop();
-                }
-                raw.push(line);
+            let ended = fill(&mut reader, &mut block).map_err(Failure::Read)?;
+            let whole = if ended { block.len() } else { memchr::memrchr(b'\n', &block).map_or(0, |i| i + 1) };
+            if first {
+                refuse_games(&block).map_err(Failure::Read)?;
+                first = false;
             }
-            if raw.is_empty() {
-                return Ok(());
+            let lines: Vec<&[u8]> = block[..whole].split(|&b| b == b'\n').collect();
+            // A final line end leaves an empty piece after it: no line.
+            let lines = if block[..whole].ends_with(b"\n") { &lines[..lines.len() - 1] } else { &lines[..] };
+            let texts: Vec<std::borrow::Cow<'_, str>> =
+                lines.iter().map(|line| String::from_utf8_lossy(line)).collect();
+            if likely.is_none() {
+                likely = self.filter.likely_variant(&texts);
             }
-            let text: Vec<String> = raw.iter().map(|line| String::from_utf8_lossy(line).into_owned()).collect();
-            let outcomes = self.filter.run(&text);
-            for (line, outcome) in raw.iter().zip(outcomes) {
+            let outcomes = self.filter.run_as(&texts, likely);
+            for (line, outcome) in lines.iter().zip(outcomes) {
                 line_number += 1;
-                self.outcome(&name, line_number, line, outcome, out)?;
+                if self.outcome(&name, line_number, line, outcome).map_err(Failure::Write)? {
+                    return Ok(Done::Yes);
+                }
+            }
+            block.drain(..whole);
+            if ended {
+                return Ok(Done::No);
             }
         }
     }
 
-    fn outcome(
-        &mut self,
-        name: &str,
-        number: u64,
-        line: &[u8],
-        outcome: LineOutcome,
-        out: &mut impl Write,
-    ) -> io::Result<()> {
+    /// Takes one line's outcome; true when the limit is reached.
+    fn outcome(&mut self, name: &str, number: u64, line: &[u8], outcome: LineOutcome) -> io::Result<bool> {
         match outcome {
             LineOutcome::Matched => {
-                self.matched += 1;
+                self.counts.positions += 1;
+                self.counts.matched += 1;
                 if !self.count_only {
-                    out.write_all(line)?;
-                    out.write_all(b"\n")?;
+                    self.out.write_all(line)?;
+                    self.out.write_all(b"\n")?;
+                }
+                return Ok(self.limit.is_some_and(|limit| self.counts.matched >= limit));
+            }
+            LineOutcome::NotMatched => self.counts.positions += 1,
+            LineOutcome::Skipped => {}
+            LineOutcome::Invalid(error) => {
+                self.counts.invalid += 1;
+                if self.counts.invalid <= SHOWN_PROBLEMS {
+                    note(format_args!("{name}:{number}: {error}"));
+                }
+                if let Some(problems) = &mut self.problems {
+                    let object = json!({"input": name, "line": number, "error": error.to_string()});
+                    serde_json::to_writer(&mut *problems, &object)?;
+                    problems.write_all(b"\n")?;
                 }
             }
-            LineOutcome::NotMatched | LineOutcome::Skipped => {}
-            LineOutcome::Invalid(error) => eprintln!("cqlq: {name}:{number}: {error}"),
             LineOutcome::Uncompiled(variant) => {
+                self.counts.positions += 1;
                 self.failed = true;
                 if self.reported_variants.insert(variant.name) {
-                    eprintln!(
-                        "cqlq: {name}:{number}: a {} position, and the query does not compile for it:",
+                    note(format_args!(
+                        "{name}:{number}: a {} position, and the query does not compile for it:",
                         variant.name
-                    );
+                    ));
                     if let Some(error) = self.filter.compile_error(variant) {
                         eprint!("{}", error.clone().with_origin(self.origin.clone()));
                     }
                 }
             }
         }
-        Ok(())
+        Ok(false)
+    }
+}
+
+/// Reads more of `reader` into `block`, up to about [`BLOCK_BYTES`] and a line end; true when
+/// the input has ended.
+fn fill(reader: &mut dyn Read, block: &mut Vec<u8>) -> io::Result<bool> {
+    let mut chunk = [0u8; 64 << 10];
+    loop {
+        let read = match reader.read(&mut chunk) {
+            Ok(0) => return Ok(true),
+            Ok(read) => read,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        block.extend_from_slice(&chunk[..read]);
+        if block.len() >= BLOCK_BYTES && memchr::memchr(b'\n', &chunk[..read]).is_some() {
+            return Ok(false);
+        }
+    }
+}
+
+/// Refuses an input that holds games, binary data or compressed data rather than lines of
+/// positions.
+fn refuse_games(start: &[u8]) -> io::Result<()> {
+    let refuse = |message: String| Err(io::Error::new(io::ErrorKind::InvalidData, message));
+    match sniff_content(start) {
+        Ok(()) if start.iter().all(u8::is_ascii_whitespace) => Ok(()),
+        Ok(()) => refuse("this is PGN, games rather than lines of positions: use `cqlq search`".to_owned()),
+        Err(not @ (NotPgn::Binary | NotPgn::Compressed(_))) => refuse(not.to_string()),
+        Err(NotPgn::Positions(_) | NotPgn::Text) => Ok(()),
     }
 }
