@@ -272,7 +272,7 @@ impl<'a> Lexer<'a> {
             if self.text.get(at) != Some(&b'[') {
                 return;
             }
-            if at > first && self.first_on_line() && self.starts_game_here() {
+            if at > first && is_event_tag(&self.text[at..]) && self.first_on_line() && self.starts_game_here() {
                 return;
             }
             let read = read_tag(self.text, at);

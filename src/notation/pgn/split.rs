@@ -100,6 +100,12 @@ impl Splitter {
 
     /// A line (from input offset `offset`) that opens with tags: movetext may follow them.
     fn tag_line(&mut self, line: &[u8], offset: usize, starts: &mut Vec<usize>) {
+        if line.trim_ascii_end().ends_with(b"\"]") && memchr(b'{', line).is_none() {
+            // Nothing but tags, as good as always. Should movetext without a comment stand
+            // between them after all, the lexer starts at least the games found here.
+            self.place = Place::Tags;
+            return;
+        }
         match after_tags(line) {
             Some(movetext) => {
                 self.place = Place::Movetext;
