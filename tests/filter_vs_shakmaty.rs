@@ -32,7 +32,7 @@ fn boards() -> Vec<Board> {
 
 fn cqlq_count(query: &str) -> usize {
     let output = Command::new(env!("CARGO_BIN_EXE_cqlq"))
-        .args(["filter", "--count", "-c", query])
+        .args(["filter", "-q", "--count", "-c", query])
         .arg(data("perft/random.perft"))
         .output()
         .unwrap();
@@ -121,7 +121,7 @@ fn filter_counts_agree_with_shakmaty_on_random_perft() {
 fn every_perft_position_of_the_classical_suites_reads() {
     for suite in ["random", "tricky", "chess960", "crazyhouse"] {
         let output = Command::new(env!("CARGO_BIN_EXE_cqlq"))
-            .args(["filter", "--count", "-c", "[Aa]"])
+            .args(["filter", "-q", "--count", "-c", "[Aa]"])
             .arg(data(&format!("perft/{suite}.perft")))
             .output()
             .unwrap();
