@@ -223,9 +223,9 @@ impl Stream {
         Stream { chunks, emptied, ended: false, failure: None }
     }
 
-    /// Takes the next chunk into `buffer`, waiting at most `wait` (forever with `None`).
-    /// Returns whether a chunk came or the stream ended.
-    fn take(&mut self, buffer: &mut Vec<u8>, wait: Option<Duration>) -> bool {
+    /// Takes the next chunk into `buffer`, waiting at most `wait` (forever with `None`); notes
+    /// when the stream has ended.
+    fn take(&mut self, buffer: &mut Vec<u8>, wait: Option<Duration>) {
         let received = match wait {
             Some(wait) => self.chunks.recv_timeout(wait),
             None => self.chunks.recv().map_err(|_| RecvTimeoutError::Disconnected),
@@ -240,9 +240,8 @@ impl Stream {
                 self.ended = true;
             }
             Err(RecvTimeoutError::Disconnected) => self.ended = true,
-            Err(RecvTimeoutError::Timeout) => return false,
+            Err(RecvTimeoutError::Timeout) => {}
         }
-        true
     }
 
     /// Fills `buffer`, which holds the stream from input offset `base`, until a window can be
