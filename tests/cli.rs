@@ -269,3 +269,40 @@ fn filter_refuses_games_and_binary_data() {
     let output = common::run_cqlq(&["filter", "-c", "K", "-"], b"\x00\x01binary\x00");
     assert!(stderr(&output).contains("binary data"), "{}", stderr(&output));
 }
+
+#[test]
+fn filter_writes_the_same_bytes_on_any_thread_count() {
+    // Enough lines that every thread gets some, of several variants, some no position.
+    let mut lines = Vec::new();
+    for file in sample_files("samples/positions") {
+        lines.extend(std::fs::read_to_string(file).unwrap().lines().map(str::to_owned));
+    }
+    let text: String = (0..300).map(|round| format!("{}\n", lines[round * 7 % lines.len()])).collect();
+    let one = cqlq(&["filter", "-q", "-j", "1", "-c", "Q or k", "-"], &text);
+    let two = cqlq(&["filter", "-q", "-j", "2", "-c", "Q or k", "-"], &text);
+    assert!(!one.stdout.is_empty(), "{}", stderr(&one));
+    assert_eq!((one.stdout, one.status.code()), (two.stdout, two.status.code()));
+    assert_eq!(one.stderr, two.stderr, "the same lines are reported, in the same order");
+}
+
+#[test]
+fn filter_cuts_a_line_too_long_for_a_position_and_goes_on() {
+    let mut text = "6k1/7Q/8/8/8/8/8/6K1 b - - 0 1\n".to_owned();
+    text.push_str(&"x".repeat(5 << 20));
+    text.push_str("\n6k1/7Q/8/8/8/8/8/6K2 b - - 0 1\n6k1/7Q/8/8/8/8/8/6K1 b - - 0 1\n");
+    let output = cqlq(&["filter", "-c", "Qh7", "-"], &text);
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(stdout(&output).lines().count(), 2, "the lines on both sides of it are read");
+    let errors = stderr(&output);
+    assert!(errors.contains("<stdin>:2: a line longer than 64 KiB: no position"), "{errors}");
+    assert!(errors.contains("<stdin>:3: "), "line numbers go on after it: {errors}");
+    assert!(errors.len() < 2000, "the long line is not echoed: {} bytes", errors.len());
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn filter_names_an_output_it_cannot_write() {
+    let output = cqlq(&["filter", "-c", "K", "-o", "/dev/full", "samples/positions/classical.epd"], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("cannot write /dev/full: No space left on device"), "{}", stderr(&output));
+}

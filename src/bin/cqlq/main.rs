@@ -2,6 +2,7 @@
 
 mod args;
 mod commands;
+mod line_blocks;
 mod output;
 mod progress;
 

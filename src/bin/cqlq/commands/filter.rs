@@ -4,6 +4,7 @@
 //! and written in their order. The variant of an input's first position is tried first for
 //! its other lines (sniffing each line anew only when it does not read so).
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -18,10 +19,15 @@ use serde_json::json;
 
 use super::{chosen_variant, load_query, note, thread_count};
 use crate::args::FilterArgs;
+use crate::line_blocks::{Line, LineBlocks};
 use crate::output::Output;
 
 /// About how many bytes of lines are decided together.
 const BLOCK_BYTES: usize = 4 << 20;
+
+/// The most bytes a line of a position may take (a FEN of the largest board takes a few
+/// thousand); a longer line is cut, reported, and its rest dropped as it is read.
+const MAX_LINE_BYTES: usize = 64 << 10;
 
 /// Bad lines shown on standard error; the rest are counted (and go to --errors).
 const SHOWN_PROBLEMS: u64 = 5;
@@ -150,39 +156,40 @@ impl Run<'_> {
     fn input(&mut self, path: &Path) -> Result<Done, Failure> {
         let stdin = path == Path::new("-");
         let name = if stdin { "<stdin>".to_owned() } else { path.display().to_string() };
-        let mut reader: Box<dyn Read> =
+        let reader: Box<dyn Read> =
             if stdin { Box::new(io::stdin().lock()) } else { Box::new(File::open(path).map_err(Failure::Read)?) };
-        let mut block: Vec<u8> = Vec::with_capacity(BLOCK_BYTES * 2);
+        let mut blocks = LineBlocks::new(reader, BLOCK_BYTES, MAX_LINE_BYTES);
         let mut line_number = 0u64;
         let mut likely = None;
         let mut first = true;
-        loop {
-            let ended = fill(&mut reader, &mut block).map_err(Failure::Read)?;
-            let whole = if ended { block.len() } else { memchr::memrchr(b'\n', &block).map_or(0, |i| i + 1) };
-            if first {
-                refuse_games(&block).map_err(Failure::Read)?;
-                first = false;
+        while let Some(block) = blocks.next_block().map_err(Failure::Read)? {
+            if std::mem::take(&mut first) {
+                refuse_games(block.text()).map_err(Failure::Read)?;
             }
-            let lines: Vec<&[u8]> = block[..whole].split(|&b| b == b'\n').collect();
-            // A final line end leaves an empty piece after it: no line.
-            let lines = if block[..whole].ends_with(b"\n") { &lines[..lines.len() - 1] } else { &lines[..] };
-            let texts: Vec<std::borrow::Cow<'_, str>> =
-                lines.iter().map(|line| String::from_utf8_lossy(line)).collect();
+            let lines: Vec<Line<'_>> = block.lines().collect();
+            // A line cut for its length is no position: it is not read as one.
+            let texts: Vec<Cow<'_, str>> = lines
+                .iter()
+                .map(|line| if line.cut { Cow::Borrowed("") } else { String::from_utf8_lossy(line.text) })
+                .collect();
             if likely.is_none() {
                 likely = self.filter.likely_variant(&texts);
             }
             let outcomes = self.filter.run_as(&texts, likely);
             for (line, outcome) in lines.iter().zip(outcomes) {
                 line_number += 1;
-                if self.outcome(&name, line_number, line, outcome).map_err(Failure::Write)? {
+                let done = if line.cut {
+                    let error = format!("a line longer than {} KiB: no position", MAX_LINE_BYTES >> 10);
+                    self.problem(&name, line_number, &error).map(|()| false)
+                } else {
+                    self.outcome(&name, line_number, line.text, outcome)
+                };
+                if done.map_err(Failure::Write)? {
                     return Ok(Done::Yes);
                 }
             }
-            block.drain(..whole);
-            if ended {
-                return Ok(Done::No);
-            }
         }
+        Ok(Done::No)
     }
 
     /// Takes one line's outcome; true when the limit is reached.
@@ -199,17 +206,7 @@ impl Run<'_> {
             }
             LineOutcome::NotMatched => self.counts.positions += 1,
             LineOutcome::Skipped => {}
-            LineOutcome::Invalid(error) => {
-                self.counts.invalid += 1;
-                if self.counts.invalid <= SHOWN_PROBLEMS {
-                    note(format_args!("{name}:{number}: {error}"));
-                }
-                if let Some(problems) = &mut self.problems {
-                    let object = json!({"input": name, "line": number, "error": error.to_string()});
-                    serde_json::to_writer(&mut *problems, &object)?;
-                    problems.write_all(b"\n")?;
-                }
-            }
+            LineOutcome::Invalid(error) => self.problem(name, number, &error)?,
             LineOutcome::Uncompiled(variant) => {
                 self.counts.positions += 1;
                 self.failed = true;
@@ -226,23 +223,20 @@ impl Run<'_> {
         }
         Ok(false)
     }
-}
 
-/// Reads more of `reader` into `block`, up to about [`BLOCK_BYTES`] and a line end; true when
-/// the input has ended.
-fn fill(reader: &mut dyn Read, block: &mut Vec<u8>) -> io::Result<bool> {
-    let mut chunk = [0u8; 64 << 10];
-    loop {
-        let read = match reader.read(&mut chunk) {
-            Ok(0) => return Ok(true),
-            Ok(read) => read,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            Err(error) => return Err(error),
-        };
-        block.extend_from_slice(&chunk[..read]);
-        if block.len() >= BLOCK_BYTES && memchr::memchr(b'\n', &chunk[..read]).is_some() {
-            return Ok(false);
+    /// Reports a line that is no position: on standard error for the first few, in the
+    /// `--errors` file for all.
+    fn problem(&mut self, name: &str, number: u64, error: &dyn std::fmt::Display) -> io::Result<()> {
+        self.counts.invalid += 1;
+        if self.counts.invalid <= SHOWN_PROBLEMS {
+            note(format_args!("{name}:{number}: {error}"));
         }
+        if let Some(problems) = &mut self.problems {
+            let object = json!({"input": name, "line": number, "error": error.to_string()});
+            serde_json::to_writer(&mut *problems, &object)?;
+            problems.write_all(b"\n")?;
+        }
+        Ok(())
     }
 }
 
