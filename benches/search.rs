@@ -10,8 +10,10 @@
 //!    mask test on every position) on 1 thread (cqlq `-j 1` replays on one thread; the next
 //!    window of the input is cut meanwhile on another, about a tenth of the work);
 //! 2. the same on all threads, both engines (the peer split at `\n[Event `, rayon over the games);
-//! 3. cqlq's 1-thread time against the anchors of pgn-extract and python-chess (from
-//!    `performance.md`: those tools are not installed here, so that ratio is not same-run);
+//! 3. cqlq on 1 thread against pgn-extract's position search (`kg8 Qh7` against its
+//!    `FENPattern`, the same 946 games) and against python-chess replaying games for
+//!    `CQLQ_BENCH_PYTHON_SECONDS` (default 20; plies per second compared), run in the same
+//!    process when they are installed, else against the anchors of `performance.md`;
 //! 4. queries that read only tags (the header's `result`, and game filters in the body):
 //!    throughput in GB/s;
 //! 5. peak resident memory of `cqlq search` reading a stream of 1 GB or more from standard input.
@@ -30,7 +32,10 @@ use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
 use rayon::prelude::*;
 use shakmaty::{Bitboard, Chess, Position, Rank};
 
-/// The anchors of `performance.md` for tools that are not installed here (seconds, 1 thread).
+#[path = "common/peers.rs"]
+mod peers;
+
+/// The anchors of `performance.md`, for tools that are not installed (seconds, 1 thread).
 const PGN_EXTRACT_POSITION_SEARCH: f64 = 14.2;
 const PYTHON_CHESS_REPLAY: f64 = 360.0;
 
@@ -59,20 +64,21 @@ fn main() {
 
     // Round robin: each round runs every job once, so that a machine getting slower or faster
     // meanwhile moves all of them alike.
-    let mut jobs: [Job<'_>; 6] = [
+    let mut jobs: [Job<'_>; 7] = [
         Job::new(Box::new(|| peer_replay(text))),
         Job::new(Box::new(|| peer_replay_parallel(text))),
         Job::new(Box::new(|| cqlq_search(&pgn, "Ra-h7 ka-h8", 1))),
         Job::new(Box::new(|| cqlq_search(&pgn, "Ra-h7 ka-h8", 0))),
         Job::new(Box::new(|| cqlq_search(&pgn, "cql(result 1-0)", 0))),
         Job::new(Box::new(|| cqlq_search(&pgn, GAME_FILTERS, 0))),
+        Job::new(Box::new(|| cqlq_search(&pgn, peers::PATTERN_QUERY, 1))),
     ];
     for _ in 0..runs.max(1) {
         for job in &mut jobs {
             job.run();
         }
     }
-    let [peer_1, peer_n, cqlq_1, cqlq_n, header, game_filters] = jobs.map(Job::median);
+    let [peer_1, peer_n, cqlq_1, cqlq_n, header, game_filters, pattern] = jobs.map(Job::median);
     let ((peer_counts, peer_1), (peer_counts_n, peer_n)) = (peer_1, peer_n);
     let ((cqlq_counts, cqlq_1), (cqlq_counts_n, cqlq_n)) = (cqlq_1, cqlq_n);
     let (header_counts, header) = header;
@@ -120,10 +126,40 @@ fn main() {
     target(1, "cqlq 1 thread / peer 1 thread", ratio_1, "<= 0.80", ratio_1 <= 0.8);
     println!("   (all threads: cqlq / peer = {:.2})", secs(cqlq_n) / secs(peer_n));
     target(2, &format!("cqlq speedup on {threads} threads"), speedup, ">= 1.80", speedup >= 1.8);
-    let over_extract = PGN_EXTRACT_POSITION_SEARCH / secs(cqlq_1);
-    let over_python = PYTHON_CHESS_REPLAY / secs(cqlq_1);
-    target(3, "pgn-extract anchor / cqlq 1 thread", over_extract, ">= 10", over_extract >= 10.0);
-    target(3, "python-chess anchor / cqlq 1 thread", over_python, ">= 200", over_python >= 200.0);
+    let scratch = pgn.parent().expect("bench data folder");
+    let (pattern_counts, pattern_time) = pattern;
+    match peers::pgn_extract(&pgn, scratch) {
+        Some((games, time)) => {
+            assert_eq!(games, pattern_counts.games, "pgn-extract and cqlq find the same games");
+            let ratio = secs(time) / secs(pattern_time);
+            target(3, "pgn-extract / cqlq, 1 thread, same run", ratio, ">= 10", ratio >= 10.0);
+            println!(
+                "   (`{}`: {games} games; pgn-extract {:.2}s, cqlq {:.3}s)",
+                peers::PATTERN_QUERY,
+                secs(time),
+                secs(pattern_time)
+            );
+        }
+        None => {
+            let ratio = PGN_EXTRACT_POSITION_SEARCH / secs(pattern_time);
+            target(3, "pgn-extract anchor / cqlq 1 thread", ratio, ">= 10", ratio >= 10.0);
+        }
+    }
+    let python_seconds: f64 =
+        std::env::var("CQLQ_BENCH_PYTHON_SECONDS").ok().and_then(|n| n.parse().ok()).unwrap_or(20.0);
+    let cqlq_rate = plies / secs(cqlq_1);
+    match peers::python_chess(&pgn, python_seconds) {
+        Some((python_plies, time)) => {
+            let python_rate = python_plies as f64 / secs(time);
+            let ratio = cqlq_rate / python_rate;
+            target(3, "python-chess / cqlq, per ply, same run", ratio, ">= 200", ratio >= 200.0);
+            println!("   (python-chess: {python_plies} plies in {:.1}s, {:.0} plies/s)", secs(time), python_rate);
+        }
+        None => {
+            let ratio = PYTHON_CHESS_REPLAY / secs(cqlq_1);
+            target(3, "python-chess anchor / cqlq 1 thread", ratio, ">= 200", ratio >= 200.0);
+        }
+    }
     target(4, "tags-only query, GB/s", header_rate, ">= 0.50", header_rate >= 0.5);
     let game_filter_rate = bytes as f64 / secs(game_filters) / 1e9;
     target(4, "game filters alone, GB/s", game_filter_rate, ">= 0.50", game_filter_rate >= 0.5);

@@ -363,3 +363,42 @@ fn sorting_keeps_what_the_limit_needs_and_spills_the_rest() {
         }
     }
 }
+
+/// Every game found and every problem, as (byte offset, line) pairs.
+#[derive(Default)]
+struct Places(Vec<(u64, u64)>);
+
+impl cqlq::search::Sink for Places {
+    fn found(&mut self, game: &cqlq::search::Found<'_>) -> std::io::Result<()> {
+        self.0.push((game.offset, game.line));
+        Ok(())
+    }
+
+    fn problem(&mut self, problem: &cqlq::search::Problem<'_>) -> std::io::Result<()> {
+        self.0.push((problem.offset, problem.line));
+        Ok(())
+    }
+}
+
+#[test]
+fn line_numbers_of_games_and_problems_count_every_line_before_them() {
+    // Many batches of games, every fifth with a move that is no move on a line of its own.
+    let games = common::games::random_games("Standard", 400, 5);
+    let mut pgn = String::new();
+    for (index, game) in games.split_inclusive("\n\n[").enumerate() {
+        pgn.push_str(&game.replacen(" 2. ", if index % 5 == 0 { " 2.\nZz9 " } else { " 2. " }, 1));
+    }
+    for threads in [1, 2] {
+        let search = Search::new(Query::parse("K").unwrap(), SearchOptions { threads, ..SearchOptions::default() });
+        let mut places = Places::default();
+        let mut summary = Summary::default();
+        let mut input = Input::from_bytes("games.pgn", pgn.clone().into_bytes());
+        let _ = search.unwrap().run(&mut input, &mut places, &mut summary).unwrap();
+        assert!(summary.errors >= 80, "{summary:?}");
+        assert_eq!(places.0.len() as u64, summary.games + summary.errors);
+        for (offset, line) in places.0 {
+            let before = pgn.as_bytes()[..offset as usize].iter().filter(|&&b| b == b'\n').count() as u64;
+            assert_eq!(line, before + 1, "the line of byte {offset}, on {threads} threads");
+        }
+    }
+}

@@ -204,17 +204,16 @@ impl Search {
         let mut outcome = ControlFlow::Continue(());
         let mut output_error = None;
         let read = input.windows(|text, base, starts| {
-            let records = self.replay_window(text, starts, &replay);
-            let mut merge =
-                Merge { search: self, name: &name, text, base, lines, counted_to: 0, summary, sink: &mut *sink };
-            outcome = match merge.records(&records) {
+            let batches = self.replay_window(text, starts, &replay);
+            let mut merge = Merge { search: self, name: &name, text, base, lines, summary, sink: &mut *sink };
+            outcome = match merge.batches(&batches) {
                 Ok(outcome) => outcome,
                 Err(error) => {
                     output_error = Some(error);
                     return Ok(ControlFlow::Break(()));
                 }
             };
-            lines = merge.lines + memchr_iter(b'\n', &text[merge.counted_to..]).count() as u64;
+            lines += batches.iter().map(|batch| batch.newlines).sum::<u64>();
             summary.bytes += text.len() as u64;
             summary.input_bytes = inputs_before + consumed.load(std::sync::atomic::Ordering::Relaxed);
             sink.progress(summary);
@@ -227,8 +226,9 @@ impl Search {
         }
     }
 
-    /// Replays the games of a window on the pool's threads, in batches, keeping their order.
-    fn replay_window(&self, text: &[u8], starts: &[usize], replay: &ReplayOptions<'_>) -> Vec<Vec<GameRecord>> {
+    /// Replays the games of a window on the pool's threads, in batches, keeping their order;
+    /// the lines of the batches are counted there too.
+    fn replay_window(&self, text: &[u8], starts: &[usize], replay: &ReplayOptions<'_>) -> Vec<Batch> {
         let mut bounds: Vec<usize> = Vec::with_capacity(starts.len() + 2);
         if starts.first() != Some(&0) {
             bounds.push(0);
@@ -239,18 +239,52 @@ impl Search {
         self.pool.install(|| {
             ranges
                 .par_chunks(BATCH_GAMES)
-                .map(|batch| {
-                    let mut records = Vec::with_capacity(batch.len());
-                    for &(start, end) in batch {
+                .map(|ranges| {
+                    let mut records = Vec::with_capacity(ranges.len());
+                    for &(start, end) in ranges {
                         for mut record in replay_range(&text[start..end], replay) {
                             shift(&mut record, start);
                             records.push(record);
                         }
                     }
-                    records
+                    Batch::new(text, ranges, records)
                 })
                 .collect()
         })
+    }
+}
+
+/// The records of a batch of games, with the lines they start at.
+struct Batch {
+    records: Vec<GameRecord>,
+    /// For each record, the line ends in the batch before its start, and before its error.
+    lines: Vec<(u64, u64)>,
+    /// The line ends in the batch.
+    newlines: u64,
+}
+
+impl Batch {
+    /// Counts the lines of the batch that covers `ranges` of `text`.
+    fn new(text: &[u8], ranges: &[(usize, usize)], records: Vec<GameRecord>) -> Batch {
+        let (first, last) = (ranges[0].0, ranges[ranges.len() - 1].1);
+        let mut newlines = 0;
+        let mut counted_to = first;
+        let mut count_to = |offset: usize| {
+            let offset = offset.clamp(counted_to, last);
+            newlines += memchr_iter(b'\n', &text[counted_to..offset]).count() as u64;
+            counted_to = offset;
+            newlines
+        };
+        let lines = records
+            .iter()
+            .map(|record| {
+                let start = count_to(record.start);
+                let error = record.error.as_ref().map_or(start, |error| count_to(error.offset));
+                (start, error)
+            })
+            .collect();
+        let newlines = count_to(last);
+        Batch { records, lines, newlines }
     }
 }
 
@@ -273,78 +307,75 @@ struct Merge<'s, 'w> {
     name: &'w str,
     text: &'w [u8],
     base: u64,
-    /// Lines before `counted_to`.
+    /// The lines of the input before the window.
     lines: u64,
-    counted_to: usize,
     summary: &'w mut Summary,
     sink: &'w mut dyn Sink,
 }
 
 impl Merge<'_, '_> {
-    /// The line (from 1) of a window offset; offsets come in order.
-    fn line_of(&mut self, offset: usize) -> u64 {
-        let offset = offset.max(self.counted_to);
-        self.lines += memchr_iter(b'\n', &self.text[self.counted_to..offset]).count() as u64;
-        self.counted_to = offset;
-        self.lines + 1
-    }
-
-    fn records(&mut self, batches: &[Vec<GameRecord>]) -> io::Result<ControlFlow<()>> {
-        let options = &self.search.options;
-        for record in batches.iter().flatten() {
-            self.summary.games += 1;
-            let number = self.summary.games;
-            if let Some((low, high)) = options.gamenumber {
-                if high.is_some_and(|high| number > high) || (high.is_none() && low > 0 && number > low) {
-                    self.summary.games -= 1;
+    fn batches(&mut self, batches: &[Batch]) -> io::Result<ControlFlow<()>> {
+        for batch in batches {
+            for (record, &(start_lines, error_lines)) in batch.records.iter().zip(&batch.lines) {
+                if self.record(record, self.lines + start_lines + 1, self.lines + error_lines + 1)?.is_break() {
                     return Ok(ControlFlow::Break(()));
                 }
-                if number < low {
-                    continue;
-                }
             }
-            let line = self.line_of(record.start);
-            if let Some(error) = &record.error {
-                self.summary.errors += 1;
-                let problem_line = self.line_of(error.offset);
-                let problem = Problem {
-                    input: self.name,
-                    game: number,
-                    offset: self.base + error.offset as u64,
-                    line: problem_line,
-                    ply: error.ply,
-                    token: &error.token,
-                    message: error.kind.to_string(),
-                };
-                self.sink.problem(&problem)?;
-            }
-            let count = record.matched.len() as u64;
-            let (low, high) = options.matchcount;
-            if record.excluded || count < low || high.is_some_and(|high| count > high) {
-                continue;
-            }
-            self.summary.matched += 1;
-            self.summary.positions += count;
-            let text = &self.text[record.start..record.end];
-            let matched: Vec<MatchedPly> = record
-                .matched
-                .iter()
-                .map(|ply| MatchedPly { ply: ply.ply, offset: ply.offset - record.start })
-                .collect();
-            self.sink.found(&Found {
-                input: self.name,
-                number,
-                offset: self.base + record.start as u64,
-                line,
-                text,
-                movetext: record.movetext - record.start,
-                matched: &matched,
-                sort: record.sort,
-            })?;
-            // A sorted search reads every game: the limit applies once they are sorted.
-            if !self.search.sorts() && options.limit.is_some_and(|limit| self.summary.matched >= limit) {
+            self.lines += batch.newlines;
+        }
+        Ok(ControlFlow::Continue(()))
+    }
+
+    /// One game's record, whose start is on line `line` and its error on `problem_line`.
+    fn record(&mut self, record: &GameRecord, line: u64, problem_line: u64) -> io::Result<ControlFlow<()>> {
+        let options = &self.search.options;
+        self.summary.games += 1;
+        let number = self.summary.games;
+        if let Some((low, high)) = options.gamenumber {
+            if high.is_some_and(|high| number > high) || (high.is_none() && low > 0 && number > low) {
+                self.summary.games -= 1;
                 return Ok(ControlFlow::Break(()));
             }
+            if number < low {
+                return Ok(ControlFlow::Continue(()));
+            }
+        }
+        if let Some(error) = &record.error {
+            self.summary.errors += 1;
+            let problem = Problem {
+                input: self.name,
+                game: number,
+                offset: self.base + error.offset as u64,
+                line: problem_line,
+                ply: error.ply,
+                token: &error.token,
+                message: error.kind.to_string(),
+            };
+            self.sink.problem(&problem)?;
+        }
+        let count = record.matched.len() as u64;
+        let (low, high) = options.matchcount;
+        if record.excluded || count < low || high.is_some_and(|high| count > high) {
+            return Ok(ControlFlow::Continue(()));
+        }
+        self.summary.matched += 1;
+        self.summary.positions += count;
+        let text = &self.text[record.start..record.end];
+        let matched: Vec<MatchedPly> =
+            record.matched.iter().map(|ply| MatchedPly { ply: ply.ply, offset: ply.offset - record.start }).collect();
+        self.sink.found(&Found {
+            input: self.name,
+            number,
+            offset: self.base + record.start as u64,
+            line,
+            text,
+            movetext: record.movetext - record.start,
+            matched: &matched,
+            sort: record.sort,
+        })?;
+        // A sorted search reads every game: the limit applies once they are sorted.
+        if !self.search.sorts() && options.limit.is_some_and(|limit| self.summary.matched >= limit) {
+            return Ok(ControlFlow::Break(()));
         }
         Ok(ControlFlow::Continue(()))
     }

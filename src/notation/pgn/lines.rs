@@ -157,6 +157,7 @@ pub(super) struct TagRead {
 
 /// Reads the tag pair whose `[` is at `open`: `[Name "value"]`, with `\"` and `\\` escaped in
 /// the value. A tag never runs past its line; a malformed one is skipped to the line's end.
+#[inline]
 pub(super) fn read_tag(text: &[u8], open: usize) -> TagRead {
     let next_line = || memchr::memchr(b'\n', &text[open..]).map_or(text.len(), |i| open + i + 1);
     let malformed = || TagRead { pair: None, end: next_line() };

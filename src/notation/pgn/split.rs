@@ -1,8 +1,8 @@
 //! Finding where games start, fast, without reading their moves.
 //!
-//! The scanner goes line by line with `memchr` and looks inside movetext lines only for `{`,
-//! `}` and `;`, so that a `[` at the start of a line inside a long comment is not taken for a
-//! tag. Where a game starts is decided by the rules of [`lines`](super::lines), which the
+//! The scanner goes line by line through tag sections and comments, and through movetext from
+//! one `{`, `;` or `[` to the next with `memchr`, so that a `[` at the start of a line inside a
+//! long comment is not taken for a tag. Where a game starts is decided by the rules of [`lines`](super::lines), which the
 //! lexer follows too: every start found here is a game the lexer reads. Games that follow each
 //! other without tags are separated later, by the lexer, at their results.
 //!
@@ -21,9 +21,11 @@
 //! assert_eq!(starts, vec![0, 33]);
 //! ```
 
-use memchr::{memchr, memchr3};
+use memchr::{memchr, memchr2, memchr3, memrchr};
 
-use super::lines::{after_tags, content_start, is_event_tag, opens_tag, starts_game_in_comment, starts_game_in_tags};
+use super::lines::{
+    after_tags, content_start, first_on_line, is_event_tag, opens_tag, starts_game_in_comment, starts_game_in_tags,
+};
 
 /// Where the scan stands between lines.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -54,13 +56,68 @@ impl Splitter {
     pub fn scan(&mut self, text: &[u8], base: usize, starts: &mut Vec<usize>) {
         let mut position = 0;
         while position < text.len() {
-            let end = memchr(b'\n', &text[position..]).map_or(text.len(), |i| position + i + 1);
-            self.line(&text[position..end], base + position, starts);
-            position = end;
+            position = if self.place == Place::Movetext {
+                self.movetext_lines(text, position, base, starts)
+            } else {
+                // One pass finds the line's end and whether a `{` stands in it.
+                let (end, brace) = match memchr2(b'{', b'\n', &text[position..]) {
+                    Some(i) if text[position + i] == b'{' => (line_end(text, position + i), true),
+                    Some(i) => (position + i + 1, false),
+                    None => (text.len(), false),
+                };
+                self.line(&text[position..end], brace, base + position, starts);
+                end
+            };
         }
     }
 
-    fn line(&mut self, line: &[u8], offset: usize, starts: &mut Vec<usize>) {
+    /// Follows movetext from the line starting at `position` across lines, looking only at the
+    /// bytes that may end it (`{`, `;`, `[`), up to the line where a game starts or a comment
+    /// stays open; returns where to go on, at a line start.
+    fn movetext_lines(&mut self, text: &[u8], position: usize, base: usize, starts: &mut Vec<usize>) -> usize {
+        // Blank lines matter only in tag sections and comments, which begin at a line that
+        // is not blank.
+        self.after_blank = false;
+        let mut at = position;
+        while let Some(found) = memchr3(b'{', b';', b'[', &text[at..]) {
+            let found = at + found;
+            let line_start = memrchr(b'\n', &text[position..found]).map_or(position, |i| position + i + 1);
+            if text[line_start] == b'%' {
+                // An escape line: nothing in it counts.
+                at = line_end(text, found);
+                continue;
+            }
+            match text[found] {
+                b'[' if first_on_line(text, found) => {
+                    // A tag opening a line after movetext: a game starts there.
+                    let end = line_end(text, found);
+                    let line = &text[line_start..end];
+                    self.line(line, line.contains(&b'{'), base + line_start, starts);
+                    return end;
+                }
+                b'[' if is_event_tag(&text[found..]) => {
+                    let end = line_end(text, found);
+                    starts.push(base + found);
+                    let line = &text[found..end];
+                    self.tag_line(line, line.contains(&b'{'), base + found, starts);
+                    return end;
+                }
+                b'[' => at = found + 1,
+                b';' => at = line_end(text, found),
+                _ => match memchr2(b'}', b'\n', &text[found + 1..]) {
+                    Some(close) if text[found + 1 + close] == b'}' => at = found + 1 + close + 1,
+                    _ => {
+                        self.place = Place::Comment;
+                        return line_end(text, found);
+                    }
+                },
+            }
+        }
+        text.len()
+    }
+
+    /// One line (from input offset `offset`); `brace` when a `{` stands in it.
+    fn line(&mut self, line: &[u8], brace: bool, offset: usize, starts: &mut Vec<usize>) {
         let content = content_start(line);
         let rest = &line[content..];
         let after_blank = std::mem::replace(&mut self.after_blank, rest.is_empty());
@@ -70,7 +127,7 @@ impl Splitter {
         if self.place == Place::Comment {
             if starts_game_in_comment(rest, after_blank) {
                 starts.push(offset + content);
-                self.tag_line(rest, offset + content, starts);
+                self.tag_line(rest, brace, offset + content, starts);
                 return;
             }
             if let Some(close) = memchr(b'}', line) {
@@ -84,7 +141,7 @@ impl Splitter {
             if new_game {
                 starts.push(offset + content);
             }
-            self.tag_line(rest, offset + content, starts);
+            self.tag_line(rest, brace, offset + content, starts);
             return;
         }
         if line[0] == b'%' || rest[0] == b';' {
@@ -99,8 +156,9 @@ impl Splitter {
     }
 
     /// A line (from input offset `offset`) that opens with tags: movetext may follow them.
-    fn tag_line(&mut self, line: &[u8], offset: usize, starts: &mut Vec<usize>) {
-        if line.trim_ascii_end().ends_with(b"\"]") && memchr(b'{', line).is_none() {
+    /// `brace` when a `{` stands in the line.
+    fn tag_line(&mut self, line: &[u8], brace: bool, offset: usize, starts: &mut Vec<usize>) {
+        if !brace && line.trim_ascii_end().ends_with(b"\"]") {
             // Nothing but tags, as good as always. Should movetext without a comment stand
             // between them after all, the lexer starts at least the games found here.
             self.place = Place::Tags;
@@ -125,7 +183,8 @@ impl Splitter {
                 b';' => return,
                 b'[' if is_event_tag(&line[found..]) => {
                     starts.push(offset + found);
-                    self.tag_line(&line[found..], offset + found, starts);
+                    let rest = &line[found..];
+                    self.tag_line(rest, rest.contains(&b'{'), offset + found, starts);
                     return;
                 }
                 b'[' => at = found + 1,
@@ -139,6 +198,11 @@ impl Splitter {
             }
         }
     }
+}
+
+/// One past the line end of the line holding `at` (the text's end for a last line without one).
+fn line_end(text: &[u8], at: usize) -> usize {
+    memchr(b'\n', &text[at..]).map_or(text.len(), |i| at + i + 1)
 }
 
 #[cfg(test)]
