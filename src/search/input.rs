@@ -33,8 +33,8 @@ pub const WINDOW_BYTES: usize = 8 << 20;
 pub const WINDOW_WAIT: Duration = Duration::from_secs(1);
 
 /// The bytes a stream's reader hands over at a time, and how many it may hold ready.
-const CHUNK_BYTES: usize = 256 << 10;
-const CHUNKS_AHEAD: usize = 16;
+const CHUNK_BYTES: usize = 64 << 10;
+const CHUNKS_AHEAD: usize = 8;
 
 /// The first bytes of the compressed formats cqlq decompresses.
 const ZSTD_MAGIC: &[u8] = b"\x28\xB5\x2F\xFD";
