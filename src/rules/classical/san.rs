@@ -123,16 +123,14 @@ impl San {
         // Annotations and check signs carry no move.
         let end = token.iter().rposition(|b| !matches!(b, b'+' | b'#' | b'!' | b'?')).map_or(0, |i| i + 1);
         let token = &token[..end];
-        // The commonest shapes first: `e4`, `Nf3`.
-        let simple = match *token {
-            [f @ b'a'..=b'h', r @ b'1'..=b'8'] => Some((Role::Pawn, f, r)),
-            [letter, f @ b'a'..=b'h', r @ b'1'..=b'8'] => role_of_letter(letter).map(|role| (role, f, r)),
-            _ => None,
-        };
-        if let Some((role, f, r)) = simple {
-            let to = (r - b'1') * 8 + (f - b'a');
-            return Ok(San::Normal { role, file: None, rank: None, capture: false, to, promotion: None });
+        match simple(token) {
+            Some(san) => Ok(san),
+            None => San::from_ascii_general(token),
         }
+    }
+
+    /// Reads a move token without annotations, of any shape.
+    fn from_ascii_general(token: &[u8]) -> Result<San, ParseSanError> {
         match token {
             b"--" | b"Z0" | b"0000" | b"@@@@" => return Ok(San::Null),
             b"O-O" | b"0-0" | b"OO" | b"00" => return Ok(San::Castle { king_side: true }),
@@ -180,6 +178,20 @@ impl San {
         };
         Ok(San::Normal { role, file: from_file, rank: from_rank, capture, to, promotion })
     }
+}
+
+/// The commonest shapes of move, read fast: `e4`, `Nf3`, `exd5`, `Nxe5`.
+#[inline]
+fn simple(token: &[u8]) -> Option<San> {
+    let (role, file, capture, f, r) = match *token {
+        [f @ b'a'..=b'h', r @ b'1'..=b'8'] => (Role::Pawn, None, false, f, r),
+        [letter, f @ b'a'..=b'h', r @ b'1'..=b'8'] => (role_of_letter(letter)?, None, false, f, r),
+        [from @ b'a'..=b'h', b'x', f @ b'a'..=b'h', r @ b'1'..=b'8'] => (Role::Pawn, Some(from - b'a'), true, f, r),
+        [letter, b'x', f @ b'a'..=b'h', r @ b'1'..=b'8'] => (role_of_letter(letter)?, None, true, f, r),
+        _ => return None,
+    };
+    let to = (r - b'1') * 8 + (f - b'a');
+    Some(San::Normal { role, file, rank: None, capture, to, promotion: None })
 }
 
 fn role_letter(role: Role) -> Option<&'static str> {
@@ -434,6 +446,23 @@ impl Board {
 mod tests {
     use super::*;
     use crate::Variant;
+
+    #[test]
+    fn the_fast_shapes_read_as_the_general_reader_reads_them() {
+        let letters = b"abcdefghxNBRQKPZ0O-=1234589 ";
+        let mut tried = 0;
+        for length in 2..=4 {
+            for index in 0..letters.len().pow(length) {
+                let token: Vec<u8> =
+                    (0..length).map(|place| letters[index / letters.len().pow(place) % letters.len()]).collect();
+                if let Some(fast) = simple(&token) {
+                    tried += 1;
+                    assert_eq!(Ok(fast), San::from_ascii_general(&token), "{}", String::from_utf8_lossy(&token));
+                }
+            }
+        }
+        assert!(tried > 1000, "{tried}");
+    }
 
     fn san(text: &str) -> San {
         San::from_ascii(text.as_bytes()).unwrap_or_else(|_| panic!("{text}"))
