@@ -208,24 +208,38 @@ fn check_mate_and_stalemate() {
 }
 
 #[test]
-fn attacks_are_squares_of_the_targets() {
+fn attacks_gives_the_attackers_and_attackedby_the_targets() {
     // Qd4 on a board with Ka8 and kh1: 7 on the file, 7 on the rank, 7 + 6 on the diagonals.
     let queen = "K7/8/8/8/3Q4/8/8/7k w - - 0 1";
-    assert_eq!(number("#(Q attacks .)", "Standard", queen), Some(27));
     assert_eq!(number("#(. attackedby Q)", "Standard", queen), Some(27));
+    assert_eq!(set_of("Q attacks .", "Standard", queen), squares("d4"), "the attacker");
     assert!(!matches("Q attacks k", "Standard", queen));
-    assert_eq!(set_of("Na1 attacks .", "Standard", "4k3/8/8/8/8/8/8/N3K3 w - - 0 1"), squares("c2 b3"));
-    assert_eq!(set_of("P attacks .", "Standard", "4k3/8/8/8/4P3/8/8/4K3 w - - 0 1"), squares("d5 f5"));
+    assert_eq!(set_of(". attackedby Na1", "Standard", "4k3/8/8/8/8/8/8/N3K3 w - - 0 1"), squares("c2 b3"));
+    assert_eq!(set_of(". attackedby P", "Standard", "4k3/8/8/8/4P3/8/8/4K3 w - - 0 1"), squares("d5 f5"));
     // Pins are ignored: the knight pinned by re8 still attacks its six squares.
     let pinned = "4r1k1/8/8/8/8/8/4N3/4K3 w - - 0 1";
-    assert_eq!(set_of("N attacks .", "Standard", pinned), squares("c1 g1 c3 g3 d4 f4"));
+    assert_eq!(set_of(". attackedby N", "Standard", pinned), squares("c1 g1 c3 g3 d4 f4"));
     // The colour of the target does not matter: the rook attacks its own pawn, and not beyond it.
     let own = "4k3/8/8/8/4P3/8/8/4RK2 w - - 0 1";
     assert!(matches("R attacks P", "Standard", own));
     assert!(!matches("R attacks k", "Standard", own));
-    assert_eq!(set_of("R attacks .", "Standard", own), squares("a1 b1 c1 d1 f1 e2 e3 e4"));
-    // The value is a set of squares of the targets.
-    assert_eq!(set_of("R attacks [e4,e8,f1,h1]", "Standard", own), squares("f1 e4"));
+    assert_eq!(set_of(". attackedby R", "Standard", own), squares("a1 b1 c1 d1 f1 e2 e3 e4"));
+    assert_eq!(set_of("[e4,e8,f1,h1] attackedby R", "Standard", own), squares("f1 e4"));
+    assert_eq!(set_of("R attacks [e4,e8,f1,h1]", "Standard", own), squares("e1"));
+    assert_eq!(set_of("[RK] attacks [e4,e8,f1,h1]", "Standard", own), squares("e1"), "Kf1 attacks none of them");
+}
+
+#[test]
+fn attacks_binds_tighter_than_the_set_operators_and_the_prefixes() {
+    // As in CQL 6.2: `Q attacks k | q` is `(Q attacks k) | q`, `#Q attacks k` is `#(Q attacks k)`.
+    let check = "4k3/8/8/8/Q7/8/8/4K3 b - - 0 1";
+    let quiet = "4k3/8/8/8/1Q6/8/8/4K3 b - - 0 1";
+    assert_eq!(set_of("Q attacks k | K", "Standard", check), squares("e1 a4"));
+    assert_eq!(number("#Q attacks k", "Standard", check), Some(1));
+    assert_eq!(number("#Q attacks k", "Standard", quiet), Some(0));
+    assert_eq!(set_of("Q attacks k & Q", "Standard", check), squares("a4"));
+    // Chains group to the left: the queens that attack the king and attack a queen.
+    assert!(!matches("Q attacks k attacks Q", "Standard", check));
 }
 
 #[test]

@@ -104,7 +104,7 @@ impl Expr {
             | ExprKind::Power(operand)
             | ExprKind::Transform { body: operand, .. } => vec![operand],
             ExprKind::Binary(_, left, right) | ExprKind::Between(left, right) => vec![left, right],
-            ExprKind::Attacks { attackers, targets } => vec![attackers, targets],
+            ExprKind::Attacks { attackers, targets, .. } => vec![attackers, targets],
             ExprKind::Extreme { args, .. } | ExprKind::Block(args) | ExprKind::Ray { sets: args, .. } => {
                 args.iter().collect()
             }
@@ -168,12 +168,15 @@ pub enum ExprKind {
     Block(Vec<Expr>),
     /// A word about the position: `wtm`, `check`, `ply`, ...
     Word(Word),
-    /// `S attacks T` (or `T attackedby S`): the squares of T attacked from S.
+    /// `S attacks T`: the squares of S whose piece attacks a square of T; `T attackedby S`: the
+    /// squares of T attacked from S.
     Attacks {
         /// Where the attackers stand.
         attackers: Box<Expr>,
         /// The squares attacked.
         targets: Box<Expr>,
+        /// Which of the two the value is.
+        side: AttackSide,
     },
     /// `between(S T)`: the squares strictly between a square of S and one of T on a line.
     Between(Box<Expr>, Box<Expr>),
@@ -617,4 +620,13 @@ impl fmt::Display for Coordinate {
             Coordinate::Range(low, high) => write!(f, "#{low}-#{high}"),
         }
     }
+}
+
+/// Which squares an attack relation gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AttackSide {
+    /// `S attacks T`: the squares of S whose piece attacks T.
+    Attackers,
+    /// `T attackedby S`: the squares of T attacked from S.
+    Targets,
 }

@@ -157,7 +157,7 @@ impl Checker<'_> {
                 }
             }
             ExprKind::Word(_) | ExprKind::Fen(..) => {}
-            ExprKind::Attacks { attackers, targets } => {
+            ExprKind::Attacks { attackers, targets, .. } => {
                 self.want_set(attackers, "attacks");
                 self.want_set(targets, "attacks");
             }

@@ -177,9 +177,13 @@ impl<const W: usize> Compiler<'_, W> {
                 let backhand = may_hold_backhand(&set);
                 SetNode::Complement { set: Box::new(set), backhand }
             }
-            ExprKind::Attacks { attackers, targets } => {
+            ExprKind::Attacks { attackers, targets, side } => {
                 self.need_rules(expr.span, "attacks");
-                SetNode::Attacks { attackers: Box::new(self.set(attackers)), targets: Box::new(self.set(targets)) }
+                SetNode::Attacks {
+                    attackers: Box::new(self.set(attackers)),
+                    targets: Box::new(self.set(targets)),
+                    side: *side,
+                }
             }
             ExprKind::Between(first, second) => SetNode::Between(Box::new(self.set(first)), Box::new(self.set(second))),
             ExprKind::Ray { lines, sets } => {

@@ -16,7 +16,7 @@ use std::fmt::Write;
 
 use serde_json::{Value, json};
 
-use super::ast::{Expr, ExprKind, Header};
+use super::ast::{AttackSide, Expr, ExprKind, Header};
 use super::{Plan, Query};
 use crate::board::diagram;
 
@@ -123,7 +123,8 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
         ExprKind::Extreme { max, .. } => line(out, &indent, if *max { "max" } else { "min" }),
         ExprKind::Block(_) => line(out, &indent, "{} all of"),
         ExprKind::Word(word) => line(out, &indent, word.text()),
-        ExprKind::Attacks { .. } => line(out, &indent, "attacks (attackers, targets)"),
+        ExprKind::Attacks { side: AttackSide::Attackers, .. } => line(out, &indent, "attacks: the attackers of"),
+        ExprKind::Attacks { side: AttackSide::Targets, .. } => line(out, &indent, "attackedby: the targets of"),
         ExprKind::Between(..) => line(out, &indent, "between"),
         ExprKind::Ray { lines, .. } => line(out, &indent, &format!("ray {lines:?}").to_lowercase()),
         ExprKind::Pin { .. } => line(out, &indent, "pin"),

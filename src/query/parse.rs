@@ -14,7 +14,7 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest_derive::Parser;
 
 use super::ast::{
-    BinaryOp, Castle, Constituent, Coordinate, Expr, ExprKind, GameFilter, Header, MoveFilter, PieceAtom,
+    AttackSide, BinaryOp, Castle, Constituent, Coordinate, Expr, ExprKind, GameFilter, Header, MoveFilter, PieceAtom,
     PieceAtomKind, PieceDesignator, PiecePart, QueryAst, RayLines, Region, Side, Sort, Span, SquareDesignator,
     SquarePart, TransformKind, UnaryOp, Word,
 };
@@ -24,9 +24,9 @@ use super::diagnostic::{Diagnostic, ending, quoted};
 #[grammar = "query/grammar.pest"]
 struct Grammar;
 
-/// Operator precedence, loosest first: `or`, `and`, `not`, comparisons and `in`,
-/// `attacks` and `attackedby`, `+ -`,
-/// `* / %`, `|`, `&`, then the prefixes `~ # - abs`.
+/// Operator precedence, loosest first: `or`, `and`, `not`, comparisons and `in`, `+ -`,
+/// `* / %`, `|`, `&`, the prefixes `~ # - abs`, then `attacks` and `attackedby`, which bind
+/// tightest, as in CQL 6.2: `#Q attacks k | q` is `#(Q attacks k) | q`.
 static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
     PrattParser::new()
         .op(Op::infix(Rule::op_or, Assoc::Left))
@@ -39,7 +39,6 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
             | Op::infix(Rule::op_le, Assoc::Left)
             | Op::infix(Rule::op_gt, Assoc::Left)
             | Op::infix(Rule::op_ge, Assoc::Left))
-        .op(Op::infix(Rule::op_attacks, Assoc::Left) | Op::infix(Rule::op_attackedby, Assoc::Left))
         .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
         .op(Op::infix(Rule::op_mul, Assoc::Left)
             | Op::infix(Rule::op_div, Assoc::Left)
@@ -50,6 +49,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
             | Op::prefix(Rule::op_count)
             | Op::prefix(Rule::op_negate)
             | Op::prefix(Rule::op_abs))
+        .op(Op::infix(Rule::op_attacks, Assoc::Left) | Op::infix(Rule::op_attackedby, Assoc::Left))
 });
 
 /// How deep brackets may nest.
@@ -624,9 +624,13 @@ impl Builder {
                         let (left, left_depth) = builder.finish(left);
                         let (right, right_depth) = builder.finish(right);
                         let span = left.span.join(right.span);
-                        let (attackers, targets) =
-                            if op.as_rule() == Rule::op_attacks { (left, right) } else { (right, left) };
-                        let kind = ExprKind::Attacks { attackers: Box::new(attackers), targets: Box::new(targets) };
+                        let (attackers, targets, side) = if op.as_rule() == Rule::op_attacks {
+                            (left, right, AttackSide::Attackers)
+                        } else {
+                            (right, left, AttackSide::Targets)
+                        };
+                        let kind =
+                            ExprKind::Attacks { attackers: Box::new(attackers), targets: Box::new(targets), side };
                         let (expr, depth) = builder.bounded(Expr { kind, span }, left_depth.max(right_depth) + 1, None);
                         return Built::Tree(expr, depth);
                     }

@@ -1,7 +1,7 @@
 //! The compiled form of a query for one variant: masks sized to its board, piece letters resolved
 //! to kinds, transforms expanded, and nothing left to look up per position.
 
-use super::ast::{BinaryOp, RayLines};
+use super::ast::{AttackSide, BinaryOp, RayLines};
 use super::context::{Context, Frame, GameFacts, GameTest, TagSource};
 use crate::board::{Masks, SquareSet};
 use crate::position::{MoveFacts, PositionView, RulesView, Wing};
@@ -60,8 +60,9 @@ pub(crate) enum SetNode<const W: usize> {
     /// set, never the light squares (`flipcolor light B` is a bishop of either colour on a light
     /// square).
     Shade { light: bool, set: Box<SetNode<W>> },
-    /// The squares of `targets` attacked by a piece on `attackers`.
-    Attacks { attackers: Box<SetNode<W>>, targets: Box<SetNode<W>> },
+    /// The squares of `targets` attacked by a piece on `attackers`, or the squares of
+    /// `attackers` whose piece attacks a square of `targets`, as `side` says.
+    Attacks { attackers: Box<SetNode<W>>, targets: Box<SetNode<W>>, side: AttackSide },
     /// The squares strictly between a square of each set on a line.
     Between(Box<SetNode<W>>, Box<SetNode<W>>),
     /// The squares of the last set that end a line through all sets, with only empty squares
@@ -415,13 +416,21 @@ impl<const W: usize> Program<W> {
                 SetValue { squares: self.masks.complement(inner.squares), backhand: Color::ALL.map(others) }
             }
             SetNode::Shade { light, set } => SetValue::board(self.shade(*light) & self.squares(set, context, at)),
-            SetNode::Attacks { attackers, targets } => {
+            SetNode::Attacks { attackers, targets, side } => {
                 let attackers = self.squares(attackers, context, at) & view.occupied();
-                let mut attacked = SquareSet::EMPTY;
+                let targets = self.squares(targets, context, at);
+                let mut found = SquareSet::EMPTY;
                 for square in attackers.iter() {
-                    attacked |= view.attacks_from(square);
+                    let attacked = view.attacks_from(square) & targets;
+                    match side {
+                        AttackSide::Targets => found |= attacked,
+                        AttackSide::Attackers if !attacked.is_empty() => {
+                            found.add(square);
+                        }
+                        AttackSide::Attackers => {}
+                    }
                 }
-                SetValue::board(self.squares(targets, context, at) & attacked)
+                SetValue::board(found)
             }
             SetNode::Between(first, second) => {
                 let second = self.squares(second, context, at);

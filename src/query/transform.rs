@@ -215,9 +215,11 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
                 SetNode::Complement { set: boxed(&**set, mapper)?, backhand: *backhand }
             }
             SetNode::Shade { light, set } => SetNode::Shade { light: *light, set: boxed(&**set, mapper)? },
-            SetNode::Attacks { attackers, targets } => {
-                SetNode::Attacks { attackers: boxed(&**attackers, mapper)?, targets: boxed(&**targets, mapper)? }
-            }
+            SetNode::Attacks { attackers, targets, side } => SetNode::Attacks {
+                attackers: boxed(&**attackers, mapper)?,
+                targets: boxed(&**targets, mapper)?,
+                side: *side,
+            },
             SetNode::Between(first, second) => SetNode::Between(boxed(&**first, mapper)?, boxed(&**second, mapper)?),
             SetNode::Ray { lines, sets } => SetNode::Ray { lines: *lines, sets: all(sets, mapper)? },
             SetNode::Pin { from, through, to } => SetNode::Pin {
@@ -410,9 +412,11 @@ impl<const W: usize> Canonical for SetNode<W> {
                 SetNode::Complement { set: canonical_box(&**set), backhand: *backhand }
             }
             SetNode::Shade { light, set } => SetNode::Shade { light: *light, set: canonical_box(&**set) },
-            SetNode::Attacks { attackers, targets } => {
-                SetNode::Attacks { attackers: canonical_box(&**attackers), targets: canonical_box(&**targets) }
-            }
+            SetNode::Attacks { attackers, targets, side } => SetNode::Attacks {
+                attackers: canonical_box(&**attackers),
+                targets: canonical_box(&**targets),
+                side: *side,
+            },
             SetNode::Between(first, second) => {
                 let (first, second) = pair(&**first, &**second);
                 SetNode::Between(Box::new(first), Box::new(second))

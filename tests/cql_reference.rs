@@ -1,0 +1,236 @@
+//! cqlq beside CQL 6.2, the reference of the language: every query of `tests/cql/queries` finds,
+//! in `tests/cql/games.pgn.zst` (the first 2,000 games of gnuchess-book), the games and the
+//! matched positions CQL 6.2 finds there, as stored in `tests/cql/expected`.
+//!
+//! `cargo test --test cql_reference -- --ignored` runs CQL 6.2 itself
+//! (`../shared/tools/cql6/cql`) on every query and compares it with cqlq live; with
+//! `CQLQ_BLESS=1` it also writes what CQL 6.2 found into `tests/cql/expected`.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use cqlq::notation::pgn::{Lexer, Visitor};
+
+/// The games the queries are run on.
+const GAMES: &str = "tests/cql/games.pgn.zst";
+const QUERIES: &str = "tests/cql/queries";
+const EXPECTED: &str = "tests/cql/expected";
+const CQL: &str = "../shared/tools/cql6/cql";
+
+/// The matched games: game number, and the plies of the matched positions (0: the initial one).
+type Matches = BTreeMap<u64, Vec<u32>>;
+
+/// The query files, by name.
+fn query_files() -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(QUERIES)
+        .expect("tests/cql/queries")
+        .map(|entry| entry.expect("a query file").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "cql"))
+        .collect();
+    files.sort();
+    files
+}
+
+fn expected_path(query: &Path) -> PathBuf {
+    Path::new(EXPECTED).join(query.file_stem().expect("a file name")).with_extension("txt")
+}
+
+/// What cqlq finds, as `cqlq search --format jsonl` reports it.
+fn cqlq_matches(query: &Path, games: &Path) -> Result<Matches, String> {
+    let output = Command::new(env!("CARGO_BIN_EXE_cqlq"))
+        .args(["search", "-q", "--format", "jsonl"])
+        .arg(query)
+        .arg(games)
+        .output()
+        .map_err(|error| error.to_string())?;
+    if !matches!(output.status.code(), Some(0 | 1)) {
+        return Err(String::from_utf8_lossy(&output.stderr).into_owned());
+    }
+    let mut matches = Matches::new();
+    for line in String::from_utf8_lossy(&output.stdout).lines() {
+        let game: serde_json::Value = serde_json::from_str(line).map_err(|error| error.to_string())?;
+        let number = game["game"].as_u64().ok_or("a game number")?;
+        let plies = game["plies"].as_array().ok_or("plies")?;
+        let plies: Result<Vec<u32>, &str> =
+            plies.iter().map(|ply| ply.as_u64().map(|ply| ply as u32).ok_or("a ply")).collect();
+        matches.insert(number, plies?);
+    }
+    Ok(matches)
+}
+
+/// One line per game: `N: ply ply ...`.
+fn format_matches(matches: &Matches) -> String {
+    let mut text = String::new();
+    for (game, plies) in matches {
+        let plies: Vec<String> = plies.iter().map(u32::to_string).collect();
+        let _ = writeln!(text, "{game}: {}", plies.join(" "));
+    }
+    text
+}
+
+fn parse_matches(text: &str) -> Matches {
+    text.lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .map(|line| {
+            let (game, plies) = line.split_once(':').expect("`N: plies`");
+            let plies = plies.split_whitespace().map(|ply| ply.parse().expect("a ply")).collect();
+            (game.trim().parse().expect("a game number"), plies)
+        })
+        .collect()
+}
+
+/// The differences of two findings, game by game, for a message.
+fn differences(reference: &Matches, found: &Matches) -> Vec<String> {
+    let games: std::collections::BTreeSet<u64> = reference.keys().chain(found.keys()).copied().collect();
+    games
+        .into_iter()
+        .filter(|game| reference.get(game) != found.get(game))
+        .map(|game| format!("game {game}: CQL 6.2 {:?}, cqlq {:?}", reference.get(&game), found.get(&game)))
+        .collect()
+}
+
+/// Compares each query's findings with `reference`; panics listing every query that differs.
+fn compare_all(reference: impl Fn(&Path) -> Result<Matches, String>, games: &Path) {
+    let queries = query_files();
+    let mut failures = Vec::new();
+    for query in &queries {
+        let name = query.display();
+        let (expected, found) = match (reference(query), cqlq_matches(query, games)) {
+            (Ok(expected), Ok(found)) => (expected, found),
+            (Err(error), _) => {
+                failures.push(format!("{name}: no reference: {error}"));
+                continue;
+            }
+            (_, Err(error)) => {
+                failures.push(format!("{name}: cqlq failed: {error}"));
+                continue;
+            }
+        };
+        let diffs = differences(&expected, &found);
+        if !diffs.is_empty() {
+            let shown: Vec<&str> = diffs.iter().take(5).map(String::as_str).collect();
+            failures.push(format!("{name}: {} games differ\n    {}", diffs.len(), shown.join("\n    ")));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} queries differ:\n{}", failures.len(), queries.len(), failures.join("\n"));
+}
+
+#[test]
+fn cqlq_finds_what_cql_6_2_found() {
+    let queries = query_files();
+    assert!(!queries.is_empty());
+    compare_all(
+        |query| {
+            let path = expected_path(query);
+            std::fs::read_to_string(&path)
+                .map(|text| parse_matches(&text))
+                .map_err(|error| format!("{}: {error}", path.display()))
+        },
+        Path::new(GAMES),
+    );
+}
+
+/// Reads the positions CQL marked in its output: the plies after which its match string stands
+/// as a comment, in the game its `{Game number N}` comment names.
+#[derive(Default)]
+struct Marks {
+    matchstring: String,
+    game: Option<u64>,
+    ply: u32,
+    plies: Vec<u32>,
+    found: Matches,
+}
+
+impl Marks {
+    fn finish(&mut self) {
+        if let Some(game) = self.game.take() {
+            self.found.insert(game, std::mem::take(&mut self.plies));
+        }
+    }
+}
+
+impl<'a> Visitor<'a> for Marks {
+    fn begin_game(&mut self, _start: usize) {
+        self.finish();
+        self.ply = 0;
+        self.plies.clear();
+    }
+
+    fn san(&mut self, _token: &'a [u8], _end: usize) -> ControlFlow<()> {
+        self.ply += 1;
+        ControlFlow::Continue(())
+    }
+
+    fn comment(&mut self, text: &'a [u8]) {
+        let text = String::from_utf8_lossy(text);
+        let text = text.trim();
+        // The match string ends the comment it marks a position with: alone, or after the game
+        // number (a match at the initial position) or after what a `line` says of itself.
+        if let Some(number) = text.strip_prefix("Game number ") {
+            self.game = number.split_whitespace().next().and_then(|number| number.parse().ok());
+        }
+        let mark = text.rsplit(char::is_whitespace).next().unwrap_or("");
+        if mark == self.matchstring && self.plies.last() != Some(&self.ply) {
+            self.plies.push(self.ply);
+        }
+    }
+}
+
+/// What CQL 6.2 finds, from its output file.
+fn cql_matches(cql: &Path, query: &Path, games: &Path, scratch: &Path) -> Result<Matches, String> {
+    let out = scratch.join(query.file_stem().expect("a file name")).with_extension("pgn");
+    let output = Command::new(cql)
+        .arg("-i")
+        .arg(games)
+        .arg("-o")
+        .arg(&out)
+        .arg(query)
+        .output()
+        .map_err(|error| error.to_string())?;
+    if !output.status.success() || !out.exists() {
+        return Err(format!(
+            "CQL 6.2 failed: {}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    let text = std::fs::read(&out).map_err(|error| error.to_string())?;
+    let mut marks = Marks { matchstring: "CQL".to_owned(), ..Marks::default() };
+    let mut lexer = Lexer::new(&text);
+    while lexer.next_game(&mut marks).is_some() {}
+    marks.finish();
+    Ok(marks.found)
+}
+
+#[test]
+#[ignore = "needs ../shared/tools/cql6"]
+fn cqlq_finds_what_cql_6_2_finds_live() {
+    let cql = Path::new(CQL);
+    if Command::new(cql).arg("-version").output().is_err() {
+        println!("skipped: {CQL} does not run here");
+        return;
+    }
+    let scratch = std::env::temp_dir().join(format!("cqlq-cql-reference-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).expect("a scratch folder");
+    let games = scratch.join("games.pgn");
+    let compressed = std::fs::File::open(GAMES).expect("the games");
+    let text = zstd::decode_all(compressed).expect("zstd");
+    std::fs::write(&games, text).expect("the games, decompressed");
+    let bless = std::env::var_os("CQLQ_BLESS").is_some();
+    compare_all(
+        |query| {
+            let found = cql_matches(cql, query, &games, &scratch)?;
+            if bless {
+                let header = "# CQL 6.2 (build 9.493) on tests/cql/games.pgn.zst: game: plies matched\n";
+                std::fs::write(expected_path(query), format!("{header}{}", format_matches(&found)))
+                    .map_err(|error| error.to_string())?;
+            }
+            Ok(found)
+        },
+        &games,
+    );
+    std::fs::remove_dir_all(&scratch).expect("the scratch folder");
+}
