@@ -135,9 +135,9 @@ const PROMOTIONS: &str = r#"[Event "knight"]
 fn section_10_underpromotion() {
     assert_eq!(found("move previous promote [RBNrbn]", PROMOTIONS), [(1, vec![1]), (3, vec![1])]);
     assert_eq!(found("move previous promote [Qq]", PROMOTIONS), [(2, vec![1])]);
-    // A piece of the mover's colour: White's knight, Black's bishop.
+    // Piece kinds, whatever their colour (as in CQL 6.2): White's knight is `N` and `n`.
     assert_eq!(found("move previous promote N", PROMOTIONS), [(1, vec![1])]);
-    assert_eq!(found("move previous promote n", PROMOTIONS), []);
+    assert_eq!(found("move previous promote n", PROMOTIONS), [(1, vec![1])]);
     assert_eq!(found("move previous promote b", PROMOTIONS), [(3, vec![1])]);
     // flipcolor swaps the colour of the piece promoted to.
     assert_eq!(found("flipcolor move previous promote B", PROMOTIONS), [(3, vec![1])]);
@@ -428,51 +428,67 @@ fn power_counts_material() {
 #[test]
 fn legal_moves_from_the_start() {
     // From-squares: eight pawns and two knights. To-squares: ranks 3 and 4.
-    assert_eq!(number("#move", "Standard", START), Some(10));
     assert_eq!(number("#move legal", "Standard", START), Some(10));
-    assert_eq!(number("#move to .", "Standard", START), Some(16));
-    assert_eq!(set_of("move from N", "Standard", START), squares("b1 g1"));
-    assert_eq!(set_of("move from N to .", "Standard", START), squares("a3 c3 f3 h3"));
-    assert_eq!(set_of("move to e4", "Standard", START), squares("e4"));
-    assert_eq!(set_of("move from e2", "Standard", START), squares("e2"));
-    assert!(!matches("move to e5", "Standard", START), "Black's moves are not legal now");
+    // Without `legal`, `move` is the move played next: a position alone has none.
+    assert!(!matches("move", "Standard", START));
+    assert_eq!(number("#move legal to .", "Standard", START), Some(16));
+    assert_eq!(set_of("move legal from N", "Standard", START), squares("b1 g1"));
+    assert_eq!(set_of("move legal from N to .", "Standard", START), squares("a3 c3 f3 h3"));
+    assert_eq!(set_of("move legal to e4", "Standard", START), squares("e4"));
+    assert_eq!(set_of("move legal from e2", "Standard", START), squares("e2"));
+    assert!(!matches("move legal to e5", "Standard", START), "Black's moves are not legal now");
     let fools_mate = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
-    assert!(matches("not move", "Standard", fools_mate));
+    assert!(matches("not move legal", "Standard", fools_mate));
 }
 
 #[test]
 fn legal_captures_en_passant_promotions_castling_and_drops() {
     let capture = "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1";
-    assert_eq!(set_of("move capture d5", "Standard", capture), squares("e4"));
-    assert_eq!(set_of("move capture p to .", "Standard", capture), squares("d5"));
-    assert!(!matches("move capture P", "Standard", capture));
+    assert_eq!(set_of("move legal capture d5", "Standard", capture), squares("e4"));
+    assert_eq!(set_of("move legal capture p to .", "Standard", capture), squares("d5"));
+    assert!(!matches("move legal capture P", "Standard", capture));
     let en_passant = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2";
-    assert_eq!(set_of("move enpassant", "Standard", en_passant), squares("e5"));
-    assert_eq!(set_of("move enpassant to .", "Standard", en_passant), squares("d6"));
-    assert_eq!(set_of("move enpassant capture d5", "Standard", en_passant), squares("e5"));
-    assert!(!matches("move enpassant", "Standard", "4k3/8/8/3pP3/8/8/8/4K3 w - - 0 2"));
+    assert_eq!(set_of("move legal enpassant", "Standard", en_passant), squares("e5"));
+    assert_eq!(set_of("move legal enpassant to .", "Standard", en_passant), squares("d6"));
+    assert_eq!(set_of("move legal enpassant capture d5", "Standard", en_passant), squares("e5"));
+    assert!(!matches("move legal enpassant", "Standard", "4k3/8/8/3pP3/8/8/8/4K3 w - - 0 2"));
     let promotion = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1";
-    assert_eq!(set_of("move promote Q", "Standard", promotion), squares("a7"));
-    assert_eq!(set_of("move promote [RBN] to .", "Standard", promotion), squares("a8"));
-    assert!(!matches("move promote q", "Standard", promotion), "the mover is White");
-    assert_eq!(set_of("move promote q", "Standard", "4k3/8/8/8/8/8/p7/4K3 b - - 0 1"), squares("a2"));
+    assert_eq!(set_of("move legal promote Q", "Standard", promotion), squares("a7"));
+    assert_eq!(set_of("move legal promote [RBN] to .", "Standard", promotion), squares("a8"));
+    // Piece kinds, whatever their colour, as in CQL 6.2.
+    assert_eq!(set_of("move legal promote q", "Standard", promotion), squares("a7"));
+    assert_eq!(set_of("move legal promote Q", "Standard", "4k3/8/8/8/8/8/p7/4K3 b - - 0 1"), squares("a2"));
     let castling = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
-    assert_eq!(set_of("move castle", "Standard", castling), squares("e1"));
-    assert_eq!(set_of("move castle to .", "Standard", castling), squares("c1 g1"));
-    assert_eq!(set_of("move o-o to .", "Standard", castling), squares("g1"));
-    assert_eq!(set_of("move O-O-O to .", "Standard", castling), squares("c1"));
-    assert!(!matches("move o-o-o", "Standard", "r3k2r/8/8/8/8/8/8/R3K2R w K - 0 1"), "no right");
+    assert_eq!(set_of("move legal castle", "Standard", castling), squares("e1"));
+    assert_eq!(set_of("move legal castle to .", "Standard", castling), squares("c1 g1"));
+    assert_eq!(set_of("move legal o-o to .", "Standard", castling), squares("g1"));
+    assert_eq!(set_of("move legal O-O-O to .", "Standard", castling), squares("c1"));
+    assert!(!matches("move legal o-o-o", "Standard", "r3k2r/8/8/8/8/8/8/R3K2R w K - 0 1"), "no right");
     // Rf8 covers f1: White may castle long only.
     let covered = "r3kr2/8/8/8/8/8/8/R3K2R w KQq - 0 1";
-    assert!(!matches("move o-o", "Standard", covered));
-    assert_eq!(set_of("move o-o-o", "Standard", covered), squares("e1"));
+    assert!(!matches("move legal o-o", "Standard", covered));
+    assert_eq!(set_of("move legal o-o-o", "Standard", covered), squares("e1"));
     // Drops: a knight on any of the 62 empty squares, a pawn on the 48 of ranks 2 to 7.
     let knight = "4k3/8/8/8/8/8/8/4K3[N] w - - 0 1";
-    assert_eq!(number("#move drop", "Crazyhouse", knight), Some(62));
-    assert_eq!(number("#move drop to [a-h1]", "Crazyhouse", knight), Some(7));
-    assert_eq!(set_of("move drop to e4", "Crazyhouse", knight), squares("e4"));
-    assert_eq!(number("#move drop", "Crazyhouse", "4k3/8/8/8/8/8/8/4K3[P] w - - 0 1"), Some(48));
-    assert_eq!(number("#move drop", "Standard", knight), Some(0), "captured pieces are not dropped");
+    assert_eq!(number("#move legal drop", "Crazyhouse", knight), Some(62));
+    assert_eq!(number("#move legal drop to [a-h1]", "Crazyhouse", knight), Some(7));
+    assert_eq!(set_of("move legal drop to e4", "Crazyhouse", knight), squares("e4"));
+    assert_eq!(number("#move legal drop", "Crazyhouse", "4k3/8/8/8/8/8/8/4K3[P] w - - 0 1"), Some(48));
+    assert_eq!(number("#move legal drop", "Standard", knight), Some(0), "captured pieces are not dropped");
+}
+
+#[test]
+fn pseudo_legal_moves_ignore_the_kings_safety() {
+    // Nd2 is pinned by Bb4, and Rf8 covers f1 and f2: pseudo-legal moves take no heed of either.
+    let pinned = "4kr2/8/8/8/1b6/8/3N4/4K3 w - - 0 1";
+    assert!(!matches("move legal from N", "Standard", pinned));
+    assert_eq!(set_of("move pseudolegal from N to .", "Standard", pinned), squares("b1 f1 b3 f3 c4 e4"));
+    assert_eq!(set_of("move legal from K to .", "Standard", pinned), squares("d1 e2"));
+    assert_eq!(set_of("move pseudolegal from K to .", "Standard", pinned), squares("d1 f1 e2 f2"));
+    // Castling stays legal castling: never out of check.
+    let checked = "4k3/8/8/8/8/8/8/r3K2R w K - 0 1";
+    assert!(!matches("move pseudolegal castle", "Standard", checked));
+    assert!(matches("move pseudolegal castle", "Standard", "4k3/8/8/8/8/8/8/4K2R w K - 0 1"));
 }
 
 #[test]
@@ -506,8 +522,9 @@ fn previous_moves_in_a_game() {
     // The value: to-squares with `to`, from-squares without.
     assert_eq!(plies("move previous to . == 1 and [c6] in move previous to ."), [4, 7, 8]);
     assert_eq!(plies("[b5] in move previous"), [7]);
-    // A legal move: Bf1-b5 is possible after 1...e5 and after 2...Nc6 (e2 is empty).
-    assert_eq!(plies("move from Bf1 to b5"), [2, 4]);
+    // The move played next: Bf1-b5 is played after 2...Nc6. A legal one: after 1...e5 too.
+    assert_eq!(plies("move from Bf1 to b5"), [4]);
+    assert_eq!(plies("move legal from Bf1 to b5"), [2, 4]);
 }
 
 #[test]
@@ -793,8 +810,8 @@ fn result_and_players() {
     assert_eq!(games("player black \"Carlsen\"", TAGGED), [2]);
     assert_eq!(games("player \"carlsen\"", TAGGED), Vec::<u64>::new(), "case-sensitive");
     assert_eq!(games("player white \"Magnus\" result 0-1", TAGGED), [3]);
-    // Game filters alone decide a game at its start: the initial position is the one marked.
-    assert_eq!(found("player black \"Carlsen\"", TAGGED), [(2, vec![0])]);
+    // Game filters alone match every position of a game they match, as in CQL 6.2.
+    assert_eq!(found("player black \"Carlsen\"", TAGGED), [(2, vec![0, 1, 2])]);
 }
 
 #[test]
@@ -1021,7 +1038,8 @@ fn transforms_that_need_a_square_board() {
     }
     let query = "K\nshift count rotate90 count [a1,b3] > 2";
     let message = "'rotate90' needs a square board, and the 10x8 board of Laser Chess is not square";
-    assert_eq!(error(query, "Laser Chess"), shown(message, query, 2, 13, 22));
+    // The transform takes the whole filter after it, the comparison too.
+    assert_eq!(error(query, "Laser Chess"), shown(message, query, 2, 13, 26));
     // flip and the shifts exist on 10x8.
     for query in ["flip K", "flipcolor K", "shift K", "shifthorizontal K", "shiftvertical K", "flipvertical K"] {
         assert!(Query::parse(query).unwrap().compile(common::variant("Laser Chess")).is_ok(), "{query}");

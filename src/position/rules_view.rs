@@ -56,6 +56,13 @@ pub trait RulesView<const W: usize>: PositionView<W> {
         let _ = moves;
     }
 
+    /// Appends the pseudo-legal moves of the side to move: the legal ones, and those that would
+    /// be legal but leave (or put) the mover's king in check. Views that know no more give the
+    /// legal moves.
+    fn pseudo_legal_moves(&self, moves: &mut Vec<MoveFacts>) {
+        self.legal_moves(moves);
+    }
+
     /// Whether the side to move has a legal move.
     fn has_legal_move(&self) -> bool {
         let mut moves = Vec::new();
@@ -138,6 +145,9 @@ impl<const W: usize, T: RulesView<W>> RulesView<W> for &T {
     }
     fn legal_moves(&self, moves: &mut Vec<MoveFacts>) {
         (**self).legal_moves(moves);
+    }
+    fn pseudo_legal_moves(&self, moves: &mut Vec<MoveFacts>) {
+        (**self).pseudo_legal_moves(moves);
     }
     fn has_legal_move(&self) -> bool {
         (**self).has_legal_move()

@@ -285,8 +285,9 @@ pub enum RayLines {
 /// The parts of a `move` filter.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveFilter {
-    /// `previous`: the move that led to the position, rather than a legal move from it.
-    pub previous: bool,
+    /// Which moves: the one played next (the default), the one that led here, or any legal or
+    /// pseudo-legal one.
+    pub when: MoveWhen,
     /// `from S`.
     pub from: Option<Box<Expr>>,
     /// `to S`.
@@ -301,6 +302,21 @@ pub struct MoveFilter {
     pub castle: Option<Castle>,
     /// `drop`: a piece put on the board from the hand.
     pub drop: bool,
+}
+
+/// Which moves a `move` filter looks at.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MoveWhen {
+    /// The move played next in the game from this position (none at the last position).
+    #[default]
+    Played,
+    /// `previous`: the move that led to this position.
+    Previous,
+    /// `legal`: any legal move of this position.
+    Legal,
+    /// `pseudolegal`: any move of this position that would be legal but for leaving or putting
+    /// the mover's king in check.
+    PseudoLegal,
 }
 
 /// Which castling a move filter asks for.

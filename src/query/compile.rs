@@ -3,8 +3,8 @@
 //! square off its board, a letter it does not have) are collected here.
 
 use super::ast::{
-    BinaryOp, Castle, Coordinate, Expr, ExprKind, GameFilter, MoveFilter, PieceAtomKind, PieceDesignator, Region, Sort,
-    Span, SquareDesignator, SquarePart, UnaryOp, Word,
+    BinaryOp, Castle, Coordinate, Expr, ExprKind, GameFilter, MoveFilter, MoveWhen, PieceAtomKind, PieceDesignator,
+    Region, Sort, Span, SquareDesignator, SquarePart, UnaryOp, Word,
 };
 use super::check::{Type, type_of};
 use super::context::GameTest;
@@ -65,8 +65,18 @@ pub(crate) fn compile<const W: usize>(
 fn needs(filters: &[&Expr]) -> Needs {
     let any = |test: &dyn Fn(&Expr) -> bool| filters.iter().any(|filter| filter.any(&|expr| test(expr)));
     Needs {
-        previous_move: any(&|expr| matches!(&expr.kind, ExprKind::Move(filter) if filter.previous)),
-        lookahead: any(&|expr| matches!(expr.kind, ExprKind::Line(_) | ExprKind::Word(Word::Terminal))),
+        // The move played next is the one that led to the next position.
+        previous_move: any(
+            &|expr| matches!(&expr.kind, ExprKind::Move(filter) if matches!(filter.when, MoveWhen::Previous | MoveWhen::Played)),
+        ),
+        lookahead: any(&|expr| {
+            matches!(
+                &expr.kind,
+                ExprKind::Line(_)
+                    | ExprKind::Word(Word::Terminal)
+                    | ExprKind::Move(MoveFilter { when: MoveWhen::Played, .. })
+            )
+        }),
     }
 }
 
@@ -329,7 +339,7 @@ impl<const W: usize> Compiler<'_, W> {
         });
         let mut set = |part: &Option<Box<Expr>>| part.as_ref().map(|part| self.set(part));
         SetNode::Move(Box::new(MoveNode {
-            previous: filter.previous,
+            when: filter.when,
             from: set(&filter.from),
             to: set(&filter.to),
             capture: set(&filter.capture),

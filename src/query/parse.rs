@@ -14,10 +14,11 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest_derive::Parser;
 
 use super::ast::{
-    AttackSide, BinaryOp, Castle, Constituent, Coordinate, Expr, ExprKind, GameFilter, Header, MoveFilter, PieceAtom,
-    PieceAtomKind, PieceDesignator, PiecePart, QueryAst, RayLines, Region, Side, Sort, Span, SquareDesignator,
-    SquarePart, TransformKind, UnaryOp, Word,
+    AttackSide, BinaryOp, Castle, Constituent, Coordinate, Expr, ExprKind, GameFilter, Header, MoveFilter, MoveWhen,
+    PieceAtom, PieceAtomKind, PieceDesignator, PiecePart, QueryAst, RayLines, Region, Side, Sort, Span,
+    SquareDesignator, SquarePart, TransformKind, UnaryOp, Word,
 };
+use super::check::{Type, type_of};
 use super::diagnostic::{Diagnostic, ending, quoted};
 
 #[derive(Parser)]
@@ -831,11 +832,15 @@ impl Builder {
             }
             Rule::move_filter => self.move_filter(pair),
             Rule::transform => {
-                let mut inner = pair.clone().into_inner();
-                let transform = transform_kind(inner.next().expect("grammar: a transform word").as_str());
-                let count = inner.next().is_some_and(|part| part.as_rule() == Rule::kw_count);
-                let (body, depth) = self.argument(pair).expect("grammar: a transform takes a filter");
-                (ExprKind::Transform { transform, count, body }, depth + 1)
+                let parts: Vec<Pair<'_, Rule>> = pair.into_inner().collect();
+                let transform = transform_kind(parts[0].as_str());
+                let count = parts.iter().any(|part| part.as_rule() == Rule::kw_count);
+                let body = parts
+                    .into_iter()
+                    .find(|part| part.as_rule() == Rule::filter)
+                    .expect("grammar: a transform takes a filter");
+                let (body, depth) = self.operators(body.into_inner());
+                (transform_of(transform, count, body, span.start), depth + 1)
             }
             Rule::line_filter => {
                 let mut constituents = Vec::new();
@@ -880,7 +885,7 @@ impl Builder {
 
     fn move_filter(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
         let mut filter = MoveFilter {
-            previous: false,
+            when: MoveWhen::Played,
             from: None,
             to: None,
             capture: None,
@@ -893,7 +898,13 @@ impl Builder {
         for part in pair.into_inner() {
             let rule = part.as_rule();
             match rule {
-                Rule::move_when => filter.previous = part.as_str().starts_with('p'),
+                Rule::move_when => {
+                    filter.when = match part.as_str() {
+                        "previous" => MoveWhen::Previous,
+                        "legal" => MoveWhen::Legal,
+                        _ => MoveWhen::PseudoLegal,
+                    };
+                }
                 Rule::move_flag => match part.as_str().to_ascii_lowercase().as_str() {
                     "enpassant" => filter.en_passant = true,
                     "drop" => filter.drop = true,
@@ -971,6 +982,23 @@ fn word(text: &str) -> Word {
         "terminal" => Word::Terminal,
         "ply" => Word::Ply,
         _ => Word::MoveNumber,
+    }
+}
+
+/// A transform of the whole filter after it, as CQL 6.2 reads it; but where a counting
+/// transform's filter is a comparison or arithmetic on a filter that has no value
+/// (`flipcolor count {player white "Carlsen"} == 1`), the transform counts that filter and the
+/// operator applies to the count, as CQL 6.2 reads that.
+fn transform_of(transform: TransformKind, count: bool, body: Expr, start: usize) -> ExprKind {
+    match body.kind {
+        ExprKind::Binary(op, left, right)
+            if count && (op.is_comparison() || op.is_arithmetic()) && type_of(&left) == Type::Filter =>
+        {
+            let span = Span::new(start, left.span.end);
+            let counted = Expr { kind: transform_of(transform, true, *left, start), span };
+            ExprKind::Binary(op, Box::new(counted), right)
+        }
+        kind => ExprKind::Transform { transform, count, body: Box::new(Expr { kind, span: body.span }) },
     }
 }
 

@@ -1,7 +1,7 @@
 //! The compiled form of a query for one variant: masks sized to its board, piece letters resolved
 //! to kinds, transforms expanded, and nothing left to look up per position.
 
-use super::ast::{AttackSide, BinaryOp, RayLines};
+use super::ast::{AttackSide, BinaryOp, MoveWhen, RayLines};
 use super::context::{Context, Frame, GameFacts, GameTest, TagSource};
 use crate::board::{Masks, SquareSet};
 use crate::position::{MoveFacts, PositionView, RulesView, Wing};
@@ -77,7 +77,7 @@ pub(crate) enum SetNode<const W: usize> {
 /// A `move` filter.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct MoveNode<const W: usize> {
-    pub previous: bool,
+    pub when: MoveWhen,
     pub from: Option<SetNode<W>>,
     pub to: Option<SetNode<W>>,
     pub capture: Option<SetNode<W>>,
@@ -523,17 +523,30 @@ impl<const W: usize> Program<W> {
     fn moves<P: RulesView<W>>(&self, node: &MoveNode<W>, context: &Context<'_, P>, at: usize) -> SquareSet<W> {
         let frame = &context.frames[at];
         let mut legal = Vec::new();
-        let (moves, reference): (&[MoveFacts], usize) = if node.previous {
-            // The move was made in the position before this one.
-            let (Some(previous), Some(parent)) = (frame.previous.as_ref(), at.checked_sub(1)) else {
-                return SquareSet::EMPTY;
-            };
-            (std::slice::from_ref(previous), parent)
-        } else {
-            frame.position.legal_moves(&mut legal);
-            (&legal, at)
+        let (moves, reference): (&[MoveFacts], usize) = match node.when {
+            MoveWhen::Previous => {
+                // The move was made in the position before this one.
+                let (Some(previous), Some(parent)) = (frame.previous.as_ref(), at.checked_sub(1)) else {
+                    return SquareSet::EMPTY;
+                };
+                (std::slice::from_ref(previous), parent)
+            }
+            MoveWhen::Played => {
+                // The move that led to the next position was made in this one.
+                let Some(played) = context.frames.get(at + 1).and_then(|next| next.previous.as_ref()) else {
+                    return SquareSet::EMPTY;
+                };
+                (std::slice::from_ref(played), at)
+            }
+            MoveWhen::Legal => {
+                frame.position.legal_moves(&mut legal);
+                (&legal, at)
+            }
+            MoveWhen::PseudoLegal => {
+                frame.position.pseudo_legal_moves(&mut legal);
+                (&legal, at)
+            }
         };
-        let mover = context.frames[reference].position.turn();
         let from = node.from.as_ref().map(|set| self.squares(set, context, reference));
         let to = node.to.as_ref().map(|set| self.squares(set, context, reference));
         let capture = node.capture.as_ref().map(|set| self.squares(set, context, reference));
@@ -543,9 +556,8 @@ impl<const W: usize> Program<W> {
                 && to.is_none_or(|to| to.contains(m.to))
                 && capture.is_none_or(|capture| m.capture.is_some_and(|square| capture.contains(square)))
                 && node.promote.as_ref().is_none_or(|classes| {
-                    m.promotion.is_some_and(|kind| {
-                        classes.iter().any(|class| class.color == mover && class.kinds.contains(kind))
-                    })
+                    // Promotion takes piece kinds whatever their colour, as in CQL 6.2.
+                    m.promotion.is_some_and(|kind| classes.iter().any(|class| class.kinds.contains(kind)))
                 })
                 && (!node.en_passant || m.en_passant)
                 && node.castle.is_none_or(|wing| m.castle.is_some() && wing.is_none_or(|wing| m.castle == Some(wing)))

@@ -216,6 +216,9 @@ struct Replayer<'a, 'o> {
     error: Option<GameError>,
     excluded: bool,
     plies: u32,
+    /// The query looks at no position and the game's tags made it match: every position of
+    /// the game matches, as in CQL 6.2.
+    every_position: bool,
 }
 
 /// The tags of the game being read.
@@ -243,6 +246,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
             found: Findings::default(),
             error: None,
             excluded: false,
+            every_position: false,
             plies: 0,
         }
     }
@@ -289,7 +293,12 @@ impl<'a, 'o> Replayer<'a, 'o> {
             return;
         }
         if let (Some(program), Some(line)) = (self.program, &self.line) {
-            self.found.test(program, &self.game, line, line.frames.len() - 1, false, None);
+            if self.every_position {
+                let at = line.frames.len() - 1;
+                self.found.matched.push(MatchedPly { ply: line.frames[at].ply, offset: line.offsets[at] });
+            } else {
+                self.found.test(program, &self.game, line, line.frames.len() - 1, false, None);
+            }
         }
     }
 
@@ -329,6 +338,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         self.error = None;
         self.excluded = false;
         self.plies = 0;
+        self.every_position = false;
     }
 
     fn tag(&mut self, name: &'a [u8], value: &'a [u8]) {
@@ -380,9 +390,15 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         let line =
             Line { frames: vec![Frame { position: board, ply: 0, previous: None }], offsets: vec![start], own_from: 0 };
         if program.is_game_level() {
-            // Nothing in the query looks at positions: the game is decided by its start.
+            // Nothing in the query looks at positions: the game's start decides it, and when it
+            // matches, every position of the game matches (its moves are replayed to find them).
             self.found.test(program, &self.game, &line, 0, false, None);
-            return ControlFlow::Break(());
+            if self.found.matched.is_empty() {
+                return ControlFlow::Break(());
+            }
+            self.every_position = true;
+            self.line = Some(line);
+            return ControlFlow::Continue(());
         }
         self.line = Some(line);
         self.test_current();

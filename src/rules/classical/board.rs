@@ -569,6 +569,36 @@ impl Board {
             && (bishops == 0 || attacks::bishop(king, occupied) & bishops == 0)
     }
 
+    /// Every pseudo-legal move: the moves of the pieces as they move, whether or not the mover's
+    /// king is in check before or after, and castling as it is legal (as CQL 6.2 counts them).
+    pub fn pseudo_legal_moves(&self, moves: &mut MoveList) {
+        let us = self.turn;
+        let occupied = self.occupied();
+        let ours = self.side(us);
+        for role in [Role::King, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+            for from in bits(self.pieces(us, role)) {
+                for to in bits(self.attacks_from(role, us, from as u8, occupied) & !ours) {
+                    let capture = self.role_at(to as u8);
+                    moves.push(Move::Normal { role, from: from as u8, to: to as u8, capture, promotion: None });
+                }
+            }
+        }
+        self.pawn_moves(moves, !ours, 0, self.king(us), Safety::Pseudo);
+        // Castling stays what it is: never out of, through or into check.
+        self.castling_moves(moves);
+        if self.rules == Rules::Crazyhouse {
+            for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+                if self.in_hand(us, role) == 0 {
+                    continue;
+                }
+                let back_ranks = if role == Role::Pawn { attacks::RANK_1 | attacks::RANK_1 << 56 } else { 0 };
+                for to in bits(!occupied & !back_ranks) {
+                    moves.push(Move::Drop { role, to: to as u8 });
+                }
+            }
+        }
+    }
+
     /// Every legal move.
     pub fn legal_moves(&self, moves: &mut MoveList) {
         let us = self.turn;
@@ -606,7 +636,7 @@ impl Board {
                 }
             }
         }
-        self.pawn_moves(moves, targets, pinned, king);
+        self.pawn_moves(moves, targets, pinned, king, Safety::Legal);
         if checkers == 0 {
             self.castling_moves(moves);
         }
@@ -645,7 +675,7 @@ impl Board {
         pinned
     }
 
-    fn pawn_moves(&self, moves: &mut MoveList, targets: Bitboard, pinned: Bitboard, king: u8) {
+    fn pawn_moves(&self, moves: &mut MoveList, targets: Bitboard, pinned: Bitboard, king: u8, safety: Safety) {
         let us = self.turn;
         let them = us.other();
         let occupied = self.occupied();
@@ -683,7 +713,7 @@ impl Board {
             }
             if let Some(to) = self.en_passant
                 && attacks::pawn(us.index(), usize::from(from)) & (1u64 << to) != 0
-                && self.is_legal(Move::EnPassant { from, to })
+                && (safety == Safety::Pseudo || self.is_legal(Move::EnPassant { from, to }))
             {
                 moves.push(Move::EnPassant { from, to });
             }
@@ -817,4 +847,11 @@ impl PositionView<1> for Board {
     fn occupied(&self) -> SquareSet<1> {
         set(self.occupied())
     }
+}
+
+/// Whether moves are generated legal, or as the pieces move whatever the king's safety.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Safety {
+    Legal,
+    Pseudo,
 }

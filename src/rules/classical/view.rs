@@ -69,6 +69,12 @@ impl RulesView<1> for Board {
         moves.extend(list.as_slice().iter().filter_map(|&m| self.move_facts(m)));
     }
 
+    fn pseudo_legal_moves(&self, moves: &mut Vec<MoveFacts>) {
+        let mut list = MoveList::new();
+        Board::pseudo_legal_moves(self, &mut list);
+        moves.extend(list.as_slice().iter().filter_map(|&m| self.move_facts(m)));
+    }
+
     fn has_legal_move(&self) -> bool {
         let mut list = MoveList::new();
         Board::legal_moves(self, &mut list);
