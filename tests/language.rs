@@ -1183,3 +1183,18 @@ fn a_game_from_an_impossible_position_does_not_crash_the_search() {
     let output = run_cqlq(&["search", "-c", "check", "--count"], pgn.as_bytes());
     assert_ne!(output.status.code(), Some(101), "cqlq panicked: {}", String::from_utf8_lossy(&output.stderr));
 }
+
+#[test]
+fn directions_reach_the_edge_of_every_board() {
+    // 10x10: nine squares above a1, eighteen on its file and rank, and a range of steps.
+    assert_eq!(number("#up a1", "Croatian Ties", CT_KINGS), Some(9));
+    assert_eq!(number("#orthogonal a1", "Croatian Ties", CT_KINGS), Some(18));
+    assert_eq!(number("#northeast a1", "Croatian Ties", CT_KINGS), Some(9));
+    assert_eq!(set_of("up 8 9 a1", "Croatian Ties", CT_KINGS), squares("a9 a10"));
+    assert_eq!(set_of("up 0 a1 | right 10 a1", "Croatian Ties", CT_KINGS), squares("a1"), "j1 is the last file");
+    // 8x8, with the pieces standing in the way taking no part.
+    let position = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    assert_eq!(number("#up Ke1", "Standard", position), Some(7));
+    assert_eq!(set_of("down 1 2 e4", "Standard", position), squares("e2 e3"));
+    assert_eq!(set_of("flipcolor up 1 Ke1 & Pe2", "Standard", position), squares("e2"));
+}

@@ -88,6 +88,22 @@ impl SquareMap {
         geometry.square_at(to_file, to_rank)
     }
 
+    /// Where a step between squares (`files`, `ranks`) goes: the step between the images of two
+    /// squares that many files and ranks apart (shifts keep every step).
+    #[must_use]
+    pub const fn apply_step(self, (files, ranks): (i32, i32)) -> (i32, i32) {
+        match self {
+            SquareMap::Identity | SquareMap::Shift { .. } => (files, ranks),
+            SquareMap::FlipVertical => (files, -ranks),
+            SquareMap::FlipHorizontal => (-files, ranks),
+            SquareMap::FlipDiagonal => (ranks, files),
+            SquareMap::FlipAntiDiagonal => (-ranks, -files),
+            SquareMap::Rotate90 => (ranks, -files),
+            SquareMap::Rotate180 => (-files, -ranks),
+            SquareMap::Rotate270 => (-ranks, files),
+        }
+    }
+
     /// Whether the map exists on the board: diagonal flips and quarter turns need a square board;
     /// the other maps exist everywhere.
     #[must_use]
@@ -196,6 +212,27 @@ impl<const W: usize> Masks<W> {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
+
+    #[test]
+    fn steps_go_where_the_squares_they_join_go() {
+        let geometry = Geometry::new(8, 8).expect("8x8");
+        let steps = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1), (2, 1)];
+        for map in SquareMap::symmetries(geometry) {
+            for square in geometry.all_squares() {
+                let (file, rank) =
+                    (i32::from(geometry.file_of(square).index()), i32::from(geometry.rank_of(square).index()));
+                for step in steps {
+                    let Some(next) = geometry.square_at(file + step.0, rank + step.1) else { continue };
+                    let (from, to) = (map.apply(geometry, square).unwrap(), map.apply(geometry, next).unwrap());
+                    let moved = (
+                        i32::from(geometry.file_of(to).index()) - i32::from(geometry.file_of(from).index()),
+                        i32::from(geometry.rank_of(to).index()) - i32::from(geometry.rank_of(from).index()),
+                    );
+                    assert_eq!(map.apply_step(step), moved, "{map:?} {step:?}");
+                }
+            }
+        }
+    }
     use crate::board::Width;
 
     pub(in crate::board) fn board(files: u8, ranks: u8) -> Geometry {

@@ -101,6 +101,7 @@ impl Expr {
             | ExprKind::Game(_) => Vec::new(),
             ExprKind::Unary(_, operand)
             | ExprKind::Shade { set: operand, .. }
+            | ExprKind::Direction { set: operand, .. }
             | ExprKind::Power(operand)
             | ExprKind::Transform { body: operand, .. } => vec![operand],
             ExprKind::Binary(_, left, right) | ExprKind::Between(left, right) => vec![left, right],
@@ -195,6 +196,18 @@ pub enum ExprKind {
         through: Option<Box<Expr>>,
         /// What the pinned pieces shield (the kings when not given).
         to: Option<Box<Expr>>,
+    },
+    /// `up [N [M]] S` and the other directions: the squares N to M steps (any number when no
+    /// range is given) from a square of S in one of the directions, whatever stands between.
+    Direction {
+        /// The direction word.
+        direction: Direction,
+        /// The fewest steps.
+        min: u32,
+        /// The most steps; `None`: as far as the board goes.
+        max: Option<u32>,
+        /// The squares to step from.
+        set: Box<Expr>,
     },
     /// `light S` or `dark S`: the light (or dark) squares of S.
     Shade {
@@ -645,4 +658,82 @@ pub enum AttackSide {
     Attackers,
     /// `T attackedby S`: the squares of T attacked from S.
     Targets,
+}
+
+/// The directions of CQL's direction filters; up is towards the last rank, right towards the
+/// last file, whoever is to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// `up`.
+    Up,
+    /// `down`.
+    Down,
+    /// `left`.
+    Left,
+    /// `right`.
+    Right,
+    /// `northeast`: up and right.
+    NorthEast,
+    /// `northwest`: up and left.
+    NorthWest,
+    /// `southeast`: down and right.
+    SouthEast,
+    /// `southwest`: down and left.
+    SouthWest,
+    /// `horizontal`: left and right.
+    Horizontal,
+    /// `vertical`: up and down.
+    Vertical,
+    /// `orthogonal`: up, down, left and right.
+    Orthogonal,
+    /// `diagonal`: the four diagonal directions.
+    Diagonal,
+    /// `anydirection`: all eight.
+    Any,
+}
+
+impl Direction {
+    /// The direction of a word, if it is one.
+    #[must_use]
+    pub fn from_word(word: &str) -> Option<Direction> {
+        Some(match word {
+            "up" => Direction::Up,
+            "down" => Direction::Down,
+            "left" => Direction::Left,
+            "right" => Direction::Right,
+            "northeast" => Direction::NorthEast,
+            "northwest" => Direction::NorthWest,
+            "southeast" => Direction::SouthEast,
+            "southwest" => Direction::SouthWest,
+            "horizontal" => Direction::Horizontal,
+            "vertical" => Direction::Vertical,
+            "orthogonal" => Direction::Orthogonal,
+            "diagonal" => Direction::Diagonal,
+            "anydirection" => Direction::Any,
+            _ => return None,
+        })
+    }
+
+    /// The steps (files, ranks) of the direction: one, two, four or eight.
+    #[must_use]
+    pub fn steps(self) -> &'static [(i32, i32)] {
+        const ORTHOGONAL: [(i32, i32); 4] = [(0, 1), (0, -1), (-1, 0), (1, 0)];
+        const DIAGONAL: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
+        const ANY: [(i32, i32); 8] = [(0, 1), (0, -1), (-1, 0), (1, 0), (1, 1), (-1, 1), (1, -1), (-1, -1)];
+        match self {
+            Direction::Up => &ORTHOGONAL[0..1],
+            Direction::Down => &ORTHOGONAL[1..2],
+            Direction::Left => &ORTHOGONAL[2..3],
+            Direction::Right => &ORTHOGONAL[3..4],
+            Direction::NorthEast => &DIAGONAL[0..1],
+            Direction::NorthWest => &DIAGONAL[1..2],
+            Direction::SouthEast => &DIAGONAL[2..3],
+            Direction::SouthWest => &DIAGONAL[3..4],
+            Direction::Vertical => &ORTHOGONAL[0..2],
+            Direction::Horizontal => &ORTHOGONAL[2..4],
+            Direction::Orthogonal => &ORTHOGONAL,
+            Direction::Diagonal => &DIAGONAL,
+            Direction::Any => &ANY,
+        }
+    }
 }

@@ -78,6 +78,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         | ExprKind::Ray { .. }
         | ExprKind::Pin { .. }
         | ExprKind::Shade { .. }
+        | ExprKind::Direction { .. }
         | ExprKind::Move(_) => Type::Set,
         ExprKind::Power(_) => Type::Number,
         ExprKind::Transform { count: true, .. } => Type::Number,
@@ -176,6 +177,7 @@ impl Checker<'_> {
                 }
             }
             ExprKind::Shade { light, set } => self.want_set(set, if *light { "light" } else { "dark" }),
+            ExprKind::Direction { set, .. } => self.want_set(set, "a direction"),
             ExprKind::Power(set) => self.want_set(set, "power"),
             ExprKind::Move(filter) => self.move_filter(filter),
             ExprKind::Transform { body, .. } => {

@@ -213,6 +213,12 @@ impl<const W: usize> Compiler<'_, W> {
                 }
             }
             ExprKind::Shade { light, set } => SetNode::Shade { light: *light, set: Box::new(self.set(set)) },
+            ExprKind::Direction { direction, min, max, set } => SetNode::Direction {
+                steps: direction.steps().to_vec(),
+                min: *min,
+                max: *max,
+                set: Box::new(self.set(set)),
+            },
             ExprKind::Move(filter) => self.move_filter(filter, expr.span),
             ExprKind::Transform { transform, body, .. } => {
                 SetNode::UnionAll(self.copies(*transform, expr.span, |compiler| compiler.set(body)))
@@ -687,6 +693,7 @@ fn may_hold_backhand<const W: usize>(set: &SetNode<W>) -> bool {
         SetNode::Complement { backhand, .. } => *backhand,
         SetNode::UnionAll(sets) => sets.iter().any(may_hold_backhand),
         SetNode::Shade { .. }
+        | SetNode::Direction { .. }
         | SetNode::Attacks { .. }
         | SetNode::Between(..)
         | SetNode::Ray { .. }

@@ -129,6 +129,15 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
         ExprKind::Ray { lines, .. } => line(out, &indent, &format!("ray {lines:?}").to_lowercase()),
         ExprKind::Pin { .. } => line(out, &indent, "pin"),
         ExprKind::Shade { light, .. } => line(out, &indent, if *light { "light" } else { "dark" }),
+        ExprKind::Direction { direction, min, max, .. } => {
+            let range = match max {
+                None if *min == 1 => String::new(),
+                None => format!(" {min} or more steps"),
+                Some(max) if max == min => format!(" {min} steps"),
+                Some(max) => format!(" {min} to {max} steps"),
+            };
+            line(out, &indent, &format!("{direction:?}{range}").to_lowercase());
+        }
         ExprKind::Fen(text, _) => line(out, &indent, &format!("fen {text:?}")),
         ExprKind::Power(_) => line(out, &indent, "power"),
         ExprKind::Move(_) => line(out, &indent, &format!("move: {text}")),

@@ -14,8 +14,8 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest_derive::Parser;
 
 use super::ast::{
-    AttackSide, BinaryOp, Castle, Constituent, Coordinate, Expr, ExprKind, GameFilter, Header, MoveFilter, MoveWhen,
-    PieceAtom, PieceAtomKind, PieceDesignator, PiecePart, QueryAst, RayLines, Region, Side, Sort, Span,
+    AttackSide, BinaryOp, Castle, Constituent, Coordinate, Direction, Expr, ExprKind, GameFilter, Header, MoveFilter,
+    MoveWhen, PieceAtom, PieceAtomKind, PieceDesignator, PiecePart, QueryAst, RayLines, Region, Side, Sort, Span,
     SquareDesignator, SquarePart, TransformKind, UnaryOp, Word,
 };
 use super::check::{Type, type_of};
@@ -560,6 +560,14 @@ impl Builder {
         })
     }
 
+    /// A count of steps or repetitions; a number too large is reported.
+    fn small_number(&mut self, pair: &Pair<'_, Rule>) -> u32 {
+        pair.as_str().parse().unwrap_or_else(|_| {
+            self.diagnostics.push(Diagnostic::new(span_of(pair), "this number is too large"));
+            0
+        })
+    }
+
     fn filter(&mut self, pair: Pair<'_, Rule>) -> Expr {
         self.operators(pair.into_inner()).0
     }
@@ -815,6 +823,30 @@ impl Builder {
                     self.once(slot, argument);
                 }
                 (ExprKind::Pin { from, through, to }, depth + 1)
+            }
+            Rule::direction_filter => {
+                let parts: Vec<Pair<'_, Rule>> = pair.clone().into_inner().collect();
+                let direction = Direction::from_word(parts[0].as_str()).expect("grammar: a direction word");
+                let numbers: Vec<u32> = parts
+                    .iter()
+                    .filter(|part| part.as_rule() == Rule::number)
+                    .map(|part| self.small_number(part))
+                    .collect();
+                let (min, max) = match numbers[..] {
+                    [] => (1, None),
+                    [steps] => (steps, Some(steps)),
+                    [min, max, ..] => {
+                        if max < min {
+                            self.diagnostics.push(Diagnostic::new(
+                                span,
+                                format!("the range {min} {max} runs backwards: write the smaller number first"),
+                            ));
+                        }
+                        (min, Some(max))
+                    }
+                };
+                let (set, depth) = self.argument(pair).expect("grammar: a direction takes a set");
+                (ExprKind::Direction { direction, min, max, set }, depth + 1)
             }
             Rule::shade => {
                 let light = pair.as_str().starts_with('l');

@@ -60,6 +60,9 @@ pub(crate) enum SetNode<const W: usize> {
     /// set, never the light squares (`flipcolor light B` is a bishop of either colour on a light
     /// square).
     Shade { light: bool, set: Box<SetNode<W>> },
+    /// The squares `min` to `max` steps from a square of `set` along one of `steps` (files,
+    /// ranks), whatever stands between.
+    Direction { steps: Vec<(i32, i32)>, min: u32, max: Option<u32>, set: Box<SetNode<W>> },
     /// The squares of `targets` attacked by a piece on `attackers`, or the squares of
     /// `attackers` whose piece attacks a square of `targets`, as `side` says.
     Attacks { attackers: Box<SetNode<W>>, targets: Box<SetNode<W>>, side: AttackSide },
@@ -416,6 +419,9 @@ impl<const W: usize> Program<W> {
                 SetValue { squares: self.masks.complement(inner.squares), backhand: Color::ALL.map(others) }
             }
             SetNode::Shade { light, set } => SetValue::board(self.shade(*light) & self.squares(set, context, at)),
+            SetNode::Direction { steps, min, max, set } => {
+                SetValue::board(self.direction(steps, *min, *max, self.squares(set, context, at)))
+            }
             SetNode::Attacks { attackers, targets, side } => {
                 let attackers = self.squares(attackers, context, at) & view.occupied();
                 let targets = self.squares(targets, context, at);
@@ -457,6 +463,29 @@ impl<const W: usize> Program<W> {
             }
             SetNode::Move(node) => SetValue::board(self.moves(node, context, at)),
         }
+    }
+
+    /// The squares `min` to `max` steps from a square of `from` along one of `steps`.
+    fn direction(&self, steps: &[(i32, i32)], min: u32, max: Option<u32>, from: SquareSet<W>) -> SquareSet<W> {
+        let geometry = self.masks.geometry();
+        let mut reached = SquareSet::EMPTY;
+        for start in from.iter() {
+            let (file, rank) = (i32::from(geometry.file_of(start).index()), i32::from(geometry.rank_of(start).index()));
+            for &(files, ranks) in steps {
+                let mut distance = min;
+                while max.is_none_or(|max| distance <= max) {
+                    let step = i32::try_from(distance).unwrap_or(i32::MAX);
+                    let Some(square) =
+                        geometry.square_at(file.saturating_add(files * step), rank.saturating_add(ranks * step))
+                    else {
+                        break;
+                    };
+                    reached.add(square);
+                    distance += 1;
+                }
+            }
+        }
+        reached
     }
 
     /// The last squares of the rays through the sets: a square of each set in turn along one

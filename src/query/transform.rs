@@ -215,6 +215,12 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
                 SetNode::Complement { set: boxed(&**set, mapper)?, backhand: *backhand }
             }
             SetNode::Shade { light, set } => SetNode::Shade { light: *light, set: boxed(&**set, mapper)? },
+            SetNode::Direction { steps, min, max, set } => SetNode::Direction {
+                steps: steps.iter().map(|&step| mapper.copy.map.apply_step(step)).collect(),
+                min: *min,
+                max: *max,
+                set: boxed(&**set, mapper)?,
+            },
             SetNode::Attacks { attackers, targets, side } => SetNode::Attacks {
                 attackers: boxed(&**attackers, mapper)?,
                 targets: boxed(&**targets, mapper)?,
@@ -412,6 +418,11 @@ impl<const W: usize> Canonical for SetNode<W> {
                 SetNode::Complement { set: canonical_box(&**set), backhand: *backhand }
             }
             SetNode::Shade { light, set } => SetNode::Shade { light: *light, set: canonical_box(&**set) },
+            SetNode::Direction { steps, min, max, set } => {
+                let mut steps = steps.clone();
+                steps.sort_unstable();
+                SetNode::Direction { steps, min: *min, max: *max, set: canonical_box(&**set) }
+            }
             SetNode::Attacks { attackers, targets, side } => SetNode::Attacks {
                 attackers: canonical_box(&**attackers),
                 targets: canonical_box(&**targets),
