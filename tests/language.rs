@@ -1198,3 +1198,21 @@ fn directions_reach_the_edge_of_every_board() {
     assert_eq!(set_of("down 1 2 e4", "Standard", position), squares("e2 e3"));
     assert_eq!(set_of("flipcolor up 1 Ke1 & Pe2", "Standard", position), squares("e2"));
 }
+
+#[test]
+fn numbers_of_a_square_on_every_board() {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    assert_eq!(number("type Ke1", "Standard", start), Some(6));
+    assert_eq!(number("colortype qd8", "Standard", start), Some(-5));
+    assert_eq!(number("type e4", "Standard", start), Some(0));
+    assert_eq!(number("type [e2,e7]", "Standard", start), None, "two squares: no value");
+    assert_eq!(number("file h2 + rank h2", "Standard", start), Some(10));
+    assert_eq!(set_of("makesquare(file Ke1 rank qd8)", "Standard", start), squares("e8"));
+    assert!(!matches("makesquare(9 1)", "Standard", start));
+    assert_eq!(number("sidetomove", "Standard", start), Some(1));
+    assert!(matches("sidetomove == white and true and not false", "Standard", start));
+    // 10x10: the Pegasus is the seventh piece of Croatian Ties; j10 is file 10, rank 10.
+    assert_eq!(number("type b1", "Croatian Ties", CT_START), Some(7));
+    assert_eq!(number("file j10 * rank j10", "Croatian Ties", CT_START), Some(100));
+    assert_eq!(set_of("makesquare(10 10)", "Croatian Ties", CT_START), squares("j10"));
+}

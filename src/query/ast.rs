@@ -102,9 +102,12 @@ impl Expr {
             ExprKind::Unary(_, operand)
             | ExprKind::Shade { set: operand, .. }
             | ExprKind::Direction { set: operand, .. }
+            | ExprKind::SquareNumber { set: operand, .. }
             | ExprKind::Power(operand)
             | ExprKind::Transform { body: operand, .. } => vec![operand],
-            ExprKind::Binary(_, left, right) | ExprKind::Between(left, right) => vec![left, right],
+            ExprKind::Binary(_, left, right) | ExprKind::Between(left, right) | ExprKind::MakeSquare(left, right) => {
+                vec![left, right]
+            }
             ExprKind::Attacks { attackers, targets, .. } => vec![attackers, targets],
             ExprKind::Extreme { args, .. } | ExprKind::Block(args) | ExprKind::Ray { sets: args, .. } => {
                 args.iter().collect()
@@ -209,6 +212,16 @@ pub enum ExprKind {
         /// The squares to step from.
         set: Box<Expr>,
     },
+    /// `rank S`, `file S`, `type S`, `colortype S`: a number about the one square of S (none
+    /// when S does not hold exactly one square).
+    SquareNumber {
+        /// Which number.
+        what: SquareNumber,
+        /// The set of one square.
+        set: Box<Expr>,
+    },
+    /// `makesquare(F R)`: the square on file F and rank R, counted from 1 (none off the board).
+    MakeSquare(Box<Expr>, Box<Expr>),
     /// `light S` or `dark S`: the light (or dark) squares of S.
     Shade {
         /// Light rather than dark.
@@ -258,6 +271,16 @@ pub enum Word {
     Ply,
     /// The number of the move, as a FEN counts it.
     MoveNumber,
+    /// `true`: matches every position.
+    True,
+    /// `false`: matches no position.
+    False,
+    /// `sidetomove`: 1 when the first player is to move, -1 otherwise (as CQL 6.2 counts).
+    SideToMove,
+    /// `white`: the number 1, the first player (as `sidetomove` counts).
+    White,
+    /// `black`: the number -1, the second player.
+    Black,
 }
 
 impl Word {
@@ -274,6 +297,11 @@ impl Word {
             Word::Terminal => "terminal",
             Word::Ply => "ply",
             Word::MoveNumber => "movenumber",
+            Word::True => "true",
+            Word::False => "false",
+            Word::SideToMove => "sidetomove",
+            Word::White => "white",
+            Word::Black => "black",
         }
     }
 
@@ -734,6 +762,33 @@ impl Direction {
             Direction::Orthogonal => &ORTHOGONAL,
             Direction::Diagonal => &DIAGONAL,
             Direction::Any => &ANY,
+        }
+    }
+}
+
+/// The numbers a square gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SquareNumber {
+    /// `rank`: its rank, from 1.
+    Rank,
+    /// `file`: its file, from 1 (a is 1).
+    File,
+    /// `type`: its piece's place in the variant's list of pieces, from 1 (Pawn 1, Knight 2,
+    /// Bishop 3, Rook 4, Queen 5, King 6 in chess), 0 when it is empty.
+    Type,
+    /// `colortype`: the `type`, negative for a piece of the second player.
+    ColorType,
+}
+
+impl SquareNumber {
+    /// The word as written.
+    #[must_use]
+    pub const fn text(self) -> &'static str {
+        match self {
+            SquareNumber::Rank => "rank",
+            SquareNumber::File => "file",
+            SquareNumber::Type => "type",
+            SquareNumber::ColorType => "colortype",
         }
     }
 }

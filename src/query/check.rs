@@ -70,7 +70,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         },
         ExprKind::Block(_) | ExprKind::Fen(..) | ExprKind::Line(_) => Type::Filter,
         ExprKind::Word(word) => match word {
-            Word::Ply | Word::MoveNumber => Type::Number,
+            Word::Ply | Word::MoveNumber | Word::SideToMove | Word::White | Word::Black => Type::Number,
             _ => Type::Filter,
         },
         ExprKind::Attacks { .. }
@@ -79,8 +79,9 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         | ExprKind::Pin { .. }
         | ExprKind::Shade { .. }
         | ExprKind::Direction { .. }
+        | ExprKind::MakeSquare(..)
         | ExprKind::Move(_) => Type::Set,
-        ExprKind::Power(_) => Type::Number,
+        ExprKind::Power(_) | ExprKind::SquareNumber { .. } => Type::Number,
         ExprKind::Transform { count: true, .. } => Type::Number,
         ExprKind::Transform { body, .. } => type_of(body),
         ExprKind::Game(GameFilter::Elo(_) | GameFilter::Year) => Type::Number,
@@ -178,6 +179,11 @@ impl Checker<'_> {
             }
             ExprKind::Shade { light, set } => self.want_set(set, if *light { "light" } else { "dark" }),
             ExprKind::Direction { set, .. } => self.want_set(set, "a direction"),
+            ExprKind::SquareNumber { what, set } => self.want_set(set, what.text()),
+            ExprKind::MakeSquare(file, rank) => {
+                self.want_number(file, "makesquare");
+                self.want_number(rank, "makesquare");
+            }
             ExprKind::Power(set) => self.want_set(set, "power"),
             ExprKind::Move(filter) => self.move_filter(filter),
             ExprKind::Transform { body, .. } => {

@@ -146,6 +146,10 @@ impl<const W: usize> Compiler<'_, W> {
             }
             ExprKind::Word(Word::Ply) => NumberNode::Ply,
             ExprKind::Word(Word::MoveNumber) => NumberNode::MoveNumber,
+            ExprKind::Word(Word::SideToMove) => NumberNode::SideToMove,
+            ExprKind::Word(Word::White) => NumberNode::Constant(1),
+            ExprKind::Word(Word::Black) => NumberNode::Constant(-1),
+            ExprKind::SquareNumber { what, set } => NumberNode::Square { what: *what, set: self.set(set) },
             ExprKind::Power(set) => NumberNode::Power(self.set(set)),
             ExprKind::Game(game) => match self.game(game, expr.span) {
                 FilterNode::Game(slot) => NumberNode::Game(slot),
@@ -213,6 +217,9 @@ impl<const W: usize> Compiler<'_, W> {
                 }
             }
             ExprKind::Shade { light, set } => SetNode::Shade { light: *light, set: Box::new(self.set(set)) },
+            ExprKind::MakeSquare(file, rank) => {
+                SetNode::MakeSquare(Box::new(self.number(file)), Box::new(self.number(rank)))
+            }
             ExprKind::Direction { direction, min, max, set } => SetNode::Direction {
                 steps: direction.steps().to_vec(),
                 min: *min,
@@ -258,7 +265,11 @@ impl<const W: usize> Compiler<'_, W> {
             Word::Stalemate => FilterNode::NoMove { check: false },
             Word::Initial => FilterNode::Initial,
             Word::Terminal => FilterNode::Terminal,
-            Word::Ply | Word::MoveNumber => unreachable!("check: ply and movenumber are numbers"),
+            Word::True => FilterNode::Constant(true),
+            Word::False => FilterNode::Constant(false),
+            Word::Ply | Word::MoveNumber | Word::SideToMove | Word::White | Word::Black => {
+                unreachable!("check: {} is a number", word.text())
+            }
         }
     }
 
@@ -694,6 +705,7 @@ fn may_hold_backhand<const W: usize>(set: &SetNode<W>) -> bool {
         SetNode::UnionAll(sets) => sets.iter().any(may_hold_backhand),
         SetNode::Shade { .. }
         | SetNode::Direction { .. }
+        | SetNode::MakeSquare(..)
         | SetNode::Attacks { .. }
         | SetNode::Between(..)
         | SetNode::Ray { .. }

@@ -129,6 +129,8 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
         ExprKind::Ray { lines, .. } => line(out, &indent, &format!("ray {lines:?}").to_lowercase()),
         ExprKind::Pin { .. } => line(out, &indent, "pin"),
         ExprKind::Shade { light, .. } => line(out, &indent, if *light { "light" } else { "dark" }),
+        ExprKind::SquareNumber { what, .. } => line(out, &indent, what.text()),
+        ExprKind::MakeSquare(..) => line(out, &indent, "makesquare (file, rank)"),
         ExprKind::Direction { direction, min, max, .. } => {
             let range = match max {
                 None if *min == 1 => String::new(),

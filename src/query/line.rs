@@ -269,6 +269,8 @@ impl<const W: usize> NumberNode<W> {
             | NumberNode::Ply
             | NumberNode::MoveNumber
             | NumberNode::Power(_)
+            | NumberNode::SideToMove
+            | NumberNode::Square { .. }
             | NumberNode::Game(_) => {}
         }
     }

@@ -16,7 +16,7 @@ use pest_derive::Parser;
 use super::ast::{
     AttackSide, BinaryOp, Castle, Constituent, Coordinate, Direction, Expr, ExprKind, GameFilter, Header, MoveFilter,
     MoveWhen, PieceAtom, PieceAtomKind, PieceDesignator, PiecePart, QueryAst, RayLines, Region, Side, Sort, Span,
-    SquareDesignator, SquarePart, TransformKind, UnaryOp, Word,
+    SquareDesignator, SquareNumber, SquarePart, TransformKind, UnaryOp, Word,
 };
 use super::check::{Type, type_of};
 use super::diagnostic::{Diagnostic, ending, quoted};
@@ -824,6 +824,22 @@ impl Builder {
                 }
                 (ExprKind::Pin { from, through, to }, depth + 1)
             }
+            Rule::square_number => {
+                let what = match pair.clone().into_inner().next().map(|word| word.as_str()) {
+                    Some("rank") => SquareNumber::Rank,
+                    Some("file") => SquareNumber::File,
+                    Some("type") => SquareNumber::Type,
+                    _ => SquareNumber::ColorType,
+                };
+                let (set, depth) = self.argument(pair).expect("grammar: rank, file and type take a set");
+                (ExprKind::SquareNumber { what, set }, depth + 1)
+            }
+            Rule::make_square => {
+                let mut numbers = self.filters(pair.into_inner());
+                let (file, depth_file) = numbers.remove(0);
+                let (rank, depth_rank) = numbers.remove(0);
+                (ExprKind::MakeSquare(Box::new(file), Box::new(rank)), depth_file.max(depth_rank) + 1)
+            }
             Rule::direction_filter => {
                 let parts: Vec<Pair<'_, Rule>> = pair.clone().into_inner().collect();
                 let direction = Direction::from_word(parts[0].as_str()).expect("grammar: a direction word");
@@ -1013,6 +1029,11 @@ fn word(text: &str) -> Word {
         "initial" => Word::Initial,
         "terminal" => Word::Terminal,
         "ply" => Word::Ply,
+        "true" => Word::True,
+        "false" => Word::False,
+        "sidetomove" => Word::SideToMove,
+        "white" => Word::White,
+        "black" => Word::Black,
         _ => Word::MoveNumber,
     }
 }

@@ -1,7 +1,7 @@
 //! The compiled form of a query for one variant: masks sized to its board, piece letters resolved
 //! to kinds, transforms expanded, and nothing left to look up per position.
 
-use super::ast::{AttackSide, BinaryOp, MoveWhen, RayLines};
+use super::ast::{AttackSide, BinaryOp, MoveWhen, RayLines, SquareNumber};
 use super::context::{Context, Frame, GameFacts, GameTest, TagSource};
 use crate::board::{Masks, SquareSet};
 use crate::position::{MoveFacts, PositionView, RulesView, Wing};
@@ -63,6 +63,8 @@ pub(crate) enum SetNode<const W: usize> {
     /// The squares `min` to `max` steps from a square of `set` along one of `steps` (files,
     /// ranks), whatever stands between.
     Direction { steps: Vec<(i32, i32)>, min: u32, max: Option<u32>, set: Box<SetNode<W>> },
+    /// The square on a file and a rank counted from 1 (none off the board).
+    MakeSquare(Box<NumberNode<W>>, Box<NumberNode<W>>),
     /// The squares of `targets` attacked by a piece on `attackers`, or the squares of
     /// `attackers` whose piece attacks a square of `targets`, as `side` says.
     Attacks { attackers: Box<SetNode<W>>, targets: Box<SetNode<W>>, side: AttackSide },
@@ -108,6 +110,13 @@ pub(crate) enum NumberNode<const W: usize> {
     MoveNumber,
     /// The material value of the pieces in the set.
     Power(SetNode<W>),
+    /// 1 when the first player is to move, -1 otherwise.
+    SideToMove,
+    /// A number about the one square of the set.
+    Square {
+        what: SquareNumber,
+        set: SetNode<W>,
+    },
     /// The value of a game test.
     Game(usize),
     /// How many of the filters match.
@@ -320,6 +329,10 @@ impl<const W: usize> Program<W> {
             NumberNode::Ply => Some(i64::from(frame.ply)),
             NumberNode::MoveNumber => Some(i64::from(frame.position.move_number())),
             NumberNode::Power(set) => Some(self.power(&self.set(set, context, at), &frame.position)),
+            NumberNode::SideToMove => Some(if frame.position.turn() == Color::White { 1 } else { -1 }),
+            NumberNode::Square { what, set } => {
+                self.square_number(*what, self.squares(set, context, at), &frame.position)
+            }
             NumberNode::Game(slot) => context.game.values.get(*slot).copied().flatten(),
             NumberNode::Matching(filters) => {
                 Some(filters.iter().filter(|filter| self.filter(filter, context, at)).count() as i64)
@@ -422,6 +435,15 @@ impl<const W: usize> Program<W> {
             SetNode::Direction { steps, min, max, set } => {
                 SetValue::board(self.direction(steps, *min, *max, self.squares(set, context, at)))
             }
+            SetNode::MakeSquare(file, rank) => {
+                let coordinate = |number: &NumberNode<W>| {
+                    self.number(number, context, at).and_then(|value| i32::try_from(value - 1).ok())
+                };
+                let square = coordinate(file)
+                    .zip(coordinate(rank))
+                    .and_then(|(file, rank)| self.masks.geometry().square_at(file, rank));
+                SetValue::board(square.map_or(SquareSet::EMPTY, |square| SquareSet::EMPTY.with(square)))
+            }
             SetNode::Attacks { attackers, targets, side } => {
                 let attackers = self.squares(attackers, context, at) & view.occupied();
                 let targets = self.squares(targets, context, at);
@@ -463,6 +485,26 @@ impl<const W: usize> Program<W> {
             }
             SetNode::Move(node) => SetValue::board(self.moves(node, context, at)),
         }
+    }
+
+    /// A number about the one square of `squares`; none unless it holds exactly one.
+    fn square_number<P: RulesView<W>>(&self, what: SquareNumber, squares: SquareSet<W>, view: &P) -> Option<i64> {
+        let mut iter = squares.iter();
+        let (Some(square), None) = (iter.next(), iter.next()) else { return None };
+        let geometry = self.masks.geometry();
+        let kind_number = || {
+            let variant = view.variant();
+            (0..variant.kinds())
+                .find(|&index| view.kind(Kind::new(index as u8)).contains(square))
+                .map_or(0, |index| index as i64 + 1)
+        };
+        Some(match what {
+            SquareNumber::Rank => i64::from(geometry.rank_of(square).index()) + 1,
+            SquareNumber::File => i64::from(geometry.file_of(square).index()) + 1,
+            SquareNumber::Type => kind_number(),
+            SquareNumber::ColorType if view.color(Color::Black).contains(square) => -kind_number(),
+            SquareNumber::ColorType => kind_number(),
+        })
     }
 
     /// The squares `min` to `max` steps from a square of `from` along one of `steps`.

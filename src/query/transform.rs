@@ -184,12 +184,17 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
             }
             NumberNode::Extreme { max, args } => NumberNode::Extreme { max: *max, args: all(args, mapper)? },
             NumberNode::Power(set) => NumberNode::Power(set.mapped(mapper)?),
+            NumberNode::Square { what, set } => NumberNode::Square { what: *what, set: set.mapped(mapper)? },
             NumberNode::Game(slot) if mapper.copy.swap => {
                 let test = mapper.compiler.game_test(*slot).flip_color();
                 NumberNode::Game(mapper.compiler.game_slot(test))
             }
             NumberNode::Matching(filters) => NumberNode::Matching(all(filters, mapper)?),
-            NumberNode::Constant(_) | NumberNode::Ply | NumberNode::MoveNumber | NumberNode::Game(_) => self.clone(),
+            NumberNode::Constant(_)
+            | NumberNode::Ply
+            | NumberNode::MoveNumber
+            | NumberNode::SideToMove
+            | NumberNode::Game(_) => self.clone(),
         })
     }
 }
@@ -197,6 +202,10 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
 impl<const W: usize> Mapped<W> for SetNode<W> {
     fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
         Some(match self {
+            // A square made of numbers is where the numbers say, in every copy.
+            SetNode::MakeSquare(file, rank) => {
+                SetNode::MakeSquare(Box::new(file.mapped(mapper)?), Box::new(rank.mapped(mapper)?))
+            }
             SetNode::Squares { squares, backhand } => {
                 SetNode::Squares { squares: mapper.squares(*squares)?, backhand: mapper.backhand(*backhand) }
             }
@@ -375,9 +384,14 @@ impl<const W: usize> Canonical for NumberNode<W> {
             }
             NumberNode::Extreme { max, args } => NumberNode::Extreme { max: *max, args: sorted(args.clone(), true) },
             NumberNode::Power(set) => NumberNode::Power(set.canonical()),
+            NumberNode::Square { what, set } => NumberNode::Square { what: *what, set: set.canonical() },
             // Counted: a repeated filter counts twice.
             NumberNode::Matching(filters) => NumberNode::Matching(sorted(filters.clone(), false)),
-            NumberNode::Constant(_) | NumberNode::Ply | NumberNode::MoveNumber | NumberNode::Game(_) => self.clone(),
+            NumberNode::Constant(_)
+            | NumberNode::Ply
+            | NumberNode::MoveNumber
+            | NumberNode::SideToMove
+            | NumberNode::Game(_) => self.clone(),
         }
     }
 }
@@ -401,6 +415,9 @@ fn set_parts<const W: usize>(set: &SetNode<W>, union: bool, out: &mut Vec<SetNod
 impl<const W: usize> Canonical for SetNode<W> {
     fn canonical(&self) -> Self {
         match self {
+            SetNode::MakeSquare(file, rank) => {
+                SetNode::MakeSquare(Box::new(file.canonical()), Box::new(rank.canonical()))
+            }
             SetNode::Union(..) | SetNode::UnionAll(_) => {
                 let mut parts = Vec::new();
                 set_parts(self, true, &mut parts);
