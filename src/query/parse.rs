@@ -82,8 +82,54 @@ fn parse_rule(rule: Rule, text: &str) -> Result<Pairs<'_, Rule>, pest::error::Er
     Grammar::parse(rule, text)
 }
 
+/// The stack a parse runs on. The grammar recurses as deep as filters nest, and a transform
+/// nests every transform after it in its filter (`flip R or flip R or ...`); the stack is
+/// reserved, not used, unless a query nests that deep.
+const PARSE_STACK: usize = 256 << 20;
+
+/// The most transforms one query may hold (they may all nest in one another).
+const MAX_TRANSFORMS: usize = 2_000;
+
 /// Parses a query. Returns the tree of what could be read and every syntax mistake found.
 pub(crate) fn parse(source: &str) -> (QueryAst, Vec<Diagnostic>) {
+    let transforms =
+        source.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|word| is_transform_word(word)).count();
+    if transforms > MAX_TRANSFORMS {
+        let message = format!("this query holds {transforms} transforms, more than {MAX_TRANSFORMS}");
+        let ast = QueryAst { header: None, body: Vec::new() };
+        return (ast, vec![Diagnostic::new(Span::new(0, source.len().min(1)), message)]);
+    }
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("query parser".to_owned())
+            .stack_size(PARSE_STACK)
+            .spawn_scoped(scope, || parse_on_this_thread(source))
+            .map_or_else(
+                |_| parse_on_this_thread(source),
+                |parser| parser.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+            )
+    })
+}
+
+/// Whether a word is a transform's.
+fn is_transform_word(word: &str) -> bool {
+    matches!(
+        word,
+        "flip"
+            | "flipvertical"
+            | "fliphorizontal"
+            | "flipdiagonal"
+            | "flipoffdiagonal"
+            | "flipcolor"
+            | "rotate90"
+            | "shift"
+            | "shifthorizontal"
+            | "shiftvertical"
+    )
+}
+
+/// [`parse`], on the calling thread's stack.
+fn parse_on_this_thread(source: &str) -> (QueryAst, Vec<Diagnostic>) {
     let (balanced, diagnostics) = balance(source);
     let mut builder = Builder { diagnostics, reported_until: 0, too_deep: false, nested: 0 };
     let mut ast = QueryAst { header: None, body: Vec::new() };
@@ -560,6 +606,15 @@ impl Builder {
         })
     }
 
+    /// The two filters inside a filter of two arguments (`between(S T)`, `makesquare(F R)`), with
+    /// the greater depth.
+    fn two_filters(&mut self, pair: Pair<'_, Rule>) -> (Box<Expr>, Box<Expr>, u32) {
+        let mut filters = self.filters(pair.into_inner());
+        let (first, first_depth) = filters.remove(0);
+        let (second, second_depth) = filters.remove(0);
+        (Box::new(first), Box::new(second), first_depth.max(second_depth))
+    }
+
     /// A count of steps or repetitions; a number too large is reported.
     fn small_number(&mut self, pair: &Pair<'_, Rule>) -> u32 {
         pair.as_str().parse().unwrap_or_else(|_| {
@@ -785,10 +840,8 @@ impl Builder {
             }
             Rule::word => (ExprKind::Word(word(pair.as_str())), 1),
             Rule::between_filter => {
-                let mut sets = self.filters(pair.into_inner());
-                let (first, depth_first) = sets.remove(0);
-                let (second, depth_second) = sets.remove(0);
-                (ExprKind::Between(Box::new(first), Box::new(second)), depth_first.max(depth_second) + 1)
+                let (first, second, depth) = self.two_filters(pair);
+                (ExprKind::Between(first, second), depth + 1)
             }
             Rule::ray_filter => {
                 let mut lines = RayLines::Any;
@@ -835,10 +888,8 @@ impl Builder {
                 (ExprKind::SquareNumber { what, set }, depth + 1)
             }
             Rule::make_square => {
-                let mut numbers = self.filters(pair.into_inner());
-                let (file, depth_file) = numbers.remove(0);
-                let (rank, depth_rank) = numbers.remove(0);
-                (ExprKind::MakeSquare(Box::new(file), Box::new(rank)), depth_file.max(depth_rank) + 1)
+                let (file, rank, depth) = self.two_filters(pair);
+                (ExprKind::MakeSquare(file, rank), depth + 1)
             }
             Rule::direction_filter => {
                 let parts: Vec<Pair<'_, Rule>> = pair.clone().into_inner().collect();
@@ -1370,6 +1421,8 @@ mod tests {
             (format!("{}R", "light ".repeat(300)), "filters nest more than 128 deep here"),
             (format!("{}R", "not light ".repeat(200)), "filters nest more than 128 deep here"),
             (format!("{}R", "flip ".repeat(200)), "filters nest more than 128 deep here"),
+            (format!("{}R", "flip R or ".repeat(1500)), "filters nest more than 128 deep here"),
+            (format!("{}R", "flipcolor ".repeat(2001)), "this query holds 2001 transforms, more than 2000"),
             (format!("{}R", "move from ".repeat(200)), "filters nest more than 128 deep here"),
             (format!("{}R", "pin through ".repeat(200)), "filters nest more than 128 deep here"),
             (format!("{}R", "line --> ".repeat(200)), "filters nest more than 128 deep here"),
