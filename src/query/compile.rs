@@ -38,8 +38,15 @@ pub(crate) fn compile<const W: usize>(
     source: &str,
 ) -> Result<(Program<W>, Vec<DesignatorReport>), Vec<Diagnostic>> {
     let masks = Masks::<W>::new(variant.geometry).expect("the variant's width holds its board");
-    let mut compiler =
-        Compiler { variant, masks, source, diagnostics: Vec::new(), reports: Vec::new(), game_tests: Vec::new() };
+    let mut compiler = Compiler {
+        variant,
+        masks,
+        source,
+        diagnostics: Vec::new(),
+        reports: Vec::new(),
+        game_tests: Vec::new(),
+        mapping_work: 0,
+    };
     let mut compiled: Vec<FilterNode<W>> = filters.iter().map(|filter| compiler.filter(filter)).collect();
     let mut exprs: Vec<&Expr> = filters.iter().collect();
     exprs.extend(sort.map(|sort| &sort.expr));
@@ -87,6 +94,8 @@ pub(super) struct Compiler<'a, const W: usize> {
     pub(super) diagnostics: Vec<Diagnostic>,
     reports: Vec<DesignatorReport>,
     game_tests: Vec<GameTest>,
+    /// How many parts of filters the transforms' copies have mapped so far.
+    pub(super) mapping_work: usize,
 }
 
 /// What a piece letter stands for.

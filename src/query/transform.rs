@@ -16,6 +16,10 @@ use crate::variant::Piece;
 /// The most copies one transform may make (shifts on a 26x26 board make 2,601 at most).
 const MAX_COPIES: usize = 20_000;
 
+/// The most parts of filters the copies of one query's transforms may map together: transforms
+/// nested in one another multiply their work (`shift shift Ka1` on 8x8 maps about 100,000).
+const MAX_MAPPING_WORK: usize = 200_000;
+
 /// One transformed copy: a square map, and whether colours swap.
 #[derive(Clone, Copy, Debug)]
 struct Copy {
@@ -36,6 +40,17 @@ impl<const W: usize> Compiler<'_, W> {
         let mut seen = HashSet::new();
         let mut copies = Vec::new();
         for copy in maps {
+            if self.mapping_work > MAX_MAPPING_WORK {
+                // Transforms nested in one another multiply their copies: the work is bounded.
+                self.diagnostics.push(Diagnostic::new(
+                    span,
+                    format!(
+                        "the transforms around this filter make too many copies of it together (more than \
+                         {MAX_MAPPING_WORK} parts mapped)"
+                    ),
+                ));
+                return vec![original];
+            }
             if let Some(mapped) = original.mapped(&mut Mapper { compiler: self, copy })
                 && seen.insert(mapped.canonical())
             {
@@ -127,6 +142,7 @@ fn boxed<const W: usize, T: Mapped<W>>(node: &T, mapper: &mut Mapper<'_, '_, W>)
 
 impl<const W: usize> Mapped<W> for FilterNode<W> {
     fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
+        mapper.compiler.mapping_work += 1;
         Some(match self {
             FilterNode::NotEmpty(set) => FilterNode::NotEmpty(set.mapped(mapper)?),
             FilterNode::HasSquare(set) => FilterNode::HasSquare(set.mapped(mapper)?),
@@ -175,6 +191,7 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
 
 impl<const W: usize> Mapped<W> for NumberNode<W> {
     fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
+        mapper.compiler.mapping_work += 1;
         Some(match self {
             NumberNode::Count(set) => NumberNode::Count(set.mapped(mapper)?),
             NumberNode::Negate(value) => NumberNode::Negate(boxed(&**value, mapper)?),
@@ -201,6 +218,7 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
 
 impl<const W: usize> Mapped<W> for SetNode<W> {
     fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
+        mapper.compiler.mapping_work += 1;
         Some(match self {
             // A square made of numbers is where the numbers say, in every copy.
             SetNode::MakeSquare(file, rank) => {
