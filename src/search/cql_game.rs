@@ -320,18 +320,18 @@ mod tests {
     }
 
     #[test]
-    fn a_move_that_cannot_be_played_ends_its_line() {
-        let out = written("1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf8 Kxf8 1-0", &[]);
-        assert_eq!(movetext(&out), "1.e4 e5 2.Qh5 Nc6 3.Bc4 Nf6 {Error reading move: Qxf8} 1-0");
-        let out = written("1. e4 (1. d4 Ke7 2. c4) e5 *", &[]);
-        assert_eq!(movetext(&out), "1.e4 ( 1.d4 {Error reading move: Ke7} ) 1...e5 *");
-    }
-
-    #[test]
-    fn games_from_a_position_and_games_not_replayed() {
-        let out = written("[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 30\"]\n\n30... Kd7 31. e4 *", &[]);
-        assert_eq!(movetext(&out), "30...Kd7 31.e4 *");
-        let out = written("[Variant \"Croatian Ties\"]\n\n1. Kd2! Ke9 *", &[]);
-        assert_eq!(movetext(&out), "1.Kd2 $1 Ke9 *");
+    fn lines_cut_at_a_move_that_cannot_be_played_games_from_a_position_and_games_not_replayed() {
+        for (text, movetext_written) in [
+            (
+                "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf8 Kxf8 1-0",
+                "1.e4 e5 2.Qh5 Nc6 3.Bc4 Nf6 {Error reading move: Qxf8} 1-0",
+            ),
+            ("1. e4 (1. d4 Ke7 2. c4) e5 *", "1.e4 ( 1.d4 {Error reading move: Ke7} ) 1...e5 *"),
+            ("[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 30\"]\n\n30... Kd7 31. e4 *", "30...Kd7 31.e4 *"),
+            ("[Variant \"Croatian Ties\"]\n\n1. Kd2! Ke9 *", "1.Kd2 $1 Ke9 *"),
+            ("1. e4 +- e5 N 2. Nf3 *", "1.e4 $18 e5 $146 2.Nf3 *"),
+        ] {
+            assert_eq!(movetext(&written(text, &[])), movetext_written, "{text}");
+        }
     }
 }
