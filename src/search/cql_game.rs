@@ -233,7 +233,7 @@ impl<'a> Visitor<'a> for GameReader<'a, '_> {
         }
         open.line.moves.push(node);
         open.before = before;
-        open.next = if black { (number + 1, false) } else { (number, true) };
+        open.next = if black { (number.saturating_add(1), false) } else { (number, true) };
         open.last_marked = marked;
         ControlFlow::Continue(())
     }

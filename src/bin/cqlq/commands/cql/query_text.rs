@@ -14,7 +14,8 @@ pub fn combined(source: &str, header_end: usize, filters: &[Filter], transforms:
     if filters.is_empty() && transforms.is_empty() {
         return source.to_owned();
     }
-    let (header, body) = source.split_at(header_end.min(source.len()));
+    let header_end = if source.is_char_boundary(header_end) { header_end } else { 0 };
+    let (header, body) = source.split_at(header_end);
     let mut text = String::with_capacity(source.len() + 64);
     text.push_str(header);
     for transform in transforms {
