@@ -100,9 +100,11 @@ impl OpenLine {
         }
     }
 
-    /// Ends the line at a move that cannot be played, as CQL says.
+    /// Ends the line at a move that cannot be played, as CQL says: the move without its
+    /// capture and check signs (`Qf8` for `Qxf8+`).
     fn fail(&mut self, token: &[u8]) {
-        let message = [b"Error reading move: ".as_slice(), token].concat();
+        let mut message = b"Error reading move: ".to_vec();
+        message.extend(token.iter().filter(|byte| !matches!(byte, b'x' | b'+' | b'#')));
         match self.line.moves.last_mut() {
             None => append_comment(&mut self.line.comment, &message),
             Some(last) => append_comment(&mut last.comment, &message),
@@ -324,7 +326,7 @@ mod tests {
         for (text, movetext_written) in [
             (
                 "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf8 Kxf8 1-0",
-                "1.e4 e5 2.Qh5 Nc6 3.Bc4 Nf6 {Error reading move: Qxf8} 1-0",
+                "1.e4 e5 2.Qh5 Nc6 3.Bc4 Nf6 {Error reading move: Qf8} 1-0",
             ),
             ("1. e4 (1. d4 Ke7 2. c4) e5 *", "1.e4 ( 1.d4 {Error reading move: Ke7} ) 1...e5 *"),
             ("[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 30\"]\n\n30... Kd7 31. e4 *", "30...Kd7 31.e4 *"),
