@@ -29,6 +29,7 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
+mod cql_game;
 mod driver;
 pub mod filter;
 mod input;

@@ -3,6 +3,8 @@
 //! - [`PgnPrinter`]: each matching game exactly as written, with a comment (`{CQL}`, or the
 //!   match string) after the move that reached each matched position, before the first move
 //!   for the initial position.
+//! - [`CqlPrinter`]: each matching game as CQL 6.2 writes it (see
+//!   [`cql_style`](crate::notation::pgn::cql_style)), with CQL's comments.
 //! - [`JsonlPrinter`]: one JSON object per matching game.
 //! - [`ProblemLog`]: one JSON object per game whose replay stopped at an error.
 
@@ -11,8 +13,11 @@ use std::ops::ControlFlow;
 
 use serde_json::json;
 
+use super::cql_game::read_game;
 use super::driver::{Found, Problem};
+use crate::notation::pgn::cql_style::append_comment;
 use crate::notation::pgn::{Lexer, Visitor, tag_text};
+use crate::variant::Variant;
 
 /// Writes matching games as PGN.
 #[derive(Debug)]
@@ -61,6 +66,70 @@ impl<W: Write> PgnPrinter<W> {
         }
         self.out.write_all(&text[written..])?;
         self.out.write_all(b"\n\n")
+    }
+
+    /// The writer.
+    pub fn into_inner(self) -> W {
+        self.out
+    }
+
+    /// Flushes the writer.
+    pub fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// The comments [`CqlPrinter`] adds to the games, as CQL 6.2's options choose them.
+#[derive(Clone, Debug)]
+pub struct CqlComments {
+    /// The comment after each move that reached a matched position, and in the game's comment
+    /// when its initial position matched (`None` or empty: none, as with CQL's `-quiet`).
+    pub matchstring: Option<String>,
+    /// Whether the game's comment says its number, `Game number 12` (not with CQL's
+    /// `-noheader` or `-silent`).
+    pub game_numbers: bool,
+    /// The label of the query's `sort`: each game's value is added to its comment as
+    /// `label: value`.
+    pub sort_label: Option<String>,
+    /// The variant of games without a `Variant` tag (their moves are replayed to be written).
+    pub variant: &'static Variant,
+}
+
+/// Writes matching games as CQL 6.2 writes them: its order of tags, its movetext style, and its
+/// comments: the game's number and the initial position's mark before the first move, the mark
+/// after each move that reached a matched position.
+#[derive(Debug)]
+pub struct CqlPrinter<W: Write> {
+    out: W,
+    comments: CqlComments,
+    buffer: Vec<u8>,
+}
+
+impl<W: Write> CqlPrinter<W> {
+    /// A printer to `out` adding `comments`.
+    pub fn new(out: W, comments: CqlComments) -> CqlPrinter<W> {
+        CqlPrinter { out, comments, buffer: Vec::new() }
+    }
+
+    /// Writes one game, then two blank lines.
+    pub fn write(&mut self, game: &Found<'_>) -> io::Result<()> {
+        let comments = &self.comments;
+        let mark = comments.matchstring.as_deref().unwrap_or_default().as_bytes();
+        let mut read = read_game(game.text, game.matched, comments.variant, mark);
+        let comment = &mut read.game.line.comment;
+        if comments.game_numbers {
+            append_comment(comment, format!("Game number {}", game.number).as_bytes());
+        }
+        if read.initial_matched {
+            append_comment(comment, mark);
+        }
+        if let (Some(label), Some(value)) = (&comments.sort_label, game.sort) {
+            let labelled = if label.is_empty() { value.to_string() } else { format!("{label}: {value}") };
+            append_comment(comment, labelled.as_bytes());
+        }
+        self.buffer.clear();
+        read.game.write(&mut self.buffer);
+        self.out.write_all(&self.buffer)
     }
 
     /// The writer.

@@ -1,5 +1,6 @@
 //! Command-line arguments.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
@@ -22,6 +23,15 @@ pub enum Command {
     /// Print the lines of positions (FEN, EPD, setup strings, Setup Notation) that match a query.
     #[command(override_usage = "cqlq filter [OPTIONS] (QUERY-FILE | -c TEXT) [INPUT]...")]
     Filter(FilterArgs),
+    /// Run a query with CQL 6.2's command line, and write the games found as CQL writes them.
+    #[command(
+        override_usage = "cqlq cql [CQL OPTIONS] [QUERY.cql]",
+        disable_help_flag = true,
+        disable_version_flag = true,
+        long_about = CQL_ABOUT,
+        after_long_help = cql_options_help()
+    )]
+    Cql(CqlArgs),
     /// Show what a query means in a variant: its parts, its letters and its squares.
     #[command(override_usage = "cqlq explain [OPTIONS] (QUERY-FILE | -c TEXT)")]
     Explain(ExplainArgs),
@@ -37,9 +47,73 @@ pub enum Command {
     /// Print the manual page in roff, of cqlq or of one of its commands.
     #[command(after_help = "Example: cqlq man search | man -l -")]
     Man {
-        /// The command (search, filter, explain, variants); cqlq itself when none is given.
+        /// The command (search, cql, filter, explain, variants); cqlq itself when none is given.
         command: Option<String>,
     },
+}
+
+/// `cqlq cql`: its arguments are read as CQL 6.2 reads them (see `commands/cql`).
+#[derive(Debug, Args)]
+pub struct CqlArgs {
+    /// CQL 6.2's options, as CQL spells them, and the query file.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, value_name = "ARGUMENTS")]
+    pub args: Vec<OsString>,
+}
+
+/// What `cqlq cql` is.
+const CQL_ABOUT: &str = "\
+Run a query with CQL 6.2's command line, and write the games found as CQL writes them.
+
+With `alias cql='cqlq cql'`, scripts written for CQL 6.2 run unchanged: the same options, \
+spelled with one dash, the same query files, the same output file (QUERY-out.pgn in the \
+current folder unless -o or the query's header names one), the games written in CQL's style \
+(its order of tags, `1.e4 e5 2.Nf3`, `{Game number N}`, `{CQL}` after each move that reaches \
+a matched position), and the same closing line on standard output: `N matches of M games in \
+T seconds using K threads to FILE`. The query file's name may leave out `.cql`. Options on \
+the command line win over the parameters of the query's cql(...) header.";
+
+/// CQL 6.2's options as `cqlq cql` reads them (two dashes are accepted too): how each is
+/// written, and what it does. Its help and its manual page list them.
+pub const CQL_OPTIONS: [(&str, &str); 22] = [
+    ("-i, -input FILE", "the PGN file to search (- is standard input)"),
+    ("-o, -output FILE", "where the games found go (- is standard output); QUERY-out.pgn by default"),
+    ("-matchcount N [M]", "games with N to M matched positions (N alone: exactly N)"),
+    ("-g, -gamenumber N [M]", "only games N to M (N alone: game N)"),
+    ("-threads N", "N threads, at most the machine's cores (all of them by default)"),
+    ("-s, -singlethreaded", "one thread"),
+    ("-mainline", "only the main line, whatever the header says"),
+    ("-variations", "the positions of variations too"),
+    ("-matchstring TEXT", "the comment after each move that reaches a matched position (CQL)"),
+    ("-silent", "no comment of CQL's: no game number, no marks"),
+    ("-quiet", "no marks, the game numbers kept"),
+    ("-noheader", "no {Game number N} comment"),
+    ("-showmatches", "<N> on the console for each game found"),
+    ("-lineincrement N", "a count on the console every N games (10000), a dot each tenth of that"),
+    ("-player, -white, -black, -event, -site NAME", "the tag holds NAME (case-sensitive)"),
+    ("-year N [M]", "the year of the Date tag is N (to M)"),
+    ("-result R", "the result is R: 1-0, 0-1 or 1/2-1/2"),
+    ("-fen FEN", "the board is the FEN's (its other fields are ignored)"),
+    ("-cql FILTERS", "filters of the query language, to match at the same position as the body"),
+    ("-flip, -flipcolor, -shift", "the transform around the body and the filters above"),
+    ("-nosettag, -noremovecomment", "accepted; they change nothing"),
+    ("-help, -version", "this help; the version"),
+];
+
+/// What `cqlq cql` says of the options of CQL 6.2 it refuses.
+pub const CQL_UNSUPPORTED: &str = "Not supported (an error says so): -a, -u, -html, -hhdb, -vi, -similarposition, \
+-parse, -reversecolor.";
+
+/// An example of `cqlq cql`.
+const CQL_EXAMPLE: &str = "Example: cqlq cql -i games.pgn -cql 'Qh7 kg8' -flipcolor mates.cql";
+
+/// The options of `cqlq cql` for its help: one a line.
+fn cql_options_help() -> String {
+    let width = CQL_OPTIONS.iter().map(|(option, _)| option.len()).max().unwrap_or(0);
+    let mut help = String::from("Options (as CQL 6.2 spells them; two dashes are accepted too):\n");
+    for (option, meaning) in CQL_OPTIONS {
+        help.push_str(&format!("  {option:width$}  {meaning}\n"));
+    }
+    format!("{help}\n{CQL_UNSUPPORTED}\n\n{CQL_EXAMPLE}")
 }
 
 /// Where the query comes from.

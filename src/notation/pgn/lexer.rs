@@ -76,6 +76,12 @@ pub trait Visitor<'a> {
         let _ = text;
     }
 
+    /// A numeric annotation glyph standing alone: `$14`, or a run of `!` and `?` (`!?`) apart
+    /// from its move (one glued to a move comes with the move's token).
+    fn nag(&mut self, nag: &'a [u8]) {
+        let _ = nag;
+    }
+
     /// The result token.
     fn outcome(&mut self, result: &'a [u8]) {
         let _ = result;
@@ -372,9 +378,13 @@ impl<'a> Lexer<'a> {
                 b'[' if self.first_on_line() || is_event_tag(&text[self.position..]) => break,
                 0xEF if text[self.position..].starts_with(b"\xEF\xBB\xBF") => self.position += 3,
                 b'$' => {
+                    let start = self.position;
                     self.position += 1;
                     while self.position < text.len() && text[self.position].is_ascii_digit() {
                         self.position += 1;
+                    }
+                    if !skip && skipped == 0 {
+                        visitor.nag(&text[start..self.position]);
                     }
                 }
                 b'*' => {
@@ -395,7 +405,15 @@ impl<'a> Lexer<'a> {
                         }
                     }
                 }
-                b'!' | b'?' => self.position += 1,
+                b'!' | b'?' => {
+                    let start = self.position;
+                    while self.position < text.len() && matches!(text[self.position], b'!' | b'?') {
+                        self.position += 1;
+                    }
+                    if !skip && skipped == 0 {
+                        visitor.nag(&text[start..self.position]);
+                    }
+                }
                 _ => {
                     let token = self.token();
                     if token.is_empty() {
@@ -632,6 +650,9 @@ mod tests {
         fn outcome(&mut self, result: &'a [u8]) {
             self.events.push(format!("result {}", String::from_utf8_lossy(result)));
         }
+        fn nag(&mut self, nag: &'a [u8]) {
+            self.events.push(format!("nag {}", String::from_utf8_lossy(nag)));
+        }
     }
 
     fn read(text: &str, variations: bool) -> Vec<String> {
@@ -666,9 +687,15 @@ mod tests {
         let text = "1. e4 $1 {a (b) [c] } e5!? ; rest ( e6\n% escape ( \n1... d5 (1... c5)) 2. d4 *";
         let skipped = read(text, false);
         // The `;` comment takes the rest of its line, `( e6` included; `%` takes its line.
-        assert_eq!(skipped, ["game@0", "e4@5", "e5!?@26", "d5@58", "(", "d4@75", "result *"]);
+        assert_eq!(skipped, ["game@0", "e4@5", "nag $1", "e5!?@26", "d5@58", "(", "d4@75", "result *"]);
         let entered = read(text, true);
-        assert_eq!(entered, ["game@0", "e4@5", "e5!?@26", "d5@58", "(", "c5@67", ")", "d4@75", "result *"]);
+        assert_eq!(entered, ["game@0", "e4@5", "nag $1", "e5!?@26", "d5@58", "(", "c5@67", ")", "d4@75", "result *"]);
+    }
+
+    #[test]
+    fn nags_apart_from_their_move() {
+        let events = read("1. e4 ! ? e5 !? 2. Nf3 $14 $2 *", false);
+        assert_eq!(events[1..9], ["e4@5", "nag !", "nag ?", "e5@12", "nag !?", "Nf3@22", "nag $14", "nag $2"]);
     }
 
     #[test]

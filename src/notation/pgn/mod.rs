@@ -4,8 +4,10 @@
 //! - [`sniff_content`] tells PGN from what is not (binary, positions, other text).
 //! - [`Lexer`] reads the games of a stretch of text and pushes tags, moves (with their byte
 //!   offsets), comments, variations and results to a [`Visitor`].
+//! - [`cql_style`] writes games as CQL 6.2 writes the games it finds.
 
 mod content;
+pub mod cql_style;
 mod lexer;
 mod lines;
 mod split;

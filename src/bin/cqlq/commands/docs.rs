@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{Context, bail};
 use clap::CommandFactory;
 
-use crate::args::Cli;
+use crate::args::{CQL_OPTIONS, CQL_UNSUPPORTED, Cli};
 
 /// Prints the completion script of `shell`.
 pub fn completions(shell: clap_complete::Shell) -> anyhow::Result<ExitCode> {
@@ -33,9 +33,36 @@ pub fn man(command: Option<&str>) -> anyhow::Result<ExitCode> {
         }
     };
     let mut roff = Vec::new();
-    clap_mangen::Man::new(page).render(&mut roff).context("cannot make the manual page")?;
+    if command == Some("cql") {
+        cql_page(page, &mut roff).context("cannot make the manual page")?;
+    } else {
+        clap_mangen::Man::new(page).render(&mut roff).context("cannot make the manual page")?;
+    }
     let mut out = io::stdout().lock();
     out.write_all(&roff)?;
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The manual page of `cqlq cql`, whose options, read as CQL reads them, clap does not know:
+/// they are listed in a section of their own.
+fn cql_page(page: clap::Command, roff: &mut Vec<u8>) -> io::Result<()> {
+    let man = clap_mangen::Man::new(page.after_long_help(None::<&str>));
+    man.render_title(roff)?;
+    man.render_name_section(roff)?;
+    man.render_synopsis_section(roff)?;
+    man.render_description_section(roff)?;
+    man.render_options_section(roff)?;
+    writeln!(roff, ".SH \"CQL OPTIONS\"")?;
+    for (option, meaning) in CQL_OPTIONS {
+        writeln!(roff, ".TP\n\\fB{}\\fR\n{}", roff_text(option), roff_text(meaning))?;
+    }
+    writeln!(roff, ".PP\n{}", roff_text(CQL_UNSUPPORTED))?;
+    man.render_version_section(roff)
+}
+
+/// Text for roff: backslashes and dashes escaped, no line starting with a control character.
+fn roff_text(text: &str) -> String {
+    let escaped = text.replace('\\', "\\e").replace('-', "\\-");
+    if escaped.starts_with(['.', '\'']) { format!("\\&{escaped}") } else { escaped }
 }

@@ -39,7 +39,7 @@ pub fn run(args: FilterArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(2));
     };
     let variant = chosen_variant(&args.query, &loaded.query)?;
-    let filter = PositionFilter::new(loaded.query, variant).with_threads(thread_count(args.threads))?;
+    let filter = PositionFilter::new(loaded.query, variant).with_threads(thread_count(args.threads, "-j"))?;
     // A query must compile for the variant asked for, or when positions are sniffed, for some
     // variant; a variant it does not fit is reported when one of its positions comes.
     let candidates: Vec<&'static Variant> = variant.map_or_else(|| Variant::all().iter().collect(), |v| vec![v]);

@@ -1,9 +1,10 @@
 //! The subcommands, and what they share: reading the query and choosing the variant.
 
+mod cql;
 mod docs;
 mod explain;
 mod filter;
-mod search;
+pub(crate) mod search;
 mod variants;
 
 use std::path::{Path, PathBuf};
@@ -20,6 +21,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Search(args) => search::run(args),
         Command::Filter(args) => filter::run(args),
+        Command::Cql(args) => cql::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Variants => variants::run(),
         Command::Completions { shell } => docs::completions(shell),
@@ -58,6 +60,7 @@ pub fn load_query(args: &QueryArgs, mut paths: Vec<PathBuf>) -> anyhow::Result<O
     }
 }
 
+/// The text of a query file.
 fn read_query_file(path: &Path) -> anyhow::Result<String> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read the query file {}", path.display()))?;
     String::from_utf8(bytes).with_context(|| format!("the query file {} is not UTF-8 text", path.display()))
@@ -70,15 +73,17 @@ pub fn note(message: std::fmt::Arguments<'_>) {
     let _ = writeln!(std::io::stderr(), "cqlq: {message}");
 }
 
-/// The threads to run on: as many as asked for, at most the machine's cores (saying so when
-/// more were asked for); all the cores by default.
-pub fn thread_count(requested: Option<u64>) -> usize {
+/// The threads to run on: as many as asked for (with `option`), at most the machine's cores
+/// (saying so when more were asked for); all the cores by default.
+pub fn thread_count(requested: Option<u64>, option: &str) -> usize {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     match requested {
         None => cores,
         Some(asked) if asked > cores as u64 => {
             let plural = if cores == 1 { "" } else { "s" };
-            note(format_args!("-j {asked}: this machine has {cores} core{plural}, so {cores} thread{plural} are used"));
+            note(format_args!(
+                "{option} {asked}: this machine has {cores} core{plural}, so {cores} thread{plural} are used"
+            ));
             cores
         }
         Some(asked) => asked as usize,

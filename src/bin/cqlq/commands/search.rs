@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use cqlq::Variant;
-use cqlq::search::output::{JsonlPrinter, PgnPrinter, ProblemLog, describe};
+use cqlq::search::output::{CqlPrinter, JsonlPrinter, PgnPrinter, ProblemLog, describe};
 use cqlq::search::{
     Found, Input, Problem, Search, SearchError, SearchOptions, Sink, SortedSink, Summary, paths_or_stdin,
 };
@@ -42,7 +42,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
         gamenumber: args.gamenumber.or(header.gamenumber),
         limit: args.limit,
         result: header.result.clone(),
-        threads: thread_count(args.threads),
+        threads: thread_count(args.threads, "-j"),
     };
     let matchstring = args.matchstring.or(header.matchstring).unwrap_or_else(|| "CQL".to_owned());
     let inputs = if loaded.rest.is_empty() {
@@ -72,24 +72,11 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
         (false, Format::Jsonl) => (Printer::Jsonl(JsonlPrinter::new(out)), None),
     };
     let search = Search::new(loaded.query, options)?;
-    let progress = (!args.quiet && io::stderr().is_terminal()).then(|| Progress::new(total_size(&inputs)));
-    let mut sink = CliSink { printer, problems, shown: Vec::new(), progress, flushed: Instant::now() };
-    let mut summary = Summary::default();
-    let outcome = match header.sort.as_ref().map(|sort| sort.min) {
-        Some(min) => {
-            let mut sorted = SortedSink::new(&mut sink, min, args.limit);
-            let outcome = search_all(&search, &inputs, &mut sorted, &mut summary);
-            let finished = if outcome.is_ok() { sorted.finish() } else { Ok(()) };
-            finished.map_or_else(|error| Err(SearchError::Output(error)), |()| outcome)
-        }
-        None => search_all(&search, &inputs, &mut sink, &mut summary),
-    };
-    let unreadable = match outcome {
-        Ok(unreadable) => unreadable,
-        Err(SearchError::Output(error)) => return Err(error.into()),
-        Err(SearchError::Input(error)) => return Err(error.into()),
-    };
-    sink.finish()?;
+    let watch: Option<Box<dyn Watch>> = (!args.quiet && io::stderr().is_terminal())
+        .then(|| Box::new(Progress::new(total_size(&inputs))) as Box<dyn Watch>);
+    let mut sink = CliSink::new(printer, problems, watch);
+    let sort = header.sort.as_ref().map(|sort| sort.min);
+    let (summary, searched) = search_into(&search, &inputs, &mut sink, sort, args.limit)?;
     let counts = format!(
         "{} games matched ({} positions) of {} games read, {} with errors",
         summary.matched, summary.positions, summary.games, summary.errors
@@ -100,15 +87,53 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     } else if !args.quiet {
         note(format_args!("{counts}, in {:.1} s", started.elapsed().as_secs_f64()));
     }
-    report_problems(&sink.shown, &summary, args.errors.as_deref());
+    let where_listed = match &args.errors {
+        Some(path) => format!("all are listed in {}", path.display()),
+        None => "--errors FILE lists them all".to_owned(),
+    };
+    report_problems(&sink.shown, &summary, &where_listed);
+    Ok(exit_code(searched.unreadable, &summary))
+}
+
+/// The exit status of a search: 2 when an input could not be read or no game could, else 0
+/// when something matched and 1 when nothing did.
+pub(super) fn exit_code(unreadable: bool, summary: &Summary) -> ExitCode {
     let nothing_readable = summary.games > 0 && summary.errors == summary.games && summary.matched == 0;
-    Ok(if unreadable || nothing_readable {
+    if unreadable || nothing_readable {
         ExitCode::from(2)
     } else if summary.matched > 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
-    })
+    }
+}
+
+/// Searches the inputs into the sink, in the order of a query's `sort` when it has one (`Some`
+/// of whether the smallest come first), and finishes the sink's outputs. An output that cannot
+/// be written is an error.
+pub(super) fn search_into(
+    search: &Search,
+    inputs: &[PathBuf],
+    sink: &mut CliSink,
+    sort: Option<bool>,
+    limit: Option<u64>,
+) -> anyhow::Result<(Summary, Searched)> {
+    let mut summary = Summary::default();
+    let outcome = match sort {
+        Some(min) => {
+            let mut sorted = SortedSink::new(&mut *sink, min, limit);
+            let outcome = search_all(search, inputs, &mut sorted, &mut summary);
+            let finished = if outcome.is_ok() { sorted.finish() } else { Ok(()) };
+            finished.map_or_else(|error| Err(SearchError::Output(error)), |()| outcome)
+        }
+        None => search_all(search, inputs, &mut *sink, &mut summary),
+    };
+    let searched = match outcome {
+        Ok(searched) => searched,
+        Err(SearchError::Output(error) | SearchError::Input(error)) => return Err(error.into()),
+    };
+    sink.finish()?;
+    Ok((summary, searched))
 }
 
 /// The size of the inputs as stored, when every one has a known size.
@@ -116,8 +141,8 @@ fn total_size(inputs: &[PathBuf]) -> Option<u64> {
     inputs.iter().map(|path| std::fs::metadata(path).ok().filter(|m| m.is_file()).map(|m| m.len())).sum()
 }
 
-/// The problems shown, and how many more there were.
-fn report_problems(shown: &[String], summary: &Summary, errors_file: Option<&Path>) {
+/// The problems shown, and how many more there were (`where_listed` says where they all are).
+pub(super) fn report_problems(shown: &[String], summary: &Summary, where_listed: &str) {
     if summary.errors == 0 {
         return;
     }
@@ -125,10 +150,6 @@ fn report_problems(shown: &[String], summary: &Summary, errors_file: Option<&Pat
         note(format_args!("{line}"));
     }
     let more = summary.errors.saturating_sub(shown.len() as u64);
-    let where_listed = match errors_file {
-        Some(path) => format!("all are listed in {}", path.display()),
-        None => "--errors FILE lists them all".to_owned(),
-    };
     if more > 0 {
         note(format_args!("{} games with errors ({more} more not shown; {where_listed})", summary.errors));
     } else {
@@ -137,52 +158,100 @@ fn report_problems(shown: &[String], summary: &Summary, errors_file: Option<&Pat
     }
 }
 
-/// Searches every input in turn; returns whether one could not be read. An input that cannot
-/// be read is reported and the search goes on; an output that cannot be written stops it.
+/// How a search over the inputs went.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Searched {
+    /// An input could not be read (it was reported).
+    pub unreadable: bool,
+    /// The search stopped before the end of the inputs (at the limit, or after the last game
+    /// number asked for).
+    pub stopped: bool,
+}
+
+/// Searches every input in turn. An input that cannot be read is reported and the search goes
+/// on; an output that cannot be written stops it.
 fn search_all(
     search: &Search,
     inputs: &[PathBuf],
     sink: &mut dyn Sink,
     summary: &mut Summary,
-) -> Result<bool, SearchError> {
-    let mut unreadable = false;
+) -> Result<Searched, SearchError> {
+    let mut searched = Searched::default();
     for path in inputs {
         let mut input = match Input::open(path) {
             Ok(input) => input,
             Err(error) => {
                 note(format_args!("{}: {error}", path.display()));
-                unreadable = true;
+                searched.unreadable = true;
                 continue;
             }
         };
         match search.run(&mut input, sink, summary) {
-            Ok(flow) if flow.is_break() => break,
+            Ok(flow) if flow.is_break() => {
+                searched.stopped = true;
+                break;
+            }
             Ok(_) => {}
             Err(SearchError::Input(error)) => {
                 note(format_args!("{}: {error}", input.name()));
-                unreadable = true;
+                searched.unreadable = true;
             }
             Err(error) => return Err(error),
         }
     }
-    Ok(unreadable)
+    Ok(searched)
 }
 
-enum Printer {
+/// How the games found are written.
+pub(super) enum Printer {
+    /// Not at all (only counted).
     Nothing,
+    /// As written, marked.
     Pgn(PgnPrinter<Output>),
+    /// As CQL 6.2 writes them.
+    Cql(CqlPrinter<Output>),
+    /// As JSON lines.
     Jsonl(JsonlPrinter<Output>),
 }
 
-struct CliSink {
+/// What a search tells as it runs: the progress, and the games found.
+pub(super) trait Watch {
+    /// The counts so far.
+    fn show(&mut self, summary: &Summary);
+    /// The game with this number was found.
+    fn found(&mut self, number: u64) {
+        let _ = number;
+    }
+    /// The search is over.
+    fn clear(&mut self);
+}
+
+impl Watch for Progress {
+    fn show(&mut self, summary: &Summary) {
+        Progress::show(self, summary);
+    }
+
+    fn clear(&mut self) {
+        Progress::clear(self);
+    }
+}
+
+/// Where a command's search writes: the printer, the problems, and what it is watched by.
+pub(super) struct CliSink {
     printer: Printer,
     problems: Option<ProblemLog<Output>>,
-    shown: Vec<String>,
-    progress: Option<Progress>,
+    /// The first problems, as lines for standard error.
+    pub shown: Vec<String>,
+    watch: Option<Box<dyn Watch>>,
     flushed: Instant,
 }
 
 impl CliSink {
+    /// A sink writing with `printer`, logging problems to `problems`, told to `watch`.
+    pub(super) fn new(printer: Printer, problems: Option<ProblemLog<Output>>, watch: Option<Box<dyn Watch>>) -> Self {
+        CliSink { printer, problems, shown: Vec::new(), watch, flushed: Instant::now() }
+    }
+
     /// Flushes the outputs when what they hold has waited long enough.
     fn flush_now_and_then(&mut self) -> io::Result<()> {
         if self.flushed.elapsed() < FLUSH_EVERY {
@@ -199,14 +268,15 @@ impl CliSink {
         match &mut self.printer {
             Printer::Nothing => Ok(()),
             Printer::Pgn(printer) => printer.flush(),
+            Printer::Cql(printer) => printer.flush(),
             Printer::Jsonl(printer) => printer.flush(),
         }
     }
 
     /// Clears the progress line and gives the output files their names.
     fn finish(&mut self) -> io::Result<()> {
-        if let Some(progress) = &self.progress {
-            progress.clear();
+        if let Some(watch) = &mut self.watch {
+            watch.clear();
         }
         if let Some(problems) = self.problems.take() {
             problems.into_inner().finish()?;
@@ -214,6 +284,7 @@ impl CliSink {
         match std::mem::replace(&mut self.printer, Printer::Nothing) {
             Printer::Nothing => Ok(()),
             Printer::Pgn(printer) => printer.into_inner().finish(),
+            Printer::Cql(printer) => printer.into_inner().finish(),
             Printer::Jsonl(printer) => printer.into_inner().finish(),
         }
     }
@@ -221,9 +292,13 @@ impl CliSink {
 
 impl Sink for CliSink {
     fn found(&mut self, game: &Found<'_>) -> io::Result<()> {
+        if let Some(watch) = &mut self.watch {
+            watch.found(game.number);
+        }
         match &mut self.printer {
             Printer::Nothing => {}
             Printer::Pgn(printer) => printer.write(game)?,
+            Printer::Cql(printer) => printer.write(game)?,
             Printer::Jsonl(printer) => printer.write(game)?,
         }
         self.flush_now_and_then()
@@ -240,8 +315,8 @@ impl Sink for CliSink {
     }
 
     fn progress(&mut self, summary: &Summary) {
-        if let Some(progress) = &self.progress {
-            progress.show(summary);
+        if let Some(watch) = &mut self.watch {
+            watch.show(summary);
         }
         // A failure here shows again at the next write, and at the end.
         let _ = self.flush_now_and_then();

@@ -1,0 +1,190 @@
+//! `cqlq cql`: CQL 6.2's command line over cqlq's search, writing the games as CQL writes them.
+//!
+//! The options are read as CQL reads them ([`options`]); the query file, the command line's
+//! filters and transforms make one query ([`query_text`]); the games go through the search of
+//! `cqlq search` to a [`CqlPrinter`]; the console shows what CQL's shows ([`console`]).
+
+mod console;
+mod options;
+mod query_text;
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{Context, bail};
+use clap::CommandFactory;
+use cqlq::search::output::{CqlComments, CqlPrinter};
+use cqlq::search::{Search, SearchOptions};
+use cqlq::{Query, QueryError, Variant};
+
+use super::search::{CliSink, Printer, exit_code, report_problems, search_into};
+use super::{read_query_file, thread_count};
+use crate::args::{Cli, CqlArgs};
+use crate::output::Output;
+use console::{Console, Marks, closing_line};
+use options::{Action, CqlOptions, Filter};
+
+/// The name CQL gives a query that has no file, for the output's name.
+const NO_QUERY_FILE: &str = "cqldefault";
+
+/// The comment CQL marks matched positions with by default.
+const DEFAULT_MATCHSTRING: &str = "CQL";
+
+/// Runs `cqlq cql`; the exit status is `cqlq search`'s: 0 when a game was found, 1 when none
+/// was, 2 on a mistake in the options or the query, or an input or output that failed.
+pub fn run(args: CqlArgs) -> anyhow::Result<ExitCode> {
+    let started = Instant::now();
+    let options = options::parse(&args.args)?;
+    match options.action {
+        Action::Help => return help(),
+        Action::Version => {
+            println!("{}", banner());
+            return Ok(ExitCode::SUCCESS);
+        }
+        Action::Search => {}
+    }
+    let query_file = options.query_file.as_deref().map(query_path).transpose()?;
+    let Some(query) = load_query(query_file.as_deref(), &options)? else {
+        return Ok(ExitCode::from(2));
+    };
+    let header = query.header().cloned().unwrap_or_default();
+    let variant = query.variant();
+    let input = match options.input.clone().or(header.input.as_ref().map(PathBuf::from)) {
+        Some(input) => input,
+        None => bail!("no input: give -i FILE, or input FILE in the query's cql(...) header"),
+    };
+    if input.as_os_str() != "-" {
+        std::fs::metadata(&input).with_context(|| format!("cannot read the input {}", input.display()))?;
+    }
+    let output_path = match options.output.clone().or(header.output.as_ref().map(PathBuf::from)) {
+        Some(path) => path,
+        None => default_output(query_file.as_deref()),
+    };
+    let mut read: Vec<&Path> = vec![input.as_path()];
+    read.extend(query_file.as_deref());
+    let out = Output::open(Some(&output_path), &read, &[])?;
+    let console = Console::new(output_path.as_os_str() == "-");
+    console.print(&format!("{}\n", banner()));
+    let threads = thread_count(options.threads, "-threads");
+    let search_options = SearchOptions {
+        variant,
+        variations: !options.mainline && (options.variations || header.variations),
+        // A single number is an exact count, as in CQL 6.2.
+        matchcount: match (options.matchcount, header.matchcount) {
+            (Some((low, high)), _) | (None, Some((low, Some(high)))) => (low, Some(high)),
+            (None, Some((count, None))) => (count, Some(count)),
+            (None, None) => (1, None),
+        },
+        gamenumber: options.gamenumber.map(|(low, high)| (low, Some(high))).or(header.gamenumber),
+        limit: None,
+        result: header.result.clone(),
+        threads,
+    };
+    let matchstring = options.matchstring.clone().or(header.matchstring.clone());
+    let comments = CqlComments {
+        matchstring: (!options.quiet && !options.silent)
+            .then(|| matchstring.unwrap_or_else(|| DEFAULT_MATCHSTRING.to_owned())),
+        game_numbers: !options.noheader && !options.silent,
+        sort_label: header.sort.as_ref().filter(|_| !options.silent).map(|sort| sort.label.clone().unwrap_or_default()),
+        variant: variant.unwrap_or_else(Variant::standard),
+    };
+    let marks = Marks::new(console, options.lineincrement, options.showmatches);
+    let mut sink = CliSink::new(Printer::Cql(CqlPrinter::new(out, comments)), None, Some(Box::new(marks)));
+    let sort = header.sort.as_ref().map(|sort| sort.min);
+    let asked_for_games = search_options.gamenumber.is_some();
+    let search = Search::new(query, search_options)?;
+    let (summary, searched) = search_into(&search, &[input], &mut sink, sort, None)?;
+    // CQL counts the game after the last one asked for, which it read to know it was past.
+    let games = summary.games + u64::from(searched.stopped && asked_for_games);
+    let output_name = output_path.display().to_string();
+    console.print(&format!("\n{}", closing_line(summary.matched, games, started.elapsed(), threads, &output_name)));
+    report_problems(&sink.shown, &summary, "cqlq search --errors FILE lists them all");
+    Ok(exit_code(searched.unreadable, &summary))
+}
+
+/// The first line CQL prints, cqlq's here.
+fn banner() -> String {
+    format!("cqlq version {} (the CQL 6.2 command line: cqlq cql)", env!("CARGO_PKG_VERSION"))
+}
+
+/// Prints the help of the command.
+fn help() -> anyhow::Result<ExitCode> {
+    let mut cli = Cli::command();
+    cli.build();
+    let Some(command) = cli.find_subcommand_mut("cql") else { bail!("the cql command is not defined") };
+    print!("{}", command.render_long_help());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The query file as CQL finds it: `.cql` added to a name without an extension; another
+/// extension is refused.
+fn query_path(path: &Path) -> anyhow::Result<PathBuf> {
+    match path.extension().and_then(OsStr::to_str) {
+        None => Ok(path.with_extension("cql")),
+        Some("cql" | "CQL") => Ok(path.to_path_buf()),
+        Some(_) => bail!("{}: a query file's name ends in .cql (or has no extension)", path.display()),
+    }
+}
+
+/// Where the games go when neither `-o` nor the header says: `QUERY-out.pgn` in the current
+/// folder, after the query file's name.
+fn default_output(query_file: Option<&Path>) -> PathBuf {
+    let stem = query_file.and_then(Path::file_stem).map_or_else(|| NO_QUERY_FILE.into(), OsStr::to_string_lossy);
+    PathBuf::from(format!("{stem}-out.pgn"))
+}
+
+/// Reads the query file and the command line's filters into one query. On a mistake, prints
+/// every one (where it is: in the file, or in the option) and returns `None`.
+fn load_query(query_file: Option<&Path>, options: &CqlOptions) -> anyhow::Result<Option<Query>> {
+    let source = match query_file {
+        Some(path) => read_query_file(path)?,
+        None => String::new(),
+    };
+    let origin = query_file.map_or_else(|| "-cql".to_owned(), |path| path.display().to_string());
+    let file_query = match Query::parse(&source) {
+        Ok(query) => query,
+        Err(error) => return Ok(report(error, &origin)),
+    };
+    for filter in &options.filters {
+        let (text, option) = match filter {
+            Filter::Cql(text) => (text.clone(), "-cql"),
+            _ => (query_text::filter_text(filter), "the command line"),
+        };
+        if let Err(error) = Query::parse(&text) {
+            return Ok(report(error, option));
+        }
+    }
+    let header_end = file_query.header().map_or(0, |header| header.span.end);
+    let text = query_text::combined(&source, header_end, &options.filters, &options.transforms);
+    let query = match Query::parse(&text) {
+        Ok(query) => query,
+        Err(error) => return Ok(report(error, "the query with the command line's filters")),
+    };
+    let variant = query.variant().unwrap_or_else(Variant::standard);
+    if let Err(error) = query.compile(variant) {
+        return Ok(report(error, &origin));
+    }
+    Ok(Some(query))
+}
+
+/// Prints a query's mistakes, saying where the query came from.
+fn report(error: QueryError, origin: &str) -> Option<Query> {
+    eprint!("{}", error.with_origin(origin));
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn query_files_and_their_outputs_are_named_as_in_cql() {
+        assert_eq!(query_path(Path::new("dir/mates")).unwrap(), Path::new("dir/mates.cql"));
+        assert_eq!(query_path(Path::new("mates.CQL")).unwrap(), Path::new("mates.CQL"));
+        assert!(query_path(Path::new("mates.txt")).is_err());
+        assert_eq!(default_output(Some(Path::new("dir/mates.cql"))), Path::new("mates-out.pgn"));
+        assert_eq!(default_output(None), Path::new("cqldefault-out.pgn"));
+    }
+}

@@ -1,0 +1,212 @@
+//! The moves of a game, with their annotations, comments and variations, written as CQL 6.2
+//! writes them: `1.e4 e5 2.Nf3 $1 {a comment} 2...Nc6 ( 2...d6 3.d4 ) 3.Bb5`.
+//!
+//! White's moves carry their number (`12.`); Black's carry theirs (`12...`) where a line begins
+//! and after a comment or a variation. Annotation glyphs follow their move (`$1`), then its
+//! comment, then the variations that replace it, each inside `( ` and ` )`. A comment is
+//! written in braces with its words separated by single spaces.
+
+use super::wrap::Wrapped;
+
+/// The most annotation glyphs CQL 6.2 keeps on one move.
+pub const MAX_NAGS: usize = 7;
+
+/// A line of moves: the main line of a game, or a variation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Line {
+    /// The comment before the first move (for the main line: the game's comment).
+    pub comment: Option<Vec<u8>>,
+    /// The moves.
+    pub moves: Vec<MoveNode>,
+}
+
+/// A move with what is written after it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveNode {
+    /// Its move number (of the full move: White's and Black's moves share it).
+    pub number: u32,
+    /// Whether Black plays it.
+    pub black: bool,
+    /// The move in SAN (`Nf3`, `exd8=Q+`, `O-O`, `--`).
+    pub san: String,
+    /// Its numeric annotation glyphs (`1` for `!`), at most [`MAX_NAGS`].
+    pub nags: Vec<u8>,
+    /// The comment after it.
+    pub comment: Option<Vec<u8>>,
+    /// The variations that replace it.
+    pub variations: Vec<Line>,
+}
+
+impl MoveNode {
+    /// Adds an annotation glyph, unless the move has [`MAX_NAGS`] already.
+    pub fn add_nag(&mut self, nag: u8) {
+        if self.nags.len() < MAX_NAGS {
+            self.nags.push(nag);
+        }
+    }
+}
+
+/// Adds `text` to a comment as CQL 6.2 does: after a space, or as the comment itself when there
+/// is none or it is empty. Empty text adds nothing.
+pub fn append_comment(comment: &mut Option<Vec<u8>>, text: &[u8]) {
+    if text.is_empty() {
+        return;
+    }
+    match comment {
+        Some(existing) if !existing.is_empty() => {
+            existing.push(b' ');
+            existing.extend_from_slice(text);
+        }
+        _ => *comment = Some(text.to_vec()),
+    }
+}
+
+/// The annotations CQL 6.2 reads as glyphs, longest first where one begins another.
+const SYMBOLS: [(&str, u8); 18] = [
+    ("!!", 3),
+    ("??", 4),
+    ("!?", 5),
+    ("?!", 6),
+    ("!", 1),
+    ("?", 2),
+    ("+/-", 16),
+    ("-/+", 17),
+    ("+/=", 14),
+    ("=/+", 15),
+    ("+=", 14),
+    ("=+", 15),
+    ("+-", 18),
+    ("-+", 19),
+    ("=", 10),
+    ("~", 13),
+    ("N", 146),
+    ("D", 201),
+];
+
+/// The annotation glyph an annotation stands for, as CQL 6.2 reads it: `$14` is 14 (numbers
+/// past 255 wrap around), `!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6, `+-` 18 and the other
+/// evaluation symbols, `N` (a novelty) 146; a run of symbols stands for its longest first one
+/// (`!!!` is 3). `None` for anything else, and for `$0`.
+#[must_use]
+pub fn nag_of(annotation: &[u8]) -> Option<u8> {
+    if let [b'$', digits @ ..] = annotation {
+        let number = std::str::from_utf8(digits).ok()?.parse::<u64>().ok()?;
+        return u8::try_from(number % 256).ok().filter(|nag| *nag > 0);
+    }
+    // A letter stands alone; the other symbols may run on.
+    let fits = |symbol: &str| match symbol {
+        "N" | "D" => annotation == symbol.as_bytes(),
+        _ => annotation.starts_with(symbol.as_bytes()),
+    };
+    SYMBOLS.iter().find(|(symbol, _)| fits(symbol)).map(|(_, nag)| *nag)
+}
+
+/// Writes a comment: `{`, its words, `}`.
+pub(super) fn write_comment(lines: &mut Wrapped<'_>, comment: &[u8]) {
+    lines.word(b"{");
+    for (i, word) in comment.split(u8::is_ascii_whitespace).filter(|word| !word.is_empty()).enumerate() {
+        if i > 0 {
+            lines.space();
+        }
+        lines.word(word);
+    }
+    lines.word(b"}");
+}
+
+/// Writes the moves of a line, each followed by a space; the line's own comment is the
+/// caller's to write.
+pub(super) fn write_moves(lines: &mut Wrapped<'_>, moves: &[MoveNode]) {
+    let mut numbered = true;
+    for node in moves {
+        if !node.black {
+            lines.word(format!("{}.", node.number).as_bytes());
+        } else if numbered {
+            lines.word(format!("{}...", node.number).as_bytes());
+        }
+        lines.word(node.san.as_bytes());
+        numbered = false;
+        for nag in &node.nags {
+            lines.space();
+            lines.word(format!("${nag}").as_bytes());
+        }
+        if let Some(comment) = &node.comment {
+            lines.space();
+            write_comment(lines, comment);
+            numbered = true;
+        }
+        for variation in &node.variations {
+            lines.space();
+            write_variation(lines, variation);
+            numbered = true;
+        }
+        lines.space();
+    }
+}
+
+/// Writes a variation: `( `, its comment, its moves, `)`.
+fn write_variation(lines: &mut Wrapped<'_>, variation: &Line) {
+    lines.word(b"(");
+    lines.space();
+    if let Some(comment) = &variation.comment {
+        write_comment(lines, comment);
+        lines.space();
+    }
+    write_moves(lines, &variation.moves);
+    lines.word(b")");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(number: u32, black: bool, san: &str) -> MoveNode {
+        MoveNode { number, black, san: san.to_owned(), ..MoveNode::default() }
+    }
+
+    fn written(moves: &[MoveNode]) -> String {
+        let mut out = Vec::new();
+        write_moves(&mut Wrapped::new(&mut out), moves);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn black_is_numbered_after_comments_and_variations_only() {
+        let mut moves = vec![node(1, false, "e4"), node(1, true, "e5"), node(2, false, "Nf3"), node(2, true, "Nc6")];
+        assert_eq!(written(&moves), "1.e4 e5 2.Nf3 Nc6 ");
+        moves[0].add_nag(1);
+        moves[2].comment = Some(b" two\n  words ".to_vec());
+        assert_eq!(written(&moves), "1.e4 $1 e5 2.Nf3 {two words} 2...Nc6 ");
+        moves[2].comment = None;
+        moves[2].variations.push(Line { comment: Some(Vec::new()), moves: vec![node(2, false, "f4")] });
+        moves[2].variations.push(Line::default());
+        assert_eq!(written(&moves), "1.e4 $1 e5 2.Nf3 ( {} 2.f4 ) ( ) 2...Nc6 ");
+    }
+
+    #[test]
+    fn a_line_starting_with_black_is_numbered() {
+        assert_eq!(written(&[node(30, true, "Kd7"), node(31, false, "e4")]), "30...Kd7 31.e4 ");
+    }
+
+    #[test]
+    fn glyphs_and_comments() {
+        let annotations =
+            [b"!".as_slice(), b"??", b"!?", b"$14", b"$0", b"$256", b"$1000", b"!!!", b"+--+", b"N", b"Nf3"];
+        let glyphs = [Some(1), Some(4), Some(5), Some(14), None, None, Some(232), Some(3), Some(18), Some(146), None];
+        assert_eq!(annotations.map(nag_of), glyphs);
+        assert_eq!(nag_of(b"--"), None, "a null move");
+        let mut move_ = node(1, false, "e4");
+        for nag in 1..=9 {
+            move_.add_nag(nag);
+        }
+        assert_eq!(move_.nags.len(), MAX_NAGS);
+        let mut comment = None;
+        append_comment(&mut comment, b"");
+        assert_eq!(comment, None);
+        append_comment(&mut comment, b"Game number 1");
+        append_comment(&mut comment, b"CQL");
+        assert_eq!(comment.as_deref(), Some(b"Game number 1 CQL".as_slice()));
+        let mut empty = Some(Vec::new());
+        append_comment(&mut empty, b"CQL");
+        assert_eq!(empty.as_deref(), Some(b"CQL".as_slice()));
+    }
+}

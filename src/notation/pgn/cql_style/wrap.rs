@@ -1,0 +1,78 @@
+//! Lines of words broken where CQL 6.2 breaks them.
+//!
+//! A word that would run past the last column starts a new line; a space that would run past
+//! it ends the line instead. So a line may end in a space, a move number may stand at the end
+//! of a line and its move at the start of the next (`9.` / `e5`), and a word longer than a
+//! line stands alone on its line.
+
+/// The last column CQL 6.2 writes movetext in.
+pub const LINE_WIDTH: usize = 79;
+
+/// Words written to a buffer in lines of at most [`LINE_WIDTH`] bytes.
+pub(super) struct Wrapped<'o> {
+    out: &'o mut Vec<u8>,
+    column: usize,
+}
+
+impl<'o> Wrapped<'o> {
+    /// Lines appended to `out`, which ends a line (or is empty).
+    pub(super) fn new(out: &'o mut Vec<u8>) -> Wrapped<'o> {
+        Wrapped { out, column: 0 }
+    }
+
+    /// A word, on a new line when it does not fit on this one.
+    pub(super) fn word(&mut self, word: &[u8]) {
+        if self.column > 0 && self.column + word.len() > LINE_WIDTH {
+            self.end_line();
+        }
+        self.out.extend_from_slice(word);
+        self.column += word.len();
+    }
+
+    /// A space, or the end of the line when the line is full.
+    pub(super) fn space(&mut self) {
+        if self.column + 1 > LINE_WIDTH {
+            self.end_line();
+        } else {
+            self.out.push(b' ');
+            self.column += 1;
+        }
+    }
+
+    /// Ends the line.
+    pub(super) fn end_line(&mut self) {
+        self.out.push(b'\n');
+        self.column = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn wrap(words: &[&str]) -> String {
+        let mut out = Vec::new();
+        let mut lines = Wrapped::new(&mut out);
+        for (i, word) in words.iter().enumerate() {
+            if i > 0 {
+                lines.space();
+            }
+            lines.word(word.as_bytes());
+        }
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_space_that_does_not_fit_ends_the_line() {
+        let word = "x".repeat(LINE_WIDTH);
+        assert_eq!(wrap(&[&word, "y"]), format!("{word}\ny"));
+        let short = "x".repeat(LINE_WIDTH - 1);
+        assert_eq!(wrap(&[&short, "y"]), format!("{short} \ny"));
+    }
+
+    #[test]
+    fn a_word_longer_than_a_line_stands_alone() {
+        let long = "x".repeat(LINE_WIDTH + 10);
+        assert_eq!(wrap(&["a", &long, "b"]), format!("a \n{long}\nb"));
+    }
+}

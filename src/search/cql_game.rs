@@ -1,0 +1,339 @@
+//! A game that was found, read again into the form CQL 6.2 writes ([`CqlGame`]).
+//!
+//! The moves are replayed so that they are written in SAN as the position gives them; the
+//! comments, annotation glyphs and variations are kept as CQL keeps them (the last comment of a
+//! move, at most [`MAX_NAGS`](crate::notation::pgn::cql_style::MAX_NAGS) glyphs), and the mark
+//! is added to the comment of each move that reached a matched position. A move that cannot be
+//! played ends its line with the comment `Error reading move: TOKEN`, as in CQL; in a
+//! variation, the main line goes on after it. Games of variants whose moves cqlq does not replay
+//! keep their move tokens as written.
+
+use std::ops::ControlFlow;
+
+use super::replay::MatchedPly;
+use crate::notation::fen;
+use crate::notation::pgn::cql_style::{CqlGame, Line, MoveNode, append_comment, nag_of};
+use crate::notation::pgn::{Damage, Lexer, Visitor, tag_text};
+use crate::position::Position;
+use crate::rules::classical::{Board, San};
+use crate::variant::{Color, Family, Variant};
+
+/// A game read for writing, and whether its initial position matched (whose mark goes into the
+/// comment before the first move, with the game's other comments there).
+#[derive(Debug)]
+pub struct ReadGame<'a> {
+    /// The game.
+    pub game: CqlGame<'a>,
+    /// Whether the initial position is among the matched ones.
+    pub initial_matched: bool,
+}
+
+/// Reads the game `text` (one game, as found), marking with `mark` the moves whose positions
+/// are `matched` (offsets into `text`); games without a `Variant` tag are of `default_variant`.
+#[must_use]
+pub fn read_game<'a>(
+    text: &'a [u8],
+    matched: &[MatchedPly],
+    default_variant: &'static Variant,
+    mark: &[u8],
+) -> ReadGame<'a> {
+    let mut marked: Vec<usize> = matched.iter().filter(|ply| ply.ply > 0).map(|ply| ply.offset).collect();
+    marked.sort_unstable();
+    let mut reader =
+        GameReader { default_variant, mark, marked, tags: Vec::new(), lines: Vec::new(), result: None, stopped: false };
+    Lexer::new(text).next_game(&mut reader);
+    let main = reader.close_all();
+    let result = reader.result.or_else(|| tag_result(&reader.tags)).unwrap_or(b"*");
+    ReadGame {
+        game: CqlGame { tags: reader.tags, line: main, result },
+        initial_matched: matched.iter().any(|ply| ply.ply == 0),
+    }
+}
+
+/// The `Result` tag, when it is a result.
+fn tag_result<'a>(tags: &[(&'a [u8], &'a [u8])]) -> Option<&'a [u8]> {
+    let (_, value) = tags.iter().rev().find(|(name, _)| *name == b"Result")?;
+    standard_result(value)
+}
+
+/// A result as PGN spells it (`½-½` is `1/2-1/2`); `None` for anything else.
+fn standard_result(result: &[u8]) -> Option<&'static [u8]> {
+    match result {
+        b"1-0" => Some(b"1-0"),
+        b"0-1" => Some(b"0-1"),
+        b"1/2-1/2" | b"\xC2\xBD-\xC2\xBD" => Some(b"1/2-1/2"),
+        b"*" => Some(b"*"),
+        _ => None,
+    }
+}
+
+/// A line being read: the main line or a variation.
+struct OpenLine {
+    line: Line,
+    /// The position now, when the game's moves are replayed.
+    board: Option<Board>,
+    /// The position before the last move (where a variation of it starts).
+    before: Option<Board>,
+    /// The number and side of the next move.
+    next: (u32, bool),
+    /// Whether the last move reached a matched position.
+    last_marked: bool,
+    /// Whether a move could not be played: the rest of the line is left out.
+    dead: bool,
+}
+
+impl OpenLine {
+    fn new(board: Option<Board>, next: (u32, bool)) -> OpenLine {
+        OpenLine { line: Line::default(), before: None, board, next, last_marked: false, dead: false }
+    }
+
+    /// Gives the last move (or, before any, the line) a comment, keeping its mark.
+    fn comment(&mut self, text: &[u8], mark: &[u8]) {
+        match self.line.moves.last_mut() {
+            None => self.line.comment = Some(text.to_vec()),
+            Some(last) => {
+                last.comment = Some(text.to_vec());
+                if self.last_marked {
+                    append_comment(&mut last.comment, mark);
+                }
+            }
+        }
+    }
+
+    /// Ends the line at a move that cannot be played, as CQL says: the move without its
+    /// capture and check signs (`Qf8` for `Qxf8+`).
+    fn fail(&mut self, token: &[u8]) {
+        let mut message = b"Error reading move: ".to_vec();
+        message.extend(token.iter().filter(|byte| !matches!(byte, b'x' | b'+' | b'#')));
+        match self.line.moves.last_mut() {
+            None => append_comment(&mut self.line.comment, &message),
+            Some(last) => append_comment(&mut last.comment, &message),
+        }
+        self.dead = true;
+    }
+}
+
+struct GameReader<'a, 'm> {
+    default_variant: &'static Variant,
+    mark: &'m [u8],
+    /// The offsets of the moves that reached a matched position, in order.
+    marked: Vec<usize>,
+    tags: Vec<(&'a [u8], &'a [u8])>,
+    /// The main line, then the variations entered.
+    lines: Vec<OpenLine>,
+    result: Option<&'a [u8]>,
+    /// Whether the game's text is damaged or its main line has a move that cannot be played.
+    stopped: bool,
+}
+
+impl GameReader<'_, '_> {
+    /// The tag `name`'s text (the last one given).
+    fn tag(&self, name: &[u8]) -> Option<String> {
+        let (_, value) = self.tags.iter().rev().find(|(tag, _)| *tag == name)?;
+        Some(tag_text(value).into_owned())
+    }
+
+    /// The position the game starts from, when cqlq replays its variant's moves.
+    fn starting_board(&self) -> Option<Board> {
+        let variant = match self.tag(b"Variant").filter(|name| !name.trim().is_empty()) {
+            Some(name) => Variant::by_name(&name).ok()?,
+            None => self.default_variant,
+        };
+        if variant.family != Family::Classical {
+            return None;
+        }
+        let Some(text) = self.tag(b"FEN") else { return Some(Board::initial(variant)) };
+        let position = Position::from_setup(fen::read::<1>(variant, &text).ok()?).ok()?;
+        Some(Board::from_position(&position))
+    }
+
+    /// Closes the variations left open (by damage or an error) and returns the main line.
+    fn close_all(&mut self) -> Line {
+        while self.lines.len() > 1 {
+            self.end_variation();
+        }
+        self.lines.pop().map(|open| open.line).unwrap_or_default()
+    }
+
+    /// The SAN of a move token played on `board`, or `None` when it cannot be played there.
+    fn play(board: &mut Board, token: &[u8]) -> Option<String> {
+        let before = board.clone();
+        let played = match board.play_san(&San::from_ascii(token).ok()?) {
+            Ok(played) => played,
+            // A lower-case `b` may name a bishop where no pawn move fits (`bd3`).
+            Err(_) if token.first() == Some(&b'b') => {
+                *board = before.clone();
+                board.play_san(&San::from_ascii(&[b"B", &token[1..]].concat()).ok()?).ok()?
+            }
+            Err(_) => return None,
+        };
+        Some(before.san(played))
+    }
+}
+
+/// The glyph of a token that is an evaluation symbol (`+-`, `=`, `~`) or `N`, not a move.
+fn annotation_token(token: &[u8]) -> Option<u8> {
+    match token.first()? {
+        b'+' | b'=' | b'~' | b'-' | b'N' | b'D' if token != b"--" => nag_of(token),
+        _ => None,
+    }
+}
+
+/// A move token without the annotation glued to it (`e4!?`), and that annotation.
+fn split_annotation(token: &[u8]) -> (&[u8], &[u8]) {
+    let end = token.iter().rposition(|byte| !matches!(byte, b'!' | b'?')).map_or(0, |i| i + 1);
+    token.split_at(end)
+}
+
+impl<'a> Visitor<'a> for GameReader<'a, '_> {
+    fn tag(&mut self, name: &'a [u8], value: &'a [u8]) {
+        self.tags.push((name, value));
+    }
+
+    fn begin_movetext(&mut self, _start: usize) -> ControlFlow<()> {
+        let board = self.starting_board();
+        let next = board.as_ref().map_or((1, false), |board| (board.fullmoves(), board.turn() == Color::Black));
+        self.lines.push(OpenLine::new(board, next));
+        ControlFlow::Continue(())
+    }
+
+    fn san(&mut self, token: &'a [u8], end: usize) -> ControlFlow<()> {
+        if self.stopped {
+            return ControlFlow::Break(());
+        }
+        let marked = self.marked.binary_search(&end).is_ok();
+        let in_variation = self.lines.len() > 1;
+        let Some(open) = self.lines.last_mut() else { return ControlFlow::Break(()) };
+        if open.dead {
+            return ControlFlow::Continue(());
+        }
+        if let Some(nag) = annotation_token(token) {
+            // `+-`, `N`: CQL reads them as glyphs; the search's replay stopped there.
+            if let Some(last) = open.line.moves.last_mut() {
+                last.add_nag(nag);
+            }
+            return ControlFlow::Continue(());
+        }
+        let (written, annotation) = split_annotation(token);
+        let before = open.board.clone();
+        let san = match &mut open.board {
+            Some(board) => match GameReader::play(board, token) {
+                Some(san) => san,
+                None => {
+                    open.fail(written);
+                    self.stopped = !in_variation;
+                    return if in_variation { ControlFlow::Continue(()) } else { ControlFlow::Break(()) };
+                }
+            },
+            None => String::from_utf8_lossy(written).into_owned(),
+        };
+        let (number, black) = open.next;
+        let mut node = MoveNode { number, black, san, ..MoveNode::default() };
+        node.nags.extend(nag_of(annotation));
+        if marked {
+            append_comment(&mut node.comment, self.mark);
+        }
+        open.line.moves.push(node);
+        open.before = before;
+        open.next = if black { (number.saturating_add(1), false) } else { (number, true) };
+        open.last_marked = marked;
+        ControlFlow::Continue(())
+    }
+
+    fn nag(&mut self, nag: &'a [u8]) {
+        if let Some(open) = self.lines.last_mut().filter(|open| !open.dead)
+            && let (Some(last), Some(nag)) = (open.line.moves.last_mut(), nag_of(nag))
+        {
+            last.add_nag(nag);
+        }
+    }
+
+    fn comment(&mut self, text: &'a [u8]) {
+        let (mark, stopped) = (self.mark, self.stopped);
+        if let Some(open) = self.lines.last_mut().filter(|open| !open.dead && !stopped) {
+            open.comment(text, mark);
+        }
+    }
+
+    fn begin_variation(&mut self) -> ControlFlow<()> {
+        let Some(open) = self.lines.last().filter(|open| !open.dead && !self.stopped) else {
+            return ControlFlow::Break(());
+        };
+        let Some(replaced) = open.line.moves.last() else {
+            // A variation before the first move replaces nothing: it is left out.
+            return ControlFlow::Break(());
+        };
+        let variation = OpenLine::new(open.before.clone(), (replaced.number, replaced.black));
+        self.lines.push(variation);
+        ControlFlow::Continue(())
+    }
+
+    fn end_variation(&mut self) {
+        if self.lines.len() < 2 {
+            return;
+        }
+        let Some(variation) = self.lines.pop() else { return };
+        if let Some(replaced) = self.lines.last_mut().and_then(|open| open.line.moves.last_mut()) {
+            replaced.variations.push(variation.line);
+        }
+    }
+
+    fn outcome(&mut self, result: &'a [u8]) {
+        self.result = standard_result(result);
+    }
+
+    fn damaged(&mut self, _at: usize, _damage: Damage) {
+        // As in the search, nothing after the damage counts.
+        self.stopped = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn written(text: &str, matched: &[MatchedPly]) -> String {
+        let read = read_game(text.as_bytes(), matched, Variant::standard(), b"CQL");
+        let mut out = Vec::new();
+        read.game.write(&mut out);
+        String::from_utf8(out).unwrap()
+    }
+
+    fn movetext(written: &str) -> &str {
+        written.split("\n\n").nth(1).unwrap()
+    }
+
+    #[test]
+    fn moves_are_rewritten_with_their_comments_glyphs_and_variations() {
+        let text = "[Event \"x\"]\n\n{c1} {c2} 1. e4! e5 2. Qh5 {m1} {m2} Nc6 $2 {m3} (2... g6 3. Qf3 \
+                    (3. Qe2) ) 3. Bc4 ! ? Nf6 ?? 4. Qxf7 1-0";
+        let at = |token: &str| text.find(token).unwrap() + token.len();
+        let matched = [MatchedPly { ply: 0, offset: 0 }, MatchedPly { ply: 3, offset: at("Qh5") }];
+        let read = read_game(text.as_bytes(), &matched, Variant::standard(), b"CQL");
+        assert!(read.initial_matched);
+        let mut out = Vec::new();
+        read.game.write(&mut out);
+        let out = String::from_utf8(out).unwrap();
+        assert_eq!(
+            movetext(&out),
+            "{c2}\n1.e4 $1 e5 2.Qh5 {m2 CQL} 2...Nc6 $2 {m3} ( 2...g6 3.Qf3 ( 3.Qe2 ) ) 3.Bc4 $1 \n$2 Nf6 $4 4.Qxf7# 1-0"
+        );
+        assert!(out.contains("[Result \"1-0\"]\n"), "{out}");
+    }
+
+    #[test]
+    fn lines_cut_at_a_move_that_cannot_be_played_games_from_a_position_and_games_not_replayed() {
+        for (text, movetext_written) in [
+            (
+                "1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf8 Kxf8 1-0",
+                "1.e4 e5 2.Qh5 Nc6 3.Bc4 Nf6 {Error reading move: Qf8} 1-0",
+            ),
+            ("1. e4 (1. d4 Ke7 2. c4) e5 *", "1.e4 ( 1.d4 {Error reading move: Ke7} ) 1...e5 *"),
+            ("[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 30\"]\n\n30... Kd7 31. e4 *", "30...Kd7 31.e4 *"),
+            ("[Variant \"Croatian Ties\"]\n\n1. Kd2! Ke9 *", "1.Kd2 $1 Ke9 *"),
+            ("1. e4 +- e5 N 2. Nf3 *", "1.e4 $18 e5 $146 2.Nf3 *"),
+        ] {
+            assert_eq!(movetext(&written(text, &[])), movetext_written, "{text}");
+        }
+    }
+}

@@ -1,0 +1,411 @@
+//! `cqlq cql`: CQL 6.2's command line and output format. The expected outputs below are CQL
+//! 6.2's own; the test marked `#[ignore]` runs CQL 6.2 beside cqlq when it is at
+//! `../shared/tools/cql6/cql`.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::Instant;
+
+use common::{temp_dir, text};
+
+/// A sample file of games, by its absolute path.
+fn sample(name: &str) -> String {
+    format!("{}/samples/games/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `cqlq cql ARGS` in the folder `dir`.
+fn cql(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cqlq"))
+        .arg("cql")
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// A folder with the query file `query.cql` holding `query`.
+fn folder(name: &str, query: &str) -> PathBuf {
+    let dir = temp_dir(&format!("cql-{name}"));
+    fs::write(dir.join("query.cql"), query).unwrap();
+    dir
+}
+
+/// Runs `cqlq cql` with `args` and the query `query` (a file of its own) on `input`, writing to
+/// `out.pgn`; returns what was written, the closing line's counts (`N matches of M games`) and
+/// the exit status.
+fn search(name: &str, query: &str, input: &str, args: &[&str]) -> (String, String, Option<i32>) {
+    let dir = folder(name, query);
+    let mut all = vec!["-i", input, "-o", "out.pgn"];
+    all.extend_from_slice(args);
+    all.push("query.cql");
+    let output = cql(&dir, &all);
+    let stdout = text(&output.stdout);
+    let closing = stdout.lines().last().unwrap_or_default();
+    let counts = closing.split(" in ").next().unwrap_or_default().to_owned();
+    let games = fs::read_to_string(dir.join("out.pgn")).unwrap_or_default();
+    (games, counts, output.status.code())
+}
+
+/// The game numbers of the games written.
+fn numbers(games: &str) -> Vec<u64> {
+    games
+        .lines()
+        .filter_map(|line| line.strip_prefix("{Game number "))
+        .filter_map(|rest| rest.split([' ', '}']).next()?.parse().ok())
+        .collect()
+}
+
+const TRAP_TAGS: &str = "[Event \"A trap of the Blackburne Shilling gambit\"]\n[Site \"?\"]\n\
+    [Date \"????.??.??\"]\n[Round \"?\"]\n[White \"White\"]\n[Black \"Black\"]\n[Result \"0-1\"]\n\n";
+
+#[test]
+fn games_are_written_as_cql_writes_them() {
+    let (games, counts, status) = search("style", "cql()\ncheck\n", &sample("short-games.pgn"), &[]);
+    let expected = format!(
+        "{TRAP_TAGS}{{Game number 1}}\n1.e4 e5 2.Nf3 Nc6 3.Bc4 Nd4 4.Nxe5 Qg5 5.Nxf7 Qxg2 6.Rf1 Qxe4+ {{CQL}} \
+         7.Be2 Nf3#\n{{CQL}} 0-1\n\n\n"
+    );
+    assert_eq!(games, expected);
+    assert_eq!(counts, "1 matches of 2 games");
+    assert_eq!(status, Some(0));
+}
+
+#[test]
+fn noheader_silent_quiet_and_matchstring() {
+    let moves = "1.e4 e5 2.Nf3 Nc6 3.Bc4 Nd4 4.Nxe5 Qg5 5.Nxf7 Qxg2 6.Rf1 Qxe4+";
+    let cases = [
+        ("-noheader", format!("{moves} {{CQL}} 7.Be2 Nf3#\n{{CQL}} 0-1\n")),
+        ("-silent", format!("{moves} 7.Be2 Nf3# 0-1\n")),
+        ("-quiet", format!("{{Game number 1}}\n{moves} 7.Be2 Nf3# 0-1\n")),
+    ];
+    for (option, movetext) in cases {
+        let (games, _, _) = search(option, "cql()\ncheck\n", &sample("short-games.pgn"), &[option]);
+        assert_eq!(games, format!("{TRAP_TAGS}{movetext}\n\n"), "{option}");
+    }
+    let (games, _, _) = search("matchstring", "cql()\ncheck\n", &sample("short-games.pgn"), &["-matchstring", "Check"]);
+    let movetext = format!("{{Game number 1}}\n{moves} {{Check}} 7.Be2 \nNf3# {{Check}} 0-1\n");
+    assert_eq!(games, format!("{TRAP_TAGS}{movetext}\n\n"));
+}
+
+#[test]
+fn comments_and_the_initial_position_are_marked_as_in_cql() {
+    let (games, counts, _) =
+        search("initial", "cql()\ninitial or mate\n", &sample("classics.pgn"), &["-gamenumber", "3"]);
+    let expected = "[Event \"Paris\"]\n[Site \"Paris FRA\"]\n[Date \"1858.??.??\"]\n[Round \"?\"]\n\
+        [White \"Paul Morphy\"]\n[Black \"Duke Karl / Count Isouard\"]\n[Result \"1-0\"]\n[ECO \"C41\"]\n\n\
+        {Game number 3 CQL}\n\
+        1.e4 e5 2.Nf3 d6 3.d4 Bg4 {This is a weak move already.} 4.dxe5 Bxf3 5.Qxf3 \n\
+        dxe5 6.Bc4 Nf6 7.Qb3 Qe7 8.Nc3 c6 9.Bg5 b5 10.Nxb5 cxb5 11.Bxb5+ Nbd7 12.O-O-O \n\
+        Rd8 13.Rxd7 Rxd7 14.Rd1 Qe6 15.Bxd7+ Nxd7 16.Qb8+ Nxb8 17.Rd8# {CQL} 1-0\n\n\n";
+    assert_eq!(games, expected);
+    // CQL reads the game after the last one asked for, and counts it.
+    assert_eq!(counts, "1 matches of 4 games");
+}
+
+#[test]
+fn the_default_output_is_named_after_the_query_in_the_current_folder() {
+    let dir = temp_dir("cql-default-output");
+    fs::create_dir_all(dir.join("queries")).unwrap();
+    fs::write(dir.join("queries/mates.cql"), "cql()\nmate\n").unwrap();
+    let output = cql(&dir, &["-i", &sample("classics.pgn"), "queries/mates"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let stdout = text(&output.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines[0].starts_with("cqlq version "), "{stdout}");
+    assert_eq!(lines[1], "");
+    assert!(lines[2].starts_with("4 matches of 4 games in "), "{stdout}");
+    assert!(lines[2].ends_with(" to mates-out.pgn"), "{stdout}");
+    assert_eq!(numbers(&fs::read_to_string(dir.join("mates-out.pgn")).unwrap()), [1, 2, 3, 4]);
+    // Without a query file, the filters of -cql are the query, written to cqldefault-out.pgn.
+    let output = cql(&dir, &["-i", &sample("classics.pgn"), "-cql", "mate", "-cql", "wtm"]);
+    assert!(text(&output.stdout).contains("1 matches of 4 games in "), "{}", text(&output.stdout));
+    assert_eq!(numbers(&fs::read_to_string(dir.join("cqldefault-out.pgn")).unwrap()), [4]);
+}
+
+#[test]
+fn game_filters_of_the_command_line() {
+    let classics = sample("classics.pgn");
+    let cases: [(&[&str], &[u64]); 11] = [
+        (&["-player", "Fischer"], &[4]),
+        (&["-player", "fischer"], &[]),
+        (&["-white", "Anderssen"], &[1, 2]),
+        (&["-black", "Fischer"], &[4]),
+        (&["-event", "London"], &[1]),
+        (&["-site", "Paris"], &[3]),
+        (&["-year", "1852"], &[2]),
+        (&["-year", "1850", "1860"], &[1, 2, 3]),
+        (&["-result", "1-0"], &[1, 2, 3]),
+        (&["-g", "2", "3"], &[2, 3]),
+        (&["-cql", "mate btm"], &[1, 2, 3]),
+    ];
+    for (args, expected) in cases {
+        let (games, _, status) = search("filters", "cql()\ncheck\n", &classics, args);
+        assert_eq!(numbers(&games), expected, "{args:?}");
+        assert_eq!(status, Some(if expected.is_empty() { 1 } else { 0 }), "{args:?}");
+    }
+}
+
+#[test]
+fn transforms_surround_the_body_and_the_filters() {
+    let classics = sample("classics.pgn");
+    let cases: [(&[&str], &[u64]); 5] = [
+        (&["-cql", "Rd8"], &[3]),
+        (&["-flipcolor", "-cql", "Rd8"], &[3]),
+        (&["-cql", "Rd8", "-flip"], &[2, 3, 4]),
+        (&["-shift", "-cql", "Rd8"], &[1, 2, 3, 4]),
+        (&["-flipcolor", "-result", "0-1"], &[1, 2, 3, 4]),
+    ];
+    for (args, expected) in cases {
+        let (games, _, _) = search("transforms", "cql()\ncheck\n", &classics, args);
+        assert_eq!(numbers(&games), expected, "{args:?}");
+    }
+}
+
+#[test]
+fn fen_matchcount_and_variations() {
+    let classics = sample("classics.pgn");
+    // The board after 1.e4, whatever the FEN's other fields say.
+    let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 1";
+    let (games, counts, _) = search("fen", "cql()\n", &classics, &["-fen", fen]);
+    assert_eq!((numbers(&games), counts.as_str()), (vec![1, 2, 3], "3 matches of 4 games"));
+    // One number is an exact count of positions, as in CQL; two are a range.
+    let (games, _, status) = search("matchcount", "cql()\ncheck\n", &classics, &["-matchcount", "2"]);
+    assert_eq!((numbers(&games), status), (vec![], Some(1)));
+    let (games, _, _) = search("matchcount", "cql()\ncheck\n", &classics, &["-matchcount", "2", "5"]);
+    assert_eq!(numbers(&games), [1, 3]);
+    let dir = folder("variations", "cql(variations)\npc4\n");
+    fs::write(dir.join("v.pgn"), "[Event \"v\"]\n[Result \"*\"]\n\n1. e4 (1. d4 d5 2. c4 dxc4) e5 *\n").unwrap();
+    let output = cql(&dir, &["-i", "v.pgn", "query.cql"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let games = fs::read_to_string(dir.join("query-out.pgn")).unwrap();
+    assert!(games.ends_with("{Game number 1}\n1.e4 ( 1.d4 d5 2.c4 dxc4 {CQL} ) 1...e5 *\n\n\n"), "{games}");
+    let output = cql(&dir, &["-i", "v.pgn", "-mainline", "query.cql"]);
+    assert_eq!(output.status.code(), Some(1), "-mainline wins over the header");
+}
+
+#[test]
+fn options_win_over_the_header() {
+    let classics = sample("classics.pgn");
+    let dir = folder("header", &format!("cql(input \"{classics}\" output hdr.pgn matchstring \"HDR\")\nmate\n"));
+    let output = cql(&dir, &["query.cql"]);
+    assert!(text(&output.stdout).contains("4 matches of 4 games in "), "{}", text(&output.stdout));
+    assert!(fs::read_to_string(dir.join("hdr.pgn")).unwrap().contains("{HDR}"));
+    let output = cql(&dir, &["-i", &sample("short-games.pgn"), "-o", "cli.pgn", "-matchstring", "CLI", "query.cql"]);
+    assert!(text(&output.stdout).contains("1 matches of 2 games in "), "{}", text(&output.stdout));
+    let games = fs::read_to_string(dir.join("cli.pgn")).unwrap();
+    assert!(games.contains("{CLI}") && !games.contains("HDR"), "{games}");
+}
+
+#[test]
+fn the_console_shows_progress_and_matches() {
+    let dir = folder("console", "cql()\nmate\n");
+    let classics = sample("classics.pgn");
+    let args = ["-i", &classics, "-lineincrement", "2", "-showmatches", "-threads", "1", "query.cql"];
+    let output = cql(&dir, &args);
+    let stdout = text(&output.stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines[1..4], ["<1>[2]", "<2><3>[4]", "<4>"], "{stdout}");
+    assert!(lines[4].starts_with("4 matches of 4 games in ") && lines[4].ends_with(" using 1 thread to query-out.pgn"));
+    let output = cql(&dir, &["-i", &classics, "-s", "query.cql"]);
+    assert!(text(&output.stdout).contains(" using 1 thread "), "{}", text(&output.stdout));
+}
+
+#[test]
+fn games_to_standard_output_and_the_console_to_standard_error() {
+    let dir = folder("stdout", "cql()\nmate\n");
+    let output = cql(&dir, &["-i", &sample("short-games.pgn"), "-o", "-", "-noheader", "query.cql"]);
+    let stdout = text(&output.stdout);
+    assert!(stdout.starts_with(TRAP_TAGS) && stdout.ends_with("Nf3# {CQL}\n0-1\n\n\n"), "{stdout}");
+    let stderr = text(&output.stderr);
+    assert!(stderr.starts_with("cqlq version ") && stderr.contains("1 matches of 2 games in "), "{stderr}");
+}
+
+#[test]
+fn help_version_and_harmless_options() {
+    let dir = folder("help", "cql()\nmate\n");
+    let help = text(&cql(&dir, &["-help"]).stdout);
+    for option in ["-matchcount N [M]", "-lineincrement N", "-reversecolor", "-flipcolor"] {
+        assert!(help.contains(option), "{option} in {help}");
+    }
+    assert!(text(&cql(&dir, &["-version"]).stdout).starts_with("cqlq version "));
+    let page = Command::new(env!("CARGO_BIN_EXE_cqlq")).args(["man", "cql"]).output().unwrap();
+    let page = text(&page.stdout);
+    assert!(page.contains(".TH cqlq-cql 1") && page.contains("CQL OPTIONS"), "{page}");
+    assert!(page.contains("\\fB\\-matchcount N [M]\\fR"), "{page}");
+    let output = cql(&dir, &["-i", &sample("classics.pgn"), "-nosettag", "-noremovecomment", "query.cql"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+}
+
+#[test]
+fn mistakes_are_named_and_stop_before_any_game() {
+    let dir = folder("mistakes", "cql()\nmate\n");
+    fs::write(dir.join("query.txt"), "cql()\nmate\n").unwrap();
+    fs::write(dir.join("bad.cql"), "cql()\nR[\n").unwrap();
+    let classics = sample("classics.pgn");
+    let cases: [(&[&str], &str); 18] = [
+        (&["-bogus", "query.cql"], "unknown option -bogus"),
+        (&["-hhdb", "x", "query.cql"], "-hhdb is not supported"),
+        (&["-html", "query.cql"], "-html is not supported"),
+        (&["-a", "query.cql"], "-a is not supported"),
+        (&["-u", "query.cql"], "-u is not supported"),
+        (&["-vi", "query.cql"], "-vi is not supported"),
+        (&["-parse", "query.cql"], "-parse is not supported"),
+        (&["-similarposition", "x.pgn", "query.cql"], "-similarposition is not supported"),
+        (&["-reversecolor", "query.cql"], "-reversecolor is not supported"),
+        (&["-threads", "0", "query.cql"], "-threads 0: not a number of 1 or more"),
+        (&["-lineincrement", "x", "query.cql"], "-lineincrement x: not a number of 1 or more"),
+        (&["-matchcount"], "-matchcount needs a number, or two"),
+        (&["-result", "2-0", "query.cql"], "-result 2-0: a result is 1-0, 0-1 or 1/2-1/2"),
+        (&["-white", "a", "-white", "b", "query.cql"], "-white is given twice"),
+        (&["-o", "a.pgn", "-output", "b.pgn", "query.cql"], "-output is given twice"),
+        (&["query.cql", "other.cql"], "two query files"),
+        (&["query.txt"], "query.txt: a query file's name ends in .cql"),
+        (&["-o", "query.cql", "query.cql"], "query.cql is an input"),
+    ];
+    for (args, message) in cases {
+        let mut all = vec!["-i", classics.as_str()];
+        all.extend_from_slice(args);
+        let output = cql(&dir, &all);
+        assert!(text(&output.stderr).contains(message), "{args:?}: {}", text(&output.stderr));
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        assert!(!text(&output.stdout).contains(" matches of "), "{args:?}");
+    }
+    let output = cql(&dir, &["query.cql"]);
+    assert!(text(&output.stderr).contains("no input: give -i FILE"), "{}", text(&output.stderr));
+    let output = cql(&dir, &["-i", &classics, "bad.cql"]);
+    assert!(text(&output.stderr).contains("--> bad.cql:2:3"), "{}", text(&output.stderr));
+    let output = cql(&dir, &["-i", &classics, "-cql", "Q["]);
+    assert!(text(&output.stderr).contains("--> -cql:1:3"), "{}", text(&output.stderr));
+    assert_eq!(output.status.code(), Some(2));
+}
+
+// ----- Beside CQL 6.2 ------------------------------------------------------------------------
+
+/// CQL 6.2, when it is beside the project and runs.
+fn cql6() -> Option<PathBuf> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/cql6/cql");
+    let runs = Command::new(&path).arg("-version").output().is_ok_and(|output| output.status.success());
+    runs.then_some(path)
+}
+
+/// The first `count` games of the gnuchess corpus, in a file of `dir`.
+fn gnuchess_slice(dir: &Path, count: usize) -> Option<PathBuf> {
+    use std::io::BufRead;
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/pgn/gnuchess-book.pgn.zst");
+    let mut lines = std::io::BufReader::new(zstd::Decoder::new(fs::File::open(corpus).ok()?).ok()?);
+    let (mut slice, mut line, mut games) = (Vec::new(), Vec::new(), 0);
+    loop {
+        line.clear();
+        if lines.read_until(b'\n', &mut line).ok()? == 0 {
+            break;
+        }
+        if line.starts_with(b"[Event ") {
+            games += 1;
+            if games > count {
+                break;
+            }
+        }
+        slice.extend_from_slice(&line);
+    }
+    let path = dir.join("gnuchess-slice.pgn");
+    fs::write(&path, slice).ok()?;
+    Some(path)
+}
+
+/// Text with every run of blanks made one space: line breaks may fall elsewhere.
+fn normalized(text: &[u8]) -> String {
+    String::from_utf8_lossy(text).split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The closing line's counts, `N matches of M games`.
+fn closing_counts(stdout: &[u8]) -> String {
+    let stdout = text(stdout);
+    stdout
+        .lines()
+        .rev()
+        .find(|line| line.contains(" matches of "))
+        .unwrap_or_default()
+        .split(" in ")
+        .next()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// CQL 6.2 and `cqlq cql` with the same options, on the same query files and games, write the
+/// same games with the same marks and comments (line breaks aside), and the same counts.
+#[test]
+#[ignore = "runs CQL 6.2 from ../shared/tools/cql6 on ../shared/data"]
+fn cql_command_writes_what_cql6_writes() {
+    let Some(cql6) = cql6() else {
+        eprintln!("skipped: CQL 6.2 is not at ../shared/tools/cql6/cql, or does not run there");
+        return;
+    };
+    let started = Instant::now();
+    let dir = temp_dir("cql-beside-cql6");
+    let mut inputs = vec![sample("classics.pgn"), sample("short-games.pgn"), sample("random-standard.pgn")];
+    match gnuchess_slice(&dir, 2000) {
+        Some(slice) => inputs.push(slice.display().to_string()),
+        None => eprintln!("the gnuchess corpus is not in ../shared/data: compared on the samples only"),
+    }
+    let queries = [
+        "Ra-h7 ka-h8",
+        "Qh7 kg8",
+        "check",
+        "mate",
+        "btm check",
+        "#P >= 7",
+        "flipcolor {Qh7 kg8}",
+        "initial",
+        "player white \"Anderssen\" check",
+    ];
+    let options: [&[&str]; 14] = [
+        &[],
+        &["-noheader"],
+        &["-silent"],
+        &["-quiet"],
+        &["-matchstring", "Found it"],
+        &["-gamenumber", "2", "90"],
+        &["-matchcount", "2", "6"],
+        &["-player", "Karpov"],
+        &["-result", "1-0", "-year", "1850", "1990"],
+        &["-flipcolor"],
+        &["-flip", "-cql", "wtm"],
+        &["-cql", "Qa-h1-8"],
+        &["-fen", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"],
+        &["-variations", "-s"],
+    ];
+    let (mut compared, mut same_bytes) = (0, 0);
+    for (index, query) in queries.iter().enumerate() {
+        let query_file = dir.join(format!("q{index}.cql"));
+        fs::write(&query_file, format!("cql()\n{query}\n")).unwrap();
+        for input in &inputs {
+            // On the corpus, the first queries with every option, the others as they are.
+            let on_corpus = inputs.len() == 4 && input == inputs.last().unwrap();
+            let count = if on_corpus && index >= 3 { 1 } else { options.len() };
+            for option in &options[..count] {
+                let run = |program: &Path, prefix: &[&str], out: &str| {
+                    let mut command = Command::new(program);
+                    command.args(prefix).args(["-i", input, "-o", out]).args(*option).arg(&query_file);
+                    command.current_dir(&dir).stdin(Stdio::null()).output().unwrap()
+                };
+                let theirs = run(&cql6, &[], "theirs.pgn");
+                let ours = run(Path::new(env!("CARGO_BIN_EXE_cqlq")), &["cql"], "ours.pgn");
+                let what = format!("{query} on {input} with {option:?}");
+                assert_eq!(closing_counts(&ours.stdout), closing_counts(&theirs.stdout), "{what}");
+                let theirs = fs::read(dir.join("theirs.pgn")).unwrap_or_default();
+                let ours = fs::read(dir.join("ours.pgn")).unwrap_or_default();
+                assert!(normalized(&ours) == normalized(&theirs), "{what}: the games written differ");
+                same_bytes += usize::from(ours == theirs);
+                let _ = fs::remove_file(dir.join("theirs.pgn"));
+                let _ = fs::remove_file(dir.join("ours.pgn"));
+                compared += 1;
+            }
+        }
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    eprintln!("{compared} runs of CQL 6.2 and cqlq cql agree ({same_bytes} to the byte), in {seconds:.1} s");
+}
