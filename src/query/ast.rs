@@ -50,7 +50,8 @@ pub struct Header {
     pub input: Option<String>,
     /// `output F`: where matching games go.
     pub output: Option<String>,
-    /// `matchcount N [M]`: how many positions must match.
+    /// `matchcount N [M]`: how many positions must match, from N to M (exactly N when M is not
+    /// given, as in CQL 6.2).
     pub matchcount: Option<(u64, Option<u64>)>,
     /// `gamenumber N [M]`: the games to look at.
     pub gamenumber: Option<(u64, Option<u64>)>,

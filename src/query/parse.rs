@@ -559,9 +559,12 @@ impl Builder {
                 Rule::matchcount_param | Rule::gamenumber_param => {
                     let low = self.header_number(inner.next());
                     let high = inner.next().map(|pair| self.header_number(Some(pair)));
-                    let slot =
-                        if rule == Rule::matchcount_param { &mut header.matchcount } else { &mut header.gamenumber };
-                    twice = slot.replace((low, high)).is_some();
+                    twice = if rule == Rule::matchcount_param {
+                        // One number is an exact count, as in CQL 6.2.
+                        header.matchcount.replace((low, Some(high.unwrap_or(low)))).is_some()
+                    } else {
+                        header.gamenumber.replace((low, high)).is_some()
+                    };
                 }
                 Rule::result_param => {
                     let value = inner.next().map(|pair| pair.as_str().to_owned()).unwrap_or_default();
@@ -1381,7 +1384,7 @@ mod tests {
         let header = ast.header.unwrap();
         assert_eq!(header.input.as_deref(), Some("games.pgn"));
         assert_eq!(header.output.as_deref(), Some("hits.pgn"));
-        assert_eq!(header.matchcount, Some((2, None)));
+        assert_eq!(header.matchcount, Some((2, Some(2))), "one number is an exact count");
         assert_eq!(header.gamenumber, Some((1, Some(1000))));
         assert_eq!(header.variant.unwrap().0, "Croatian Ties");
         assert!(header.variations);
