@@ -1230,3 +1230,10 @@ fn nested_transforms_are_bounded_by_the_copies_they_make_together() {
     let Err(error) = Query::parse_for(&heavy, Some(standard)) else { panic!("the fuzzed query is read") };
     assert!(error.to_string().contains("make too many copies of it together"), "{error}");
 }
+
+/// A move number at the largest count a FEN may give goes on counting without overflowing.
+#[test]
+fn a_move_number_at_its_largest_count_does_not_overflow() {
+    let pgn = "[Event \"x\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/8/4K3 b - - 4294967295 4294967295\"]\n\n1... Kd7 2. Kd2 *\n";
+    assert_eq!(found("movenumber > 0", pgn), [(1, vec![0, 1, 2])]);
+}

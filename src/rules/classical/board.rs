@@ -417,7 +417,7 @@ impl Board {
     pub fn play(&mut self, m: Move) {
         let us = self.turn;
         let them = us.other();
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
         let mut en_passant = None;
         match m {
             Move::Normal { role, from, to, capture, promotion } => {
@@ -470,7 +470,7 @@ impl Board {
         }
         self.en_passant = en_passant;
         if us == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = them;
     }
