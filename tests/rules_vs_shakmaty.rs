@@ -106,6 +106,15 @@ fn attacked(board: &Board, attackers: Bitboard, targets: Bitboard) -> Bitboard {
     all & targets
 }
 
+/// The pieces on `attackers` that attack a square of `targets`.
+fn attackers(board: &Board, attackers: Bitboard, targets: Bitboard) -> Bitboard {
+    let occupied = board.occupied();
+    (attackers & occupied)
+        .into_iter()
+        .filter(|&square| (attacks::attacks(square, board.piece_at(square).unwrap(), occupied) & targets).any())
+        .collect()
+}
+
 /// The pieces on `through` pinned to a piece on `shielded` by an enemy rook, bishop or queen on
 /// `from`: one piece between, of the shielded piece's colour.
 fn pinned(board: &Board, from: Bitboard, through: Bitboard, shielded: Bitboard) -> Bitboard {
@@ -129,33 +138,36 @@ type SetOf = fn(&VariantPosition) -> Bitboard;
 
 /// Set filters, with their values computed on shakmaty.
 const SETS: &[(&str, SetOf)] = &[
-    ("move", |p| moves(p, false, |_| true)),
-    ("move from .", |p| moves(p, false, |m| m.from().is_some())),
-    ("move to .", |p| moves(p, true, |_| true)),
-    ("move capture .", |p| moves(p, false, Move::is_capture)),
-    ("move castle", |p| moves(p, false, Move::is_castle)),
-    ("move o-o to .", |p| moves(p, true, |m| m.castling_side() == Some(CastlingSide::KingSide))),
-    ("move o-o-o to .", |p| moves(p, true, |m| m.castling_side() == Some(CastlingSide::QueenSide))),
-    ("move enpassant to .", |p| moves(p, true, Move::is_en_passant)),
-    ("move promote [Qq]", |p| moves(p, false, |m| m.promotion() == Some(Role::Queen))),
-    ("move promote [RBNrbn] to .", |p| moves(p, true, is_underpromotion)),
-    ("move capture [Qq] to .", |p| moves(p, true, |m| m.capture() == Some(Role::Queen))),
-    ("move from [Kk] to .", |p| moves(p, true, |m| m.role() == Role::King)),
-    ("move drop to .", |p| moves(p, true, Move::is_put)),
+    ("move legal", |p| moves(p, false, |_| true)),
+    ("move legal from .", |p| moves(p, false, |m| m.from().is_some())),
+    ("move legal to .", |p| moves(p, true, |_| true)),
+    ("move legal capture .", |p| moves(p, false, Move::is_capture)),
+    ("move legal castle", |p| moves(p, false, Move::is_castle)),
+    ("move legal o-o to .", |p| moves(p, true, |m| m.castling_side() == Some(CastlingSide::KingSide))),
+    ("move legal o-o-o to .", |p| moves(p, true, |m| m.castling_side() == Some(CastlingSide::QueenSide))),
+    ("move legal enpassant to .", |p| moves(p, true, Move::is_en_passant)),
+    ("move legal promote [Qq]", |p| moves(p, false, |m| m.promotion() == Some(Role::Queen))),
+    ("move legal promote [RBNrbn] to .", |p| moves(p, true, is_underpromotion)),
+    ("move legal capture [Qq] to .", |p| moves(p, true, |m| m.capture() == Some(Role::Queen))),
+    ("move legal from [Kk] to .", |p| moves(p, true, |m| m.role() == Role::King)),
+    ("move legal drop to .", |p| moves(p, true, Move::is_put)),
     ("pin", |p| pinned(p.board(), Bitboard::FULL, Bitboard::FULL, p.board().kings())),
     ("pin to [Qq]", |p| pinned(p.board(), Bitboard::FULL, Bitboard::FULL, p.board().queens())),
     ("pin from [Bb]", |p| pinned(p.board(), p.board().bishops(), Bitboard::FULL, p.board().kings())),
     ("pin through [Nn]", |p| pinned(p.board(), Bitboard::FULL, p.board().knights(), p.board().kings())),
-    ("A attacks a", |p| attacked(p.board(), p.board().white(), p.board().black())),
-    ("a attacks A", |p| attacked(p.board(), p.board().black(), p.board().white())),
-    ("K attacks q", |p| {
+    ("a attackedby A", |p| attacked(p.board(), p.board().white(), p.board().black())),
+    ("A attackedby a", |p| attacked(p.board(), p.board().black(), p.board().white())),
+    ("q attackedby K", |p| {
         let b = p.board();
         attacked(b, b.kings() & b.white(), b.queens() & b.black())
     }),
-    ("[Qq] attacks [Kk]", |p| attacked(p.board(), p.board().queens(), p.board().kings())),
-    ("A attacks .", |p| attacked(p.board(), p.board().white(), Bitboard::FULL)),
-    ("a attacks _", |p| attacked(p.board(), p.board().black(), !p.board().occupied())),
-    ("[Pp] attacks .", |p| attacked(p.board(), p.board().pawns(), Bitboard::FULL)),
+    ("[Kk] attackedby [Qq]", |p| attacked(p.board(), p.board().queens(), p.board().kings())),
+    (". attackedby A", |p| attacked(p.board(), p.board().white(), Bitboard::FULL)),
+    ("_ attackedby a", |p| attacked(p.board(), p.board().black(), !p.board().occupied())),
+    (". attackedby [Pp]", |p| attacked(p.board(), p.board().pawns(), Bitboard::FULL)),
+    // `attacks` gives the attackers.
+    ("A attacks a", |p| attackers(p.board(), p.board().white(), p.board().black())),
+    ("[Pp] attacks [Kk]", |p| attackers(p.board(), p.board().pawns(), p.board().kings())),
 ];
 
 type Test = fn(&VariantPosition) -> bool;
@@ -165,18 +177,18 @@ const TESTS: &[(&str, Test)] = &[
     ("check", |p| p.is_check()),
     ("mate", |p| p.is_checkmate()),
     ("stalemate", |p| p.is_stalemate()),
-    ("move castle", |p| p.legal_moves().into_iter().any(Move::is_castle)),
-    ("move o-o", |p| p.legal_moves().into_iter().any(|m| m.castling_side() == Some(CastlingSide::KingSide))),
-    ("move o-o-o", |p| p.legal_moves().into_iter().any(|m| m.castling_side() == Some(CastlingSide::QueenSide))),
-    ("move enpassant", |p| p.legal_moves().into_iter().any(Move::is_en_passant)),
-    ("move promote [Qq]", |p| p.legal_moves().into_iter().any(|m| m.promotion() == Some(Role::Queen))),
-    ("move promote [RBNrbn]", |p| p.legal_moves().into_iter().any(is_underpromotion)),
-    ("move drop", |p| p.legal_moves().into_iter().any(Move::is_put)),
+    ("move legal castle", |p| p.legal_moves().into_iter().any(Move::is_castle)),
+    ("move legal o-o", |p| p.legal_moves().into_iter().any(|m| m.castling_side() == Some(CastlingSide::KingSide))),
+    ("move legal o-o-o", |p| p.legal_moves().into_iter().any(|m| m.castling_side() == Some(CastlingSide::QueenSide))),
+    ("move legal enpassant", |p| p.legal_moves().into_iter().any(Move::is_en_passant)),
+    ("move legal promote [Qq]", |p| p.legal_moves().into_iter().any(|m| m.promotion() == Some(Role::Queen))),
+    ("move legal promote [RBNrbn]", |p| p.legal_moves().into_iter().any(is_underpromotion)),
+    ("move legal drop", |p| p.legal_moves().into_iter().any(Move::is_put)),
     ("pin", |p| pinned(p.board(), Bitboard::FULL, Bitboard::FULL, p.board().kings()).any()),
-    ("#(move to .) >= 30", |p| moves(p, true, |_| true).count() >= 30),
-    ("#(move from .) == 1", |p| moves(p, false, |m| m.from().is_some()).count() == 1),
+    ("#(move legal to .) >= 30", |p| moves(p, true, |_| true).count() >= 30),
+    ("#(move legal from .) == 1", |p| moves(p, false, |m| m.from().is_some()).count() == 1),
     ("wtm and a attacks K", |p| p.turn() == Color::White && p.is_check()),
-    ("not move and not check", |p| p.is_stalemate()),
+    ("not move legal and not check", |p| p.is_stalemate()),
 ];
 
 /// Whether each sample matches a query, in the order of the samples.
