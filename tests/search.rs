@@ -402,3 +402,12 @@ fn line_numbers_of_games_and_problems_count_every_line_before_them() {
         }
     }
 }
+
+/// Evaluation symbols written apart from their move (`+-`, `=`, `∞`, `N`) are annotations, as in
+/// CQL 6.2 and python-chess: the game goes on after them.
+#[test]
+fn evaluation_symbols_between_moves_do_not_stop_a_game() {
+    let pgn = "[Event \"e\"]\n\n1. e4 = e5 +/= 2. Nf3 N Nc6 \u{221e} 3. Bb5 +- a6 -/+ 4. Ba4 -- 5. O-O *\n";
+    let found = common::found("move previous from K", pgn);
+    assert_eq!(found, [(1, vec![9])], "castling at ply 9 is reached");
+}

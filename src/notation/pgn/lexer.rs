@@ -198,6 +198,14 @@ fn skip_blanks_from(text: &[u8], mut at: usize) -> usize {
     at
 }
 
+/// Whether a token is an evaluation symbol written where a NAG could stand (`+-`, `=`, `-/+`,
+/// `∞`, `N` for a novelty), not a move: a run of `+ - = /` (but `--`, a null move), the
+/// infinity sign, or a lone `N`.
+fn is_evaluation_symbol(token: &[u8]) -> bool {
+    let symbols = !token.is_empty() && token != b"--" && token.iter().all(|b| matches!(b, b'+' | b'-' | b'=' | b'/'));
+    symbols || token == "\u{221e}".as_bytes() || token == b"N"
+}
+
 /// The end of the token starting at `at`.
 #[inline]
 fn token_end(text: &[u8], mut at: usize) -> usize {
@@ -322,7 +330,11 @@ impl<'a> Lexer<'a> {
             if class & STARTS_MOVE != 0 {
                 let token = self.token();
                 if !skip && skipped == 0 {
-                    skip = visitor.san(token, self.position).is_break();
+                    if is_evaluation_symbol(token) {
+                        visitor.nag(token);
+                    } else {
+                        skip = visitor.san(token, self.position).is_break();
+                    }
                 }
                 continue;
             }
