@@ -71,12 +71,8 @@ pub fn run(args: CqlArgs) -> anyhow::Result<ExitCode> {
     let search_options = SearchOptions {
         variant,
         variations: !options.mainline && (options.variations || header.variations),
-        // A single number is an exact count, as in CQL 6.2.
-        matchcount: match (options.matchcount, header.matchcount) {
-            (Some((low, high)), _) | (None, Some((low, Some(high)))) => (low, Some(high)),
-            (None, Some((count, None))) => (count, Some(count)),
-            (None, None) => (1, None),
-        },
+        // A single number is an exact count, as in CQL 6.2 (the header reads it so too).
+        matchcount: options.matchcount.map(|(low, high)| (low, Some(high))).or(header.matchcount).unwrap_or((1, None)),
         gamenumber: options.gamenumber.map(|(low, high)| (low, Some(high))).or(header.gamenumber),
         limit: None,
         result: header.result.clone(),
