@@ -99,13 +99,21 @@ impl Expr {
             | ExprKind::Pieces(_)
             | ExprKind::Word(_)
             | ExprKind::Fen(..)
-            | ExprKind::Game(_) => Vec::new(),
+            | ExprKind::Game(_)
+            | ExprKind::Variable { .. } => Vec::new(),
             ExprKind::Unary(_, operand)
             | ExprKind::Shade { set: operand, .. }
             | ExprKind::Direction { set: operand, .. }
             | ExprKind::SquareNumber { set: operand, .. }
             | ExprKind::Power(operand)
-            | ExprKind::Transform { body: operand, .. } => vec![operand],
+            | ExprKind::Transform { body: operand, .. }
+            | ExprKind::Assign { value: operand, .. } => vec![operand],
+            ExprKind::If { condition, then, otherwise } => {
+                let mut children = vec![&**condition, &**then];
+                children.extend(otherwise.as_deref());
+                children
+            }
+            ExprKind::Loop { set, body, .. } => vec![set, body],
             ExprKind::Binary(_, left, right) | ExprKind::Between(left, right) | ExprKind::MakeSquare(left, right) => {
                 vec![left, right]
             }
@@ -249,6 +257,85 @@ pub enum ExprKind {
     Line(Vec<Constituent>),
     /// A filter on the game's tags.
     Game(GameFilter),
+    /// A variable, by name, with the type of the values it holds.
+    Variable {
+        /// Its name.
+        name: String,
+        /// What it holds.
+        ty: Type,
+    },
+    /// `x = F`, `x += F` and the other assignments: the variable takes the value of F (or of
+    /// its old value and F) when F has one.
+    Assign {
+        /// The variable's name.
+        name: String,
+        /// How the value is given.
+        op: AssignOp,
+        /// The value.
+        value: Box<Expr>,
+        /// `persistent`: the value lasts from one game to the next.
+        persistent: bool,
+    },
+    /// `if F then G [else H]`: G where F matches, else H.
+    If {
+        /// The condition.
+        condition: Box<Expr>,
+        /// What is tested where the condition matches.
+        then: Box<Expr>,
+        /// What is tested where it does not.
+        otherwise: Option<Box<Expr>>,
+    },
+    /// `square [all] X in S F` and `piece [all] X in S F`: F tested with X each square (or the
+    /// piece on each square) of S.
+    Loop {
+        /// Over squares or over pieces.
+        over: LoopOver,
+        /// `all`: every square (or piece) of S must pass.
+        all: bool,
+        /// The name X.
+        name: String,
+        /// The squares S.
+        set: Box<Expr>,
+        /// The filter F.
+        body: Box<Expr>,
+    },
+}
+
+/// What a loop goes over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LoopOver {
+    /// `square`: the squares of the set, each bound as a set of one square.
+    Squares,
+    /// `piece`: the pieces on the squares of the set, each followed wherever it goes.
+    Pieces,
+}
+
+/// The ways of giving a variable a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AssignOp {
+    /// `=`: the value.
+    Set,
+    /// `=?`: the value, or no value at all when it has none.
+    SetOrUnset,
+    /// `+=`, `-=`, `*=`, `/=`, `%=`: the old value and the new one combined.
+    Arithmetic(BinaryOp),
+    /// `|=`: the union with the old set.
+    Union,
+    /// `&=`: the intersection with the old set.
+    Intersection,
+}
+
+/// The type of an expression.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    /// Matches or not.
+    Filter,
+    /// A set of squares and backhand slots.
+    Set,
+    /// An integer (which may have no value, as after a division by zero).
+    Number,
+    /// A position of the game.
+    Position,
 }
 
 /// The words that test or measure a position.

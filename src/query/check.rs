@@ -6,23 +6,13 @@
 //! set or number can stand as a filter (a set matches when it is not empty; a number when it has
 //! a value).
 
+pub(crate) use super::ast::Type;
 use super::ast::{
-    BinaryOp, Coordinate, Expr, ExprKind, GameFilter, Header, MoveFilter, QueryAst, Region, SquareDesignator,
+    AssignOp, BinaryOp, Coordinate, Expr, ExprKind, GameFilter, Header, MoveFilter, QueryAst, Region, SquareDesignator,
     SquarePart, UnaryOp, Word,
 };
 use super::diagnostic::{Diagnostic, quoted, unknown_variant};
 use crate::variant::Variant;
-
-/// The type of an expression.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Type {
-    /// Matches or not.
-    Filter,
-    /// A set of squares and backhand slots.
-    Set,
-    /// An integer (which may have no value, as after a division by zero).
-    Number,
-}
 
 impl Type {
     fn noun(self) -> &'static str {
@@ -30,6 +20,7 @@ impl Type {
             Type::Filter => "a filter",
             Type::Set => "a set of squares",
             Type::Number => "a number",
+            Type::Position => "a position",
         }
     }
 }
@@ -86,6 +77,12 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::Transform { body, .. } => type_of(body),
         ExprKind::Game(GameFilter::Elo(_) | GameFilter::Year) => Type::Number,
         ExprKind::Game(_) => Type::Filter,
+        ExprKind::Variable { ty, .. } => *ty,
+        ExprKind::Assign { .. } => Type::Filter,
+        ExprKind::If { then, otherwise: Some(otherwise), .. } if type_of(then) == type_of(otherwise) => type_of(then),
+        ExprKind::If { .. } => Type::Filter,
+        ExprKind::Loop { all: true, .. } => Type::Filter,
+        ExprKind::Loop { .. } => Type::Set,
     }
 }
 
@@ -199,9 +196,44 @@ impl Checker<'_> {
                     self.diagnostics.push(Diagnostic::new(expr.span, unknown_variant(name)));
                 }
             }
-            ExprKind::Game(_) => {}
+            ExprKind::Game(_) | ExprKind::Variable { .. } => {}
+            ExprKind::Assign { name, op, value, .. } => self.assignment(expr, name, *op, value),
+            ExprKind::If { condition, then, otherwise } => {
+                self.expr(condition);
+                self.expr(then);
+                if let Some(otherwise) = otherwise {
+                    self.expr(otherwise);
+                }
+            }
+            ExprKind::Loop { set, body, .. } => {
+                self.want_set(set, "in");
+                self.expr(body);
+            }
         }
         type_of(expr)
+    }
+
+    /// An assignment's value must be of a type a variable holds, and fit the operator.
+    fn assignment(&mut self, expr: &Expr, name: &str, op: AssignOp, value: &Expr) {
+        let found = self.expr(value);
+        let wanted = match op {
+            AssignOp::Set | AssignOp::SetOrUnset => None,
+            AssignOp::Arithmetic(_) => Some(Type::Number),
+            AssignOp::Union | AssignOp::Intersection => Some(Type::Set),
+        };
+        let fits = match wanted {
+            None => found != Type::Filter,
+            Some(Type::Number) => matches!(found, Type::Number | Type::Set),
+            Some(wanted) => found == wanted,
+        };
+        if !fits {
+            let what = match wanted {
+                None => format!("a variable holds a number, a set of squares or a position, so '{name}' cannot take"),
+                Some(wanted) => format!("this assignment to '{name}' takes {}, and", wanted.noun()),
+            };
+            let text = quoted(value.span.text(self.source));
+            self.diagnostics.push(Diagnostic::new(expr.span, format!("{what} {text}, which is {}", found.noun())));
+        }
     }
 
     fn move_filter(&mut self, filter: &MoveFilter) {

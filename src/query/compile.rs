@@ -3,13 +3,18 @@
 //! square off its board, a letter it does not have) are collected here.
 
 use super::ast::{
-    BinaryOp, Castle, Coordinate, Expr, ExprKind, GameFilter, MoveFilter, MoveWhen, PieceAtomKind, PieceDesignator,
-    Region, Sort, Span, SquareDesignator, SquarePart, UnaryOp, Word,
+    AssignOp, BinaryOp, Castle, Coordinate, Expr, ExprKind, GameFilter, LoopOver, MoveFilter, MoveWhen, PieceAtomKind,
+    PieceDesignator, Region, Sort, Span, SquareDesignator, SquarePart, UnaryOp, Word,
 };
 use super::check::{Type, type_of};
 use super::context::GameTest;
 use super::diagnostic::{Diagnostic, quoted, unknown_variant};
-use super::plan::{FilterNode, MoveNode, Needs, NumberNode, PieceClass, Program, SetNode, SortKey, Step};
+use super::plan::{
+    Conditional, FilterNode, LoopNode, MoveNode, Needs, NumberNode, PieceClass, Program, SetNode, SortKey, Step,
+    ValueNode,
+};
+use std::collections::HashMap;
+
 use crate::board::{File, Masks, Rank, Square, SquareSet};
 use crate::position::{PositionView, Wing};
 use crate::variant::{Color, Family, KindSet, Piece, Role, Variant};
@@ -46,6 +51,8 @@ pub(crate) fn compile<const W: usize>(
         reports: Vec::new(),
         game_tests: Vec::new(),
         mapping_work: 0,
+        slots: HashMap::new(),
+        persistent: Vec::new(),
     };
     let mut compiled: Vec<FilterNode<W>> = filters.iter().map(|filter| compiler.filter(filter)).collect();
     let mut exprs: Vec<&Expr> = filters.iter().collect();
@@ -63,8 +70,15 @@ pub(crate) fn compile<const W: usize>(
     let values = (0..variant.kinds())
         .map(|index| i64::from(variant.piece_type(crate::variant::Kind::new(index as u8)).value.unwrap_or(0)))
         .collect();
-    let program =
-        Program { masks: compiler.masks, filters: compiled, values, game_tests: compiler.game_tests, sort, needs };
+    let program = Program {
+        masks: compiler.masks,
+        filters: compiled,
+        values,
+        game_tests: compiler.game_tests,
+        sort,
+        needs,
+        persistent: compiler.persistent,
+    };
     Ok((program, compiler.reports))
 }
 
@@ -84,6 +98,7 @@ fn needs(filters: &[&Expr]) -> Needs {
                     | ExprKind::Move(MoveFilter { when: MoveWhen::Played, .. })
             )
         }),
+        identities: any(&|expr| matches!(&expr.kind, ExprKind::Loop { over: LoopOver::Pieces, .. })),
     }
 }
 
@@ -96,6 +111,10 @@ pub(super) struct Compiler<'a, const W: usize> {
     game_tests: Vec<GameTest>,
     /// How many parts of filters the transforms' copies have mapped so far.
     pub(super) mapping_work: usize,
+    /// The slot of each variable.
+    slots: HashMap<String, usize>,
+    /// Whether the variable of each slot lasts from game to game.
+    persistent: Vec<bool>,
 }
 
 /// What a piece letter stands for.
@@ -128,15 +147,36 @@ impl<const W: usize> Compiler<'_, W> {
                     .map(|c| Step { filter: self.filter(&c.filter), min: c.min, max: c.max })
                     .collect(),
                 slot: 0,
+                in_order: constituents.iter().any(|c| {
+                    c.filter.any(&|expr| matches!(expr.kind, ExprKind::Variable { .. } | ExprKind::Assign { .. }))
+                }),
             },
             ExprKind::Game(game) if type_of(expr) == Type::Filter => self.game(game, expr.span),
             ExprKind::Transform { transform, count: false, body } if type_of(body) == Type::Filter => {
                 FilterNode::Any(self.copies(*transform, expr.span, |compiler| compiler.filter(body)))
             }
+            ExprKind::Assign { name, op, value, persistent } => {
+                let slot = self.slot(name, *persistent);
+                let value = match (op, type_of(value)) {
+                    (AssignOp::Set | AssignOp::SetOrUnset | AssignOp::Union | AssignOp::Intersection, Type::Set) => {
+                        ValueNode::Set(self.set(value))
+                    }
+                    _ => ValueNode::Number(self.number(value)),
+                };
+                FilterNode::Assign { slot, op: *op, value }
+            }
+            ExprKind::If { condition, then, otherwise } if type_of(expr) == Type::Filter => {
+                FilterNode::If(Box::new(Conditional {
+                    condition: self.filter(condition),
+                    then: self.filter(then),
+                    otherwise: otherwise.as_ref().map(|otherwise| self.filter(otherwise)),
+                }))
+            }
+            ExprKind::Loop { all: true, .. } => FilterNode::LoopAll(Box::new(self.loop_node(expr))),
             _ => match type_of(expr) {
                 Type::Set => set_filter(self.set(expr)),
                 Type::Number => FilterNode::HasValue(self.number(expr)),
-                Type::Filter => unreachable!("check: every filter form is handled above"),
+                Type::Filter | Type::Position => unreachable!("check: every filter form is handled above"),
             },
         }
     }
@@ -169,6 +209,14 @@ impl<const W: usize> Compiler<'_, W> {
             }
             ExprKind::Transform { transform, count: false, body } if type_of(body) == Type::Number => {
                 NumberNode::Extreme { max: true, args: self.copies(*transform, expr.span, |c| c.number(body)) }
+            }
+            ExprKind::Variable { name, ty: Type::Number } => NumberNode::Variable(self.slot(name, false)),
+            ExprKind::If { condition, then, otherwise } if type_of(expr) == Type::Number => {
+                NumberNode::If(Box::new(Conditional {
+                    condition: self.filter(condition),
+                    then: self.number(then),
+                    otherwise: otherwise.as_ref().map(|otherwise| self.number(otherwise)),
+                }))
             }
             // A set where a number is wanted stands for its size.
             _ => NumberNode::Count(self.set(expr)),
@@ -239,8 +287,37 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Transform { transform, body, .. } => {
                 SetNode::UnionAll(self.copies(*transform, expr.span, |compiler| compiler.set(body)))
             }
+            ExprKind::Variable { name, .. } => SetNode::Variable(self.slot(name, false)),
+            ExprKind::If { condition, then, otherwise } => SetNode::If(Box::new(Conditional {
+                condition: self.filter(condition),
+                then: self.set(then),
+                otherwise: otherwise.as_ref().map(|otherwise| self.set(otherwise)),
+            })),
+            ExprKind::Loop { .. } => SetNode::Loop(Box::new(self.loop_node(expr))),
             _ => unreachable!("check: only sets reach here"),
         }
+    }
+
+    // ----- Variables and loops ------------------------------------------------------------------
+
+    /// The slot of a variable, given on first use; `persistent` marks it as lasting from game
+    /// to game.
+    fn slot(&mut self, name: &str, persistent: bool) -> usize {
+        let next = self.slots.len();
+        let slot = *self.slots.entry(name.to_owned()).or_insert(next);
+        if slot == self.persistent.len() {
+            self.persistent.push(false);
+        }
+        self.persistent[slot] |= persistent;
+        slot
+    }
+
+    /// A `square` or `piece` loop.
+    fn loop_node(&mut self, expr: &Expr) -> LoopNode<W> {
+        let ExprKind::Loop { over, name, set, body, .. } = &expr.kind else {
+            unreachable!("compile: a loop node from a loop")
+        };
+        LoopNode { over: *over, slot: self.slot(name, false), set: self.set(set), body: self.filter(body) }
     }
 
     // ----- Positions, moves and games ------------------------------------------------------------
@@ -719,6 +796,11 @@ fn may_hold_backhand<const W: usize>(set: &SetNode<W>) -> bool {
         | SetNode::Between(..)
         | SetNode::Ray { .. }
         | SetNode::Pin { .. }
-        | SetNode::Move(_) => false,
+        | SetNode::Move(_)
+        | SetNode::Variable(_)
+        | SetNode::Loop(_) => false,
+        SetNode::If(conditional) => {
+            may_hold_backhand(&conditional.then) || conditional.otherwise.as_ref().is_some_and(may_hold_backhand)
+        }
     }
 }

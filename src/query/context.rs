@@ -2,9 +2,11 @@
 //! (for `move previous`, `terminal` and `line`), and the values of the game's tags.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use super::ast::{GameFilter, Side};
 use super::line::LineCache;
+use super::state::{Identities, State};
 use crate::position::MoveFacts;
 use crate::variant::Color;
 
@@ -17,11 +19,23 @@ pub struct Frame<P> {
     pub ply: u32,
     /// The move that led here, if known.
     pub previous: Option<MoveFacts>,
+    /// Whether the position is on the game's main line (not in a variation).
+    pub mainline: bool,
+    /// The identities of its pieces, when the query follows pieces (`piece x in ...`).
+    pub pieces: Option<Arc<Identities>>,
 }
 
-/// The positions of a line, the one tested among them, and the game's tag values.
+impl<P> Frame<P> {
+    /// A position of the main line, `ply` plies from the game's first, reached by `previous`.
+    pub fn new(position: P, ply: u32, previous: Option<MoveFacts>) -> Frame<P> {
+        Frame { position, ply, previous, mainline: true, pieces: None }
+    }
+}
+
+/// The positions of a line, the one tested among them, the game's tag values, and what the
+/// evaluation keeps from position to position.
 #[derive(Clone, Copy, Debug)]
-pub struct Context<'a, P> {
+pub struct Context<'a, P, const W: usize> {
     /// Consecutive positions of one line; each after the move stored in it.
     pub frames: &'a [Frame<P>],
     /// Whether the line ends with its last frame (then that position is terminal).
@@ -32,6 +46,8 @@ pub struct Context<'a, P> {
     /// the line is tested: then each `line` filter costs time linear in the line's length over
     /// all its positions together. Without it, each test looks ahead on its own.
     pub lines: Option<&'a LineCache>,
+    /// The variables and comments of the game's evaluation.
+    pub state: &'a State<W>,
 }
 
 /// The values of a query's game filters for one game: computed once from the tags, before any

@@ -16,7 +16,7 @@ use std::fmt::Write;
 
 use serde_json::{Value, json};
 
-use super::ast::{AttackSide, Expr, ExprKind, Header};
+use super::ast::{AttackSide, Expr, ExprKind, Header, LoopOver};
 use super::{Plan, Query};
 use crate::board::diagram;
 
@@ -154,6 +154,15 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
             line(out, &indent, &format!("line, counts {}", bounds.join(" ")));
         }
         ExprKind::Game(_) => line(out, &indent, &format!("game: {text}")),
+        ExprKind::Variable { name, .. } => line(out, &indent, &format!("variable {name}")),
+        ExprKind::Assign { name, persistent, .. } => {
+            line(out, &indent, &format!("{}assign to {name}", if *persistent { "persistent " } else { "" }));
+        }
+        ExprKind::If { .. } => line(out, &indent, "if, then, else"),
+        ExprKind::Loop { over, all, name, .. } => {
+            let over = if *over == LoopOver::Pieces { "piece" } else { "square" };
+            line(out, &indent, &format!("{over}{} {name} in", if *all { " all" } else { "" }));
+        }
     }
     // A chain of one associative operator shows as one node, however it is grouped.
     let children = match &expr.kind {

@@ -26,7 +26,7 @@
 use std::cell::RefCell;
 
 use super::context::Context;
-use super::plan::{FilterNode, NumberNode, Program, Step};
+use super::plan::{Conditional, FilterNode, LoopNode, NumberNode, Program, SetNode, Step, ValueNode};
 use crate::position::RulesView;
 
 /// The answers of a program's `line` filters at the positions of one line of frames, found on
@@ -52,7 +52,7 @@ struct Key {
 }
 
 impl Key {
-    fn of<P>(context: &Context<'_, P>) -> Key {
+    fn of<P, const W: usize>(context: &Context<'_, P, W>) -> Key {
         Key { address: context.frames.as_ptr() as usize, len: context.frames.len(), complete: context.complete }
     }
 }
@@ -107,7 +107,7 @@ impl<const W: usize> Program<W> {
         &self,
         steps: &[Step<W>],
         slot: usize,
-        context: &Context<'_, P>,
+        context: &Context<'_, P, W>,
         at: usize,
     ) -> bool {
         let Some(cache) = context.lines else {
@@ -130,12 +130,61 @@ impl<const W: usize> Program<W> {
         answer
     }
 
+    /// Whether a run of positions from `at` matches the steps in turn, tested as CQL tests them:
+    /// position after position, each step taking as many positions as it can first and giving
+    /// them back one by one when the later steps fail. Used where the steps use variables, whose
+    /// values depend on the order of the tests. A step that failed from a position is not tried
+    /// there again, so the work is bounded by the steps times the square of the positions.
+    pub(super) fn line_in_order<P: RulesView<W>>(
+        &self,
+        steps: &[Step<W>],
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> bool {
+        let mut failed = std::collections::HashSet::new();
+        self.steps_from(steps, 0, context, at, &mut failed)
+    }
+
+    fn steps_from<P: RulesView<W>>(
+        &self,
+        steps: &[Step<W>],
+        index: usize,
+        context: &Context<'_, P, W>,
+        at: usize,
+        failed: &mut std::collections::HashSet<(usize, usize)>,
+    ) -> bool {
+        let Some(step) = steps.get(index) else { return true };
+        if failed.contains(&(index, at)) {
+            return false;
+        }
+        let end = context.frames.len();
+        let most = step.max.map_or(usize::MAX, |max| usize::try_from(max).unwrap_or(usize::MAX));
+        let fewest = usize::try_from(step.min).unwrap_or(usize::MAX);
+        let mut run = 0;
+        while run < most && at + run < end {
+            count(1);
+            if !self.filter(&step.filter, context, at + run) {
+                break;
+            }
+            run += 1;
+        }
+        if run >= fewest {
+            for taken in (fewest..=run).rev() {
+                if self.steps_from(steps, index + 1, context, at + taken, failed) {
+                    return true;
+                }
+            }
+        }
+        failed.insert((index, at));
+        false
+    }
+
     /// Whether the steps match from each position `from..` of the line: all of them with
     /// `every`, else from `from` alone (the first answer; the others are then false).
     fn sequence<P: RulesView<W>>(
         &self,
         steps: &[Step<W>],
-        context: &Context<'_, P>,
+        context: &Context<'_, P, W>,
         from: usize,
         every: bool,
     ) -> Vec<bool> {
@@ -186,7 +235,7 @@ impl<const W: usize> Program<W> {
     fn runs<P: RulesView<W>>(
         &self,
         filter: &FilterNode<W>,
-        context: &Context<'_, P>,
+        context: &Context<'_, P, W>,
         from: usize,
         reach: &[bool],
     ) -> Vec<usize> {
@@ -222,7 +271,7 @@ impl<const W: usize> FilterNode<W> {
     /// Gives each `line` filter in the node a slot of its own, counting on from `next`.
     pub(super) fn number_lines(&mut self, next: &mut usize) {
         match self {
-            FilterNode::Line { steps, slot } => {
+            FilterNode::Line { steps, slot, .. } => {
                 *slot = *next;
                 *next += 1;
                 steps.iter_mut().for_each(|step| step.filter.number_lines(next));
@@ -231,16 +280,22 @@ impl<const W: usize> FilterNode<W> {
                 filters.iter_mut().for_each(|filter| filter.number_lines(next));
             }
             FilterNode::Not(filter) => filter.number_lines(next),
+            FilterNode::Assign { value: ValueNode::Number(number), .. } => number.number_lines(next),
+            FilterNode::Assign { value: ValueNode::Set(set), .. } => set.number_lines(next),
+            FilterNode::If(conditional) => conditional.number_lines(next, FilterNode::number_lines),
+            FilterNode::LoopAll(node) => node.number_lines(next),
             FilterNode::HasValue(number) => number.number_lines(next),
             FilterNode::Compare(_, left, right) => {
                 left.number_lines(next);
                 right.number_lines(next);
             }
-            // Sets hold no filter.
-            FilterNode::NotEmpty(_)
-            | FilterNode::HasSquare(_)
-            | FilterNode::PieceOn { .. }
-            | FilterNode::Subset(..)
+            // Sets hold filters only inside an `if` or a loop.
+            FilterNode::NotEmpty(set) | FilterNode::HasSquare(set) => set.number_lines(next),
+            FilterNode::Subset(left, right) => {
+                left.number_lines(next);
+                right.number_lines(next);
+            }
+            FilterNode::PieceOn { .. }
             | FilterNode::Constant(_)
             | FilterNode::Turn(_)
             | FilterNode::Check
@@ -264,15 +319,71 @@ impl<const W: usize> NumberNode<W> {
             }
             NumberNode::Extreme { args, .. } => args.iter_mut().for_each(|arg| arg.number_lines(next)),
             NumberNode::Matching(filters) => filters.iter_mut().for_each(|filter| filter.number_lines(next)),
+            NumberNode::Count(set) | NumberNode::Power(set) | NumberNode::Square { set, .. } => set.number_lines(next),
+            NumberNode::If(conditional) => conditional.number_lines(next, NumberNode::number_lines),
             NumberNode::Constant(_)
-            | NumberNode::Count(_)
             | NumberNode::Ply
             | NumberNode::MoveNumber
-            | NumberNode::Power(_)
             | NumberNode::SideToMove
-            | NumberNode::Square { .. }
-            | NumberNode::Game(_) => {}
+            | NumberNode::Game(_)
+            | NumberNode::Variable(_) => {}
         }
+    }
+}
+
+impl<const W: usize> SetNode<W> {
+    /// Gives each `line` filter in the set (inside an `if` or a loop) a slot of its own.
+    pub(super) fn number_lines(&mut self, next: &mut usize) {
+        match self {
+            SetNode::If(conditional) => conditional.number_lines(next, SetNode::number_lines),
+            SetNode::Loop(node) => node.number_lines(next),
+            SetNode::Union(left, right) | SetNode::Intersection(left, right) | SetNode::Between(left, right) => {
+                left.number_lines(next);
+                right.number_lines(next);
+            }
+            SetNode::Attacks { attackers, targets, .. } => {
+                attackers.number_lines(next);
+                targets.number_lines(next);
+            }
+            SetNode::UnionAll(sets) | SetNode::Ray { sets, .. } => {
+                sets.iter_mut().for_each(|set| set.number_lines(next))
+            }
+            SetNode::Complement { set, .. } | SetNode::Shade { set, .. } | SetNode::Direction { set, .. } => {
+                set.number_lines(next);
+            }
+            SetNode::MakeSquare(file, rank) => {
+                file.number_lines(next);
+                rank.number_lines(next);
+            }
+            SetNode::Pin { from, through, to } => {
+                from.number_lines(next);
+                through.number_lines(next);
+                to.number_lines(next);
+            }
+            SetNode::Move(node) => {
+                for set in [&mut node.from, &mut node.to, &mut node.capture].into_iter().flatten() {
+                    set.number_lines(next);
+                }
+            }
+            SetNode::Squares { .. } | SetNode::Pieces { .. } | SetNode::Variable(_) => {}
+        }
+    }
+}
+
+impl<T, const W: usize> Conditional<T, W> {
+    fn number_lines(&mut self, next: &mut usize, branch: fn(&mut T, &mut usize)) {
+        self.condition.number_lines(next);
+        branch(&mut self.then, next);
+        if let Some(otherwise) = &mut self.otherwise {
+            branch(otherwise, next);
+        }
+    }
+}
+
+impl<const W: usize> LoopNode<W> {
+    fn number_lines(&mut self, next: &mut usize) {
+        self.set.number_lines(next);
+        self.body.number_lines(next);
     }
 }
 

@@ -25,9 +25,11 @@ mod compile;
 pub mod context;
 pub mod diagnostic;
 pub mod explain;
+mod flow;
 mod line;
 mod parse;
 mod plan;
+pub mod state;
 mod transform;
 
 use std::any::Any;
@@ -40,6 +42,7 @@ pub use line::LineCache;
 #[cfg(test)]
 pub(crate) use line::work as line_work;
 pub use plan::{Needs, Program};
+pub use state::{Identities, State};
 
 use crate::board::Width;
 use crate::each_position;

@@ -1,8 +1,9 @@
 //! The compiled form of a query for one variant: masks sized to its board, piece letters resolved
 //! to kinds, transforms expanded, and nothing left to look up per position.
 
-use super::ast::{AttackSide, BinaryOp, MoveWhen, RayLines, SquareNumber};
+use super::ast::{AssignOp, AttackSide, BinaryOp, LoopOver, MoveWhen, RayLines, SquareNumber};
 use super::context::{Context, Frame, GameFacts, GameTest, TagSource};
+use super::state::State;
 use crate::board::{Masks, SquareSet};
 use crate::position::{MoveFacts, PositionView, RulesView, Wing};
 use crate::variant::{Color, Kind, KindSet, Piece};
@@ -23,7 +24,7 @@ pub(crate) struct SetValue<const W: usize> {
 }
 
 impl<const W: usize> SetValue<W> {
-    fn board(squares: SquareSet<W>) -> SetValue<W> {
+    pub(crate) fn board(squares: SquareSet<W>) -> SetValue<W> {
         SetValue { squares, backhand: [KindSet::EMPTY; 2] }
     }
 
@@ -31,7 +32,7 @@ impl<const W: usize> SetValue<W> {
         self.squares.is_empty() && self.backhand.iter().all(|kinds| kinds.is_empty())
     }
 
-    fn count(&self, view: &impl PositionView<W>) -> i64 {
+    pub(crate) fn count(&self, view: &impl PositionView<W>) -> i64 {
         let in_backhand: u32 = Color::ALL
             .into_iter()
             .flat_map(|color| self.backhand[color.index()].iter().map(move |kind| Piece { kind, color }))
@@ -77,6 +78,37 @@ pub(crate) enum SetNode<const W: usize> {
     Pin { from: Box<SetNode<W>>, through: Box<SetNode<W>>, to: Box<SetNode<W>> },
     /// The squares of the moves that fit.
     Move(Box<MoveNode<W>>),
+    /// The value of a set variable (for a piece variable, the square of its piece).
+    Variable(usize),
+    /// One set or the other, as a filter decides.
+    If(Box<Conditional<SetNode<W>, W>>),
+    /// The squares of a set for which a filter matches (`square X in S F`).
+    Loop(Box<LoopNode<W>>),
+}
+
+/// `if F then A else B` where A and B have values.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Conditional<T, const W: usize> {
+    pub condition: FilterNode<W>,
+    pub then: T,
+    pub otherwise: Option<T>,
+}
+
+/// A `square` or `piece` loop.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct LoopNode<const W: usize> {
+    pub over: LoopOver,
+    /// The variable that names each square or piece.
+    pub slot: usize,
+    pub set: SetNode<W>,
+    pub body: FilterNode<W>,
+}
+
+/// The value an assignment gives.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum ValueNode<const W: usize> {
+    Number(NumberNode<W>),
+    Set(SetNode<W>),
 }
 
 /// A `move` filter.
@@ -121,6 +153,10 @@ pub(crate) enum NumberNode<const W: usize> {
     Game(usize),
     /// How many of the filters match.
     Matching(Vec<FilterNode<W>>),
+    /// The value of a numeric variable.
+    Variable(usize),
+    /// One number or the other, as a filter decides.
+    If(Box<Conditional<NumberNode<W>, W>>),
 }
 
 /// One constituent of a `line`.
@@ -177,7 +213,20 @@ pub(crate) enum FilterNode<const W: usize> {
     Line {
         steps: Vec<Step<W>>,
         slot: usize,
+        /// The steps use variables: they are tested position after position, in the order of
+        /// the line, each time the filter is (their answers depend on the values).
+        in_order: bool,
     },
+    /// Gives a variable a value.
+    Assign {
+        slot: usize,
+        op: AssignOp,
+        value: ValueNode<W>,
+    },
+    /// One filter or another, as a filter decides.
+    If(Box<Conditional<FilterNode<W>, W>>),
+    /// Every square (or piece) of a set passes a filter (`square all X in S F`).
+    LoopAll(Box<LoopNode<W>>),
 }
 
 /// What a program needs from the replay besides each position.
@@ -188,6 +237,8 @@ pub struct Needs {
     pub previous_move: bool,
     /// The positions after each one (`line`, `terminal`): a line is tested once it is complete.
     pub lookahead: bool,
+    /// The identities of the pieces of each position, followed from the first (`piece x in S`).
+    pub identities: bool,
 }
 
 /// The `sort` value of a query.
@@ -207,6 +258,8 @@ pub struct Program<const W: usize> {
     pub(crate) game_tests: Vec<GameTest>,
     pub(crate) sort: Option<SortKey<W>>,
     pub(crate) needs: Needs,
+    /// The variables, by slot: whether each lasts from game to game.
+    pub(crate) persistent: Vec<bool>,
 }
 
 impl<const W: usize> Program<W> {
@@ -221,6 +274,12 @@ impl<const W: usize> Program<W> {
     #[must_use]
     pub fn needs(&self) -> Needs {
         self.needs
+    }
+
+    /// A fresh state for evaluating the program: its variables without values.
+    #[must_use]
+    pub fn new_state(&self) -> State<W> {
+        State::new(self.persistent.clone())
     }
 
     /// Whether the query sorts the games it finds, and smallest first.
@@ -246,24 +305,25 @@ impl<const W: usize> Program<W> {
     /// position, whose ply comes from its move counters).
     #[must_use]
     pub fn matches<P: RulesView<W>>(&self, position: &P) -> bool {
-        let frames = [Frame { position, ply: position.ply_from_counters(), previous: None }];
+        let frames = [Frame::new(position, position.ply_from_counters(), None)];
         let game = GameFacts { values: vec![None; self.game_tests.len()] };
-        self.matches_at(&Context { frames: &frames, complete: true, game: &game, lines: None }, 0)
+        let state = self.new_state();
+        self.matches_at(&Context { frames: &frames, complete: true, game: &game, lines: None, state: &state }, 0)
     }
 
     /// Whether every filter of the body matches the position `at` of the context's line.
     #[inline]
-    pub fn matches_at<P: RulesView<W>>(&self, context: &Context<'_, P>, at: usize) -> bool {
+    pub fn matches_at<P: RulesView<W>>(&self, context: &Context<'_, P, W>, at: usize) -> bool {
         self.filters.iter().all(|filter| self.filter(filter, context, at))
     }
 
     /// The `sort` value at the position `at`, if the query sorts and the value exists.
     #[must_use]
-    pub fn sort_value<P: RulesView<W>>(&self, context: &Context<'_, P>, at: usize) -> Option<i64> {
+    pub fn sort_value<P: RulesView<W>>(&self, context: &Context<'_, P, W>, at: usize) -> Option<i64> {
         self.number(&self.sort.as_ref()?.value, context, at)
     }
 
-    pub(crate) fn filter<P: RulesView<W>>(&self, node: &FilterNode<W>, context: &Context<'_, P>, at: usize) -> bool {
+    pub(crate) fn filter<P: RulesView<W>>(&self, node: &FilterNode<W>, context: &Context<'_, P, W>, at: usize) -> bool {
         let frame = &context.frames[at];
         let view = &frame.position;
         match node {
@@ -299,11 +359,22 @@ impl<const W: usize> Program<W> {
                 pieces.iter().all(|(piece, squares)| view.kind(piece.kind) & view.color(piece.color) == *squares)
             }
             FilterNode::Game(slot) => context.game.values.get(*slot).copied().flatten().is_some(),
-            FilterNode::Line { steps, slot } => self.line(steps, *slot, context, at),
+            FilterNode::Line { steps, in_order: true, .. } => self.line_in_order(steps, context, at),
+            FilterNode::Line { steps, slot, .. } => self.line(steps, *slot, context, at),
+            FilterNode::Assign { slot, op, value } => self.assign(*slot, *op, value, context, at),
+            FilterNode::If(conditional) => {
+                self.choose(conditional, context, at).is_none_or(|chosen| self.filter(chosen, context, at))
+            }
+            FilterNode::LoopAll(node) => self.loop_all(node, context, at),
         }
     }
 
-    fn number<P: RulesView<W>>(&self, node: &NumberNode<W>, context: &Context<'_, P>, at: usize) -> Option<i64> {
+    pub(super) fn number<P: RulesView<W>>(
+        &self,
+        node: &NumberNode<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> Option<i64> {
         let frame = &context.frames[at];
         match node {
             NumberNode::Constant(value) => Some(*value),
@@ -337,6 +408,8 @@ impl<const W: usize> Program<W> {
             NumberNode::Matching(filters) => {
                 Some(filters.iter().filter(|filter| self.filter(filter, context, at)).count() as i64)
             }
+            NumberNode::Variable(slot) => self.number_variable(*slot, context),
+            NumberNode::If(conditional) => self.number(self.choose(conditional, context, at)?, context, at),
         }
     }
 
@@ -356,7 +429,12 @@ impl<const W: usize> Program<W> {
     }
 
     /// The squares of a set: `self.set(node, ..).squares`, without the backhand's part.
-    fn squares<P: RulesView<W>>(&self, node: &SetNode<W>, context: &Context<'_, P>, at: usize) -> SquareSet<W> {
+    pub(super) fn squares<P: RulesView<W>>(
+        &self,
+        node: &SetNode<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> SquareSet<W> {
         let view = &context.frames[at].position;
         match node {
             SetNode::Squares { squares, .. } => *squares,
@@ -387,7 +465,12 @@ impl<const W: usize> Program<W> {
         on_board
     }
 
-    pub(crate) fn set<P: RulesView<W>>(&self, node: &SetNode<W>, context: &Context<'_, P>, at: usize) -> SetValue<W> {
+    pub(crate) fn set<P: RulesView<W>>(
+        &self,
+        node: &SetNode<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> SetValue<W> {
         let view = &context.frames[at].position;
         match node {
             SetNode::Squares { squares, backhand } => SetValue {
@@ -484,6 +567,12 @@ impl<const W: usize> Program<W> {
                 SetValue::board(pinned)
             }
             SetNode::Move(node) => SetValue::board(self.moves(node, context, at)),
+            SetNode::Variable(slot) => self.set_variable(*slot, context, at),
+            SetNode::If(conditional) => match self.choose(conditional, context, at) {
+                Some(chosen) => self.set(chosen, context, at),
+                None => SetValue::board(SquareSet::EMPTY),
+            },
+            SetNode::Loop(node) => SetValue::board(self.loop_squares(node, context, at)),
         }
     }
 
@@ -542,7 +631,7 @@ impl<const W: usize> Program<W> {
         &self,
         lines: RayLines,
         sets: &[SetNode<W>],
-        context: &Context<'_, P>,
+        context: &Context<'_, P, W>,
         at: usize,
     ) -> SquareSet<W> {
         let occupied = context.frames[at].position.occupied();
@@ -591,7 +680,7 @@ impl<const W: usize> Program<W> {
     }
 
     /// The from-squares (with `to`, the to-squares) of the moves that fit.
-    fn moves<P: RulesView<W>>(&self, node: &MoveNode<W>, context: &Context<'_, P>, at: usize) -> SquareSet<W> {
+    fn moves<P: RulesView<W>>(&self, node: &MoveNode<W>, context: &Context<'_, P, W>, at: usize) -> SquareSet<W> {
         let frame = &context.frames[at];
         let mut legal = Vec::new();
         let (moves, reference): (&[MoveFacts], usize) = match node.when {

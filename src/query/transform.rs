@@ -9,7 +9,7 @@ use std::hash::{Hash, Hasher};
 use super::ast::{BinaryOp, Span, TransformKind};
 use super::compile::Compiler;
 use super::diagnostic::Diagnostic;
-use super::plan::{FilterNode, MoveNode, NumberNode, PieceClass, SetNode, Step};
+use super::plan::{Conditional, FilterNode, LoopNode, MoveNode, NumberNode, PieceClass, SetNode, Step, ValueNode};
 use crate::board::{SquareMap, SquareSet};
 use crate::variant::Piece;
 
@@ -172,19 +172,58 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
                 let test = mapper.compiler.game_test(*slot).flip_color();
                 FilterNode::Game(mapper.compiler.game_slot(test))
             }
-            FilterNode::Line { steps, slot } => FilterNode::Line {
+            FilterNode::Line { steps, slot, in_order } => FilterNode::Line {
                 steps: steps
                     .iter()
                     .map(|step| Some(Step { filter: step.filter.mapped(mapper)?, min: step.min, max: step.max }))
                     .collect::<Option<_>>()?,
                 slot: *slot,
+                in_order: *in_order,
             },
+            FilterNode::Assign { slot, op, value } => {
+                FilterNode::Assign { slot: *slot, op: *op, value: value.mapped(mapper)? }
+            }
+            FilterNode::If(conditional) => FilterNode::If(boxed(&**conditional, mapper)?),
+            FilterNode::LoopAll(node) => FilterNode::LoopAll(boxed(&**node, mapper)?),
             FilterNode::Constant(_)
             | FilterNode::Check
             | FilterNode::NoMove { .. }
             | FilterNode::Initial
             | FilterNode::Terminal
             | FilterNode::Game(_) => self.clone(),
+        })
+    }
+}
+
+impl<const W: usize> Mapped<W> for ValueNode<W> {
+    fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
+        Some(match self {
+            ValueNode::Number(number) => ValueNode::Number(number.mapped(mapper)?),
+            ValueNode::Set(set) => ValueNode::Set(set.mapped(mapper)?),
+        })
+    }
+}
+
+impl<const W: usize, T: Mapped<W>> Mapped<W> for Conditional<T, W> {
+    fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
+        Some(Conditional {
+            condition: self.condition.mapped(mapper)?,
+            then: self.then.mapped(mapper)?,
+            otherwise: match &self.otherwise {
+                Some(otherwise) => Some(otherwise.mapped(mapper)?),
+                None => None,
+            },
+        })
+    }
+}
+
+impl<const W: usize> Mapped<W> for LoopNode<W> {
+    fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
+        Some(LoopNode {
+            over: self.over,
+            slot: self.slot,
+            set: self.set.mapped(mapper)?,
+            body: self.body.mapped(mapper)?,
         })
     }
 }
@@ -207,11 +246,14 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
                 NumberNode::Game(mapper.compiler.game_slot(test))
             }
             NumberNode::Matching(filters) => NumberNode::Matching(all(filters, mapper)?),
+            NumberNode::If(conditional) => NumberNode::If(boxed(&**conditional, mapper)?),
+            // A variable's value is what it was given, mapped or not where it was given.
             NumberNode::Constant(_)
             | NumberNode::Ply
             | NumberNode::MoveNumber
             | NumberNode::SideToMove
-            | NumberNode::Game(_) => self.clone(),
+            | NumberNode::Game(_)
+            | NumberNode::Variable(_) => self.clone(),
         })
     }
 }
@@ -267,6 +309,9 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
                 promote: node.promote.as_ref().map(|classes| mapper.classes(classes)),
                 ..(**node).clone()
             })),
+            SetNode::If(conditional) => SetNode::If(boxed(&**conditional, mapper)?),
+            SetNode::Loop(node) => SetNode::Loop(boxed(&**node, mapper)?),
+            SetNode::Variable(_) => self.clone(),
         })
     }
 }
@@ -370,10 +415,12 @@ impl<const W: usize> Canonical for FilterNode<W> {
             }
             FilterNode::Not(filter) => FilterNode::Not(canonical_box(&**filter)),
             // The slot numbers a node of the program, not what it means.
-            FilterNode::Line { steps, .. } => FilterNode::Line {
+            FilterNode::Line { steps, in_order, .. } => FilterNode::Line {
                 steps: steps.iter().map(|step| Step { filter: step.filter.canonical(), ..step.clone() }).collect(),
                 slot: 0,
+                in_order: *in_order,
             },
+            // Filters that keep or choose are kept as written: their order matters.
             FilterNode::PieceOn { .. }
             | FilterNode::Constant(_)
             | FilterNode::Turn(_)
@@ -382,7 +429,10 @@ impl<const W: usize> Canonical for FilterNode<W> {
             | FilterNode::Initial
             | FilterNode::Terminal
             | FilterNode::Placement(_)
-            | FilterNode::Game(_) => self.clone(),
+            | FilterNode::Game(_)
+            | FilterNode::Assign { .. }
+            | FilterNode::If(_)
+            | FilterNode::LoopAll(_) => self.clone(),
         }
     }
 }
@@ -409,7 +459,9 @@ impl<const W: usize> Canonical for NumberNode<W> {
             | NumberNode::Ply
             | NumberNode::MoveNumber
             | NumberNode::SideToMove
-            | NumberNode::Game(_) => self.clone(),
+            | NumberNode::Game(_)
+            | NumberNode::Variable(_)
+            | NumberNode::If(_) => self.clone(),
         }
     }
 }
@@ -433,6 +485,7 @@ fn set_parts<const W: usize>(set: &SetNode<W>, union: bool, out: &mut Vec<SetNod
 impl<const W: usize> Canonical for SetNode<W> {
     fn canonical(&self) -> Self {
         match self {
+            SetNode::Variable(_) | SetNode::If(_) | SetNode::Loop(_) => self.clone(),
             SetNode::MakeSquare(file, rank) => {
                 SetNode::MakeSquare(Box::new(file.canonical()), Box::new(rank.canonical()))
             }

@@ -7,11 +7,13 @@
 use std::borrow::Cow;
 use std::fmt;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
+use crate::board::Square;
 use crate::notation::fen;
 use crate::notation::pgn::{Damage, Lexer, Visitor, decode_text, tag_text};
-use crate::position::Position;
-use crate::query::{Context, Frame, GameFacts, LineCache, Needs, Program, TagSource};
+use crate::position::{Position, PositionView};
+use crate::query::{Context, Frame, GameFacts, Identities, LineCache, Needs, Program, State, TagSource};
 use crate::rules::classical::{Board, San, SanError};
 use crate::text::excerpt;
 use crate::variant::{Family, Variant};
@@ -171,25 +173,15 @@ struct Findings {
 }
 
 impl Findings {
-    /// Tests the position `at` of a line; `complete` when the line has ended. `lines` keeps the
-    /// answers of `line` filters while every position of a complete line is tested.
+    /// Tests the position `at` of the context's line, whose marking comments go at `offsets`.
     #[inline(always)]
-    fn test(
-        &mut self,
-        program: &Program<1>,
-        game: &GameFacts,
-        line: &Line,
-        at: usize,
-        complete: bool,
-        lines: Option<&LineCache>,
-    ) {
-        let context = Context { frames: &line.frames, complete, game, lines };
-        if !program.matches_at(&context, at) {
+    fn test(&mut self, program: &Program<1>, context: &Context<'_, Board, 1>, offsets: &[usize], at: usize) {
+        if !program.matches_at(context, at) {
             return;
         }
-        self.matched.push(MatchedPly { ply: line.frames[at].ply, offset: line.offsets[at] });
+        self.matched.push(MatchedPly { ply: context.frames[at].ply, offset: offsets[at] });
         if let Some(min) = program.sorts()
-            && let Some(value) = program.sort_value(&context, at)
+            && let Some(value) = program.sort_value(context, at)
         {
             self.sort = Some(match self.sort {
                 Some(best) if min => best.min(value),
@@ -210,6 +202,8 @@ struct Replayer<'a, 'o> {
     game: GameFacts,
     /// The answers of `line` filters over the line being closed.
     lines: LineCache,
+    /// The variables of the game's evaluation, and the program they are for.
+    state: Option<(&'o Program<1>, State<1>)>,
     line: Option<Line>,
     outer: Vec<Line>,
     found: Findings,
@@ -241,6 +235,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
             keep: 1,
             game: GameFacts::default(),
             lines: LineCache::new(),
+            state: None,
             line: None,
             outer: Vec::new(),
             found: Findings::default(),
@@ -297,7 +292,9 @@ impl<'a, 'o> Replayer<'a, 'o> {
                 let at = line.frames.len() - 1;
                 self.found.matched.push(MatchedPly { ply: line.frames[at].ply, offset: line.offsets[at] });
             } else {
-                self.found.test(program, &self.game, line, line.frames.len() - 1, false, None);
+                let state = &self.state.as_ref().expect("a state for the game's program").1;
+                let context = Context { frames: &line.frames, complete: false, game: &self.game, lines: None, state };
+                self.found.test(program, &context, &line.offsets, line.frames.len() - 1);
             }
         }
     }
@@ -308,8 +305,10 @@ impl<'a, 'o> Replayer<'a, 'o> {
             // The frames stay the same while the line's positions are tested: each `line`
             // filter looks ahead once for all of them.
             self.lines.clear();
+            let state = &self.state.as_ref().expect("a state for the game's program").1;
+            let context = Context { frames: &line.frames, complete, game: &self.game, lines: Some(&self.lines), state };
             for at in line.own_from..line.frames.len() {
-                self.found.test(program, &self.game, line, at, complete, Some(&self.lines));
+                self.found.test(program, &context, &line.offsets, at);
             }
         }
     }
@@ -378,21 +377,31 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
             Ok(board) => board,
             Err(kind) => return self.fail(0, start, b"", kind),
         };
+        match &mut self.state {
+            Some((previous, state)) if std::ptr::eq(*previous, program) => state.new_game(),
+            _ => self.state = Some((program, program.new_state())),
+        }
         self.program = Some(program);
         self.needs = program.needs();
         self.keep = if self.needs.lookahead {
             0
-        } else if self.needs.previous_move || self.options.variations {
+        } else if self.needs.previous_move || self.needs.identities || self.options.variations {
             2
         } else {
             1
         };
-        let line =
-            Line { frames: vec![Frame { position: board, ply: 0, previous: None }], offsets: vec![start], own_from: 0 };
+        let mut first = Frame::new(board, 0, None);
+        if self.needs.identities {
+            let occupied = PositionView::occupied(&first.position);
+            first.pieces = Some(Arc::new(Identities::first(variant.geometry.squares(), occupied.iter())));
+        }
+        let line = Line { frames: vec![first], offsets: vec![start], own_from: 0 };
+        let state = &self.state.as_ref().expect("a state for the game's program").1;
         if program.is_game_level() {
             // Nothing in the query looks at positions: the game's start decides it, and when it
             // matches, every position of the game matches (its moves are replayed to find them).
-            self.found.test(program, &self.game, &line, 0, false, None);
+            let context = Context { frames: &line.frames, complete: false, game: &self.game, lines: None, state };
+            self.found.test(program, &context, &line.offsets, 0);
             if self.found.matched.is_empty() {
                 return ControlFlow::Break(());
             }
@@ -407,7 +416,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
 
     fn san(&mut self, token: &'a [u8], end: usize) -> ControlFlow<()> {
         let keep = self.keep;
-        let needs_facts = self.needs.previous_move;
+        let needs_facts = self.needs.previous_move || self.needs.identities;
         if self.error.is_some() {
             return ControlFlow::Break(());
         }
@@ -441,7 +450,15 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
                 frame.ply = ply;
                 if needs_facts && let Some(parent) = line.frames.len().checked_sub(2) {
                     let facts = line.frames[parent].position.move_facts(played);
-                    line.frames.last_mut().expect("a line has a position").previous = facts;
+                    let frame = line.frames.last_mut().expect("a line has a position");
+                    if let (Some(facts), Some(pieces)) = (&facts, &frame.pieces) {
+                        let occupied = PositionView::occupied(&frame.position);
+                        let after = pieces.after_move(facts.from, facts.to, facts.capture, |index| {
+                            u16::try_from(index).is_ok_and(|index| occupied.contains(Square::from_index(index)))
+                        });
+                        frame.pieces = Some(Arc::new(after));
+                    }
+                    frame.previous = facts;
                 }
                 *line.offsets.last_mut().expect("a line has offsets") = end;
                 self.plies = self.plies.max(ply);

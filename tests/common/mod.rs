@@ -65,9 +65,11 @@ pub fn number(expr: &str, variant_name: &str, text: &str) -> Option<i64> {
 
 fn value_in<const W: usize, P: RulesView<W>>(plan: &Plan, position: P) -> Option<i64> {
     let program = plan.program::<W>().expect("the plan's width");
-    let frames = [Frame { ply: position.ply_from_counters(), position, previous: None }];
+    let ply = position.ply_from_counters();
+    let frames = [Frame::new(position, ply, None)];
+    let state = program.new_state();
     let game = GameFacts::default();
-    program.sort_value(&Context { frames: &frames, complete: true, game: &game, lines: None }, 0)
+    program.sort_value(&Context { frames: &frames, complete: true, game: &game, lines: None, state: &state }, 0)
 }
 
 /// The squares of the value of a set expression in a position, by name, in board order: each

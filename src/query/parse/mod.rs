@@ -4,6 +4,9 @@
 //! own to find out exactly what was expected where. So every mistake is reported, each with a
 //! sentence about the query rather than the name of a grammar rule.
 
+mod variables;
+
+use std::collections::HashMap;
 use std::num::NonZeroUsize;
 use std::sync::{LazyLock, Mutex, PoisonError};
 
@@ -131,7 +134,7 @@ fn is_transform_word(word: &str) -> bool {
 /// [`parse`], on the calling thread's stack.
 fn parse_on_this_thread(source: &str) -> (QueryAst, Vec<Diagnostic>) {
     let (balanced, diagnostics) = balance(source);
-    let mut builder = Builder { diagnostics, reported_until: 0, too_deep: false, nested: 0 };
+    let mut builder = Builder { diagnostics, variables: HashMap::new(), reported_until: 0, too_deep: false, nested: 0 };
     let mut ast = QueryAst { header: None, body: Vec::new() };
     let mut pairs = match parse_rule(Rule::query, &balanced) {
         Ok(pairs) => pairs,
@@ -260,6 +263,8 @@ fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
 /// Builds the tree and collects mistakes.
 struct Builder {
     diagnostics: Vec<Diagnostic>,
+    /// The variables named so far, in the order of the text, with the type of their values.
+    variables: HashMap<String, Type>,
     /// Junk before this offset belongs to a mistake already reported.
     reported_until: usize,
     /// Whether a tree too deep was reported.
@@ -348,6 +353,15 @@ fn describe_error(error: &pest::error::Error<Rule>, source: &str, offset: usize)
     if let Some(word) = unknown_word(source, position) {
         return Diagnostic::new(word, format!("unknown word {}", quoted(word.text(source))));
     }
+    if let Some(keyword) = keyword_around(source, position) {
+        // A keyword where a filter was expected: the mistake is the keyword, not its letters.
+        let found = keyword.text(source);
+        let message = match source[offset..keyword.start].trim() {
+            "" => format!("expected a filter such as Qh7, found {}", quoted(found)),
+            context => format!("unexpected {} after '{}'", quoted(found), shorten(context)),
+        };
+        return Diagnostic::new(keyword, message);
+    }
     let found = word_at(source, position);
     let span = Span::new(position, position + found.len().max(1));
     let context = source[offset..position].trim();
@@ -389,6 +403,22 @@ fn unknown_word(source: &str, position: usize) -> Option<Span> {
     let followed_by_designator = source[end..].starts_with(|c: char| c.is_ascii_digit() || "[?&_".contains(c));
     let keyword = parse_rule(Rule::keyword, word).is_ok_and(|pairs| pairs.as_str() == word);
     (word.len() >= 3 && !followed_by_designator && !keyword).then_some(Span::new(start, end))
+}
+
+/// The keyword whose letters after the first hold a byte offset, if one does.
+fn keyword_around(source: &str, position: usize) -> Option<Span> {
+    let is_letter = |c: char| c.is_ascii_alphabetic();
+    if !source[position..].starts_with(is_letter) || !source[..position].ends_with(is_letter) {
+        return None;
+    }
+    let start = source[..position]
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !is_letter(c))
+        .map_or(0, |(index, c)| index + c.len_utf8());
+    let end = source[position..].find(|c: char| !is_letter(c)).map_or(source.len(), |i| position + i);
+    let word = &source[start..end];
+    parse_rule(Rule::keyword, word).is_ok_and(|pairs| pairs.as_str() == word).then_some(Span::new(start, end))
 }
 
 /// The word at a byte offset: up to the next space or bracket, at least one character.
@@ -834,6 +864,11 @@ impl Builder {
                 }
                 (ExprKind::Extreme { max, args: items.filters }, items.depth + 1)
             }
+            Rule::designator if self.variables.contains_key(pair.as_str()) => (self.variable(&pair), 1),
+            Rule::variable => (self.variable(&pair), 1),
+            Rule::assignment => self.assignment(pair),
+            Rule::if_filter => self.if_filter(pair),
+            Rule::loop_filter => self.loop_filter(pair),
             Rule::designator => {
                 let inner = pair.into_inner().next().expect("grammar: a designator has a kind");
                 match inner.as_rule() {
@@ -1178,6 +1213,15 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_matchstring
             | Rule::kw_variant
             | Rule::kw_sort
+            | Rule::kw_persistent
+            | Rule::kw_quiet
+            | Rule::kw_if
+            | Rule::kw_then
+            | Rule::kw_else
+            | Rule::kw_square
+            | Rule::kw_piece
+            | Rule::kw_all
+            | Rule::op_in
     )
 }
 

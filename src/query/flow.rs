@@ -1,0 +1,163 @@
+//! Evaluating the filters that keep or choose: assignments, variables, `if`, and the `square`
+//! and `piece` loops. Their values live in the context's [`State`](super::State).
+
+use super::ast::{AssignOp, BinaryOp, LoopOver};
+use super::context::Context;
+use super::plan::{Conditional, LoopNode, Program, SetValue, ValueNode};
+use super::state::Value;
+use crate::board::{Square, SquareSet};
+use crate::position::RulesView;
+
+impl<const W: usize> Program<W> {
+    /// Gives the variable `slot` a value; matches when the value exists.
+    pub(super) fn assign<P: RulesView<W>>(
+        &self,
+        slot: usize,
+        op: AssignOp,
+        value: &ValueNode<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> bool {
+        let state = context.state;
+        let new = match value {
+            ValueNode::Number(number) => self.number(number, context, at).map(Value::Number),
+            ValueNode::Set(set) => Some(Value::Set(self.set(set, context, at))),
+        };
+        let combined = match (op, state.get(slot), new) {
+            (AssignOp::Set, _, new) => new,
+            (AssignOp::SetOrUnset, _, new) => Some(new.unwrap_or(Value::Unset)),
+            (AssignOp::Arithmetic(op), Value::Number(old), Some(Value::Number(new))) => {
+                arithmetic(op, old, new).map(Value::Number)
+            }
+            (AssignOp::Arithmetic(op), Value::Number(old), Some(Value::Set(new))) => {
+                arithmetic(op, old, new.count(&context.frames[at].position)).map(Value::Number)
+            }
+            (AssignOp::Union, Value::Set(old), Some(Value::Set(new))) => Some(Value::Set(SetValue {
+                squares: old.squares | new.squares,
+                backhand: [0, 1].map(|c| old.backhand[c].union(new.backhand[c])),
+            })),
+            (AssignOp::Intersection, Value::Set(old), Some(Value::Set(new))) => Some(Value::Set(SetValue {
+                squares: old.squares & new.squares,
+                backhand: [0, 1].map(|c| old.backhand[c].intersection(new.backhand[c])),
+            })),
+            _ => None,
+        };
+        match combined {
+            Some(value) => {
+                state.set(slot, value);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The branch of a conditional that applies here; none when the condition fails and there
+    /// is no `else`.
+    pub(super) fn choose<'n, T, P: RulesView<W>>(
+        &self,
+        conditional: &'n Conditional<T, W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> Option<&'n T> {
+        if self.filter(&conditional.condition, context, at) {
+            Some(&conditional.then)
+        } else {
+            conditional.otherwise.as_ref()
+        }
+    }
+
+    pub(super) fn number_variable<P>(&self, slot: usize, context: &Context<'_, P, W>) -> Option<i64> {
+        match context.state.get(slot) {
+            Value::Number(value) => Some(value),
+            _ => None,
+        }
+    }
+
+    /// The value of a set variable; for a piece, the square where it stands at `at` (none once
+    /// it is captured).
+    pub(super) fn set_variable<P: RulesView<W>>(
+        &self,
+        slot: usize,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> SetValue<W> {
+        match context.state.get(slot) {
+            Value::Set(set) => set,
+            Value::Piece(id) => {
+                let square = context.frames[at].pieces.as_ref().and_then(|pieces| pieces.square_of(id));
+                SetValue::board(square.map_or(SquareSet::EMPTY, SquareSet::from_square))
+            }
+            _ => SetValue::board(SquareSet::EMPTY),
+        }
+    }
+
+    /// The squares of the loop's set whose square (or piece) passes the body.
+    pub(super) fn loop_squares<P: RulesView<W>>(
+        &self,
+        node: &LoopNode<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> SquareSet<W> {
+        let mut passed = SquareSet::EMPTY;
+        self.each_bound(node, context, at, |square, passes| {
+            if passes {
+                passed.add(square);
+            }
+            true
+        });
+        passed
+    }
+
+    /// Whether every square (or piece) of the loop's set passes the body.
+    pub(super) fn loop_all<P: RulesView<W>>(&self, node: &LoopNode<W>, context: &Context<'_, P, W>, at: usize) -> bool {
+        let mut all = true;
+        self.each_bound(node, context, at, |_, passes| {
+            all &= passes;
+            passes
+        });
+        all
+    }
+
+    /// Tests the body with the loop's variable bound to each square (or piece) of its set in
+    /// turn, while `go_on` says to; the variable has its old value again afterwards.
+    fn each_bound<P: RulesView<W>>(
+        &self,
+        node: &LoopNode<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+        mut go_on: impl FnMut(Square, bool) -> bool,
+    ) {
+        let frame = &context.frames[at];
+        let mut squares = self.squares(&node.set, context, at);
+        if node.over == LoopOver::Pieces {
+            squares &= frame.position.occupied();
+        }
+        let old = context.state.get(node.slot);
+        for square in squares.iter() {
+            let bound = match (node.over, &frame.pieces) {
+                (LoopOver::Pieces, Some(pieces)) => match pieces.at(square) {
+                    Some(id) => Value::Piece(id),
+                    None => continue,
+                },
+                _ => Value::Set(SetValue::board(SquareSet::from_square(square))),
+            };
+            context.state.set(node.slot, bound);
+            let passes = self.filter(&node.body, context, at);
+            if !go_on(square, passes) {
+                break;
+            }
+        }
+        context.state.set(node.slot, old);
+    }
+}
+
+/// `old op new`, none on overflow or division by zero.
+fn arithmetic(op: BinaryOp, old: i64, new: i64) -> Option<i64> {
+    match op {
+        BinaryOp::Add => old.checked_add(new),
+        BinaryOp::Sub => old.checked_sub(new),
+        BinaryOp::Mul => old.checked_mul(new),
+        BinaryOp::Div => old.checked_div(new),
+        _ => old.checked_rem(new),
+    }
+}

@@ -1,0 +1,134 @@
+//! The filters that name things or choose: assignments and variables, `if`, and the `square`
+//! and `piece` loops. A name means a variable from where it is first given a value on, as in
+//! CQL 6.2; before that, a word that reads as a designator is one.
+
+use pest::iterators::Pair;
+
+use super::{Builder, Rule, span_of};
+use crate::query::ast::{AssignOp, BinaryOp, Expr, ExprKind, LoopOver, Type};
+use crate::query::check::type_of;
+use crate::query::diagnostic::{Diagnostic, quoted};
+
+impl Builder {
+    /// A name standing for its variable's value.
+    pub(super) fn variable(&mut self, pair: &Pair<'_, Rule>) -> ExprKind {
+        let name = pair.as_str().to_owned();
+        let ty = match self.variables.get(&name) {
+            Some(ty) => *ty,
+            None => {
+                self.diagnostics.push(Diagnostic::new(span_of(pair), format!("unknown word {}", quoted(&name))));
+                Type::Number
+            }
+        };
+        ExprKind::Variable { name, ty }
+    }
+
+    /// `[persistent] x OP F`.
+    pub(super) fn assignment(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
+        let mut persistent = false;
+        let mut name = String::new();
+        let mut op = AssignOp::Set;
+        let mut value = None;
+        let mut name_span = span_of(&pair);
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::kw_persistent => persistent = true,
+                Rule::variable_word => {
+                    name = part.as_str().to_owned();
+                    name_span = span_of(&part);
+                }
+                Rule::assign_op => op = assign_op(part.as_str()),
+                Rule::filter => value = Some(self.operators(part.into_inner())),
+                _ => {}
+            }
+        }
+        let (value, depth) = value.expect("grammar: an assignment has a value");
+        let ty = match op {
+            AssignOp::Arithmetic(_) => Type::Number,
+            AssignOp::Union | AssignOp::Intersection => Type::Set,
+            AssignOp::Set | AssignOp::SetOrUnset => type_of(&value),
+        };
+        self.declare(&name, ty, name_span, op != AssignOp::Set && op != AssignOp::SetOrUnset);
+        (ExprKind::Assign { name, op, value: Box::new(value), persistent }, depth + 1)
+    }
+
+    /// Records that `name` holds values of type `ty` from here on. A variable keeps the type of
+    /// its first value; an operator that combines needs a value already given.
+    fn declare(&mut self, name: &str, ty: Type, span: crate::query::ast::Span, combines: bool) {
+        match self.variables.get(name) {
+            None if combines => self.diagnostics.push(Diagnostic::new(
+                span,
+                format!("{} has no value yet to combine with: give it one with '=' first", quoted(name)),
+            )),
+            Some(held) if *held != ty && ty != Type::Filter => self.diagnostics.push(Diagnostic::new(
+                span,
+                format!("{} holds {} and cannot now take {}", quoted(name), noun(*held), noun(ty)),
+            )),
+            _ => {}
+        }
+        if ty != Type::Filter {
+            self.variables.entry(name.to_owned()).or_insert(ty);
+        }
+    }
+
+    /// `if F [then] G [else H]`.
+    pub(super) fn if_filter(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
+        let mut filters = Vec::new();
+        for part in pair.into_inner().filter(|part| part.as_rule() == Rule::filter) {
+            filters.push(self.operators(part.into_inner()));
+        }
+        let depth = filters.iter().map(|(_, depth)| *depth).max().unwrap_or(0) + 1;
+        let mut filters = filters.into_iter().map(|(filter, _)| Box::new(filter));
+        let condition = filters.next().expect("grammar: if has a condition");
+        let then = filters.next().expect("grammar: if has a filter to test");
+        (ExprKind::If { condition, then, otherwise: filters.next() }, depth)
+    }
+
+    /// `square [all] X in S F` and `piece [all] X in S F`.
+    pub(super) fn loop_filter(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
+        let mut over = LoopOver::Squares;
+        let mut all = false;
+        let mut name = String::new();
+        let mut set: Option<(Expr, u32)> = None;
+        let mut body: Option<(Expr, u32)> = None;
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::kw_piece => over = LoopOver::Pieces,
+                Rule::kw_all => all = true,
+                Rule::variable_name => {
+                    name = part.as_str().to_owned();
+                    self.declare(&name, Type::Set, span_of(&part), false);
+                }
+                Rule::argument => set = Some(self.operators(part.into_inner())),
+                Rule::filter => body = Some(self.operators(part.into_inner())),
+                _ => {}
+            }
+        }
+        let (set, set_depth) = set.expect("grammar: a loop has a set");
+        let (body, body_depth) = body.expect("grammar: a loop has a body");
+        (ExprKind::Loop { over, all, name, set: Box::new(set), body: Box::new(body) }, set_depth.max(body_depth) + 1)
+    }
+}
+
+fn assign_op(text: &str) -> AssignOp {
+    match text {
+        "+=" => AssignOp::Arithmetic(BinaryOp::Add),
+        "-=" => AssignOp::Arithmetic(BinaryOp::Sub),
+        "*=" => AssignOp::Arithmetic(BinaryOp::Mul),
+        "/=" => AssignOp::Arithmetic(BinaryOp::Div),
+        "%=" => AssignOp::Arithmetic(BinaryOp::Rem),
+        "|=" => AssignOp::Union,
+        "&=" => AssignOp::Intersection,
+        "=?" => AssignOp::SetOrUnset,
+        _ => AssignOp::Set,
+    }
+}
+
+fn noun(ty: Type) -> &'static str {
+    match ty {
+        Type::Filter => "no value",
+        Type::Set => "a set of squares",
+        Type::Number => "a number",
+        Type::Position => "a position",
+    }
+}

@@ -1,0 +1,181 @@
+//! What evaluating a query keeps while it goes through the positions of a game: the values of
+//! its variables, and the comments it makes. Positions are tested in the order of the game, so
+//! a value given at one position is seen at the next ones, as in CQL 6.2.
+
+use std::cell::RefCell;
+
+use super::plan::SetValue;
+use crate::board::Square;
+
+/// The value a variable holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Value<const W: usize> {
+    /// No value yet (or no longer).
+    Unset,
+    /// A number.
+    Number(i64),
+    /// A set of squares.
+    Set(SetValue<W>),
+    /// A position of the line: the index of its frame in the context.
+    Position(usize),
+    /// A piece, by its identity: wherever it stands in the position looked at.
+    Piece(PieceId),
+}
+
+/// The identity of a piece: given to each piece of a game's first position (and to each piece
+/// dropped later), and kept by the piece as it moves.
+pub type PieceId = u16;
+
+/// A comment made by `comment(...)` at a position: where, and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    /// The index of the position's frame.
+    pub at: usize,
+    /// The text.
+    pub text: String,
+}
+
+/// The variables and comments of one game's evaluation (and the persistent variables, which
+/// last from game to game).
+#[derive(Debug)]
+pub struct State<const W: usize> {
+    values: RefCell<Vec<Value<W>>>,
+    /// Which variables last from game to game.
+    persistent: Vec<bool>,
+    notes: RefCell<Vec<Note>>,
+}
+
+impl<const W: usize> State<W> {
+    /// A state for a program of `variables` variables, the persistent ones marked.
+    #[must_use]
+    pub fn new(persistent: Vec<bool>) -> State<W> {
+        let values = persistent.iter().map(|&persistent| if persistent { Value::Number(0) } else { Value::Unset });
+        State { values: RefCell::new(values.collect()), persistent, notes: RefCell::new(Vec::new()) }
+    }
+
+    /// Forgets what one game gave: every variable but the persistent ones loses its value, and
+    /// the comments are dropped.
+    pub fn new_game(&mut self) {
+        for (value, persistent) in self.values.get_mut().iter_mut().zip(&self.persistent) {
+            if !persistent {
+                *value = Value::Unset;
+            }
+        }
+        self.notes.get_mut().clear();
+    }
+
+    pub(crate) fn get(&self, slot: usize) -> Value<W> {
+        self.values.borrow().get(slot).copied().unwrap_or(Value::Unset)
+    }
+
+    pub(crate) fn set(&self, slot: usize, value: Value<W>) {
+        if let Some(held) = self.values.borrow_mut().get_mut(slot) {
+            *held = value;
+        }
+    }
+
+    /// Adds a comment at the frame `at`.
+    pub(crate) fn note(&self, at: usize, text: String) {
+        self.notes.borrow_mut().push(Note { at, text });
+    }
+
+    /// How many comments have been made so far.
+    pub(crate) fn notes_len(&self) -> usize {
+        self.notes.borrow().len()
+    }
+
+    /// Forgets the comments made after the first `len`.
+    pub(crate) fn truncate_notes(&self, len: usize) {
+        self.notes.borrow_mut().truncate(len);
+    }
+
+    /// Takes the comments made so far.
+    pub fn take_notes(&mut self) -> Vec<Note> {
+        std::mem::take(self.notes.get_mut())
+    }
+}
+
+/// The identities of the pieces of a position, square by square (0 on an empty square).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identities {
+    ids: Box<[PieceId]>,
+    /// The next identity to give.
+    next: PieceId,
+}
+
+impl Identities {
+    /// The identities of a first position: 1, 2, ... for its pieces in the order of the squares.
+    #[must_use]
+    pub fn first(squares: usize, occupied: impl Iterator<Item = Square>) -> Identities {
+        let mut ids = vec![0; squares].into_boxed_slice();
+        let mut next: PieceId = 1;
+        for square in occupied {
+            if let Some(id) = ids.get_mut(square.index()) {
+                *id = next;
+                next = next.saturating_add(1);
+            }
+        }
+        Identities { ids, next }
+    }
+
+    /// The identity of the piece on a square, if one stands there.
+    #[must_use]
+    pub fn at(&self, square: Square) -> Option<PieceId> {
+        self.ids.get(square.index()).copied().filter(|&id| id != 0)
+    }
+
+    /// The square of the piece with an identity, if it is on the board.
+    #[must_use]
+    pub fn square_of(&self, id: PieceId) -> Option<Square> {
+        let index = self.ids.iter().position(|&held| held == id)?;
+        Some(Square::from_index(u16::try_from(index).ok()?))
+    }
+
+    /// The identities after a move from `from` (none for a drop) to `to`, capturing on
+    /// `capture`, after which the board is occupied exactly on `occupied`: the piece moved keeps
+    /// its identity, and a piece that moved with it (the rook of castling) keeps its own.
+    #[must_use]
+    pub fn after_move(
+        &self,
+        from: Option<Square>,
+        to: Square,
+        capture: Option<Square>,
+        occupied: impl Fn(usize) -> bool,
+    ) -> Identities {
+        let mut after = self.clone();
+        if let Some(capture) = capture
+            && let Some(id) = after.ids.get_mut(capture.index())
+        {
+            *id = 0;
+        }
+        let moved = match from {
+            Some(from) => std::mem::take(&mut after.ids[from.index()]),
+            None => {
+                let id = after.next;
+                after.next = after.next.saturating_add(1);
+                id
+            }
+        };
+        if let Some(id) = after.ids.get_mut(to.index()) {
+            *id = moved;
+        }
+        // A piece that moved besides (castling's rook) left a square now empty for one now
+        // held that has no identity.
+        let mut lost = Vec::new();
+        for (index, id) in after.ids.iter_mut().enumerate() {
+            if *id != 0 && !occupied(index) {
+                lost.push(std::mem::take(id));
+            }
+        }
+        for index in 0..after.ids.len() {
+            if after.ids[index] == 0 && occupied(index) {
+                after.ids[index] = lost.pop().unwrap_or_else(|| {
+                    let id = after.next;
+                    after.next = after.next.saturating_add(1);
+                    id
+                });
+            }
+        }
+        after
+    }
+}
