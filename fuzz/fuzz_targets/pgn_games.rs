@@ -51,7 +51,8 @@ fuzz_target!(|data: &[u8]| {
         assert!(ends.iter().any(|(game, _)| game == start), "the splitter's start {start} is a game the lexer reads");
     }
     for variations in [false, true] {
-        let options = ReplayOptions { plans: plans(), default_variant: Variant::standard(), variations, result: None };
+        let options =
+            ReplayOptions { plans: plans(), default_variant: Variant::standard(), variations, result: None, first_game: 1 };
         for record in replay_range(data, &options) {
             assert!(record.start <= record.movetext && record.movetext <= record.end && record.end <= data.len());
             assert!(record.matched.iter().all(|ply| ply.offset <= data.len()));

@@ -100,7 +100,8 @@ impl Expr {
             | ExprKind::Word(_)
             | ExprKind::Fen(..)
             | ExprKind::Game(_)
-            | ExprKind::Variable { .. } => Vec::new(),
+            | ExprKind::Variable { .. }
+            | ExprKind::Position(_) => Vec::new(),
             ExprKind::Unary(_, operand)
             | ExprKind::Shade { set: operand, .. }
             | ExprKind::Direction { set: operand, .. }
@@ -114,6 +115,9 @@ impl Expr {
                 children
             }
             ExprKind::Loop { set, body, .. } => vec![set, body],
+            ExprKind::Find { body, .. } => vec![body],
+            ExprKind::Lca(first, second) => vec![first, second],
+            ExprKind::At { position, body } => vec![position, body],
             ExprKind::Binary(_, left, right) | ExprKind::Between(left, right) | ExprKind::MakeSquare(left, right) => {
                 vec![left, right]
             }
@@ -285,6 +289,27 @@ pub enum ExprKind {
         /// What is tested where it does not.
         otherwise: Option<Box<Expr>>,
     },
+    /// A position named by a word: `currentposition`, `initialposition`, `parent`, `child`.
+    Position(PositionWord),
+    /// `find [all | N [M]] [<--] F`: the positions from this one on (back to the first with
+    /// `<--`) where F matches.
+    Find {
+        /// What is wanted of them.
+        quantity: FindQuantity,
+        /// Back towards the game's start rather than on towards its end.
+        backward: bool,
+        /// The filter looked for.
+        body: Box<Expr>,
+    },
+    /// `lca(P Q)`: the last position both lines to P and to Q pass through.
+    Lca(Box<Expr>, Box<Expr>),
+    /// `P : F`: F at the position P.
+    At {
+        /// The position.
+        position: Box<Expr>,
+        /// What is evaluated there.
+        body: Box<Expr>,
+    },
     /// `square [all] X in S F` and `piece [all] X in S F`: F tested with X each square (or the
     /// piece on each square) of S.
     Loop {
@@ -299,6 +324,31 @@ pub enum ExprKind {
         /// The filter F.
         body: Box<Expr>,
     },
+}
+
+/// The positions named by words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PositionWord {
+    /// `currentposition`: the position tested.
+    Current,
+    /// `initialposition`: the game's first position.
+    Initial,
+    /// `parent`: the position before this one.
+    Parent,
+    /// `child`, `child(N)`: the position after this one on the line (N: in the Nth variation;
+    /// 0, the default, is the line itself).
+    Child(u32),
+}
+
+/// What `find` wants of the positions where its filter matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FindQuantity {
+    /// The first of them (a position).
+    First,
+    /// `all`: how many they are (a number).
+    All,
+    /// `N [M]`: that they are at least N (and at most M).
+    Range(u32, Option<u32>),
 }
 
 /// What a loop goes over.
@@ -369,6 +419,12 @@ pub enum Word {
     White,
     /// `black`: the number -1, the second player.
     Black,
+    /// `mainline`: the position is on the game's main line.
+    Mainline,
+    /// `variation`: the position is in a variation.
+    Variation,
+    /// `gamenumber`: the game's number in the input, from 1.
+    GameNumber,
 }
 
 impl Word {
@@ -390,6 +446,9 @@ impl Word {
             Word::SideToMove => "sidetomove",
             Word::White => "white",
             Word::Black => "black",
+            Word::Mainline => "mainline",
+            Word::Variation => "variation",
+            Word::GameNumber => "gamenumber",
         }
     }
 

@@ -8,8 +8,8 @@
 
 pub(crate) use super::ast::Type;
 use super::ast::{
-    AssignOp, BinaryOp, Coordinate, Expr, ExprKind, GameFilter, Header, MoveFilter, QueryAst, Region, SquareDesignator,
-    SquarePart, UnaryOp, Word,
+    AssignOp, BinaryOp, Coordinate, Expr, ExprKind, FindQuantity, GameFilter, Header, MoveFilter, QueryAst, Region,
+    SquareDesignator, SquarePart, UnaryOp, Word,
 };
 use super::diagnostic::{Diagnostic, quoted, unknown_variant};
 use crate::variant::Variant;
@@ -61,7 +61,9 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         },
         ExprKind::Block(_) | ExprKind::Fen(..) | ExprKind::Line(_) => Type::Filter,
         ExprKind::Word(word) => match word {
-            Word::Ply | Word::MoveNumber | Word::SideToMove | Word::White | Word::Black => Type::Number,
+            Word::Ply | Word::MoveNumber | Word::SideToMove | Word::White | Word::Black | Word::GameNumber => {
+                Type::Number
+            }
             _ => Type::Filter,
         },
         ExprKind::Attacks { .. }
@@ -82,6 +84,11 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::If { then, otherwise: Some(otherwise), .. } if type_of(then) == type_of(otherwise) => type_of(then),
         ExprKind::If { .. } => Type::Filter,
         ExprKind::Loop { all: true, .. } => Type::Filter,
+        ExprKind::Position(_) | ExprKind::Lca(..) => Type::Position,
+        ExprKind::Find { quantity: FindQuantity::First, .. } => Type::Position,
+        ExprKind::Find { quantity: FindQuantity::All, .. } => Type::Number,
+        ExprKind::Find { quantity: FindQuantity::Range(..), .. } => Type::Filter,
+        ExprKind::At { body, .. } => type_of(body),
         ExprKind::Loop { .. } => Type::Set,
     }
 }
@@ -209,6 +216,18 @@ impl Checker<'_> {
                 self.want_set(set, "in");
                 self.expr(body);
             }
+            ExprKind::Position(_) => {}
+            ExprKind::Find { body, .. } => {
+                self.expr(body);
+            }
+            ExprKind::Lca(first, second) => {
+                self.want_position(first, "lca");
+                self.want_position(second, "lca");
+            }
+            ExprKind::At { position, body } => {
+                self.want_position(position, ":");
+                self.expr(body);
+            }
         }
         type_of(expr)
     }
@@ -272,9 +291,21 @@ impl Checker<'_> {
         }
     }
 
+    fn want_position(&mut self, operand: &Expr, operator: &str) {
+        let found = self.expr(operand);
+        if found != Type::Position {
+            let what = if operator == ":" {
+                "':' takes a position on its left, such as parent or a variable given find".to_owned()
+            } else {
+                format!("'{operator}' takes positions")
+            };
+            self.mismatch(operand, &what, found);
+        }
+    }
+
     fn want_number(&mut self, operand: &Expr, operator: &str) {
         let found = self.expr(operand);
-        if found == Type::Filter {
+        if matches!(found, Type::Filter | Type::Position) {
             self.mismatch(operand, &format!("'{operator}' works on numbers (or the sizes of sets)"), found);
         }
     }

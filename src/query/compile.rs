@@ -3,17 +3,19 @@
 //! square off its board, a letter it does not have) are collected here.
 
 use super::ast::{
-    AssignOp, BinaryOp, Castle, Coordinate, Expr, ExprKind, GameFilter, LoopOver, MoveFilter, MoveWhen, PieceAtomKind,
-    PieceDesignator, Region, Sort, Span, SquareDesignator, SquarePart, UnaryOp, Word,
+    AssignOp, BinaryOp, Castle, Coordinate, Expr, ExprKind, FindQuantity, GameFilter, LoopOver, MoveFilter, MoveWhen,
+    PieceAtomKind, PieceDesignator, PositionWord, Region, Sort, Span, SquareDesignator, SquarePart, UnaryOp, Word,
 };
 use super::check::{Type, type_of};
 use super::context::GameTest;
 use super::diagnostic::{Diagnostic, quoted, unknown_variant};
 use super::plan::{
-    Conditional, FilterNode, LoopNode, MoveNode, Needs, NumberNode, PieceClass, Program, SetNode, SortKey, Step,
-    ValueNode,
+    Conditional, FilterNode, FindNode, LoopNode, MoveNode, Needs, NumberNode, PieceClass, PositionNode, Program,
+    SetNode, SortKey, Step, ValueNode,
 };
 use std::collections::HashMap;
+
+use super::walk::{Walk, number_lines};
 
 use crate::board::{File, Masks, Rank, Square, SquareSet};
 use crate::position::{PositionView, Wing};
@@ -58,11 +60,9 @@ pub(crate) fn compile<const W: usize>(
     let mut exprs: Vec<&Expr> = filters.iter().collect();
     exprs.extend(sort.map(|sort| &sort.expr));
     let mut sort = sort.map(|sort| SortKey { value: compiler.number(&sort.expr), min: sort.min });
-    let mut slots = 0;
-    compiled.iter_mut().for_each(|filter| filter.number_lines(&mut slots));
-    if let Some(sort) = &mut sort {
-        sort.value.number_lines(&mut slots);
-    }
+    let mut nodes: Vec<&mut dyn Walk<W>> = compiled.iter_mut().map(|filter| filter as &mut dyn Walk<W>).collect();
+    nodes.extend(sort.as_mut().map(|sort| &mut sort.value as &mut dyn Walk<W>));
+    number_lines(&mut nodes);
     if !compiler.diagnostics.is_empty() {
         return Err(compiler.diagnostics);
     }
@@ -95,6 +95,11 @@ fn needs(filters: &[&Expr]) -> Needs {
                 &expr.kind,
                 ExprKind::Line(_)
                     | ExprKind::Word(Word::Terminal)
+                    | ExprKind::Find { .. }
+                    | ExprKind::Position(_)
+                    | ExprKind::Lca(..)
+                    | ExprKind::At { .. }
+                    | ExprKind::Variable { ty: Type::Position, .. }
                     | ExprKind::Move(MoveFilter { when: MoveWhen::Played, .. })
             )
         }),
@@ -158,6 +163,7 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Assign { name, op, value, persistent } => {
                 let slot = self.slot(name, *persistent);
                 let value = match (op, type_of(value)) {
+                    (_, Type::Position) => ValueNode::Position(self.position(value)),
                     (AssignOp::Set | AssignOp::SetOrUnset | AssignOp::Union | AssignOp::Intersection, Type::Set) => {
                         ValueNode::Set(self.set(value))
                     }
@@ -173,10 +179,19 @@ impl<const W: usize> Compiler<'_, W> {
                 }))
             }
             ExprKind::Loop { all: true, .. } => FilterNode::LoopAll(Box::new(self.loop_node(expr))),
+            ExprKind::Find { quantity: FindQuantity::Range(min, max), backward, body } => FilterNode::FindRange {
+                find: Box::new(FindNode { backward: *backward, filter: self.filter(body) }),
+                min: *min,
+                max: *max,
+            },
+            ExprKind::At { position, body } if type_of(body) == Type::Filter => {
+                FilterNode::At(self.position(position), Box::new(self.filter(body)))
+            }
             _ => match type_of(expr) {
                 Type::Set => set_filter(self.set(expr)),
                 Type::Number => FilterNode::HasValue(self.number(expr)),
-                Type::Filter | Type::Position => unreachable!("check: every filter form is handled above"),
+                Type::Position => FilterNode::HasPosition(self.position(expr)),
+                Type::Filter => unreachable!("check: every filter form is handled above"),
             },
         }
     }
@@ -198,6 +213,13 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Word(Word::SideToMove) => NumberNode::SideToMove,
             ExprKind::Word(Word::White) => NumberNode::Constant(1),
             ExprKind::Word(Word::Black) => NumberNode::Constant(-1),
+            ExprKind::Word(Word::GameNumber) => NumberNode::GameNumber,
+            ExprKind::Find { quantity: FindQuantity::All, backward, body } => {
+                NumberNode::FindCount(Box::new(FindNode { backward: *backward, filter: self.filter(body) }))
+            }
+            ExprKind::At { position, body } if type_of(body) == Type::Number => {
+                NumberNode::At(Box::new(self.position(position)), Box::new(self.number(body)))
+            }
             ExprKind::SquareNumber { what, set } => NumberNode::Square { what: *what, set: self.set(set) },
             ExprKind::Power(set) => NumberNode::Power(self.set(set)),
             ExprKind::Game(game) => match self.game(game, expr.span) {
@@ -294,6 +316,7 @@ impl<const W: usize> Compiler<'_, W> {
                 otherwise: otherwise.as_ref().map(|otherwise| self.set(otherwise)),
             })),
             ExprKind::Loop { .. } => SetNode::Loop(Box::new(self.loop_node(expr))),
+            ExprKind::At { position, body } => SetNode::At(Box::new(self.position(position)), Box::new(self.set(body))),
             _ => unreachable!("check: only sets reach here"),
         }
     }
@@ -310,6 +333,34 @@ impl<const W: usize> Compiler<'_, W> {
         }
         self.persistent[slot] |= persistent;
         slot
+    }
+
+    /// A position.
+    fn position(&mut self, expr: &Expr) -> PositionNode<W> {
+        match &expr.kind {
+            ExprKind::Position(word) => match word {
+                PositionWord::Current => PositionNode::Current,
+                PositionWord::Initial => PositionNode::Initial,
+                PositionWord::Parent => PositionNode::Parent,
+                PositionWord::Child(variation) => PositionNode::Child(*variation),
+            },
+            ExprKind::Variable { name, .. } => PositionNode::Variable(self.slot(name, false)),
+            ExprKind::Find { backward, body, .. } => {
+                PositionNode::Find(Box::new(FindNode { backward: *backward, filter: self.filter(body) }))
+            }
+            ExprKind::Lca(first, second) => {
+                PositionNode::Lca(Box::new(self.position(first)), Box::new(self.position(second)))
+            }
+            ExprKind::At { position, body } => {
+                PositionNode::At(Box::new(self.position(position)), Box::new(self.position(body)))
+            }
+            ExprKind::If { condition, then, otherwise } => PositionNode::If(Box::new(Conditional {
+                condition: self.filter(condition),
+                then: self.position(then),
+                otherwise: otherwise.as_ref().map(|otherwise| self.position(otherwise)),
+            })),
+            _ => unreachable!("check: only positions reach here"),
+        }
     }
 
     /// A `square` or `piece` loop.
@@ -353,7 +404,9 @@ impl<const W: usize> Compiler<'_, W> {
             Word::Terminal => FilterNode::Terminal,
             Word::True => FilterNode::Constant(true),
             Word::False => FilterNode::Constant(false),
-            Word::Ply | Word::MoveNumber | Word::SideToMove | Word::White | Word::Black => {
+            Word::Mainline => FilterNode::Mainline(true),
+            Word::Variation => FilterNode::Mainline(false),
+            Word::Ply | Word::MoveNumber | Word::SideToMove | Word::White | Word::Black | Word::GameNumber => {
                 unreachable!("check: {} is a number", word.text())
             }
         }
@@ -799,6 +852,7 @@ fn may_hold_backhand<const W: usize>(set: &SetNode<W>) -> bool {
         | SetNode::Move(_)
         | SetNode::Variable(_)
         | SetNode::Loop(_) => false,
+        SetNode::At(_, set) => may_hold_backhand(set),
         SetNode::If(conditional) => {
             may_hold_backhand(&conditional.then) || conditional.otherwise.as_ref().is_some_and(may_hold_backhand)
         }

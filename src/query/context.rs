@@ -55,6 +55,16 @@ pub struct Context<'a, P, const W: usize> {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameFacts {
     pub(crate) values: Vec<Option<i64>>,
+    /// The game's number in the input, from 1 (0 when not known).
+    pub(crate) number: u64,
+}
+
+impl GameFacts {
+    /// The same facts, for the game numbered `number` in the input (from 1).
+    #[must_use]
+    pub fn numbered(self, number: u64) -> GameFacts {
+        GameFacts { number, ..self }
+    }
 }
 
 /// Where a game's tags come from.

@@ -16,7 +16,7 @@ use std::fmt::Write;
 
 use serde_json::{Value, json};
 
-use super::ast::{AttackSide, Expr, ExprKind, Header, LoopOver};
+use super::ast::{AttackSide, Expr, ExprKind, FindQuantity, Header, LoopOver};
 use super::{Plan, Query};
 use crate::board::diagram;
 
@@ -159,6 +159,19 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
             line(out, &indent, &format!("{}assign to {name}", if *persistent { "persistent " } else { "" }));
         }
         ExprKind::If { .. } => line(out, &indent, "if, then, else"),
+        ExprKind::Position(_) => line(out, &indent, &format!("position: {text}")),
+        ExprKind::Find { quantity, backward, .. } => {
+            let quantity = match quantity {
+                FindQuantity::First => "the first position".to_owned(),
+                FindQuantity::All => "how many positions".to_owned(),
+                FindQuantity::Range(min, None) => format!("at least {min} positions"),
+                FindQuantity::Range(min, Some(max)) => format!("{min} to {max} positions"),
+            };
+            let direction = if *backward { "back to the start" } else { "on to the end" };
+            line(out, &indent, &format!("find {quantity}, {direction}, where"));
+        }
+        ExprKind::Lca(..) => line(out, &indent, "lca: where the lines to both meet"),
+        ExprKind::At { .. } => line(out, &indent, ": at the position, the filter"),
         ExprKind::Loop { over, all, name, .. } => {
             let over = if *over == LoopOver::Pieces { "piece" } else { "square" };
             line(out, &indent, &format!("{over}{} {name} in", if *all { " all" } else { "" }));

@@ -22,6 +22,7 @@ impl<const W: usize> Program<W> {
         let new = match value {
             ValueNode::Number(number) => self.number(number, context, at).map(Value::Number),
             ValueNode::Set(set) => Some(Value::Set(self.set(set, context, at))),
+            ValueNode::Position(position) => self.position(position, context, at).map(Value::Position),
         };
         let combined = match (op, state.get(slot), new) {
             (AssignOp::Set, _, new) => new,

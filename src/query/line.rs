@@ -26,7 +26,7 @@
 use std::cell::RefCell;
 
 use super::context::Context;
-use super::plan::{Conditional, FilterNode, LoopNode, NumberNode, Program, SetNode, Step, ValueNode};
+use super::plan::{FilterNode, Program, Step};
 use crate::position::RulesView;
 
 /// The answers of a program's `line` filters at the positions of one line of frames, found on
@@ -264,126 +264,6 @@ impl<const W: usize> Program<W> {
             close(&mut run, begin, positions);
         }
         run
-    }
-}
-
-impl<const W: usize> FilterNode<W> {
-    /// Gives each `line` filter in the node a slot of its own, counting on from `next`.
-    pub(super) fn number_lines(&mut self, next: &mut usize) {
-        match self {
-            FilterNode::Line { steps, slot, .. } => {
-                *slot = *next;
-                *next += 1;
-                steps.iter_mut().for_each(|step| step.filter.number_lines(next));
-            }
-            FilterNode::All(filters) | FilterNode::Any(filters) => {
-                filters.iter_mut().for_each(|filter| filter.number_lines(next));
-            }
-            FilterNode::Not(filter) => filter.number_lines(next),
-            FilterNode::Assign { value: ValueNode::Number(number), .. } => number.number_lines(next),
-            FilterNode::Assign { value: ValueNode::Set(set), .. } => set.number_lines(next),
-            FilterNode::If(conditional) => conditional.number_lines(next, FilterNode::number_lines),
-            FilterNode::LoopAll(node) => node.number_lines(next),
-            FilterNode::HasValue(number) => number.number_lines(next),
-            FilterNode::Compare(_, left, right) => {
-                left.number_lines(next);
-                right.number_lines(next);
-            }
-            // Sets hold filters only inside an `if` or a loop.
-            FilterNode::NotEmpty(set) | FilterNode::HasSquare(set) => set.number_lines(next),
-            FilterNode::Subset(left, right) => {
-                left.number_lines(next);
-                right.number_lines(next);
-            }
-            FilterNode::PieceOn { .. }
-            | FilterNode::Constant(_)
-            | FilterNode::Turn(_)
-            | FilterNode::Check
-            | FilterNode::NoMove { .. }
-            | FilterNode::Initial
-            | FilterNode::Terminal
-            | FilterNode::Placement(_)
-            | FilterNode::Game(_) => {}
-        }
-    }
-}
-
-impl<const W: usize> NumberNode<W> {
-    /// Gives each `line` filter in the number a slot of its own, counting on from `next`.
-    pub(super) fn number_lines(&mut self, next: &mut usize) {
-        match self {
-            NumberNode::Negate(value) | NumberNode::Abs(value) => value.number_lines(next),
-            NumberNode::Arithmetic(_, left, right) => {
-                left.number_lines(next);
-                right.number_lines(next);
-            }
-            NumberNode::Extreme { args, .. } => args.iter_mut().for_each(|arg| arg.number_lines(next)),
-            NumberNode::Matching(filters) => filters.iter_mut().for_each(|filter| filter.number_lines(next)),
-            NumberNode::Count(set) | NumberNode::Power(set) | NumberNode::Square { set, .. } => set.number_lines(next),
-            NumberNode::If(conditional) => conditional.number_lines(next, NumberNode::number_lines),
-            NumberNode::Constant(_)
-            | NumberNode::Ply
-            | NumberNode::MoveNumber
-            | NumberNode::SideToMove
-            | NumberNode::Game(_)
-            | NumberNode::Variable(_) => {}
-        }
-    }
-}
-
-impl<const W: usize> SetNode<W> {
-    /// Gives each `line` filter in the set (inside an `if` or a loop) a slot of its own.
-    pub(super) fn number_lines(&mut self, next: &mut usize) {
-        match self {
-            SetNode::If(conditional) => conditional.number_lines(next, SetNode::number_lines),
-            SetNode::Loop(node) => node.number_lines(next),
-            SetNode::Union(left, right) | SetNode::Intersection(left, right) | SetNode::Between(left, right) => {
-                left.number_lines(next);
-                right.number_lines(next);
-            }
-            SetNode::Attacks { attackers, targets, .. } => {
-                attackers.number_lines(next);
-                targets.number_lines(next);
-            }
-            SetNode::UnionAll(sets) | SetNode::Ray { sets, .. } => {
-                sets.iter_mut().for_each(|set| set.number_lines(next))
-            }
-            SetNode::Complement { set, .. } | SetNode::Shade { set, .. } | SetNode::Direction { set, .. } => {
-                set.number_lines(next);
-            }
-            SetNode::MakeSquare(file, rank) => {
-                file.number_lines(next);
-                rank.number_lines(next);
-            }
-            SetNode::Pin { from, through, to } => {
-                from.number_lines(next);
-                through.number_lines(next);
-                to.number_lines(next);
-            }
-            SetNode::Move(node) => {
-                for set in [&mut node.from, &mut node.to, &mut node.capture].into_iter().flatten() {
-                    set.number_lines(next);
-                }
-            }
-            SetNode::Squares { .. } | SetNode::Pieces { .. } | SetNode::Variable(_) => {}
-        }
-    }
-}
-
-impl<T, const W: usize> Conditional<T, W> {
-    fn number_lines(&mut self, next: &mut usize, branch: fn(&mut T, &mut usize)) {
-        self.condition.number_lines(next);
-        branch(&mut self.then, next);
-        if let Some(otherwise) = &mut self.otherwise {
-            branch(otherwise, next);
-        }
-    }
-}
-
-impl<const W: usize> LoopNode<W> {
-    fn number_lines(&mut self, next: &mut usize) {
-        self.set.number_lines(next);
-        self.body.number_lines(next);
     }
 }
 

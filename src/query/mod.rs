@@ -29,8 +29,10 @@ mod flow;
 mod line;
 mod parse;
 mod plan;
+mod positions;
 pub mod state;
 mod transform;
+mod walk;
 
 use std::any::Any;
 use std::sync::Arc;

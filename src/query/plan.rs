@@ -84,6 +84,39 @@ pub(crate) enum SetNode<const W: usize> {
     If(Box<Conditional<SetNode<W>, W>>),
     /// The squares of a set for which a filter matches (`square X in S F`).
     Loop(Box<LoopNode<W>>),
+    /// The set at another position (`P : S`); empty where there is no such position.
+    At(Box<PositionNode<W>>, Box<SetNode<W>>),
+}
+
+/// A position of the line being tested: its value is the index of its frame, if it exists.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum PositionNode<const W: usize> {
+    /// The position tested.
+    Current,
+    /// The game's first position.
+    Initial,
+    /// The position before.
+    Parent,
+    /// The position after, on the line (0) or in a variation (N).
+    Child(u32),
+    /// The value of a position variable.
+    Variable(usize),
+    /// The first position from this one on (or back) where a filter matches.
+    Find(Box<FindNode<W>>),
+    /// The last position both lines pass through.
+    Lca(Box<PositionNode<W>>, Box<PositionNode<W>>),
+    /// A position found from another position (`P : parent`).
+    At(Box<PositionNode<W>>, Box<PositionNode<W>>),
+    /// One position or the other, as a filter decides.
+    If(Box<Conditional<PositionNode<W>, W>>),
+}
+
+/// The positions `find` looks at, and what it looks for.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct FindNode<const W: usize> {
+    /// Back to the game's start rather than on to the line's end.
+    pub backward: bool,
+    pub filter: FilterNode<W>,
 }
 
 /// `if F then A else B` where A and B have values.
@@ -109,6 +142,7 @@ pub(crate) struct LoopNode<const W: usize> {
 pub(crate) enum ValueNode<const W: usize> {
     Number(NumberNode<W>),
     Set(SetNode<W>),
+    Position(PositionNode<W>),
 }
 
 /// A `move` filter.
@@ -157,6 +191,12 @@ pub(crate) enum NumberNode<const W: usize> {
     Variable(usize),
     /// One number or the other, as a filter decides.
     If(Box<Conditional<NumberNode<W>, W>>),
+    /// How many positions from this one on (or back) a filter matches.
+    FindCount(Box<FindNode<W>>),
+    /// The number at another position (`P : N`).
+    At(Box<PositionNode<W>>, Box<NumberNode<W>>),
+    /// The game's number in the input.
+    GameNumber,
 }
 
 /// One constituent of a `line`.
@@ -227,6 +267,18 @@ pub(crate) enum FilterNode<const W: usize> {
     If(Box<Conditional<FilterNode<W>, W>>),
     /// Every square (or piece) of a set passes a filter (`square all X in S F`).
     LoopAll(Box<LoopNode<W>>),
+    /// The position exists.
+    HasPosition(PositionNode<W>),
+    /// The filter matches at another position (`P : F`).
+    At(PositionNode<W>, Box<FilterNode<W>>),
+    /// A filter matches at `min` to `max` positions from this one on (or back).
+    FindRange {
+        find: Box<FindNode<W>>,
+        min: u32,
+        max: Option<u32>,
+    },
+    /// The position is on the main line (with `true`) or in a variation.
+    Mainline(bool),
 }
 
 /// What a program needs from the replay besides each position.
@@ -291,7 +343,7 @@ impl<const W: usize> Program<W> {
     /// The values of the game filters for a game with these tags.
     #[must_use]
     pub fn game_facts(&self, tags: &impl TagSource) -> GameFacts {
-        GameFacts { values: self.game_tests.iter().map(|test| test.value(tags)).collect() }
+        GameFacts { values: self.game_tests.iter().map(|test| test.value(tags)).collect(), number: 0 }
     }
 
     /// What the tags alone decide: `Some(false)` when no position of the game can match,
@@ -306,7 +358,7 @@ impl<const W: usize> Program<W> {
     #[must_use]
     pub fn matches<P: RulesView<W>>(&self, position: &P) -> bool {
         let frames = [Frame::new(position, position.ply_from_counters(), None)];
-        let game = GameFacts { values: vec![None; self.game_tests.len()] };
+        let game = GameFacts { values: vec![None; self.game_tests.len()], number: 0 };
         let state = self.new_state();
         self.matches_at(&Context { frames: &frames, complete: true, game: &game, lines: None, state: &state }, 0)
     }
@@ -366,6 +418,15 @@ impl<const W: usize> Program<W> {
                 self.choose(conditional, context, at).is_none_or(|chosen| self.filter(chosen, context, at))
             }
             FilterNode::LoopAll(node) => self.loop_all(node, context, at),
+            FilterNode::HasPosition(position) => self.position(position, context, at).is_some(),
+            FilterNode::At(position, filter) => {
+                self.position(position, context, at).is_some_and(|there| self.filter(filter, context, there))
+            }
+            FilterNode::FindRange { find, min, max } => {
+                let found = self.find_count(find, context, at);
+                found >= i64::from(*min) && max.is_none_or(|max| found <= i64::from(max))
+            }
+            FilterNode::Mainline(on_it) => frame.mainline == *on_it,
         }
     }
 
@@ -410,6 +471,9 @@ impl<const W: usize> Program<W> {
             }
             NumberNode::Variable(slot) => self.number_variable(*slot, context),
             NumberNode::If(conditional) => self.number(self.choose(conditional, context, at)?, context, at),
+            NumberNode::FindCount(find) => Some(self.find_count(find, context, at)),
+            NumberNode::At(position, number) => self.number(number, context, self.position(position, context, at)?),
+            NumberNode::GameNumber => i64::try_from(context.game.number).ok(),
         }
     }
 
@@ -573,6 +637,10 @@ impl<const W: usize> Program<W> {
                 None => SetValue::board(SquareSet::EMPTY),
             },
             SetNode::Loop(node) => SetValue::board(self.loop_squares(node, context, at)),
+            SetNode::At(position, set) => match self.position(position, context, at) {
+                Some(there) => self.set(set, context, there),
+                None => SetValue::board(SquareSet::EMPTY),
+            },
         }
     }
 

@@ -9,7 +9,10 @@ use std::hash::{Hash, Hasher};
 use super::ast::{BinaryOp, Span, TransformKind};
 use super::compile::Compiler;
 use super::diagnostic::Diagnostic;
-use super::plan::{Conditional, FilterNode, LoopNode, MoveNode, NumberNode, PieceClass, SetNode, Step, ValueNode};
+use super::plan::{
+    Conditional, FilterNode, FindNode, LoopNode, MoveNode, NumberNode, PieceClass, PositionNode, SetNode, Step,
+    ValueNode,
+};
 use crate::board::{SquareMap, SquareSet};
 use crate::variant::Piece;
 
@@ -185,7 +188,13 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
             }
             FilterNode::If(conditional) => FilterNode::If(boxed(&**conditional, mapper)?),
             FilterNode::LoopAll(node) => FilterNode::LoopAll(boxed(&**node, mapper)?),
-            FilterNode::Constant(_)
+            FilterNode::HasPosition(position) => FilterNode::HasPosition(position.mapped(mapper)?),
+            FilterNode::At(position, filter) => FilterNode::At(position.mapped(mapper)?, boxed(&**filter, mapper)?),
+            FilterNode::FindRange { find, min, max } => {
+                FilterNode::FindRange { find: boxed(&**find, mapper)?, min: *min, max: *max }
+            }
+            FilterNode::Mainline(_)
+            | FilterNode::Constant(_)
             | FilterNode::Check
             | FilterNode::NoMove { .. }
             | FilterNode::Initial
@@ -200,7 +209,31 @@ impl<const W: usize> Mapped<W> for ValueNode<W> {
         Some(match self {
             ValueNode::Number(number) => ValueNode::Number(number.mapped(mapper)?),
             ValueNode::Set(set) => ValueNode::Set(set.mapped(mapper)?),
+            ValueNode::Position(position) => ValueNode::Position(position.mapped(mapper)?),
         })
+    }
+}
+
+impl<const W: usize> Mapped<W> for PositionNode<W> {
+    fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
+        mapper.compiler.mapping_work += 1;
+        Some(match self {
+            PositionNode::Find(find) => PositionNode::Find(boxed(&**find, mapper)?),
+            PositionNode::Lca(first, second) => PositionNode::Lca(boxed(&**first, mapper)?, boxed(&**second, mapper)?),
+            PositionNode::At(from, to) => PositionNode::At(boxed(&**from, mapper)?, boxed(&**to, mapper)?),
+            PositionNode::If(conditional) => PositionNode::If(boxed(&**conditional, mapper)?),
+            PositionNode::Current
+            | PositionNode::Initial
+            | PositionNode::Parent
+            | PositionNode::Child(_)
+            | PositionNode::Variable(_) => self.clone(),
+        })
+    }
+}
+
+impl<const W: usize> Mapped<W> for FindNode<W> {
+    fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
+        Some(FindNode { backward: self.backward, filter: self.filter.mapped(mapper)? })
     }
 }
 
@@ -247,13 +280,16 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
             }
             NumberNode::Matching(filters) => NumberNode::Matching(all(filters, mapper)?),
             NumberNode::If(conditional) => NumberNode::If(boxed(&**conditional, mapper)?),
+            NumberNode::FindCount(find) => NumberNode::FindCount(boxed(&**find, mapper)?),
+            NumberNode::At(position, number) => NumberNode::At(boxed(&**position, mapper)?, boxed(&**number, mapper)?),
             // A variable's value is what it was given, mapped or not where it was given.
             NumberNode::Constant(_)
             | NumberNode::Ply
             | NumberNode::MoveNumber
             | NumberNode::SideToMove
             | NumberNode::Game(_)
-            | NumberNode::Variable(_) => self.clone(),
+            | NumberNode::Variable(_)
+            | NumberNode::GameNumber => self.clone(),
         })
     }
 }
@@ -311,6 +347,7 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
             })),
             SetNode::If(conditional) => SetNode::If(boxed(&**conditional, mapper)?),
             SetNode::Loop(node) => SetNode::Loop(boxed(&**node, mapper)?),
+            SetNode::At(position, set) => SetNode::At(boxed(&**position, mapper)?, boxed(&**set, mapper)?),
             SetNode::Variable(_) => self.clone(),
         })
     }
@@ -432,7 +469,11 @@ impl<const W: usize> Canonical for FilterNode<W> {
             | FilterNode::Game(_)
             | FilterNode::Assign { .. }
             | FilterNode::If(_)
-            | FilterNode::LoopAll(_) => self.clone(),
+            | FilterNode::LoopAll(_)
+            | FilterNode::HasPosition(_)
+            | FilterNode::At(..)
+            | FilterNode::FindRange { .. }
+            | FilterNode::Mainline(_) => self.clone(),
         }
     }
 }
@@ -461,7 +502,10 @@ impl<const W: usize> Canonical for NumberNode<W> {
             | NumberNode::SideToMove
             | NumberNode::Game(_)
             | NumberNode::Variable(_)
-            | NumberNode::If(_) => self.clone(),
+            | NumberNode::If(_)
+            | NumberNode::FindCount(_)
+            | NumberNode::At(..)
+            | NumberNode::GameNumber => self.clone(),
         }
     }
 }
@@ -485,7 +529,7 @@ fn set_parts<const W: usize>(set: &SetNode<W>, union: bool, out: &mut Vec<SetNod
 impl<const W: usize> Canonical for SetNode<W> {
     fn canonical(&self) -> Self {
         match self {
-            SetNode::Variable(_) | SetNode::If(_) | SetNode::Loop(_) => self.clone(),
+            SetNode::Variable(_) | SetNode::If(_) | SetNode::Loop(_) | SetNode::At(..) => self.clone(),
             SetNode::MakeSquare(file, rank) => {
                 SetNode::MakeSquare(Box::new(file.canonical()), Box::new(rank.canonical()))
             }

@@ -196,6 +196,7 @@ impl Search {
             default_variant: self.options.variant.unwrap_or_else(Variant::standard),
             variations: self.options.variations,
             result: self.options.result.as_deref().map(str::as_bytes),
+            first_game: 1,
         };
         let name = input.name().to_owned();
         let consumed = input.consumed_counter();
@@ -204,6 +205,7 @@ impl Search {
         let mut outcome = ControlFlow::Continue(());
         let mut output_error = None;
         let read = input.windows(|text, base, starts| {
+            let replay = ReplayOptions { first_game: summary.games + 1, ..replay };
             let batches = self.replay_window(text, starts, &replay);
             let mut merge = Merge { search: self, name: &name, text, base, lines, summary, sink: &mut *sink };
             outcome = match merge.batches(&batches) {
@@ -227,22 +229,27 @@ impl Search {
     }
 
     /// Replays the games of a window on the pool's threads, in batches, keeping their order;
-    /// the lines of the batches are counted there too.
+    /// the lines of the batches are counted there too. Each start begins one game, numbered
+    /// on from `replay.first_game`; the text before the first start holds none.
     fn replay_window(&self, text: &[u8], starts: &[usize], replay: &ReplayOptions<'_>) -> Vec<Batch> {
         let mut bounds: Vec<usize> = Vec::with_capacity(starts.len() + 2);
-        if starts.first() != Some(&0) {
+        let leading = starts.first() != Some(&0);
+        if leading {
             bounds.push(0);
         }
         bounds.extend_from_slice(starts);
         bounds.push(text.len());
-        let ranges: Vec<(usize, usize)> = bounds.windows(2).map(|pair| (pair[0], pair[1])).collect();
+        let first = replay.first_game.saturating_sub(u64::from(leading));
+        let ranges: Vec<(usize, usize, u64)> =
+            bounds.windows(2).zip(first..).map(|(pair, number)| (pair[0], pair[1], number)).collect();
         self.pool.install(|| {
             ranges
                 .par_chunks(BATCH_GAMES)
                 .map(|ranges| {
                     let mut records = Vec::with_capacity(ranges.len());
-                    for &(start, end) in ranges {
-                        for mut record in replay_range(&text[start..end], replay) {
+                    for &(start, end, number) in ranges {
+                        let replay = ReplayOptions { first_game: number, ..*replay };
+                        for mut record in replay_range(&text[start..end], &replay) {
                             shift(&mut record, start);
                             records.push(record);
                         }
@@ -265,7 +272,7 @@ struct Batch {
 
 impl Batch {
     /// Counts the lines of the batch that covers `ranges` of `text`.
-    fn new(text: &[u8], ranges: &[(usize, usize)], records: Vec<GameRecord>) -> Batch {
+    fn new(text: &[u8], ranges: &[(usize, usize, u64)], records: Vec<GameRecord>) -> Batch {
         let (first, last) = (ranges[0].0, ranges[ranges.len() - 1].1);
         let mut newlines = 0;
         let mut counted_to = first;

@@ -31,6 +31,8 @@ pub struct ReplayOptions<'a> {
     pub variations: bool,
     /// Only games with this result (from the `Result` tag).
     pub result: Option<&'a [u8]>,
+    /// The number of the text's first game in the input, from 1 (for `gamenumber`).
+    pub first_game: u64,
 }
 
 /// A position that matched.
@@ -125,6 +127,7 @@ pub struct GameRecord {
 #[must_use]
 pub fn replay_range(text: &[u8], options: &ReplayOptions<'_>) -> Vec<GameRecord> {
     let mut replayer = Replayer::new(options);
+    replayer.number = options.first_game.saturating_sub(1);
     let mut lexer = Lexer::new(text);
     let mut records = Vec::new();
     while let Some(span) = lexer.next_game(&mut replayer) {
@@ -153,6 +156,8 @@ struct Line {
     /// The first frame that belongs to this line (earlier ones are its parent's, kept for
     /// looking back); only frames from here on are tested when the line is complete.
     own_from: usize,
+    /// Whether the line is the game's main line.
+    mainline: bool,
 }
 
 impl Line {
@@ -210,6 +215,8 @@ struct Replayer<'a, 'o> {
     error: Option<GameError>,
     excluded: bool,
     plies: u32,
+    /// The number of the game being read in the input.
+    number: u64,
     /// The query looks at no position and the game's tags made it match: every position of
     /// the game matches, as in CQL 6.2.
     every_position: bool,
@@ -243,6 +250,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
             excluded: false,
             every_position: false,
             plies: 0,
+            number: 0,
         }
     }
 
@@ -328,6 +336,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
 
 impl<'a> Visitor<'a> for Replayer<'a, '_> {
     fn begin_game(&mut self, _start: usize) {
+        self.number += 1;
         self.tags.clear();
         self.program = None;
         self.line = None;
@@ -361,7 +370,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         };
         let program = self.options.plans.get(variant).ok().and_then(|plan| plan.program::<1>());
         if let Some(program) = program {
-            self.game = program.game_facts(&Tags(&self.tags));
+            self.game = program.game_facts(&Tags(&self.tags)).numbered(self.number);
             if program.decide(&self.game) == Some(false) {
                 // The tags rule out every position (even of a game cqlq could not replay).
                 return ControlFlow::Break(());
@@ -395,7 +404,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
             let occupied = PositionView::occupied(&first.position);
             first.pieces = Some(Arc::new(Identities::first(variant.geometry.squares(), occupied.iter())));
         }
-        let line = Line { frames: vec![first], offsets: vec![start], own_from: 0 };
+        let line = Line { frames: vec![first], offsets: vec![start], own_from: 0, mainline: true };
         let state = &self.state.as_ref().expect("a state for the game's program").1;
         if program.is_game_level() {
             // Nothing in the query looks at positions: the game's start decides it, and when it
@@ -422,6 +431,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         }
         let Some(line) = self.line.as_mut() else { return ControlFlow::Break(()) };
         let ply = line.ply() + 1;
+        let mainline = line.mainline;
         let start = end - token.len();
         let Ok(san) = San::from_ascii(token) else {
             return self.fail(ply, start, token, GameErrorKind::Unreadable);
@@ -448,6 +458,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         match played {
             Ok(played) => {
                 frame.ply = ply;
+                frame.mainline = mainline;
                 if needs_facts && let Some(parent) = line.frames.len().checked_sub(2) {
                     let facts = line.frames[parent].position.move_facts(played);
                     let frame = line.frames.last_mut().expect("a line has a position");
@@ -488,8 +499,12 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         }
         // The variation replaces the last move: it continues from the position before it.
         let branch = line.frames.len() - 1;
-        let variation =
-            Line { frames: line.frames[..branch].to_vec(), offsets: line.offsets[..branch].to_vec(), own_from: branch };
+        let variation = Line {
+            frames: line.frames[..branch].to_vec(),
+            offsets: line.offsets[..branch].to_vec(),
+            own_from: branch,
+            mainline: false,
+        };
         self.outer.push(std::mem::replace(self.line.as_mut().expect("checked above"), variation));
         ControlFlow::Continue(())
     }
@@ -539,8 +554,13 @@ mod tests {
     /// The plies that match, and the units of work the `line` filters took.
     fn search(query: &str, text: &str) -> (Vec<u32>, u64) {
         let plans = Plans::new(Query::parse(query).unwrap());
-        let options =
-            ReplayOptions { plans: &plans, default_variant: Variant::standard(), variations: false, result: None };
+        let options = ReplayOptions {
+            plans: &plans,
+            default_variant: Variant::standard(),
+            variations: false,
+            result: None,
+            first_game: 1,
+        };
         let before = line_work();
         let records = replay_range(text.as_bytes(), &options);
         let work = line_work() - before;

@@ -4,7 +4,10 @@
 //! own to find out exactly what was expected where. So every mistake is reported, each with a
 //! sentence about the query rather than the name of a grammar rule.
 
+mod positions;
 mod variables;
+
+use positions::position_word;
 
 use std::collections::HashMap;
 use std::num::NonZeroUsize;
@@ -18,8 +21,8 @@ use pest_derive::Parser;
 
 use super::ast::{
     AttackSide, BinaryOp, Castle, Constituent, Coordinate, Direction, Expr, ExprKind, GameFilter, Header, MoveFilter,
-    MoveWhen, PieceAtom, PieceAtomKind, PieceDesignator, PiecePart, QueryAst, RayLines, Region, Side, Sort, Span,
-    SquareDesignator, SquareNumber, SquarePart, TransformKind, UnaryOp, Word,
+    MoveWhen, PieceAtom, PieceAtomKind, PieceDesignator, PiecePart, PositionWord, QueryAst, RayLines, Region, Side,
+    Sort, Span, SquareDesignator, SquareNumber, SquarePart, TransformKind, UnaryOp, Word,
 };
 use super::check::{Type, type_of};
 use super::diagnostic::{Diagnostic, ending, quoted};
@@ -54,6 +57,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
             | Op::prefix(Rule::op_negate)
             | Op::prefix(Rule::op_abs))
         .op(Op::infix(Rule::op_attacks, Assoc::Left) | Op::infix(Rule::op_attackedby, Assoc::Left))
+        .op(Op::infix(Rule::op_colon, Assoc::Left))
 });
 
 /// How deep brackets may nest.
@@ -731,6 +735,14 @@ impl Builder {
                         let (expr, depth) = builder.bounded(Expr { kind, span }, left_depth.max(right_depth) + 1, None);
                         return Built::Tree(expr, depth);
                     }
+                    Rule::op_colon => {
+                        let (position, left_depth) = builder.finish(left);
+                        let (body, right_depth) = builder.finish(right);
+                        let span = position.span.join(body.span);
+                        let kind = ExprKind::At { position: Box::new(position), body: Box::new(body) };
+                        let (expr, depth) = builder.bounded(Expr { kind, span }, left_depth.max(right_depth) + 1, None);
+                        return Built::Tree(expr, depth);
+                    }
                     Rule::op_or => BinaryOp::Or,
                     Rule::op_and => BinaryOp::And,
                     Rule::op_in => BinaryOp::In,
@@ -869,6 +881,16 @@ impl Builder {
             Rule::assignment => self.assignment(pair),
             Rule::if_filter => self.if_filter(pair),
             Rule::loop_filter => self.loop_filter(pair),
+            Rule::find_filter => self.find_filter(pair, span.start),
+            Rule::position_word => (ExprKind::Position(position_word(pair.as_str())), 1),
+            Rule::child_filter => {
+                let variation = pair.into_inner().find(|part| part.as_rule() == Rule::number);
+                (ExprKind::Position(PositionWord::Child(variation.map_or(0, |n| self.small_number(&n)))), 1)
+            }
+            Rule::lca_filter => {
+                let (first, second, depth) = self.two_filters(pair);
+                (ExprKind::Lca(first, second), depth + 1)
+            }
             Rule::designator => {
                 let inner = pair.into_inner().next().expect("grammar: a designator has a kind");
                 match inner.as_rule() {
@@ -1123,6 +1145,9 @@ fn word(text: &str) -> Word {
         "sidetomove" => Word::SideToMove,
         "white" => Word::White,
         "black" => Word::Black,
+        "mainline" => Word::Mainline,
+        "variation" => Word::Variation,
+        "gamenumber" => Word::GameNumber,
         _ => Word::MoveNumber,
     }
 }
@@ -1222,6 +1247,9 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_piece
             | Rule::kw_all
             | Rule::op_in
+            | Rule::kw_find
+            | Rule::kw_child
+            | Rule::kw_lca
     )
 }
 

@@ -1,0 +1,74 @@
+//! The filters about the positions of a game: `find`, and the words that name positions.
+
+use pest::iterators::Pair;
+
+use super::{Builder, Rule};
+use crate::query::ast::{Expr, ExprKind, FindQuantity, PositionWord, Span};
+use crate::query::check::{Type, type_of};
+
+impl Builder {
+    /// `find [all | N [M]] [<--] [quiet] F`. Like a transform, `find` takes the whole filter
+    /// after it; but where that filter is a comparison or arithmetic on a filter that has no
+    /// value (`find all check and btm > 30`), `find all` counts that filter and the operator
+    /// applies to the count, as CQL 6.2 reads it.
+    pub(super) fn find_filter(&mut self, pair: Pair<'_, Rule>, start: usize) -> (ExprKind, u32) {
+        let mut quantity = FindQuantity::First;
+        let mut backward = false;
+        let mut body = None;
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::kw_all => quantity = FindQuantity::All,
+                Rule::find_range => {
+                    let numbers: Vec<u32> = part.into_inner().map(|number| self.small_number(&number)).collect();
+                    quantity = FindQuantity::Range(numbers[0], numbers.get(1).copied());
+                }
+                Rule::backward => backward = true,
+                Rule::filter => body = Some(self.operators(part.into_inner())),
+                _ => {}
+            }
+        }
+        let (body, depth) = body.expect("grammar: find takes a filter");
+        (find_of(quantity, backward, body, start), depth + 1)
+    }
+}
+
+fn find_of(quantity: FindQuantity, backward: bool, body: Expr, start: usize) -> ExprKind {
+    match body.kind {
+        ExprKind::Binary(op, left, right)
+            if quantity == FindQuantity::All
+                && (op.is_comparison() || op.is_arithmetic())
+                && type_of(&left) == Type::Filter =>
+        {
+            let span = Span::new(start, left.span.end);
+            let counted = Expr { kind: find_of(quantity, backward, *left, start), span };
+            ExprKind::Binary(op, Box::new(counted), right)
+        }
+        ExprKind::Binary(op, left, right) if quantity == FindQuantity::All && op.is_associative() && splits(&right) => {
+            // `check and btm > 30`: the comparison's left operand ends the counted filter.
+            let ExprKind::Binary(inner, counted_end, compared) = right.kind else { unreachable!("splits checked") };
+            let span = Span::new(left.span.start, counted_end.span.end);
+            let counted = Expr { kind: ExprKind::Binary(op, left, counted_end), span };
+            let span = Span::new(start, span.end);
+            ExprKind::Binary(
+                inner,
+                Box::new(Expr { kind: find_of(quantity, backward, counted, start), span }),
+                compared,
+            )
+        }
+        kind => ExprKind::Find { quantity, backward, body: Box::new(Expr { kind, span: body.span }) },
+    }
+}
+
+/// Whether an expression is a comparison or arithmetic whose left operand has no value.
+fn splits(expr: &Expr) -> bool {
+    matches!(&expr.kind, ExprKind::Binary(op, left, _) if (op.is_comparison() || op.is_arithmetic()) && type_of(left) == Type::Filter)
+}
+
+/// The position a word names.
+pub(super) fn position_word(text: &str) -> PositionWord {
+    match text {
+        "currentposition" => PositionWord::Current,
+        "initialposition" => PositionWord::Initial,
+        _ => PositionWord::Parent,
+    }
+}

@@ -1,0 +1,192 @@
+//! Going through every filter of a compiled node, however deep it lies (inside numbers, sets,
+//! positions, conditions and loops): one place that knows what each node holds.
+
+use super::plan::{
+    Conditional, FilterNode, FindNode, LoopNode, MoveNode, NumberNode, PositionNode, SetNode, ValueNode,
+};
+
+/// A compiled node that may hold filters.
+pub(super) trait Walk<const W: usize> {
+    /// Calls `visit` on each filter in the node, outer ones before the filters they hold.
+    fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>));
+}
+
+impl<const W: usize> Walk<W> for FilterNode<W> {
+    fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
+        visit(self);
+        match self {
+            FilterNode::NotEmpty(set) | FilterNode::HasSquare(set) => set.each_filter(visit),
+            FilterNode::Subset(left, right) => {
+                left.each_filter(visit);
+                right.each_filter(visit);
+            }
+            FilterNode::HasValue(number) => number.each_filter(visit),
+            FilterNode::Compare(_, left, right) => {
+                left.each_filter(visit);
+                right.each_filter(visit);
+            }
+            FilterNode::All(filters) | FilterNode::Any(filters) => {
+                filters.iter_mut().for_each(|f| f.each_filter(visit))
+            }
+            FilterNode::Not(filter) => filter.each_filter(visit),
+            FilterNode::Line { steps, .. } => steps.iter_mut().for_each(|step| step.filter.each_filter(visit)),
+            FilterNode::Assign { value, .. } => value.each_filter(visit),
+            FilterNode::If(conditional) => conditional.each_filter(visit),
+            FilterNode::LoopAll(node) => node.each_filter(visit),
+            FilterNode::HasPosition(position) => position.each_filter(visit),
+            FilterNode::At(position, filter) => {
+                position.each_filter(visit);
+                filter.each_filter(visit);
+            }
+            FilterNode::FindRange { find, .. } => find.each_filter(visit),
+            FilterNode::PieceOn { .. }
+            | FilterNode::Constant(_)
+            | FilterNode::Turn(_)
+            | FilterNode::Check
+            | FilterNode::NoMove { .. }
+            | FilterNode::Initial
+            | FilterNode::Terminal
+            | FilterNode::Placement(_)
+            | FilterNode::Game(_)
+            | FilterNode::Mainline(_) => {}
+        }
+    }
+}
+
+impl<const W: usize> Walk<W> for NumberNode<W> {
+    fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
+        match self {
+            NumberNode::Count(set) | NumberNode::Power(set) | NumberNode::Square { set, .. } => set.each_filter(visit),
+            NumberNode::Negate(value) | NumberNode::Abs(value) => value.each_filter(visit),
+            NumberNode::Arithmetic(_, left, right) => {
+                left.each_filter(visit);
+                right.each_filter(visit);
+            }
+            NumberNode::Extreme { args, .. } => args.iter_mut().for_each(|arg| arg.each_filter(visit)),
+            NumberNode::Matching(filters) => filters.iter_mut().for_each(|filter| filter.each_filter(visit)),
+            NumberNode::If(conditional) => conditional.each_filter(visit),
+            NumberNode::FindCount(find) => find.each_filter(visit),
+            NumberNode::At(position, number) => {
+                position.each_filter(visit);
+                number.each_filter(visit);
+            }
+            NumberNode::Constant(_)
+            | NumberNode::Ply
+            | NumberNode::MoveNumber
+            | NumberNode::SideToMove
+            | NumberNode::Game(_)
+            | NumberNode::Variable(_)
+            | NumberNode::GameNumber => {}
+        }
+    }
+}
+
+impl<const W: usize> Walk<W> for SetNode<W> {
+    fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
+        match self {
+            SetNode::Union(left, right) | SetNode::Intersection(left, right) | SetNode::Between(left, right) => {
+                left.each_filter(visit);
+                right.each_filter(visit);
+            }
+            SetNode::Attacks { attackers, targets, .. } => {
+                attackers.each_filter(visit);
+                targets.each_filter(visit);
+            }
+            SetNode::UnionAll(sets) | SetNode::Ray { sets, .. } => {
+                sets.iter_mut().for_each(|set| set.each_filter(visit))
+            }
+            SetNode::Complement { set, .. } | SetNode::Shade { set, .. } | SetNode::Direction { set, .. } => {
+                set.each_filter(visit);
+            }
+            SetNode::MakeSquare(file, rank) => {
+                file.each_filter(visit);
+                rank.each_filter(visit);
+            }
+            SetNode::Pin { from, through, to } => {
+                from.each_filter(visit);
+                through.each_filter(visit);
+                to.each_filter(visit);
+            }
+            SetNode::Move(node) => node.each_filter(visit),
+            SetNode::If(conditional) => conditional.each_filter(visit),
+            SetNode::Loop(node) => node.each_filter(visit),
+            SetNode::At(position, set) => {
+                position.each_filter(visit);
+                set.each_filter(visit);
+            }
+            SetNode::Squares { .. } | SetNode::Pieces { .. } | SetNode::Variable(_) => {}
+        }
+    }
+}
+
+impl<const W: usize> Walk<W> for PositionNode<W> {
+    fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
+        match self {
+            PositionNode::Find(find) => find.each_filter(visit),
+            PositionNode::Lca(first, second) | PositionNode::At(first, second) => {
+                first.each_filter(visit);
+                second.each_filter(visit);
+            }
+            PositionNode::If(conditional) => conditional.each_filter(visit),
+            PositionNode::Current
+            | PositionNode::Initial
+            | PositionNode::Parent
+            | PositionNode::Child(_)
+            | PositionNode::Variable(_) => {}
+        }
+    }
+}
+
+impl<const W: usize> Walk<W> for ValueNode<W> {
+    fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
+        match self {
+            ValueNode::Number(number) => number.each_filter(visit),
+            ValueNode::Set(set) => set.each_filter(visit),
+            ValueNode::Position(position) => position.each_filter(visit),
+        }
+    }
+}
+
+impl<const W: usize> Walk<W> for MoveNode<W> {
+    fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
+        for set in [&mut self.from, &mut self.to, &mut self.capture].into_iter().flatten() {
+            set.each_filter(visit);
+        }
+    }
+}
+
+impl<const W: usize> Walk<W> for FindNode<W> {
+    fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
+        self.filter.each_filter(visit);
+    }
+}
+
+impl<const W: usize> Walk<W> for LoopNode<W> {
+    fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
+        self.set.each_filter(visit);
+        self.body.each_filter(visit);
+    }
+}
+
+impl<const W: usize, T: Walk<W>> Walk<W> for Conditional<T, W> {
+    fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
+        self.condition.each_filter(visit);
+        self.then.each_filter(visit);
+        if let Some(otherwise) = &mut self.otherwise {
+            otherwise.each_filter(visit);
+        }
+    }
+}
+
+/// Gives each `line` filter of the nodes a slot of its own, from 0 on.
+pub(super) fn number_lines<const W: usize>(nodes: &mut [&mut dyn Walk<W>]) {
+    let mut next = 0;
+    for node in nodes {
+        node.each_filter(&mut |filter| {
+            if let FilterNode::Line { slot, .. } = filter {
+                *slot = next;
+                next += 1;
+            }
+        });
+    }
+}
