@@ -28,6 +28,7 @@ use std::cell::RefCell;
 use super::context::Context;
 use super::plan::{FilterNode, Program, Step};
 use crate::position::RulesView;
+use crate::variant::Color;
 
 /// The answers of a program's `line` filters at the positions of one line of frames, found on
 /// first use and kept while the frames stay the same.
@@ -141,6 +142,17 @@ impl<const W: usize> Program<W> {
         context: &Context<'_, P, W>,
         at: usize,
     ) -> bool {
+        self.line_end(steps, context, at).is_some()
+    }
+
+    /// Where a run of positions from `at` that matches the steps ends (one past its last
+    /// position), found as [`Program::line_in_order`] finds it; none when there is no such run.
+    pub(super) fn line_end<P: RulesView<W>>(
+        &self,
+        steps: &[Step<W>],
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> Option<usize> {
         let mut failed = std::collections::HashSet::new();
         self.steps_from(steps, 0, context, at, &mut failed)
     }
@@ -152,10 +164,10 @@ impl<const W: usize> Program<W> {
         context: &Context<'_, P, W>,
         at: usize,
         failed: &mut std::collections::HashSet<(usize, usize)>,
-    ) -> bool {
-        let Some(step) = steps.get(index) else { return true };
+    ) -> Option<usize> {
+        let Some(step) = steps.get(index) else { return Some(at) };
         if failed.contains(&(index, at)) {
-            return false;
+            return None;
         }
         let end = context.frames.len();
         let most = step.max.map_or(usize::MAX, |max| usize::try_from(max).unwrap_or(usize::MAX));
@@ -170,13 +182,27 @@ impl<const W: usize> Program<W> {
         }
         if run >= fewest {
             for taken in (fewest..=run).rev() {
-                if self.steps_from(steps, index + 1, context, at + taken, failed) {
-                    return true;
+                if let Some(end) = self.steps_from(steps, index + 1, context, at + taken, failed) {
+                    return Some(end);
                 }
             }
         }
         failed.insert((index, at));
-        false
+        None
+    }
+
+    /// The comments CQL 6.2 makes about a line that matched from `at`: where it ends, at its
+    /// first position, and how long it is, at its last.
+    pub(super) fn note_line<P: RulesView<W>>(&self, steps: &[Step<W>], context: &Context<'_, P, W>, at: usize) {
+        let Some(end) = self.line_end(steps, context, at) else { return };
+        let last = end.saturating_sub(1).max(at);
+        let place = |index: usize| {
+            let position = &context.frames[index].position;
+            let side = if position.turn() == Color::White { "wtm" } else { "btm" };
+            format!("move {}({side})", position.move_number())
+        };
+        context.state.note(at, format!("Start line that ends at {}", place(last)));
+        context.state.note(last, format!("End line of length {} that starts at {}", end - at, place(at)));
     }
 
     /// Whether the steps match from each position `from..` of the line: all of them with

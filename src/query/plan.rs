@@ -411,8 +411,17 @@ impl<const W: usize> Program<W> {
                 pieces.iter().all(|(piece, squares)| view.kind(piece.kind) & view.color(piece.color) == *squares)
             }
             FilterNode::Game(slot) => context.game.values.get(*slot).copied().flatten().is_some(),
-            FilterNode::Line { steps, in_order: true, .. } => self.line_in_order(steps, context, at),
-            FilterNode::Line { steps, slot, .. } => self.line(steps, *slot, context, at),
+            FilterNode::Line { steps, slot, in_order } => {
+                let matched = if *in_order {
+                    self.line_in_order(steps, context, at)
+                } else {
+                    self.line(steps, *slot, context, at)
+                };
+                if matched {
+                    self.note_line(steps, context, at);
+                }
+                matched
+            }
             FilterNode::Assign { slot, op, value } => self.assign(*slot, *op, value, context, at),
             FilterNode::If(conditional) => {
                 self.choose(conditional, context, at).is_none_or(|chosen| self.filter(chosen, context, at))

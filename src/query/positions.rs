@@ -6,6 +6,9 @@ use super::plan::{FindNode, PositionNode, Program};
 use super::state::Value;
 use crate::position::RulesView;
 
+/// What CQL 6.2 says at each position `find` found.
+const FOUND: &str = "Found";
+
 impl<const W: usize> Program<W> {
     /// The frame of a position, if the position exists.
     pub(super) fn position<P: RulesView<W>>(
@@ -43,7 +46,9 @@ impl<const W: usize> Program<W> {
     }
 
     fn find_first<P: RulesView<W>>(&self, find: &FindNode<W>, context: &Context<'_, P, W>, at: usize) -> Option<usize> {
-        Self::searched(find, context, at).find(|&there| self.filter(&find.filter, context, there))
+        let found = Self::searched(find, context, at).find(|&there| self.filter(&find.filter, context, there))?;
+        context.state.note(found, FOUND.to_owned());
+        Some(found)
     }
 
     pub(super) fn find_count<P: RulesView<W>>(
@@ -52,6 +57,11 @@ impl<const W: usize> Program<W> {
         context: &Context<'_, P, W>,
         at: usize,
     ) -> i64 {
-        Self::searched(find, context, at).filter(|&there| self.filter(&find.filter, context, there)).count() as i64
+        let found: Vec<usize> =
+            Self::searched(find, context, at).filter(|&there| self.filter(&find.filter, context, there)).collect();
+        for (index, &there) in found.iter().enumerate() {
+            context.state.note(there, format!("{FOUND} {} of {}", index + 1, found.len()));
+        }
+        found.len() as i64
     }
 }

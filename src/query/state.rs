@@ -80,13 +80,20 @@ impl<const W: usize> State<W> {
     }
 
     /// How many comments have been made so far.
-    pub(crate) fn notes_len(&self) -> usize {
+    pub fn notes_len(&self) -> usize {
         self.notes.borrow().len()
     }
 
     /// Forgets the comments made after the first `len`.
-    pub(crate) fn truncate_notes(&self, len: usize) {
+    pub fn truncate_notes(&self, len: usize) {
         self.notes.borrow_mut().truncate(len);
+    }
+
+    /// Takes the comments made after the first `len`.
+    pub fn drain_notes(&self, len: usize) -> Vec<Note> {
+        let mut notes = self.notes.borrow_mut();
+        let len = len.min(notes.len());
+        notes.drain(len..).collect()
     }
 
     /// Takes the comments made so far.

@@ -10,7 +10,9 @@
 
 use std::ops::ControlFlow;
 
-use super::replay::MatchedPly;
+use std::collections::BTreeMap;
+
+use super::replay::{GameNote, MatchedPly};
 use crate::notation::fen;
 use crate::notation::pgn::cql_style::{CqlGame, Line, MoveNode, append_comment, nag_of};
 use crate::notation::pgn::{Damage, Lexer, Visitor, tag_text};
@@ -26,28 +28,64 @@ pub struct ReadGame<'a> {
     pub game: CqlGame<'a>,
     /// Whether the initial position is among the matched ones.
     pub initial_matched: bool,
+    /// The query's comments at the initial position, in the order made.
+    pub initial_notes: Vec<String>,
 }
 
 /// Reads the game `text` (one game, as found), marking with `mark` the moves whose positions
-/// are `matched` (offsets into `text`); games without a `Variant` tag are of `default_variant`.
+/// are `matched` (offsets into `text`), after the query's `notes` there; games without a
+/// `Variant` tag are of `default_variant`.
 #[must_use]
 pub fn read_game<'a>(
     text: &'a [u8],
     matched: &[MatchedPly],
+    notes: &[GameNote],
     default_variant: &'static Variant,
     mark: &[u8],
 ) -> ReadGame<'a> {
-    let mut marked: Vec<usize> = matched.iter().filter(|ply| ply.ply > 0).map(|ply| ply.offset).collect();
-    marked.sort_unstable();
+    // What each move's comment gains: the notes at its position, then the mark if it matched.
+    let mut marks: BTreeMap<usize, Vec<Vec<u8>>> = BTreeMap::new();
+    for note in notes.iter().filter(|note| note.ply > 0) {
+        marks.entry(note.offset).or_default().push(note.text.as_bytes().to_vec());
+    }
+    for ply in matched.iter().filter(|ply| ply.ply > 0) {
+        marks.entry(ply.offset).or_default().push(mark.to_vec());
+    }
     let mut reader =
-        GameReader { default_variant, mark, marked, tags: Vec::new(), lines: Vec::new(), result: None, stopped: false };
+        GameReader { default_variant, marks, tags: Vec::new(), lines: Vec::new(), result: None, stopped: false };
     Lexer::new(text).next_game(&mut reader);
     let main = reader.close_all();
     let result = reader.result.or_else(|| tag_result(&reader.tags)).unwrap_or(b"*");
     ReadGame {
         game: CqlGame { tags: reader.tags, line: main, result },
         initial_matched: matched.iter().any(|ply| ply.ply == 0),
+        initial_notes: notes.iter().filter(|note| note.ply == 0).map(|note| note.text.clone()).collect(),
     }
+}
+
+/// The longest comment CQL 6.2 writes: a text that would make a comment longer is left out.
+pub const MAX_COMMENT: usize = 4500;
+
+/// Adds what the query says about a position to its comment as CQL 6.2 adds it: the texts in
+/// one piece, a space between them, braces written as `_` and bytes outside ASCII as `?`; the
+/// whole piece is left out where the comment would grow longer than [`MAX_COMMENT`].
+pub fn append_texts(comment: &mut Option<Vec<u8>>, texts: &[Vec<u8>]) {
+    let mut piece = Vec::new();
+    for text in texts.iter().filter(|text| !text.is_empty()) {
+        if !piece.is_empty() {
+            piece.push(b' ');
+        }
+        piece.extend(text.iter().map(|&byte| match byte {
+            b'{' | b'}' => b'_',
+            byte if byte >= 127 => b'?',
+            byte => byte,
+        }));
+    }
+    let held = comment.as_ref().map_or(0, Vec::len);
+    if piece.is_empty() || held + piece.len() + usize::from(held > 0) > MAX_COMMENT {
+        return;
+    }
+    append_comment(comment, &piece);
 }
 
 /// The `Result` tag, when it is a result.
@@ -76,25 +114,25 @@ struct OpenLine {
     before: Option<Board>,
     /// The number and side of the next move.
     next: (u32, bool),
-    /// Whether the last move reached a matched position.
-    last_marked: bool,
+    /// What the last move's comment gains (the notes and mark of the position it reached).
+    last_marks: Option<Vec<Vec<u8>>>,
     /// Whether a move could not be played: the rest of the line is left out.
     dead: bool,
 }
 
 impl OpenLine {
     fn new(board: Option<Board>, next: (u32, bool)) -> OpenLine {
-        OpenLine { line: Line::default(), before: None, board, next, last_marked: false, dead: false }
+        OpenLine { line: Line::default(), before: None, board, next, last_marks: None, dead: false }
     }
 
-    /// Gives the last move (or, before any, the line) a comment, keeping its mark.
-    fn comment(&mut self, text: &[u8], mark: &[u8]) {
+    /// Gives the last move (or, before any, the line) a comment, keeping its notes and mark.
+    fn comment(&mut self, text: &[u8]) {
         match self.line.moves.last_mut() {
             None => self.line.comment = Some(text.to_vec()),
             Some(last) => {
                 last.comment = Some(text.to_vec());
-                if self.last_marked {
-                    append_comment(&mut last.comment, mark);
+                if let Some(marks) = &self.last_marks {
+                    append_texts(&mut last.comment, marks);
                 }
             }
         }
@@ -113,11 +151,10 @@ impl OpenLine {
     }
 }
 
-struct GameReader<'a, 'm> {
+struct GameReader<'a> {
     default_variant: &'static Variant,
-    mark: &'m [u8],
-    /// The offsets of the moves that reached a matched position, in order.
-    marked: Vec<usize>,
+    /// What the comment of each move gains, by the offset of the move's end.
+    marks: BTreeMap<usize, Vec<Vec<u8>>>,
     tags: Vec<(&'a [u8], &'a [u8])>,
     /// The main line, then the variations entered.
     lines: Vec<OpenLine>,
@@ -126,7 +163,7 @@ struct GameReader<'a, 'm> {
     stopped: bool,
 }
 
-impl GameReader<'_, '_> {
+impl GameReader<'_> {
     /// The tag `name`'s text (the last one given).
     fn tag(&self, name: &[u8]) -> Option<String> {
         let (_, value) = self.tags.iter().rev().find(|(tag, _)| *tag == name)?;
@@ -185,7 +222,7 @@ fn split_annotation(token: &[u8]) -> (&[u8], &[u8]) {
     token.split_at(end)
 }
 
-impl<'a> Visitor<'a> for GameReader<'a, '_> {
+impl<'a> Visitor<'a> for GameReader<'a> {
     fn tag(&mut self, name: &'a [u8], value: &'a [u8]) {
         self.tags.push((name, value));
     }
@@ -201,7 +238,7 @@ impl<'a> Visitor<'a> for GameReader<'a, '_> {
         if self.stopped {
             return ControlFlow::Break(());
         }
-        let marked = self.marked.binary_search(&end).is_ok();
+        let marks = self.marks.get(&end).cloned();
         let in_variation = self.lines.len() > 1;
         let Some(open) = self.lines.last_mut() else { return ControlFlow::Break(()) };
         if open.dead {
@@ -230,13 +267,13 @@ impl<'a> Visitor<'a> for GameReader<'a, '_> {
         let (number, black) = open.next;
         let mut node = MoveNode { number, black, san, ..MoveNode::default() };
         node.nags.extend(nag_of(annotation));
-        if marked {
-            append_comment(&mut node.comment, self.mark);
+        if let Some(marks) = &marks {
+            append_texts(&mut node.comment, marks);
         }
         open.line.moves.push(node);
         open.before = before;
         open.next = if black { (number.saturating_add(1), false) } else { (number, true) };
-        open.last_marked = marked;
+        open.last_marks = marks;
         ControlFlow::Continue(())
     }
 
@@ -249,9 +286,9 @@ impl<'a> Visitor<'a> for GameReader<'a, '_> {
     }
 
     fn comment(&mut self, text: &'a [u8]) {
-        let (mark, stopped) = (self.mark, self.stopped);
+        let stopped = self.stopped;
         if let Some(open) = self.lines.last_mut().filter(|open| !open.dead && !stopped) {
-            open.comment(text, mark);
+            open.comment(text);
         }
     }
 
@@ -293,7 +330,7 @@ mod tests {
     use super::*;
 
     fn written(text: &str, matched: &[MatchedPly]) -> String {
-        let read = read_game(text.as_bytes(), matched, Variant::standard(), b"CQL");
+        let read = read_game(text.as_bytes(), matched, &[], Variant::standard(), b"CQL");
         let mut out = Vec::new();
         read.game.write(&mut out);
         String::from_utf8(out).unwrap()
@@ -309,7 +346,7 @@ mod tests {
                     (3. Qe2) ) 3. Bc4 ! ? Nf6 ?? 4. Qxf7 1-0";
         let at = |token: &str| text.find(token).unwrap() + token.len();
         let matched = [MatchedPly { ply: 0, offset: 0 }, MatchedPly { ply: 3, offset: at("Qh5") }];
-        let read = read_game(text.as_bytes(), &matched, Variant::standard(), b"CQL");
+        let read = read_game(text.as_bytes(), &matched, &[], Variant::standard(), b"CQL");
         assert!(read.initial_matched);
         let mut out = Vec::new();
         read.game.write(&mut out);

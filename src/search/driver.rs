@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use super::input::Input;
 use super::plans::Plans;
-use super::replay::{GameRecord, MatchedPly, ReplayOptions, replay_range};
+use super::replay::{GameNote, GameRecord, MatchedPly, ReplayOptions, replay_range};
 use crate::query::Query;
 use crate::variant::Variant;
 
@@ -87,6 +87,8 @@ pub struct Found<'a> {
     pub movetext: usize,
     /// The positions that matched; their offsets are into `text`.
     pub matched: &'a [MatchedPly],
+    /// The comments the query made, in the order made; their offsets are into `text`.
+    pub notes: &'a [GameNote],
     /// The game's `sort` value, where the query sorts and the value exists.
     pub sort: Option<i64>,
 }
@@ -303,6 +305,9 @@ fn shift(record: &mut GameRecord, by: usize) {
     for ply in &mut record.matched {
         ply.offset += by;
     }
+    for note in &mut record.notes {
+        note.offset += by;
+    }
     if let Some(error) = &mut record.error {
         error.offset += by;
     }
@@ -370,6 +375,8 @@ impl Merge<'_, '_> {
         let text = &self.text[record.start..record.end];
         let matched: Vec<MatchedPly> =
             record.matched.iter().map(|ply| MatchedPly { ply: ply.ply, offset: ply.offset - record.start }).collect();
+        let notes: Vec<GameNote> =
+            record.notes.iter().map(|note| GameNote { offset: note.offset - record.start, ..note.clone() }).collect();
         self.sink.found(&Found {
             input: self.name,
             number,
@@ -378,6 +385,7 @@ impl Merge<'_, '_> {
             text,
             movetext: record.movetext - record.start,
             matched: &matched,
+            notes: &notes,
             sort: record.sort,
         })?;
         // A sorted search reads every game: the limit applies once they are sorted.

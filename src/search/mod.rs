@@ -42,5 +42,7 @@ pub use driver::{Found, Problem, Search, SearchError, SearchOptions, Sink, Summa
 pub use filter::{LineOutcome, PositionFilter};
 pub use input::{Input, WINDOW_BYTES, paths_or_stdin};
 pub use plans::Plans;
-pub use replay::{GameError, GameErrorKind, GameRecord, MatchedPly, ReplayOptions, TOKEN_CHARS, replay_range};
+pub use replay::{
+    GameError, GameErrorKind, GameNote, GameRecord, MatchedPly, ReplayOptions, TOKEN_CHARS, replay_range,
+};
 pub use sorted::SortedSink;

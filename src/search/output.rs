@@ -8,12 +8,13 @@
 //! - [`JsonlPrinter`]: one JSON object per matching game.
 //! - [`ProblemLog`]: one JSON object per game whose replay stopped at an error.
 
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
 
 use serde_json::json;
 
-use super::cql_game::read_game;
+use super::cql_game::{append_texts, read_game};
 use super::driver::{Found, Problem};
 use crate::notation::pgn::cql_style::append_comment;
 use crate::notation::pgn::{Lexer, Visitor, tag_text};
@@ -52,15 +53,29 @@ impl<W: Write> PgnPrinter<W> {
             write!(self.out, "{{{label}{space}{value}}} ")?;
             written = at;
         }
+        // Each position's comment: the query's notes there, then the mark if it matched.
+        let mut comments: BTreeMap<(usize, u32), Vec<u8>> = BTreeMap::new();
+        for note in game.notes {
+            let comment = comments.entry((note.offset, note.ply)).or_default();
+            comment.extend_from_slice(if comment.is_empty() { b"{" } else { b" " });
+            comment.extend_from_slice(note.text.replace('}', ")").as_bytes());
+        }
         for ply in game.matched {
-            let at = ply.offset.min(text.len());
+            let comment = comments.entry((ply.offset, ply.ply)).or_default();
+            let mark = &self.comment[1..self.comment.len() - 1];
+            comment.extend_from_slice(if comment.is_empty() { b"{" } else { b" " });
+            comment.extend_from_slice(mark);
+        }
+        for ((offset, ply), mut comment) in comments {
+            comment.push(b'}');
+            let at = offset.min(text.len()).max(written);
             self.out.write_all(&text[written..at])?;
-            if ply.ply == 0 {
-                self.out.write_all(&self.comment)?;
+            if ply == 0 {
+                self.out.write_all(&comment)?;
                 self.out.write_all(b" ")?;
             } else {
                 self.out.write_all(b" ")?;
-                self.out.write_all(&self.comment)?;
+                self.out.write_all(&comment)?;
             }
             written = at;
         }
@@ -115,14 +130,16 @@ impl<W: Write> CqlPrinter<W> {
     pub fn write(&mut self, game: &Found<'_>) -> io::Result<()> {
         let comments = &self.comments;
         let mark = comments.matchstring.as_deref().unwrap_or_default().as_bytes();
-        let mut read = read_game(game.text, game.matched, comments.variant, mark);
+        let mut read = read_game(game.text, game.matched, game.notes, comments.variant, mark);
         let comment = &mut read.game.line.comment;
         if comments.game_numbers {
             append_comment(comment, format!("Game number {}", game.number).as_bytes());
         }
+        let mut initial: Vec<Vec<u8>> = read.initial_notes.iter().map(|note| note.as_bytes().to_vec()).collect();
         if read.initial_matched {
-            append_comment(comment, mark);
+            initial.push(mark.to_vec());
         }
+        append_texts(comment, &initial);
         if let (Some(label), Some(value)) = (&comments.sort_label, game.sort) {
             let labelled = if label.is_empty() { value.to_string() } else { format!("{label}: {value}") };
             append_comment(comment, labelled.as_bytes());

@@ -45,6 +45,18 @@ pub struct MatchedPly {
     pub offset: usize,
 }
 
+/// A comment the query made at a position (`comment(...)`, or what `find` and `line` say
+/// about the positions they found), written before the position's mark.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameNote {
+    /// The position's ply.
+    pub ply: u32,
+    /// Where it goes: as [`MatchedPly::offset`].
+    pub offset: usize,
+    /// The text.
+    pub text: String,
+}
+
 /// Why a game could not be replayed to its end.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameErrorKind {
@@ -112,6 +124,8 @@ pub struct GameRecord {
     pub end: usize,
     /// The positions that matched.
     pub matched: Vec<MatchedPly>,
+    /// The comments the query made at positions, in the order made.
+    pub notes: Vec<GameNote>,
     /// The first error, if the replay stopped early.
     pub error: Option<GameError>,
     /// Whether the game was left out before any replay (its result did not fit).
@@ -137,6 +151,7 @@ pub fn replay_range(text: &[u8], options: &ReplayOptions<'_>) -> Vec<GameRecord>
             movetext: span.movetext,
             end: span.end,
             matched: std::mem::take(&mut replayer.found.matched),
+            notes: std::mem::take(&mut replayer.found.notes),
             error: replayer.error.take(),
             excluded: replayer.excluded,
             plies: replayer.plies,
@@ -174,6 +189,7 @@ impl Line {
 #[derive(Default)]
 struct Findings {
     matched: Vec<MatchedPly>,
+    notes: Vec<GameNote>,
     sort: Option<i64>,
 }
 
@@ -181,8 +197,17 @@ impl Findings {
     /// Tests the position `at` of the context's line, whose marking comments go at `offsets`.
     #[inline(always)]
     fn test(&mut self, program: &Program<1>, context: &Context<'_, Board, 1>, offsets: &[usize], at: usize) {
+        let notes_before = context.state.notes_len();
         if !program.matches_at(context, at) {
+            // The comments of a position that does not match are not kept.
+            context.state.truncate_notes(notes_before);
             return;
+        }
+        for note in context.state.drain_notes(notes_before) {
+            let (ply, offset) = (context.frames[note.at].ply, offsets[note.at]);
+            if !self.notes.iter().any(|kept| kept.offset == offset && kept.text == note.text) {
+                self.notes.push(GameNote { ply, offset, text: note.text });
+            }
         }
         self.matched.push(MatchedPly { ply: context.frames[at].ply, offset: offsets[at] });
         if let Some(min) = program.sorts()
@@ -342,6 +367,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         self.line = None;
         self.outer.clear();
         self.found.matched.clear();
+        self.found.notes.clear();
         self.found.sort = None;
         self.error = None;
         self.excluded = false;

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::driver::{Found, Problem, Sink, Summary};
-use super::replay::MatchedPly;
+use super::replay::{GameNote, MatchedPly};
 
 /// The bytes of games held in memory before they go to a temporary file.
 const SPILL_BYTES: u64 = 16 << 20;
@@ -39,6 +39,7 @@ struct Held {
     text: Text,
     movetext: usize,
     matched: Vec<MatchedPly>,
+    notes: Vec<GameNote>,
     sort: Option<i64>,
 }
 
@@ -142,6 +143,7 @@ impl<'s> SortedSink<'s> {
                 text,
                 movetext: game.movetext,
                 matched: &game.matched,
+                notes: &game.notes,
                 sort: game.sort,
             })?;
         }
@@ -213,6 +215,7 @@ impl Sink for SortedSink<'_> {
             text,
             movetext: game.movetext,
             matched: game.matched.to_vec(),
+            notes: game.notes.to_vec(),
             sort: game.sort,
         };
         match self.limit {
@@ -306,7 +309,17 @@ mod tests {
         let text = vec![b'x'; 1000];
         for number in 1..=games {
             let sort = (number % 7 != 0).then_some((number * 37 % 101) as i64);
-            let game = Found { input: "in", number, offset: 0, line: 1, text: &text, movetext: 0, matched: &[], sort };
+            let game = Found {
+                input: "in",
+                number,
+                offset: 0,
+                line: 1,
+                text: &text,
+                movetext: 0,
+                matched: &[],
+                notes: &[],
+                sort,
+            };
             sink.found(&game).unwrap();
         }
     }
