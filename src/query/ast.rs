@@ -116,6 +116,13 @@ impl Expr {
             }
             ExprKind::Loop { set, body, .. } => vec![set, body],
             ExprKind::Find { body, .. } => vec![body],
+            ExprKind::Comment { parts, .. } => parts
+                .iter()
+                .filter_map(|part| match part {
+                    TextPart::Value(expr) => Some(expr),
+                    TextPart::Text(_) => None,
+                })
+                .collect(),
             ExprKind::Lca(first, second) => vec![first, second],
             ExprKind::At { position, body } => vec![position, body],
             ExprKind::Binary(_, left, right) | ExprKind::Between(left, right) | ExprKind::MakeSquare(left, right) => {
@@ -310,6 +317,16 @@ pub enum ExprKind {
         /// What is evaluated there.
         body: Box<Expr>,
     },
+    /// `comment(...)` and `message(...)`: a text made of the parts, written into the game at the
+    /// position (a comment) or printed (a message). Always matches.
+    Comment {
+        /// Printed rather than written into the game.
+        message: bool,
+        /// `quiet`: a message without the game and position before it.
+        quiet: bool,
+        /// The parts, in order.
+        parts: Vec<TextPart>,
+    },
     /// `square [all] X in S F` and `piece [all] X in S F`: F tested with X each square (or the
     /// piece on each square) of S.
     Loop {
@@ -324,6 +341,16 @@ pub enum ExprKind {
         /// The filter F.
         body: Box<Expr>,
     },
+}
+
+/// A part of the text of a comment or a message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TextPart {
+    /// Text as written.
+    Text(String),
+    /// A value, written as CQL 6.2 writes it: a number, squares (`e4`, `[a1,h8]`), a piece and
+    /// its square, a position (`move 12(btm)`), `<true>` or `<false>`.
+    Value(Expr),
 }
 
 /// The positions named by words.

@@ -9,7 +9,7 @@
 pub(crate) use super::ast::Type;
 use super::ast::{
     AssignOp, BinaryOp, Coordinate, Expr, ExprKind, FindQuantity, GameFilter, Header, MoveFilter, QueryAst, Region,
-    SquareDesignator, SquarePart, UnaryOp, Word,
+    SquareDesignator, SquarePart, TextPart, UnaryOp, Word,
 };
 use super::diagnostic::{Diagnostic, quoted, unknown_variant};
 use crate::variant::Variant;
@@ -89,6 +89,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::Find { quantity: FindQuantity::All, .. } => Type::Number,
         ExprKind::Find { quantity: FindQuantity::Range(..), .. } => Type::Filter,
         ExprKind::At { body, .. } => type_of(body),
+        ExprKind::Comment { .. } => Type::Filter,
         ExprKind::Loop { .. } => Type::Set,
     }
 }
@@ -217,6 +218,13 @@ impl Checker<'_> {
                 self.expr(body);
             }
             ExprKind::Position(_) => {}
+            ExprKind::Comment { parts, .. } => {
+                for part in parts {
+                    if let TextPart::Value(expr) = part {
+                        self.expr(expr);
+                    }
+                }
+            }
             ExprKind::Find { body, .. } => {
                 self.expr(body);
             }

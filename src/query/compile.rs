@@ -4,14 +4,15 @@
 
 use super::ast::{
     AssignOp, BinaryOp, Castle, Coordinate, Expr, ExprKind, FindQuantity, GameFilter, LoopOver, MoveFilter, MoveWhen,
-    PieceAtomKind, PieceDesignator, PositionWord, Region, Sort, Span, SquareDesignator, SquarePart, UnaryOp, Word,
+    PieceAtomKind, PieceDesignator, PositionWord, Region, Sort, Span, SquareDesignator, SquarePart, TextPart, UnaryOp,
+    Word,
 };
 use super::check::{Type, type_of};
 use super::context::GameTest;
 use super::diagnostic::{Diagnostic, quoted, unknown_variant};
 use super::plan::{
-    Conditional, FilterNode, FindNode, LoopNode, MoveNode, Needs, NumberNode, PieceClass, PositionNode, Program,
-    SetNode, SortKey, Step, ValueNode,
+    CommentNode, Conditional, FilterNode, FindNode, LoopNode, MoveNode, Needs, NumberNode, PieceClass, PositionNode,
+    Program, SetNode, SortKey, Step, TextNode, ValueNode,
 };
 use std::collections::HashMap;
 
@@ -179,6 +180,11 @@ impl<const W: usize> Compiler<'_, W> {
                 }))
             }
             ExprKind::Loop { all: true, .. } => FilterNode::LoopAll(Box::new(self.loop_node(expr))),
+            ExprKind::Comment { message, quiet, parts } => FilterNode::Comment(Box::new(CommentNode {
+                message: *message,
+                quiet: *quiet,
+                parts: parts.iter().map(|part| self.text_part(part)).collect(),
+            })),
             ExprKind::Find { quantity: FindQuantity::Range(min, max), backward, body } => FilterNode::FindRange {
                 find: Box::new(FindNode { backward: *backward, filter: self.filter(body) }),
                 min: *min,
@@ -360,6 +366,23 @@ impl<const W: usize> Compiler<'_, W> {
                 otherwise: otherwise.as_ref().map(|otherwise| self.position(otherwise)),
             })),
             _ => unreachable!("check: only positions reach here"),
+        }
+    }
+
+    /// A part of a comment's text.
+    fn text_part(&mut self, part: &TextPart) -> TextNode<W> {
+        let TextPart::Value(expr) = part else {
+            let TextPart::Text(text) = part else { unreachable!("a text part is text or a value") };
+            return TextNode::Text(text.clone());
+        };
+        match (&expr.kind, type_of(expr)) {
+            (ExprKind::Variable { name, .. }, _) => {
+                TextNode::Variable { slot: self.slot(name, false), name: name.clone() }
+            }
+            (_, Type::Number) => TextNode::Number(self.number(expr)),
+            (_, Type::Set) => TextNode::Set(self.set(expr)),
+            (_, Type::Position) => TextNode::Position(self.position(expr)),
+            (_, Type::Filter) => TextNode::Filter(self.filter(expr)),
         }
     }
 

@@ -170,6 +170,7 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
             let direction = if *backward { "back to the start" } else { "on to the end" };
             line(out, &indent, &format!("find {quantity}, {direction}, where"));
         }
+        ExprKind::Comment { message, .. } => line(out, &indent, if *message { "message" } else { "comment" }),
         ExprKind::Lca(..) => line(out, &indent, "lca: where the lines to both meet"),
         ExprKind::At { .. } => line(out, &indent, ": at the position, the filter"),
         ExprKind::Loop { over, all, name, .. } => {

@@ -25,10 +25,10 @@
 
 use std::cell::RefCell;
 
+use super::comments::position_name;
 use super::context::Context;
 use super::plan::{FilterNode, Program, Step};
 use crate::position::RulesView;
-use crate::variant::Color;
 
 /// The answers of a program's `line` filters at the positions of one line of frames, found on
 /// first use and kept while the frames stay the same.
@@ -196,11 +196,7 @@ impl<const W: usize> Program<W> {
     pub(super) fn note_line<P: RulesView<W>>(&self, steps: &[Step<W>], context: &Context<'_, P, W>, at: usize) {
         let Some(end) = self.line_end(steps, context, at) else { return };
         let last = end.saturating_sub(1).max(at);
-        let place = |index: usize| {
-            let position = &context.frames[index].position;
-            let side = if position.turn() == Color::White { "wtm" } else { "btm" };
-            format!("move {}({side})", position.move_number())
-        };
+        let place = |index: usize| position_name(&context.frames[index].position);
         context.state.note(at, format!("Start line that ends at {}", place(last)));
         context.state.note(last, format!("End line of length {} that starts at {}", end - at, place(at)));
     }

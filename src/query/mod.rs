@@ -21,6 +21,7 @@
 
 pub mod ast;
 mod check;
+mod comments;
 mod compile;
 pub mod context;
 pub mod diagnostic;

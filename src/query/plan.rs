@@ -279,6 +279,31 @@ pub(crate) enum FilterNode<const W: usize> {
     },
     /// The position is on the main line (with `true`) or in a variation.
     Mainline(bool),
+    /// Writes a comment at the position, or prints a message; always matches.
+    Comment(Box<CommentNode<W>>),
+}
+
+/// `comment(...)` or `message(...)`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct CommentNode<const W: usize> {
+    pub message: bool,
+    pub quiet: bool,
+    pub parts: Vec<TextNode<W>>,
+}
+
+/// A part of a comment's text.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum TextNode<const W: usize> {
+    Text(String),
+    /// A variable: its value, or that it has none.
+    Variable {
+        slot: usize,
+        name: String,
+    },
+    Number(NumberNode<W>),
+    Set(SetNode<W>),
+    Position(PositionNode<W>),
+    Filter(FilterNode<W>),
 }
 
 /// What a program needs from the replay besides each position.
@@ -436,6 +461,10 @@ impl<const W: usize> Program<W> {
                 found >= i64::from(*min) && max.is_none_or(|max| found <= i64::from(max))
             }
             FilterNode::Mainline(on_it) => frame.mainline == *on_it,
+            FilterNode::Comment(node) => {
+                self.comment(node, context, at);
+                true
+            }
         }
     }
 

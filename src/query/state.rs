@@ -43,6 +43,8 @@ pub struct State<const W: usize> {
     /// Which variables last from game to game.
     persistent: Vec<bool>,
     notes: RefCell<Vec<Note>>,
+    /// The messages printed so far (`message(...)`), whatever the positions' fate.
+    messages: RefCell<Vec<String>>,
 }
 
 impl<const W: usize> State<W> {
@@ -50,7 +52,12 @@ impl<const W: usize> State<W> {
     #[must_use]
     pub fn new(persistent: Vec<bool>) -> State<W> {
         let values = persistent.iter().map(|&persistent| if persistent { Value::Number(0) } else { Value::Unset });
-        State { values: RefCell::new(values.collect()), persistent, notes: RefCell::new(Vec::new()) }
+        State {
+            values: RefCell::new(values.collect()),
+            persistent,
+            notes: RefCell::new(Vec::new()),
+            messages: RefCell::new(Vec::new()),
+        }
     }
 
     /// Forgets what one game gave: every variable but the persistent ones loses its value, and
@@ -62,6 +69,17 @@ impl<const W: usize> State<W> {
             }
         }
         self.notes.get_mut().clear();
+        self.messages.get_mut().clear();
+    }
+
+    /// Keeps a message to print.
+    pub(crate) fn message(&self, text: String) {
+        self.messages.borrow_mut().push(text);
+    }
+
+    /// Takes the messages kept so far.
+    pub fn take_messages(&mut self) -> Vec<String> {
+        std::mem::take(self.messages.get_mut())
     }
 
     pub(crate) fn get(&self, slot: usize) -> Value<W> {

@@ -10,8 +10,8 @@ use super::ast::{BinaryOp, Span, TransformKind};
 use super::compile::Compiler;
 use super::diagnostic::Diagnostic;
 use super::plan::{
-    Conditional, FilterNode, FindNode, LoopNode, MoveNode, NumberNode, PieceClass, PositionNode, SetNode, Step,
-    ValueNode,
+    CommentNode, Conditional, FilterNode, FindNode, LoopNode, MoveNode, NumberNode, PieceClass, PositionNode, SetNode,
+    Step, TextNode, ValueNode,
 };
 use crate::board::{SquareMap, SquareSet};
 use crate::variant::Piece;
@@ -193,6 +193,7 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
             FilterNode::FindRange { find, min, max } => {
                 FilterNode::FindRange { find: boxed(&**find, mapper)?, min: *min, max: *max }
             }
+            FilterNode::Comment(node) => FilterNode::Comment(boxed(&**node, mapper)?),
             FilterNode::Mainline(_)
             | FilterNode::Constant(_)
             | FilterNode::Check
@@ -228,6 +229,25 @@ impl<const W: usize> Mapped<W> for PositionNode<W> {
             | PositionNode::Child(_)
             | PositionNode::Variable(_) => self.clone(),
         })
+    }
+}
+
+impl<const W: usize> Mapped<W> for CommentNode<W> {
+    fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
+        let parts = self
+            .parts
+            .iter()
+            .map(|part| {
+                Some(match part {
+                    TextNode::Number(number) => TextNode::Number(number.mapped(mapper)?),
+                    TextNode::Set(set) => TextNode::Set(set.mapped(mapper)?),
+                    TextNode::Position(position) => TextNode::Position(position.mapped(mapper)?),
+                    TextNode::Filter(filter) => TextNode::Filter(filter.mapped(mapper)?),
+                    TextNode::Text(_) | TextNode::Variable { .. } => part.clone(),
+                })
+            })
+            .collect::<Option<_>>()?;
+        Some(CommentNode { message: self.message, quiet: self.quiet, parts })
     }
 }
 
@@ -473,7 +493,8 @@ impl<const W: usize> Canonical for FilterNode<W> {
             | FilterNode::HasPosition(_)
             | FilterNode::At(..)
             | FilterNode::FindRange { .. }
-            | FilterNode::Mainline(_) => self.clone(),
+            | FilterNode::Mainline(_)
+            | FilterNode::Comment(_) => self.clone(),
         }
     }
 }

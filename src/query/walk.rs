@@ -2,7 +2,7 @@
 //! positions, conditions and loops): one place that knows what each node holds.
 
 use super::plan::{
-    Conditional, FilterNode, FindNode, LoopNode, MoveNode, NumberNode, PositionNode, SetNode, ValueNode,
+    Conditional, FilterNode, FindNode, LoopNode, MoveNode, NumberNode, PositionNode, SetNode, TextNode, ValueNode,
 };
 
 /// A compiled node that may hold filters.
@@ -39,6 +39,17 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
                 filter.each_filter(visit);
             }
             FilterNode::FindRange { find, .. } => find.each_filter(visit),
+            FilterNode::Comment(node) => {
+                for part in &mut node.parts {
+                    match part {
+                        TextNode::Number(number) => number.each_filter(visit),
+                        TextNode::Set(set) => set.each_filter(visit),
+                        TextNode::Position(position) => position.each_filter(visit),
+                        TextNode::Filter(filter) => filter.each_filter(visit),
+                        TextNode::Text(_) | TextNode::Variable { .. } => {}
+                    }
+                }
+            }
             FilterNode::PieceOn { .. }
             | FilterNode::Constant(_)
             | FilterNode::Turn(_)

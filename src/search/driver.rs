@@ -124,6 +124,13 @@ pub trait Sink {
         Ok(())
     }
 
+    /// A line the query printed (`message(...)`) in the game numbered `game`, in the order
+    /// of the games.
+    fn message(&mut self, game: u64, text: &str) -> io::Result<()> {
+        let _ = (game, text);
+        Ok(())
+    }
+
     /// Called after each window, with the counts so far.
     fn progress(&mut self, summary: &Summary) {
         let _ = summary;
@@ -351,6 +358,9 @@ impl Merge<'_, '_> {
             if number < low {
                 return Ok(ControlFlow::Continue(()));
             }
+        }
+        for message in &record.messages {
+            self.sink.message(number, message)?;
         }
         if let Some(error) = &record.error {
             self.summary.errors += 1;

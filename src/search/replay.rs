@@ -126,6 +126,8 @@ pub struct GameRecord {
     pub matched: Vec<MatchedPly>,
     /// The comments the query made at positions, in the order made.
     pub notes: Vec<GameNote>,
+    /// The lines the query printed (`message(...)`), in the order printed.
+    pub messages: Vec<String>,
     /// The first error, if the replay stopped early.
     pub error: Option<GameError>,
     /// Whether the game was left out before any replay (its result did not fit).
@@ -152,6 +154,7 @@ pub fn replay_range(text: &[u8], options: &ReplayOptions<'_>) -> Vec<GameRecord>
             end: span.end,
             matched: std::mem::take(&mut replayer.found.matched),
             notes: std::mem::take(&mut replayer.found.notes),
+            messages: replayer.state.as_mut().map(|(_, state)| state.take_messages()).unwrap_or_default(),
             error: replayer.error.take(),
             excluded: replayer.excluded,
             plies: replayer.plies,

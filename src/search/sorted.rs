@@ -234,6 +234,10 @@ impl Sink for SortedSink<'_> {
         self.inner.problem(problem)
     }
 
+    fn message(&mut self, game: u64, text: &str) -> io::Result<()> {
+        self.inner.message(game, text)
+    }
+
     fn progress(&mut self, summary: &Summary) {
         self.inner.progress(summary);
     }

@@ -882,6 +882,7 @@ impl Builder {
             Rule::if_filter => self.if_filter(pair),
             Rule::loop_filter => self.loop_filter(pair),
             Rule::find_filter => self.find_filter(pair, span.start),
+            Rule::comment_filter => self.comment_filter(pair),
             Rule::position_word => (ExprKind::Position(position_word(pair.as_str())), 1),
             Rule::child_filter => {
                 let variation = pair.into_inner().find(|part| part.as_rule() == Rule::number);
@@ -1250,6 +1251,8 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_find
             | Rule::kw_child
             | Rule::kw_lca
+            | Rule::kw_comment
+            | Rule::kw_message
     )
 }
 

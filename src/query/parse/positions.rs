@@ -2,11 +2,32 @@
 
 use pest::iterators::Pair;
 
-use super::{Builder, Rule};
-use crate::query::ast::{Expr, ExprKind, FindQuantity, PositionWord, Span};
+use super::{Builder, Rule, string};
+use crate::query::ast::{Expr, ExprKind, FindQuantity, PositionWord, Span, TextPart};
 use crate::query::check::{Type, type_of};
 
 impl Builder {
+    /// `comment(...)`, `message [quiet] (...)`.
+    pub(super) fn comment_filter(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
+        let (mut message, mut quiet) = (false, false);
+        let mut parts = Vec::new();
+        let mut depth = 0;
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::kw_message => message = true,
+                Rule::kw_quiet => quiet = true,
+                Rule::string => parts.push(TextPart::Text(string(Some(part)))),
+                Rule::filter => {
+                    let (expr, expr_depth) = self.operators(part.into_inner());
+                    depth = depth.max(expr_depth);
+                    parts.push(TextPart::Value(expr));
+                }
+                _ => {}
+            }
+        }
+        (ExprKind::Comment { message, quiet, parts }, depth + 1)
+    }
+
     /// `find [all | N [M]] [<--] [quiet] F`. Like a transform, `find` takes the whole filter
     /// after it; but where that filter is a comparison or arithmetic on a filter that has no
     /// value (`find all check and btm > 30`), `find all` counts that filter and the operator

@@ -224,6 +224,12 @@ pub(super) trait Watch {
     }
     /// The search is over.
     fn clear(&mut self);
+    /// A line the query printed in the game numbered `game`: on standard error, where no
+    /// results go.
+    fn message(&mut self, game: u64, text: &str) {
+        let _ = game;
+        eprintln!("{text}");
+    }
 }
 
 impl Watch for Progress {
@@ -312,6 +318,14 @@ impl Sink for CliSink {
             Some(log) => log.write(problem),
             None => Ok(()),
         }
+    }
+
+    fn message(&mut self, game: u64, text: &str) -> io::Result<()> {
+        match &mut self.watch {
+            Some(watch) => watch.message(game, text),
+            None => eprintln!("{text}"),
+        }
+        Ok(())
     }
 
     fn progress(&mut self, summary: &Summary) {

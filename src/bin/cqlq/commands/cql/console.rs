@@ -91,6 +91,12 @@ impl Marks {
 }
 
 impl Watch for Marks {
+    /// Messages go where CQL 6.2 prints them: with the marks, on standard output.
+    fn message(&mut self, game: u64, text: &str) {
+        let marks = self.up_to(game);
+        self.console.print(&format!("{marks}{text}\n"));
+    }
+
     fn show(&mut self, summary: &Summary) {
         let text = self.up_to(summary.games);
         if !text.is_empty() {

@@ -1,0 +1,103 @@
+//! `comment(...)` and `message(...)`: their text, made as CQL 6.2 makes it. Numbers as digits
+//! (`<false>` without a value), squares as `e4` or `[a1,h8]`, a piece by its letter and square,
+//! a position as `move 12(btm)`, a filter as `<true>` or `<false>`, and a variable without a
+//! value as `<unbound: x>`.
+
+use std::fmt::Write;
+
+use super::context::Context;
+use super::plan::{CommentNode, Program, TextNode};
+use super::state::Value;
+use crate::board::{Square, SquareSet};
+use crate::position::{PositionView, RulesView};
+use crate::variant::{Color, Kind, Piece};
+
+impl<const W: usize> Program<W> {
+    /// Writes the comment at the position `at` (or keeps the message).
+    pub(super) fn comment<P: RulesView<W>>(&self, node: &CommentNode<W>, context: &Context<'_, P, W>, at: usize) {
+        let mut text = String::new();
+        for part in &node.parts {
+            self.text_part(part, context, at, &mut text);
+        }
+        if !node.message {
+            context.state.note(at, text);
+            return;
+        }
+        let line = if node.quiet {
+            text
+        } else {
+            format!("Game: {} {}: {text}", context.game.number, position_name(&context.frames[at].position))
+        };
+        context.state.message(line);
+    }
+
+    fn text_part<P: RulesView<W>>(
+        &self,
+        part: &TextNode<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+        text: &mut String,
+    ) {
+        let view = &context.frames[at].position;
+        match part {
+            TextNode::Text(written) => text.push_str(written),
+            TextNode::Variable { slot, name } => match context.state.get(*slot) {
+                Value::Unset => {
+                    let _ = write!(text, "<unbound: {name}>");
+                }
+                Value::Number(value) => {
+                    let _ = write!(text, "{value}");
+                }
+                Value::Set(set) => text.push_str(&self.square_list(set.squares)),
+                Value::Position(index) => match context.frames.get(index) {
+                    Some(frame) => text.push_str(&position_name(&frame.position)),
+                    None => text.push_str("<false>"),
+                },
+                Value::Piece(id) => {
+                    let square = context.frames[at].pieces.as_ref().and_then(|pieces| pieces.square_of(id));
+                    if let Some((square, piece)) = square.and_then(|square| Some((square, piece_on(view, square)?))) {
+                        text.push_str(&view.variant().symbol(piece));
+                        text.push_str(&self.masks.geometry().square_name(square).to_string());
+                    }
+                }
+            },
+            TextNode::Number(number) => match self.number(number, context, at) {
+                Some(value) => {
+                    let _ = write!(text, "{value}");
+                }
+                None => text.push_str("<false>"),
+            },
+            TextNode::Set(set) => text.push_str(&self.square_list(self.squares(set, context, at))),
+            TextNode::Position(position) => match self.position(position, context, at) {
+                Some(index) => text.push_str(&position_name(&context.frames[index].position)),
+                None => text.push_str("<false>"),
+            },
+            TextNode::Filter(filter) => {
+                text.push_str(if self.filter(filter, context, at) { "<true>" } else { "<false>" });
+            }
+        }
+    }
+
+    /// Squares as CQL 6.2 lists them: one alone (`e4`), others in brackets by rank from the
+    /// first (`[a1,h1,c2]`).
+    fn square_list(&self, squares: SquareSet<W>) -> String {
+        let geometry = self.masks.geometry();
+        let names: Vec<String> = squares.iter().map(|square| geometry.square_name(square).to_string()).collect();
+        if names.len() == 1 { names.into_iter().collect() } else { format!("[{}]", names.join(",")) }
+    }
+}
+
+/// A position as CQL 6.2 names it: `move 12(wtm)`.
+pub(super) fn position_name<const W: usize>(view: &impl RulesView<W>) -> String {
+    let side = if view.turn() == Color::White { "wtm" } else { "btm" };
+    format!("move {}({side})", view.move_number())
+}
+
+/// The piece on a square, if any.
+fn piece_on<const W: usize>(view: &impl PositionView<W>, square: Square) -> Option<Piece> {
+    let kind = (0..view.variant().kinds())
+        .map(|index| Kind::new(index as u8))
+        .find(|&kind| view.kind(kind).contains(square))?;
+    let color = if view.color(Color::White).contains(square) { Color::White } else { Color::Black };
+    Some(Piece { kind, color })
+}
