@@ -115,7 +115,7 @@ impl Expr {
                 children
             }
             ExprKind::Loop { set, body, .. } => vec![set, body],
-            ExprKind::Find { body, .. } => vec![body],
+            ExprKind::Find { body, .. } | ExprKind::Echo { body, .. } => vec![body],
             ExprKind::Comment { parts, .. } => parts
                 .iter()
                 .filter_map(|part| match part {
@@ -317,6 +317,20 @@ pub enum ExprKind {
         /// What is evaluated there.
         body: Box<Expr>,
     },
+    /// `echo (S T) [in all] F`: F at each other position T of the game (with `in all`, at
+    /// every position), S naming the position tested.
+    Echo {
+        /// The name of the position tested.
+        source: String,
+        /// The name of each position F is tested at.
+        target: String,
+        /// `in all`: the position tested is among the targets.
+        all: bool,
+        /// `quiet`: no comments about the pairs found.
+        quiet: bool,
+        /// The filter.
+        body: Box<Expr>,
+    },
     /// `comment(...)` and `message(...)`: a text made of the parts, written into the game at the
     /// position (a comment) or printed (a message). Always matches.
     Comment {
@@ -372,9 +386,11 @@ pub enum PositionWord {
 pub enum FindQuantity {
     /// The first of them (a position).
     First,
-    /// `all`: how many they are (a number).
+    /// `all`: how many they are (a number), when there is one at least.
     All,
-    /// `N [M]`: that they are at least N (and at most M).
+    /// `count`: how many they are, none at all included.
+    Count,
+    /// `N [M]`: how many they are, when exactly N (or N to M).
     Range(u32, Option<u32>),
 }
 

@@ -86,10 +86,11 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::Loop { all: true, .. } => Type::Filter,
         ExprKind::Position(_) | ExprKind::Lca(..) => Type::Position,
         ExprKind::Find { quantity: FindQuantity::First, .. } => Type::Position,
-        ExprKind::Find { quantity: FindQuantity::All, .. } => Type::Number,
-        ExprKind::Find { quantity: FindQuantity::Range(..), .. } => Type::Filter,
+        ExprKind::Find { .. } => Type::Number,
         ExprKind::At { body, .. } => type_of(body),
         ExprKind::Comment { .. } => Type::Filter,
+        ExprKind::Echo { body, .. } if type_of(body) == Type::Number => Type::Number,
+        ExprKind::Echo { .. } => Type::Filter,
         ExprKind::Loop { .. } => Type::Set,
     }
 }
@@ -225,7 +226,7 @@ impl Checker<'_> {
                     }
                 }
             }
-            ExprKind::Find { body, .. } => {
+            ExprKind::Find { body, .. } | ExprKind::Echo { body, .. } => {
                 self.expr(body);
             }
             ExprKind::Lca(first, second) => {

@@ -11,11 +11,12 @@ use super::check::{Type, type_of};
 use super::context::GameTest;
 use super::diagnostic::{Diagnostic, quoted, unknown_variant};
 use super::plan::{
-    CommentNode, Conditional, FilterNode, FindNode, LoopNode, MoveNode, Needs, NumberNode, PieceClass, PositionNode,
-    Program, SetNode, SortKey, Step, TextNode, ValueNode,
+    CommentNode, Conditional, EchoBody, EchoNode, FilterNode, FindNode, LoopNode, MoveNode, Needs, NumberNode,
+    PieceClass, PositionNode, Program, SetNode, SetValue, SortKey, Step, TextNode, ValueNode,
 };
 use std::collections::HashMap;
 
+use super::state::Value;
 use super::walk::{Walk, number_lines};
 
 use crate::board::{File, Masks, Rank, Square, SquareSet};
@@ -100,6 +101,7 @@ fn needs(filters: &[&Expr]) -> Needs {
                     | ExprKind::Position(_)
                     | ExprKind::Lca(..)
                     | ExprKind::At { .. }
+                    | ExprKind::Echo { .. }
                     | ExprKind::Variable { ty: Type::Position, .. }
                     | ExprKind::Move(MoveFilter { when: MoveWhen::Played, .. })
             )
@@ -120,7 +122,7 @@ pub(super) struct Compiler<'a, const W: usize> {
     /// The slot of each variable.
     slots: HashMap<String, usize>,
     /// Whether the variable of each slot lasts from game to game.
-    persistent: Vec<bool>,
+    persistent: Vec<Option<Value<W>>>,
 }
 
 /// What a piece letter stands for.
@@ -163,6 +165,10 @@ impl<const W: usize> Compiler<'_, W> {
             }
             ExprKind::Assign { name, op, value, persistent } => {
                 let slot = self.slot(name, *persistent);
+                let holds_set = matches!(op, AssignOp::Union | AssignOp::Intersection) || type_of(value) == Type::Set;
+                if *persistent && holds_set {
+                    self.persistent[slot] = Some(Value::Set(SetValue::board(SquareSet::EMPTY)));
+                }
                 let value = match (op, type_of(value)) {
                     (_, Type::Position) => ValueNode::Position(self.position(value)),
                     (AssignOp::Set | AssignOp::SetOrUnset | AssignOp::Union | AssignOp::Intersection, Type::Set) => {
@@ -180,16 +186,12 @@ impl<const W: usize> Compiler<'_, W> {
                 }))
             }
             ExprKind::Loop { all: true, .. } => FilterNode::LoopAll(Box::new(self.loop_node(expr))),
+            ExprKind::Echo { .. } => FilterNode::Echo(Box::new(self.echo(expr))),
             ExprKind::Comment { message, quiet, parts } => FilterNode::Comment(Box::new(CommentNode {
                 message: *message,
                 quiet: *quiet,
                 parts: parts.iter().map(|part| self.text_part(part)).collect(),
             })),
-            ExprKind::Find { quantity: FindQuantity::Range(min, max), backward, body } => FilterNode::FindRange {
-                find: Box::new(FindNode { backward: *backward, filter: self.filter(body) }),
-                min: *min,
-                max: *max,
-            },
             ExprKind::At { position, body } if type_of(body) == Type::Filter => {
                 FilterNode::At(self.position(position), Box::new(self.filter(body)))
             }
@@ -220,8 +222,15 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Word(Word::White) => NumberNode::Constant(1),
             ExprKind::Word(Word::Black) => NumberNode::Constant(-1),
             ExprKind::Word(Word::GameNumber) => NumberNode::GameNumber,
-            ExprKind::Find { quantity: FindQuantity::All, backward, body } => {
-                NumberNode::FindCount(Box::new(FindNode { backward: *backward, filter: self.filter(body) }))
+            ExprKind::Echo { .. } => NumberNode::Echo(Box::new(self.echo(expr))),
+            ExprKind::Find { quantity, backward, body } => {
+                let (min, max) = match quantity {
+                    FindQuantity::All | FindQuantity::First => (1, None),
+                    FindQuantity::Count => (0, None),
+                    FindQuantity::Range(min, max) => (*min, Some(max.unwrap_or(*min))),
+                };
+                let find = FindNode { backward: *backward, filter: self.filter(body) };
+                NumberNode::FindCount { find: Box::new(find), min, max }
             }
             ExprKind::At { position, body } if type_of(body) == Type::Number => {
                 NumberNode::At(Box::new(self.position(position)), Box::new(self.number(body)))
@@ -335,9 +344,11 @@ impl<const W: usize> Compiler<'_, W> {
         let next = self.slots.len();
         let slot = *self.slots.entry(name.to_owned()).or_insert(next);
         if slot == self.persistent.len() {
-            self.persistent.push(false);
+            self.persistent.push(None);
         }
-        self.persistent[slot] |= persistent;
+        if persistent && self.persistent[slot].is_none() {
+            self.persistent[slot] = Some(Value::Number(0));
+        }
         slot
     }
 
@@ -366,6 +377,24 @@ impl<const W: usize> Compiler<'_, W> {
                 otherwise: otherwise.as_ref().map(|otherwise| self.position(otherwise)),
             })),
             _ => unreachable!("check: only positions reach here"),
+        }
+    }
+
+    /// An `echo`.
+    fn echo(&mut self, expr: &Expr) -> EchoNode<W> {
+        let ExprKind::Echo { source, target, all, quiet, body } = &expr.kind else {
+            unreachable!("compile: an echo node from an echo")
+        };
+        EchoNode {
+            source: (self.slot(source, false), source.clone()),
+            target: (self.slot(target, false), target.clone()),
+            all: *all,
+            quiet: *quiet,
+            body: if type_of(body) == Type::Number {
+                EchoBody::Number(self.number(body))
+            } else {
+                EchoBody::Filter(self.filter(body))
+            },
         }
     }
 

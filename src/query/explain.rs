@@ -163,14 +163,19 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
         ExprKind::Find { quantity, backward, .. } => {
             let quantity = match quantity {
                 FindQuantity::First => "the first position".to_owned(),
-                FindQuantity::All => "how many positions".to_owned(),
-                FindQuantity::Range(min, None) => format!("at least {min} positions"),
+                FindQuantity::All => "how many positions, at least one".to_owned(),
+                FindQuantity::Count => "how many positions".to_owned(),
+                FindQuantity::Range(min, None) => format!("exactly {min} positions"),
                 FindQuantity::Range(min, Some(max)) => format!("{min} to {max} positions"),
             };
             let direction = if *backward { "back to the start" } else { "on to the end" };
             line(out, &indent, &format!("find {quantity}, {direction}, where"));
         }
         ExprKind::Comment { message, .. } => line(out, &indent, if *message { "message" } else { "comment" }),
+        ExprKind::Echo { source, target, all, .. } => {
+            let all = if *all { " in all" } else { "" };
+            line(out, &indent, &format!("echo ({source} {target}){all}: at each other position"));
+        }
         ExprKind::Lca(..) => line(out, &indent, "lca: where the lines to both meet"),
         ExprKind::At { .. } => line(out, &indent, ": at the position, the filter"),
         ExprKind::Loop { over, all, name, .. } => {

@@ -26,7 +26,9 @@ impl<const W: usize> Program<W> {
         };
         let combined = match (op, state.get(slot), new) {
             (AssignOp::Set, _, new) => new,
-            (AssignOp::SetOrUnset, _, new) => Some(new.unwrap_or(Value::Unset)),
+            // `=?` gives a set only when it is not empty.
+            (AssignOp::SetOrUnset, _, Some(Value::Set(set))) if set.is_empty() => None,
+            (AssignOp::SetOrUnset, _, new) => new,
             (AssignOp::Arithmetic(op), Value::Number(old), Some(Value::Number(new))) => {
                 arithmetic(op, old, new).map(Value::Number)
             }

@@ -3,7 +3,7 @@
 
 use super::ast::{AssignOp, AttackSide, BinaryOp, LoopOver, MoveWhen, RayLines, SquareNumber};
 use super::context::{Context, Frame, GameFacts, GameTest, TagSource};
-use super::state::State;
+use super::state::{State, Value};
 use crate::board::{Masks, SquareSet};
 use crate::position::{MoveFacts, PositionView, RulesView, Wing};
 use crate::variant::{Color, Kind, KindSet, Piece};
@@ -28,7 +28,7 @@ impl<const W: usize> SetValue<W> {
         SetValue { squares, backhand: [KindSet::EMPTY; 2] }
     }
 
-    fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.squares.is_empty() && self.backhand.iter().all(|kinds| kinds.is_empty())
     }
 
@@ -191,12 +191,19 @@ pub(crate) enum NumberNode<const W: usize> {
     Variable(usize),
     /// One number or the other, as a filter decides.
     If(Box<Conditional<NumberNode<W>, W>>),
-    /// How many positions from this one on (or back) a filter matches.
-    FindCount(Box<FindNode<W>>),
+    /// How many positions from this one on (or back) a filter matches, when `min` to `max`
+    /// (no limit when none) of them do.
+    FindCount {
+        find: Box<FindNode<W>>,
+        min: u32,
+        max: Option<u32>,
+    },
     /// The number at another position (`P : N`).
     At(Box<PositionNode<W>>, Box<NumberNode<W>>),
     /// The game's number in the input.
     GameNumber,
+    /// The largest value of a number at the other positions of the game (`echo`).
+    Echo(Box<EchoNode<W>>),
 }
 
 /// One constituent of a `line`.
@@ -271,16 +278,31 @@ pub(crate) enum FilterNode<const W: usize> {
     HasPosition(PositionNode<W>),
     /// The filter matches at another position (`P : F`).
     At(PositionNode<W>, Box<FilterNode<W>>),
-    /// A filter matches at `min` to `max` positions from this one on (or back).
-    FindRange {
-        find: Box<FindNode<W>>,
-        min: u32,
-        max: Option<u32>,
-    },
     /// The position is on the main line (with `true`) or in a variation.
     Mainline(bool),
     /// Writes a comment at the position, or prints a message; always matches.
     Comment(Box<CommentNode<W>>),
+    /// A filter matches at another position of the game, the two named (`echo`).
+    Echo(Box<EchoNode<W>>),
+}
+
+/// `echo (S T) [in all] F`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct EchoNode<const W: usize> {
+    /// The slots of S and T, and their names (for the comments about the pairs found).
+    pub source: (usize, String),
+    pub target: (usize, String),
+    pub all: bool,
+    pub quiet: bool,
+    pub body: EchoBody<W>,
+}
+
+/// What `echo` tests at each target: a filter, or a number (whose largest value over the
+/// targets is the value of the `echo`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum EchoBody<const W: usize> {
+    Filter(FilterNode<W>),
+    Number(NumberNode<W>),
 }
 
 /// `comment(...)` or `message(...)`.
@@ -336,7 +358,7 @@ pub struct Program<const W: usize> {
     pub(crate) sort: Option<SortKey<W>>,
     pub(crate) needs: Needs,
     /// The variables, by slot: whether each lasts from game to game.
-    pub(crate) persistent: Vec<bool>,
+    pub(crate) persistent: Vec<Option<Value<W>>>,
 }
 
 impl<const W: usize> Program<W> {
@@ -456,15 +478,12 @@ impl<const W: usize> Program<W> {
             FilterNode::At(position, filter) => {
                 self.position(position, context, at).is_some_and(|there| self.filter(filter, context, there))
             }
-            FilterNode::FindRange { find, min, max } => {
-                let found = self.find_count(find, context, at);
-                found >= i64::from(*min) && max.is_none_or(|max| found <= i64::from(max))
-            }
             FilterNode::Mainline(on_it) => frame.mainline == *on_it,
             FilterNode::Comment(node) => {
                 self.comment(node, context, at);
                 true
             }
+            FilterNode::Echo(node) => self.echo(node, context, at).is_some(),
         }
     }
 
@@ -509,9 +528,13 @@ impl<const W: usize> Program<W> {
             }
             NumberNode::Variable(slot) => self.number_variable(*slot, context),
             NumberNode::If(conditional) => self.number(self.choose(conditional, context, at)?, context, at),
-            NumberNode::FindCount(find) => Some(self.find_count(find, context, at)),
+            NumberNode::FindCount { find, min, max } => {
+                let found = self.find_count(find, context, at);
+                (found >= i64::from(*min) && max.is_none_or(|max| found <= i64::from(max))).then_some(found)
+            }
             NumberNode::At(position, number) => self.number(number, context, self.position(position, context, at)?),
             NumberNode::GameNumber => i64::try_from(context.game.number).ok(),
+            NumberNode::Echo(node) => self.echo(node, context, at).flatten(),
         }
     }
 

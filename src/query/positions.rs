@@ -1,10 +1,15 @@
 //! Evaluating the filters that look at other positions of the line: `find`, `parent`, `child`,
 //! `lca`, position variables and `P : F`. A position is the index of its frame in the context.
 
+use super::comments::position_name;
 use super::context::Context;
-use super::plan::{FindNode, PositionNode, Program};
+use super::plan::{EchoBody, EchoNode, FindNode, PositionNode, Program};
 use super::state::Value;
 use crate::position::RulesView;
+
+/// The value of an `echo`: none when no target matched; else the largest value of its number
+/// over the targets that have one (none for a filter).
+type Echoed = Option<Option<i64>>;
 
 /// What CQL 6.2 says at each position `find` found.
 const FOUND: &str = "Found";
@@ -63,5 +68,42 @@ impl<const W: usize> Program<W> {
             context.state.note(there, format!("{FOUND} {} of {}", index + 1, found.len()));
         }
         found.len() as i64
+    }
+
+    /// Tests the `echo`'s filter at each target, the source and the target named; comments on
+    /// each pair found, unless quiet: the names at both ends, and where each pair's other end is.
+    pub(super) fn echo<P: RulesView<W>>(&self, echo: &EchoNode<W>, context: &Context<'_, P, W>, at: usize) -> Echoed {
+        let state = context.state;
+        let (source, target) = (echo.source.0, echo.target.0);
+        let old = (state.get(source), state.get(target));
+        state.set(source, Value::Position(at));
+        let mut matched = false;
+        let mut best: Option<i64> = None;
+        for there in (0..context.frames.len()).filter(|&there| echo.all || there != at) {
+            state.set(target, Value::Position(there));
+            let passes = match &echo.body {
+                EchoBody::Filter(filter) => self.filter(filter, context, there),
+                EchoBody::Number(number) => match self.number(number, context, there) {
+                    Some(value) => {
+                        best = Some(best.map_or(value, |best| best.max(value)));
+                        true
+                    }
+                    None => false,
+                },
+            };
+            if !passes {
+                continue;
+            }
+            matched = true;
+            if !echo.quiet {
+                state.note(at, echo.source.1.clone());
+                state.note(there, echo.target.1.clone());
+                state.note(there, format!("-->{}", position_name(&context.frames[at].position)));
+                state.note(at, format!("<--{}", position_name(&context.frames[there].position)));
+            }
+        }
+        state.set(source, old.0);
+        state.set(target, old.1);
+        matched.then_some(best)
     }
 }

@@ -41,17 +41,17 @@ pub struct Note {
 pub struct State<const W: usize> {
     values: RefCell<Vec<Value<W>>>,
     /// Which variables last from game to game.
-    persistent: Vec<bool>,
+    /// The value each persistent variable starts from (none for the others).
+    persistent: Vec<Option<Value<W>>>,
     notes: RefCell<Vec<Note>>,
     /// The messages printed so far (`message(...)`), whatever the positions' fate.
     messages: RefCell<Vec<String>>,
 }
 
 impl<const W: usize> State<W> {
-    /// A state for a program of `variables` variables, the persistent ones marked.
-    #[must_use]
-    pub fn new(persistent: Vec<bool>) -> State<W> {
-        let values = persistent.iter().map(|&persistent| if persistent { Value::Number(0) } else { Value::Unset });
+    /// A state for variables that start without a value, or (the persistent ones) from a value.
+    pub(crate) fn new(persistent: Vec<Option<Value<W>>>) -> State<W> {
+        let values = persistent.iter().map(|start| start.unwrap_or(Value::Unset));
         State {
             values: RefCell::new(values.collect()),
             persistent,
@@ -64,7 +64,7 @@ impl<const W: usize> State<W> {
     /// the comments are dropped.
     pub fn new_game(&mut self) {
         for (value, persistent) in self.values.get_mut().iter_mut().zip(&self.persistent) {
-            if !persistent {
+            if persistent.is_none() {
                 *value = Value::Unset;
             }
         }

@@ -10,8 +10,8 @@ use super::ast::{BinaryOp, Span, TransformKind};
 use super::compile::Compiler;
 use super::diagnostic::Diagnostic;
 use super::plan::{
-    CommentNode, Conditional, FilterNode, FindNode, LoopNode, MoveNode, NumberNode, PieceClass, PositionNode, SetNode,
-    Step, TextNode, ValueNode,
+    CommentNode, Conditional, EchoBody, EchoNode, FilterNode, FindNode, LoopNode, MoveNode, NumberNode, PieceClass,
+    PositionNode, SetNode, Step, TextNode, ValueNode,
 };
 use crate::board::{SquareMap, SquareSet};
 use crate::variant::Piece;
@@ -190,10 +190,8 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
             FilterNode::LoopAll(node) => FilterNode::LoopAll(boxed(&**node, mapper)?),
             FilterNode::HasPosition(position) => FilterNode::HasPosition(position.mapped(mapper)?),
             FilterNode::At(position, filter) => FilterNode::At(position.mapped(mapper)?, boxed(&**filter, mapper)?),
-            FilterNode::FindRange { find, min, max } => {
-                FilterNode::FindRange { find: boxed(&**find, mapper)?, min: *min, max: *max }
-            }
             FilterNode::Comment(node) => FilterNode::Comment(boxed(&**node, mapper)?),
+            FilterNode::Echo(node) => FilterNode::Echo(boxed(&**node, mapper)?),
             FilterNode::Mainline(_)
             | FilterNode::Constant(_)
             | FilterNode::Check
@@ -251,6 +249,16 @@ impl<const W: usize> Mapped<W> for CommentNode<W> {
     }
 }
 
+impl<const W: usize> Mapped<W> for EchoNode<W> {
+    fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
+        let body = match &self.body {
+            EchoBody::Filter(filter) => EchoBody::Filter(filter.mapped(mapper)?),
+            EchoBody::Number(number) => EchoBody::Number(number.mapped(mapper)?),
+        };
+        Some(EchoNode { body, ..self.clone() })
+    }
+}
+
 impl<const W: usize> Mapped<W> for FindNode<W> {
     fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
         Some(FindNode { backward: self.backward, filter: self.filter.mapped(mapper)? })
@@ -300,7 +308,10 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
             }
             NumberNode::Matching(filters) => NumberNode::Matching(all(filters, mapper)?),
             NumberNode::If(conditional) => NumberNode::If(boxed(&**conditional, mapper)?),
-            NumberNode::FindCount(find) => NumberNode::FindCount(boxed(&**find, mapper)?),
+            NumberNode::FindCount { find, min, max } => {
+                NumberNode::FindCount { find: boxed(&**find, mapper)?, min: *min, max: *max }
+            }
+            NumberNode::Echo(node) => NumberNode::Echo(boxed(&**node, mapper)?),
             NumberNode::At(position, number) => NumberNode::At(boxed(&**position, mapper)?, boxed(&**number, mapper)?),
             // A variable's value is what it was given, mapped or not where it was given.
             NumberNode::Constant(_)
@@ -492,9 +503,9 @@ impl<const W: usize> Canonical for FilterNode<W> {
             | FilterNode::LoopAll(_)
             | FilterNode::HasPosition(_)
             | FilterNode::At(..)
-            | FilterNode::FindRange { .. }
             | FilterNode::Mainline(_)
-            | FilterNode::Comment(_) => self.clone(),
+            | FilterNode::Comment(_)
+            | FilterNode::Echo(_) => self.clone(),
         }
     }
 }
@@ -524,9 +535,10 @@ impl<const W: usize> Canonical for NumberNode<W> {
             | NumberNode::Game(_)
             | NumberNode::Variable(_)
             | NumberNode::If(_)
-            | NumberNode::FindCount(_)
+            | NumberNode::FindCount { .. }
             | NumberNode::At(..)
-            | NumberNode::GameNumber => self.clone(),
+            | NumberNode::GameNumber
+            | NumberNode::Echo(_) => self.clone(),
         }
     }
 }

@@ -2,7 +2,8 @@
 //! positions, conditions and loops): one place that knows what each node holds.
 
 use super::plan::{
-    Conditional, FilterNode, FindNode, LoopNode, MoveNode, NumberNode, PositionNode, SetNode, TextNode, ValueNode,
+    Conditional, EchoBody, EchoNode, FilterNode, FindNode, LoopNode, MoveNode, NumberNode, PositionNode, SetNode,
+    TextNode, ValueNode,
 };
 
 /// A compiled node that may hold filters.
@@ -38,7 +39,7 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
                 position.each_filter(visit);
                 filter.each_filter(visit);
             }
-            FilterNode::FindRange { find, .. } => find.each_filter(visit),
+            FilterNode::Echo(node) => node.each_filter(visit),
             FilterNode::Comment(node) => {
                 for part in &mut node.parts {
                     match part {
@@ -76,7 +77,8 @@ impl<const W: usize> Walk<W> for NumberNode<W> {
             NumberNode::Extreme { args, .. } => args.iter_mut().for_each(|arg| arg.each_filter(visit)),
             NumberNode::Matching(filters) => filters.iter_mut().for_each(|filter| filter.each_filter(visit)),
             NumberNode::If(conditional) => conditional.each_filter(visit),
-            NumberNode::FindCount(find) => find.each_filter(visit),
+            NumberNode::FindCount { find, .. } => find.each_filter(visit),
+            NumberNode::Echo(node) => node.each_filter(visit),
             NumberNode::At(position, number) => {
                 position.each_filter(visit);
                 number.each_filter(visit);
@@ -162,6 +164,15 @@ impl<const W: usize> Walk<W> for MoveNode<W> {
     fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
         for set in [&mut self.from, &mut self.to, &mut self.capture].into_iter().flatten() {
             set.each_filter(visit);
+        }
+    }
+}
+
+impl<const W: usize> Walk<W> for EchoNode<W> {
+    fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
+        match &mut self.body {
+            EchoBody::Filter(filter) => filter.each_filter(visit),
+            EchoBody::Number(number) => number.each_filter(visit),
         }
     }
 }

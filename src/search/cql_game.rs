@@ -12,7 +12,7 @@ use std::ops::ControlFlow;
 
 use std::collections::BTreeMap;
 
-use super::replay::{GameNote, MatchedPly};
+use super::replay::GameNote;
 use crate::notation::fen;
 use crate::notation::pgn::cql_style::{CqlGame, Line, MoveNode, append_comment, nag_of};
 use crate::notation::pgn::{Damage, Lexer, Visitor, tag_text};
@@ -20,36 +20,31 @@ use crate::position::Position;
 use crate::rules::classical::{Board, San};
 use crate::variant::{Color, Family, Variant};
 
-/// A game read for writing, and whether its initial position matched (whose mark goes into the
-/// comment before the first move, with the game's other comments there).
+/// A game read for writing, and what the comment before its first move gains (the initial
+/// position's notes and mark, which go there with the game's other comments).
 #[derive(Debug)]
 pub struct ReadGame<'a> {
     /// The game.
     pub game: CqlGame<'a>,
-    /// Whether the initial position is among the matched ones.
-    pub initial_matched: bool,
-    /// The query's comments at the initial position, in the order made.
-    pub initial_notes: Vec<String>,
+    /// What the initial position's comment gains (the query's comments, the mark), in order.
+    pub initial_notes: Vec<Vec<u8>>,
 }
 
-/// Reads the game `text` (one game, as found), marking with `mark` the moves whose positions
-/// are `matched` (offsets into `text`), after the query's `notes` there; games without a
+/// Reads the game `text` (one game, as found), adding to the comment of each position what
+/// `notes` give it (offsets into `text`; `mark` for the mark of a match); games without a
 /// `Variant` tag are of `default_variant`.
 #[must_use]
 pub fn read_game<'a>(
     text: &'a [u8],
-    matched: &[MatchedPly],
     notes: &[GameNote],
     default_variant: &'static Variant,
     mark: &[u8],
 ) -> ReadGame<'a> {
     // What each move's comment gains: the notes at its position, then the mark if it matched.
+    let note_text = |note: &GameNote| note.text.as_ref().map_or(mark.to_vec(), |text| text.as_bytes().to_vec());
     let mut marks: BTreeMap<usize, Vec<Vec<u8>>> = BTreeMap::new();
     for note in notes.iter().filter(|note| note.ply > 0) {
-        marks.entry(note.offset).or_default().push(note.text.as_bytes().to_vec());
-    }
-    for ply in matched.iter().filter(|ply| ply.ply > 0) {
-        marks.entry(ply.offset).or_default().push(mark.to_vec());
+        marks.entry(note.offset).or_default().push(note_text(note));
     }
     let mut reader =
         GameReader { default_variant, marks, tags: Vec::new(), lines: Vec::new(), result: None, stopped: false };
@@ -58,8 +53,7 @@ pub fn read_game<'a>(
     let result = reader.result.or_else(|| tag_result(&reader.tags)).unwrap_or(b"*");
     ReadGame {
         game: CqlGame { tags: reader.tags, line: main, result },
-        initial_matched: matched.iter().any(|ply| ply.ply == 0),
-        initial_notes: notes.iter().filter(|note| note.ply == 0).map(|note| note.text.clone()).collect(),
+        initial_notes: notes.iter().filter(|note| note.ply == 0).map(note_text).collect(),
     }
 }
 
@@ -329,8 +323,8 @@ impl<'a> Visitor<'a> for GameReader<'a> {
 mod tests {
     use super::*;
 
-    fn written(text: &str, matched: &[MatchedPly]) -> String {
-        let read = read_game(text.as_bytes(), matched, &[], Variant::standard(), b"CQL");
+    fn written(text: &str, notes: &[GameNote]) -> String {
+        let read = read_game(text.as_bytes(), notes, Variant::standard(), b"CQL");
         let mut out = Vec::new();
         read.game.write(&mut out);
         String::from_utf8(out).unwrap()
@@ -345,15 +339,19 @@ mod tests {
         let text = "[Event \"x\"]\n\n{c1} {c2} 1. e4! e5 2. Qh5 {m1} {m2} Nc6 $2 {m3} (2... g6 3. Qf3 \
                     (3. Qe2) ) 3. Bc4 ! ? Nf6 ?? 4. Qxf7 1-0";
         let at = |token: &str| text.find(token).unwrap() + token.len();
-        let matched = [MatchedPly { ply: 0, offset: 0 }, MatchedPly { ply: 3, offset: at("Qh5") }];
-        let read = read_game(text.as_bytes(), &matched, &[], Variant::standard(), b"CQL");
-        assert!(read.initial_matched);
+        let notes = [
+            GameNote { ply: 0, offset: 0, text: None },
+            GameNote { ply: 3, offset: at("Qh5"), text: Some("Found".to_owned()) },
+            GameNote { ply: 3, offset: at("Qh5"), text: None },
+        ];
+        let read = read_game(text.as_bytes(), &notes, Variant::standard(), b"CQL");
+        assert_eq!(read.initial_notes, [b"CQL".to_vec()]);
         let mut out = Vec::new();
         read.game.write(&mut out);
         let out = String::from_utf8(out).unwrap();
         assert_eq!(
             movetext(&out),
-            "{c2}\n1.e4 $1 e5 2.Qh5 {m2 CQL} 2...Nc6 $2 {m3} ( 2...g6 3.Qf3 ( 3.Qe2 ) ) 3.Bc4 $1 \n$2 Nf6 $4 4.Qxf7# 1-0"
+            "{c2}\n1.e4 $1 e5 2.Qh5 {m2 Found CQL} 2...Nc6 $2 {m3} ( 2...g6 3.Qf3 ( 3.Qe2 ) ) 3.\nBc4 $1 $2 Nf6 $4 4.Qxf7# 1-0"
         );
         assert!(out.contains("[Result \"1-0\"]\n"), "{out}");
     }

@@ -55,16 +55,14 @@ impl<W: Write> PgnPrinter<W> {
         }
         // Each position's comment: the query's notes there, then the mark if it matched.
         let mut comments: BTreeMap<(usize, u32), Vec<u8>> = BTreeMap::new();
+        let mark = &self.comment[1..self.comment.len() - 1];
         for note in game.notes {
             let comment = comments.entry((note.offset, note.ply)).or_default();
             comment.extend_from_slice(if comment.is_empty() { b"{" } else { b" " });
-            comment.extend_from_slice(note.text.replace('}', ")").as_bytes());
-        }
-        for ply in game.matched {
-            let comment = comments.entry((ply.offset, ply.ply)).or_default();
-            let mark = &self.comment[1..self.comment.len() - 1];
-            comment.extend_from_slice(if comment.is_empty() { b"{" } else { b" " });
-            comment.extend_from_slice(mark);
+            match &note.text {
+                Some(text) => comment.extend_from_slice(text.replace('}', ")").as_bytes()),
+                None => comment.extend_from_slice(mark),
+            }
         }
         for ((offset, ply), mut comment) in comments {
             comment.push(b'}');
@@ -130,16 +128,12 @@ impl<W: Write> CqlPrinter<W> {
     pub fn write(&mut self, game: &Found<'_>) -> io::Result<()> {
         let comments = &self.comments;
         let mark = comments.matchstring.as_deref().unwrap_or_default().as_bytes();
-        let mut read = read_game(game.text, game.matched, game.notes, comments.variant, mark);
+        let mut read = read_game(game.text, game.notes, comments.variant, mark);
         let comment = &mut read.game.line.comment;
         if comments.game_numbers {
             append_comment(comment, format!("Game number {}", game.number).as_bytes());
         }
-        let mut initial: Vec<Vec<u8>> = read.initial_notes.iter().map(|note| note.as_bytes().to_vec()).collect();
-        if read.initial_matched {
-            initial.push(mark.to_vec());
-        }
-        append_texts(comment, &initial);
+        append_texts(comment, &read.initial_notes);
         if let (Some(label), Some(value)) = (&comments.sort_label, game.sort) {
             let labelled = if label.is_empty() { value.to_string() } else { format!("{label}: {value}") };
             append_comment(comment, labelled.as_bytes());

@@ -5,6 +5,7 @@
 //! the byte offset where a marking comment goes) and the first error, if any. It never prints.
 
 use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::Arc;
@@ -18,6 +19,7 @@ use crate::rules::classical::{Board, San, SanError};
 use crate::text::excerpt;
 use crate::variant::{Family, Variant};
 
+use super::cql_game::MAX_COMMENT;
 use super::plans::Plans;
 
 /// What a replay needs to know besides the text.
@@ -45,16 +47,48 @@ pub struct MatchedPly {
     pub offset: usize,
 }
 
-/// A comment the query made at a position (`comment(...)`, or what `find` and `line` say
-/// about the positions they found), written before the position's mark.
+/// The comments a game's positions got, each once (CQL 6.2 writes a text once at a position).
+/// Past [`MAX_COMMENT`] bytes at a position, CQL writes none of them there: the texts after
+/// that are not kept.
+#[derive(Default)]
+struct Notes {
+    notes: Vec<GameNote>,
+    seen: HashSet<(usize, Option<String>)>,
+    bytes: HashMap<usize, usize>,
+}
+
+impl Notes {
+    fn keep(&mut self, note: GameNote) {
+        let bytes = self.bytes.entry(note.offset).or_default();
+        if *bytes > MAX_COMMENT || !self.seen.insert((note.offset, note.text.clone())) {
+            return;
+        }
+        *bytes += note.text.as_ref().map_or(0, String::len) + 1;
+        self.notes.push(note);
+    }
+
+    fn take(&mut self) -> Vec<GameNote> {
+        self.seen.clear();
+        self.bytes.clear();
+        std::mem::take(&mut self.notes)
+    }
+
+    fn clear(&mut self) {
+        self.take();
+    }
+}
+
+/// What goes into the comment of a position, in the order the search made it: the query's
+/// comments (`comment(...)`, what `find`, `line` and `echo` say about the positions they
+/// found) and the mark of a match.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameNote {
     /// The position's ply.
     pub ply: u32,
     /// Where it goes: as [`MatchedPly::offset`].
     pub offset: usize,
-    /// The text.
-    pub text: String,
+    /// The text; none for the mark of a match (whose text the printer chooses).
+    pub text: Option<String>,
 }
 
 /// Why a game could not be replayed to its end.
@@ -153,7 +187,7 @@ pub fn replay_range(text: &[u8], options: &ReplayOptions<'_>) -> Vec<GameRecord>
             movetext: span.movetext,
             end: span.end,
             matched: std::mem::take(&mut replayer.found.matched),
-            notes: std::mem::take(&mut replayer.found.notes),
+            notes: replayer.found.notes.take(),
             messages: replayer.state.as_mut().map(|(_, state)| state.take_messages()).unwrap_or_default(),
             error: replayer.error.take(),
             excluded: replayer.excluded,
@@ -192,11 +226,17 @@ impl Line {
 #[derive(Default)]
 struct Findings {
     matched: Vec<MatchedPly>,
-    notes: Vec<GameNote>,
+    notes: Notes,
     sort: Option<i64>,
 }
 
 impl Findings {
+    /// Records a match at a position.
+    fn mark(&mut self, ply: u32, offset: usize) {
+        self.matched.push(MatchedPly { ply, offset });
+        self.notes.keep(GameNote { ply, offset, text: None });
+    }
+
     /// Tests the position `at` of the context's line, whose marking comments go at `offsets`.
     #[inline(always)]
     fn test(&mut self, program: &Program<1>, context: &Context<'_, Board, 1>, offsets: &[usize], at: usize) {
@@ -208,11 +248,9 @@ impl Findings {
         }
         for note in context.state.drain_notes(notes_before) {
             let (ply, offset) = (context.frames[note.at].ply, offsets[note.at]);
-            if !self.notes.iter().any(|kept| kept.offset == offset && kept.text == note.text) {
-                self.notes.push(GameNote { ply, offset, text: note.text });
-            }
+            self.notes.keep(GameNote { ply, offset, text: Some(note.text) });
         }
-        self.matched.push(MatchedPly { ply: context.frames[at].ply, offset: offsets[at] });
+        self.mark(context.frames[at].ply, offsets[at]);
         if let Some(min) = program.sorts()
             && let Some(value) = program.sort_value(context, at)
         {
@@ -326,7 +364,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
         if let (Some(program), Some(line)) = (self.program, &self.line) {
             if self.every_position {
                 let at = line.frames.len() - 1;
-                self.found.matched.push(MatchedPly { ply: line.frames[at].ply, offset: line.offsets[at] });
+                self.found.mark(line.frames[at].ply, line.offsets[at]);
             } else {
                 let state = &self.state.as_ref().expect("a state for the game's program").1;
                 let context = Context { frames: &line.frames, complete: false, game: &self.game, lines: None, state };

@@ -883,6 +883,7 @@ impl Builder {
             Rule::loop_filter => self.loop_filter(pair),
             Rule::find_filter => self.find_filter(pair, span.start),
             Rule::comment_filter => self.comment_filter(pair),
+            Rule::echo_filter => self.echo_filter(pair),
             Rule::position_word => (ExprKind::Position(position_word(pair.as_str())), 1),
             Rule::child_filter => {
                 let variation = pair.into_inner().find(|part| part.as_rule() == Rule::number);
@@ -1253,6 +1254,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_lca
             | Rule::kw_comment
             | Rule::kw_message
+            | Rule::kw_echo
     )
 }
 

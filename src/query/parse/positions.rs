@@ -2,11 +2,35 @@
 
 use pest::iterators::Pair;
 
-use super::{Builder, Rule, string};
+use super::{Builder, Rule, span_of, string};
 use crate::query::ast::{Expr, ExprKind, FindQuantity, PositionWord, Span, TextPart};
 use crate::query::check::{Type, type_of};
 
 impl Builder {
+    /// `echo [quiet] (S T) [in all] F`: S and T name positions from here on.
+    pub(super) fn echo_filter(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
+        let (mut quiet, mut all) = (false, false);
+        let mut names = Vec::new();
+        let mut body = None;
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::kw_quiet => quiet = true,
+                Rule::kw_all => all = true,
+                Rule::variable_word => {
+                    let name = part.as_str().to_owned();
+                    self.declare(&name, Type::Position, span_of(&part), false);
+                    names.push(name);
+                }
+                Rule::filter => body = Some(self.operators(part.into_inner())),
+                _ => {}
+            }
+        }
+        let (body, depth) = body.expect("grammar: echo takes a filter");
+        let target = names.pop().expect("grammar: echo names two positions");
+        let source = names.pop().expect("grammar: echo names two positions");
+        (ExprKind::Echo { source, target, all, quiet, body: Box::new(body) }, depth + 1)
+    }
+
     /// `comment(...)`, `message [quiet] (...)`.
     pub(super) fn comment_filter(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
         let (mut message, mut quiet) = (false, false);
@@ -39,6 +63,7 @@ impl Builder {
         for part in pair.into_inner() {
             match part.as_rule() {
                 Rule::kw_all => quantity = FindQuantity::All,
+                Rule::kw_count => quantity = FindQuantity::Count,
                 Rule::find_range => {
                     let numbers: Vec<u32> = part.into_inner().map(|number| self.small_number(&number)).collect();
                     quantity = FindQuantity::Range(numbers[0], numbers.get(1).copied());
@@ -56,7 +81,7 @@ impl Builder {
 fn find_of(quantity: FindQuantity, backward: bool, body: Expr, start: usize) -> ExprKind {
     match body.kind {
         ExprKind::Binary(op, left, right)
-            if quantity == FindQuantity::All
+            if quantity != FindQuantity::First
                 && (op.is_comparison() || op.is_arithmetic())
                 && type_of(&left) == Type::Filter =>
         {
@@ -64,7 +89,9 @@ fn find_of(quantity: FindQuantity, backward: bool, body: Expr, start: usize) -> 
             let counted = Expr { kind: find_of(quantity, backward, *left, start), span };
             ExprKind::Binary(op, Box::new(counted), right)
         }
-        ExprKind::Binary(op, left, right) if quantity == FindQuantity::All && op.is_associative() && splits(&right) => {
+        ExprKind::Binary(op, left, right)
+            if quantity != FindQuantity::First && op.is_associative() && splits(&right) =>
+        {
             // `check and btm > 30`: the comparison's left operand ends the counted filter.
             let ExprKind::Binary(inner, counted_end, compared) = right.kind else { unreachable!("splits checked") };
             let span = Span::new(left.span.start, counted_end.span.end);
@@ -88,7 +115,7 @@ fn splits(expr: &Expr) -> bool {
 /// The position a word names.
 pub(super) fn position_word(text: &str) -> PositionWord {
     match text {
-        "currentposition" => PositionWord::Current,
+        "currentposition" | "curpos" => PositionWord::Current,
         "initialposition" => PositionWord::Initial,
         _ => PositionWord::Parent,
     }

@@ -5,7 +5,7 @@
 use pest::iterators::Pair;
 
 use super::{Builder, Rule, span_of};
-use crate::query::ast::{AssignOp, BinaryOp, Expr, ExprKind, LoopOver, Type};
+use crate::query::ast::{AssignOp, BinaryOp, Expr, ExprKind, LoopOver, Span, Type};
 use crate::query::check::type_of;
 use crate::query::diagnostic::{Diagnostic, quoted};
 
@@ -23,7 +23,9 @@ impl Builder {
         ExprKind::Variable { name, ty }
     }
 
-    /// `[persistent] x OP F`.
+    /// `[persistent] x OP F`. As in CQL 6.2, the value reaches over arithmetic and the set
+    /// operators but not over comparisons, `in`, `and` and `or`: `x = R or Q` is
+    /// `(x = R) or Q`.
     pub(super) fn assignment(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
         let mut persistent = false;
         let mut name = String::new();
@@ -43,18 +45,40 @@ impl Builder {
             }
         }
         let (value, depth) = value.expect("grammar: an assignment has a value");
-        let ty = match op {
-            AssignOp::Arithmetic(_) => Type::Number,
-            AssignOp::Union | AssignOp::Intersection => Type::Set,
-            AssignOp::Set | AssignOp::SetOrUnset => type_of(&value),
-        };
-        self.declare(&name, ty, name_span, op != AssignOp::Set && op != AssignOp::SetOrUnset);
-        (ExprKind::Assign { name, op, value: Box::new(value), persistent }, depth + 1)
+        let assignment = Assignment { name, name_span, op, persistent };
+        (self.assign_into(value, &assignment).kind, depth + 1)
+    }
+
+    /// The assignment of the leftmost operand of `expr` that lies inside a comparison, `in`,
+    /// `and` or `or`, with the rest of `expr` around it.
+    fn assign_into(&mut self, expr: Expr, assignment: &Assignment) -> Expr {
+        match expr.kind {
+            ExprKind::Binary(op, left, right) if reaches_past(op) => {
+                let left = self.assign_into(*left, assignment);
+                let span = Span::new(assignment.name_span.start, expr.span.end);
+                Expr { kind: ExprKind::Binary(op, Box::new(left), right), span }
+            }
+            kind => {
+                let value = Expr { kind, span: expr.span };
+                let Assignment { name, name_span, op, persistent } = assignment;
+                let ty = match op {
+                    AssignOp::Arithmetic(_) => Type::Number,
+                    AssignOp::Union | AssignOp::Intersection => Type::Set,
+                    AssignOp::Set | AssignOp::SetOrUnset => type_of(&value),
+                };
+                let combines = !matches!(op, AssignOp::Set | AssignOp::SetOrUnset);
+                self.declare(name, ty, *name_span, combines && !persistent);
+                let span = Span::new(name_span.start, value.span.end);
+                let kind =
+                    ExprKind::Assign { name: name.clone(), op: *op, value: Box::new(value), persistent: *persistent };
+                Expr { kind, span }
+            }
+        }
     }
 
     /// Records that `name` holds values of type `ty` from here on. A variable keeps the type of
     /// its first value; an operator that combines needs a value already given.
-    fn declare(&mut self, name: &str, ty: Type, span: crate::query::ast::Span, combines: bool) {
+    pub(super) fn declare(&mut self, name: &str, ty: Type, span: Span, combines: bool) {
         match self.variables.get(name) {
             None if combines => self.diagnostics.push(Diagnostic::new(
                 span,
@@ -108,6 +132,19 @@ impl Builder {
         let (body, body_depth) = body.expect("grammar: a loop has a body");
         (ExprKind::Loop { over, all, name, set: Box::new(set), body: Box::new(body) }, set_depth.max(body_depth) + 1)
     }
+}
+
+/// An assignment's parts before its value.
+struct Assignment {
+    name: String,
+    name_span: Span,
+    op: AssignOp,
+    persistent: bool,
+}
+
+/// Whether an operator is looser than an assignment's value: comparisons, `in`, `and`, `or`.
+fn reaches_past(op: BinaryOp) -> bool {
+    op.is_comparison() || matches!(op, BinaryOp::In | BinaryOp::And | BinaryOp::Or)
 }
 
 fn assign_op(text: &str) -> AssignOp {
