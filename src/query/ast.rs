@@ -115,7 +115,8 @@ impl Expr {
                 children
             }
             ExprKind::Loop { set, body, .. } => vec![set, body],
-            ExprKind::Find { body, .. } | ExprKind::Echo { body, .. } => vec![body],
+            ExprKind::Find { bounds, body, .. } => bounds.iter().chain(std::iter::once(&**body)).collect(),
+            ExprKind::Echo { body, .. } => vec![body],
             ExprKind::Comment { parts, .. } => parts
                 .iter()
                 .filter_map(|part| match part {
@@ -305,6 +306,10 @@ pub enum ExprKind {
         quantity: FindQuantity,
         /// Back towards the game's start rather than on towards its end.
         backward: bool,
+        /// `quiet`: no comments on the positions found.
+        quiet: bool,
+        /// The bounds N and M of `find N [M]`: numbers or numeric variables.
+        bounds: Vec<Expr>,
         /// The filter looked for.
         body: Box<Expr>,
     },
@@ -390,8 +395,8 @@ pub enum FindQuantity {
     All,
     /// `count`: how many they are, none at all included.
     Count,
-    /// `N [M]`: how many they are, when exactly N (or N to M).
-    Range(u32, Option<u32>),
+    /// `N [M]`: how many they are, when exactly N (or N to M); the bounds are the find's.
+    Range,
 }
 
 /// What a loop goes over.

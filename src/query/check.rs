@@ -59,7 +59,9 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
             op if op.is_arithmetic() => Type::Number,
             _ => Type::Filter,
         },
-        ExprKind::Block(_) | ExprKind::Fen(..) | ExprKind::Line(_) => Type::Filter,
+        // A block's value is its last filter's, as in CQL 6.2: `{check #R}` is a number.
+        ExprKind::Block(filters) => filters.last().map_or(Type::Filter, type_of),
+        ExprKind::Fen(..) | ExprKind::Line(_) => Type::Filter,
         ExprKind::Word(word) => match word {
             Word::Ply | Word::MoveNumber | Word::SideToMove | Word::White | Word::Black | Word::GameNumber => {
                 Type::Number
@@ -226,7 +228,13 @@ impl Checker<'_> {
                     }
                 }
             }
-            ExprKind::Find { body, .. } | ExprKind::Echo { body, .. } => {
+            ExprKind::Find { bounds, body, .. } => {
+                for bound in bounds {
+                    self.want_number(bound, "find");
+                }
+                self.expr(body);
+            }
+            ExprKind::Echo { body, .. } => {
                 self.expr(body);
             }
             ExprKind::Lca(first, second) => {

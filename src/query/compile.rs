@@ -11,8 +11,8 @@ use super::check::{Type, type_of};
 use super::context::GameTest;
 use super::diagnostic::{Diagnostic, quoted, unknown_variant};
 use super::plan::{
-    CommentNode, Conditional, EchoBody, EchoNode, FilterNode, FindNode, LoopNode, MoveNode, Needs, NumberNode,
-    PieceClass, PositionNode, Program, SetNode, SetValue, SortKey, Step, TextNode, ValueNode,
+    CommentNode, Conditional, EchoBody, EchoNode, FilterNode, FindCount, FindNode, LoopNode, MoveNode, Needs,
+    NumberNode, PieceClass, PositionNode, Program, Sequence, SetNode, SetValue, SortKey, Step, TextNode, ValueNode,
 };
 use std::collections::HashMap;
 
@@ -72,7 +72,19 @@ pub(crate) fn compile<const W: usize>(
     let values = (0..variant.kinds())
         .map(|index| i64::from(variant.piece_type(crate::variant::Kind::new(index as u8)).value.unwrap_or(0)))
         .collect();
+    let makes_notes = exprs.iter().any(|expr| {
+        expr.any(&|expr| {
+            matches!(
+                expr.kind,
+                ExprKind::Comment { message: false, .. }
+                    | ExprKind::Line(_)
+                    | ExprKind::Echo { quiet: false, .. }
+                    | ExprKind::Find { quiet: false, .. }
+            )
+        })
+    });
     let program = Program {
+        makes_notes,
         masks: compiler.masks,
         filters: compiled,
         values,
@@ -222,15 +234,19 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Word(Word::White) => NumberNode::Constant(1),
             ExprKind::Word(Word::Black) => NumberNode::Constant(-1),
             ExprKind::Word(Word::GameNumber) => NumberNode::GameNumber,
+            ExprKind::Block(filters) if type_of(expr) == Type::Number => {
+                NumberNode::Block(Box::new(self.sequence(filters, Self::number)))
+            }
             ExprKind::Echo { .. } => NumberNode::Echo(Box::new(self.echo(expr))),
-            ExprKind::Find { quantity, backward, body } => {
-                let (min, max) = match quantity {
-                    FindQuantity::All | FindQuantity::First => (1, None),
-                    FindQuantity::Count => (0, None),
-                    FindQuantity::Range(min, max) => (*min, Some(max.unwrap_or(*min))),
+            ExprKind::Find { quantity, backward, quiet, bounds, body } => {
+                let (min, max) = match (quantity, &bounds[..]) {
+                    (FindQuantity::Range, [low, high]) => (Some(self.number(low)), Some(self.number(high))),
+                    (FindQuantity::Range, [exactly]) => (Some(self.number(exactly)), Some(self.number(exactly))),
+                    (FindQuantity::Count, _) => (None, None),
+                    _ => (Some(NumberNode::Constant(1)), None),
                 };
-                let find = FindNode { backward: *backward, filter: self.filter(body) };
-                NumberNode::FindCount { find: Box::new(find), min, max }
+                let find = FindNode { backward: *backward, quiet: *quiet, filter: self.filter(body) };
+                NumberNode::FindCount(Box::new(FindCount { find, min, max }))
             }
             ExprKind::At { position, body } if type_of(body) == Type::Number => {
                 NumberNode::At(Box::new(self.position(position)), Box::new(self.number(body)))
@@ -332,6 +348,7 @@ impl<const W: usize> Compiler<'_, W> {
             })),
             ExprKind::Loop { .. } => SetNode::Loop(Box::new(self.loop_node(expr))),
             ExprKind::At { position, body } => SetNode::At(Box::new(self.position(position)), Box::new(self.set(body))),
+            ExprKind::Block(filters) => SetNode::Block(Box::new(self.sequence(filters, Self::set))),
             _ => unreachable!("check: only sets reach here"),
         }
     }
@@ -352,6 +369,12 @@ impl<const W: usize> Compiler<'_, W> {
         slot
     }
 
+    /// A block whose last filter has a value: the filters before it, and that value.
+    fn sequence<T>(&mut self, filters: &[Expr], last: impl FnOnce(&mut Self, &Expr) -> T) -> Sequence<T, W> {
+        let (final_filter, before) = filters.split_last().expect("a block with a value has a last filter");
+        Sequence { before: before.iter().map(|filter| self.filter(filter)).collect(), last: last(self, final_filter) }
+    }
+
     /// A position.
     fn position(&mut self, expr: &Expr) -> PositionNode<W> {
         match &expr.kind {
@@ -362,8 +385,8 @@ impl<const W: usize> Compiler<'_, W> {
                 PositionWord::Child(variation) => PositionNode::Child(*variation),
             },
             ExprKind::Variable { name, .. } => PositionNode::Variable(self.slot(name, false)),
-            ExprKind::Find { backward, body, .. } => {
-                PositionNode::Find(Box::new(FindNode { backward: *backward, filter: self.filter(body) }))
+            ExprKind::Find { backward, quiet, body, .. } => {
+                PositionNode::Find(Box::new(FindNode { backward: *backward, quiet: *quiet, filter: self.filter(body) }))
             }
             ExprKind::Lca(first, second) => {
                 PositionNode::Lca(Box::new(self.position(first)), Box::new(self.position(second)))
@@ -371,6 +394,7 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::At { position, body } => {
                 PositionNode::At(Box::new(self.position(position)), Box::new(self.position(body)))
             }
+            ExprKind::Block(filters) => PositionNode::Block(Box::new(self.sequence(filters, Self::position))),
             ExprKind::If { condition, then, otherwise } => PositionNode::If(Box::new(Conditional {
                 condition: self.filter(condition),
                 then: self.position(then),
@@ -905,6 +929,7 @@ fn may_hold_backhand<const W: usize>(set: &SetNode<W>) -> bool {
         | SetNode::Variable(_)
         | SetNode::Loop(_) => false,
         SetNode::At(_, set) => may_hold_backhand(set),
+        SetNode::Block(block) => may_hold_backhand(&block.last),
         SetNode::If(conditional) => {
             may_hold_backhand(&conditional.then) || conditional.otherwise.as_ref().is_some_and(may_hold_backhand)
         }

@@ -165,8 +165,7 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
                 FindQuantity::First => "the first position".to_owned(),
                 FindQuantity::All => "how many positions, at least one".to_owned(),
                 FindQuantity::Count => "how many positions".to_owned(),
-                FindQuantity::Range(min, None) => format!("exactly {min} positions"),
-                FindQuantity::Range(min, Some(max)) => format!("{min} to {max} positions"),
+                FindQuantity::Range => "how many positions, when as many as the bounds say".to_owned(),
             };
             let direction = if *backward { "back to the start" } else { "on to the end" };
             line(out, &indent, &format!("find {quantity}, {direction}, where"));

@@ -86,6 +86,8 @@ pub(crate) enum SetNode<const W: usize> {
     Loop(Box<LoopNode<W>>),
     /// The set at another position (`P : S`); empty where there is no such position.
     At(Box<PositionNode<W>>, Box<SetNode<W>>),
+    /// The last set of a block, empty where the filters before it do not all match.
+    Block(Box<Sequence<SetNode<W>, W>>),
 }
 
 /// A position of the line being tested: its value is the index of its frame, if it exists.
@@ -109,6 +111,17 @@ pub(crate) enum PositionNode<const W: usize> {
     At(Box<PositionNode<W>>, Box<PositionNode<W>>),
     /// One position or the other, as a filter decides.
     If(Box<Conditional<PositionNode<W>, W>>),
+    /// The last position of a block, where the filters before it all match.
+    Block(Box<Sequence<PositionNode<W>, W>>),
+}
+
+/// `find all`, `find count`, `find N [M]`: how many positions match, when their number is
+/// between the bounds (none: no bound on that side).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct FindCount<const W: usize> {
+    pub find: FindNode<W>,
+    pub min: Option<NumberNode<W>>,
+    pub max: Option<NumberNode<W>>,
 }
 
 /// The positions `find` looks at, and what it looks for.
@@ -116,7 +129,16 @@ pub(crate) enum PositionNode<const W: usize> {
 pub(crate) struct FindNode<const W: usize> {
     /// Back to the game's start rather than on to the line's end.
     pub backward: bool,
+    /// No comments on the positions found.
+    pub quiet: bool,
     pub filter: FilterNode<W>,
+}
+
+/// `{F1 ... Fn V}` where V has a value: the value of V where F1 to Fn match.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Sequence<T, const W: usize> {
+    pub before: Vec<FilterNode<W>>,
+    pub last: T,
 }
 
 /// `if F then A else B` where A and B have values.
@@ -191,19 +213,16 @@ pub(crate) enum NumberNode<const W: usize> {
     Variable(usize),
     /// One number or the other, as a filter decides.
     If(Box<Conditional<NumberNode<W>, W>>),
-    /// How many positions from this one on (or back) a filter matches, when `min` to `max`
-    /// (no limit when none) of them do.
-    FindCount {
-        find: Box<FindNode<W>>,
-        min: u32,
-        max: Option<u32>,
-    },
+    /// How many positions from this one on (or back) a filter matches, when that many do.
+    FindCount(Box<FindCount<W>>),
     /// The number at another position (`P : N`).
     At(Box<PositionNode<W>>, Box<NumberNode<W>>),
     /// The game's number in the input.
     GameNumber,
     /// The largest value of a number at the other positions of the game (`echo`).
     Echo(Box<EchoNode<W>>),
+    /// The last number of a block, where the filters before it all match.
+    Block(Box<Sequence<NumberNode<W>, W>>),
 }
 
 /// One constituent of a `line`.
@@ -357,6 +376,8 @@ pub struct Program<const W: usize> {
     pub(crate) game_tests: Vec<GameTest>,
     pub(crate) sort: Option<SortKey<W>>,
     pub(crate) needs: Needs,
+    /// Whether the program writes comments (then those of failing filters are dropped).
+    pub(crate) makes_notes: bool,
     /// The variables, by slot: whether each lasts from game to game.
     pub(crate) persistent: Vec<Option<Value<W>>>,
 }
@@ -422,7 +443,22 @@ impl<const W: usize> Program<W> {
         self.number(&self.sort.as_ref()?.value, context, at)
     }
 
+    /// Whether a filter matches at `at`. The comments made while a filter fails are dropped,
+    /// as CQL 6.2 drops them, even when the position matches in the end.
+    #[inline]
     pub(crate) fn filter<P: RulesView<W>>(&self, node: &FilterNode<W>, context: &Context<'_, P, W>, at: usize) -> bool {
+        if !self.makes_notes {
+            return self.filter_here(node, context, at);
+        }
+        let before = context.state.notes_len();
+        let matched = self.filter_here(node, context, at);
+        if !matched {
+            context.state.truncate_notes(before);
+        }
+        matched
+    }
+
+    fn filter_here<P: RulesView<W>>(&self, node: &FilterNode<W>, context: &Context<'_, P, W>, at: usize) -> bool {
         let frame = &context.frames[at];
         let view = &frame.position;
         match node {
@@ -528,13 +564,22 @@ impl<const W: usize> Program<W> {
             }
             NumberNode::Variable(slot) => self.number_variable(*slot, context),
             NumberNode::If(conditional) => self.number(self.choose(conditional, context, at)?, context, at),
-            NumberNode::FindCount { find, min, max } => {
-                let found = self.find_count(find, context, at);
-                (found >= i64::from(*min) && max.is_none_or(|max| found <= i64::from(max))).then_some(found)
+            NumberNode::FindCount(count) => {
+                let bound = |bound: &Option<NumberNode<W>>| match bound {
+                    Some(bound) => self.number(bound, context, at).map(Some),
+                    None => Some(None),
+                };
+                let (min, max) = (bound(&count.min)?, bound(&count.max)?);
+                let found = self.find_count(&count.find, context, at);
+                (min.is_none_or(|min| found >= min) && max.is_none_or(|max| found <= max)).then_some(found)
             }
             NumberNode::At(position, number) => self.number(number, context, self.position(position, context, at)?),
             NumberNode::GameNumber => i64::try_from(context.game.number).ok(),
             NumberNode::Echo(node) => self.echo(node, context, at).flatten(),
+            NumberNode::Block(block) => {
+                let matched = block.before.iter().all(|filter| self.filter(filter, context, at));
+                if matched { self.number(&block.last, context, at) } else { None }
+            }
         }
     }
 
@@ -698,6 +743,13 @@ impl<const W: usize> Program<W> {
                 None => SetValue::board(SquareSet::EMPTY),
             },
             SetNode::Loop(node) => SetValue::board(self.loop_squares(node, context, at)),
+            SetNode::Block(block) => {
+                if block.before.iter().all(|filter| self.filter(filter, context, at)) {
+                    self.set(&block.last, context, at)
+                } else {
+                    SetValue::board(SquareSet::EMPTY)
+                }
+            }
             SetNode::At(position, set) => match self.position(position, context, at) {
                 Some(there) => self.set(set, context, there),
                 None => SetValue::board(SquareSet::EMPTY),

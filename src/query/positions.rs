@@ -42,6 +42,10 @@ impl<const W: usize> Program<W> {
             }
             PositionNode::At(from, to) => self.position(to, context, self.position(from, context, at)?),
             PositionNode::If(conditional) => self.position(self.choose(conditional, context, at)?, context, at),
+            PositionNode::Block(block) => {
+                let matched = block.before.iter().all(|filter| self.filter(filter, context, at));
+                if matched { self.position(&block.last, context, at) } else { None }
+            }
         }
     }
 
@@ -52,7 +56,9 @@ impl<const W: usize> Program<W> {
 
     fn find_first<P: RulesView<W>>(&self, find: &FindNode<W>, context: &Context<'_, P, W>, at: usize) -> Option<usize> {
         let found = Self::searched(find, context, at).find(|&there| self.filter(&find.filter, context, there))?;
-        context.state.note(found, FOUND.to_owned());
+        if !find.quiet {
+            context.state.note(found, FOUND.to_owned());
+        }
         Some(found)
     }
 
@@ -64,7 +70,7 @@ impl<const W: usize> Program<W> {
     ) -> i64 {
         let found: Vec<usize> =
             Self::searched(find, context, at).filter(|&there| self.filter(&find.filter, context, there)).collect();
-        for (index, &there) in found.iter().enumerate() {
+        for (index, &there) in found.iter().enumerate().filter(|_| !find.quiet) {
             context.state.note(there, format!("{FOUND} {} of {}", index + 1, found.len()));
         }
         found.len() as i64

@@ -10,8 +10,8 @@ use super::ast::{BinaryOp, Span, TransformKind};
 use super::compile::Compiler;
 use super::diagnostic::Diagnostic;
 use super::plan::{
-    CommentNode, Conditional, EchoBody, EchoNode, FilterNode, FindNode, LoopNode, MoveNode, NumberNode, PieceClass,
-    PositionNode, SetNode, Step, TextNode, ValueNode,
+    CommentNode, Conditional, EchoBody, EchoNode, FilterNode, FindCount, FindNode, LoopNode, MoveNode, NumberNode,
+    PieceClass, PositionNode, Sequence, SetNode, Step, TextNode, ValueNode,
 };
 use crate::board::{SquareMap, SquareSet};
 use crate::variant::Piece;
@@ -221,6 +221,7 @@ impl<const W: usize> Mapped<W> for PositionNode<W> {
             PositionNode::Lca(first, second) => PositionNode::Lca(boxed(&**first, mapper)?, boxed(&**second, mapper)?),
             PositionNode::At(from, to) => PositionNode::At(boxed(&**from, mapper)?, boxed(&**to, mapper)?),
             PositionNode::If(conditional) => PositionNode::If(boxed(&**conditional, mapper)?),
+            PositionNode::Block(block) => PositionNode::Block(boxed(&**block, mapper)?),
             PositionNode::Current
             | PositionNode::Initial
             | PositionNode::Parent
@@ -261,7 +262,7 @@ impl<const W: usize> Mapped<W> for EchoNode<W> {
 
 impl<const W: usize> Mapped<W> for FindNode<W> {
     fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
-        Some(FindNode { backward: self.backward, filter: self.filter.mapped(mapper)? })
+        Some(FindNode { filter: self.filter.mapped(mapper)?, ..*self })
     }
 }
 
@@ -275,6 +276,12 @@ impl<const W: usize, T: Mapped<W>> Mapped<W> for Conditional<T, W> {
                 None => None,
             },
         })
+    }
+}
+
+impl<const W: usize, T: Mapped<W>> Mapped<W> for Sequence<T, W> {
+    fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
+        Some(Sequence { before: all(&self.before, mapper)?, last: self.last.mapped(mapper)? })
     }
 }
 
@@ -308,10 +315,13 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
             }
             NumberNode::Matching(filters) => NumberNode::Matching(all(filters, mapper)?),
             NumberNode::If(conditional) => NumberNode::If(boxed(&**conditional, mapper)?),
-            NumberNode::FindCount { find, min, max } => {
-                NumberNode::FindCount { find: boxed(&**find, mapper)?, min: *min, max: *max }
-            }
+            NumberNode::FindCount(count) => NumberNode::FindCount(Box::new(FindCount {
+                find: count.find.mapped(mapper)?,
+                min: optional_number(&count.min, mapper)?,
+                max: optional_number(&count.max, mapper)?,
+            })),
             NumberNode::Echo(node) => NumberNode::Echo(boxed(&**node, mapper)?),
+            NumberNode::Block(block) => NumberNode::Block(boxed(&**block, mapper)?),
             NumberNode::At(position, number) => NumberNode::At(boxed(&**position, mapper)?, boxed(&**number, mapper)?),
             // A variable's value is what it was given, mapped or not where it was given.
             NumberNode::Constant(_)
@@ -379,8 +389,20 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
             SetNode::If(conditional) => SetNode::If(boxed(&**conditional, mapper)?),
             SetNode::Loop(node) => SetNode::Loop(boxed(&**node, mapper)?),
             SetNode::At(position, set) => SetNode::At(boxed(&**position, mapper)?, boxed(&**set, mapper)?),
+            SetNode::Block(block) => SetNode::Block(boxed(&**block, mapper)?),
             SetNode::Variable(_) => self.clone(),
         })
+    }
+}
+
+/// An optional number, mapped: `Some(None)` when absent, None when it does not fit.
+fn optional_number<const W: usize>(
+    node: &Option<NumberNode<W>>,
+    mapper: &mut Mapper<'_, '_, W>,
+) -> Option<Option<NumberNode<W>>> {
+    match node {
+        None => Some(None),
+        Some(node) => node.mapped(mapper).map(Some),
     }
 }
 
@@ -535,10 +557,11 @@ impl<const W: usize> Canonical for NumberNode<W> {
             | NumberNode::Game(_)
             | NumberNode::Variable(_)
             | NumberNode::If(_)
-            | NumberNode::FindCount { .. }
+            | NumberNode::FindCount(_)
             | NumberNode::At(..)
             | NumberNode::GameNumber
-            | NumberNode::Echo(_) => self.clone(),
+            | NumberNode::Echo(_)
+            | NumberNode::Block(_) => self.clone(),
         }
     }
 }
@@ -562,7 +585,9 @@ fn set_parts<const W: usize>(set: &SetNode<W>, union: bool, out: &mut Vec<SetNod
 impl<const W: usize> Canonical for SetNode<W> {
     fn canonical(&self) -> Self {
         match self {
-            SetNode::Variable(_) | SetNode::If(_) | SetNode::Loop(_) | SetNode::At(..) => self.clone(),
+            SetNode::Variable(_) | SetNode::If(_) | SetNode::Loop(_) | SetNode::At(..) | SetNode::Block(_) => {
+                self.clone()
+            }
             SetNode::MakeSquare(file, rank) => {
                 SetNode::MakeSquare(Box::new(file.canonical()), Box::new(rank.canonical()))
             }

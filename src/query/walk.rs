@@ -2,8 +2,8 @@
 //! positions, conditions and loops): one place that knows what each node holds.
 
 use super::plan::{
-    Conditional, EchoBody, EchoNode, FilterNode, FindNode, LoopNode, MoveNode, NumberNode, PositionNode, SetNode,
-    TextNode, ValueNode,
+    Conditional, EchoBody, EchoNode, FilterNode, FindNode, LoopNode, MoveNode, NumberNode, PositionNode, Sequence,
+    SetNode, TextNode, ValueNode,
 };
 
 /// A compiled node that may hold filters.
@@ -77,8 +77,14 @@ impl<const W: usize> Walk<W> for NumberNode<W> {
             NumberNode::Extreme { args, .. } => args.iter_mut().for_each(|arg| arg.each_filter(visit)),
             NumberNode::Matching(filters) => filters.iter_mut().for_each(|filter| filter.each_filter(visit)),
             NumberNode::If(conditional) => conditional.each_filter(visit),
-            NumberNode::FindCount { find, .. } => find.each_filter(visit),
+            NumberNode::FindCount(count) => {
+                count.find.each_filter(visit);
+                for bound in [&mut count.min, &mut count.max].into_iter().flatten() {
+                    bound.each_filter(visit);
+                }
+            }
             NumberNode::Echo(node) => node.each_filter(visit),
+            NumberNode::Block(block) => block.each_filter(visit),
             NumberNode::At(position, number) => {
                 position.each_filter(visit);
                 number.each_filter(visit);
@@ -127,6 +133,7 @@ impl<const W: usize> Walk<W> for SetNode<W> {
                 position.each_filter(visit);
                 set.each_filter(visit);
             }
+            SetNode::Block(block) => block.each_filter(visit),
             SetNode::Squares { .. } | SetNode::Pieces { .. } | SetNode::Variable(_) => {}
         }
     }
@@ -141,6 +148,7 @@ impl<const W: usize> Walk<W> for PositionNode<W> {
                 second.each_filter(visit);
             }
             PositionNode::If(conditional) => conditional.each_filter(visit),
+            PositionNode::Block(block) => block.each_filter(visit),
             PositionNode::Current
             | PositionNode::Initial
             | PositionNode::Parent
@@ -180,6 +188,13 @@ impl<const W: usize> Walk<W> for EchoNode<W> {
 impl<const W: usize> Walk<W> for FindNode<W> {
     fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
         self.filter.each_filter(visit);
+    }
+}
+
+impl<const W: usize, T: Walk<W>> Walk<W> for Sequence<T, W> {
+    fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
+        self.before.iter_mut().for_each(|filter| filter.each_filter(visit));
+        self.last.each_filter(visit);
     }
 }
 

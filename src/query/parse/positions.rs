@@ -58,27 +58,46 @@ impl Builder {
     /// applies to the count, as CQL 6.2 reads it.
     pub(super) fn find_filter(&mut self, pair: Pair<'_, Rule>, start: usize) -> (ExprKind, u32) {
         let mut quantity = FindQuantity::First;
-        let mut backward = false;
+        let (mut backward, mut quiet) = (false, false);
+        let mut bounds = Vec::new();
         let mut body = None;
         for part in pair.into_inner() {
             match part.as_rule() {
                 Rule::kw_all => quantity = FindQuantity::All,
                 Rule::kw_count => quantity = FindQuantity::Count,
                 Rule::find_range => {
-                    let numbers: Vec<u32> = part.into_inner().map(|number| self.small_number(&number)).collect();
-                    quantity = FindQuantity::Range(numbers[0], numbers.get(1).copied());
+                    quantity = FindQuantity::Range;
+                    for bound in part.into_inner() {
+                        let bound = bound.into_inner().next().expect("grammar: a bound is a number or a variable");
+                        let span = span_of(&bound);
+                        let kind = match bound.as_rule() {
+                            Rule::number => ExprKind::Number(i64::from(self.small_number(&bound))),
+                            _ => self.variable(&bound),
+                        };
+                        bounds.push(Expr { kind, span });
+                    }
                 }
                 Rule::backward => backward = true,
+                Rule::kw_quiet => quiet = true,
                 Rule::filter => body = Some(self.operators(part.into_inner())),
                 _ => {}
             }
         }
         let (body, depth) = body.expect("grammar: find takes a filter");
-        (find_of(quantity, backward, body, start), depth + 1)
+        (find_of(&Find { quantity, backward, quiet, bounds }, body, start), depth + 1)
     }
 }
 
-fn find_of(quantity: FindQuantity, backward: bool, body: Expr, start: usize) -> ExprKind {
+/// A `find`'s options.
+struct Find {
+    quantity: FindQuantity,
+    backward: bool,
+    quiet: bool,
+    bounds: Vec<Expr>,
+}
+
+fn find_of(find: &Find, body: Expr, start: usize) -> ExprKind {
+    let quantity = find.quantity;
     match body.kind {
         ExprKind::Binary(op, left, right)
             if quantity != FindQuantity::First
@@ -86,7 +105,7 @@ fn find_of(quantity: FindQuantity, backward: bool, body: Expr, start: usize) -> 
                 && type_of(&left) == Type::Filter =>
         {
             let span = Span::new(start, left.span.end);
-            let counted = Expr { kind: find_of(quantity, backward, *left, start), span };
+            let counted = Expr { kind: find_of(find, *left, start), span };
             ExprKind::Binary(op, Box::new(counted), right)
         }
         ExprKind::Binary(op, left, right)
@@ -97,13 +116,15 @@ fn find_of(quantity: FindQuantity, backward: bool, body: Expr, start: usize) -> 
             let span = Span::new(left.span.start, counted_end.span.end);
             let counted = Expr { kind: ExprKind::Binary(op, left, counted_end), span };
             let span = Span::new(start, span.end);
-            ExprKind::Binary(
-                inner,
-                Box::new(Expr { kind: find_of(quantity, backward, counted, start), span }),
-                compared,
-            )
+            ExprKind::Binary(inner, Box::new(Expr { kind: find_of(find, counted, start), span }), compared)
         }
-        kind => ExprKind::Find { quantity, backward, body: Box::new(Expr { kind, span: body.span }) },
+        kind => ExprKind::Find {
+            quantity,
+            backward: find.backward,
+            quiet: find.quiet,
+            bounds: find.bounds.clone(),
+            body: Box::new(Expr { kind, span: body.span }),
+        },
     }
 }
 
