@@ -130,12 +130,14 @@ impl Expr {
                 vec![left, right]
             }
             ExprKind::Attacks { attackers, targets, .. } => vec![attackers, targets],
-            ExprKind::Extreme { args, .. } | ExprKind::Block(args) | ExprKind::Ray { sets: args, .. } => {
-                args.iter().collect()
-            }
+            ExprKind::Extreme { args, .. }
+            | ExprKind::Block(args)
+            | ExprKind::Ray { sets: args, .. }
+            | ExprKind::Arrows { sets: args, .. }
+            | ExprKind::XRay(args) => args.iter().collect(),
             ExprKind::Pin { from, through, to } => boxed([from, through, to]),
             ExprKind::Move(filter) => boxed([&filter.from, &filter.to, &filter.capture, &filter.promote]),
-            ExprKind::Line(constituents) => constituents.iter().map(|constituent| &constituent.filter).collect(),
+            ExprKind::Line { constituents, .. } => constituents.iter().map(|constituent| &constituent.filter).collect(),
         }
     }
 
@@ -203,6 +205,18 @@ pub enum ExprKind {
         /// Which of the two the value is.
         side: AttackSide,
     },
+    /// `A -> B` (attackers, as `attacks`), `A <- B` (targets, as `attackedby`), and the chains of
+    /// three sets or more: a queen, rook or bishop on the first set of a `->` chain sees through
+    /// a piece on each middle set to the last set (`<-` chains run the other way). A chain's
+    /// value is its first set's squares.
+    Arrows {
+        /// `->` rather than `<-`.
+        forward: bool,
+        /// The sets, as written.
+        sets: Vec<Expr>,
+    },
+    /// `xray (A B ... Z)`: as the chain `A -> B -> ... -> Z`, but its value is Z's squares.
+    XRay(Vec<Expr>),
     /// `between(S T)`: the squares strictly between a square of S and one of T on a line.
     Between(Box<Expr>, Box<Expr>),
     /// `ray [orthogonal|diagonal] (S1 S2 ...)`: lines through the sets with empty squares between.
@@ -265,8 +279,14 @@ pub enum ExprKind {
         /// The filter transformed.
         body: Box<Expr>,
     },
-    /// `line --> F1 --> F2 ...`: consecutive positions matching the constituents in turn.
-    Line(Vec<Constituent>),
+    /// `line [options] --> F1 --> F2 ...`: consecutive positions matching the constituents in
+    /// turn; its value is how many positions the longest such run covers.
+    Line {
+        /// How the positions are walked and what the line says.
+        options: LineOptions,
+        /// The constituents, in order.
+        constituents: Vec<Constituent>,
+    },
     /// A filter on the game's tags.
     Game(GameFilter),
     /// A variable, by name, with the type of the values it holds.
@@ -608,6 +628,25 @@ impl TransformKind {
             TransformKind::ShiftVertical => "shiftvertical",
         }
     }
+}
+
+/// The options of a `line`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct LineOptions {
+    /// `<--`: from the position back towards the game's start.
+    pub backward: bool,
+    /// `quiet`: no comments about the line found.
+    pub quiet: bool,
+    /// `nestban`: no line starts inside a line this filter found before in the game.
+    pub nestban: bool,
+    /// `firstmatch`: the first run found (the shortest) rather than the longest.
+    pub firstmatch: bool,
+    /// `singlecolor`: only the positions with the same side to move as the first.
+    pub singlecolor: bool,
+    /// `lastposition`: the value is the run's last position rather than its length.
+    pub lastposition: bool,
+    /// `N [M]`: the run's length must be N (N to M).
+    pub range: Option<(u32, Option<u32>)>,
 }
 
 /// One constituent of a `line`: a filter and how many consecutive positions it covers.

@@ -54,14 +54,23 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
             UnaryOp::Complement => Type::Set,
             UnaryOp::Count | UnaryOp::Negate | UnaryOp::Abs => Type::Number,
         },
-        ExprKind::Binary(op, _, _) => match op {
+        ExprKind::Binary(op, left, right) => match op {
             BinaryOp::Union | BinaryOp::Intersection => Type::Set,
             op if op.is_arithmetic() => Type::Number,
+            // A comparison that holds has its left side's value, as in CQL 6.2 (`!=` has none,
+            // nor has a comparison of two sets or of two positions).
+            BinaryOp::Ne => Type::Filter,
+            op if op.is_comparison() => match (type_of(left), type_of(right)) {
+                (Type::Set, Type::Set) | (Type::Position, _) | (_, Type::Position) => Type::Filter,
+                _ => Type::Number,
+            },
             _ => Type::Filter,
         },
         // A block's value is its last filter's, as in CQL 6.2: `{check #R}` is a number.
         ExprKind::Block(filters) => filters.last().map_or(Type::Filter, type_of),
-        ExprKind::Fen(..) | ExprKind::Line(_) => Type::Filter,
+        ExprKind::Fen(..) => Type::Filter,
+        ExprKind::Line { options, .. } if options.lastposition => Type::Position,
+        ExprKind::Line { .. } => Type::Number,
         ExprKind::Word(word) => match word {
             Word::Ply | Word::MoveNumber | Word::SideToMove | Word::White | Word::Black | Word::GameNumber => {
                 Type::Number
@@ -69,6 +78,8 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
             _ => Type::Filter,
         },
         ExprKind::Attacks { .. }
+        | ExprKind::Arrows { .. }
+        | ExprKind::XRay(_)
         | ExprKind::Between(..)
         | ExprKind::Ray { .. }
         | ExprKind::Pin { .. }
@@ -150,6 +161,10 @@ impl Checker<'_> {
                     self.want_set(left, op.symbol());
                     self.want_set(right, op.symbol());
                 }
+                op if op.is_comparison() && type_of(left) == Type::Position => {
+                    self.want_position(left, op.symbol());
+                    self.want_position(right, op.symbol());
+                }
                 _ => {
                     self.want_number(left, op.symbol());
                     self.want_number(right, op.symbol());
@@ -180,6 +195,11 @@ impl Checker<'_> {
                     self.want_set(set, "ray");
                 }
             }
+            ExprKind::Arrows { sets, .. } | ExprKind::XRay(sets) => {
+                for set in sets {
+                    self.want_set(set, "attacks");
+                }
+            }
             ExprKind::Pin { from, through, to } => {
                 for set in [from, through, to].into_iter().flatten() {
                     self.want_set(set, "pin");
@@ -197,7 +217,7 @@ impl Checker<'_> {
             ExprKind::Transform { body, .. } => {
                 self.expr(body);
             }
-            ExprKind::Line(constituents) => {
+            ExprKind::Line { constituents, .. } => {
                 for constituent in constituents {
                     self.expr(&constituent.filter);
                 }

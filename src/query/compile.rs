@@ -3,9 +3,9 @@
 //! square off its board, a letter it does not have) are collected here.
 
 use super::ast::{
-    AssignOp, BinaryOp, Castle, Coordinate, Expr, ExprKind, FindQuantity, GameFilter, LoopOver, MoveFilter, MoveWhen,
-    PieceAtomKind, PieceDesignator, PositionWord, Region, Sort, Span, SquareDesignator, SquarePart, TextPart, UnaryOp,
-    Word,
+    AssignOp, AttackSide, BinaryOp, Castle, Coordinate, Expr, ExprKind, FindQuantity, GameFilter, LoopOver, MoveFilter,
+    MoveWhen, PieceAtomKind, PieceDesignator, PositionWord, Region, Sort, Span, SquareDesignator, SquarePart, TextPart,
+    UnaryOp, Word,
 };
 use super::check::{Type, type_of};
 use super::context::GameTest;
@@ -13,6 +13,7 @@ use super::diagnostic::{Diagnostic, quoted, unknown_variant};
 use super::plan::{
     CommentNode, Conditional, EchoBody, EchoNode, FilterNode, FindCount, FindNode, LoopNode, MoveNode, Needs,
     NumberNode, PieceClass, PositionNode, Program, Sequence, SetNode, SetValue, SortKey, Step, TextNode, ValueNode,
+    XRayNode,
 };
 use std::collections::HashMap;
 
@@ -77,7 +78,7 @@ pub(crate) fn compile<const W: usize>(
             matches!(
                 expr.kind,
                 ExprKind::Comment { message: false, .. }
-                    | ExprKind::Line(_)
+                    | ExprKind::Line { .. }
                     | ExprKind::Echo { quiet: false, .. }
                     | ExprKind::Find { quiet: false, .. }
             )
@@ -107,7 +108,7 @@ fn needs(filters: &[&Expr]) -> Needs {
         lookahead: any(&|expr| {
             matches!(
                 &expr.kind,
-                ExprKind::Line(_)
+                ExprKind::Line { .. }
                     | ExprKind::Word(Word::Terminal)
                     | ExprKind::Find { .. }
                     | ExprKind::Position(_)
@@ -155,13 +156,19 @@ impl<const W: usize> Compiler<'_, W> {
                 FilterNode::Any(expr.operands(BinaryOp::Or).into_iter().map(|operand| self.filter(operand)).collect())
             }
             ExprKind::Binary(BinaryOp::In, left, right) => FilterNode::Subset(self.set(left), self.set(right)),
-            ExprKind::Binary(op, left, right) if op.is_comparison() => {
-                FilterNode::Compare(*op, self.number(left), self.number(right))
-            }
+            ExprKind::Binary(op, left, right) if op.is_comparison() => match (type_of(left), type_of(right)) {
+                (Type::Set, Type::Set) if matches!(op, BinaryOp::Eq | BinaryOp::Ne) => {
+                    let same = FilterNode::SameSquares(self.set(left), self.set(right));
+                    if *op == BinaryOp::Eq { same } else { FilterNode::Not(Box::new(same)) }
+                }
+                (Type::Position, _) => FilterNode::ComparePositions(*op, self.position(left), self.position(right)),
+                _ => FilterNode::Compare(*op, self.number(left), self.number(right)),
+            },
             ExprKind::Block(filters) => FilterNode::All(filters.iter().map(|filter| self.filter(filter)).collect()),
             ExprKind::Word(word) if type_of(expr) == Type::Filter => self.word(*word, expr.span),
             ExprKind::Fen(text, span) => self.placement(text, *span),
-            ExprKind::Line(constituents) => FilterNode::Line {
+            ExprKind::Line { options, constituents } => FilterNode::Line {
+                options: *options,
                 steps: constituents
                     .iter()
                     .map(|c| Step { filter: self.filter(&c.filter), min: c.min, max: c.max })
@@ -234,6 +241,10 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Word(Word::White) => NumberNode::Constant(1),
             ExprKind::Word(Word::Black) => NumberNode::Constant(-1),
             ExprKind::Word(Word::GameNumber) => NumberNode::GameNumber,
+            ExprKind::Binary(op, left, right) if op.is_comparison() => {
+                NumberNode::Compared(*op, Box::new(self.number(left)), Box::new(self.number(right)))
+            }
+            ExprKind::Line { .. } => NumberNode::Line(Box::new(self.filter(expr))),
             ExprKind::Block(filters) if type_of(expr) == Type::Number => {
                 NumberNode::Block(Box::new(self.sequence(filters, Self::number)))
             }
@@ -310,6 +321,20 @@ impl<const W: usize> Compiler<'_, W> {
                 }
             }
             ExprKind::Between(first, second) => SetNode::Between(Box::new(self.set(first)), Box::new(self.set(second))),
+            ExprKind::Arrows { forward, sets } if sets.len() == 2 => {
+                self.need_rules(expr.span, "->");
+                let (left, right) = (Box::new(self.set(&sets[0])), Box::new(self.set(&sets[1])));
+                if *forward {
+                    SetNode::Attacks { attackers: left, targets: right, side: AttackSide::Attackers }
+                } else {
+                    SetNode::Attacks { attackers: right, targets: left, side: AttackSide::Targets }
+                }
+            }
+            ExprKind::Arrows { forward: true, sets } => self.xray(sets.iter(), false),
+            // A chain to the left is the chain to the right read backwards; its value is still
+            // the squares of the set written first.
+            ExprKind::Arrows { forward: false, sets } => self.xray(sets.iter().rev(), true),
+            ExprKind::XRay(sets) => self.xray(sets.iter(), true),
             ExprKind::Ray { lines, sets } => {
                 SetNode::Ray { lines: *lines, sets: sets.iter().map(|set| self.set(set)).collect() }
             }
@@ -375,6 +400,24 @@ impl<const W: usize> Compiler<'_, W> {
         Sequence { before: before.iter().map(|filter| self.filter(filter)).collect(), last: last(self, final_filter) }
     }
 
+    /// An x-ray chain through the sets, in order; its value is the last set's squares (with
+    /// `last`) or the first's.
+    fn xray<'e>(&mut self, sets: impl Iterator<Item = &'e Expr>, last: bool) -> SetNode<W> {
+        let sets = sets.map(|set| self.set(set)).collect();
+        let kinds = |roles: &[Role]| {
+            roles
+                .iter()
+                .filter_map(|&role| self.variant.kind_of_role(role))
+                .fold(KindSet::EMPTY, |kinds, kind| kinds.union(KindSet::single(kind)))
+        };
+        SetNode::XRay(Box::new(XRayNode {
+            sets,
+            last,
+            orthogonal: kinds(&[Role::Rook, Role::Queen]),
+            diagonal: kinds(&[Role::Bishop, Role::Queen]),
+        }))
+    }
+
     /// A position.
     fn position(&mut self, expr: &Expr) -> PositionNode<W> {
         match &expr.kind {
@@ -395,6 +438,7 @@ impl<const W: usize> Compiler<'_, W> {
                 PositionNode::At(Box::new(self.position(position)), Box::new(self.position(body)))
             }
             ExprKind::Block(filters) => PositionNode::Block(Box::new(self.sequence(filters, Self::position))),
+            ExprKind::Line { .. } => PositionNode::Line(Box::new(self.filter(expr))),
             ExprKind::If { condition, then, otherwise } => PositionNode::If(Box::new(Conditional {
                 condition: self.filter(condition),
                 then: self.position(then),
@@ -924,6 +968,7 @@ fn may_hold_backhand<const W: usize>(set: &SetNode<W>) -> bool {
         | SetNode::Attacks { .. }
         | SetNode::Between(..)
         | SetNode::Ray { .. }
+        | SetNode::XRay(_)
         | SetNode::Pin { .. }
         | SetNode::Move(_)
         | SetNode::Variable(_)

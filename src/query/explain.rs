@@ -126,6 +126,13 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
         ExprKind::Attacks { side: AttackSide::Attackers, .. } => line(out, &indent, "attacks: the attackers of"),
         ExprKind::Attacks { side: AttackSide::Targets, .. } => line(out, &indent, "attackedby: the targets of"),
         ExprKind::Between(..) => line(out, &indent, "between"),
+        ExprKind::Arrows { forward: true, .. } => {
+            line(out, &indent, "->: the squares of the first set seeing the next")
+        }
+        ExprKind::Arrows { forward: false, .. } => {
+            line(out, &indent, "<-: the squares of the first set seen from the next")
+        }
+        ExprKind::XRay(_) => line(out, &indent, "xray: the squares of the last set"),
         ExprKind::Ray { lines, .. } => line(out, &indent, &format!("ray {lines:?}").to_lowercase()),
         ExprKind::Pin { .. } => line(out, &indent, "pin"),
         ExprKind::Shade { light, .. } => line(out, &indent, if *light { "light" } else { "dark" }),
@@ -146,7 +153,7 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
         ExprKind::Transform { transform, count, .. } => {
             line(out, &indent, &format!("{}{}", transform.text(), if *count { " count" } else { "" }));
         }
-        ExprKind::Line(constituents) => {
+        ExprKind::Line { constituents, .. } => {
             let bounds: Vec<String> = constituents
                 .iter()
                 .map(|c| format!("{{{},{}}}", c.min, c.max.map_or(String::new(), |max| max.to_string())))

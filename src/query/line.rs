@@ -25,7 +25,6 @@
 
 use std::cell::RefCell;
 
-use super::comments::position_name;
 use super::context::Context;
 use super::plan::{FilterNode, Program, Step};
 use crate::position::RulesView;
@@ -129,76 +128,6 @@ impl<const W: usize> Program<W> {
         let answer = matches.get(at - from).copied().unwrap_or(false);
         cache.store(slot, Answers { key, from, matches });
         answer
-    }
-
-    /// Whether a run of positions from `at` matches the steps in turn, tested as CQL tests them:
-    /// position after position, each step taking as many positions as it can first and giving
-    /// them back one by one when the later steps fail. Used where the steps use variables, whose
-    /// values depend on the order of the tests. A step that failed from a position is not tried
-    /// there again, so the work is bounded by the steps times the square of the positions.
-    pub(super) fn line_in_order<P: RulesView<W>>(
-        &self,
-        steps: &[Step<W>],
-        context: &Context<'_, P, W>,
-        at: usize,
-    ) -> bool {
-        self.line_end(steps, context, at).is_some()
-    }
-
-    /// Where a run of positions from `at` that matches the steps ends (one past its last
-    /// position), found as [`Program::line_in_order`] finds it; none when there is no such run.
-    pub(super) fn line_end<P: RulesView<W>>(
-        &self,
-        steps: &[Step<W>],
-        context: &Context<'_, P, W>,
-        at: usize,
-    ) -> Option<usize> {
-        let mut failed = std::collections::HashSet::new();
-        self.steps_from(steps, 0, context, at, &mut failed)
-    }
-
-    fn steps_from<P: RulesView<W>>(
-        &self,
-        steps: &[Step<W>],
-        index: usize,
-        context: &Context<'_, P, W>,
-        at: usize,
-        failed: &mut std::collections::HashSet<(usize, usize)>,
-    ) -> Option<usize> {
-        let Some(step) = steps.get(index) else { return Some(at) };
-        if failed.contains(&(index, at)) {
-            return None;
-        }
-        let end = context.frames.len();
-        let most = step.max.map_or(usize::MAX, |max| usize::try_from(max).unwrap_or(usize::MAX));
-        let fewest = usize::try_from(step.min).unwrap_or(usize::MAX);
-        let mut run = 0;
-        while run < most && at + run < end {
-            count(1);
-            if !self.filter(&step.filter, context, at + run) {
-                break;
-            }
-            run += 1;
-        }
-        if run >= fewest {
-            for taken in (fewest..=run).rev() {
-                if let Some(end) = self.steps_from(steps, index + 1, context, at + taken, failed) {
-                    return Some(end);
-                }
-            }
-        }
-        failed.insert((index, at));
-        None
-    }
-
-    /// The comments CQL 6.2 makes about a line that matched from `at`: where it ends, at its
-    /// first position, and how long it is, at its last.
-    pub(super) fn note_line<P: RulesView<W>>(&self, steps: &[Step<W>], context: &Context<'_, P, W>, at: usize) {
-        let Some(end) = self.line_end(steps, context, at) else { return };
-        let last = end.saturating_sub(1).max(at);
-        let place = |index: usize| position_name(&context.frames[index].position);
-        context.state.note(at, format!("Start line that ends at {}", place(last)));
-        context.state.note(last, format!("End line of length {} that starts at {}", end - at, place(at)));
     }
 
     /// Whether the steps match from each position `from..` of the line: all of them with

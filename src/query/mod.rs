@@ -28,12 +28,14 @@ pub mod diagnostic;
 pub mod explain;
 mod flow;
 mod line;
+mod line_run;
 mod parse;
 mod plan;
 mod positions;
 pub mod state;
 mod transform;
 mod walk;
+mod xray;
 
 use std::any::Any;
 use std::sync::Arc;

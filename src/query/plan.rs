@@ -1,7 +1,7 @@
 //! The compiled form of a query for one variant: masks sized to its board, piece letters resolved
 //! to kinds, transforms expanded, and nothing left to look up per position.
 
-use super::ast::{AssignOp, AttackSide, BinaryOp, LoopOver, MoveWhen, RayLines, SquareNumber};
+use super::ast::{AssignOp, AttackSide, BinaryOp, LineOptions, LoopOver, MoveWhen, RayLines, SquareNumber};
 use super::context::{Context, Frame, GameFacts, GameTest, TagSource};
 use super::state::{State, Value};
 use crate::board::{Masks, SquareSet};
@@ -69,6 +69,9 @@ pub(crate) enum SetNode<const W: usize> {
     /// The squares of `targets` attacked by a piece on `attackers`, or the squares of
     /// `attackers` whose piece attacks a square of `targets`, as `side` says.
     Attacks { attackers: Box<SetNode<W>>, targets: Box<SetNode<W>>, side: AttackSide },
+    /// Where a queen, rook or bishop on the first set sees through a piece on each middle set
+    /// to the last set: the first set's squares, or with `last`, the last set's.
+    XRay(Box<XRayNode<W>>),
     /// The squares strictly between a square of each set on a line.
     Between(Box<SetNode<W>>, Box<SetNode<W>>),
     /// The squares of the last set that end a line through all sets, with only empty squares
@@ -113,6 +116,8 @@ pub(crate) enum PositionNode<const W: usize> {
     If(Box<Conditional<PositionNode<W>, W>>),
     /// The last position of a block, where the filters before it all match.
     Block(Box<Sequence<PositionNode<W>, W>>),
+    /// The last position a `line lastposition` (a [`FilterNode::Line`]) covers.
+    Line(Box<FilterNode<W>>),
 }
 
 /// `find all`, `find count`, `find N [M]`: how many positions match, when their number is
@@ -139,6 +144,18 @@ pub(crate) struct FindNode<const W: usize> {
 pub(crate) struct Sequence<T, const W: usize> {
     pub before: Vec<FilterNode<W>>,
     pub last: T,
+}
+
+/// An x-ray chain (`A -> B -> C`, `xray (A B C)`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct XRayNode<const W: usize> {
+    /// The sets, from the piece that sees to what it sees.
+    pub sets: Vec<SetNode<W>>,
+    /// The value is the last set's squares rather than the first's.
+    pub last: bool,
+    /// The kinds that see along files and ranks, and those that see along diagonals.
+    pub orthogonal: KindSet,
+    pub diagonal: KindSet,
 }
 
 /// `if F then A else B` where A and B have values.
@@ -223,6 +240,10 @@ pub(crate) enum NumberNode<const W: usize> {
     Echo(Box<EchoNode<W>>),
     /// The last number of a block, where the filters before it all match.
     Block(Box<Sequence<NumberNode<W>, W>>),
+    /// The left number of a comparison that holds (`3 < ply < 10` is `3 < (ply < 10)`).
+    Compared(BinaryOp, Box<NumberNode<W>>, Box<NumberNode<W>>),
+    /// How many positions a `line` (a [`FilterNode::Line`]) covers, where it matches.
+    Line(Box<FilterNode<W>>),
 }
 
 /// One constituent of a `line`.
@@ -250,6 +271,10 @@ pub(crate) enum FilterNode<const W: usize> {
     HasValue(NumberNode<W>),
     /// Compares two numbers.
     Compare(BinaryOp, NumberNode<W>, NumberNode<W>),
+    /// Two sets hold the same squares.
+    SameSquares(SetNode<W>, SetNode<W>),
+    /// Compares two positions: `==` for the same one, the others by their order in the line.
+    ComparePositions(BinaryOp, PositionNode<W>, PositionNode<W>),
     /// Every square and backhand slot of the left set is in the right one.
     Subset(SetNode<W>, SetNode<W>),
     All(Vec<FilterNode<W>>),
@@ -282,6 +307,7 @@ pub(crate) enum FilterNode<const W: usize> {
         /// The steps use variables: they are tested position after position, in the order of
         /// the line, each time the filter is (their answers depend on the values).
         in_order: bool,
+        options: LineOptions,
     },
     /// Gives a variable a value.
     Assign {
@@ -475,6 +501,13 @@ impl<const W: usize> Program<W> {
                 };
                 compare(*op, left, right)
             }
+            FilterNode::SameSquares(left, right) => self.squares(left, context, at) == self.squares(right, context, at),
+            FilterNode::ComparePositions(op, left, right) => {
+                match (self.position(left, context, at), self.position(right, context, at)) {
+                    (Some(left), Some(right)) => compare(*op, left as i64, right as i64),
+                    _ => false,
+                }
+            }
             FilterNode::Subset(left, right) => {
                 let left = self.set(left, context, at);
                 let right = self.set(right, context, at);
@@ -494,17 +527,7 @@ impl<const W: usize> Program<W> {
                 pieces.iter().all(|(piece, squares)| view.kind(piece.kind) & view.color(piece.color) == *squares)
             }
             FilterNode::Game(slot) => context.game.values.get(*slot).copied().flatten().is_some(),
-            FilterNode::Line { steps, slot, in_order } => {
-                let matched = if *in_order {
-                    self.line_in_order(steps, context, at)
-                } else {
-                    self.line(steps, *slot, context, at)
-                };
-                if matched {
-                    self.note_line(steps, context, at);
-                }
-                matched
-            }
+            FilterNode::Line { .. } => self.line_match(node, context, at).is_some(),
             FilterNode::Assign { slot, op, value } => self.assign(*slot, *op, value, context, at),
             FilterNode::If(conditional) => {
                 self.choose(conditional, context, at).is_none_or(|chosen| self.filter(chosen, context, at))
@@ -576,6 +599,11 @@ impl<const W: usize> Program<W> {
             NumberNode::At(position, number) => self.number(number, context, self.position(position, context, at)?),
             NumberNode::GameNumber => i64::try_from(context.game.number).ok(),
             NumberNode::Echo(node) => self.echo(node, context, at).flatten(),
+            NumberNode::Compared(op, left, right) => {
+                let (left, right) = (self.number(left, context, at)?, self.number(right, context, at)?);
+                compare(*op, left, right).then_some(left)
+            }
+            NumberNode::Line(line) => self.line_match(line, context, at).map(|run| run.length as i64),
             NumberNode::Block(block) => {
                 let matched = block.before.iter().all(|filter| self.filter(filter, context, at));
                 if matched { self.number(&block.last, context, at) } else { None }
@@ -724,6 +752,7 @@ impl<const W: usize> Program<W> {
                 SetValue::board(between)
             }
             SetNode::Ray { lines, sets } => SetValue::board(self.ray(*lines, sets, context, at)),
+            SetNode::XRay(node) => SetValue::board(self.xray(node, context, at)),
             SetNode::Pin { from, through, to } => {
                 let shielded = self.squares(to, context, at);
                 let mut pins = Vec::new();

@@ -42,6 +42,7 @@ impl<const W: usize> Program<W> {
             }
             PositionNode::At(from, to) => self.position(to, context, self.position(from, context, at)?),
             PositionNode::If(conditional) => self.position(self.choose(conditional, context, at)?, context, at),
+            PositionNode::Line(line) => self.line_match(line, context, at).map(|run| run.last),
             PositionNode::Block(block) => {
                 let matched = block.before.iter().all(|filter| self.filter(filter, context, at));
                 if matched { self.position(&block.last, context, at) } else { None }

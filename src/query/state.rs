@@ -3,6 +3,7 @@
 //! a value given at one position is seen at the next ones, as in CQL 6.2.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 use super::plan::SetValue;
 use crate::board::Square;
@@ -46,6 +47,8 @@ pub struct State<const W: usize> {
     notes: RefCell<Vec<Note>>,
     /// The messages printed so far (`message(...)`), whatever the positions' fate.
     messages: RefCell<Vec<String>>,
+    /// Where the last run each `nestban` line found in the game ends, by the line's slot.
+    nested: RefCell<HashMap<usize, usize>>,
 }
 
 impl<const W: usize> State<W> {
@@ -57,6 +60,7 @@ impl<const W: usize> State<W> {
             persistent,
             notes: RefCell::new(Vec::new()),
             messages: RefCell::new(Vec::new()),
+            nested: RefCell::new(HashMap::new()),
         }
     }
 
@@ -70,6 +74,16 @@ impl<const W: usize> State<W> {
         }
         self.notes.get_mut().clear();
         self.messages.get_mut().clear();
+        self.nested.get_mut().clear();
+    }
+
+    /// Where the last run the `line` of `slot` found ends (one past its last frame).
+    pub(crate) fn nested(&self, slot: usize) -> Option<usize> {
+        self.nested.borrow().get(&slot).copied()
+    }
+
+    pub(crate) fn set_nested(&self, slot: usize, end: usize) {
+        self.nested.borrow_mut().insert(slot, end);
     }
 
     /// Keeps a message to print.

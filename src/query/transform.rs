@@ -11,7 +11,7 @@ use super::compile::Compiler;
 use super::diagnostic::Diagnostic;
 use super::plan::{
     CommentNode, Conditional, EchoBody, EchoNode, FilterNode, FindCount, FindNode, LoopNode, MoveNode, NumberNode,
-    PieceClass, PositionNode, Sequence, SetNode, Step, TextNode, ValueNode,
+    PieceClass, PositionNode, Sequence, SetNode, Step, TextNode, ValueNode, XRayNode,
 };
 use crate::board::{SquareMap, SquareSet};
 use crate::variant::Piece;
@@ -158,6 +158,12 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
                 FilterNode::Compare(*op, left.mapped(mapper)?, right.mapped(mapper)?)
             }
             FilterNode::Subset(left, right) => FilterNode::Subset(left.mapped(mapper)?, right.mapped(mapper)?),
+            FilterNode::SameSquares(left, right) => {
+                FilterNode::SameSquares(left.mapped(mapper)?, right.mapped(mapper)?)
+            }
+            FilterNode::ComparePositions(op, left, right) => {
+                FilterNode::ComparePositions(*op, left.mapped(mapper)?, right.mapped(mapper)?)
+            }
             FilterNode::All(filters) => FilterNode::All(all(filters, mapper)?),
             FilterNode::Any(filters) => FilterNode::Any(all(filters, mapper)?),
             FilterNode::Not(filter) => FilterNode::Not(boxed(&**filter, mapper)?),
@@ -175,7 +181,8 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
                 let test = mapper.compiler.game_test(*slot).flip_color();
                 FilterNode::Game(mapper.compiler.game_slot(test))
             }
-            FilterNode::Line { steps, slot, in_order } => FilterNode::Line {
+            FilterNode::Line { steps, slot, in_order, options } => FilterNode::Line {
+                options: *options,
                 steps: steps
                     .iter()
                     .map(|step| Some(Step { filter: step.filter.mapped(mapper)?, min: step.min, max: step.max }))
@@ -222,6 +229,7 @@ impl<const W: usize> Mapped<W> for PositionNode<W> {
             PositionNode::At(from, to) => PositionNode::At(boxed(&**from, mapper)?, boxed(&**to, mapper)?),
             PositionNode::If(conditional) => PositionNode::If(boxed(&**conditional, mapper)?),
             PositionNode::Block(block) => PositionNode::Block(boxed(&**block, mapper)?),
+            PositionNode::Line(line) => PositionNode::Line(boxed(&**line, mapper)?),
             PositionNode::Current
             | PositionNode::Initial
             | PositionNode::Parent
@@ -322,6 +330,10 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
             })),
             NumberNode::Echo(node) => NumberNode::Echo(boxed(&**node, mapper)?),
             NumberNode::Block(block) => NumberNode::Block(boxed(&**block, mapper)?),
+            NumberNode::Line(line) => NumberNode::Line(boxed(&**line, mapper)?),
+            NumberNode::Compared(op, left, right) => {
+                NumberNode::Compared(*op, boxed(&**left, mapper)?, boxed(&**right, mapper)?)
+            }
             NumberNode::At(position, number) => NumberNode::At(boxed(&**position, mapper)?, boxed(&**number, mapper)?),
             // A variable's value is what it was given, mapped or not where it was given.
             NumberNode::Constant(_)
@@ -374,6 +386,9 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
             },
             SetNode::Between(first, second) => SetNode::Between(boxed(&**first, mapper)?, boxed(&**second, mapper)?),
             SetNode::Ray { lines, sets } => SetNode::Ray { lines: *lines, sets: all(sets, mapper)? },
+            SetNode::XRay(node) => {
+                SetNode::XRay(Box::new(XRayNode { sets: all(&node.sets, mapper)?, ..(**node).clone() }))
+            }
             SetNode::Pin { from, through, to } => SetNode::Pin {
                 from: boxed(&**from, mapper)?,
                 through: boxed(&**through, mapper)?,
@@ -505,7 +520,8 @@ impl<const W: usize> Canonical for FilterNode<W> {
             }
             FilterNode::Not(filter) => FilterNode::Not(canonical_box(&**filter)),
             // The slot numbers a node of the program, not what it means.
-            FilterNode::Line { steps, in_order, .. } => FilterNode::Line {
+            FilterNode::Line { steps, in_order, options, .. } => FilterNode::Line {
+                options: *options,
                 steps: steps.iter().map(|step| Step { filter: step.filter.canonical(), ..step.clone() }).collect(),
                 slot: 0,
                 in_order: *in_order,
@@ -527,7 +543,9 @@ impl<const W: usize> Canonical for FilterNode<W> {
             | FilterNode::At(..)
             | FilterNode::Mainline(_)
             | FilterNode::Comment(_)
-            | FilterNode::Echo(_) => self.clone(),
+            | FilterNode::Echo(_)
+            | FilterNode::SameSquares(..)
+            | FilterNode::ComparePositions(..) => self.clone(),
         }
     }
 }
@@ -561,7 +579,9 @@ impl<const W: usize> Canonical for NumberNode<W> {
             | NumberNode::At(..)
             | NumberNode::GameNumber
             | NumberNode::Echo(_)
-            | NumberNode::Block(_) => self.clone(),
+            | NumberNode::Block(_)
+            | NumberNode::Line(_)
+            | NumberNode::Compared(..) => self.clone(),
         }
     }
 }
@@ -625,6 +645,10 @@ impl<const W: usize> Canonical for SetNode<W> {
             SetNode::Ray { lines, sets } => {
                 SetNode::Ray { lines: *lines, sets: sets.iter().map(Canonical::canonical).collect() }
             }
+            SetNode::XRay(node) => SetNode::XRay(Box::new(XRayNode {
+                sets: node.sets.iter().map(Canonical::canonical).collect(),
+                ..(**node).clone()
+            })),
             SetNode::Pin { from, through, to } => SetNode::Pin {
                 from: canonical_box(&**from),
                 through: canonical_box(&**through),

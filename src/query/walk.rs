@@ -17,7 +17,11 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
         visit(self);
         match self {
             FilterNode::NotEmpty(set) | FilterNode::HasSquare(set) => set.each_filter(visit),
-            FilterNode::Subset(left, right) => {
+            FilterNode::ComparePositions(_, left, right) => {
+                left.each_filter(visit);
+                right.each_filter(visit);
+            }
+            FilterNode::Subset(left, right) | FilterNode::SameSquares(left, right) => {
                 left.each_filter(visit);
                 right.each_filter(visit);
             }
@@ -85,6 +89,11 @@ impl<const W: usize> Walk<W> for NumberNode<W> {
             }
             NumberNode::Echo(node) => node.each_filter(visit),
             NumberNode::Block(block) => block.each_filter(visit),
+            NumberNode::Line(line) => line.each_filter(visit),
+            NumberNode::Compared(_, left, right) => {
+                left.each_filter(visit);
+                right.each_filter(visit);
+            }
             NumberNode::At(position, number) => {
                 position.each_filter(visit);
                 number.each_filter(visit);
@@ -114,6 +123,7 @@ impl<const W: usize> Walk<W> for SetNode<W> {
             SetNode::UnionAll(sets) | SetNode::Ray { sets, .. } => {
                 sets.iter_mut().for_each(|set| set.each_filter(visit))
             }
+            SetNode::XRay(node) => node.sets.iter_mut().for_each(|set| set.each_filter(visit)),
             SetNode::Complement { set, .. } | SetNode::Shade { set, .. } | SetNode::Direction { set, .. } => {
                 set.each_filter(visit);
             }
@@ -149,6 +159,7 @@ impl<const W: usize> Walk<W> for PositionNode<W> {
             }
             PositionNode::If(conditional) => conditional.each_filter(visit),
             PositionNode::Block(block) => block.each_filter(visit),
+            PositionNode::Line(line) => line.each_filter(visit),
             PositionNode::Current
             | PositionNode::Initial
             | PositionNode::Parent

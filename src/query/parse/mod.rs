@@ -20,9 +20,9 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest_derive::Parser;
 
 use super::ast::{
-    AttackSide, BinaryOp, Castle, Constituent, Coordinate, Direction, Expr, ExprKind, GameFilter, Header, MoveFilter,
-    MoveWhen, PieceAtom, PieceAtomKind, PieceDesignator, PiecePart, PositionWord, QueryAst, RayLines, Region, Side,
-    Sort, Span, SquareDesignator, SquareNumber, SquarePart, TransformKind, UnaryOp, Word,
+    AttackSide, BinaryOp, Castle, Constituent, Coordinate, Direction, Expr, ExprKind, GameFilter, Header, LineOptions,
+    MoveFilter, MoveWhen, PieceAtom, PieceAtomKind, PieceDesignator, PiecePart, PositionWord, QueryAst, RayLines,
+    Region, Side, Sort, Span, SquareDesignator, SquareNumber, SquarePart, TransformKind, UnaryOp, Word,
 };
 use super::check::{Type, type_of};
 use super::diagnostic::{Diagnostic, ending, quoted};
@@ -31,31 +31,31 @@ use super::diagnostic::{Diagnostic, ending, quoted};
 #[grammar = "query/grammar.pest"]
 struct Grammar;
 
-/// Operator precedence, loosest first: `or`, `and`, `not`, comparisons and `in`, `+ -`,
-/// `* / %`, `|`, `&`, the prefixes `~ # - abs`, then `attacks` and `attackedby`, which bind
-/// tightest, as in CQL 6.2: `#Q attacks k | q` is `#(Q attacks k) | q`.
+/// Operator precedence, loosest first, as in CQL 6.2: `or`, `and`, `not`, comparisons and `in`
+/// (comparisons group from the right: `3 < ply < 10` is `3 < (ply < 10)`), `+ -`, `* / %`, the
+/// count `#` (which takes a whole set: `#R | Q` is `#(R | Q)`), the attack arrows `->` and
+/// `<-`, `|`, `&`, the prefixes `~ - abs`, `attacks` and `attackedby`, then `P : F`.
 static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
     PrattParser::new()
         .op(Op::infix(Rule::op_or, Assoc::Left))
         .op(Op::infix(Rule::op_and, Assoc::Left))
         .op(Op::prefix(Rule::op_not))
-        .op(Op::infix(Rule::op_in, Assoc::Left)
-            | Op::infix(Rule::op_eq, Assoc::Left)
-            | Op::infix(Rule::op_ne, Assoc::Left)
-            | Op::infix(Rule::op_lt, Assoc::Left)
-            | Op::infix(Rule::op_le, Assoc::Left)
-            | Op::infix(Rule::op_gt, Assoc::Left)
-            | Op::infix(Rule::op_ge, Assoc::Left))
+        .op(Op::infix(Rule::op_in, Assoc::Right)
+            | Op::infix(Rule::op_eq, Assoc::Right)
+            | Op::infix(Rule::op_ne, Assoc::Right)
+            | Op::infix(Rule::op_lt, Assoc::Right)
+            | Op::infix(Rule::op_le, Assoc::Right)
+            | Op::infix(Rule::op_gt, Assoc::Right)
+            | Op::infix(Rule::op_ge, Assoc::Right))
         .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
         .op(Op::infix(Rule::op_mul, Assoc::Left)
             | Op::infix(Rule::op_div, Assoc::Left)
             | Op::infix(Rule::op_rem, Assoc::Left))
+        .op(Op::prefix(Rule::op_count))
+        .op(Op::infix(Rule::op_arrow_right, Assoc::Left) | Op::infix(Rule::op_arrow_left, Assoc::Left))
         .op(Op::infix(Rule::op_union, Assoc::Left))
         .op(Op::infix(Rule::op_intersection, Assoc::Left))
-        .op(Op::prefix(Rule::op_complement)
-            | Op::prefix(Rule::op_count)
-            | Op::prefix(Rule::op_negate)
-            | Op::prefix(Rule::op_abs))
+        .op(Op::prefix(Rule::op_complement) | Op::prefix(Rule::op_negate) | Op::prefix(Rule::op_abs))
         .op(Op::infix(Rule::op_attacks, Assoc::Left) | Op::infix(Rule::op_attackedby, Assoc::Left))
         .op(Op::infix(Rule::op_colon, Assoc::Left))
 });
@@ -561,6 +561,8 @@ fn phrase(rule: Rule) -> Option<(u8, &'static str)> {
 enum Built {
     Tree(Expr, u32),
     Chain(BinaryOp, Vec<(Expr, u32)>),
+    /// A chain of attack arrows of one direction (`->` when true): `A -> B -> C` is one chain.
+    Arrows(bool, Vec<(Expr, u32)>),
 }
 
 /// The precedence level of an operator (as [`PRATT`] orders them).
@@ -720,6 +722,17 @@ impl Builder {
             })
             .map_infix(|left, op, right| {
                 let mut builder = builder.borrow_mut();
+                if matches!(op.as_rule(), Rule::op_arrow_right | Rule::op_arrow_left) {
+                    let forward = op.as_rule() == Rule::op_arrow_right;
+                    let right = builder.finish(right);
+                    return match left {
+                        Built::Arrows(direction, mut operands) if direction == forward => {
+                            operands.push(right);
+                            Built::Arrows(forward, operands)
+                        }
+                        left => Built::Arrows(forward, vec![builder.finish(left), right]),
+                    };
+                }
                 let op = match op.as_rule() {
                     Rule::op_attacks | Rule::op_attackedby => {
                         let (left, left_depth) = builder.finish(left);
@@ -793,6 +806,12 @@ impl Builder {
             Built::Chain(op, operands) => {
                 let count = operands.len();
                 self.balanced(op, &mut operands.into_iter(), count)
+            }
+            Built::Arrows(forward, operands) => {
+                let depth = operands.iter().map(|(_, depth)| *depth).max().unwrap_or(0) + 1;
+                let sets: Vec<Expr> = operands.into_iter().map(|(expr, _)| expr).collect();
+                let span = sets[0].span.join(sets[sets.len() - 1].span);
+                self.bounded(Expr { kind: ExprKind::Arrows { forward, sets }, span }, depth, None)
             }
         }
     }
@@ -923,6 +942,11 @@ impl Builder {
                 }
                 (ExprKind::Ray { lines, sets }, depth + 1)
             }
+            Rule::xray_filter => {
+                let sets = self.filters(pair.into_inner());
+                let depth = sets.iter().map(|(_, depth)| *depth).max().unwrap_or(0);
+                (ExprKind::XRay(sets.into_iter().map(|(set, _)| set).collect()), depth + 1)
+            }
             Rule::pin_filter => {
                 let (mut from, mut through, mut to) = (None, None, None);
                 let mut depth = 0;
@@ -1005,7 +1029,12 @@ impl Builder {
             }
             Rule::line_filter => {
                 let mut constituents = Vec::new();
+                let mut options = LineOptions::default();
                 let mut depth = 0;
+                for option in pair.clone().into_inner().filter(|part| part.as_rule() == Rule::line_option) {
+                    self.line_option(option, &mut options);
+                }
+                options.backward = pair.clone().into_inner().any(|part| part.as_rule() == Rule::back_arrow);
                 for part in pair.into_inner().filter(|part| part.as_rule() == Rule::constituent) {
                     let mut inner = part.into_inner();
                     let (filter, filter_depth) =
@@ -1014,7 +1043,7 @@ impl Builder {
                     let (min, max) = inner.next().map_or((1, Some(1)), |quantifier| self.quantifier(&quantifier));
                     constituents.push(Constituent { filter, min, max });
                 }
-                (ExprKind::Line(constituents), depth + 1)
+                (ExprKind::Line { options, constituents }, depth + 1)
             }
             Rule::game_filter => {
                 (ExprKind::Game(game_filter(pair.into_inner().next().expect("grammar: a game filter"))), 1)
@@ -1091,11 +1120,31 @@ impl Builder {
     }
 
     /// The bounds of a quantifier: `*`, `+`, `?`, `{m}`, `{m,}`, `{m,n}`.
+    /// A `line` option.
+    fn line_option(&mut self, pair: Pair<'_, Rule>, options: &mut LineOptions) {
+        let Some(option) = pair.into_inner().next() else { return };
+        if option.as_rule() == Rule::line_range {
+            let numbers: Vec<u32> = option.into_inner().map(|number| self.small_number(&number)).collect();
+            options.range = Some((numbers[0], numbers.get(1).copied()));
+            return;
+        }
+        match option.as_str() {
+            "quiet" => options.quiet = true,
+            "nestban" => options.nestban = true,
+            "firstmatch" => options.firstmatch = true,
+            "singlecolor" => options.singlecolor = true,
+            "lastposition" => options.lastposition = true,
+            // `primary` and `secondary` choose among a game's variations: lines here follow
+            // their own line of positions already.
+            _ => {}
+        }
+    }
+
     fn quantifier(&mut self, pair: &Pair<'_, Rule>) -> (u32, Option<u32>) {
         let text = pair.as_str();
         match text {
-            "*" => return (0, None),
-            "+" => return (1, None),
+            "*" | "{*}" => return (0, None),
+            "+" | "{+}" => return (1, None),
             "?" => return (0, Some(1)),
             _ => {}
         }
@@ -1255,6 +1304,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_comment
             | Rule::kw_message
             | Rule::kw_echo
+            | Rule::kw_xray
     )
 }
 

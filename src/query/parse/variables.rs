@@ -53,7 +53,8 @@ impl Builder {
     /// `and` or `or`, with the rest of `expr` around it.
     fn assign_into(&mut self, expr: Expr, assignment: &Assignment) -> Expr {
         match expr.kind {
-            ExprKind::Binary(op, left, right) if reaches_past(op) => {
+            // A comparison in parentheses is the value (its span begins before its left side's).
+            ExprKind::Binary(op, left, right) if reaches_past(op) && left.span.start == expr.span.start => {
                 let left = self.assign_into(*left, assignment);
                 let span = Span::new(assignment.name_span.start, expr.span.end);
                 Expr { kind: ExprKind::Binary(op, Box::new(left), right), span }

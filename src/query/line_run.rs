@@ -1,0 +1,177 @@
+//! The run a `line` found from a position, as CQL 6.2 chooses it: of all the runs that match
+//! the constituents in turn, the one that ends farthest (with `firstmatch`, nearest), walking
+//! forward or (with `<--`) back, over every position or (with `singlecolor`) over those of the
+//! first position's side to move. The run gives a `line` its value (its length, or its last
+//! position), its comments, and what `nestban` and a length range decide.
+//!
+//! Each constituent's filter is tested at most once per position, in the order of the line:
+//! the steps and the positions form a table filled from the line's start, so the work is the
+//! number of steps times the square of the positions at most.
+
+use std::collections::HashMap;
+
+use super::ast::LineOptions;
+use super::comments::position_name;
+use super::context::Context;
+use super::plan::{FilterNode, Program, Step};
+use crate::position::RulesView;
+
+/// A run of positions a line matched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Run {
+    /// How many positions it covers.
+    pub length: usize,
+    /// The frame of its last position (its first when it covers none).
+    pub last: usize,
+}
+
+/// The positions a line walks from its first: their frames in order.
+struct Track {
+    start: usize,
+    stride: usize,
+    backward: bool,
+    len: usize,
+}
+
+impl Track {
+    fn new(options: &LineOptions, start: usize, frames: usize) -> Track {
+        let stride = if options.singlecolor { 2 } else { 1 };
+        let len = if options.backward { start / stride + 1 } else { (frames - start).div_ceil(stride) };
+        Track { start, stride, backward: options.backward, len }
+    }
+
+    fn frame(&self, index: usize) -> usize {
+        if self.backward { self.start - index * self.stride } else { self.start + index * self.stride }
+    }
+}
+
+/// The search of one run: the table of where each step may end from each position.
+struct Search<'p, 'c, 'a, P, const W: usize> {
+    program: &'p Program<W>,
+    context: &'c Context<'a, P, W>,
+    steps: &'p [Step<W>],
+    track: Track,
+    firstmatch: bool,
+    /// How many positions from each (step, position) match the step's filter in a row.
+    runs: HashMap<(usize, usize), usize>,
+    /// Where the steps from each (step, position) end, if they can.
+    ends: HashMap<(usize, usize), Option<usize>>,
+}
+
+impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, P, W> {
+    /// How many positions from `at` on match step `index`'s filter in a row, at most `most`.
+    fn run(&mut self, index: usize, at: usize, most: usize) -> usize {
+        if let Some(&run) = self.runs.get(&(index, at)) {
+            return run.min(most);
+        }
+        let mut run = 0;
+        while run < most && at + run < self.track.len {
+            if !self.program.filter(&self.steps[index].filter, self.context, self.track.frame(at + run)) {
+                break;
+            }
+            run += 1;
+        }
+        // Shorter than asked: the run is known whole.
+        if run < most || at + run == self.track.len {
+            self.runs.insert((index, at), run);
+        }
+        run
+    }
+
+    /// Where the steps from `index` on, begun at `at`, end (one past their last position):
+    /// farthest, or nearest with `firstmatch`.
+    fn end(&mut self, index: usize, at: usize) -> Option<usize> {
+        let Some(step) = self.steps.get(index) else { return Some(at) };
+        if let Some(&end) = self.ends.get(&(index, at)) {
+            return end;
+        }
+        let fewest = usize::try_from(step.min).unwrap_or(usize::MAX);
+        let most = step.max.map_or(usize::MAX, |max| usize::try_from(max).unwrap_or(usize::MAX));
+        let run = self.run(index, at, most);
+        let mut best: Option<usize> = None;
+        if run >= fewest {
+            for taken in fewest..=run {
+                if let Some(end) = self.end(index + 1, at + taken) {
+                    best = Some(match best {
+                        Some(best) if self.firstmatch => best.min(end),
+                        Some(best) => best.max(end),
+                        None => end,
+                    });
+                }
+            }
+        }
+        self.ends.insert((index, at), best);
+        best
+    }
+}
+
+impl<const W: usize> Program<W> {
+    /// The run a line finds from `at`, if it finds one.
+    pub(super) fn line_run<P: RulesView<W>>(
+        &self,
+        steps: &[Step<W>],
+        options: &LineOptions,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> Option<Run> {
+        let track = Track::new(options, at, context.frames.len());
+        let mut search = Search {
+            program: self,
+            context,
+            steps,
+            track,
+            firstmatch: options.firstmatch,
+            runs: HashMap::new(),
+            ends: HashMap::new(),
+        };
+        let end = search.end(0, 0)?;
+        let last = search.track.frame(end.saturating_sub(1));
+        Some(Run { length: end, last })
+    }
+
+    /// The run of a `line` filter from `at`, when it matches there (with its comments, unless
+    /// quiet).
+    pub(super) fn line_match<P: RulesView<W>>(
+        &self,
+        line: &FilterNode<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> Option<Run> {
+        let FilterNode::Line { steps, slot, in_order, options } = line else { return None };
+        let state = context.state;
+        if options.nestban && !options.backward && state.nested(*slot).is_some_and(|end| at < end) {
+            return None;
+        }
+        let plain = !*in_order
+            && !options.backward
+            && !options.singlecolor
+            && !options.nestban
+            && !options.firstmatch
+            && options.range.is_none();
+        if plain && !self.line(steps, *slot, context, at) {
+            return None;
+        }
+        let run = self.line_run(steps, options, context, at)?;
+        if let Some((min, max)) = options.range {
+            let length = u32::try_from(run.length).unwrap_or(u32::MAX);
+            if length < min || max.is_some_and(|max| length > max) {
+                return None;
+            }
+        }
+        if options.nestban {
+            state.set_nested(*slot, run.last + 1);
+        }
+        if !options.quiet {
+            self.note_run(run, context, at);
+        }
+        Some(run)
+    }
+
+    /// The comments CQL 6.2 makes about a run found from `at`: where it ends, at its first
+    /// position, and how long it is, at its last.
+    pub(super) fn note_run<P: RulesView<W>>(&self, run: Run, context: &Context<'_, P, W>, at: usize) {
+        let place = |index: usize| position_name(&context.frames[index].position);
+        context.state.note(at, format!("Start line that ends at {}", place(run.last)));
+        context.state.note(run.last, format!("End line of length {} that starts at {}", run.length, place(at)));
+    }
+}
