@@ -493,6 +493,15 @@ pub enum Word {
     Variation,
     /// `gamenumber`: the game's number in the input, from 1.
     GameNumber,
+    /// `passedpawns`: the pawns of either side with no enemy pawn ahead on their file or the
+    /// files beside it.
+    PassedPawns,
+    /// `isolatedpawns`: the pawns with no pawn of their side on the files beside theirs.
+    IsolatedPawns,
+    /// `doubledpawns`: the pawns with a pawn of their side on their file.
+    DoubledPawns,
+    /// `connectedpawns`: the pawns with a pawn of their side on a file beside theirs.
+    ConnectedPawns,
 }
 
 impl Word {
@@ -517,6 +526,10 @@ impl Word {
             Word::Mainline => "mainline",
             Word::Variation => "variation",
             Word::GameNumber => "gamenumber",
+            Word::PassedPawns => "passedpawns",
+            Word::IsolatedPawns => "isolatedpawns",
+            Word::DoubledPawns => "doubledpawns",
+            Word::ConnectedPawns => "connectedpawns",
         }
     }
 
@@ -603,6 +616,11 @@ pub enum TransformKind {
     FlipColor,
     /// `rotate90`: the quarter turns (square boards).
     Rotate90,
+    /// `rotate45`: the eighth turns of the filter's directions (for filters of no particular
+    /// square).
+    Rotate45,
+    /// `reversecolor`: colours swapped and ranks mirrored, without the original.
+    ReverseColor,
     /// `shift`: every translation.
     Shift,
     /// `shifthorizontal`: translations along the ranks.
@@ -623,6 +641,8 @@ impl TransformKind {
             TransformKind::FlipOffDiagonal => "flipoffdiagonal",
             TransformKind::FlipColor => "flipcolor",
             TransformKind::Rotate90 => "rotate90",
+            TransformKind::Rotate45 => "rotate45",
+            TransformKind::ReverseColor => "reversecolor",
             TransformKind::Shift => "shift",
             TransformKind::ShiftHorizontal => "shifthorizontal",
             TransformKind::ShiftVertical => "shiftvertical",

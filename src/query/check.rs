@@ -75,6 +75,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
             Word::Ply | Word::MoveNumber | Word::SideToMove | Word::White | Word::Black | Word::GameNumber => {
                 Type::Number
             }
+            Word::PassedPawns | Word::IsolatedPawns | Word::DoubledPawns | Word::ConnectedPawns => Type::Set,
             _ => Type::Filter,
         },
         ExprKind::Attacks { .. }

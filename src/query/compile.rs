@@ -56,6 +56,7 @@ pub(crate) fn compile<const W: usize>(
         reports: Vec::new(),
         game_tests: Vec::new(),
         mapping_work: 0,
+        rotate45_squares: false,
         slots: HashMap::new(),
         persistent: Vec::new(),
     };
@@ -132,6 +133,8 @@ pub(super) struct Compiler<'a, const W: usize> {
     game_tests: Vec<GameTest>,
     /// How many parts of filters the transforms' copies have mapped so far.
     pub(super) mapping_work: usize,
+    /// Whether a `rotate45` met a particular square (which no eighth turn maps).
+    pub(super) rotate45_squares: bool,
     /// The slot of each variable.
     slots: HashMap<String, usize>,
     /// Whether the variable of each slot lasts from game to game.
@@ -321,6 +324,7 @@ impl<const W: usize> Compiler<'_, W> {
                 }
             }
             ExprKind::Between(first, second) => SetNode::Between(Box::new(self.set(first)), Box::new(self.set(second))),
+            ExprKind::Word(word) => SetNode::Unmapped(Box::new(self.pawn_structure(*word))),
             ExprKind::Arrows { forward, sets } if sets.len() == 2 => {
                 self.need_rules(expr.span, "->");
                 let (left, right) = (Box::new(self.set(&sets[0])), Box::new(self.set(&sets[1])));
@@ -398,6 +402,47 @@ impl<const W: usize> Compiler<'_, W> {
     fn sequence<T>(&mut self, filters: &[Expr], last: impl FnOnce(&mut Self, &Expr) -> T) -> Sequence<T, W> {
         let (final_filter, before) = filters.split_last().expect("a block with a value has a last filter");
         Sequence { before: before.iter().map(|filter| self.filter(filter)).collect(), last: last(self, final_filter) }
+    }
+
+    /// The pawns of a pawn structure word, of both sides, as CQL 6.2 defines them from
+    /// directions: passed `P & ~down (horizontal 0 1 p)`, connected `P & horizontal 1 (vertical
+    /// P)`, doubled `P & vertical P` (and the same for black), isolated the pawns not connected.
+    fn pawn_structure(&mut self, word: Word) -> SetNode<W> {
+        let pawns = |color: Color| {
+            let kinds = self.variant.kind_of_role(Role::Pawn).map_or(KindSet::EMPTY, KindSet::single);
+            SetNode::Pieces {
+                classes: vec![PieceClass { color, kinds, level: None }],
+                empty: false,
+                squares: self.masks.full(),
+                backhand: false,
+            }
+        };
+        let direction = |steps: &[(i32, i32)], min: u32, max: Option<u32>, set: SetNode<W>| SetNode::Direction {
+            steps: steps.to_vec(),
+            min,
+            max,
+            set: Box::new(set),
+        };
+        let and = |left: SetNode<W>, right: SetNode<W>| SetNode::Intersection(Box::new(left), Box::new(right));
+        let not = |set: SetNode<W>| SetNode::Complement { set: Box::new(set), backhand: false };
+        let (horizontal, vertical) = ([(-1, 0), (1, 0)], [(0, 1), (0, -1)]);
+        let connected = |color: Color| {
+            and(pawns(color), direction(&horizontal, 1, Some(1), direction(&vertical, 0, None, pawns(color))))
+        };
+        let both = |side: &dyn Fn(Color) -> SetNode<W>| {
+            SetNode::Union(Box::new(side(Color::White)), Box::new(side(Color::Black)))
+        };
+        match word {
+            Word::PassedPawns => both(&|color: Color| {
+                // The squares behind the enemy pawns (and beside those) are not passed.
+                let behind_enemy = if color == Color::White { [(0, -1)] } else { [(0, 1)] };
+                let enemy_files = direction(&horizontal, 0, Some(1), pawns(color.other()));
+                and(pawns(color), not(direction(&behind_enemy, 1, None, enemy_files)))
+            }),
+            Word::ConnectedPawns => both(&connected),
+            Word::DoubledPawns => both(&|color: Color| and(pawns(color), direction(&vertical, 1, None, pawns(color)))),
+            _ => and(both(&pawns), not(both(&connected))),
+        }
     }
 
     /// An x-ray chain through the sets, in order; its value is the last set's squares (with
@@ -526,9 +571,16 @@ impl<const W: usize> Compiler<'_, W> {
             Word::False => FilterNode::Constant(false),
             Word::Mainline => FilterNode::Mainline(true),
             Word::Variation => FilterNode::Mainline(false),
-            Word::Ply | Word::MoveNumber | Word::SideToMove | Word::White | Word::Black | Word::GameNumber => {
-                unreachable!("check: {} is a number", word.text())
-            }
+            Word::Ply
+            | Word::MoveNumber
+            | Word::SideToMove
+            | Word::White
+            | Word::Black
+            | Word::GameNumber
+            | Word::PassedPawns
+            | Word::IsolatedPawns
+            | Word::DoubledPawns
+            | Word::ConnectedPawns => unreachable!("check: {} is a number or a set", word.text()),
         }
     }
 
@@ -974,6 +1026,7 @@ fn may_hold_backhand<const W: usize>(set: &SetNode<W>) -> bool {
         | SetNode::Variable(_)
         | SetNode::Loop(_) => false,
         SetNode::At(_, set) => may_hold_backhand(set),
+        SetNode::Unmapped(set) => may_hold_backhand(set),
         SetNode::Block(block) => may_hold_backhand(&block.last),
         SetNode::If(conditional) => {
             may_hold_backhand(&conditional.then) || conditional.otherwise.as_ref().is_some_and(may_hold_backhand)

@@ -89,6 +89,9 @@ pub(crate) enum SetNode<const W: usize> {
     Loop(Box<LoopNode<W>>),
     /// The set at another position (`P : S`); empty where there is no such position.
     At(Box<PositionNode<W>>, Box<SetNode<W>>),
+    /// A set that transforms leave as it is (the pawn structures: `passedpawns` is the same
+    /// set in every copy of a transformed filter).
+    Unmapped(Box<SetNode<W>>),
     /// The last set of a block, empty where the filters before it do not all match.
     Block(Box<Sequence<SetNode<W>, W>>),
 }
@@ -772,6 +775,7 @@ impl<const W: usize> Program<W> {
                 None => SetValue::board(SquareSet::EMPTY),
             },
             SetNode::Loop(node) => SetValue::board(self.loop_squares(node, context, at)),
+            SetNode::Unmapped(set) => self.set(set, context, at),
             SetNode::Block(block) => {
                 if block.before.iter().all(|filter| self.filter(filter, context, at)) {
                     self.set(&block.last, context, at)

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::fmt::Debug;
 use std::hash::{Hash, Hasher};
 
-use super::ast::{BinaryOp, Span, TransformKind};
+use super::ast::{BinaryOp, RayLines, Span, TransformKind};
 use super::compile::Compiler;
 use super::diagnostic::Diagnostic;
 use super::plan::{
@@ -28,7 +28,12 @@ const MAX_MAPPING_WORK: usize = 200_000;
 struct Copy {
     map: SquareMap,
     swap: bool,
+    /// Eighth turns of the directions (`rotate45`), whose squares stay where they are.
+    turns: u8,
 }
+
+/// The eight directions, each an eighth turn from the one before.
+const EIGHTH_TURNS: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
 
 impl<const W: usize> Compiler<'_, W> {
     /// The distinct copies of what `compile` builds under a transform, the original first.
@@ -60,6 +65,14 @@ impl<const W: usize> Compiler<'_, W> {
                 copies.push(mapped);
             }
         }
+        if std::mem::take(&mut self.rotate45_squares) {
+            self.diagnostics.push(Diagnostic::new(
+                span,
+                "rotate45 turns directions, not squares: it cannot be applied to a particular square (write it \
+                 without squares, as in rotate45 ray (B k))",
+            ));
+            return vec![original];
+        }
         if copies.len() > MAX_COPIES {
             self.diagnostics.push(Diagnostic::new(
                 span,
@@ -74,7 +87,7 @@ impl<const W: usize> Compiler<'_, W> {
     /// transform does not exist on it.
     fn maps(&mut self, transform: TransformKind, span: Span) -> Option<Vec<Copy>> {
         let geometry = self.variant.geometry;
-        let plain = |maps: Vec<SquareMap>| maps.into_iter().map(|map| Copy { map, swap: false }).collect();
+        let plain = |maps: Vec<SquareMap>| maps.into_iter().map(|map| Copy { map, swap: false, turns: 0 }).collect();
         let needs_square =
             matches!(transform, TransformKind::FlipDiagonal | TransformKind::FlipOffDiagonal | TransformKind::Rotate90);
         if needs_square && !geometry.is_square() {
@@ -95,7 +108,15 @@ impl<const W: usize> Compiler<'_, W> {
             TransformKind::FlipDiagonal => plain(vec![SquareMap::Identity, SquareMap::FlipDiagonal]),
             TransformKind::FlipOffDiagonal => plain(vec![SquareMap::Identity, SquareMap::FlipAntiDiagonal]),
             TransformKind::FlipColor => {
-                vec![Copy { map: SquareMap::Identity, swap: false }, Copy { map: SquareMap::FlipVertical, swap: true }]
+                vec![
+                    Copy { map: SquareMap::Identity, swap: false, turns: 0 },
+                    Copy { map: SquareMap::FlipVertical, swap: true, turns: 0 },
+                ]
+            }
+            // The other colour's view alone, without the original.
+            TransformKind::ReverseColor => vec![Copy { map: SquareMap::FlipVertical, swap: true, turns: 0 }],
+            TransformKind::Rotate45 => {
+                (0..8).map(|turns| Copy { map: SquareMap::Identity, swap: false, turns }).collect()
             }
             TransformKind::Rotate90 => plain(SquareMap::rotations().to_vec()),
             TransformKind::Shift => plain(SquareMap::shifts(geometry, true, true)),
@@ -112,8 +133,31 @@ pub(super) struct Mapper<'c, 'a, const W: usize> {
 }
 
 impl<const W: usize> Mapper<'_, '_, W> {
-    fn squares(&self, squares: SquareSet<W>) -> Option<SquareSet<W>> {
+    fn squares(&mut self, squares: SquareSet<W>) -> Option<SquareSet<W>> {
+        if self.copy.turns != 0 && squares != self.compiler.masks.full() && !squares.is_empty() {
+            // An eighth turn takes no square to a square: only directions turn.
+            self.compiler.rotate45_squares = true;
+            return None;
+        }
         self.compiler.masks.map(squares, self.copy.map)
+    }
+
+    /// A direction of a copy: turned, then mapped.
+    fn step(&self, step: (i32, i32)) -> (i32, i32) {
+        let turned = match EIGHTH_TURNS.iter().position(|&direction| direction == step) {
+            Some(index) if self.copy.turns != 0 => EIGHTH_TURNS[(index + usize::from(self.copy.turns)) % 8],
+            _ => step,
+        };
+        self.copy.map.apply_step(turned)
+    }
+
+    /// The lines a ray follows in a copy: an odd number of eighth turns swaps them.
+    fn lines(&self, lines: RayLines) -> RayLines {
+        match lines {
+            RayLines::Orthogonal if self.copy.turns % 2 == 1 => RayLines::Diagonal,
+            RayLines::Diagonal if self.copy.turns % 2 == 1 => RayLines::Orthogonal,
+            lines => lines,
+        }
     }
 
     fn color(&self, color: crate::variant::Color) -> crate::variant::Color {
@@ -374,7 +418,7 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
             }
             SetNode::Shade { light, set } => SetNode::Shade { light: *light, set: boxed(&**set, mapper)? },
             SetNode::Direction { steps, min, max, set } => SetNode::Direction {
-                steps: steps.iter().map(|&step| mapper.copy.map.apply_step(step)).collect(),
+                steps: steps.iter().map(|&step| mapper.step(step)).collect(),
                 min: *min,
                 max: *max,
                 set: boxed(&**set, mapper)?,
@@ -385,7 +429,7 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
                 side: *side,
             },
             SetNode::Between(first, second) => SetNode::Between(boxed(&**first, mapper)?, boxed(&**second, mapper)?),
-            SetNode::Ray { lines, sets } => SetNode::Ray { lines: *lines, sets: all(sets, mapper)? },
+            SetNode::Ray { lines, sets } => SetNode::Ray { lines: mapper.lines(*lines), sets: all(sets, mapper)? },
             SetNode::XRay(node) => {
                 SetNode::XRay(Box::new(XRayNode { sets: all(&node.sets, mapper)?, ..(**node).clone() }))
             }
@@ -405,7 +449,7 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
             SetNode::Loop(node) => SetNode::Loop(boxed(&**node, mapper)?),
             SetNode::At(position, set) => SetNode::At(boxed(&**position, mapper)?, boxed(&**set, mapper)?),
             SetNode::Block(block) => SetNode::Block(boxed(&**block, mapper)?),
-            SetNode::Variable(_) => self.clone(),
+            SetNode::Variable(_) | SetNode::Unmapped(_) => self.clone(),
         })
     }
 }
@@ -605,9 +649,12 @@ fn set_parts<const W: usize>(set: &SetNode<W>, union: bool, out: &mut Vec<SetNod
 impl<const W: usize> Canonical for SetNode<W> {
     fn canonical(&self) -> Self {
         match self {
-            SetNode::Variable(_) | SetNode::If(_) | SetNode::Loop(_) | SetNode::At(..) | SetNode::Block(_) => {
-                self.clone()
-            }
+            SetNode::Variable(_)
+            | SetNode::If(_)
+            | SetNode::Loop(_)
+            | SetNode::At(..)
+            | SetNode::Block(_)
+            | SetNode::Unmapped(_) => self.clone(),
             SetNode::MakeSquare(file, rank) => {
                 SetNode::MakeSquare(Box::new(file.canonical()), Box::new(rank.canonical()))
             }

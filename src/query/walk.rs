@@ -144,6 +144,7 @@ impl<const W: usize> Walk<W> for SetNode<W> {
                 set.each_filter(visit);
             }
             SetNode::Block(block) => block.each_filter(visit),
+            SetNode::Unmapped(set) => set.each_filter(visit),
             SetNode::Squares { .. } | SetNode::Pieces { .. } | SetNode::Variable(_) => {}
         }
     }

@@ -129,6 +129,8 @@ fn is_transform_word(word: &str) -> bool {
             | "flipoffdiagonal"
             | "flipcolor"
             | "rotate90"
+            | "rotate45"
+            | "reversecolor"
             | "shift"
             | "shifthorizontal"
             | "shiftvertical"
@@ -1199,6 +1201,10 @@ fn word(text: &str) -> Word {
         "mainline" => Word::Mainline,
         "variation" => Word::Variation,
         "gamenumber" => Word::GameNumber,
+        "passedpawns" => Word::PassedPawns,
+        "isolatedpawns" => Word::IsolatedPawns,
+        "doubledpawns" => Word::DoubledPawns,
+        "connectedpawns" => Word::ConnectedPawns,
         _ => Word::MoveNumber,
     }
 }
@@ -1229,6 +1235,8 @@ fn transform_kind(text: &str) -> TransformKind {
         "flipoffdiagonal" => TransformKind::FlipOffDiagonal,
         "flipcolor" => TransformKind::FlipColor,
         "rotate90" => TransformKind::Rotate90,
+        "rotate45" => TransformKind::Rotate45,
+        "reversecolor" => TransformKind::ReverseColor,
         "shift" => TransformKind::Shift,
         "shifthorizontal" => TransformKind::ShiftHorizontal,
         _ => TransformKind::ShiftVertical,
