@@ -101,12 +101,14 @@ impl Expr {
             | ExprKind::Fen(..)
             | ExprKind::Game(_)
             | ExprKind::Variable { .. }
-            | ExprKind::Position(_) => Vec::new(),
+            | ExprKind::Position(_)
+            | ExprKind::Text(_) => Vec::new(),
             ExprKind::Unary(_, operand)
             | ExprKind::Shade { set: operand, .. }
             | ExprKind::Direction { set: operand, .. }
             | ExprKind::SquareNumber { set: operand, .. }
             | ExprKind::Power(operand)
+            | ExprKind::TypeName(operand)
             | ExprKind::Transform { body: operand, .. }
             | ExprKind::Assign { value: operand, .. } => vec![operand],
             ExprKind::If { condition, then, otherwise } => {
@@ -126,7 +128,10 @@ impl Expr {
                 .collect(),
             ExprKind::Lca(first, second) => vec![first, second],
             ExprKind::At { position, body } => vec![position, body],
-            ExprKind::Binary(_, left, right) | ExprKind::Between(left, right) | ExprKind::MakeSquare(left, right) => {
+            ExprKind::Binary(_, left, right)
+            | ExprKind::Between(left, right)
+            | ExprKind::MakeSquare(left, right)
+            | ExprKind::Distance(left, right) => {
                 vec![left, right]
             }
             ExprKind::Attacks { attackers, targets, .. } => vec![attackers, targets],
@@ -217,6 +222,14 @@ pub enum ExprKind {
     },
     /// `xray (A B ... Z)`: as the chain `A -> B -> ... -> Z`, but its value is Z's squares.
     XRay(Vec<Expr>),
+    /// `distance(P Q)`: how many plies lie between two positions, through where their lines
+    /// meet.
+    Distance(Box<Expr>, Box<Expr>),
+    /// `typename S`: the upper-case letter of the piece on the one square of S (`_` when it is
+    /// empty), a text.
+    TypeName(Box<Expr>),
+    /// A text, as written between quotes.
+    Text(String),
     /// `between(S T)`: the squares strictly between a square of S and one of T on a line.
     Between(Box<Expr>, Box<Expr>),
     /// `ray [orthogonal|diagonal] (S1 S2 ...)`: lines through the sets with empty squares between.
@@ -454,6 +467,8 @@ pub enum Type {
     Number,
     /// A position of the game.
     Position,
+    /// A text.
+    Text,
 }
 
 /// The words that test or measure a position.

@@ -21,6 +21,7 @@ impl Type {
             Type::Set => "a set of squares",
             Type::Number => "a number",
             Type::Position => "a position",
+            Type::Text => "a text",
         }
     }
 }
@@ -61,7 +62,9 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
             // nor has a comparison of two sets or of two positions).
             BinaryOp::Ne => Type::Filter,
             op if op.is_comparison() => match (type_of(left), type_of(right)) {
-                (Type::Set, Type::Set) | (Type::Position, _) | (_, Type::Position) => Type::Filter,
+                (Type::Set, Type::Set) | (Type::Position | Type::Text, _) | (_, Type::Position | Type::Text) => {
+                    Type::Filter
+                }
                 _ => Type::Number,
             },
             _ => Type::Filter,
@@ -103,6 +106,8 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::Find { .. } => Type::Number,
         ExprKind::At { body, .. } => type_of(body),
         ExprKind::Comment { .. } => Type::Filter,
+        ExprKind::Distance(..) => Type::Number,
+        ExprKind::TypeName(_) | ExprKind::Text(_) => Type::Text,
         ExprKind::Echo { body, .. } if type_of(body) == Type::Number => Type::Number,
         ExprKind::Echo { .. } => Type::Filter,
         ExprKind::Loop { .. } => Type::Set,
@@ -165,6 +170,12 @@ impl Checker<'_> {
                 op if op.is_comparison() && type_of(left) == Type::Position => {
                     self.want_position(left, op.symbol());
                     self.want_position(right, op.symbol());
+                }
+                op if op.is_comparison() && type_of(left) == Type::Text => {
+                    self.expr(left);
+                    if self.expr(right) != Type::Text {
+                        self.mismatch(right, "a text is compared with a text", type_of(right));
+                    }
                 }
                 _ => {
                     self.want_number(left, op.symbol());
@@ -241,7 +252,12 @@ impl Checker<'_> {
                 self.want_set(set, "in");
                 self.expr(body);
             }
-            ExprKind::Position(_) => {}
+            ExprKind::Position(_) | ExprKind::Text(_) => {}
+            ExprKind::Distance(first, second) => {
+                self.want_position(first, "distance");
+                self.want_position(second, "distance");
+            }
+            ExprKind::TypeName(set) => self.want_set(set, "typename"),
             ExprKind::Comment { parts, .. } => {
                 for part in parts {
                     if let TextPart::Value(expr) = part {
@@ -278,6 +294,14 @@ impl Checker<'_> {
             AssignOp::Arithmetic(_) => Some(Type::Number),
             AssignOp::Union | AssignOp::Intersection => Some(Type::Set),
         };
+        if found == Type::Text {
+            let text = quoted(value.span.text(self.source));
+            self.diagnostics.push(Diagnostic::new(
+                expr.span,
+                format!("variables that hold texts are not supported yet: '{name}' cannot take {text}"),
+            ));
+            return;
+        }
         let fits = match wanted {
             None => found != Type::Filter,
             Some(Type::Number) => matches!(found, Type::Number | Type::Set),
@@ -343,7 +367,7 @@ impl Checker<'_> {
 
     fn want_number(&mut self, operand: &Expr, operator: &str) {
         let found = self.expr(operand);
-        if matches!(found, Type::Filter | Type::Position) {
+        if matches!(found, Type::Filter | Type::Position | Type::Text) {
             self.mismatch(operand, &format!("'{operator}' works on numbers (or the sizes of sets)"), found);
         }
     }

@@ -6,7 +6,7 @@
 use std::fmt::Write;
 
 use super::context::Context;
-use super::plan::{CommentNode, Program, TextNode};
+use super::plan::{CommentNode, Program, TextNode, TextValue};
 use super::state::Value;
 use crate::board::{Square, SquareSet};
 use crate::position::{PositionView, RulesView};
@@ -72,8 +72,34 @@ impl<const W: usize> Program<W> {
                 Some(index) => text.push_str(&position_name(&context.frames[index].position)),
                 None => text.push_str("<false>"),
             },
+            TextNode::TextValue(value) => match self.text(value, context, at) {
+                Some(value) => text.push_str(&value),
+                None => text.push_str("<false>"),
+            },
             TextNode::Filter(filter) => {
                 text.push_str(if self.filter(filter, context, at) { "<true>" } else { "<false>" });
+            }
+        }
+    }
+
+    /// The value of a text, if it has one.
+    pub(super) fn text<P: RulesView<W>>(
+        &self,
+        value: &TextValue<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> Option<String> {
+        match value {
+            TextValue::Literal(text) => Some(text.clone()),
+            TextValue::TypeName(set) => {
+                let squares = self.squares(set, context, at);
+                let mut iter = squares.iter();
+                let (Some(square), None) = (iter.next(), iter.next()) else { return None };
+                let view = &context.frames[at].position;
+                Some(match piece_on(view, square) {
+                    Some(piece) => view.variant().symbol(Piece { color: Color::White, ..piece }),
+                    None => "_".to_owned(),
+                })
             }
         }
     }

@@ -12,8 +12,8 @@ use super::context::GameTest;
 use super::diagnostic::{Diagnostic, quoted, unknown_variant};
 use super::plan::{
     CommentNode, Conditional, EchoBody, EchoNode, FilterNode, FindCount, FindNode, LoopNode, MoveNode, Needs,
-    NumberNode, PieceClass, PositionNode, Program, Sequence, SetNode, SetValue, SortKey, Step, TextNode, ValueNode,
-    XRayNode,
+    NumberNode, PieceClass, PositionNode, Program, Sequence, SetNode, SetValue, SortKey, Step, TextNode, TextValue,
+    ValueNode, XRayNode,
 };
 use std::collections::HashMap;
 
@@ -165,6 +165,7 @@ impl<const W: usize> Compiler<'_, W> {
                     if *op == BinaryOp::Eq { same } else { FilterNode::Not(Box::new(same)) }
                 }
                 (Type::Position, _) => FilterNode::ComparePositions(*op, self.position(left), self.position(right)),
+                (Type::Text, _) => FilterNode::CompareTexts(*op, self.text(left), self.text(right)),
                 _ => FilterNode::Compare(*op, self.number(left), self.number(right)),
             },
             ExprKind::Block(filters) => FilterNode::All(filters.iter().map(|filter| self.filter(filter)).collect()),
@@ -221,6 +222,7 @@ impl<const W: usize> Compiler<'_, W> {
                 Type::Set => set_filter(self.set(expr)),
                 Type::Number => FilterNode::HasValue(self.number(expr)),
                 Type::Position => FilterNode::HasPosition(self.position(expr)),
+                Type::Text => FilterNode::HasText(self.text(expr)),
                 Type::Filter => unreachable!("check: every filter form is handled above"),
             },
         }
@@ -244,6 +246,9 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Word(Word::White) => NumberNode::Constant(1),
             ExprKind::Word(Word::Black) => NumberNode::Constant(-1),
             ExprKind::Word(Word::GameNumber) => NumberNode::GameNumber,
+            ExprKind::Distance(first, second) => {
+                NumberNode::Distance(Box::new(self.position(first)), Box::new(self.position(second)))
+            }
             ExprKind::Binary(op, left, right) if op.is_comparison() => {
                 NumberNode::Compared(*op, Box::new(self.number(left)), Box::new(self.number(right)))
             }
@@ -463,6 +468,15 @@ impl<const W: usize> Compiler<'_, W> {
         }))
     }
 
+    /// A text.
+    fn text(&mut self, expr: &Expr) -> TextValue<W> {
+        match &expr.kind {
+            ExprKind::TypeName(set) => TextValue::TypeName(self.set(set)),
+            ExprKind::Text(text) => TextValue::Literal(text.clone()),
+            _ => unreachable!("check: only texts reach here"),
+        }
+    }
+
     /// A position.
     fn position(&mut self, expr: &Expr) -> PositionNode<W> {
         match &expr.kind {
@@ -524,6 +538,7 @@ impl<const W: usize> Compiler<'_, W> {
             (_, Type::Number) => TextNode::Number(self.number(expr)),
             (_, Type::Set) => TextNode::Set(self.set(expr)),
             (_, Type::Position) => TextNode::Position(self.position(expr)),
+            (_, Type::Text) => TextNode::TextValue(self.text(expr)),
             (_, Type::Filter) => TextNode::Filter(self.filter(expr)),
         }
     }

@@ -126,6 +126,9 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
         ExprKind::Attacks { side: AttackSide::Attackers, .. } => line(out, &indent, "attacks: the attackers of"),
         ExprKind::Attacks { side: AttackSide::Targets, .. } => line(out, &indent, "attackedby: the targets of"),
         ExprKind::Between(..) => line(out, &indent, "between"),
+        ExprKind::Distance(..) => line(out, &indent, "distance: the plies between two positions"),
+        ExprKind::TypeName(_) => line(out, &indent, "typename: the letter of the piece"),
+        ExprKind::Text(text) => line(out, &indent, &format!("text {text:?}")),
         ExprKind::Arrows { forward: true, .. } => {
             line(out, &indent, "->: the squares of the first set seeing the next")
         }

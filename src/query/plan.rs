@@ -243,6 +243,8 @@ pub(crate) enum NumberNode<const W: usize> {
     Echo(Box<EchoNode<W>>),
     /// The last number of a block, where the filters before it all match.
     Block(Box<Sequence<NumberNode<W>, W>>),
+    /// The plies between two positions.
+    Distance(Box<PositionNode<W>>, Box<PositionNode<W>>),
     /// The left number of a comparison that holds (`3 < ply < 10` is `3 < (ply < 10)`).
     Compared(BinaryOp, Box<NumberNode<W>>, Box<NumberNode<W>>),
     /// How many positions a `line` (a [`FilterNode::Line`]) covers, where it matches.
@@ -276,6 +278,10 @@ pub(crate) enum FilterNode<const W: usize> {
     Compare(BinaryOp, NumberNode<W>, NumberNode<W>),
     /// Two sets hold the same squares.
     SameSquares(SetNode<W>, SetNode<W>),
+    /// Compares two texts (in the order of their characters).
+    CompareTexts(BinaryOp, TextValue<W>, TextValue<W>),
+    /// The text has a value.
+    HasText(TextValue<W>),
     /// Compares two positions: `==` for the same one, the others by their order in the line.
     ComparePositions(BinaryOp, PositionNode<W>, PositionNode<W>),
     /// Every square and backhand slot of the left set is in the right one.
@@ -361,6 +367,14 @@ pub(crate) struct CommentNode<const W: usize> {
     pub parts: Vec<TextNode<W>>,
 }
 
+/// A text value.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum TextValue<const W: usize> {
+    Literal(String),
+    /// The letter of the piece on the one square of the set (`_` on an empty square).
+    TypeName(SetNode<W>),
+}
+
 /// A part of a comment's text.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum TextNode<const W: usize> {
@@ -373,6 +387,7 @@ pub(crate) enum TextNode<const W: usize> {
     Number(NumberNode<W>),
     Set(SetNode<W>),
     Position(PositionNode<W>),
+    TextValue(TextValue<W>),
     Filter(FilterNode<W>),
 }
 
@@ -505,6 +520,13 @@ impl<const W: usize> Program<W> {
                 compare(*op, left, right)
             }
             FilterNode::SameSquares(left, right) => self.squares(left, context, at) == self.squares(right, context, at),
+            FilterNode::CompareTexts(op, left, right) => {
+                match (self.text(left, context, at), self.text(right, context, at)) {
+                    (Some(left), Some(right)) => compare_texts(*op, &left, &right),
+                    _ => false,
+                }
+            }
+            FilterNode::HasText(text) => self.text(text, context, at).is_some(),
             FilterNode::ComparePositions(op, left, right) => {
                 match (self.position(left, context, at), self.position(right, context, at)) {
                     (Some(left), Some(right)) => compare(*op, left as i64, right as i64),
@@ -602,6 +624,11 @@ impl<const W: usize> Program<W> {
             NumberNode::At(position, number) => self.number(number, context, self.position(position, context, at)?),
             NumberNode::GameNumber => i64::try_from(context.game.number).ok(),
             NumberNode::Echo(node) => self.echo(node, context, at).flatten(),
+            NumberNode::Distance(first, second) => {
+                let first = context.frames[self.position(first, context, at)?].ply;
+                let second = context.frames[self.position(second, context, at)?].ply;
+                Some(i64::from(first.abs_diff(second)))
+            }
             NumberNode::Compared(op, left, right) => {
                 let (left, right) = (self.number(left, context, at)?, self.number(right, context, at)?);
                 compare(*op, left, right).then_some(left)
@@ -963,6 +990,19 @@ fn union<const W: usize>(left: SetValue<W>, right: SetValue<W>) -> SetValue<W> {
     SetValue {
         squares: left.squares | right.squares,
         backhand: [0, 1].map(|c| left.backhand[c].union(right.backhand[c])),
+    }
+}
+
+fn compare_texts(op: BinaryOp, left: &str, right: &str) -> bool {
+    let order = left.cmp(right);
+    match op {
+        BinaryOp::Eq => order.is_eq(),
+        BinaryOp::Ne => order.is_ne(),
+        BinaryOp::Lt => order.is_lt(),
+        BinaryOp::Le => order.is_le(),
+        BinaryOp::Gt => order.is_gt(),
+        BinaryOp::Ge => order.is_ge(),
+        _ => unreachable!("compile: {op:?} is no comparison"),
     }
 }
 

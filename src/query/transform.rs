@@ -11,7 +11,7 @@ use super::compile::Compiler;
 use super::diagnostic::Diagnostic;
 use super::plan::{
     CommentNode, Conditional, EchoBody, EchoNode, FilterNode, FindCount, FindNode, LoopNode, MoveNode, NumberNode,
-    PieceClass, PositionNode, Sequence, SetNode, Step, TextNode, ValueNode, XRayNode,
+    PieceClass, PositionNode, Sequence, SetNode, Step, TextNode, TextValue, ValueNode, XRayNode,
 };
 use crate::board::{SquareMap, SquareSet};
 use crate::variant::Piece;
@@ -205,6 +205,10 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
             FilterNode::SameSquares(left, right) => {
                 FilterNode::SameSquares(left.mapped(mapper)?, right.mapped(mapper)?)
             }
+            FilterNode::CompareTexts(op, left, right) => {
+                FilterNode::CompareTexts(*op, left.mapped(mapper)?, right.mapped(mapper)?)
+            }
+            FilterNode::HasText(text) => FilterNode::HasText(text.mapped(mapper)?),
             FilterNode::ComparePositions(op, left, right) => {
                 FilterNode::ComparePositions(*op, left.mapped(mapper)?, right.mapped(mapper)?)
             }
@@ -294,11 +298,21 @@ impl<const W: usize> Mapped<W> for CommentNode<W> {
                     TextNode::Set(set) => TextNode::Set(set.mapped(mapper)?),
                     TextNode::Position(position) => TextNode::Position(position.mapped(mapper)?),
                     TextNode::Filter(filter) => TextNode::Filter(filter.mapped(mapper)?),
+                    TextNode::TextValue(value) => TextNode::TextValue(value.mapped(mapper)?),
                     TextNode::Text(_) | TextNode::Variable { .. } => part.clone(),
                 })
             })
             .collect::<Option<_>>()?;
         Some(CommentNode { message: self.message, quiet: self.quiet, parts })
+    }
+}
+
+impl<const W: usize> Mapped<W> for TextValue<W> {
+    fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
+        Some(match self {
+            TextValue::Literal(_) => self.clone(),
+            TextValue::TypeName(set) => TextValue::TypeName(set.mapped(mapper)?),
+        })
     }
 }
 
@@ -377,6 +391,9 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
             NumberNode::Line(line) => NumberNode::Line(boxed(&**line, mapper)?),
             NumberNode::Compared(op, left, right) => {
                 NumberNode::Compared(*op, boxed(&**left, mapper)?, boxed(&**right, mapper)?)
+            }
+            NumberNode::Distance(first, second) => {
+                NumberNode::Distance(boxed(&**first, mapper)?, boxed(&**second, mapper)?)
             }
             NumberNode::At(position, number) => NumberNode::At(boxed(&**position, mapper)?, boxed(&**number, mapper)?),
             // A variable's value is what it was given, mapped or not where it was given.
@@ -589,7 +606,9 @@ impl<const W: usize> Canonical for FilterNode<W> {
             | FilterNode::Comment(_)
             | FilterNode::Echo(_)
             | FilterNode::SameSquares(..)
-            | FilterNode::ComparePositions(..) => self.clone(),
+            | FilterNode::ComparePositions(..)
+            | FilterNode::CompareTexts(..)
+            | FilterNode::HasText(_) => self.clone(),
         }
     }
 }
@@ -625,7 +644,8 @@ impl<const W: usize> Canonical for NumberNode<W> {
             | NumberNode::Echo(_)
             | NumberNode::Block(_)
             | NumberNode::Line(_)
-            | NumberNode::Compared(..) => self.clone(),
+            | NumberNode::Compared(..)
+            | NumberNode::Distance(..) => self.clone(),
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use super::plan::{
     Conditional, EchoBody, EchoNode, FilterNode, FindNode, LoopNode, MoveNode, NumberNode, PositionNode, Sequence,
-    SetNode, TextNode, ValueNode,
+    SetNode, TextNode, TextValue, ValueNode,
 };
 
 /// A compiled node that may hold filters.
@@ -17,6 +17,11 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
         visit(self);
         match self {
             FilterNode::NotEmpty(set) | FilterNode::HasSquare(set) => set.each_filter(visit),
+            FilterNode::CompareTexts(_, left, right) => {
+                left.each_filter(visit);
+                right.each_filter(visit);
+            }
+            FilterNode::HasText(text) => text.each_filter(visit),
             FilterNode::ComparePositions(_, left, right) => {
                 left.each_filter(visit);
                 right.each_filter(visit);
@@ -51,6 +56,7 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
                         TextNode::Set(set) => set.each_filter(visit),
                         TextNode::Position(position) => position.each_filter(visit),
                         TextNode::Filter(filter) => filter.each_filter(visit),
+                        TextNode::TextValue(value) => value.each_filter(visit),
                         TextNode::Text(_) | TextNode::Variable { .. } => {}
                     }
                 }
@@ -90,6 +96,10 @@ impl<const W: usize> Walk<W> for NumberNode<W> {
             NumberNode::Echo(node) => node.each_filter(visit),
             NumberNode::Block(block) => block.each_filter(visit),
             NumberNode::Line(line) => line.each_filter(visit),
+            NumberNode::Distance(first, second) => {
+                first.each_filter(visit);
+                second.each_filter(visit);
+            }
             NumberNode::Compared(_, left, right) => {
                 left.each_filter(visit);
                 right.each_filter(visit);
@@ -183,6 +193,14 @@ impl<const W: usize> Walk<W> for ValueNode<W> {
 impl<const W: usize> Walk<W> for MoveNode<W> {
     fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
         for set in [&mut self.from, &mut self.to, &mut self.capture].into_iter().flatten() {
+            set.each_filter(visit);
+        }
+    }
+}
+
+impl<const W: usize> Walk<W> for TextValue<W> {
+    fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
+        if let TextValue::TypeName(set) = self {
             set.each_filter(visit);
         }
     }

@@ -944,6 +944,15 @@ impl Builder {
                 }
                 (ExprKind::Ray { lines, sets }, depth + 1)
             }
+            Rule::distance_filter => {
+                let (first, second, depth) = self.two_filters(pair);
+                (ExprKind::Distance(first, second), depth + 1)
+            }
+            Rule::typename_filter => {
+                let (set, depth) = self.argument(pair).expect("grammar: typename takes a set");
+                (ExprKind::TypeName(set), depth + 1)
+            }
+            Rule::text => (ExprKind::Text(string(Some(pair))), 1),
             Rule::xray_filter => {
                 let sets = self.filters(pair.into_inner());
                 let depth = sets.iter().map(|(_, depth)| *depth).max().unwrap_or(0);
@@ -1313,6 +1322,8 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_message
             | Rule::kw_echo
             | Rule::kw_xray
+            | Rule::kw_distance
+            | Rule::kw_typename
     )
 }
 

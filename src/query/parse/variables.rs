@@ -168,5 +168,6 @@ fn noun(ty: Type) -> &'static str {
         Type::Set => "a set of squares",
         Type::Number => "a number",
         Type::Position => "a position",
+        Type::Text => "a text",
     }
 }
