@@ -65,6 +65,12 @@ pub struct Header {
     pub variant: Option<(String, Span)>,
     /// `sort [min|max] "label" EXPR`: order games by a value.
     pub sort: Option<Sort>,
+    /// `sort matchcount N M`: games with N to M matching positions, the most first.
+    pub sort_matchcount: bool,
+    /// `quiet`: no marks on the matching positions, and no comments but the query's own.
+    pub quiet: bool,
+    /// `silent`: no comments at all.
+    pub silent: bool,
     /// Where the header is.
     pub span: Span,
 }
@@ -117,6 +123,7 @@ impl Expr {
                 children
             }
             ExprKind::Loop { set, body, .. } => vec![set, body],
+            ExprKind::Sort { value, .. } => vec![value],
             ExprKind::Find { bounds, body, .. } => bounds.iter().chain(std::iter::once(&**body)).collect(),
             ExprKind::Echo { body, .. } => vec![body],
             ExprKind::Comment { parts, .. } => parts
@@ -368,6 +375,18 @@ pub enum ExprKind {
         quiet: bool,
         /// The filter.
         body: Box<Expr>,
+    },
+    /// `sort [quiet] ["label"] F`: F's value, by which the games found are ordered (the best
+    /// value over each game's matching positions).
+    Sort {
+        /// The smallest value first.
+        min: bool,
+        /// The label of the value in the output.
+        label: Option<String>,
+        /// `quiet`: the value is not written into the output.
+        quiet: bool,
+        /// The value.
+        value: Box<Expr>,
     },
     /// `comment(...)` and `message(...)`: a text made of the parts, written into the game at the
     /// position (a comment) or printed (a message). Always matches.

@@ -106,6 +106,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::Find { .. } => Type::Number,
         ExprKind::At { body, .. } => type_of(body),
         ExprKind::Comment { .. } => Type::Filter,
+        ExprKind::Sort { .. } => Type::Number,
         ExprKind::Distance(..) => Type::Number,
         ExprKind::TypeName(_) | ExprKind::Text(_) => Type::Text,
         ExprKind::Echo { body, .. } if type_of(body) == Type::Number => Type::Number,
@@ -253,6 +254,7 @@ impl Checker<'_> {
                 self.expr(body);
             }
             ExprKind::Position(_) | ExprKind::Text(_) => {}
+            ExprKind::Sort { value, .. } => self.want_number(value, "sort"),
             ExprKind::Distance(first, second) => {
                 self.want_position(first, "distance");
                 self.want_position(second, "distance");

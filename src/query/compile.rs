@@ -3,9 +3,9 @@
 //! square off its board, a letter it does not have) are collected here.
 
 use super::ast::{
-    AssignOp, AttackSide, BinaryOp, Castle, Coordinate, Expr, ExprKind, FindQuantity, GameFilter, LoopOver, MoveFilter,
-    MoveWhen, PieceAtomKind, PieceDesignator, PositionWord, Region, Sort, Span, SquareDesignator, SquarePart, TextPart,
-    UnaryOp, Word,
+    AssignOp, AttackSide, BinaryOp, Castle, Coordinate, Expr, ExprKind, FindQuantity, GameFilter, LineOptions,
+    LoopOver, MoveFilter, MoveWhen, PieceAtomKind, PieceDesignator, PositionWord, Region, Sort, Span, SquareDesignator,
+    SquarePart, TextPart, UnaryOp, Word,
 };
 use super::check::{Type, type_of};
 use super::context::GameTest;
@@ -17,6 +17,7 @@ use super::plan::{
 };
 use std::collections::HashMap;
 
+use super::Quiet;
 use super::state::Value;
 use super::walk::{Walk, number_lines};
 
@@ -45,6 +46,7 @@ pub(crate) fn compile<const W: usize>(
     variant: &'static Variant,
     filters: &[Expr],
     sort: Option<&Sort>,
+    quiet: Quiet,
     source: &str,
 ) -> Result<(Program<W>, Vec<DesignatorReport>), Vec<Diagnostic>> {
     let masks = Masks::<W>::new(variant.geometry).expect("the variant's width holds its board");
@@ -57,13 +59,18 @@ pub(crate) fn compile<const W: usize>(
         game_tests: Vec::new(),
         mapping_work: 0,
         rotate45_squares: false,
+        quiet,
         slots: HashMap::new(),
         persistent: Vec::new(),
     };
     let mut compiled: Vec<FilterNode<W>> = filters.iter().map(|filter| compiler.filter(filter)).collect();
     let mut exprs: Vec<&Expr> = filters.iter().collect();
     exprs.extend(sort.map(|sort| &sort.expr));
-    let mut sort = sort.map(|sort| SortKey { value: compiler.number(&sort.expr), min: sort.min });
+    let mut sort = sort.map(|sort| SortKey { value: compiler.number(&sort.expr), min: sort.min }).or_else(|| {
+        // A `sort` in the body keeps its value where it matches.
+        let min = filters.iter().find_map(|filter| body_sort(filter))?;
+        Some(SortKey { value: NumberNode::SortRecorded, min })
+    });
     let mut nodes: Vec<&mut dyn Walk<W>> = compiled.iter_mut().map(|filter| filter as &mut dyn Walk<W>).collect();
     nodes.extend(sort.as_mut().map(|sort| &mut sort.value as &mut dyn Walk<W>));
     number_lines(&mut nodes);
@@ -96,6 +103,14 @@ pub(crate) fn compile<const W: usize>(
         persistent: compiler.persistent,
     };
     Ok((program, compiler.reports))
+}
+
+/// Whether the first `sort` filter of an expression sorts smallest first, if it has one.
+fn body_sort(expr: &Expr) -> Option<bool> {
+    if let ExprKind::Sort { min, .. } = &expr.kind {
+        return Some(*min);
+    }
+    expr.children().into_iter().find_map(body_sort)
 }
 
 /// What the filters need from the replay.
@@ -135,6 +150,8 @@ pub(super) struct Compiler<'a, const W: usize> {
     pub(super) mapping_work: usize,
     /// Whether a `rotate45` met a particular square (which no eighth turn maps).
     pub(super) rotate45_squares: bool,
+    /// What the header leaves out of the comments.
+    quiet: Quiet,
     /// The slot of each variable.
     slots: HashMap<String, usize>,
     /// Whether the variable of each slot lasts from game to game.
@@ -172,7 +189,7 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Word(word) if type_of(expr) == Type::Filter => self.word(*word, expr.span),
             ExprKind::Fen(text, span) => self.placement(text, *span),
             ExprKind::Line { options, constituents } => FilterNode::Line {
-                options: *options,
+                options: LineOptions { quiet: options.quiet || self.quiet.automatic, ..*options },
                 steps: constituents
                     .iter()
                     .map(|c| Step { filter: self.filter(&c.filter), min: c.min, max: c.max })
@@ -210,6 +227,7 @@ impl<const W: usize> Compiler<'_, W> {
             }
             ExprKind::Loop { all: true, .. } => FilterNode::LoopAll(Box::new(self.loop_node(expr))),
             ExprKind::Echo { .. } => FilterNode::Echo(Box::new(self.echo(expr))),
+            ExprKind::Comment { message: false, .. } if self.quiet.comments => FilterNode::Constant(true),
             ExprKind::Comment { message, quiet, parts } => FilterNode::Comment(Box::new(CommentNode {
                 message: *message,
                 quiet: *quiet,
@@ -246,6 +264,7 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Word(Word::White) => NumberNode::Constant(1),
             ExprKind::Word(Word::Black) => NumberNode::Constant(-1),
             ExprKind::Word(Word::GameNumber) => NumberNode::GameNumber,
+            ExprKind::Sort { value, .. } => NumberNode::Sorted(Box::new(self.number(value))),
             ExprKind::Distance(first, second) => {
                 NumberNode::Distance(Box::new(self.position(first)), Box::new(self.position(second)))
             }
@@ -264,7 +283,8 @@ impl<const W: usize> Compiler<'_, W> {
                     (FindQuantity::Count, _) => (None, None),
                     _ => (Some(NumberNode::Constant(1)), None),
                 };
-                let find = FindNode { backward: *backward, quiet: *quiet, filter: self.filter(body) };
+                let find =
+                    FindNode { backward: *backward, quiet: *quiet || self.quiet.automatic, filter: self.filter(body) };
                 NumberNode::FindCount(Box::new(FindCount { find, min, max }))
             }
             ExprKind::At { position, body } if type_of(body) == Type::Number => {
@@ -488,7 +508,8 @@ impl<const W: usize> Compiler<'_, W> {
             },
             ExprKind::Variable { name, .. } => PositionNode::Variable(self.slot(name, false)),
             ExprKind::Find { backward, quiet, body, .. } => {
-                PositionNode::Find(Box::new(FindNode { backward: *backward, quiet: *quiet, filter: self.filter(body) }))
+                let quiet = *quiet || self.quiet.automatic;
+                PositionNode::Find(Box::new(FindNode { backward: *backward, quiet, filter: self.filter(body) }))
             }
             ExprKind::Lca(first, second) => {
                 PositionNode::Lca(Box::new(self.position(first)), Box::new(self.position(second)))
@@ -516,7 +537,7 @@ impl<const W: usize> Compiler<'_, W> {
             source: (self.slot(source, false), source.clone()),
             target: (self.slot(target, false), target.clone()),
             all: *all,
-            quiet: *quiet,
+            quiet: *quiet || self.quiet.automatic,
             body: if type_of(body) == Type::Number {
                 EchoBody::Number(self.number(body))
             } else {

@@ -54,7 +54,25 @@ use crate::each_position;
 use crate::position::{AnyPosition, Position, PositionView};
 use crate::rules::classical::Board;
 use crate::variant::{Family, Variant};
-use ast::{Header, QueryAst};
+use ast::{ExprKind, Header, QueryAst};
+
+/// The first `sort` filter in an expression (the outer first, then in the order written).
+fn first_sort(expr: &ast::Expr) -> Option<SortSpec> {
+    if let ExprKind::Sort { min, label, quiet, .. } = &expr.kind {
+        let label = (!quiet).then(|| label.clone().unwrap_or_else(|| "<sort-id-1>".to_owned()));
+        return Some(SortSpec { min: *min, label });
+    }
+    expr.children().into_iter().find_map(first_sort)
+}
+
+/// How a query orders the games it finds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SortSpec {
+    /// The smallest value first (else the largest).
+    pub min: bool,
+    /// The label each game's value is written with; none when it is not written.
+    pub label: Option<String>,
+}
 
 /// A parsed and checked query, ready to compile for any variant.
 #[derive(Clone, Debug)]
@@ -84,7 +102,7 @@ impl Query {
         if let Some(variant) = variant.or(named) {
             let sound: Vec<ast::Expr> =
                 ast.body.iter().filter(|filter| check::check_filter(filter, text).is_empty()).cloned().collect();
-            if let Err(more) = compile_any(variant, &sound, None, text) {
+            if let Err(more) = compile_any(variant, &sound, None, Quiet::default(), text) {
                 diagnostics.extend(more);
             }
         }
@@ -109,6 +127,22 @@ impl Query {
         self.ast.header.as_ref()
     }
 
+    /// How the games found are ordered, if they are: by the header's `sort`, else by the
+    /// body's first `sort` filter, else (`sort matchcount`) by their number of matching
+    /// positions.
+    #[must_use]
+    pub fn sort(&self) -> Option<SortSpec> {
+        let header = self.header();
+        if let Some(sort) = header.and_then(|header| header.sort.as_ref()) {
+            return Some(SortSpec { min: sort.min, label: Some(sort.label.clone().unwrap_or_default()) });
+        }
+        self.ast.body.iter().find_map(first_sort).or_else(|| {
+            header
+                .filter(|header| header.sort_matchcount)
+                .map(|_| SortSpec { min: false, label: Some("matchcount".to_owned()) })
+        })
+    }
+
     /// The variant named in the header (`variant "One"`), if any.
     #[must_use]
     pub fn variant(&self) -> Option<&'static Variant> {
@@ -118,7 +152,12 @@ impl Query {
 
     /// Compiles the query for a variant: masks sized to its board, letters resolved to its pieces.
     pub fn compile(&self, variant: &'static Variant) -> Result<Plan, QueryError> {
-        match compile_any(variant, &self.ast.body, self.header().and_then(|h| h.sort.as_ref()), &self.source) {
+        let header = self.header();
+        let quiet = Quiet {
+            automatic: header.is_some_and(|header| header.quiet || header.silent),
+            comments: header.is_some_and(|header| header.silent),
+        };
+        match compile_any(variant, &self.ast.body, header.and_then(|h| h.sort.as_ref()), quiet, &self.source) {
             Ok((program, designators)) => Ok(Plan { variant, program, designators }),
             Err(diagnostics) => Err(QueryError::new(diagnostics, self.source.clone())),
         }
@@ -127,28 +166,37 @@ impl Query {
 
 type Compiled = (AnyProgram, Vec<DesignatorReport>);
 
+/// What the header's `quiet` and `silent` leave out of the comments a query makes.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Quiet {
+    /// The comments `find`, `line` and `echo` make.
+    pub automatic: bool,
+    /// The query's own `comment(...)`s.
+    pub comments: bool,
+}
+
 fn compile_any(
     variant: &'static Variant,
     filters: &[ast::Expr],
     sort: Option<&ast::Sort>,
+    quiet: Quiet,
     source: &str,
 ) -> Result<Compiled, Vec<Diagnostic>> {
     match variant.width() {
         Width::W1 => {
-            compile::compile::<1>(variant, filters, sort, source).map(|(p, r)| (AnyProgram::W1(Box::new(p)), r))
+            compile::compile::<1>(variant, filters, sort, quiet, source).map(|(p, r)| (AnyProgram::W1(Box::new(p)), r))
         }
         Width::W2 => {
-            compile::compile::<2>(variant, filters, sort, source).map(|(p, r)| (AnyProgram::W2(Box::new(p)), r))
+            compile::compile::<2>(variant, filters, sort, quiet, source).map(|(p, r)| (AnyProgram::W2(Box::new(p)), r))
         }
         Width::W4 => {
-            compile::compile::<4>(variant, filters, sort, source).map(|(p, r)| (AnyProgram::W4(Box::new(p)), r))
+            compile::compile::<4>(variant, filters, sort, quiet, source).map(|(p, r)| (AnyProgram::W4(Box::new(p)), r))
         }
         Width::W8 => {
-            compile::compile::<8>(variant, filters, sort, source).map(|(p, r)| (AnyProgram::W8(Box::new(p)), r))
+            compile::compile::<8>(variant, filters, sort, quiet, source).map(|(p, r)| (AnyProgram::W8(Box::new(p)), r))
         }
-        Width::W11 => {
-            compile::compile::<11>(variant, filters, sort, source).map(|(p, r)| (AnyProgram::W11(Box::new(p)), r))
-        }
+        Width::W11 => compile::compile::<11>(variant, filters, sort, quiet, source)
+            .map(|(p, r)| (AnyProgram::W11(Box::new(p)), r)),
     }
 }
 

@@ -243,6 +243,10 @@ pub(crate) enum NumberNode<const W: usize> {
     Echo(Box<EchoNode<W>>),
     /// The last number of a block, where the filters before it all match.
     Block(Box<Sequence<NumberNode<W>, W>>),
+    /// The number, kept as the position's `sort` value where it has one.
+    Sorted(Box<NumberNode<W>>),
+    /// The `sort` value kept at the position tested.
+    SortRecorded,
     /// The plies between two positions.
     Distance(Box<PositionNode<W>>, Box<PositionNode<W>>),
     /// The left number of a comparison that holds (`3 < ply < 10` is `3 < (ply < 10)`).
@@ -624,6 +628,12 @@ impl<const W: usize> Program<W> {
             NumberNode::At(position, number) => self.number(number, context, self.position(position, context, at)?),
             NumberNode::GameNumber => i64::try_from(context.game.number).ok(),
             NumberNode::Echo(node) => self.echo(node, context, at).flatten(),
+            NumberNode::Sorted(value) => {
+                let value = self.number(value, context, at)?;
+                context.state.record_sort(value);
+                Some(value)
+            }
+            NumberNode::SortRecorded => context.state.sorted(),
             NumberNode::Distance(first, second) => {
                 let first = context.frames[self.position(first, context, at)?].ply;
                 let second = context.frames[self.position(second, context, at)?].ply;

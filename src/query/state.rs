@@ -2,7 +2,7 @@
 //! its variables, and the comments it makes. Positions are tested in the order of the game, so
 //! a value given at one position is seen at the next ones, as in CQL 6.2.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 
 use super::plan::SetValue;
@@ -49,6 +49,8 @@ pub struct State<const W: usize> {
     messages: RefCell<Vec<String>>,
     /// Where the last run each `nestban` line found in the game ends, by the line's slot.
     nested: RefCell<HashMap<usize, usize>>,
+    /// The `sort` value the position tested gave, if any.
+    sorted: Cell<Option<i64>>,
 }
 
 impl<const W: usize> State<W> {
@@ -61,6 +63,7 @@ impl<const W: usize> State<W> {
             notes: RefCell::new(Vec::new()),
             messages: RefCell::new(Vec::new()),
             nested: RefCell::new(HashMap::new()),
+            sorted: Cell::new(None),
         }
     }
 
@@ -75,6 +78,23 @@ impl<const W: usize> State<W> {
         self.notes.get_mut().clear();
         self.messages.get_mut().clear();
         self.nested.get_mut().clear();
+    }
+
+    /// Keeps the `sort` value of the position tested (the first one given there).
+    pub(crate) fn record_sort(&self, value: i64) {
+        if self.sorted.get().is_none() {
+            self.sorted.set(Some(value));
+        }
+    }
+
+    /// The `sort` value the position tested gave.
+    pub(crate) fn sorted(&self) -> Option<i64> {
+        self.sorted.get()
+    }
+
+    /// Forgets the `sort` value, before a position is tested.
+    pub fn clear_sorted(&self) {
+        self.sorted.set(None);
     }
 
     /// Where the last run the `line` of `slot` found ends (one past its last frame).

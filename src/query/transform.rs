@@ -395,6 +395,7 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
             NumberNode::Distance(first, second) => {
                 NumberNode::Distance(boxed(&**first, mapper)?, boxed(&**second, mapper)?)
             }
+            NumberNode::Sorted(value) => NumberNode::Sorted(boxed(&**value, mapper)?),
             NumberNode::At(position, number) => NumberNode::At(boxed(&**position, mapper)?, boxed(&**number, mapper)?),
             // A variable's value is what it was given, mapped or not where it was given.
             NumberNode::Constant(_)
@@ -403,7 +404,8 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
             | NumberNode::SideToMove
             | NumberNode::Game(_)
             | NumberNode::Variable(_)
-            | NumberNode::GameNumber => self.clone(),
+            | NumberNode::GameNumber
+            | NumberNode::SortRecorded => self.clone(),
         })
     }
 }
@@ -645,7 +647,9 @@ impl<const W: usize> Canonical for NumberNode<W> {
             | NumberNode::Block(_)
             | NumberNode::Line(_)
             | NumberNode::Compared(..)
-            | NumberNode::Distance(..) => self.clone(),
+            | NumberNode::Distance(..)
+            | NumberNode::Sorted(_)
+            | NumberNode::SortRecorded => self.clone(),
         }
     }
 }

@@ -96,6 +96,7 @@ impl<const W: usize> Walk<W> for NumberNode<W> {
             NumberNode::Echo(node) => node.each_filter(visit),
             NumberNode::Block(block) => block.each_filter(visit),
             NumberNode::Line(line) => line.each_filter(visit),
+            NumberNode::Sorted(value) => value.each_filter(visit),
             NumberNode::Distance(first, second) => {
                 first.each_filter(visit);
                 second.each_filter(visit);
@@ -114,7 +115,8 @@ impl<const W: usize> Walk<W> for NumberNode<W> {
             | NumberNode::SideToMove
             | NumberNode::Game(_)
             | NumberNode::Variable(_)
-            | NumberNode::GameNumber => {}
+            | NumberNode::GameNumber
+            | NumberNode::SortRecorded => {}
         }
     }
 }

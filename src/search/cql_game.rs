@@ -121,10 +121,13 @@ impl OpenLine {
 
     /// Gives the last move (or, before any, the line) a comment, keeping its notes and mark.
     fn comment(&mut self, text: &[u8]) {
+        // CQL 6.2 reads a comment's words, one space between them.
+        let words: Vec<&[u8]> = text.split(u8::is_ascii_whitespace).filter(|word| !word.is_empty()).collect();
+        let text = words.join(&b' ');
         match self.line.moves.last_mut() {
-            None => self.line.comment = Some(text.to_vec()),
+            None => self.line.comment = Some(text),
             Some(last) => {
-                last.comment = Some(text.to_vec());
+                last.comment = Some(text);
                 if let Some(marks) = &self.last_marks {
                     append_texts(&mut last.comment, marks);
                 }

@@ -187,7 +187,15 @@ impl Search {
     /// read whatever the limit, and a [`SortedSink`](super::SortedSink) puts them in order.
     #[must_use]
     pub fn sorts(&self) -> bool {
-        self.plans.query().header().is_some_and(|header| header.sort.is_some())
+        self.plans.query().sort().is_some()
+    }
+
+    /// Whether the games are ordered by their number of matching positions
+    /// (`sort matchcount`), the query having no value to sort them by.
+    fn sorts_by_matchcount(&self) -> bool {
+        let query = self.plans.query();
+        query.header().is_some_and(|header| header.sort_matchcount && header.sort.is_none())
+            && query.sort().is_some_and(|sort| sort.label.as_deref() == Some("matchcount"))
     }
 
     /// Searches one input; `summary` counts over all inputs. `Break` means the search is over
@@ -396,7 +404,7 @@ impl Merge<'_, '_> {
             movetext: record.movetext - record.start,
             matched: &matched,
             notes: &notes,
-            sort: record.sort,
+            sort: if self.search.sorts_by_matchcount() { i64::try_from(count).ok() } else { record.sort },
         })?;
         // A sorted search reads every game: the limit applies once they are sorted.
         if !self.search.sorts() && options.limit.is_some_and(|limit| self.summary.matched >= limit) {

@@ -135,7 +135,9 @@ impl<W: Write> CqlPrinter<W> {
         }
         append_texts(comment, &read.initial_notes);
         if let (Some(label), Some(value)) = (&comments.sort_label, game.sort) {
-            let labelled = if label.is_empty() { value.to_string() } else { format!("{label}: {value}") };
+            // CQL 6.2 writes the value with a space before it, and another between it and what
+            // the comment held: `{Game number 3  label: 7}`.
+            let labelled = if label.is_empty() { format!(" {value}") } else { format!(" {label}: {value}") };
             append_comment(comment, labelled.as_bytes());
         }
         self.buffer.clear();

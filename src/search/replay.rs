@@ -241,6 +241,7 @@ impl Findings {
     #[inline(always)]
     fn test(&mut self, program: &Program<1>, context: &Context<'_, Board, 1>, offsets: &[usize], at: usize) {
         let notes_before = context.state.notes_len();
+        context.state.clear_sorted();
         if !program.matches_at(context, at) {
             // The comments of a position that does not match are not kept.
             context.state.truncate_notes(notes_before);

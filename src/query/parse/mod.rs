@@ -618,6 +618,21 @@ impl Builder {
                     let value_span = value.as_ref().map_or(span, span_of);
                     twice = header.variant.replace((string(value), value_span)).is_some();
                 }
+                Rule::sort_matchcount_param => {
+                    let low = self.header_number(inner.next());
+                    let high = self.header_number(inner.next());
+                    twice = header.sort_matchcount;
+                    header.sort_matchcount = true;
+                    header.matchcount = Some((low, Some(high)));
+                }
+                Rule::quiet_param => {
+                    twice = header.quiet;
+                    header.quiet = true;
+                }
+                Rule::silent_param => {
+                    twice = header.silent;
+                    header.silent = true;
+                }
                 Rule::sort_param => {
                     let mut sort = Sort { min: false, label: None, expr: placeholder(span) };
                     for part in inner {
@@ -904,6 +919,22 @@ impl Builder {
             Rule::loop_filter => self.loop_filter(pair),
             Rule::find_filter => self.find_filter(pair, span.start),
             Rule::comment_filter => self.comment_filter(pair),
+            Rule::sort_filter => {
+                let (mut min, mut quiet, mut label) = (false, false, None);
+                let mut value = None;
+                for part in pair.into_inner() {
+                    match part.as_rule() {
+                        Rule::kw_quiet => quiet = true,
+                        // CQL 6.2 sorts `max "label"` as it sorts `min "label"`.
+                        Rule::sort_direction => min = true,
+                        Rule::string => label = Some(string(Some(part))),
+                        Rule::filter => value = Some(self.operators(part.into_inner())),
+                        _ => {}
+                    }
+                }
+                let (value, depth) = value.expect("grammar: sort takes a value");
+                (ExprKind::Sort { min, label, quiet, value: Box::new(value) }, depth + 1)
+            }
             Rule::echo_filter => self.echo_filter(pair),
             Rule::position_word => (ExprKind::Position(position_word(pair.as_str())), 1),
             Rule::child_filter => {

@@ -50,6 +50,7 @@ pub fn run(args: CqlArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(2));
     };
     let header = query.header().cloned().unwrap_or_default();
+    let sort_spec = query.sort();
     let variant = query.variant();
     let input = match options.input.clone().or(header.input.as_ref().map(PathBuf::from)) {
         Some(input) => input,
@@ -80,15 +81,19 @@ pub fn run(args: CqlArgs) -> anyhow::Result<ExitCode> {
     };
     let matchstring = options.matchstring.clone().or(header.matchstring.clone());
     let comments = CqlComments {
-        matchstring: (!options.quiet && !options.silent)
+        // The header's `quiet` and `silent` leave out what CQL 6.2's options of those names do.
+        matchstring: (!options.quiet && !options.silent && !header.quiet && !header.silent)
             .then(|| matchstring.unwrap_or_else(|| DEFAULT_MATCHSTRING.to_owned())),
-        game_numbers: !options.noheader && !options.silent,
-        sort_label: header.sort.as_ref().filter(|_| !options.silent).map(|sort| sort.label.clone().unwrap_or_default()),
+        game_numbers: !options.noheader && !options.silent && !header.silent,
+        sort_label: sort_spec
+            .as_ref()
+            .filter(|_| !options.silent && !header.silent)
+            .and_then(|sort| sort.label.clone()),
         variant: variant.unwrap_or_else(Variant::standard),
     };
     let marks = Marks::new(console, options.lineincrement, options.showmatches);
     let mut sink = CliSink::new(Printer::Cql(CqlPrinter::new(out, comments)), None, Some(Box::new(marks)));
-    let sort = header.sort.as_ref().map(|sort| sort.min);
+    let sort = sort_spec.as_ref().map(|sort| sort.min);
     let asked_for_games = search_options.gamenumber.is_some();
     let search = Search::new(query, search_options)?;
     let (summary, searched) = search_into(&search, &[input], &mut sink, sort, None)?;

@@ -29,6 +29,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(2));
     };
     let header = loaded.query.header().cloned().unwrap_or_default();
+    let sort_spec = loaded.query.sort();
     let variant = chosen_variant(&args.query, &loaded.query)?;
     let default_variant = variant.unwrap_or_else(Variant::standard);
     if let Err(error) = loaded.query.compile(default_variant) {
@@ -63,8 +64,8 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
         (true, _) => (Printer::Nothing, Some(out)),
         (false, Format::Pgn) => {
             let printer = PgnPrinter::new(out, &matchstring);
-            let printer = match &header.sort {
-                Some(sort) => printer.with_sort_label(sort.label.as_deref().unwrap_or("")),
+            let printer = match sort_spec.as_ref().and_then(|sort| sort.label.as_deref()) {
+                Some(label) => printer.with_sort_label(label),
                 None => printer,
             };
             (Printer::Pgn(printer), None)
@@ -75,7 +76,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     let watch: Option<Box<dyn Watch>> = (!args.quiet && io::stderr().is_terminal())
         .then(|| Box::new(Progress::new(total_size(&inputs))) as Box<dyn Watch>);
     let mut sink = CliSink::new(printer, problems, watch);
-    let sort = header.sort.as_ref().map(|sort| sort.min);
+    let sort = sort_spec.as_ref().map(|sort| sort.min);
     let (summary, searched) = search_into(&search, &inputs, &mut sink, sort, args.limit)?;
     let counts = format!(
         "{} games matched ({} positions) of {} games read, {} with errors",

@@ -101,10 +101,12 @@ pub fn nag_of(annotation: &[u8]) -> Option<u8> {
     SYMBOLS.iter().find(|(symbol, _)| fits(symbol)).map(|(_, nag)| *nag)
 }
 
-/// Writes a comment: `{`, its words, `}`.
+/// Writes a comment: `{`, its words, `}`; the spaces between words as given (CQL 6.2 writes
+/// two before a `sort` value).
 pub(super) fn write_comment(lines: &mut Wrapped<'_>, comment: &[u8]) {
     lines.word(b"{");
-    for (i, word) in comment.split(u8::is_ascii_whitespace).filter(|word| !word.is_empty()).enumerate() {
+    let comment = comment.trim_ascii_end();
+    for (i, word) in comment.split(u8::is_ascii_whitespace).enumerate() {
         if i > 0 {
             lines.space();
         }
