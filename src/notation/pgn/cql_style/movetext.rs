@@ -176,8 +176,11 @@ mod tests {
         let mut moves = vec![node(1, false, "e4"), node(1, true, "e5"), node(2, false, "Nf3"), node(2, true, "Nc6")];
         assert_eq!(written(&moves), "1.e4 e5 2.Nf3 Nc6 ");
         moves[0].add_nag(1);
-        moves[2].comment = Some(b" two\n  words ".to_vec());
+        moves[2].comment = Some(b"two words".to_vec());
         assert_eq!(written(&moves), "1.e4 $1 e5 2.Nf3 {two words} 2...Nc6 ");
+        // The spaces are written as given: CQL 6.2 writes two before a sort value.
+        moves[2].comment = Some(b"CQL  p: 3 ".to_vec());
+        assert_eq!(written(&moves), "1.e4 $1 e5 2.Nf3 {CQL  p: 3} 2...Nc6 ");
         moves[2].comment = None;
         moves[2].variations.push(Line { comment: Some(Vec::new()), moves: vec![node(2, false, "f4")] });
         moves[2].variations.push(Line::default());
