@@ -4,6 +4,7 @@
 //! own to find out exactly what was expected where. So every mistake is reported, each with a
 //! sentence about the query rather than the name of a grammar rule.
 
+mod functions;
 mod positions;
 mod variables;
 
@@ -140,7 +141,16 @@ fn is_transform_word(word: &str) -> bool {
 /// [`parse`], on the calling thread's stack.
 fn parse_on_this_thread(source: &str) -> (QueryAst, Vec<Diagnostic>) {
     let (balanced, diagnostics) = balance(source);
-    let mut builder = Builder { diagnostics, variables: HashMap::new(), reported_until: 0, too_deep: false, nested: 0 };
+    let mut builder = Builder {
+        source: balanced.clone(),
+        diagnostics,
+        functions: HashMap::new(),
+        aliases: Vec::new(),
+        variables: HashMap::new(),
+        reported_until: 0,
+        too_deep: false,
+        nested: 0,
+    };
     let mut ast = QueryAst { header: None, body: Vec::new() };
     let mut pairs = match parse_rule(Rule::query, &balanced) {
         Ok(pairs) => pairs,
@@ -165,8 +175,14 @@ fn parse_on_this_thread(source: &str) -> (QueryAst, Vec<Diagnostic>) {
 /// Where a pair is, without the spaces a rule may end with (`pin ` before a filter that is not
 /// its part), so that carets stop at the last character written.
 fn span_of(pair: &Pair<'_, Rule>) -> Span {
-    let start = pair.as_span().start();
+    let start = pair.as_span().start() + TEXT_OFFSET.get();
     Span::new(start, start + pair.as_str().trim_end().len())
+}
+
+thread_local! {
+    /// Where the text being parsed begins in the query: a function's body is parsed again at
+    /// each call, from its own text, and its spans are the query's.
+    static TEXT_OFFSET: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Pairs up `{ }` and `( )` outside comments and quoted texts, in one pass, and reports each
@@ -268,7 +284,13 @@ fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
 
 /// Builds the tree and collects mistakes.
 struct Builder {
+    /// The query's text, as parsed (its brackets balanced).
+    source: String,
     diagnostics: Vec<Diagnostic>,
+    /// The functions defined so far, by name.
+    functions: HashMap<String, functions::Function>,
+    /// For each function call being built, the names its parameters stand for.
+    aliases: Vec<HashMap<String, String>>,
     /// The variables named so far, in the order of the text, with the type of their values.
     variables: HashMap<String, Type>,
     /// Junk before this offset belongs to a mistake already reported.
@@ -295,7 +317,7 @@ impl Items {
     fn add(&mut self, pair: Pair<'_, Rule>, builder: &mut Builder) {
         match pair.as_rule() {
             Rule::filter => {
-                self.previous_filter = Some(pair.as_span().start());
+                self.previous_filter = Some(span_of(&pair).start);
                 let (filter, depth) = builder.operators(pair.into_inner());
                 self.depth = self.depth.max(depth);
                 self.filters.push(filter);
@@ -304,7 +326,7 @@ impl Items {
                 self.junk = true;
                 let junk = span_of(&pair);
                 if junk.start >= builder.reported_until {
-                    let diagnostic = diagnose_junk(pair.get_input(), junk, self.previous_filter);
+                    let diagnostic = diagnose_junk(&builder.source, junk, self.previous_filter);
                     builder.reported_until = diagnostic.span.end.max(junk.end);
                     builder.diagnostics.push(diagnostic);
                 }
@@ -912,7 +934,9 @@ impl Builder {
                 }
                 (ExprKind::Extreme { max, args: items.filters }, items.depth + 1)
             }
-            Rule::designator if self.variables.contains_key(pair.as_str()) => (self.variable(&pair), 1),
+            Rule::function_def => self.function_def(pair),
+            Rule::function_call => self.function_call(pair),
+            Rule::designator if self.is_variable(pair.as_str()) => (self.variable(&pair), 1),
             Rule::variable => (self.variable(&pair), 1),
             Rule::assignment => self.assignment(pair),
             Rule::if_filter => self.if_filter(pair),
@@ -1354,6 +1378,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_echo
             | Rule::kw_xray
             | Rule::kw_distance
+            | Rule::kw_function
             | Rule::kw_typename
     )
 }

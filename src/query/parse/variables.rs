@@ -10,9 +10,20 @@ use crate::query::check::type_of;
 use crate::query::diagnostic::{Diagnostic, quoted};
 
 impl Builder {
+    /// The variable a name stands for: inside a function's body, a parameter stands for what
+    /// the call gave it.
+    pub(super) fn resolve(&self, name: &str) -> String {
+        self.aliases.last().and_then(|aliases| aliases.get(name)).cloned().unwrap_or_else(|| name.to_owned())
+    }
+
+    /// Whether a name stands for a variable here.
+    pub(super) fn is_variable(&self, name: &str) -> bool {
+        self.variables.contains_key(&self.resolve(name))
+    }
+
     /// A name standing for its variable's value.
     pub(super) fn variable(&mut self, pair: &Pair<'_, Rule>) -> ExprKind {
-        let name = pair.as_str().to_owned();
+        let name = self.resolve(pair.as_str());
         let ty = match self.variables.get(&name) {
             Some(ty) => *ty,
             None => {
@@ -36,7 +47,7 @@ impl Builder {
             match part.as_rule() {
                 Rule::kw_persistent => persistent = true,
                 Rule::variable_word => {
-                    name = part.as_str().to_owned();
+                    name = self.resolve(part.as_str());
                     name_span = span_of(&part);
                 }
                 Rule::assign_op => op = assign_op(part.as_str()),

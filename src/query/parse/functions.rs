@@ -1,0 +1,117 @@
+//! Functions: `function name(a b) { body }` defines one, `name(x y)` calls it. As in CQL 6.2, a
+//! call is its body read again where it stands, each parameter standing for its argument: a
+//! variable given as an argument is the parameter itself (the body may change it); any other
+//! argument is worked out first, at the calling position, into a variable of the call's own.
+
+use std::collections::HashMap;
+
+use pest::iterators::Pair;
+
+use super::{Builder, Rule, TEXT_OFFSET, parse_rule, span_of};
+use crate::query::ast::{AssignOp, Expr, ExprKind, Span, Word};
+use crate::query::check::type_of;
+use crate::query::diagnostic::{Diagnostic, quoted};
+
+/// The most calls that may be open inside one another: a function that calls itself would
+/// never end.
+const MAX_CALL_DEPTH: usize = 32;
+
+/// A function's parameters and the text of its body (a block), where it stands in the query.
+#[derive(Clone, Debug)]
+pub(super) struct Function {
+    params: Vec<String>,
+    body: String,
+    start: usize,
+}
+
+impl Builder {
+    /// `function name(a b) { body }`: kept to be read at each call; the definition itself is a
+    /// filter that always matches.
+    pub(super) fn function_def(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
+        let mut names = Vec::new();
+        let mut body = None;
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::variable_word => names.push(part.as_str().to_owned()),
+                Rule::block => body = Some((part.as_str().to_owned(), span_of(&part).start)),
+                _ => {}
+            }
+        }
+        let (body, start) = body.expect("grammar: a function has a body");
+        let name = names.remove(0);
+        self.functions.insert(name, Function { params: names, body, start });
+        (ExprKind::Word(Word::True), 1)
+    }
+
+    /// `name(x y)`: the function's body, its parameters standing for the arguments.
+    pub(super) fn function_call(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
+        let span = span_of(&pair);
+        let mut parts = pair.into_inner();
+        let name = self.resolve(parts.next().expect("grammar: a call names its function").as_str());
+        let arguments: Vec<(Expr, u32)> =
+            parts.filter(|part| part.as_rule() == Rule::filter).map(|part| self.operators(part.into_inner())).collect();
+        let Some(function) = self.functions.get(&name).cloned() else {
+            self.diagnostics.push(Diagnostic::new(span, format!("unknown function {}", quoted(&name))));
+            return (ExprKind::Word(Word::False), 1);
+        };
+        if arguments.len() != function.params.len() {
+            let message = format!(
+                "{} takes {} arguments, and this call gives {}",
+                quoted(&name),
+                function.params.len(),
+                arguments.len()
+            );
+            self.diagnostics.push(Diagnostic::new(span, message));
+            return (ExprKind::Word(Word::False), 1);
+        }
+        if self.aliases.len() >= MAX_CALL_DEPTH {
+            let message = format!("{} calls itself, or calls go {MAX_CALL_DEPTH} deep: that never ends", quoted(&name));
+            self.diagnostics.push(Diagnostic::new(span, message));
+            return (ExprKind::Word(Word::False), 1);
+        }
+        let mut filters = Vec::new();
+        let mut aliases = HashMap::new();
+        let mut depth = 0;
+        for (index, (param, (argument, argument_depth))) in function.params.iter().zip(arguments).enumerate() {
+            depth = depth.max(argument_depth);
+            match &argument.kind {
+                // A variable written alone is passed as itself (in parentheses, as a copy).
+                ExprKind::Variable { name: variable, .. } if argument.span.text(&self.source) == variable => {
+                    aliases.insert(param.clone(), variable.clone());
+                }
+                _ => {
+                    let hidden = format!("{name}({param}#{index}@{})", span.start);
+                    self.variables.insert(hidden.clone(), type_of(&argument));
+                    aliases.insert(param.clone(), hidden.clone());
+                    let assign_span = argument.span;
+                    let kind = ExprKind::Assign {
+                        name: hidden,
+                        op: AssignOp::Set,
+                        value: Box::new(argument),
+                        persistent: false,
+                    };
+                    filters.push(Expr { kind, span: assign_span });
+                }
+            }
+        }
+        self.aliases.push(aliases);
+        let body = self.function_body(&function);
+        self.aliases.pop();
+        if let Some((body, body_depth)) = body {
+            depth = depth.max(body_depth);
+            filters.push(body);
+        }
+        (ExprKind::Block(filters), depth + 1)
+    }
+
+    /// The function's body, read where it stands in the query.
+    fn function_body(&mut self, function: &Function) -> Option<(Expr, u32)> {
+        let mut pairs = parse_rule(Rule::block, &function.body).ok()?;
+        let block = pairs.next()?;
+        let outer = TEXT_OFFSET.replace(function.start);
+        let items = self.items(block.into_inner());
+        TEXT_OFFSET.set(outer);
+        let span = Span::new(function.start, function.start + function.body.len());
+        Some((Expr { kind: ExprKind::Block(items.filters), span }, items.depth + 1))
+    }
+}
