@@ -124,6 +124,7 @@ impl Expr {
             }
             ExprKind::Loop { set, body, .. } => vec![set, body],
             ExprKind::Sort { value, .. } => vec![value],
+            ExprKind::Dash { from, to, promote, target, .. } => boxed([from, to, promote, target]),
             ExprKind::Find { bounds, body, .. } => bounds.iter().chain(std::iter::once(&**body)).collect(),
             ExprKind::Echo { body, .. } => vec![body],
             ExprKind::Comment { parts, .. } => parts
@@ -375,6 +376,21 @@ pub enum ExprKind {
         quiet: bool,
         /// The filter.
         body: Box<Expr>,
+    },
+    /// The move dash, `X--Y`: the move played from the position goes from X to Y (with `[x]`,
+    /// captures on Y), promotes as given, and the target filters hold after it. Its value is
+    /// the target's there.
+    Dash {
+        /// The squares the move leaves.
+        from: Option<Box<Expr>>,
+        /// The squares it reaches (with `capture`, the captured piece's).
+        to: Option<Box<Expr>>,
+        /// `[x]`: a capture.
+        capture: bool,
+        /// `=Q`: the pieces it promotes to.
+        promote: Option<Box<Expr>>,
+        /// What holds after the move (a block), if given.
+        target: Option<Box<Expr>>,
     },
     /// `sort [quiet] ["label"] F`: F's value, by which the games found are ordered (the best
     /// value over each game's matching positions).

@@ -107,6 +107,11 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::At { body, .. } => type_of(body),
         ExprKind::Comment { .. } => Type::Filter,
         ExprKind::Sort { .. } => Type::Number,
+        ExprKind::Dash { target: Some(target), .. } => match type_of(target) {
+            Type::Filter => Type::Filter,
+            value => value,
+        },
+        ExprKind::Dash { .. } => Type::Filter,
         ExprKind::Distance(..) => Type::Number,
         ExprKind::TypeName(_) | ExprKind::Text(_) => Type::Text,
         ExprKind::Echo { body, .. } if type_of(body) == Type::Number => Type::Number,
@@ -255,6 +260,14 @@ impl Checker<'_> {
             }
             ExprKind::Position(_) | ExprKind::Text(_) => {}
             ExprKind::Sort { value, .. } => self.want_number(value, "sort"),
+            ExprKind::Dash { from, to, target, .. } => {
+                for set in [from, to].into_iter().flatten() {
+                    self.want_set(set, "--");
+                }
+                if let Some(target) = target {
+                    self.expr(target);
+                }
+            }
             ExprKind::Distance(first, second) => {
                 self.want_position(first, "distance");
                 self.want_position(second, "distance");

@@ -11,9 +11,9 @@ use super::check::{Type, type_of};
 use super::context::GameTest;
 use super::diagnostic::{Diagnostic, quoted, unknown_variant};
 use super::plan::{
-    CommentNode, Conditional, EchoBody, EchoNode, FilterNode, FindCount, FindNode, LoopNode, MoveNode, Needs,
-    NumberNode, PieceClass, PositionNode, Program, Sequence, SetNode, SetValue, SortKey, Step, TextNode, TextValue,
-    ValueNode, XRayNode,
+    CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, FilterNode, FindCount, FindNode, LoopNode,
+    MoveNode, Needs, NumberNode, PieceClass, PositionNode, Program, Sequence, SetNode, SetValue, SortKey, Step,
+    TextNode, TextValue, ValueNode, XRayNode,
 };
 use std::collections::HashMap;
 
@@ -68,7 +68,7 @@ pub(crate) fn compile<const W: usize>(
     exprs.extend(sort.map(|sort| &sort.expr));
     let mut sort = sort.map(|sort| SortKey { value: compiler.number(&sort.expr), min: sort.min }).or_else(|| {
         // A `sort` in the body keeps its value where it matches.
-        let min = filters.iter().find_map(|filter| body_sort(filter))?;
+        let min = filters.iter().find_map(body_sort)?;
         Some(SortKey { value: NumberNode::SortRecorded, min })
     });
     let mut nodes: Vec<&mut dyn Walk<W>> = compiled.iter_mut().map(|filter| filter as &mut dyn Walk<W>).collect();
@@ -118,9 +118,10 @@ fn needs(filters: &[&Expr]) -> Needs {
     let any = |test: &dyn Fn(&Expr) -> bool| filters.iter().any(|filter| filter.any(&|expr| test(expr)));
     Needs {
         // The move played next is the one that led to the next position.
-        previous_move: any(
-            &|expr| matches!(&expr.kind, ExprKind::Move(filter) if matches!(filter.when, MoveWhen::Previous | MoveWhen::Played)),
-        ),
+        previous_move: any(&|expr| {
+            matches!(&expr.kind, ExprKind::Move(filter) if matches!(filter.when, MoveWhen::Previous | MoveWhen::Played))
+                || matches!(expr.kind, ExprKind::Dash { .. })
+        }),
         lookahead: any(&|expr| {
             matches!(
                 &expr.kind,
@@ -131,6 +132,7 @@ fn needs(filters: &[&Expr]) -> Needs {
                     | ExprKind::Lca(..)
                     | ExprKind::At { .. }
                     | ExprKind::Echo { .. }
+                    | ExprKind::Dash { .. }
                     | ExprKind::Variable { ty: Type::Position, .. }
                     | ExprKind::Move(MoveFilter { when: MoveWhen::Played, .. })
             )
@@ -227,6 +229,7 @@ impl<const W: usize> Compiler<'_, W> {
             }
             ExprKind::Loop { all: true, .. } => FilterNode::LoopAll(Box::new(self.loop_node(expr))),
             ExprKind::Echo { .. } => FilterNode::Echo(Box::new(self.echo(expr))),
+            ExprKind::Dash { .. } if type_of(expr) == Type::Filter => FilterNode::Dash(Box::new(self.dash(expr))),
             ExprKind::Comment { message: false, .. } if self.quiet.comments => FilterNode::Constant(true),
             ExprKind::Comment { message, quiet, parts } => FilterNode::Comment(Box::new(CommentNode {
                 message: *message,
@@ -276,6 +279,7 @@ impl<const W: usize> Compiler<'_, W> {
                 NumberNode::Block(Box::new(self.sequence(filters, Self::number)))
             }
             ExprKind::Echo { .. } => NumberNode::Echo(Box::new(self.echo(expr))),
+            ExprKind::Dash { .. } => NumberNode::Dash(Box::new(self.dash(expr))),
             ExprKind::Find { quantity, backward, quiet, bounds, body } => {
                 let (min, max) = match (quantity, &bounds[..]) {
                     (FindQuantity::Range, [low, high]) => (Some(self.number(low)), Some(self.number(high))),
@@ -403,6 +407,7 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Loop { .. } => SetNode::Loop(Box::new(self.loop_node(expr))),
             ExprKind::At { position, body } => SetNode::At(Box::new(self.position(position)), Box::new(self.set(body))),
             ExprKind::Block(filters) => SetNode::Block(Box::new(self.sequence(filters, Self::set))),
+            ExprKind::Dash { .. } => SetNode::Dash(Box::new(self.dash(expr))),
             _ => unreachable!("check: only sets reach here"),
         }
     }
@@ -525,6 +530,31 @@ impl<const W: usize> Compiler<'_, W> {
                 otherwise: otherwise.as_ref().map(|otherwise| self.position(otherwise)),
             })),
             _ => unreachable!("check: only positions reach here"),
+        }
+    }
+
+    /// A move dash.
+    fn dash(&mut self, expr: &Expr) -> DashNode<W> {
+        let ExprKind::Dash { from, to, capture, promote, target } = &expr.kind else {
+            unreachable!("compile: a dash node from a dash")
+        };
+        let promote = promote.as_ref().map(|promote| match self.set(promote) {
+            SetNode::Pieces { classes, .. } => {
+                classes.iter().fold(KindSet::EMPTY, |kinds, class| kinds.union(class.kinds))
+            }
+            _ => KindSet::EMPTY,
+        });
+        let target = target.as_ref().map(|target| match type_of(target) {
+            Type::Number => DashTarget::Number(self.number(target)),
+            Type::Set => DashTarget::Set(self.set(target)),
+            _ => DashTarget::Filter(self.filter(target)),
+        });
+        DashNode {
+            from: from.as_ref().map(|from| self.set(from)),
+            to: to.as_ref().map(|to| self.set(to)),
+            capture: *capture,
+            promote,
+            target,
         }
     }
 
@@ -1063,6 +1093,7 @@ fn may_hold_backhand<const W: usize>(set: &SetNode<W>) -> bool {
         | SetNode::Loop(_) => false,
         SetNode::At(_, set) => may_hold_backhand(set),
         SetNode::Unmapped(set) => may_hold_backhand(set),
+        SetNode::Dash(_) => false,
         SetNode::Block(block) => may_hold_backhand(&block.last),
         SetNode::If(conditional) => {
             may_hold_backhand(&conditional.then) || conditional.otherwise.as_ref().is_some_and(may_hold_backhand)

@@ -129,6 +129,9 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
         ExprKind::Distance(..) => line(out, &indent, "distance: the plies between two positions"),
         ExprKind::TypeName(_) => line(out, &indent, "typename: the letter of the piece"),
         ExprKind::Text(text) => line(out, &indent, &format!("text {text:?}")),
+        ExprKind::Dash { capture, .. } => {
+            line(out, &indent, if *capture { "[x]: the capture played next" } else { "--: the move played next" });
+        }
         ExprKind::Sort { min, label, .. } => {
             let order = if *min { "smallest" } else { "largest" };
             line(out, &indent, &format!("sort {:?}, {order} first", label.as_deref().unwrap_or("")));

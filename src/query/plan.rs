@@ -89,6 +89,8 @@ pub(crate) enum SetNode<const W: usize> {
     Loop(Box<LoopNode<W>>),
     /// The set at another position (`P : S`); empty where there is no such position.
     At(Box<PositionNode<W>>, Box<SetNode<W>>),
+    /// The set value of a dash's target after the move (empty where no move fits).
+    Dash(Box<DashNode<W>>),
     /// A set that transforms leave as it is (the pawn structures: `passedpawns` is the same
     /// set in every copy of a transformed filter).
     Unmapped(Box<SetNode<W>>),
@@ -147,6 +149,26 @@ pub(crate) struct FindNode<const W: usize> {
 pub(crate) struct Sequence<T, const W: usize> {
     pub before: Vec<FilterNode<W>>,
     pub last: T,
+}
+
+/// The move dash, `X--Y`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct DashNode<const W: usize> {
+    pub from: Option<SetNode<W>>,
+    pub to: Option<SetNode<W>>,
+    /// `[x]`: a capture, `to` being the captured piece's square.
+    pub capture: bool,
+    pub promote: Option<KindSet>,
+    /// What holds after the move.
+    pub target: Option<DashTarget<W>>,
+}
+
+/// What a dash's target is: a filter, or a value (a number, a set).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum DashTarget<const W: usize> {
+    Filter(FilterNode<W>),
+    Number(NumberNode<W>),
+    Set(SetNode<W>),
 }
 
 /// An x-ray chain (`A -> B -> C`, `xray (A B C)`).
@@ -243,6 +265,8 @@ pub(crate) enum NumberNode<const W: usize> {
     Echo(Box<EchoNode<W>>),
     /// The last number of a block, where the filters before it all match.
     Block(Box<Sequence<NumberNode<W>, W>>),
+    /// The value of a dash's target after the move, where the move fits.
+    Dash(Box<DashNode<W>>),
     /// The number, kept as the position's `sort` value where it has one.
     Sorted(Box<NumberNode<W>>),
     /// The `sort` value kept at the position tested.
@@ -340,6 +364,8 @@ pub(crate) enum FilterNode<const W: usize> {
     Mainline(bool),
     /// Writes a comment at the position, or prints a message; always matches.
     Comment(Box<CommentNode<W>>),
+    /// The move played from the position fits the dash (and its target holds after it).
+    Dash(Box<DashNode<W>>),
     /// A filter matches at another position of the game, the two named (`echo`).
     Echo(Box<EchoNode<W>>),
 }
@@ -572,6 +598,12 @@ impl<const W: usize> Program<W> {
                 true
             }
             FilterNode::Echo(node) => self.echo(node, context, at).is_some(),
+            FilterNode::Dash(node) => self.dash_target(node, context, at).is_some_and(|after| match &node.target {
+                Some(DashTarget::Filter(filter)) => self.filter(filter, context, after),
+                Some(DashTarget::Number(number)) => self.number(number, context, after).is_some(),
+                Some(DashTarget::Set(set)) => !self.set(set, context, after).is_empty(),
+                None => true,
+            }),
         }
     }
 
@@ -628,6 +660,10 @@ impl<const W: usize> Program<W> {
             NumberNode::At(position, number) => self.number(number, context, self.position(position, context, at)?),
             NumberNode::GameNumber => i64::try_from(context.game.number).ok(),
             NumberNode::Echo(node) => self.echo(node, context, at).flatten(),
+            NumberNode::Dash(node) => match &node.target {
+                Some(DashTarget::Number(number)) => self.number(number, context, self.dash_target(node, context, at)?),
+                _ => None,
+            },
             NumberNode::Sorted(value) => {
                 let value = self.number(value, context, at)?;
                 context.state.record_sort(value);
@@ -813,6 +849,10 @@ impl<const W: usize> Program<W> {
             },
             SetNode::Loop(node) => SetValue::board(self.loop_squares(node, context, at)),
             SetNode::Unmapped(set) => self.set(set, context, at),
+            SetNode::Dash(node) => match (self.dash_target(node, context, at), &node.target) {
+                (Some(after), Some(DashTarget::Set(set))) => self.set(set, context, after),
+                _ => SetValue::board(SquareSet::EMPTY),
+            },
             SetNode::Block(block) => {
                 if block.before.iter().all(|filter| self.filter(filter, context, at)) {
                     self.set(&block.last, context, at)

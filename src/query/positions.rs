@@ -3,8 +3,9 @@
 
 use super::comments::position_name;
 use super::context::Context;
-use super::plan::{EchoBody, EchoNode, FindNode, PositionNode, Program};
+use super::plan::{DashNode, EchoBody, EchoNode, FindNode, PositionNode, Program};
 use super::state::Value;
+use crate::board::Square;
 use crate::position::RulesView;
 
 /// The value of an `echo`: none when no target matched; else the largest value of its number
@@ -112,5 +113,50 @@ impl<const W: usize> Program<W> {
         state.set(source, old.0);
         state.set(target, old.1);
         matched.then_some(best)
+    }
+}
+
+impl<const W: usize> Program<W> {
+    /// The frame after the move played from `at`, when that move fits the dash: it leaves a
+    /// square of `from` for one of `to` (castling counts as the king's move and as the rook's),
+    /// captures (on `to`) with `[x]`, and promotes as asked.
+    pub(super) fn dash_target<P: RulesView<W>>(
+        &self,
+        node: &DashNode<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> Option<usize> {
+        let after = at + 1;
+        let played = context.frames.get(after)?.previous.as_ref()?;
+        if node.promote.is_some_and(|kinds| played.promotion.is_none_or(|kind| !kinds.contains(kind))) {
+            return None;
+        }
+        let from = node.from.as_ref().map(|set| self.squares(set, context, at));
+        let to = node.to.as_ref().map(|set| self.squares(set, context, at));
+        let fits = |leaves: Option<Square>, reaches: Square| {
+            from.is_none_or(|from| leaves.is_some_and(|square| from.contains(square)))
+                && to.is_none_or(|to| to.contains(reaches))
+        };
+        if node.capture {
+            return played.capture.filter(|&captured| fits(played.from, captured)).map(|_| after);
+        }
+        if fits(played.from, played.to) {
+            return Some(after);
+        }
+        // Castling: the rook's move, from the squares the mover left to those it took.
+        if played.castle.is_some() {
+            let (before, now) = (&context.frames[at].position, &context.frames[after].position);
+            let mover = before.turn();
+            let left = before.color(mover) - now.color(mover);
+            let took = now.color(mover) - before.color(mover);
+            let rook_from = left.iter().find(|&square| Some(square) != played.from);
+            let rook_to = took.iter().find(|&square| square != played.to);
+            if let (Some(rook_from), Some(rook_to)) = (rook_from, rook_to)
+                && fits(Some(rook_from), rook_to)
+            {
+                return Some(after);
+            }
+        }
+        None
     }
 }

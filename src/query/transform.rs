@@ -10,8 +10,8 @@ use super::ast::{BinaryOp, RayLines, Span, TransformKind};
 use super::compile::Compiler;
 use super::diagnostic::Diagnostic;
 use super::plan::{
-    CommentNode, Conditional, EchoBody, EchoNode, FilterNode, FindCount, FindNode, LoopNode, MoveNode, NumberNode,
-    PieceClass, PositionNode, Sequence, SetNode, Step, TextNode, TextValue, ValueNode, XRayNode,
+    CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, FilterNode, FindCount, FindNode, LoopNode,
+    MoveNode, NumberNode, PieceClass, PositionNode, Sequence, SetNode, Step, TextNode, TextValue, ValueNode, XRayNode,
 };
 use crate::board::{SquareMap, SquareSet};
 use crate::variant::Piece;
@@ -247,6 +247,7 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
             FilterNode::At(position, filter) => FilterNode::At(position.mapped(mapper)?, boxed(&**filter, mapper)?),
             FilterNode::Comment(node) => FilterNode::Comment(boxed(&**node, mapper)?),
             FilterNode::Echo(node) => FilterNode::Echo(boxed(&**node, mapper)?),
+            FilterNode::Dash(node) => FilterNode::Dash(boxed(&**node, mapper)?),
             FilterNode::Mainline(_)
             | FilterNode::Constant(_)
             | FilterNode::Check
@@ -312,6 +313,23 @@ impl<const W: usize> Mapped<W> for TextValue<W> {
         Some(match self {
             TextValue::Literal(_) => self.clone(),
             TextValue::TypeName(set) => TextValue::TypeName(set.mapped(mapper)?),
+        })
+    }
+}
+
+impl<const W: usize> Mapped<W> for DashNode<W> {
+    fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
+        Some(DashNode {
+            from: optional(&self.from, mapper)?,
+            to: optional(&self.to, mapper)?,
+            capture: self.capture,
+            promote: self.promote,
+            target: match &self.target {
+                None => None,
+                Some(DashTarget::Filter(filter)) => Some(DashTarget::Filter(filter.mapped(mapper)?)),
+                Some(DashTarget::Number(number)) => Some(DashTarget::Number(number.mapped(mapper)?)),
+                Some(DashTarget::Set(set)) => Some(DashTarget::Set(set.mapped(mapper)?)),
+            },
         })
     }
 }
@@ -387,6 +405,7 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
                 max: optional_number(&count.max, mapper)?,
             })),
             NumberNode::Echo(node) => NumberNode::Echo(boxed(&**node, mapper)?),
+            NumberNode::Dash(node) => NumberNode::Dash(boxed(&**node, mapper)?),
             NumberNode::Block(block) => NumberNode::Block(boxed(&**block, mapper)?),
             NumberNode::Line(line) => NumberNode::Line(boxed(&**line, mapper)?),
             NumberNode::Compared(op, left, right) => {
@@ -469,6 +488,7 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
             SetNode::At(position, set) => SetNode::At(boxed(&**position, mapper)?, boxed(&**set, mapper)?),
             SetNode::Block(block) => SetNode::Block(boxed(&**block, mapper)?),
             SetNode::Variable(_) | SetNode::Unmapped(_) => self.clone(),
+            SetNode::Dash(node) => SetNode::Dash(boxed(&**node, mapper)?),
         })
     }
 }
@@ -607,6 +627,7 @@ impl<const W: usize> Canonical for FilterNode<W> {
             | FilterNode::Mainline(_)
             | FilterNode::Comment(_)
             | FilterNode::Echo(_)
+            | FilterNode::Dash(_)
             | FilterNode::SameSquares(..)
             | FilterNode::ComparePositions(..)
             | FilterNode::CompareTexts(..)
@@ -649,7 +670,8 @@ impl<const W: usize> Canonical for NumberNode<W> {
             | NumberNode::Compared(..)
             | NumberNode::Distance(..)
             | NumberNode::Sorted(_)
-            | NumberNode::SortRecorded => self.clone(),
+            | NumberNode::SortRecorded
+            | NumberNode::Dash(_) => self.clone(),
         }
     }
 }
@@ -678,7 +700,8 @@ impl<const W: usize> Canonical for SetNode<W> {
             | SetNode::Loop(_)
             | SetNode::At(..)
             | SetNode::Block(_)
-            | SetNode::Unmapped(_) => self.clone(),
+            | SetNode::Unmapped(_)
+            | SetNode::Dash(_) => self.clone(),
             SetNode::MakeSquare(file, rank) => {
                 SetNode::MakeSquare(Box::new(file.canonical()), Box::new(rank.canonical()))
             }

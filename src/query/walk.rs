@@ -2,8 +2,8 @@
 //! positions, conditions and loops): one place that knows what each node holds.
 
 use super::plan::{
-    Conditional, EchoBody, EchoNode, FilterNode, FindNode, LoopNode, MoveNode, NumberNode, PositionNode, Sequence,
-    SetNode, TextNode, TextValue, ValueNode,
+    Conditional, DashNode, DashTarget, EchoBody, EchoNode, FilterNode, FindNode, LoopNode, MoveNode, NumberNode,
+    PositionNode, Sequence, SetNode, TextNode, TextValue, ValueNode,
 };
 
 /// A compiled node that may hold filters.
@@ -49,6 +49,7 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
                 filter.each_filter(visit);
             }
             FilterNode::Echo(node) => node.each_filter(visit),
+            FilterNode::Dash(node) => node.each_filter(visit),
             FilterNode::Comment(node) => {
                 for part in &mut node.parts {
                     match part {
@@ -94,6 +95,7 @@ impl<const W: usize> Walk<W> for NumberNode<W> {
                 }
             }
             NumberNode::Echo(node) => node.each_filter(visit),
+            NumberNode::Dash(node) => node.each_filter(visit),
             NumberNode::Block(block) => block.each_filter(visit),
             NumberNode::Line(line) => line.each_filter(visit),
             NumberNode::Sorted(value) => value.each_filter(visit),
@@ -157,6 +159,7 @@ impl<const W: usize> Walk<W> for SetNode<W> {
             }
             SetNode::Block(block) => block.each_filter(visit),
             SetNode::Unmapped(set) => set.each_filter(visit),
+            SetNode::Dash(node) => node.each_filter(visit),
             SetNode::Squares { .. } | SetNode::Pieces { .. } | SetNode::Variable(_) => {}
         }
     }
@@ -204,6 +207,20 @@ impl<const W: usize> Walk<W> for TextValue<W> {
     fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
         if let TextValue::TypeName(set) = self {
             set.each_filter(visit);
+        }
+    }
+}
+
+impl<const W: usize> Walk<W> for DashNode<W> {
+    fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
+        for set in [&mut self.from, &mut self.to].into_iter().flatten() {
+            set.each_filter(visit);
+        }
+        match &mut self.target {
+            Some(DashTarget::Filter(filter)) => filter.each_filter(visit),
+            Some(DashTarget::Number(number)) => number.each_filter(visit),
+            Some(DashTarget::Set(set)) => set.each_filter(visit),
+            None => {}
         }
     }
 }

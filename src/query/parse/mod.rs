@@ -943,6 +943,7 @@ impl Builder {
             Rule::loop_filter => self.loop_filter(pair),
             Rule::find_filter => self.find_filter(pair, span.start),
             Rule::comment_filter => self.comment_filter(pair),
+            Rule::dash_filter => self.dash_filter(pair),
             Rule::sort_filter => {
                 let (mut min, mut quiet, mut label) = (false, false, None);
                 let mut value = None;

@@ -2,7 +2,7 @@
 
 use pest::iterators::Pair;
 
-use super::{Builder, Rule, span_of, string};
+use super::{Builder, Rule, build_pieces, span_of, string};
 use crate::query::ast::{Expr, ExprKind, FindQuantity, PositionWord, Span, TextPart};
 use crate::query::check::{Type, type_of};
 
@@ -29,6 +29,37 @@ impl Builder {
         let target = names.pop().expect("grammar: echo names two positions");
         let source = names.pop().expect("grammar: echo names two positions");
         (ExprKind::Echo { source, target, all, quiet, body: Box::new(body) }, depth + 1)
+    }
+
+    /// The move dash `X--Y`, `X[x]Y`, with `=P` and `(F ...)`.
+    pub(super) fn dash_filter(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
+        let (mut from, mut to, mut capture, mut promote, mut target) = (None, None, false, None, None);
+        let mut depth = 0;
+        let mut before_sign = true;
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::designator => {
+                    let (designator, _) = self.operand(part);
+                    if before_sign { from = Some(Box::new(designator)) } else { to = Some(Box::new(designator)) }
+                }
+                Rule::dash_sign => {
+                    before_sign = false;
+                    capture = matches!(part.as_str(), "[x]" | "×");
+                }
+                Rule::dash_promotion => {
+                    let span = span_of(&part);
+                    promote = Some(Box::new(Expr { kind: ExprKind::Pieces(build_pieces(part)), span }));
+                }
+                Rule::dash_target => {
+                    let span = span_of(&part);
+                    let items = self.items(part.into_inner());
+                    depth = depth.max(items.depth);
+                    target = Some(Box::new(Expr { kind: ExprKind::Block(items.filters), span }));
+                }
+                _ => {}
+            }
+        }
+        (ExprKind::Dash { from, to, capture, promote, target }, depth + 1)
     }
 
     /// `comment(...)`, `message [quiet] (...)`.
