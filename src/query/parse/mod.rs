@@ -1622,7 +1622,7 @@ mod tests {
     fn deep_queries_are_refused_not_overflowed() {
         for (source, message) in [
             (format!("{}R{}", "(".repeat(5000), ")".repeat(5000)), "brackets nest more than 64 deep"),
-            (format!("{}R", "-".repeat(5000)), "more than 64 prefix operators in a row"),
+            (format!("{}R", "- ".repeat(5000)), "more than 64 prefix operators in a row"),
             (format!("1{}", " + 1".repeat(5000)), "this filter chains more than 256 operators such as '+' in a row"),
             (format!("{}R", "light ".repeat(300)), "filters nest more than 128 deep here"),
             (format!("{}R", "not light ".repeat(200)), "filters nest more than 128 deep here"),
