@@ -489,6 +489,8 @@ pub enum AssignOp {
     Union,
     /// `&=`: the intersection with the old set.
     Intersection,
+    /// `piece x = S`: the piece on the one occupied square of S, followed wherever it goes.
+    Piece,
 }
 
 /// The type of an expression.

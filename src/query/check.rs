@@ -307,7 +307,7 @@ impl Checker<'_> {
         let wanted = match op {
             AssignOp::Set | AssignOp::SetOrUnset => None,
             AssignOp::Arithmetic(_) => Some(Type::Number),
-            AssignOp::Union | AssignOp::Intersection => Some(Type::Set),
+            AssignOp::Union | AssignOp::Intersection | AssignOp::Piece => Some(Type::Set),
         };
         if found == Type::Text {
             let text = quoted(value.span.text(self.source));

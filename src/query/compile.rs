@@ -137,7 +137,12 @@ fn needs(filters: &[&Expr]) -> Needs {
                     | ExprKind::Move(MoveFilter { when: MoveWhen::Played, .. })
             )
         }),
-        identities: any(&|expr| matches!(&expr.kind, ExprKind::Loop { over: LoopOver::Pieces, .. })),
+        identities: any(&|expr| {
+            matches!(
+                &expr.kind,
+                ExprKind::Loop { over: LoopOver::Pieces, .. } | ExprKind::Assign { op: AssignOp::Piece, .. }
+            )
+        }),
     }
 }
 
@@ -213,9 +218,14 @@ impl<const W: usize> Compiler<'_, W> {
                 }
                 let value = match (op, type_of(value)) {
                     (_, Type::Position) => ValueNode::Position(self.position(value)),
-                    (AssignOp::Set | AssignOp::SetOrUnset | AssignOp::Union | AssignOp::Intersection, Type::Set) => {
-                        ValueNode::Set(self.set(value))
-                    }
+                    (
+                        AssignOp::Set
+                        | AssignOp::SetOrUnset
+                        | AssignOp::Union
+                        | AssignOp::Intersection
+                        | AssignOp::Piece,
+                        Type::Set,
+                    ) => ValueNode::Set(self.set(value)),
                     _ => ValueNode::Number(self.number(value)),
                 };
                 FilterNode::Assign { slot, op: *op, value }

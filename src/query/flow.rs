@@ -35,6 +35,14 @@ impl<const W: usize> Program<W> {
             (AssignOp::Arithmetic(op), Value::Number(old), Some(Value::Set(new))) => {
                 arithmetic(op, old, new.count(&context.frames[at].position)).map(Value::Number)
             }
+            (AssignOp::Piece, _, Some(Value::Set(set))) => {
+                let frame = &context.frames[at];
+                let mut squares = (set.squares & frame.position.occupied()).iter();
+                match (squares.next(), squares.next(), &frame.pieces) {
+                    (Some(square), None, Some(pieces)) => pieces.at(square).map(Value::Piece),
+                    _ => None,
+                }
+            }
             (AssignOp::Union, Value::Set(old), Some(Value::Set(new))) => Some(Value::Set(SetValue {
                 squares: old.squares | new.squares,
                 backhand: [0, 1].map(|c| old.backhand[c].union(new.backhand[c])),

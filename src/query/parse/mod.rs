@@ -943,6 +943,8 @@ impl Builder {
             Rule::loop_filter => self.loop_filter(pair),
             Rule::find_filter => self.find_filter(pair, span.start),
             Rule::comment_filter => self.comment_filter(pair),
+            Rule::piece_assignment => self.piece_assignment(pair),
+            Rule::slash_comment => self.slash_comment(pair),
             Rule::dash_filter => self.dash_filter(pair),
             Rule::sort_filter => {
                 let (mut min, mut quiet, mut label) = (false, false, None);

@@ -2,9 +2,11 @@
 
 use pest::iterators::Pair;
 
-use super::{Builder, Rule, build_pieces, span_of, string};
+use super::{Builder, Rule, TEXT_OFFSET, build_pieces, parse_rule, span_of, string};
+use crate::query::ast::Word;
 use crate::query::ast::{Expr, ExprKind, FindQuantity, PositionWord, Span, TextPart};
 use crate::query::check::{Type, type_of};
+use crate::query::diagnostic::Diagnostic;
 
 impl Builder {
     /// `echo [quiet] (S T) [in all] F`: S and T name positions from here on.
@@ -60,6 +62,39 @@ impl Builder {
             }
         }
         (ExprKind::Dash { from, to, capture, promote, target }, depth + 1)
+    }
+
+    /// `/// F G ...`: `comment(F G ...)`, its arguments running to the end of the line.
+    pub(super) fn slash_comment(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
+        let span = span_of(&pair);
+        let text = pair.into_inner().next().map_or("", |text| text.as_str()).to_owned();
+        let parsed = parse_rule(Rule::comment_args, &text);
+        let Ok(mut pairs) = parsed else {
+            self.diagnostics.push(Diagnostic::new(
+                span,
+                "'///' writes the filters and texts after it on its line: these could not be read",
+            ));
+            return (ExprKind::Word(Word::True), 1);
+        };
+        let outer = TEXT_OFFSET.replace(span.start + 3);
+        let mut parts = Vec::new();
+        let mut depth = 0;
+        for part in pairs.next().map(Pair::into_inner).into_iter().flatten() {
+            match part.as_rule() {
+                Rule::string => parts.push(TextPart::Text(string(Some(part)))),
+                Rule::filter => {
+                    let (expr, expr_depth) = self.operators(part.into_inner());
+                    depth = depth.max(expr_depth);
+                    parts.push(TextPart::Value(expr));
+                }
+                _ => {}
+            }
+        }
+        TEXT_OFFSET.set(outer);
+        if parts.is_empty() {
+            self.diagnostics.push(Diagnostic::new(span, "'///' needs something to write after it on its line"));
+        }
+        (ExprKind::Comment { message: false, quiet: false, parts }, depth + 1)
     }
 
     /// `comment(...)`, `message [quiet] (...)`.

@@ -75,7 +75,7 @@ impl Builder {
                 let Assignment { name, name_span, op, persistent } = assignment;
                 let ty = match op {
                     AssignOp::Arithmetic(_) => Type::Number,
-                    AssignOp::Union | AssignOp::Intersection => Type::Set,
+                    AssignOp::Union | AssignOp::Intersection | AssignOp::Piece => Type::Set,
                     AssignOp::Set | AssignOp::SetOrUnset => type_of(&value),
                 };
                 let combines = !matches!(op, AssignOp::Set | AssignOp::SetOrUnset);
@@ -107,6 +107,24 @@ impl Builder {
         }
     }
 
+    /// `piece x = S`.
+    pub(super) fn piece_assignment(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
+        let mut name = String::new();
+        let mut value = None;
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::variable_word => {
+                    name = self.resolve(part.as_str());
+                    self.declare(&name, Type::Set, span_of(&part), false);
+                }
+                Rule::argument => value = Some(self.operators(part.into_inner())),
+                _ => {}
+            }
+        }
+        let (value, depth) = value.expect("grammar: piece x = S takes a set");
+        (ExprKind::Assign { name, op: AssignOp::Piece, value: Box::new(value), persistent: false }, depth + 1)
+    }
+
     /// `if F [then] G [else H]`.
     pub(super) fn if_filter(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
         let mut filters = Vec::new();
@@ -130,7 +148,7 @@ impl Builder {
         for part in pair.into_inner() {
             match part.as_rule() {
                 Rule::kw_piece => over = LoopOver::Pieces,
-                Rule::kw_all => all = true,
+                Rule::kw_all | Rule::kw_forall => all = true,
                 Rule::variable_name => {
                     name = part.as_str().to_owned();
                     self.declare(&name, Type::Set, span_of(&part), false);
