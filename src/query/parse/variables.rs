@@ -149,7 +149,7 @@ impl Builder {
             match part.as_rule() {
                 Rule::kw_piece => over = LoopOver::Pieces,
                 Rule::kw_all | Rule::kw_forall => all = true,
-                Rule::variable_name => {
+                Rule::variable_word => {
                     name = part.as_str().to_owned();
                     self.declare(&name, Type::Set, span_of(&part), false);
                 }
