@@ -409,3 +409,62 @@ fn cql_command_writes_what_cql6_writes() {
     let seconds = started.elapsed().as_secs_f64();
     eprintln!("{compared} runs of CQL 6.2 and cqlq cql agree ({same_bytes} to the byte), in {seconds:.1} s");
 }
+
+/// The games of the reference corpus, `tests/cql/games.pgn.zst`, in a file of `dir`.
+fn reference_games(dir: &Path) -> PathBuf {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cql/games.pgn.zst");
+    let games = zstd::decode_all(fs::File::open(corpus).unwrap()).unwrap();
+    let path = dir.join("games.pgn");
+    fs::write(&path, games).unwrap();
+    path
+}
+
+/// What a run printed besides its first line (the program's name) and its closing line: the
+/// query's messages and the progress marks.
+fn printed(stdout: &[u8]) -> Vec<String> {
+    let stdout = text(stdout);
+    let lines: Vec<&str> = stdout.lines().collect();
+    let end = lines.iter().rposition(|line| line.contains(" matches of ")).unwrap_or(lines.len());
+    lines[1.min(end)..end].iter().map(|line| (*line).to_owned()).collect()
+}
+
+/// Every query file of the reference corpus, run by CQL 6.2 and by `cqlq cql` on the corpus's
+/// games: the same counts, the same messages, and the same games with the same marks and
+/// comments (line breaks aside).
+#[test]
+#[ignore = "runs CQL 6.2 from ../shared/tools/cql6"]
+fn every_corpus_query_writes_what_cql6_writes() {
+    let Some(cql6) = cql6() else {
+        eprintln!("skipped: CQL 6.2 is not at ../shared/tools/cql6/cql, or does not run there");
+        return;
+    };
+    let dir = temp_dir("cql-corpus-beside-cql6");
+    let games = reference_games(&dir);
+    let queries = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cql/queries");
+    let mut files: Vec<PathBuf> = fs::read_dir(queries).unwrap().map(|entry| entry.unwrap().path()).collect();
+    files.sort();
+    let (mut differ, mut same_bytes) = (Vec::new(), 0);
+    for file in &files {
+        let run = |program: &Path, prefix: &[&str], out: &str| {
+            let mut command = Command::new(program);
+            command.args(prefix).args(["-s", "-i"]).arg(&games).args(["-o", out]).arg(file);
+            command.current_dir(&dir).stdin(Stdio::null()).output().unwrap()
+        };
+        let theirs = run(&cql6, &[], "theirs.pgn");
+        let ours = run(Path::new(env!("CARGO_BIN_EXE_cqlq")), &["cql"], "ours.pgn");
+        let theirs_file = fs::read(dir.join("theirs.pgn")).unwrap_or_default();
+        let ours_file = fs::read(dir.join("ours.pgn")).unwrap_or_default();
+        let same = closing_counts(&ours.stdout) == closing_counts(&theirs.stdout)
+            && printed(&ours.stdout) == printed(&theirs.stdout)
+            && normalized(&ours_file) == normalized(&theirs_file);
+        if same {
+            same_bytes += usize::from(ours_file == theirs_file);
+        } else {
+            differ.push(file.display().to_string());
+        }
+        let _ = fs::remove_file(dir.join("theirs.pgn"));
+        let _ = fs::remove_file(dir.join("ours.pgn"));
+    }
+    assert!(differ.is_empty(), "{} of {} query files give other output:\n{}", differ.len(), files.len(), differ.join("\n"));
+    eprintln!("{} query files: CQL 6.2 and cqlq cql agree ({same_bytes} to the byte)", files.len());
+}

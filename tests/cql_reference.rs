@@ -167,13 +167,14 @@ impl<'a> Visitor<'a> for Marks {
     fn comment(&mut self, text: &'a [u8]) {
         let text = String::from_utf8_lossy(text);
         let text = text.trim();
-        // The match string ends the comment it marks a position with: alone, or after the game
-        // number (a match at the initial position) or after what a `line` says of itself.
+        // The match string is a word of the comment that marks a position: alone, after the
+        // game number (a match at the initial position) or what the query says there, or
+        // before what later positions say of this one (`echo`) and a `sort` value.
         if let Some(number) = text.strip_prefix("Game number ") {
             self.game = number.split_whitespace().next().and_then(|number| number.parse().ok());
         }
-        let mark = text.rsplit(char::is_whitespace).next().unwrap_or("");
-        if mark == self.matchstring && self.plies.last() != Some(&self.ply) {
+        let marked = text.split_whitespace().any(|word| word == self.matchstring);
+        if marked && self.plies.last() != Some(&self.ply) {
             self.plies.push(self.ply);
         }
     }
