@@ -465,6 +465,12 @@ fn every_corpus_query_writes_what_cql6_writes() {
         let _ = fs::remove_file(dir.join("theirs.pgn"));
         let _ = fs::remove_file(dir.join("ours.pgn"));
     }
-    assert!(differ.is_empty(), "{} of {} query files give other output:\n{}", differ.len(), files.len(), differ.join("\n"));
+    assert!(
+        differ.is_empty(),
+        "{} of {} query files give other output:\n{}",
+        differ.len(),
+        files.len(),
+        differ.join("\n")
+    );
     eprintln!("{} query files: CQL 6.2 and cqlq cql agree ({same_bytes} to the byte)", files.len());
 }

@@ -108,8 +108,8 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::Comment { .. } => Type::Filter,
         ExprKind::Sort { .. } => Type::Number,
         ExprKind::Dash { target: Some(target), .. } => match type_of(target) {
-            Type::Filter => Type::Filter,
-            value => value,
+            value @ (Type::Number | Type::Set) => value,
+            _ => Type::Filter,
         },
         ExprKind::Dash { .. } => Type::Filter,
         ExprKind::Distance(..) => Type::Number,
