@@ -4,7 +4,7 @@
 //! be passed over, as in CQL 6.2.
 
 use super::context::Context;
-use super::plan::{Program, XRayNode};
+use super::plan::{Program, XRayNode, coordinates};
 use crate::board::SquareSet;
 use crate::position::RulesView;
 
@@ -37,12 +37,11 @@ impl<const W: usize> Program<W> {
         let mut next = vec![false; rest.len()];
         for start in (*first & occupied).iter() {
             let lines = [(orthogonal, &ORTHOGONAL), (diagonal, &DIAGONAL)];
-            for (seers, directions) in lines.into_iter().filter(|(seers, _)| seers.contains(start)) {
+            for (_, directions) in lines.into_iter().filter(|(seers, _)| seers.contains(start)) {
                 for &(file_step, rank_step) in directions {
                     stages.fill(false);
                     stages[0] = true;
-                    let (mut file, mut rank) =
-                        (i32::from(geometry.file_of(start).index()), i32::from(geometry.rank_of(start).index()));
+                    let (mut file, mut rank) = coordinates(geometry, start);
                     loop {
                         file += file_step;
                         rank += rank_step;
@@ -69,7 +68,6 @@ impl<const W: usize> Program<W> {
                         }
                     }
                 }
-                let _ = seers;
             }
         }
         if node.last { lasts } else { firsts }

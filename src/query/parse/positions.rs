@@ -77,19 +77,7 @@ impl Builder {
             return (ExprKind::Word(Word::True), 1);
         };
         let outer = TEXT_OFFSET.replace(span.start + 3);
-        let mut parts = Vec::new();
-        let mut depth = 0;
-        for part in pairs.next().map(Pair::into_inner).into_iter().flatten() {
-            match part.as_rule() {
-                Rule::string => parts.push(TextPart::Text(string(Some(part)))),
-                Rule::filter => {
-                    let (expr, expr_depth) = self.operators(part.into_inner());
-                    depth = depth.max(expr_depth);
-                    parts.push(TextPart::Value(expr));
-                }
-                _ => {}
-            }
-        }
+        let (parts, depth) = self.text_parts(pairs.next().map(Pair::into_inner).into_iter().flatten());
         TEXT_OFFSET.set(outer);
         if parts.is_empty() {
             self.diagnostics.push(Diagnostic::new(span, "'///' needs something to write after it on its line"));
@@ -99,13 +87,18 @@ impl Builder {
 
     /// `comment(...)`, `message [quiet] (...)`.
     pub(super) fn comment_filter(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
-        let (mut message, mut quiet) = (false, false);
+        let message = pair.clone().into_inner().any(|part| part.as_rule() == Rule::kw_message);
+        let quiet = pair.clone().into_inner().any(|part| part.as_rule() == Rule::kw_quiet);
+        let (parts, depth) = self.text_parts(pair.into_inner());
+        (ExprKind::Comment { message, quiet, parts }, depth + 1)
+    }
+
+    /// The texts and the values among the pairs, in order, with the depth of the deepest value.
+    fn text_parts<'i>(&mut self, pairs: impl Iterator<Item = Pair<'i, Rule>>) -> (Vec<TextPart>, u32) {
         let mut parts = Vec::new();
         let mut depth = 0;
-        for part in pair.into_inner() {
+        for part in pairs {
             match part.as_rule() {
-                Rule::kw_message => message = true,
-                Rule::kw_quiet => quiet = true,
                 Rule::string => parts.push(TextPart::Text(string(Some(part)))),
                 Rule::filter => {
                     let (expr, expr_depth) = self.operators(part.into_inner());
@@ -115,7 +108,7 @@ impl Builder {
                 _ => {}
             }
         }
-        (ExprKind::Comment { message, quiet, parts }, depth + 1)
+        (parts, depth)
     }
 
     /// `find [all | N [M]] [<--] [quiet] F`. Like a transform, `find` takes the whole filter
