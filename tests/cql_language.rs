@@ -95,3 +95,19 @@ fn queries_whose_types_do_not_fit_are_refused() {
     // And these run: a position as a dash's target is a filter there.
     let _ = plan("--(find check)", "Standard");
 }
+
+#[test]
+fn loops_go_on_while_they_match_and_end_in_any_case() {
+    assert_eq!(plies("x = 0  loop { x < 3  x += 1 }  x == 3  initial"), [0]);
+    assert_eq!(plies("x = 0  while (x < 5) x += 1  x == 5  initial"), [0]);
+    // A loop that would never end stops, and the position goes on being tested.
+    assert_eq!(plies("x = 0  while (true) x += 1  x > 0  initial"), [0]);
+}
+
+#[test]
+fn what_is_not_supported_yet_is_named() {
+    for word in ["path", "focus", "piecepath", "dictionary", "uppercase", "readfile"] {
+        let error = Query::parse(&format!("{word} check")).unwrap_err().to_string();
+        assert!(error.contains(&format!("'{word}' is not supported yet")), "{error}");
+    }
+}

@@ -124,6 +124,9 @@ impl Expr {
             }
             ExprKind::Loop { set, body, .. } => vec![set, body],
             ExprKind::Sort { value, .. } => vec![value],
+            ExprKind::Repeat { test, body } => {
+                test.iter().map(|test| &**test).chain(std::iter::once(&**body)).collect()
+            }
             ExprKind::Dash { from, to, promote, target, .. } => boxed([from, to, promote, target]),
             ExprKind::Find { bounds, body, .. } => bounds.iter().chain(std::iter::once(&**body)).collect(),
             ExprKind::Echo { body, .. } => vec![body],
@@ -391,6 +394,14 @@ pub enum ExprKind {
         promote: Option<Box<Expr>>,
         /// What holds after the move (a block), if given.
         target: Option<Box<Expr>>,
+    },
+    /// `loop F` (F again and again while it matches; matches when it matched once) and `while
+    /// (T) F` (F again and again while T matches; always matches).
+    Repeat {
+        /// T, for `while`.
+        test: Option<Box<Expr>>,
+        /// F.
+        body: Box<Expr>,
     },
     /// `sort [quiet] ["label"] F`: F's value, by which the games found are ordered (the best
     /// value over each game's matching positions).

@@ -107,6 +107,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::At { body, .. } => type_of(body),
         ExprKind::Comment { .. } => Type::Filter,
         ExprKind::Sort { .. } => Type::Number,
+        ExprKind::Repeat { .. } => Type::Filter,
         ExprKind::Dash { target: Some(target), .. } => match type_of(target) {
             value @ (Type::Number | Type::Set) => value,
             _ => Type::Filter,
@@ -260,6 +261,12 @@ impl Checker<'_> {
             }
             ExprKind::Position(_) | ExprKind::Text(_) => {}
             ExprKind::Sort { value, .. } => self.want_number(value, "sort"),
+            ExprKind::Repeat { test, body } => {
+                if let Some(test) = test {
+                    self.expr(test);
+                }
+                self.expr(body);
+            }
             ExprKind::Dash { from, to, target, .. } => {
                 for set in [from, to].into_iter().flatten() {
                     self.want_set(set, "--");

@@ -239,6 +239,9 @@ impl<const W: usize> Compiler<'_, W> {
             }
             ExprKind::Loop { all: true, .. } => FilterNode::LoopAll(Box::new(self.loop_node(expr))),
             ExprKind::Echo { .. } => FilterNode::Echo(Box::new(self.echo(expr))),
+            ExprKind::Repeat { test, body } => {
+                FilterNode::Repeat(test.as_ref().map(|test| Box::new(self.filter(test))), Box::new(self.filter(body)))
+            }
             ExprKind::Dash { .. } if type_of(expr) == Type::Filter => FilterNode::Dash(Box::new(self.dash(expr))),
             ExprKind::Comment { message: false, .. } if self.quiet.comments => FilterNode::Constant(true),
             ExprKind::Comment { message, quiet, parts } => FilterNode::Comment(Box::new(CommentNode {

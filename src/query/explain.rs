@@ -129,6 +129,8 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
         ExprKind::Distance(..) => line(out, &indent, "distance: the plies between two positions"),
         ExprKind::TypeName(_) => line(out, &indent, "typename: the letter of the piece"),
         ExprKind::Text(text) => line(out, &indent, &format!("text {text:?}")),
+        ExprKind::Repeat { test: None, .. } => line(out, &indent, "loop: again while it matches"),
+        ExprKind::Repeat { test: Some(_), .. } => line(out, &indent, "while: again while the test matches"),
         ExprKind::Dash { capture, .. } => {
             line(out, &indent, if *capture { "[x]: the capture played next" } else { "--: the move played next" });
         }

@@ -3,7 +3,7 @@
 
 use super::ast::{AssignOp, BinaryOp, LoopOver};
 use super::context::Context;
-use super::plan::{Conditional, LoopNode, Program, SetValue, ValueNode};
+use super::plan::{Conditional, FilterNode, LoopNode, Program, SetValue, ValueNode};
 use super::state::Value;
 use crate::board::{Square, SquareSet};
 use crate::position::RulesView;
@@ -159,6 +159,44 @@ impl<const W: usize> Program<W> {
             }
         }
         context.state.set(node.slot, old);
+    }
+}
+
+/// The most rounds a `loop` or a `while` makes at one position: past them it stops, and says so.
+const MAX_ROUNDS: u32 = 100_000;
+
+impl<const W: usize> Program<W> {
+    /// `while (T) F` with a test (always matches), `loop F` without (matches when F matched
+    /// once); a loop that would go on for ever stops after [`MAX_ROUNDS`] rounds, with a message.
+    pub(super) fn repeat<P: RulesView<W>>(
+        &self,
+        test: Option<&FilterNode<W>>,
+        body: &FilterNode<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> bool {
+        let mut matched = false;
+        for _ in 0..MAX_ROUNDS {
+            let goes_on = match test {
+                Some(test) => {
+                    self.filter(test, context, at) && {
+                        self.filter(body, context, at);
+                        true
+                    }
+                }
+                None => self.filter(body, context, at),
+            };
+            if !goes_on {
+                return test.is_some() || matched;
+            }
+            matched = true;
+        }
+        context.state.message(format!(
+            "Game: {} {}: a loop stopped after {MAX_ROUNDS} rounds",
+            context.game.number,
+            super::comments::position_name(&context.frames[at].position)
+        ));
+        true
     }
 }
 

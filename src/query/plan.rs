@@ -366,6 +366,8 @@ pub(crate) enum FilterNode<const W: usize> {
     Comment(Box<CommentNode<W>>),
     /// The move played from the position fits the dash (and its target holds after it).
     Dash(Box<DashNode<W>>),
+    /// `loop F` (no test) or `while (T) F`.
+    Repeat(Option<Box<FilterNode<W>>>, Box<FilterNode<W>>),
     /// A filter matches at another position of the game, the two named (`echo`).
     Echo(Box<EchoNode<W>>),
 }
@@ -598,6 +600,7 @@ impl<const W: usize> Program<W> {
                 true
             }
             FilterNode::Echo(node) => self.echo(node, context, at).is_some(),
+            FilterNode::Repeat(test, body) => self.repeat(test.as_deref(), body, context, at),
             FilterNode::Dash(node) => self.dash_target(node, context, at).is_some_and(|after| match &node.target {
                 Some(DashTarget::Filter(filter)) => self.filter(filter, context, after),
                 Some(DashTarget::Number(number)) => self.number(number, context, after).is_some(),

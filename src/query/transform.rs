@@ -247,6 +247,13 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
             FilterNode::At(position, filter) => FilterNode::At(position.mapped(mapper)?, boxed(&**filter, mapper)?),
             FilterNode::Comment(node) => FilterNode::Comment(boxed(&**node, mapper)?),
             FilterNode::Echo(node) => FilterNode::Echo(boxed(&**node, mapper)?),
+            FilterNode::Repeat(test, body) => FilterNode::Repeat(
+                match test {
+                    Some(test) => Some(boxed(&**test, mapper)?),
+                    None => None,
+                },
+                boxed(&**body, mapper)?,
+            ),
             FilterNode::Dash(node) => FilterNode::Dash(boxed(&**node, mapper)?),
             FilterNode::Mainline(_)
             | FilterNode::Constant(_)
@@ -628,6 +635,7 @@ impl<const W: usize> Canonical for FilterNode<W> {
             | FilterNode::Comment(_)
             | FilterNode::Echo(_)
             | FilterNode::Dash(_)
+            | FilterNode::Repeat(..)
             | FilterNode::SameSquares(..)
             | FilterNode::ComparePositions(..)
             | FilterNode::CompareTexts(..)

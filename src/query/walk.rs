@@ -49,6 +49,12 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
                 filter.each_filter(visit);
             }
             FilterNode::Echo(node) => node.each_filter(visit),
+            FilterNode::Repeat(test, body) => {
+                if let Some(test) = test {
+                    test.each_filter(visit);
+                }
+                body.each_filter(visit);
+            }
             FilterNode::Dash(node) => node.each_filter(visit),
             FilterNode::Comment(node) => {
                 for part in &mut node.parts {

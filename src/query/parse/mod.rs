@@ -943,6 +943,22 @@ impl Builder {
             Rule::loop_filter => self.loop_filter(pair),
             Rule::find_filter => self.find_filter(pair, span.start),
             Rule::comment_filter => self.comment_filter(pair),
+            Rule::repeat_filter | Rule::while_filter => {
+                let mut filters = self.filters(pair.into_inner());
+                let (body, body_depth) = filters.pop().expect("grammar: a loop has a body");
+                let test = filters.pop();
+                let depth = body_depth.max(test.as_ref().map_or(0, |(_, depth)| *depth));
+                (ExprKind::Repeat { test: test.map(|(test, _)| Box::new(test)), body: Box::new(body) }, depth + 1)
+            }
+            Rule::unsupported => {
+                let message = format!(
+                    "{} is not supported yet: cqlq has CQL 6.2's language but for paths, dictionaries, text \
+                     functions and the words about them",
+                    quoted(pair.as_str())
+                );
+                self.diagnostics.push(Diagnostic::new(span, message));
+                (ExprKind::Word(Word::True), 1)
+            }
             Rule::piece_assignment => self.piece_assignment(pair),
             Rule::slash_comment => self.slash_comment(pair),
             Rule::dash_filter => self.dash_filter(pair),
@@ -1382,6 +1398,8 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_xray
             | Rule::kw_distance
             | Rule::kw_function
+            | Rule::kw_loop
+            | Rule::kw_while
             | Rule::kw_typename
     )
 }
