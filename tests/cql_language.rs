@@ -88,12 +88,37 @@ fn queries_whose_types_do_not_fit_are_refused() {
         "x = typename k",
         "function f(x) { f(x) }  f(R)",
         "rotate45 Ba1",
+        "x = flipcolor {find <-- Q}",
+        "y = flip typename e4",
     ] {
         let refused = Query::parse(query).and_then(|query| query.compile(cqlq::Variant::standard()).map(|_| ()));
         assert!(refused.is_err(), "{query}");
     }
-    // And these run: a position as a dash's target is a filter there.
+    // And these run: a position as a dash's target is a filter there, and a transform of a
+    // position or a text only matches or not.
     let _ = plan("--(find check)", "Standard");
+    assert_eq!(plies("flipcolor {mate  find <-- Qd1}"), [7]);
+    assert_eq!(plies("flipcolor {typename h5 == \"Q\"}"), [3, 4, 5, 6]);
+}
+
+#[test]
+fn persistent_variables_last_from_game_to_game() {
+    let two_games = format!("{SCHOLAR}\n{SCHOLAR}");
+    // A persistent number starts at 0 and counts on over both games; a plain one starts again.
+    let counted = found("persistent checks += 1  checks == 15", &two_games);
+    assert_eq!(counted, [(2, vec![6])]);
+    let plain = found("n1 = 0  n1 += 1  n1 == 1", &two_games);
+    assert_eq!(plain.len(), 2);
+    let refused = Query::parse("x = 1  persistent x = 2").unwrap_err().to_string();
+    assert!(refused.contains("without 'persistent'"), "{refused}");
+    let refused = Query::parse("persistent here = currentposition").unwrap_err().to_string();
+    assert!(refused.contains("only numbers and sets"), "{refused}");
+}
+
+#[test]
+fn a_set_in_parentheses_or_a_variable_touches_the_dash() {
+    assert_eq!(plies("(Q|B)--[f7,h5]"), [2, 6]);
+    assert_eq!(plies("square target in f7 Q--target(mate)"), [6]);
 }
 
 #[test]

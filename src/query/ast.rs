@@ -329,8 +329,8 @@ pub enum ExprKind {
         op: AssignOp,
         /// The value.
         value: Box<Expr>,
-        /// `persistent`: the value lasts from one game to the next.
-        persistent: bool,
+        /// How long the value lasts: the game, or (`persistent`) the whole run.
+        lasting: Lasting,
     },
     /// `if F then G [else H]`: G where F matches, else H.
     If {
@@ -634,6 +634,26 @@ pub struct MoveFilter {
     pub castle: Option<Castle>,
     /// `drop`: a piece put on the board from the hand.
     pub drop: bool,
+}
+
+/// How long a variable's value lasts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Lasting {
+    /// Until the game ends (every variable is without a value when the next game begins).
+    #[default]
+    Game,
+    /// `persistent`: from game to game, to the end of the run, when its value is printed.
+    Run,
+    /// `persistent quiet`: from game to game, its value not printed at the end.
+    RunQuietly,
+}
+
+impl Lasting {
+    /// Whether the value lasts from game to game.
+    #[must_use]
+    pub fn is_persistent(self) -> bool {
+        self != Lasting::Game
+    }
 }
 
 /// Which moves a `move` filter looks at.

@@ -93,7 +93,12 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         | ExprKind::Move(_) => Type::Set,
         ExprKind::Power(_) | ExprKind::SquareNumber { .. } => Type::Number,
         ExprKind::Transform { count: true, .. } => Type::Number,
-        ExprKind::Transform { body, .. } => type_of(body),
+        // A transformed set or number has a value (over the transformed copies); a transformed
+        // position or text only matches or not.
+        ExprKind::Transform { body, .. } => match type_of(body) {
+            ty @ (Type::Set | Type::Number) => ty,
+            _ => Type::Filter,
+        },
         ExprKind::Game(GameFilter::Elo(_) | GameFilter::Year) => Type::Number,
         ExprKind::Game(_) => Type::Filter,
         ExprKind::Variable { ty, .. } => *ty,

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use super::context::Context;
 use super::plan::{CommentNode, Program, TextNode, TextValue};
-use super::state::Value;
+use super::state::{State, Value};
 use crate::board::{Square, SquareSet};
 use crate::position::{PositionView, RulesView};
 use crate::variant::{Color, Kind, Piece};
@@ -102,6 +102,18 @@ impl<const W: usize> Program<W> {
                 })
             }
         }
+    }
+
+    /// The persistent variables printed at the end of a run, as CQL 6.2 prints them
+    /// (`name: value`), with the values `state` holds; `quiet` ones are left out.
+    #[must_use]
+    pub fn persistent_report(&self, state: &State<W>) -> Vec<String> {
+        let value = |slot| match state.get(slot) {
+            Value::Number(value) => value.to_string(),
+            Value::Set(set) => self.square_list(set.squares),
+            _ => "<unbound>".to_owned(),
+        };
+        self.printed.iter().map(|(name, slot)| format!("{name}: {}", value(*slot))).collect()
     }
 
     /// Squares as CQL 6.2 lists them: one alone (`e4`), others in brackets by rank from the

@@ -3,7 +3,7 @@
 //! square off its board, a letter it does not have) are collected here.
 
 use super::ast::{
-    AssignOp, AttackSide, BinaryOp, Castle, Coordinate, Expr, ExprKind, FindQuantity, GameFilter, LineOptions,
+    AssignOp, AttackSide, BinaryOp, Castle, Coordinate, Expr, ExprKind, FindQuantity, GameFilter, Lasting, LineOptions,
     LoopOver, MoveFilter, MoveWhen, PieceAtomKind, PieceDesignator, PositionWord, Region, Sort, Span, SquareDesignator,
     SquarePart, TextPart, UnaryOp, Word,
 };
@@ -62,6 +62,7 @@ pub(crate) fn compile<const W: usize>(
         quiet,
         slots: HashMap::new(),
         persistent: Vec::new(),
+        printed: Vec::new(),
     };
     let mut compiled: Vec<FilterNode<W>> = filters.iter().map(|filter| compiler.filter(filter)).collect();
     let mut exprs: Vec<&Expr> = filters.iter().collect();
@@ -101,6 +102,7 @@ pub(crate) fn compile<const W: usize>(
         sort,
         needs,
         persistent: compiler.persistent,
+        printed: compiler.printed,
     };
     Ok((program, compiler.reports))
 }
@@ -163,6 +165,8 @@ pub(super) struct Compiler<'a, const W: usize> {
     slots: HashMap<String, usize>,
     /// Whether the variable of each slot lasts from game to game.
     persistent: Vec<Option<Value<W>>>,
+    /// The persistent variables printed at the end, in the order declared, with their slots.
+    printed: Vec<(String, usize)>,
 }
 
 /// What a piece letter stands for.
@@ -207,13 +211,13 @@ impl<const W: usize> Compiler<'_, W> {
                 }),
             },
             ExprKind::Game(game) if type_of(expr) == Type::Filter => self.game(game, expr.span),
-            ExprKind::Transform { transform, count: false, body } if type_of(body) == Type::Filter => {
+            ExprKind::Transform { transform, count: false, body } if type_of(expr) == Type::Filter => {
                 FilterNode::Any(self.copies(*transform, expr.span, |compiler| compiler.filter(body)))
             }
-            ExprKind::Assign { name, op, value, persistent } => {
-                let slot = self.slot(name, *persistent);
+            ExprKind::Assign { name, op, value, lasting } => {
+                let slot = self.slot(name, *lasting);
                 let holds_set = matches!(op, AssignOp::Union | AssignOp::Intersection) || type_of(value) == Type::Set;
-                if *persistent && holds_set {
+                if lasting.is_persistent() && holds_set {
                     self.persistent[slot] = Some(Value::Set(SetValue::board(SquareSet::EMPTY)));
                 }
                 let value = match (op, type_of(value)) {
@@ -319,7 +323,7 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Transform { transform, count: false, body } if type_of(body) == Type::Number => {
                 NumberNode::Extreme { max: true, args: self.copies(*transform, expr.span, |c| c.number(body)) }
             }
-            ExprKind::Variable { name, ty: Type::Number } => NumberNode::Variable(self.slot(name, false)),
+            ExprKind::Variable { name, ty: Type::Number } => NumberNode::Variable(self.slot(name, Lasting::Game)),
             ExprKind::If { condition, then, otherwise } if type_of(expr) == Type::Number => {
                 NumberNode::If(Box::new(Conditional {
                     condition: self.filter(condition),
@@ -411,7 +415,7 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Transform { transform, body, .. } => {
                 SetNode::UnionAll(self.copies(*transform, expr.span, |compiler| compiler.set(body)))
             }
-            ExprKind::Variable { name, .. } => SetNode::Variable(self.slot(name, false)),
+            ExprKind::Variable { name, .. } => SetNode::Variable(self.slot(name, Lasting::Game)),
             ExprKind::If { condition, then, otherwise } => SetNode::If(Box::new(Conditional {
                 condition: self.filter(condition),
                 then: self.set(then),
@@ -428,15 +432,18 @@ impl<const W: usize> Compiler<'_, W> {
     // ----- Variables and loops ------------------------------------------------------------------
 
     /// The slot of a variable, given on first use; `persistent` marks it as lasting from game
-    /// to game.
-    fn slot(&mut self, name: &str, persistent: bool) -> usize {
+    /// to game (a number starting from 0 unless it holds a set), printed at the end unless quiet.
+    fn slot(&mut self, name: &str, lasting: Lasting) -> usize {
         let next = self.slots.len();
         let slot = *self.slots.entry(name.to_owned()).or_insert(next);
         if slot == self.persistent.len() {
             self.persistent.push(None);
         }
-        if persistent && self.persistent[slot].is_none() {
+        if lasting.is_persistent() && self.persistent[slot].is_none() {
             self.persistent[slot] = Some(Value::Number(0));
+            if lasting == Lasting::Run {
+                self.printed.push((name.to_owned(), slot));
+            }
         }
         slot
     }
@@ -524,7 +531,7 @@ impl<const W: usize> Compiler<'_, W> {
                 PositionWord::Parent => PositionNode::Parent,
                 PositionWord::Child(variation) => PositionNode::Child(*variation),
             },
-            ExprKind::Variable { name, .. } => PositionNode::Variable(self.slot(name, false)),
+            ExprKind::Variable { name, .. } => PositionNode::Variable(self.slot(name, Lasting::Game)),
             ExprKind::Find { backward, quiet, body, .. } => {
                 let quiet = *quiet || self.quiet.automatic;
                 PositionNode::Find(Box::new(FindNode { backward: *backward, quiet, filter: self.filter(body) }))
@@ -577,8 +584,8 @@ impl<const W: usize> Compiler<'_, W> {
             unreachable!("compile: an echo node from an echo")
         };
         EchoNode {
-            source: (self.slot(source, false), source.clone()),
-            target: (self.slot(target, false), target.clone()),
+            source: (self.slot(source, Lasting::Game), source.clone()),
+            target: (self.slot(target, Lasting::Game), target.clone()),
             all: *all,
             quiet: *quiet || self.quiet.automatic,
             body: if type_of(body) == Type::Number {
@@ -597,7 +604,7 @@ impl<const W: usize> Compiler<'_, W> {
         };
         match (&expr.kind, type_of(expr)) {
             (ExprKind::Variable { name, .. }, _) => {
-                TextNode::Variable { slot: self.slot(name, false), name: name.clone() }
+                TextNode::Variable { slot: self.slot(name, Lasting::Game), name: name.clone() }
             }
             (_, Type::Number) => TextNode::Number(self.number(expr)),
             (_, Type::Set) => TextNode::Set(self.set(expr)),
@@ -612,7 +619,7 @@ impl<const W: usize> Compiler<'_, W> {
         let ExprKind::Loop { over, name, set, body, .. } = &expr.kind else {
             unreachable!("compile: a loop node from a loop")
         };
-        LoopNode { over: *over, slot: self.slot(name, false), set: self.set(set), body: self.filter(body) }
+        LoopNode { over: *over, slot: self.slot(name, Lasting::Game), set: self.set(set), body: self.filter(body) }
     }
 
     // ----- Positions, moves and games ------------------------------------------------------------

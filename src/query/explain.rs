@@ -16,7 +16,7 @@ use std::fmt::Write;
 
 use serde_json::{Value, json};
 
-use super::ast::{AttackSide, Expr, ExprKind, FindQuantity, Header, LoopOver};
+use super::ast::{AttackSide, Expr, ExprKind, FindQuantity, Header, Lasting, LoopOver};
 use super::{Plan, Query};
 use crate::board::diagram;
 
@@ -174,8 +174,13 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
         }
         ExprKind::Game(_) => line(out, &indent, &format!("game: {text}")),
         ExprKind::Variable { name, .. } => line(out, &indent, &format!("variable {name}")),
-        ExprKind::Assign { name, persistent, .. } => {
-            line(out, &indent, &format!("{}assign to {name}", if *persistent { "persistent " } else { "" }));
+        ExprKind::Assign { name, lasting, .. } => {
+            let kind = match lasting {
+                Lasting::Game => "",
+                Lasting::Run => "persistent ",
+                Lasting::RunQuietly => "persistent quiet ",
+            };
+            line(out, &indent, &format!("{kind}assign to {name}"));
         }
         ExprKind::If { .. } => line(out, &indent, "if, then, else"),
         ExprKind::Position(_) => line(out, &indent, &format!("position: {text}")),

@@ -143,6 +143,15 @@ impl Query {
         })
     }
 
+    /// Whether a variable of the query lasts from game to game (`persistent`): then the games
+    /// must be searched one after another, in order, as CQL 6.2 does.
+    #[must_use]
+    pub fn has_persistent(&self) -> bool {
+        self.ast.body.iter().any(|filter| {
+            filter.any(&|expr| matches!(&expr.kind, ExprKind::Assign { lasting, .. } if lasting.is_persistent()))
+        })
+    }
+
     /// The variant named in the header (`variant "One"`), if any.
     #[must_use]
     pub fn variant(&self) -> Option<&'static Variant> {

@@ -456,6 +456,8 @@ pub struct Program<const W: usize> {
     pub(crate) makes_notes: bool,
     /// The variables, by slot: whether each lasts from game to game.
     pub(crate) persistent: Vec<Option<Value<W>>>,
+    /// The persistent variables printed at the end of a run (not `quiet`), with their slots.
+    pub(crate) printed: Vec<(String, usize)>,
 }
 
 impl<const W: usize> Program<W> {

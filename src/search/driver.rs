@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use super::input::Input;
 use super::plans::Plans;
-use super::replay::{GameNote, GameRecord, MatchedPly, ReplayOptions, replay_range};
+use super::replay::{Carried, GameNote, GameRecord, MatchedPly, ReplayOptions, replay_range};
 use crate::query::Query;
 use crate::variant::Variant;
 
@@ -168,13 +168,38 @@ pub struct Search {
     plans: Plans,
     options: SearchOptions,
     pool: rayon::ThreadPool,
+    /// The persistent variables, kept from game to game, when the query has any.
+    carried: Option<Carried>,
 }
 
 impl Search {
-    /// A search for a query.
-    pub fn new(query: Query, options: SearchOptions) -> Result<Search, rayon::ThreadPoolBuildError> {
+    /// A search for a query. A query with variables that last from game to game
+    /// (`persistent`) is searched on one thread, one game after another, as CQL 6.2 does.
+    pub fn new(query: Query, mut options: SearchOptions) -> Result<Search, rayon::ThreadPoolBuildError> {
+        let carried = query.has_persistent().then(Carried::default);
+        if carried.is_some() {
+            options.threads = 1;
+        }
         let pool = rayon::ThreadPoolBuilder::new().num_threads(options.threads).build()?;
-        Ok(Search { plans: Plans::new(query), options, pool })
+        Ok(Search { plans: Plans::new(query), options, pool, carried })
+    }
+
+    /// The number of threads the search runs on.
+    #[must_use]
+    pub fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+
+    /// The persistent variables as they stand (after a run: at its end), printed as CQL 6.2
+    /// prints them (`name: value`, in the order declared, `quiet` ones left out). Empty when
+    /// the query has none.
+    #[must_use]
+    pub fn persistent_report(&self) -> Vec<String> {
+        let program = self.plans.get(Variant::standard()).ok().and_then(|plan| plan.program::<1>());
+        match (&self.carried, program) {
+            (Some(carried), Some(program)) => carried.report(program),
+            _ => Vec::new(),
+        }
     }
 
     /// The compiled query.
@@ -214,6 +239,7 @@ impl Search {
             variations: self.options.variations,
             result: self.options.result.as_deref().map(str::as_bytes),
             first_game: 1,
+            carried: self.carried.as_ref(),
         };
         let name = input.name().to_owned();
         let consumed = input.consumed_counter();
@@ -259,22 +285,22 @@ impl Search {
         let first = replay.first_game.saturating_sub(u64::from(leading));
         let ranges: Vec<(usize, usize, u64)> =
             bounds.windows(2).zip(first..).map(|(pair, number)| (pair[0], pair[1], number)).collect();
-        self.pool.install(|| {
-            ranges
-                .par_chunks(BATCH_GAMES)
-                .map(|ranges| {
-                    let mut records = Vec::with_capacity(ranges.len());
-                    for &(start, end, number) in ranges {
-                        let replay = ReplayOptions { first_game: number, ..*replay };
-                        for mut record in replay_range(&text[start..end], &replay) {
-                            shift(&mut record, start);
-                            records.push(record);
-                        }
-                    }
-                    Batch::new(text, ranges, records)
-                })
-                .collect()
-        })
+        let batch = |ranges: &[(usize, usize, u64)]| {
+            let mut records = Vec::with_capacity(ranges.len());
+            for &(start, end, number) in ranges {
+                let replay = ReplayOptions { first_game: number, ..*replay };
+                for mut record in replay_range(&text[start..end], &replay) {
+                    shift(&mut record, start);
+                    records.push(record);
+                }
+            }
+            Batch::new(text, ranges, records)
+        };
+        if replay.carried.is_some() {
+            // Persistent variables: each game sees what the games before it left.
+            return ranges.chunks(BATCH_GAMES).map(batch).collect();
+        }
+        self.pool.install(|| ranges.par_chunks(BATCH_GAMES).map(batch).collect())
     }
 }
 

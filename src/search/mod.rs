@@ -43,6 +43,6 @@ pub use filter::{LineOutcome, PositionFilter};
 pub use input::{Input, WINDOW_BYTES, paths_or_stdin};
 pub use plans::Plans;
 pub use replay::{
-    GameError, GameErrorKind, GameNote, GameRecord, MatchedPly, ReplayOptions, TOKEN_CHARS, replay_range,
+    Carried, GameError, GameErrorKind, GameNote, GameRecord, MatchedPly, ReplayOptions, TOKEN_CHARS, replay_range,
 };
 pub use sorted::SortedSink;

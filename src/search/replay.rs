@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::ops::ControlFlow;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::board::Square;
 use crate::notation::fen;
@@ -35,6 +35,36 @@ pub struct ReplayOptions<'a> {
     pub result: Option<&'a [u8]>,
     /// The number of the text's first game in the input, from 1 (for `gamenumber`).
     pub first_game: u64,
+    /// Where the variables that last from game to game (`persistent`) are kept between ranges
+    /// of games; `None` when the query has none.
+    pub carried: Option<&'a Carried>,
+}
+
+/// The state of a query whose variables last from game to game (`persistent`), handed from
+/// each range of games to the next. The ranges must then be replayed one after another, in
+/// the order of the input.
+#[derive(Debug, Default)]
+pub struct Carried(Mutex<Option<State<1>>>);
+
+impl Carried {
+    /// What the persistent variables hold now, printed as CQL 6.2 prints them at the end of a
+    /// run (`name: value`, `quiet` ones left out), for the program that made them.
+    #[must_use]
+    pub fn report(&self, program: &Program<1>) -> Vec<String> {
+        let state = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        state.as_ref().map(|state| program.persistent_report(state)).unwrap_or_else(|| {
+            // No game was replayed: the variables still hold their first values.
+            program.persistent_report(&program.new_state())
+        })
+    }
+
+    fn take(&self) -> Option<State<1>> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
+    }
+
+    fn keep(&self, state: State<1>) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(state);
+    }
 }
 
 /// A position that matched.
@@ -178,6 +208,7 @@ pub struct GameRecord {
 pub fn replay_range(text: &[u8], options: &ReplayOptions<'_>) -> Vec<GameRecord> {
     let mut replayer = Replayer::new(options);
     replayer.number = options.first_game.saturating_sub(1);
+    replayer.inherited = options.carried.and_then(Carried::take);
     let mut lexer = Lexer::new(text);
     let mut records = Vec::new();
     while let Some(span) = lexer.next_game(&mut replayer) {
@@ -194,6 +225,11 @@ pub fn replay_range(text: &[u8], options: &ReplayOptions<'_>) -> Vec<GameRecord>
             plies: replayer.plies,
             sort: replayer.found.sort.take(),
         });
+    }
+    if let Some(carried) = options.carried
+        && let Some(state) = replayer.state.take().map(|(_, state)| state).or(replayer.inherited.take())
+    {
+        carried.keep(state);
     }
     records
 }
@@ -276,6 +312,8 @@ struct Replayer<'a, 'o> {
     lines: LineCache,
     /// The variables of the game's evaluation, and the program they are for.
     state: Option<(&'o Program<1>, State<1>)>,
+    /// The state the games before this range left (`persistent` variables), not yet taken up.
+    inherited: Option<State<1>>,
     line: Option<Line>,
     outer: Vec<Line>,
     found: Findings,
@@ -310,6 +348,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
             game: GameFacts::default(),
             lines: LineCache::new(),
             state: None,
+            inherited: None,
             line: None,
             outer: Vec::new(),
             found: Findings::default(),
@@ -454,10 +493,16 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
             Ok(board) => board,
             Err(kind) => return self.fail(0, start, b"", kind),
         };
-        match &mut self.state {
-            Some((previous, state)) if std::ptr::eq(*previous, program) => state.new_game(),
-            _ => self.state = Some((program, program.new_state())),
-        }
+        // The programs of one query for different variants have the same variables: a state
+        // passes from one to the next, keeping the persistent ones.
+        let state = match self.state.take().map(|(_, state)| state).or_else(|| self.inherited.take()) {
+            Some(mut state) => {
+                state.new_game();
+                state
+            }
+            None => program.new_state(),
+        };
+        self.state = Some((program, state));
         self.program = Some(program);
         self.needs = program.needs();
         self.keep = if self.needs.lookahead {
@@ -628,6 +673,7 @@ mod tests {
             variations: false,
             result: None,
             first_game: 1,
+            carried: None,
         };
         let before = line_work();
         let records = replay_range(text.as_bytes(), &options);

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use pest::iterators::Pair;
 
 use super::{Builder, Rule, TEXT_OFFSET, parse_rule, span_of};
-use crate::query::ast::{AssignOp, Expr, ExprKind, Span, Word};
+use crate::query::ast::{AssignOp, Expr, ExprKind, Lasting, Span, Word};
 use crate::query::check::type_of;
 use crate::query::diagnostic::{Diagnostic, quoted};
 
@@ -88,7 +88,7 @@ impl Builder {
                         name: hidden,
                         op: AssignOp::Set,
                         value: Box::new(argument),
-                        persistent: false,
+                        lasting: Lasting::Game,
                     };
                     filters.push(Expr { kind, span: assign_span });
                 }

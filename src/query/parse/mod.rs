@@ -10,7 +10,7 @@ mod variables;
 
 use positions::position_word;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::num::NonZeroUsize;
 use std::sync::{LazyLock, Mutex, PoisonError};
 
@@ -147,6 +147,7 @@ fn parse_on_this_thread(source: &str) -> (QueryAst, Vec<Diagnostic>) {
         functions: HashMap::new(),
         aliases: Vec::new(),
         variables: HashMap::new(),
+        persistent: HashSet::new(),
         reported_until: 0,
         too_deep: false,
         nested: 0,
@@ -293,6 +294,8 @@ struct Builder {
     aliases: Vec<HashMap<String, String>>,
     /// The variables named so far, in the order of the text, with the type of their values.
     variables: HashMap<String, Type>,
+    /// The variables declared `persistent`.
+    persistent: HashSet<String>,
     /// Junk before this offset belongs to a mistake already reported.
     reported_until: usize,
     /// Whether a tree too deep was reported.

@@ -40,9 +40,13 @@ impl Builder {
         let mut before_sign = true;
         for part in pair.into_inner() {
             match part.as_rule() {
-                Rule::designator => {
-                    let (designator, _) = self.operand(part);
-                    if before_sign { from = Some(Box::new(designator)) } else { to = Some(Box::new(designator)) }
+                Rule::designator | Rule::variable | Rule::dash_group => {
+                    let (operand, operand_depth) = match part.as_rule() {
+                        Rule::dash_group => self.dash_group(&part),
+                        _ => self.operand(part),
+                    };
+                    depth = depth.max(operand_depth);
+                    if before_sign { from = Some(Box::new(operand)) } else { to = Some(Box::new(operand)) }
                 }
                 Rule::dash_sign => {
                     before_sign = false;
@@ -62,6 +66,22 @@ impl Builder {
             }
         }
         (ExprKind::Dash { from, to, capture, promote, target }, depth + 1)
+    }
+
+    /// The set in parentheses before a dash, `(R|Q)--e4`, read as a filter.
+    fn dash_group(&mut self, pair: &Pair<'_, Rule>) -> (Expr, u32) {
+        let span = span_of(pair);
+        let text = pair.as_str().to_owned();
+        let outer = TEXT_OFFSET.replace(span.start);
+        let parsed = match parse_rule(Rule::parenthesized, &text) {
+            Ok(mut pairs) => pairs.next().map(|group| self.operand(group)),
+            Err(_) => None,
+        };
+        TEXT_OFFSET.set(outer);
+        parsed.unwrap_or_else(|| {
+            self.diagnostics.push(Diagnostic::new(span, "the set before this dash could not be read"));
+            (Expr { kind: ExprKind::Word(Word::True), span }, 1)
+        })
     }
 
     /// `/// F G ...`: `comment(F G ...)`, its arguments running to the end of the line.

@@ -5,7 +5,7 @@
 use pest::iterators::Pair;
 
 use super::{Builder, Rule, span_of};
-use crate::query::ast::{AssignOp, BinaryOp, Expr, ExprKind, LoopOver, Span, Type};
+use crate::query::ast::{AssignOp, BinaryOp, Expr, ExprKind, Lasting, LoopOver, Span, Type};
 use crate::query::check::type_of;
 use crate::query::diagnostic::{Diagnostic, quoted};
 
@@ -38,14 +38,15 @@ impl Builder {
     /// operators but not over comparisons, `in`, `and` and `or`: `x = R or Q` is
     /// `(x = R) or Q`.
     pub(super) fn assignment(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
-        let mut persistent = false;
+        let mut lasting = Lasting::Game;
         let mut name = String::new();
         let mut op = AssignOp::Set;
         let mut value = None;
         let mut name_span = span_of(&pair);
         for part in pair.into_inner() {
             match part.as_rule() {
-                Rule::kw_persistent => persistent = true,
+                Rule::kw_persistent => lasting = Lasting::Run,
+                Rule::kw_quiet if lasting == Lasting::Run => lasting = Lasting::RunQuietly,
                 Rule::variable_word => {
                     name = self.resolve(part.as_str());
                     name_span = span_of(&part);
@@ -56,7 +57,7 @@ impl Builder {
             }
         }
         let (value, depth) = value.expect("grammar: an assignment has a value");
-        let assignment = Assignment { name, name_span, op, persistent };
+        let assignment = Assignment { name, name_span, op, lasting };
         (self.assign_into(value, &assignment).kind, depth + 1)
     }
 
@@ -72,20 +73,38 @@ impl Builder {
             }
             kind => {
                 let value = Expr { kind, span: expr.span };
-                let Assignment { name, name_span, op, persistent } = assignment;
+                let Assignment { name, name_span, op, lasting } = assignment;
                 let ty = match op {
                     AssignOp::Arithmetic(_) => Type::Number,
                     AssignOp::Union | AssignOp::Intersection | AssignOp::Piece => Type::Set,
                     AssignOp::Set | AssignOp::SetOrUnset => type_of(&value),
                 };
+                if lasting.is_persistent() {
+                    self.declare_persistent(name, ty, *name_span);
+                }
                 let combines = !matches!(op, AssignOp::Set | AssignOp::SetOrUnset);
-                self.declare(name, ty, *name_span, combines && !persistent);
+                let starts_with_a_value = self.persistent.contains(name);
+                self.declare(name, ty, *name_span, combines && !starts_with_a_value);
                 let span = Span::new(name_span.start, value.span.end);
-                let kind =
-                    ExprKind::Assign { name: name.clone(), op: *op, value: Box::new(value), persistent: *persistent };
+                let kind = ExprKind::Assign { name: name.clone(), op: *op, value: Box::new(value), lasting: *lasting };
                 Expr { kind, span }
             }
         }
+    }
+
+    /// Records that `name` lasts from game to game. As in CQL 6.2, only numbers and sets can,
+    /// and a variable given a value without `persistent` cannot become persistent later.
+    fn declare_persistent(&mut self, name: &str, ty: Type, span: Span) {
+        if !matches!(ty, Type::Number | Type::Set) {
+            let message =
+                format!("{} cannot be persistent: only numbers and sets last from game to game", quoted(name));
+            self.diagnostics.push(Diagnostic::new(span, message));
+        } else if self.variables.contains_key(name) && !self.persistent.contains(name) {
+            let message =
+                format!("{} was first given a value without 'persistent', so it cannot be persistent", quoted(name));
+            self.diagnostics.push(Diagnostic::new(span, message));
+        }
+        self.persistent.insert(name.to_owned());
     }
 
     /// Records that `name` holds values of type `ty` from here on. A variable keeps the type of
@@ -122,7 +141,7 @@ impl Builder {
             }
         }
         let (value, depth) = value.expect("grammar: piece x = S takes a set");
-        (ExprKind::Assign { name, op: AssignOp::Piece, value: Box::new(value), persistent: false }, depth + 1)
+        (ExprKind::Assign { name, op: AssignOp::Piece, value: Box::new(value), lasting: Lasting::Game }, depth + 1)
     }
 
     /// `if F [then] G [else H]`.
@@ -169,7 +188,7 @@ struct Assignment {
     name: String,
     name_span: Span,
     op: AssignOp,
-    persistent: bool,
+    lasting: Lasting,
 }
 
 /// Whether an operator is looser than an assignment's value: comparisons, `in`, `and`, `or`.

@@ -95,12 +95,20 @@ pub fn run(args: CqlArgs) -> anyhow::Result<ExitCode> {
     let mut sink = CliSink::new(Printer::Cql(CqlPrinter::new(out, comments)), None, Some(Box::new(marks)));
     let sort = sort_spec.as_ref().map(|sort| sort.min);
     let asked_for_games = search_options.gamenumber.is_some();
+    let persistent = query.has_persistent();
+    if persistent && threads > 1 {
+        console.print("cqlq: running on one thread because the query has persistent variables\n");
+    }
     let search = Search::new(query, search_options)?;
+    let threads = search.threads();
     let (summary, searched) = search_into(&search, &[input], &mut sink, sort, None)?;
     // CQL counts the game after the last one asked for, which it read to know it was past.
     let games = summary.games + u64::from(searched.stopped && asked_for_games);
     let output_name = output_path.display().to_string();
     console.print(&format!("\n{}", closing_line(summary.matched, games, started.elapsed(), threads, &output_name)));
+    for line in search.persistent_report() {
+        console.print(&format!("{line}\n"));
+    }
     report_problems(&sink.shown, &summary, "cqlq search --errors FILE lists them all");
     Ok(exit_code(searched.unreadable, &summary))
 }

@@ -88,6 +88,12 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     } else if !args.quiet {
         note(format_args!("{counts}, in {:.1} s", started.elapsed().as_secs_f64()));
     }
+    if !args.quiet {
+        // The persistent variables' values at the end, as `cqlq cql` prints them.
+        for line in search.persistent_report() {
+            note(format_args!("{line}"));
+        }
+    }
     let where_listed = match &args.errors {
         Some(path) => format!("all are listed in {}", path.display()),
         None => "--errors FILE lists them all".to_owned(),
