@@ -20,20 +20,23 @@
 
 use std::fs::File;
 use std::io;
-use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use cqlq::Query;
 use cqlq::search::{Found, Input, Search, SearchOptions, Sink, Summary};
 use memmap2::Mmap;
-use pgn_reader::{RawTag, Reader, SanPlus, Skip, Visitor};
-use rayon::prelude::*;
-use shakmaty::{Bitboard, Chess, Position, Rank};
 
+#[path = "common/measure.rs"]
+mod measure;
 #[path = "common/peers.rs"]
 mod peers;
+#[path = "common/replay.rs"]
+mod replay;
+
+use measure::{Job, env_number, prepare_corpus, secs, target};
+use replay::{Counts, peer_replay, peer_replay_parallel};
 
 /// The anchors of `performance.md`, for tools that are not installed (seconds, 1 thread).
 const PGN_EXTRACT_POSITION_SEARCH: f64 = 14.2;
@@ -47,14 +50,14 @@ fn main() {
         println!("search benchmark skipped: ../shared/data/pgn/gnuchess-book.pgn.zst is not here");
         return;
     };
-    let runs: usize = std::env::var("CQLQ_BENCH_RUNS").ok().and_then(|n| n.parse().ok()).unwrap_or(5);
+    let runs: usize = env_number("CQLQ_BENCH_RUNS", 5);
     let threads = rayon::current_num_threads();
     let bytes = std::fs::metadata(&pgn).expect("corpus").len();
     println!("gnuchess-book: {:.1} MB, {runs} rounds of every job, medians; {threads} threads available", mb(bytes));
 
     // First, while this process is small: a child's peak memory includes what its parent had
     // mapped when it was started.
-    let gigabytes: f64 = std::env::var("CQLQ_BENCH_STDIN_GB").ok().and_then(|n| n.parse().ok()).unwrap_or(1.0);
+    let gigabytes: f64 = env_number("CQLQ_BENCH_STDIN_GB", 1.0);
     let memory = peak_memory_of_stdin_search(&pgn, gigabytes);
 
     let file = File::open(&pgn).expect("corpus");
@@ -64,21 +67,22 @@ fn main() {
 
     // Round robin: each round runs every job once, so that a machine getting slower or faster
     // meanwhile moves all of them alike.
-    let mut jobs: [Job<'_>; 7] = [
-        Job::new(Box::new(|| peer_replay(text))),
-        Job::new(Box::new(|| peer_replay_parallel(text))),
-        Job::new(Box::new(|| cqlq_search(&pgn, "Ra-h7 ka-h8", 1))),
-        Job::new(Box::new(|| cqlq_search(&pgn, "Ra-h7 ka-h8", 0))),
-        Job::new(Box::new(|| cqlq_search(&pgn, "cql(result 1-0)", 0))),
-        Job::new(Box::new(|| cqlq_search(&pgn, GAME_FILTERS, 0))),
-        Job::new(Box::new(|| cqlq_search(&pgn, peers::PATTERN_QUERY, 1))),
+    let mut jobs: [Job<'_, Counts>; 7] = [
+        Job::new(|| peer_replay(text)),
+        Job::new(|| peer_replay_parallel(text)),
+        Job::new(|| cqlq_search(&pgn, "Ra-h7 ka-h8", 1)),
+        Job::new(|| cqlq_search(&pgn, "Ra-h7 ka-h8", 0)),
+        Job::new(|| cqlq_search(&pgn, "cql(result 1-0)", 0)),
+        Job::new(|| cqlq_search(&pgn, GAME_FILTERS, 0)),
+        Job::new(|| cqlq_search(&pgn, peers::PATTERN_QUERY, 1)),
     ];
     for _ in 0..runs.max(1) {
         for job in &mut jobs {
             job.run();
         }
     }
-    let [peer_1, peer_n, cqlq_1, cqlq_n, header, game_filters, pattern] = jobs.map(Job::median);
+    let [peer_1, peer_n, cqlq_1, cqlq_n, header, game_filters, pattern] =
+        jobs.map(|job| job.median().expect("at least one run"));
     let ((peer_counts, peer_1), (peer_counts_n, peer_n)) = (peer_1, peer_n);
     let ((cqlq_counts, cqlq_1), (cqlq_counts_n, cqlq_n)) = (cqlq_1, cqlq_n);
     let (header_counts, header) = header;
@@ -123,16 +127,16 @@ fn main() {
     let ratio_1 = secs(cqlq_1) / secs(peer_1);
     let speedup = secs(cqlq_1) / secs(cqlq_n);
     let header_rate = bytes as f64 / secs(header) / 1e9;
-    target(1, "cqlq 1 thread / peer 1 thread", ratio_1, "<= 0.80", ratio_1 <= 0.8);
+    target("1", "cqlq 1 thread / peer 1 thread", ratio_1, "<= 0.80", ratio_1 <= 0.8);
     println!("   (all threads: cqlq / peer = {:.2})", secs(cqlq_n) / secs(peer_n));
-    target(2, &format!("cqlq speedup on {threads} threads"), speedup, ">= 1.80", speedup >= 1.8);
+    target("2", &format!("cqlq speedup on {threads} threads"), speedup, ">= 1.80", speedup >= 1.8);
     let scratch = pgn.parent().expect("bench data folder");
     let (pattern_counts, pattern_time) = pattern;
     match peers::pgn_extract(&pgn, scratch) {
         Some((games, time)) => {
             assert_eq!(games, pattern_counts.games, "pgn-extract and cqlq find the same games");
             let ratio = secs(time) / secs(pattern_time);
-            target(3, "pgn-extract / cqlq, 1 thread, same run", ratio, ">= 10", ratio >= 10.0);
+            target("3", "pgn-extract / cqlq, 1 thread, same run", ratio, ">= 10", ratio >= 10.0);
             println!(
                 "   (`{}`: {games} games; pgn-extract {:.2}s, cqlq {:.3}s)",
                 peers::PATTERN_QUERY,
@@ -142,33 +146,32 @@ fn main() {
         }
         None => {
             let ratio = PGN_EXTRACT_POSITION_SEARCH / secs(pattern_time);
-            target(3, "pgn-extract anchor / cqlq 1 thread", ratio, ">= 10", ratio >= 10.0);
+            target("3", "pgn-extract anchor / cqlq 1 thread", ratio, ">= 10", ratio >= 10.0);
         }
     }
-    let python_seconds: f64 =
-        std::env::var("CQLQ_BENCH_PYTHON_SECONDS").ok().and_then(|n| n.parse().ok()).unwrap_or(20.0);
+    let python_seconds: f64 = env_number("CQLQ_BENCH_PYTHON_SECONDS", 20.0);
     let cqlq_rate = plies / secs(cqlq_1);
     match peers::python_chess(&pgn, python_seconds) {
         Some((python_plies, time)) => {
             let python_rate = python_plies as f64 / secs(time);
             let ratio = cqlq_rate / python_rate;
-            target(3, "python-chess / cqlq, per ply, same run", ratio, ">= 200", ratio >= 200.0);
+            target("3", "python-chess / cqlq, per ply, same run", ratio, ">= 200", ratio >= 200.0);
             println!("   (python-chess: {python_plies} plies in {:.1}s, {:.0} plies/s)", secs(time), python_rate);
         }
         None => {
             let ratio = PYTHON_CHESS_REPLAY / secs(cqlq_1);
-            target(3, "python-chess anchor / cqlq 1 thread", ratio, ">= 200", ratio >= 200.0);
+            target("3", "python-chess anchor / cqlq 1 thread", ratio, ">= 200", ratio >= 200.0);
         }
     }
-    target(4, "tags-only query, GB/s", header_rate, ">= 0.50", header_rate >= 0.5);
+    target("4", "tags-only query, GB/s", header_rate, ">= 0.50", header_rate >= 0.5);
     let game_filter_rate = bytes as f64 / secs(game_filters) / 1e9;
-    target(4, "game filters alone, GB/s", game_filter_rate, ">= 0.50", game_filter_rate >= 0.5);
+    target("4", "game filters alone, GB/s", game_filter_rate, ">= 0.50", game_filter_rate >= 0.5);
 
     match memory {
         Ok((streamed, peak_kb, time)) => {
             let peak_mb = peak_kb as f64 / 1024.0;
             target(
-                5,
+                "5",
                 &format!("peak RSS, {:.2} GB from stdin, MB", streamed as f64 / 1e9),
                 peak_mb,
                 "< 100",
@@ -180,69 +183,8 @@ fn main() {
     }
 }
 
-/// What a search found, to check that both engines agree.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Counts {
-    games: u64,
-    positions: u64,
-    plies: u64,
-}
-
-fn secs(time: Duration) -> f64 {
-    time.as_secs_f64()
-}
-
 fn mb(bytes: u64) -> f64 {
     bytes as f64 / 1e6
-}
-
-fn target(number: u32, what: &str, value: f64, goal: &str, met: bool) {
-    let verdict = if met { "met" } else { "NOT MET" };
-    println!("{number}. {what:<48} {value:>9.2}   target {goal:<8} {verdict}");
-}
-
-/// A measured job: its times, and what it found last.
-struct Job<'a> {
-    work: Box<dyn FnMut() -> Counts + 'a>,
-    times: Vec<Duration>,
-    found: Counts,
-}
-
-impl<'a> Job<'a> {
-    fn new(work: Box<dyn FnMut() -> Counts + 'a>) -> Job<'a> {
-        Job { work, times: Vec::new(), found: Counts::default() }
-    }
-
-    fn run(&mut self) {
-        let start = Instant::now();
-        self.found = std::hint::black_box((self.work)());
-        self.times.push(start.elapsed());
-    }
-
-    /// What it found and its median time.
-    fn median(mut self) -> (Counts, Duration) {
-        self.times.sort();
-        (self.found, self.times[self.times.len() / 2])
-    }
-}
-
-/// The corpus, decompressed once into `target/bench-data`.
-fn prepare_corpus() -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let source = root.join("../shared/data/pgn/gnuchess-book.pgn.zst");
-    if !source.exists() {
-        return None;
-    }
-    let dir = root.join("target/bench-data");
-    let target = dir.join("gnuchess-book.pgn");
-    if !target.exists() {
-        std::fs::create_dir_all(&dir).expect("target/bench-data");
-        let partial = dir.join("gnuchess-book.pgn.partial");
-        let mut decoder = zstd::stream::read::Decoder::new(File::open(&source).expect("corpus")).expect("zstd");
-        io::copy(&mut decoder, &mut File::create(&partial).expect("bench data")).expect("decompress");
-        std::fs::rename(&partial, &target).expect("bench data");
-    }
-    Some(target)
 }
 
 /// cqlq's library search of a file, counting what matched.
@@ -263,90 +205,6 @@ fn cqlq_search(path: &Path, query: &str, threads: usize) -> Counts {
     let _ = search.run(&mut input, &mut sink, &mut summary).expect("search");
     assert_eq!(summary.errors, 0, "the corpus replays without errors");
     sink.0
-}
-
-/// The mask test of `Ra-h7 ka-h8`, written directly on shakmaty's bitboards.
-fn rook_on_seventh(position: &Chess) -> bool {
-    let board = position.board();
-    let white_rooks = board.rooks() & board.white();
-    let black_king = board.kings() & board.black();
-    !(white_rooks & Bitboard::from_rank(Rank::Seventh)).is_empty()
-        && !(black_king & Bitboard::from_rank(Rank::Eighth)).is_empty()
-}
-
-/// pgn-reader + shakmaty: parse, replay every move, test every position.
-struct PeerReplay;
-
-impl Visitor for PeerReplay {
-    type Tags = ();
-    type Movetext = (Chess, u64, u64);
-    type Output = (u64, u64);
-
-    fn begin_tags(&mut self) -> ControlFlow<Self::Output, Self::Tags> {
-        ControlFlow::Continue(())
-    }
-
-    fn tag(&mut self, _tags: &mut (), _name: &[u8], _value: RawTag<'_>) -> ControlFlow<Self::Output> {
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<Self::Output, Self::Movetext> {
-        let position = Chess::default();
-        let matched = u64::from(rook_on_seventh(&position));
-        ControlFlow::Continue((position, matched, 0))
-    }
-
-    fn begin_variation(&mut self, _movetext: &mut Self::Movetext) -> ControlFlow<Self::Output, Skip> {
-        ControlFlow::Continue(Skip(true))
-    }
-
-    fn san(&mut self, movetext: &mut Self::Movetext, san_plus: SanPlus) -> ControlFlow<Self::Output> {
-        match san_plus.san.to_move(&movetext.0) {
-            Ok(m) => {
-                movetext.0.play_unchecked(m);
-                movetext.2 += 1;
-                movetext.1 += u64::from(rook_on_seventh(&movetext.0));
-                ControlFlow::Continue(())
-            }
-            Err(_) => ControlFlow::Break((movetext.1, movetext.2)),
-        }
-    }
-
-    fn end_game(&mut self, movetext: Self::Movetext) -> Self::Output {
-        (movetext.1, movetext.2)
-    }
-}
-
-fn peer_replay(text: &[u8]) -> Counts {
-    let mut reader = Reader::new(text);
-    let mut counts = Counts::default();
-    while let Some((matched, plies)) = reader.read_game(&mut PeerReplay).expect("in memory") {
-        counts.games += u64::from(matched > 0);
-        counts.positions += matched;
-        counts.plies += plies;
-    }
-    counts
-}
-
-/// The peer on all threads: the text split at `\n[Event `, slices of games replayed by rayon.
-fn peer_replay_parallel(text: &[u8]) -> Counts {
-    let mut starts = vec![0];
-    starts.extend(memchr::memmem::find_iter(text, b"\n[Event ").map(|at| at + 1));
-    starts.push(text.len());
-    let chunk = starts.len().div_ceil(rayon::current_num_threads() * 64).max(1);
-    let bounds: Vec<(usize, usize)> = starts
-        .chunks(chunk)
-        .map(|games| games[0])
-        .chain([text.len()])
-        .collect::<Vec<_>>()
-        .windows(2)
-        .map(|pair| (pair[0], pair[1]))
-        .collect();
-    bounds.par_iter().map(|&(start, end)| peer_replay(&text[start..end])).reduce(Counts::default, |a, b| Counts {
-        games: a.games + b.games,
-        positions: a.positions + b.positions,
-        plies: a.plies + b.plies,
-    })
 }
 
 /// Feeds the corpus, repeated up to `gigabytes`, to `cqlq search -c 'Ra-h7 ka-h8' --count -` and

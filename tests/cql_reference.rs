@@ -2,9 +2,13 @@
 //! in `tests/cql/games.pgn.zst` (the first 2,000 games of gnuchess-book), the games and the
 //! matched positions CQL 6.2 finds there, as stored in `tests/cql/expected`.
 //!
+//! `tests/cql/unicode` holds the same queries in CQL 6.2's Unicode spelling (`♖a-h7 ♚a-h8`,
+//! `∪`, `→`, `⬓`...), as CQL 6.2's own converter (`cql -u`) writes them: they find the same.
+//!
 //! `cargo test --test cql_reference -- --ignored` runs CQL 6.2 itself
-//! (`../shared/tools/cql6/cql`) on every query and compares it with cqlq live; with
-//! `CQLQ_BLESS=1` it also writes what CQL 6.2 found into `tests/cql/expected`.
+//! (`../shared/tools/cql6/cql`) on every query and compares it with cqlq live, and checks the
+//! Unicode spellings against its converter; with `CQLQ_BLESS=1` it also writes what CQL 6.2
+//! found into `tests/cql/expected` and its conversions into `tests/cql/unicode`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -17,21 +21,33 @@ use cqlq::notation::pgn::{Lexer, Visitor};
 /// The games the queries are run on.
 const GAMES: &str = "tests/cql/games.pgn.zst";
 const QUERIES: &str = "tests/cql/queries";
+const UNICODE: &str = "tests/cql/unicode";
 const EXPECTED: &str = "tests/cql/expected";
 const CQL: &str = "../shared/tools/cql6/cql";
 
 /// The matched games: game number, and the plies of the matched positions (0: the initial one).
 type Matches = BTreeMap<u64, Vec<u32>>;
 
-/// The query files, by name.
-fn query_files() -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(QUERIES)
-        .expect("tests/cql/queries")
+/// The query files of a folder, by name, but those whose header leaves the marks out of CQL
+/// 6.2's output (`quiet`, `silent`): what they find is compared with CQL 6.2's output as a
+/// whole by `cql_command.rs`.
+fn query_files(folder: &str) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
+        .expect("a folder of queries")
         .map(|entry| entry.expect("a query file").path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "cql"))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "cql") && !marks_hidden(path))
         .collect();
     files.sort();
     files
+}
+
+/// Whether the query's header is `quiet` or `silent`.
+fn marks_hidden(query: &Path) -> bool {
+    let text = std::fs::read_to_string(query).expect("a query file");
+    let header = text.lines().find(|line| !line.starts_with("//")).unwrap_or_default();
+    let header = header.split("//").next().unwrap_or_default();
+    header.starts_with("cql(")
+        && header.split(|c: char| !c.is_ascii_alphanumeric()).any(|word| word == "quiet" || word == "silent")
 }
 
 fn expected_path(query: &Path) -> PathBuf {
@@ -93,10 +109,9 @@ fn differences(reference: &Matches, found: &Matches) -> Vec<String> {
 }
 
 /// Compares each query's findings with `reference`; panics listing every query that differs.
-fn compare_all(reference: impl Fn(&Path) -> Result<Matches, String>, games: &Path) {
-    let queries = query_files();
+fn compare_all(queries: &[PathBuf], reference: impl Fn(&Path) -> Result<Matches, String>, games: &Path) {
     let mut failures = Vec::new();
-    for query in &queries {
+    for query in queries {
         let name = query.display();
         let (expected, found) = match (reference(query), cqlq_matches(query, games)) {
             (Ok(expected), Ok(found)) => (expected, found),
@@ -118,19 +133,37 @@ fn compare_all(reference: impl Fn(&Path) -> Result<Matches, String>, games: &Pat
     assert!(failures.is_empty(), "{} of {} queries differ:\n{}", failures.len(), queries.len(), failures.join("\n"));
 }
 
+/// What CQL 6.2 found for a query, as stored.
+fn stored_matches(query: &Path) -> Result<Matches, String> {
+    let path = expected_path(query);
+    std::fs::read_to_string(&path)
+        .map(|text| parse_matches(&text))
+        .map_err(|error| format!("{}: {error}", path.display()))
+}
+
 #[test]
 fn cqlq_finds_what_cql_6_2_found() {
-    let queries = query_files();
-    assert!(!queries.is_empty());
-    compare_all(
-        |query| {
-            let path = expected_path(query);
-            std::fs::read_to_string(&path)
-                .map(|text| parse_matches(&text))
-                .map_err(|error| format!("{}: {error}", path.display()))
-        },
-        Path::new(GAMES),
-    );
+    let queries = query_files(QUERIES);
+    assert!(queries.len() >= 120);
+    compare_all(&queries, stored_matches, Path::new(GAMES));
+}
+
+#[test]
+fn the_unicode_spellings_find_the_same() {
+    let queries = query_files(UNICODE);
+    assert_eq!(queries.len(), query_files(QUERIES).len(), "every query has its Unicode spelling");
+    compare_all(&queries, stored_matches, Path::new(GAMES));
+}
+
+/// A query in CQL 6.2's Unicode spelling, as its converter writes it.
+fn unicode_spelling(cql: &Path, query: &Path, scratch: &Path) -> Result<String, String> {
+    let copy = scratch.join(query.file_name().expect("a file name"));
+    std::fs::copy(query, &copy).map_err(|error| error.to_string())?;
+    let output = Command::new(cql).arg("-u").arg(&copy).output().map_err(|error| error.to_string())?;
+    if !output.status.success() {
+        return Err(format!("cql -u failed: {}", String::from_utf8_lossy(&output.stdout)));
+    }
+    std::fs::read_to_string(&copy).map_err(|error| error.to_string())
 }
 
 /// Reads the positions CQL marked in its output: the plies after which its match string stands
@@ -221,7 +254,19 @@ fn cqlq_finds_what_cql_6_2_finds_live() {
     let text = zstd::decode_all(compressed).expect("zstd");
     std::fs::write(&games, text).expect("the games, decompressed");
     let bless = std::env::var_os("CQLQ_BLESS").is_some();
+    let mut stale = Vec::new();
+    for query in query_files(QUERIES) {
+        let converted = unicode_spelling(cql, &query, &scratch).expect("CQL 6.2 converts its queries");
+        let stored = Path::new(UNICODE).join(query.file_name().expect("a file name"));
+        if bless {
+            std::fs::write(&stored, &converted).expect("tests/cql/unicode");
+        } else if std::fs::read_to_string(&stored).ok().as_deref() != Some(converted.as_str()) {
+            stale.push(stored.display().to_string());
+        }
+    }
+    assert!(stale.is_empty(), "not as CQL 6.2 spells them in Unicode now:\n{}", stale.join("\n"));
     compare_all(
+        &query_files(QUERIES),
         |query| {
             let found = cql_matches(cql, query, &games, &scratch)?;
             if bless {

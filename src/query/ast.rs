@@ -145,6 +145,7 @@ impl Expr {
             | ExprKind::Distance(left, right) => {
                 vec![left, right]
             }
+            ExprKind::ConsecutiveMoves { positions, .. } => vec![&positions.0, &positions.1],
             ExprKind::Attacks { attackers, targets, .. } => vec![attackers, targets],
             ExprKind::Extreme { args, .. }
             | ExprKind::Block(args)
@@ -236,6 +237,17 @@ pub enum ExprKind {
     /// `distance(P Q)`: how many plies lie between two positions, through where their lines
     /// meet.
     Distance(Box<Expr>, Box<Expr>),
+    /// `consecutivemoves [N [M]] (x y)`: how many moves in a row the lines from the last
+    /// position of both to the positions of two variables have in common; none when one
+    /// position lies on the line to the other. With a range, only values within it.
+    ConsecutiveMoves {
+        /// The two position variables.
+        positions: Box<(Expr, Expr)>,
+        /// The least value that matches.
+        min: i64,
+        /// The greatest value that matches, if any.
+        max: Option<i64>,
+    },
     /// `typename S`: the upper-case letter of the piece on the one square of S (`_` when it is
     /// empty), a text.
     TypeName(Box<Expr>),

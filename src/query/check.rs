@@ -118,7 +118,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
             _ => Type::Filter,
         },
         ExprKind::Dash { .. } => Type::Filter,
-        ExprKind::Distance(..) => Type::Number,
+        ExprKind::Distance(..) | ExprKind::ConsecutiveMoves { .. } => Type::Number,
         ExprKind::TypeName(_) | ExprKind::Text(_) => Type::Text,
         ExprKind::Echo { body, .. } if type_of(body) == Type::Number => Type::Number,
         ExprKind::Echo { .. } => Type::Filter,
@@ -283,6 +283,10 @@ impl Checker<'_> {
             ExprKind::Distance(first, second) => {
                 self.want_position(first, "distance");
                 self.want_position(second, "distance");
+            }
+            ExprKind::ConsecutiveMoves { positions, .. } => {
+                self.want_position(&positions.0, "consecutivemoves");
+                self.want_position(&positions.1, "consecutivemoves");
             }
             ExprKind::TypeName(set) => self.want_set(set, "typename"),
             ExprKind::Comment { parts, .. } => {

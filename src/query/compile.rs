@@ -288,6 +288,10 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Distance(first, second) => {
                 NumberNode::Distance(Box::new(self.position(first)), Box::new(self.position(second)))
             }
+            ExprKind::ConsecutiveMoves { positions, min, max } => {
+                let positions = Box::new((self.position(&positions.0), self.position(&positions.1)));
+                NumberNode::ConsecutiveMoves { positions, min: *min, max: *max }
+            }
             ExprKind::Binary(op, left, right) if op.is_comparison() => {
                 NumberNode::Compared(*op, Box::new(self.number(left)), Box::new(self.number(right)))
             }
@@ -974,6 +978,10 @@ impl<const W: usize> Compiler<'_, W> {
         let (color, role) = match figurine {
             '△' => return class('A', self.variant).unwrap_or_default().into_iter().map(Meaning::Pieces).collect(),
             '▲' => return class('a', self.variant).unwrap_or_default().into_iter().map(Meaning::Pieces).collect(),
+            '◭' => {
+                let pieces = ['A', 'a'].into_iter().flat_map(|letter| class(letter, self.variant).unwrap_or_default());
+                return pieces.map(Meaning::Pieces).collect();
+            }
             '□' => return vec![Meaning::Empty],
             '♔' => (Color::White, Role::King),
             '♕' => (Color::White, Role::Queen),

@@ -127,6 +127,9 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
         ExprKind::Attacks { side: AttackSide::Targets, .. } => line(out, &indent, "attackedby: the targets of"),
         ExprKind::Between(..) => line(out, &indent, "between"),
         ExprKind::Distance(..) => line(out, &indent, "distance: the plies between two positions"),
+        ExprKind::ConsecutiveMoves { .. } => {
+            line(out, &indent, "consecutivemoves: the moves in a row two lines share after they part")
+        }
         ExprKind::TypeName(_) => line(out, &indent, "typename: the letter of the piece"),
         ExprKind::Text(text) => line(out, &indent, &format!("text {text:?}")),
         ExprKind::Repeat { test: None, .. } => line(out, &indent, "loop: again while it matches"),

@@ -273,6 +273,12 @@ pub(crate) enum NumberNode<const W: usize> {
     SortRecorded,
     /// The plies between two positions.
     Distance(Box<PositionNode<W>>, Box<PositionNode<W>>),
+    /// The moves in a row the lines to two positions share after they part, within a range.
+    ConsecutiveMoves {
+        positions: Box<(PositionNode<W>, PositionNode<W>)>,
+        min: i64,
+        max: Option<i64>,
+    },
     /// The left number of a comparison that holds (`3 < ply < 10` is `3 < (ply < 10)`).
     Compared(BinaryOp, Box<NumberNode<W>>, Box<NumberNode<W>>),
     /// How many positions a `line` (a [`FilterNode::Line`]) covers, where it matches.
@@ -679,6 +685,13 @@ impl<const W: usize> Program<W> {
                 let first = context.frames[self.position(first, context, at)?].ply;
                 let second = context.frames[self.position(second, context, at)?].ply;
                 Some(i64::from(first.abs_diff(second)))
+            }
+            NumberNode::ConsecutiveMoves { positions, .. } => {
+                let _first = self.position(&positions.0, context, at)?;
+                let _second = self.position(&positions.1, context, at)?;
+                // The positions of a context lie on one line, so the earlier is on the line to
+                // the later: as in CQL 6.2 for such positions, there is no value.
+                None
             }
             NumberNode::Compared(op, left, right) => {
                 let (left, right) = (self.number(left, context, at)?, self.number(right, context, at)?);

@@ -421,6 +421,11 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
             NumberNode::Distance(first, second) => {
                 NumberNode::Distance(boxed(&**first, mapper)?, boxed(&**second, mapper)?)
             }
+            NumberNode::ConsecutiveMoves { positions, min, max } => NumberNode::ConsecutiveMoves {
+                positions: Box::new((positions.0.mapped(mapper)?, positions.1.mapped(mapper)?)),
+                min: *min,
+                max: *max,
+            },
             NumberNode::Sorted(value) => NumberNode::Sorted(boxed(&**value, mapper)?),
             NumberNode::At(position, number) => NumberNode::At(boxed(&**position, mapper)?, boxed(&**number, mapper)?),
             // A variable's value is what it was given, mapped or not where it was given.
@@ -677,6 +682,7 @@ impl<const W: usize> Canonical for NumberNode<W> {
             | NumberNode::Line(_)
             | NumberNode::Compared(..)
             | NumberNode::Distance(..)
+            | NumberNode::ConsecutiveMoves { .. }
             | NumberNode::Sorted(_)
             | NumberNode::SortRecorded
             | NumberNode::Dash(_) => self.clone(),

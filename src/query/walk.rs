@@ -109,6 +109,10 @@ impl<const W: usize> Walk<W> for NumberNode<W> {
                 first.each_filter(visit);
                 second.each_filter(visit);
             }
+            NumberNode::ConsecutiveMoves { positions, .. } => {
+                positions.0.each_filter(visit);
+                positions.1.each_filter(visit);
+            }
             NumberNode::Compared(_, left, right) => {
                 left.each_filter(visit);
                 right.each_filter(visit);

@@ -201,7 +201,7 @@ impl GameReader<'_> {
             }
             Err(_) => return None,
         };
-        Some(before.san(played))
+        Some(before.san_to(played, board))
     }
 }
 

@@ -548,9 +548,12 @@ fn phrase(rule: Rule) -> Option<(u8, &'static str)> {
         Rule::arrow => (1, "'-->'"),
         Rule::argument => (4, ARGUMENT),
         Rule::close_brace => (1, "'}'"),
-        Rule::piece_list | Rule::piece_entity | Rule::figurine | Rule::empty_piece | Rule::list_letters => {
-            (3, "a piece such as R")
-        }
+        Rule::piece_list
+        | Rule::piece_entity
+        | Rule::figurine
+        | Rule::figurines
+        | Rule::empty_piece
+        | Rule::list_letters => (3, "a piece such as R"),
         Rule::filter
         | Rule::filter_only
         | Rule::parenthesized
@@ -1025,6 +1028,7 @@ impl Builder {
                 let (first, second, depth) = self.two_filters(pair);
                 (ExprKind::Distance(first, second), depth + 1)
             }
+            Rule::consecutive_moves => (self.consecutive_moves(pair), 1),
             Rule::typename_filter => {
                 let (set, depth) = self.argument(pair).expect("grammar: typename takes a set");
                 (ExprKind::TypeName(set), depth + 1)
@@ -1314,12 +1318,12 @@ fn transform_of(transform: TransformKind, count: bool, body: Expr, start: usize)
 
 fn transform_kind(text: &str) -> TransformKind {
     match text {
-        "flip" => TransformKind::Flip,
+        "flip" | "✵" => TransformKind::Flip,
         "flipvertical" => TransformKind::FlipVertical,
         "fliphorizontal" => TransformKind::FlipHorizontal,
         "flipdiagonal" => TransformKind::FlipDiagonal,
         "flipoffdiagonal" => TransformKind::FlipOffDiagonal,
-        "flipcolor" => TransformKind::FlipColor,
+        "flipcolor" | "⬓" => TransformKind::FlipColor,
         "rotate90" => TransformKind::Rotate90,
         "rotate45" => TransformKind::Rotate45,
         "reversecolor" => TransformKind::ReverseColor,
@@ -1507,6 +1511,12 @@ fn build_pieces(pair: Pair<'_, Rule>) -> PieceDesignator {
                 list = true;
                 piece_span = part_span;
                 atoms.extend(part.into_inner().filter_map(piece_atom));
+            }
+            Rule::figurines => {
+                piece_span = part_span;
+                let figurines: Vec<PieceAtom> = part.into_inner().filter_map(piece_atom).collect();
+                list = figurines.len() > 1;
+                atoms.extend(figurines);
             }
             Rule::tier => {
                 piece_span = piece_span.join(part_span);

@@ -68,6 +68,32 @@ impl Builder {
         (ExprKind::Dash { from, to, capture, promote, target }, depth + 1)
     }
 
+    /// `consecutivemoves [quiet] [N [M]] (x y)`. As in CQL 6.2, its names are position
+    /// variables, made so when they are new.
+    pub(super) fn consecutive_moves(&mut self, pair: Pair<'_, Rule>) -> ExprKind {
+        let mut bounds = Vec::new();
+        let mut positions = Vec::new();
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::number => bounds.push(part.as_str().parse().unwrap_or(i64::MAX)),
+                Rule::variable_word => {
+                    let name = self.resolve(part.as_str());
+                    let span = span_of(&part);
+                    self.variables.entry(name.clone()).or_insert(Type::Position);
+                    let ty = self.variables[&name];
+                    positions.push(Expr { kind: ExprKind::Variable { name, ty }, span });
+                }
+                _ => {}
+            }
+        }
+        let [first, second] = <[Expr; 2]>::try_from(positions).expect("grammar: two names");
+        ExprKind::ConsecutiveMoves {
+            positions: Box::new((first, second)),
+            min: bounds.first().copied().unwrap_or(0),
+            max: bounds.get(1).copied(),
+        }
+    }
+
     /// The set in parentheses before a dash, `(R|Q)--e4`, read as a filter.
     fn dash_group(&mut self, pair: &Pair<'_, Rule>) -> (Expr, u32) {
         let span = span_of(pair);
@@ -215,7 +241,7 @@ fn splits(expr: &Expr) -> bool {
 /// The position a word names.
 pub(super) fn position_word(text: &str) -> PositionWord {
     match text {
-        "currentposition" | "curpos" => PositionWord::Current,
+        "currentposition" | "curpos" | "∙" => PositionWord::Current,
         "initialposition" => PositionWord::Initial,
         _ => PositionWord::Parent,
     }

@@ -203,8 +203,8 @@ fn assign_op(text: &str) -> AssignOp {
         "*=" => AssignOp::Arithmetic(BinaryOp::Mul),
         "/=" => AssignOp::Arithmetic(BinaryOp::Div),
         "%=" => AssignOp::Arithmetic(BinaryOp::Rem),
-        "|=" => AssignOp::Union,
-        "&=" => AssignOp::Intersection,
+        "|=" | "∪=" => AssignOp::Union,
+        "&=" | "∩=" => AssignOp::Intersection,
         "=?" => AssignOp::SetOrUnset,
         _ => AssignOp::Set,
     }

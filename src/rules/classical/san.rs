@@ -291,6 +291,15 @@ impl Board {
     /// The SAN of a legal move, with `+` or `#` when it gives check or mate.
     #[must_use]
     pub fn san(&self, m: Move) -> String {
+        let mut after = self.clone();
+        after.play(m);
+        self.san_to(m, &after)
+    }
+
+    /// The SAN of a legal move whose position after it is `after` (as [`Board::san`], without
+    /// playing the move again).
+    #[must_use]
+    pub fn san_to(&self, m: Move, after: &Board) -> String {
         let mut text = match m {
             Move::Null => return "--".to_owned(),
             Move::Castle { king, rook } => if rook > king { "O-O" } else { "O-O-O" }.to_owned(),
@@ -311,15 +320,11 @@ impl Board {
             }
             Move::Normal { role, from, to, capture, .. } => {
                 let mut text = role_letter(role).unwrap_or("").to_owned();
-                let mut moves = super::board::MoveList::new();
-                self.legal_moves(&mut moves);
-                let rivals: Vec<u8> = moves
-                    .as_slice()
-                    .iter()
-                    .filter_map(|other| match *other {
-                        Move::Normal { role: r, from: f, to: t, .. } if r == role && t == to && f != from => Some(f),
-                        _ => None,
-                    })
+                // The other pieces of the kind that could go there, and may.
+                let others = self.candidates(role, to, false) & !(1u64 << from);
+                let rivals: Vec<u8> = bits(others)
+                    .map(|square| square as u8)
+                    .filter(|&square| self.is_legal(self.normal_move(role, square, to, None)))
                     .collect();
                 if !rivals.is_empty() {
                     let same_file = rivals.iter().any(|f| f % 8 == from % 8);
@@ -339,8 +344,6 @@ impl Board {
                 text
             }
         };
-        let mut after = self.clone();
-        after.play(m);
         if after.is_check() {
             let mut replies = super::board::MoveList::new();
             after.legal_moves(&mut replies);
