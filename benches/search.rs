@@ -198,7 +198,9 @@ fn cqlq_search(path: &Path, query: &str, threads: usize) -> Counts {
         }
     }
     let query = Query::parse(query).expect("query");
-    let search = Search::new(query, SearchOptions { threads, ..SearchOptions::default() }).expect("threads");
+    // The header's `result` leaves games out before any replay, as `cqlq search` has it do.
+    let result = query.header().and_then(|header| header.result.clone());
+    let search = Search::new(query, SearchOptions { threads, result, ..SearchOptions::default() }).expect("threads");
     let mut input = Input::open(path).expect("corpus");
     let mut sink = Count(Counts::default());
     let mut summary = Summary::default();

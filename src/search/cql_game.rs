@@ -189,9 +189,9 @@ impl GameReader<'_> {
         self.lines.pop().map(|open| open.line).unwrap_or_default()
     }
 
-    /// The SAN of a move token played on `board`, or `None` when it cannot be played there.
-    fn play(board: &mut Board, token: &[u8]) -> Option<String> {
-        let before = board.clone();
+    /// The SAN of a move token played on `board` (which was `before`), or `None` when it
+    /// cannot be played there.
+    fn play(board: &mut Board, before: &Board, token: &[u8]) -> Option<String> {
         let played = match board.play_san(&San::from_ascii(token).ok()?) {
             Ok(played) => played,
             // A lower-case `b` may name a bishop where no pawn move fits (`bd3`).
@@ -250,8 +250,8 @@ impl<'a> Visitor<'a> for GameReader<'a> {
         }
         let (written, annotation) = split_annotation(token);
         let before = open.board.clone();
-        let san = match &mut open.board {
-            Some(board) => match GameReader::play(board, token) {
+        let san = match (&mut open.board, &before) {
+            (Some(board), Some(before)) => match GameReader::play(board, before, token) {
                 Some(san) => san,
                 None => {
                     open.fail(written);
@@ -259,7 +259,7 @@ impl<'a> Visitor<'a> for GameReader<'a> {
                     return if in_variation { ControlFlow::Continue(()) } else { ControlFlow::Break(()) };
                 }
             },
-            None => String::from_utf8_lossy(written).into_owned(),
+            _ => String::from_utf8_lossy(written).into_owned(),
         };
         let (number, black) = open.next;
         let mut node = MoveNode { number, black, san, ..MoveNode::default() };

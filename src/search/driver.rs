@@ -5,6 +5,7 @@
 //! the same whatever the number of threads. Matching never prints: what matched goes to a
 //! [`Sink`].
 
+use std::borrow::Cow;
 use std::io;
 use std::ops::ControlFlow;
 
@@ -91,6 +92,25 @@ pub struct Found<'a> {
     pub notes: &'a [GameNote],
     /// The game's `sort` value, where the query sorts and the value exists.
     pub sort: Option<i64>,
+    /// What the sink's [`Render`] made of the game ahead, on the search's threads, if it
+    /// has one.
+    pub rendered: Option<&'a [u8]>,
+}
+
+impl<'a> Found<'a> {
+    /// What goes into the comments of its positions, in the order made: the query's notes and
+    /// the marks of the matched positions (which are the notes' marks where the query makes
+    /// notes, else its matched positions).
+    #[must_use]
+    pub fn comments(&self) -> Cow<'a, [GameNote]> {
+        if self.notes.is_empty() {
+            Cow::Owned(
+                self.matched.iter().map(|ply| GameNote { ply: ply.ply, offset: ply.offset, text: None }).collect(),
+            )
+        } else {
+            Cow::Borrowed(self.notes)
+        }
+    }
 }
 
 /// A game whose replay stopped at an error.
@@ -113,10 +133,22 @@ pub struct Problem<'a> {
     pub message: String,
 }
 
+/// Makes what a sink writes for a game found, on the search's threads, ahead of
+/// [`Sink::found`], which then has it as [`Found::rendered`].
+pub trait Render: Sync {
+    /// The bytes written for a game found.
+    fn render(&self, game: &Found<'_>) -> Vec<u8>;
+}
+
 /// Where the results of a search go.
 pub trait Sink {
     /// A game that matched.
     fn found(&mut self, game: &Found<'_>) -> io::Result<()>;
+
+    /// What renders the games found ahead, in parallel, if the sink has one.
+    fn renderer(&self) -> Option<&dyn Render> {
+        None
+    }
 
     /// A game whose replay stopped at an error; its positions before the error were searched.
     fn problem(&mut self, problem: &Problem<'_>) -> io::Result<()> {
@@ -354,7 +386,9 @@ fn shift(record: &mut GameRecord, by: usize) {
     }
 }
 
-/// Turns a window's records, in order, into reports and counts.
+/// Turns a window's records, in order, into reports and counts: first what each record gives
+/// is decided, in order; then the games found are rendered on the search's threads, where the
+/// sink renders them ahead ([`Sink::renderer`]); then everything goes to the sink, in order.
 struct Merge<'s, 'w> {
     search: &'s Search,
     name: &'w str,
@@ -366,76 +400,140 @@ struct Merge<'s, 'w> {
     sink: &'w mut dyn Sink,
 }
 
+/// What one record gives the sink.
+enum Event<'r> {
+    /// A line the query printed in the game numbered so.
+    Message(u64, &'r str),
+    /// The game's replay stopped at an error.
+    Problem { record: &'r GameRecord, number: u64, line: u64 },
+    /// The game matched.
+    Found(Pending<'r>),
+}
+
+/// A game found, with its offsets moved into the game's own text.
+struct Pending<'r> {
+    record: &'r GameRecord,
+    number: u64,
+    line: u64,
+    matched: Vec<MatchedPly>,
+    notes: Vec<GameNote>,
+    sort: Option<i64>,
+}
+
 impl Merge<'_, '_> {
     fn batches(&mut self, batches: &[Batch]) -> io::Result<ControlFlow<()>> {
-        for batch in batches {
+        let mut events = Vec::new();
+        let mut outcome = ControlFlow::Continue(());
+        'window: for batch in batches {
             for (record, &(start_lines, error_lines)) in batch.records.iter().zip(&batch.lines) {
-                if self.record(record, self.lines + start_lines + 1, self.lines + error_lines + 1)?.is_break() {
-                    return Ok(ControlFlow::Break(()));
+                let (line, problem_line) = (self.lines + start_lines + 1, self.lines + error_lines + 1);
+                if self.record(record, line, problem_line, &mut events).is_break() {
+                    outcome = ControlFlow::Break(());
+                    break 'window;
                 }
             }
             self.lines += batch.newlines;
         }
-        Ok(ControlFlow::Continue(()))
+        let (name, base, text) = (self.name, self.base, self.text);
+        let rendered: Vec<Option<Vec<u8>>> = match self.sink.renderer() {
+            Some(renderer) => self.search.pool.install(|| {
+                events
+                    .par_iter()
+                    .map(|event| match event {
+                        Event::Found(pending) => Some(renderer.render(&found(name, base, text, pending, None))),
+                        _ => None,
+                    })
+                    .collect()
+            }),
+            None => events.iter().map(|_| None).collect(),
+        };
+        for (event, rendered) in events.iter().zip(&rendered) {
+            match event {
+                Event::Message(number, message) => self.sink.message(*number, message)?,
+                Event::Problem { record, number, line } => {
+                    let error = record.error.as_ref().expect("a problem is a record's error");
+                    self.sink.problem(&Problem {
+                        input: name,
+                        game: *number,
+                        offset: base + error.offset as u64,
+                        line: *line,
+                        ply: error.ply,
+                        token: &error.token,
+                        message: error.kind.to_string(),
+                    })?;
+                }
+                Event::Found(pending) => self.sink.found(&found(name, base, text, pending, rendered.as_deref()))?,
+            }
+        }
+        Ok(outcome)
     }
 
-    /// One game's record, whose start is on line `line` and its error on `problem_line`.
-    fn record(&mut self, record: &GameRecord, line: u64, problem_line: u64) -> io::Result<ControlFlow<()>> {
+    /// What one game's record gives, whose start is on line `line` and its error on
+    /// `problem_line`; `Break` when the search is over.
+    fn record<'r>(
+        &mut self,
+        record: &'r GameRecord,
+        line: u64,
+        problem_line: u64,
+        events: &mut Vec<Event<'r>>,
+    ) -> ControlFlow<()> {
         let options = &self.search.options;
         self.summary.games += 1;
         let number = self.summary.games;
         if let Some((low, high)) = options.gamenumber {
             if high.is_some_and(|high| number > high) || (high.is_none() && low > 0 && number > low) {
                 self.summary.games -= 1;
-                return Ok(ControlFlow::Break(()));
+                return ControlFlow::Break(());
             }
             if number < low {
-                return Ok(ControlFlow::Continue(()));
+                return ControlFlow::Continue(());
             }
         }
-        for message in &record.messages {
-            self.sink.message(number, message)?;
-        }
-        if let Some(error) = &record.error {
+        events.extend(record.messages.iter().map(|message| Event::Message(number, message)));
+        if record.error.is_some() {
             self.summary.errors += 1;
-            let problem = Problem {
-                input: self.name,
-                game: number,
-                offset: self.base + error.offset as u64,
-                line: problem_line,
-                ply: error.ply,
-                token: &error.token,
-                message: error.kind.to_string(),
-            };
-            self.sink.problem(&problem)?;
+            events.push(Event::Problem { record, number, line: problem_line });
         }
         let count = record.matched.len() as u64;
         let (low, high) = options.matchcount;
         if record.excluded || count < low || high.is_some_and(|high| count > high) {
-            return Ok(ControlFlow::Continue(()));
+            return ControlFlow::Continue(());
         }
         self.summary.matched += 1;
         self.summary.positions += count;
-        let text = &self.text[record.start..record.end];
-        let matched: Vec<MatchedPly> =
+        let matched =
             record.matched.iter().map(|ply| MatchedPly { ply: ply.ply, offset: ply.offset - record.start }).collect();
-        let notes: Vec<GameNote> =
+        let notes =
             record.notes.iter().map(|note| GameNote { offset: note.offset - record.start, ..note.clone() }).collect();
-        self.sink.found(&Found {
-            input: self.name,
-            number,
-            offset: self.base + record.start as u64,
-            line,
-            text,
-            movetext: record.movetext - record.start,
-            matched: &matched,
-            notes: &notes,
-            sort: if self.search.sorts_by_matchcount() { i64::try_from(count).ok() } else { record.sort },
-        })?;
+        let sort = if self.search.sorts_by_matchcount() { i64::try_from(count).ok() } else { record.sort };
+        events.push(Event::Found(Pending { record, number, line, matched, notes, sort }));
         // A sorted search reads every game: the limit applies once they are sorted.
         if !self.search.sorts() && options.limit.is_some_and(|limit| self.summary.matched >= limit) {
-            return Ok(ControlFlow::Break(()));
+            return ControlFlow::Break(());
         }
-        Ok(ControlFlow::Continue(()))
+        ControlFlow::Continue(())
+    }
+}
+
+/// A game found, as sinks see it.
+fn found<'a>(
+    name: &'a str,
+    base: u64,
+    text: &'a [u8],
+    pending: &'a Pending<'_>,
+    rendered: Option<&'a [u8]>,
+) -> Found<'a> {
+    let record = pending.record;
+    Found {
+        input: name,
+        number: pending.number,
+        offset: base + record.start as u64,
+        line: pending.line,
+        text: &text[record.start..record.end],
+        movetext: record.movetext - record.start,
+        matched: &pending.matched,
+        notes: &pending.notes,
+        sort: pending.sort,
+        rendered,
     }
 }

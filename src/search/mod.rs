@@ -38,7 +38,7 @@ mod plans;
 mod replay;
 mod sorted;
 
-pub use driver::{Found, Problem, Search, SearchError, SearchOptions, Sink, Summary};
+pub use driver::{Found, Problem, Render, Search, SearchError, SearchOptions, Sink, Summary};
 pub use filter::{LineOutcome, PositionFilter};
 pub use input::{Input, WINDOW_BYTES, paths_or_stdin};
 pub use plans::Plans;

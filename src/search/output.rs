@@ -15,7 +15,7 @@ use std::ops::ControlFlow;
 use serde_json::json;
 
 use super::cql_game::{append_texts, read_game};
-use super::driver::{Found, Problem};
+use super::driver::{Found, Problem, Render};
 use crate::notation::pgn::cql_style::append_comment;
 use crate::notation::pgn::{Lexer, Visitor, tag_text};
 use crate::variant::Variant;
@@ -56,7 +56,7 @@ impl<W: Write> PgnPrinter<W> {
         // Each position's comment: the query's notes there, then the mark if it matched.
         let mut comments: BTreeMap<(usize, u32), Vec<u8>> = BTreeMap::new();
         let mark = &self.comment[1..self.comment.len() - 1];
-        for note in game.notes {
+        for note in game.comments().iter() {
             let comment = comments.entry((note.offset, note.ply)).or_default();
             comment.extend_from_slice(if comment.is_empty() { b"{" } else { b" " });
             match &note.text {
@@ -114,34 +114,28 @@ pub struct CqlComments {
 #[derive(Debug)]
 pub struct CqlPrinter<W: Write> {
     out: W,
-    comments: CqlComments,
+    render: CqlRender,
     buffer: Vec<u8>,
 }
 
 impl<W: Write> CqlPrinter<W> {
     /// A printer to `out` adding `comments`.
     pub fn new(out: W, comments: CqlComments) -> CqlPrinter<W> {
-        CqlPrinter { out, comments, buffer: Vec::new() }
+        CqlPrinter { out, render: CqlRender { comments }, buffer: Vec::new() }
     }
 
-    /// Writes one game, then two blank lines.
+    /// What makes the text of each game, which the search may run ahead on its threads.
+    pub fn renderer(&self) -> &CqlRender {
+        &self.render
+    }
+
+    /// Writes one game (as rendered ahead, if it was), then two blank lines.
     pub fn write(&mut self, game: &Found<'_>) -> io::Result<()> {
-        let comments = &self.comments;
-        let mark = comments.matchstring.as_deref().unwrap_or_default().as_bytes();
-        let mut read = read_game(game.text, game.notes, comments.variant, mark);
-        let comment = &mut read.game.line.comment;
-        if comments.game_numbers {
-            append_comment(comment, format!("Game number {}", game.number).as_bytes());
-        }
-        append_texts(comment, &read.initial_notes);
-        if let (Some(label), Some(value)) = (&comments.sort_label, game.sort) {
-            // CQL 6.2 writes the value with a space before it, and another between it and what
-            // the comment held: `{Game number 3  label: 7}`.
-            let labelled = if label.is_empty() { format!(" {value}") } else { format!(" {label}: {value}") };
-            append_comment(comment, labelled.as_bytes());
+        if let Some(rendered) = game.rendered {
+            return self.out.write_all(rendered);
         }
         self.buffer.clear();
-        read.game.write(&mut self.buffer);
+        self.render.write(game, &mut self.buffer);
         self.out.write_all(&self.buffer)
     }
 
@@ -153,6 +147,42 @@ impl<W: Write> CqlPrinter<W> {
     /// Flushes the writer.
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
+    }
+}
+
+/// Makes a game's text as CQL 6.2 writes it, with its comments ([`CqlPrinter`]'s work, which
+/// the search may do ahead on its threads).
+#[derive(Debug)]
+pub struct CqlRender {
+    comments: CqlComments,
+}
+
+impl Render for CqlRender {
+    fn render(&self, game: &Found<'_>) -> Vec<u8> {
+        let mut text = Vec::with_capacity(game.text.len() + 64);
+        self.write(game, &mut text);
+        text
+    }
+}
+
+impl CqlRender {
+    /// Appends the game's text to `out`, then two blank lines.
+    fn write(&self, game: &Found<'_>, out: &mut Vec<u8>) {
+        let comments = &self.comments;
+        let mark = comments.matchstring.as_deref().unwrap_or_default().as_bytes();
+        let mut read = read_game(game.text, &game.comments(), comments.variant, mark);
+        let comment = &mut read.game.line.comment;
+        if comments.game_numbers {
+            append_comment(comment, format!("Game number {}", game.number).as_bytes());
+        }
+        append_texts(comment, &read.initial_notes);
+        if let (Some(label), Some(value)) = (&comments.sort_label, game.sort) {
+            // CQL 6.2 writes the value with a space before it, and another between it and what
+            // the comment held: `{Game number 3  label: 7}`.
+            let labelled = if label.is_empty() { format!(" {value}") } else { format!(" {label}: {value}") };
+            append_comment(comment, labelled.as_bytes());
+        }
+        read.game.write(out);
     }
 }
 

@@ -264,18 +264,30 @@ struct Findings {
     matched: Vec<MatchedPly>,
     notes: Notes,
     sort: Option<i64>,
+    /// Whether the query makes notes, so that the marks go among them in the order made;
+    /// otherwise the notes stay empty and the marks are the matched positions.
+    marks_in_notes: bool,
 }
 
 impl Findings {
     /// Records a match at a position.
     fn mark(&mut self, ply: u32, offset: usize) {
         self.matched.push(MatchedPly { ply, offset });
-        self.notes.keep(GameNote { ply, offset, text: None });
+        if self.marks_in_notes {
+            self.notes.keep(GameNote { ply, offset, text: None });
+        }
     }
 
     /// Tests the position `at` of the context's line, whose marking comments go at `offsets`.
     #[inline(always)]
     fn test(&mut self, program: &Program<1>, context: &Context<'_, Board, 1>, offsets: &[usize], at: usize) {
+        if !program.makes_notes && program.sorts().is_none() {
+            // Nothing to keep but the match itself.
+            if program.matches_at(context, at) {
+                self.mark(context.frames[at].ply, offsets[at]);
+            }
+            return;
+        }
         let notes_before = context.state.notes_len();
         context.state.clear_sorted();
         if !program.matches_at(context, at) {
@@ -504,6 +516,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         };
         self.state = Some((program, state));
         self.program = Some(program);
+        self.found.marks_in_notes = program.makes_notes;
         self.needs = program.needs();
         self.keep = if self.needs.lookahead {
             0

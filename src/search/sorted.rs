@@ -145,6 +145,7 @@ impl<'s> SortedSink<'s> {
                 matched: &game.matched,
                 notes: &game.notes,
                 sort: game.sort,
+                rendered: None,
             })?;
         }
         Ok(())
@@ -323,6 +324,7 @@ mod tests {
                 matched: &[],
                 notes: &[],
                 sort,
+                rendered: None,
             };
             sink.found(&game).unwrap();
         }

@@ -354,7 +354,7 @@ impl Board {
 
     /// The squares of the side to move's pieces of `role` that could reach `to`, before pins and
     /// checks are considered.
-    #[inline]
+    #[inline(always)]
     fn candidates(&self, role: Role, to: u8, promotes: bool) -> u64 {
         let us = self.turn();
         let to_bit = 1u64 << to;

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use cqlq::Variant;
 use cqlq::search::output::{CqlPrinter, JsonlPrinter, PgnPrinter, ProblemLog, describe};
 use cqlq::search::{
-    Found, Input, Problem, Search, SearchError, SearchOptions, Sink, SortedSink, Summary, paths_or_stdin,
+    Found, Input, Problem, Render, Search, SearchError, SearchOptions, Sink, SortedSink, Summary, paths_or_stdin,
 };
 
 use super::{chosen_variant, load_query, note, thread_count};
@@ -304,6 +304,13 @@ impl CliSink {
 }
 
 impl Sink for CliSink {
+    fn renderer(&self) -> Option<&dyn Render> {
+        match &self.printer {
+            Printer::Cql(printer) => Some(printer.renderer()),
+            _ => None,
+        }
+    }
+
     fn found(&mut self, game: &Found<'_>) -> io::Result<()> {
         if let Some(watch) = &mut self.watch {
             watch.found(game.number);
