@@ -285,10 +285,13 @@ fn mistakes_are_named_and_stop_before_any_game() {
 
 // ----- Beside CQL 6.2 ------------------------------------------------------------------------
 
-/// CQL 6.2, when it is beside the project and runs.
+/// CQL 6.2, when it is beside the project and runs; otherwise the test says it is skipped.
 fn cql6() -> Option<PathBuf> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/cql6/cql");
     let runs = Command::new(&path).arg("-version").output().is_ok_and(|output| output.status.success());
+    if !runs {
+        eprintln!("skipped: CQL 6.2 is not at ../shared/tools/cql6/cql, or does not run there");
+    }
     runs.then_some(path)
 }
 
@@ -340,10 +343,7 @@ fn closing_counts(stdout: &[u8]) -> String {
 #[test]
 #[ignore = "runs CQL 6.2 from ../shared/tools/cql6 on ../shared/data"]
 fn cql_command_writes_what_cql6_writes() {
-    let Some(cql6) = cql6() else {
-        eprintln!("skipped: CQL 6.2 is not at ../shared/tools/cql6/cql, or does not run there");
-        return;
-    };
+    let Some(cql6) = cql6() else { return };
     let started = Instant::now();
     let dir = temp_dir("cql-beside-cql6");
     let mut inputs = vec![sample("classics.pgn"), sample("short-games.pgn"), sample("random-standard.pgn")];
@@ -439,10 +439,7 @@ fn printed(stdout: &[u8]) -> Vec<String> {
 #[test]
 #[ignore = "runs CQL 6.2 from ../shared/tools/cql6"]
 fn every_corpus_query_writes_what_cql6_writes() {
-    let Some(cql6) = cql6() else {
-        eprintln!("skipped: CQL 6.2 is not at ../shared/tools/cql6/cql, or does not run there");
-        return;
-    };
+    let Some(cql6) = cql6() else { return };
     let dir = temp_dir("cql-corpus-beside-cql6");
     let games = reference_games(&dir);
     let queries = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cql/queries");
@@ -457,10 +454,7 @@ fn every_corpus_query_writes_what_cql6_writes() {
 #[test]
 #[ignore = "runs CQL 6.2 from ../shared/tools/cql6"]
 fn example_queries_write_what_cql6_writes() {
-    let Some(cql6) = cql6() else {
-        eprintln!("skipped: CQL 6.2 is not at ../shared/tools/cql6/cql, or does not run there");
-        return;
-    };
+    let Some(cql6) = cql6() else { return };
     let dir = temp_dir("cql-examples-beside-cql6");
     let games = dir.join("samples.pgn");
     let samples = ["classics.pgn", "short-games.pgn", "themes.pgn", "random-standard.pgn"];
