@@ -1,10 +1,12 @@
 //! The compiled form of a query for one variant: masks sized to its board, piece letters resolved
 //! to kinds, transforms expanded, and nothing left to look up per position.
 
+use std::cell::OnceCell;
+
 use super::ast::{AssignOp, AttackSide, BinaryOp, LineOptions, LoopOver, MoveWhen, RayLines, SquareNumber};
 use super::context::{Context, Frame, GameFacts, GameTest, TagSource};
 use super::state::{State, Value};
-use crate::board::{Masks, SquareSet};
+use crate::board::{Masks, Square, SquareSet};
 use crate::position::{MoveFacts, PositionView, RulesView, Wing};
 use crate::variant::{Color, Kind, KindSet, Piece};
 
@@ -1015,21 +1017,24 @@ impl<const W: usize> Program<W> {
                 (&legal, at)
             }
         };
-        let from = node.from.as_ref().map(|set| self.squares(set, context, reference));
-        let to = node.to.as_ref().map(|set| self.squares(set, context, reference));
-        let capture = node.capture.as_ref().map(|set| self.squares(set, context, reference));
+        // The sets are worked out when a move first needs them: most moves fail sooner.
+        let (from, to, capture) = (OnceCell::new(), OnceCell::new(), OnceCell::new());
+        let within = |cell: &OnceCell<SquareSet<W>>, set: &Option<SetNode<W>>, square: Option<Square>| {
+            set.as_ref().is_none_or(|set| {
+                square.is_some_and(|square| cell.get_or_init(|| self.squares(set, context, reference)).contains(square))
+            })
+        };
         let mut value = SquareSet::EMPTY;
         for m in moves {
-            let fits = from.is_none_or(|from| m.from.is_some_and(|square| from.contains(square)))
-                && to.is_none_or(|to| to.contains(m.to))
-                && capture.is_none_or(|capture| m.capture.is_some_and(|square| capture.contains(square)))
-                && node.promote.as_ref().is_none_or(|classes| {
-                    // Promotion takes piece kinds whatever their colour, as in CQL 6.2.
-                    m.promotion.is_some_and(|kind| classes.iter().any(|class| class.kinds.contains(kind)))
-                })
-                && (!node.en_passant || m.en_passant)
+            let fits = node.promote.as_ref().is_none_or(|classes| {
+                // Promotion takes piece kinds whatever their colour, as in CQL 6.2.
+                m.promotion.is_some_and(|kind| classes.iter().any(|class| class.kinds.contains(kind)))
+            }) && (!node.en_passant || m.en_passant)
                 && node.castle.is_none_or(|wing| m.castle.is_some() && wing.is_none_or(|wing| m.castle == Some(wing)))
-                && (!node.drop || m.drop);
+                && (!node.drop || m.drop)
+                && within(&to, &node.to, Some(m.to))
+                && within(&from, &node.from, m.from)
+                && within(&capture, &node.capture, m.capture);
             if fits {
                 let square = if node.to.is_some() { m.to } else { m.from.unwrap_or(m.to) };
                 value = value.with(square);

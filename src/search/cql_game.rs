@@ -8,16 +8,14 @@
 //! variation, the main line goes on after it. Games of variants whose moves cqlq does not replay
 //! keep their move tokens as written.
 
-use std::ops::ControlFlow;
-
-use std::collections::BTreeMap;
+use std::ops::{ControlFlow, Range};
 
 use super::replay::GameNote;
 use crate::notation::fen;
-use crate::notation::pgn::cql_style::{CqlGame, Line, MoveNode, append_comment, nag_of};
+use crate::notation::pgn::cql_style::{CqlGame, Line, MoveNode, MoveText, append_comment, nag_of};
 use crate::notation::pgn::{Damage, Lexer, Visitor, tag_text};
 use crate::position::Position;
-use crate::rules::classical::{Board, San};
+use crate::rules::classical::{Board, San, SanText};
 use crate::variant::{Color, Family, Variant};
 
 /// A game read for writing, and what the comment before its first move gains (the initial
@@ -27,7 +25,7 @@ pub struct ReadGame<'a> {
     /// The game.
     pub game: CqlGame<'a>,
     /// What the initial position's comment gains (the query's comments, the mark), in order.
-    pub initial_notes: Vec<Vec<u8>>,
+    pub initial_notes: Vec<&'a [u8]>,
 }
 
 /// Reads the game `text` (one game, as found), adding to the comment of each position what
@@ -36,18 +34,27 @@ pub struct ReadGame<'a> {
 #[must_use]
 pub fn read_game<'a>(
     text: &'a [u8],
-    notes: &[GameNote],
+    notes: &'a [GameNote],
     default_variant: &'static Variant,
-    mark: &[u8],
+    mark: &'a [u8],
 ) -> ReadGame<'a> {
-    // What each move's comment gains: the notes at its position, then the mark if it matched.
-    let note_text = |note: &GameNote| note.text.as_ref().map_or(mark.to_vec(), |text| text.as_bytes().to_vec());
-    let mut marks: BTreeMap<usize, Vec<Vec<u8>>> = BTreeMap::new();
-    for note in notes.iter().filter(|note| note.ply > 0) {
-        marks.entry(note.offset).or_default().push(note_text(note));
-    }
-    let mut reader =
-        GameReader { default_variant, marks, tags: Vec::new(), lines: Vec::new(), result: None, stopped: false };
+    let note_text = |note: &'a GameNote| note.text.as_ref().map_or(mark, |text| text.as_bytes());
+    // What each move's comment gains, by the offset of the move's end (the notes at its
+    // position, then the mark if it matched), in the order of the moves.
+    let mut marks: Vec<(usize, &[u8])> =
+        notes.iter().filter(|note| note.ply > 0).map(|note| (note.offset, note_text(note))).collect();
+    marks.sort_by_key(|&(offset, _)| offset);
+    let (mark_ends, mark_texts) = marks.into_iter().unzip();
+    let mut reader = GameReader {
+        default_variant,
+        mark_ends,
+        mark_texts,
+        next_mark: 0,
+        tags: Vec::new(),
+        lines: Vec::new(),
+        result: None,
+        stopped: false,
+    };
     Lexer::new(text).next_game(&mut reader);
     let main = reader.close_all();
     let result = reader.result.or_else(|| tag_result(&reader.tags)).unwrap_or(b"*");
@@ -63,23 +70,25 @@ pub const MAX_COMMENT: usize = 4500;
 /// Adds what the query says about a position to its comment as CQL 6.2 adds it: the texts in
 /// one piece, a space between them, braces written as `_` and bytes outside ASCII as `?`; the
 /// whole piece is left out where the comment would grow longer than [`MAX_COMMENT`].
-pub fn append_texts(comment: &mut Option<Vec<u8>>, texts: &[Vec<u8>]) {
-    let mut piece = Vec::new();
-    for text in texts.iter().filter(|text| !text.is_empty()) {
-        if !piece.is_empty() {
-            piece.push(b' ');
+pub fn append_texts(comment: &mut Option<Vec<u8>>, texts: &[&[u8]]) {
+    let texts = texts.iter().filter(|text| !text.is_empty());
+    let piece = texts.clone().map(|text| text.len() + 1).sum::<usize>().saturating_sub(1);
+    let held = comment.as_ref().map_or(0, Vec::len);
+    if piece == 0 || held + piece + usize::from(held > 0) > MAX_COMMENT {
+        return;
+    }
+    let comment = comment.get_or_insert_with(Vec::new);
+    comment.reserve(piece + 1);
+    for text in texts {
+        if !comment.is_empty() {
+            comment.push(b' ');
         }
-        piece.extend(text.iter().map(|&byte| match byte {
+        comment.extend(text.iter().map(|&byte| match byte {
             b'{' | b'}' => b'_',
             byte if byte >= 127 => b'?',
             byte => byte,
         }));
     }
-    let held = comment.as_ref().map_or(0, Vec::len);
-    if piece.is_empty() || held + piece.len() + usize::from(held > 0) > MAX_COMMENT {
-        return;
-    }
-    append_comment(comment, &piece);
 }
 
 /// The `Result` tag, when it is a result.
@@ -108,19 +117,21 @@ struct OpenLine {
     before: Option<Board>,
     /// The number and side of the next move.
     next: (u32, bool),
-    /// What the last move's comment gains (the notes and mark of the position it reached).
-    last_marks: Option<Vec<Vec<u8>>>,
+    /// What the last move's comment gains (the notes and mark of the position it reached), as
+    /// a range of the reader's marks.
+    last_marks: Range<usize>,
     /// Whether a move could not be played: the rest of the line is left out.
     dead: bool,
 }
 
 impl OpenLine {
     fn new(board: Option<Board>, next: (u32, bool)) -> OpenLine {
-        OpenLine { line: Line::default(), before: None, board, next, last_marks: None, dead: false }
+        OpenLine { line: Line::default(), before: None, board, next, last_marks: 0..0, dead: false }
     }
 
-    /// Gives the last move (or, before any, the line) a comment, keeping its notes and mark.
-    fn comment(&mut self, text: &[u8]) {
+    /// Gives the last move (or, before any, the line) a comment, keeping its notes and mark
+    /// (`marks`: the reader's).
+    fn comment(&mut self, text: &[u8], marks: &[&[u8]]) {
         // CQL 6.2 reads a comment's words, one space between them.
         let words: Vec<&[u8]> = text.split(u8::is_ascii_whitespace).filter(|word| !word.is_empty()).collect();
         let text = words.join(&b' ');
@@ -128,9 +139,7 @@ impl OpenLine {
             None => self.line.comment = Some(text),
             Some(last) => {
                 last.comment = Some(text);
-                if let Some(marks) = &self.last_marks {
-                    append_texts(&mut last.comment, marks);
-                }
+                append_texts(&mut last.comment, &marks[self.last_marks.clone()]);
             }
         }
     }
@@ -150,8 +159,11 @@ impl OpenLine {
 
 struct GameReader<'a> {
     default_variant: &'static Variant,
-    /// What the comment of each move gains, by the offset of the move's end.
-    marks: BTreeMap<usize, Vec<Vec<u8>>>,
+    /// Where the moves whose comments gain something end, in order, and what each gains.
+    mark_ends: Vec<usize>,
+    mark_texts: Vec<&'a [u8]>,
+    /// The first of the marks not yet reached.
+    next_mark: usize,
     tags: Vec<(&'a [u8], &'a [u8])>,
     /// The main line, then the variations entered.
     lines: Vec<OpenLine>,
@@ -161,6 +173,22 @@ struct GameReader<'a> {
 }
 
 impl GameReader<'_> {
+    /// The marks of the move that ends at `end` (the moves are met in order): a range of
+    /// `mark_texts`.
+    fn marks_at(&mut self, end: usize) -> Range<usize> {
+        let ends = &self.mark_ends;
+        let mut first = self.next_mark;
+        while first < ends.len() && ends[first] < end {
+            first += 1;
+        }
+        let mut last = first;
+        while last < ends.len() && ends[last] == end {
+            last += 1;
+        }
+        self.next_mark = last;
+        first..last
+    }
+
     /// The tag `name`'s text (the last one given).
     fn tag(&self, name: &[u8]) -> Option<String> {
         let (_, value) = self.tags.iter().rev().find(|(tag, _)| *tag == name)?;
@@ -191,7 +219,7 @@ impl GameReader<'_> {
 
     /// The SAN of a move token played on `board` (which was `before`), or `None` when it
     /// cannot be played there.
-    fn play(board: &mut Board, before: &Board, token: &[u8]) -> Option<String> {
+    fn play(board: &mut Board, before: &Board, token: &[u8]) -> Option<SanText> {
         let played = match board.play_san(&San::from_ascii(token).ok()?) {
             Ok(played) => played,
             // A lower-case `b` may name a bishop where no pawn move fits (`bd3`).
@@ -235,7 +263,7 @@ impl<'a> Visitor<'a> for GameReader<'a> {
         if self.stopped {
             return ControlFlow::Break(());
         }
-        let marks = self.marks.get(&end).cloned();
+        let marks = self.marks_at(end);
         let in_variation = self.lines.len() > 1;
         let Some(open) = self.lines.last_mut() else { return ControlFlow::Break(()) };
         if open.dead {
@@ -252,21 +280,19 @@ impl<'a> Visitor<'a> for GameReader<'a> {
         let before = open.board.clone();
         let san = match (&mut open.board, &before) {
             (Some(board), Some(before)) => match GameReader::play(board, before, token) {
-                Some(san) => san,
+                Some(san) => MoveText::from(san.as_str()),
                 None => {
                     open.fail(written);
                     self.stopped = !in_variation;
                     return if in_variation { ControlFlow::Continue(()) } else { ControlFlow::Break(()) };
                 }
             },
-            _ => String::from_utf8_lossy(written).into_owned(),
+            _ => MoveText::from(String::from_utf8_lossy(written).as_ref()),
         };
         let (number, black) = open.next;
         let mut node = MoveNode { number, black, san, ..MoveNode::default() };
         node.nags.extend(nag_of(annotation));
-        if let Some(marks) = &marks {
-            append_texts(&mut node.comment, marks);
-        }
+        append_texts(&mut node.comment, &self.mark_texts[marks.clone()]);
         open.line.moves.push(node);
         open.before = before;
         open.next = if black { (number.saturating_add(1), false) } else { (number, true) };
@@ -285,7 +311,7 @@ impl<'a> Visitor<'a> for GameReader<'a> {
     fn comment(&mut self, text: &'a [u8]) {
         let stopped = self.stopped;
         if let Some(open) = self.lines.last_mut().filter(|open| !open.dead && !stopped) {
-            open.comment(text);
+            open.comment(text, &self.mark_texts);
         }
     }
 

@@ -170,7 +170,8 @@ impl CqlRender {
     fn write(&self, game: &Found<'_>, out: &mut Vec<u8>) {
         let comments = &self.comments;
         let mark = comments.matchstring.as_deref().unwrap_or_default().as_bytes();
-        let mut read = read_game(game.text, &game.comments(), comments.variant, mark);
+        let notes = game.comments();
+        let mut read = read_game(game.text, &notes, comments.variant, mark);
         let comment = &mut read.game.line.comment;
         if comments.game_numbers {
             append_comment(comment, format!("Game number {}", game.number).as_bytes());

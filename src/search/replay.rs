@@ -234,8 +234,12 @@ pub fn replay_range(text: &[u8], options: &ReplayOptions<'_>) -> Vec<GameRecord>
     records
 }
 
+/// The frames a line may hold beyond those it must keep, so that the older ones are dropped
+/// in batches.
+const TRIM_SLACK: usize = 14;
+
 /// The positions of one line (the main line or a variation) that are kept: all of them when the
-/// query looks ahead, else the last one or two.
+/// query looks ahead, else (at least) the last one or two.
 #[derive(Clone)]
 struct Line {
     frames: Vec<Frame<Board>>,
@@ -567,10 +571,12 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
             let current = line.current().clone();
             line.frames.push(current);
             line.offsets.push(end);
-            if keep != 0 && line.frames.len() > keep {
-                line.frames.remove(0);
-                line.offsets.remove(0);
-                line.own_from = line.own_from.saturating_sub(1);
+            if keep != 0 && line.frames.len() > keep + TRIM_SLACK {
+                // Dropped a batch at a time: one shift of the frames now and then, not one a move.
+                let dropped = line.frames.len() - keep;
+                line.frames.drain(..dropped);
+                line.offsets.drain(..dropped);
+                line.own_from = line.own_from.saturating_sub(dropped);
             }
         }
         let frame = line.frames.last_mut().expect("a line has a position");

@@ -111,7 +111,7 @@ fn random_movetext(mut board: Board, plies: usize, rng: &mut Rng) -> (String, &'
             words.push(format!("{}...", board.fullmoves()));
         }
         let alternative = moves.as_slice()[rng.below(moves.len())];
-        words.push(board.san(chosen));
+        words.push(board.san(chosen).to_string());
         match rng.below(40) {
             0 => words.push("{a comment}".to_owned()),
             1 => words.push("$1".to_owned()),

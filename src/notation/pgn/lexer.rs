@@ -406,11 +406,15 @@ impl<'a> Lexer<'a> {
                     }
                 }
                 b'0'..=b'9' | 0xC2 => {
+                    // Move numbers first: they are many, results one a game.
+                    if self.move_number() {
+                        continue;
+                    }
                     if let Some(result) = self.result() {
                         if self.end_of_game(visitor, result, entered + skipped) {
                             return;
                         }
-                    } else if !self.move_number() {
+                    } else {
                         let token = self.token();
                         if !skip && skipped == 0 {
                             skip = visitor.san(token, self.position).is_break();

@@ -4,6 +4,8 @@
 use std::fmt;
 use std::sync::OnceLock;
 
+use arrayvec::ArrayVec;
+
 use super::attacks::{self, Bitboard};
 use crate::board::{Square, SquareSet};
 use crate::position::{Mark, Position, PositionView, Setup};
@@ -110,43 +112,40 @@ fn castled_rook(king: u8, rook: u8) -> u8 {
     if rook > king { rank + 5 } else { rank + 3 }
 }
 
-/// A list of moves without allocation.
+/// A list of moves without allocation (and without filling its room when it is made).
 #[derive(Clone, Debug)]
 pub struct MoveList {
-    moves: [Move; 512],
-    len: usize,
+    moves: ArrayVec<Move, 512>,
 }
 
 impl MoveList {
     /// An empty list.
     #[must_use]
     pub fn new() -> MoveList {
-        MoveList { moves: [Move::Null; 512], len: 0 }
+        MoveList { moves: ArrayVec::new() }
     }
 
     fn push(&mut self, m: Move) {
-        if self.len < self.moves.len() {
-            self.moves[self.len] = m;
-            self.len += 1;
-        }
+        // No position has more moves than there is room for; one that had would lose the rest.
+        let _ = self.moves.try_push(m);
     }
 
     /// The moves.
     #[must_use]
     pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+        &self.moves
     }
 
     /// The number of moves.
     #[must_use]
     pub fn len(&self) -> usize {
-        self.len
+        self.moves.len()
     }
 
     /// Whether there are none.
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.moves.is_empty()
     }
 }
 
@@ -517,11 +516,7 @@ impl Board {
     #[inline]
     pub fn is_legal(&self, m: Move) -> bool {
         match m {
-            Move::Castle { .. } => {
-                let mut moves = MoveList::new();
-                self.castling_moves(&mut moves);
-                moves.as_slice().contains(&m)
-            }
+            Move::Castle { king, rook } => self.may_castle(king, rook),
             Move::Null => !self.is_check(),
             Move::Normal { role, from, to, .. } => self.leaves_king_safe(role, from, to),
             Move::Drop { to, .. } => {
@@ -722,34 +717,54 @@ impl Board {
 
     fn castling_moves(&self, moves: &mut MoveList) {
         let us = self.turn;
-        let them = us.other();
         let king = self.king(us);
+        for rook in bits(self.castling & self.pieces(us, Role::Rook) & self.home_rank(us)) {
+            if self.may_castle(king, rook as u8) {
+                moves.push(Move::Castle { king, rook: rook as u8 });
+            }
+        }
+    }
+
+    /// Whether the side to move may castle with the king on `king` and the rook on `rook`.
+    fn may_castle(&self, king: u8, rook: u8) -> bool {
+        let us = self.turn;
+        let them = us.other();
         let home = self.home_rank(us);
-        if (1u64 << king) & home == 0 || self.is_check() {
-            return;
+        let rooks = self.castling & self.pieces(us, Role::Rook) & home;
+        if king != self.king(us) || (1u64 << king) & home == 0 || rooks & (1u64 << rook) == 0 || self.is_check() {
+            return false;
         }
         let occupied = self.occupied();
-        for rook in bits(self.castling & self.pieces(us, Role::Rook) & home) {
-            let rook = rook as u8;
-            let king_to = castled_king(king, rook);
-            let rook_to = castled_rook(king, rook);
-            let king_path = attacks::between(usize::from(king), usize::from(king_to)) | (1u64 << king_to);
-            let rook_path = attacks::between(usize::from(rook), usize::from(rook_to)) | (1u64 << rook_to);
-            let movers = (1u64 << king) | (1u64 << rook);
-            if (king_path | rook_path) & occupied & !movers != 0 {
-                continue;
-            }
-            let without_king = occupied & !(1u64 << king);
-            if bits(king_path).any(|square| self.attackers(square as u8, them, without_king) != 0) {
-                continue;
-            }
-            // The king must not stand in check once the rook has moved (Chess960 corner cases).
-            let after = (occupied & !movers) | (1u64 << king_to) | (1u64 << rook_to);
-            if self.attackers(king_to, them, after) != 0 {
-                continue;
-            }
-            moves.push(Move::Castle { king, rook });
+        let king_to = castled_king(king, rook);
+        let rook_to = castled_rook(king, rook);
+        let king_path = attacks::between(usize::from(king), usize::from(king_to)) | (1u64 << king_to);
+        let rook_path = attacks::between(usize::from(rook), usize::from(rook_to)) | (1u64 << rook_to);
+        let movers = (1u64 << king) | (1u64 << rook);
+        if (king_path | rook_path) & occupied & !movers != 0 {
+            return false;
         }
+        let without_king = occupied & !(1u64 << king);
+        if bits(king_path).any(|square| self.attackers(square as u8, them, without_king) != 0) {
+            return false;
+        }
+        // The king must not stand in check once the rook has moved (Chess960 corner cases).
+        let after = (occupied & !movers) | (1u64 << king_to) | (1u64 << rook_to);
+        self.attackers(king_to, them, after) == 0
+    }
+
+    /// Whether the side to move has a legal move (a king's step is tried first).
+    #[must_use]
+    pub fn has_legal_move(&self) -> bool {
+        let us = self.turn;
+        let king = self.king(us);
+        let without_king = self.occupied() & !(1u64 << king);
+        let steps = attacks::king(usize::from(king)) & !self.side(us);
+        if bits(steps).any(|to| self.attackers(to as u8, us.other(), without_king) == 0) {
+            return true;
+        }
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        !moves.is_empty()
     }
 
     /// The number of leaf positions `depth` plies from here.

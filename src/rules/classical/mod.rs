@@ -12,4 +12,4 @@ mod san;
 mod view;
 
 pub use board::{Board, Move, MoveList, Rules, bits};
-pub use san::{ParseSanError, San, SanError};
+pub use san::{ParseSanError, San, SanError, SanText};

@@ -194,23 +194,78 @@ fn simple(token: &[u8]) -> Option<San> {
     Some(San::Normal { role, file, rank: None, capture, to, promotion: None })
 }
 
-fn role_letter(role: Role) -> Option<&'static str> {
+fn role_letter(role: Role) -> Option<u8> {
     match role {
         Role::Pawn => None,
-        Role::Knight => Some("N"),
-        Role::Bishop => Some("B"),
-        Role::Rook => Some("R"),
-        Role::Queen => Some("Q"),
-        Role::King => Some("K"),
+        Role::Knight => Some(b'N'),
+        Role::Bishop => Some(b'B'),
+        Role::Rook => Some(b'R'),
+        Role::Queen => Some(b'Q'),
+        Role::King => Some(b'K'),
     }
 }
 
-fn file_letter(square: u8) -> char {
-    (b'a' + square % 8) as char
+fn file_letter(square: u8) -> u8 {
+    b'a' + square % 8
 }
 
-fn square_name(square: u8) -> String {
-    format!("{}{}", file_letter(square), square / 8 + 1)
+fn rank_digit(square: u8) -> u8 {
+    b'1' + square / 8
+}
+
+/// A move written in SAN, kept inline: the longest (`Qa1xb2+`, `exd8=Q#`) has 7 bytes.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SanText {
+    bytes: [u8; SanText::CAPACITY],
+    len: u8,
+}
+
+impl SanText {
+    const CAPACITY: usize = 8;
+
+    fn new() -> SanText {
+        SanText { bytes: [0; SanText::CAPACITY], len: 0 }
+    }
+
+    fn push(&mut self, byte: u8) {
+        // SAN writes at most 7 bytes; a longer text would be a defect, and is cut instead.
+        if let Some(slot) = self.bytes.get_mut(usize::from(self.len)) {
+            *slot = byte;
+            self.len += 1;
+        }
+    }
+
+    fn push_square(&mut self, square: u8) {
+        self.push(file_letter(square));
+        self.push(rank_digit(square));
+    }
+
+    /// The text.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        // Only ASCII letters, digits and signs are pushed.
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
+    }
+}
+
+impl std::ops::Deref for SanText {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl fmt::Display for SanText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl fmt::Debug for SanText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
 }
 
 fn square(f: u8, r: u8) -> Result<u8, ParseSanError> {
@@ -290,7 +345,7 @@ impl Board {
 
     /// The SAN of a legal move, with `+` or `#` when it gives check or mate.
     #[must_use]
-    pub fn san(&self, m: Move) -> String {
+    pub fn san(&self, m: Move) -> SanText {
         let mut after = self.clone();
         after.play(m);
         self.san_to(m, &after)
@@ -299,55 +354,69 @@ impl Board {
     /// The SAN of a legal move whose position after it is `after` (as [`Board::san`], without
     /// playing the move again).
     #[must_use]
-    pub fn san_to(&self, m: Move, after: &Board) -> String {
-        let mut text = match m {
-            Move::Null => return "--".to_owned(),
-            Move::Castle { king, rook } => if rook > king { "O-O" } else { "O-O-O" }.to_owned(),
-            Move::Drop { role, to } => format!("{}@{}", role_letter(role).unwrap_or(""), square_name(to)),
-            Move::EnPassant { from, to } => format!("{}x{}", file_letter(from), square_name(to)),
+    pub fn san_to(&self, m: Move, after: &Board) -> SanText {
+        let mut text = SanText::new();
+        match m {
+            Move::Null => {
+                text.push(b'-');
+                text.push(b'-');
+                return text;
+            }
+            Move::Castle { king, rook } => {
+                let written: &[u8] = if rook > king { b"O-O" } else { b"O-O-O" };
+                written.iter().for_each(|&byte| text.push(byte));
+            }
+            Move::Drop { role, to } => {
+                if let Some(letter) = role_letter(role) {
+                    text.push(letter);
+                }
+                text.push(b'@');
+                text.push_square(to);
+            }
+            Move::EnPassant { from, to } => {
+                text.push(file_letter(from));
+                text.push(b'x');
+                text.push_square(to);
+            }
             Move::Normal { role: Role::Pawn, from, to, capture, promotion } => {
-                let mut text = String::new();
                 if capture.is_some() {
                     text.push(file_letter(from));
-                    text.push('x');
+                    text.push(b'x');
                 }
-                text.push_str(&square_name(to));
+                text.push_square(to);
                 if let Some(promotion) = promotion {
-                    text.push('=');
-                    text.push_str(role_letter(promotion).unwrap_or("Q"));
+                    text.push(b'=');
+                    text.push(role_letter(promotion).unwrap_or(b'Q'));
                 }
-                text
             }
             Move::Normal { role, from, to, capture, .. } => {
-                let mut text = role_letter(role).unwrap_or("").to_owned();
+                if let Some(letter) = role_letter(role) {
+                    text.push(letter);
+                }
                 // The other pieces of the kind that could go there, and may.
                 let others = self.candidates(role, to, false) & !(1u64 << from);
-                let rivals: Vec<u8> = bits(others)
-                    .map(|square| square as u8)
-                    .filter(|&square| self.is_legal(self.normal_move(role, square, to, None)))
-                    .collect();
-                if !rivals.is_empty() {
-                    let same_file = rivals.iter().any(|f| f % 8 == from % 8);
-                    let same_rank = rivals.iter().any(|f| f / 8 == from / 8);
+                let rivals = bits(others)
+                    .filter(|&square| self.is_legal(self.normal_move(role, square as u8, to, None)))
+                    .fold(0u64, |rivals, square| rivals | 1u64 << square);
+                if rivals != 0 {
+                    let same_file = rivals & (attacks::FILE_A << (from % 8)) != 0;
+                    let same_rank = rivals & (attacks::RANK_1 << (8 * (from / 8))) != 0;
                     if !same_file {
                         text.push(file_letter(from));
                     } else if !same_rank {
-                        text.push((b'1' + from / 8) as char);
+                        text.push(rank_digit(from));
                     } else {
-                        text.push_str(&square_name(from));
+                        text.push_square(from);
                     }
                 }
                 if capture.is_some() {
-                    text.push('x');
+                    text.push(b'x');
                 }
-                text.push_str(&square_name(to));
-                text
+                text.push_square(to);
             }
-        };
+        }
         if after.is_check() {
-            let mut replies = super::board::MoveList::new();
-            after.legal_moves(&mut replies);
-            text.push(if replies.is_empty() { '#' } else { '+' });
+            text.push(if after.has_legal_move() { b'+' } else { b'#' });
         }
         text
     }

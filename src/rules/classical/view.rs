@@ -76,9 +76,7 @@ impl RulesView<1> for Board {
     }
 
     fn has_legal_move(&self) -> bool {
-        let mut list = MoveList::new();
-        Board::legal_moves(self, &mut list);
-        !list.is_empty()
+        Board::has_legal_move(self)
     }
 
     fn pins(&self, shielded: SquareSet<1>, pins: &mut Vec<(Square, Square, Square)>) {

@@ -34,7 +34,7 @@ mod movetext;
 pub mod tags;
 mod wrap;
 
-pub use movetext::{Line, MAX_NAGS, MoveNode, append_comment, nag_of};
+pub use movetext::{Line, MAX_NAGS, MoveNode, MoveText, append_comment, nag_of};
 pub use wrap::LINE_WIDTH;
 
 use movetext::{write_comment, write_moves};

@@ -28,13 +28,61 @@ pub struct MoveNode {
     /// Whether Black plays it.
     pub black: bool,
     /// The move in SAN (`Nf3`, `exd8=Q+`, `O-O`, `--`).
-    pub san: String,
+    pub san: MoveText,
     /// Its numeric annotation glyphs (`1` for `!`), at most [`MAX_NAGS`].
     pub nags: Vec<u8>,
     /// The comment after it.
     pub comment: Option<Vec<u8>>,
     /// The variations that replace it.
     pub variations: Vec<Line>,
+}
+
+/// A move's text, kept inline when it is short (as every SAN is) and on the heap otherwise.
+#[derive(Clone, PartialEq, Eq)]
+pub enum MoveText {
+    /// Up to [`MoveText::INLINE`] bytes, and their number.
+    Short([u8; MoveText::INLINE], u8),
+    /// A longer text.
+    Long(String),
+}
+
+impl MoveText {
+    /// The most bytes kept inline.
+    pub const INLINE: usize = 15;
+
+    /// The text's bytes.
+    #[must_use]
+    pub fn as_bytes(&self) -> &[u8] {
+        match self {
+            MoveText::Short(bytes, len) => &bytes[..usize::from(*len)],
+            MoveText::Long(text) => text.as_bytes(),
+        }
+    }
+}
+
+impl Default for MoveText {
+    fn default() -> Self {
+        MoveText::Short([0; MoveText::INLINE], 0)
+    }
+}
+
+impl From<&str> for MoveText {
+    fn from(text: &str) -> Self {
+        match u8::try_from(text.len()) {
+            Ok(len) if text.len() <= MoveText::INLINE => {
+                let mut bytes = [0; MoveText::INLINE];
+                bytes[..text.len()].copy_from_slice(text.as_bytes());
+                MoveText::Short(bytes, len)
+            }
+            _ => MoveText::Long(text.to_owned()),
+        }
+    }
+}
+
+impl std::fmt::Debug for MoveText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&String::from_utf8_lossy(self.as_bytes()), f)
+    }
 }
 
 impl MoveNode {
@@ -119,17 +167,18 @@ pub(super) fn write_comment(lines: &mut Wrapped<'_>, comment: &[u8]) {
 /// caller's to write.
 pub(super) fn write_moves(lines: &mut Wrapped<'_>, moves: &[MoveNode]) {
     let mut numbered = true;
+    let mut word = [0u8; 16];
     for node in moves {
         if !node.black {
-            lines.word(format!("{}.", node.number).as_bytes());
+            lines.word(number_word(&mut word, b"", node.number, b"."));
         } else if numbered {
-            lines.word(format!("{}...", node.number).as_bytes());
+            lines.word(number_word(&mut word, b"", node.number, b"..."));
         }
         lines.word(node.san.as_bytes());
         numbered = false;
-        for nag in &node.nags {
+        for &nag in &node.nags {
             lines.space();
-            lines.word(format!("${nag}").as_bytes());
+            lines.word(number_word(&mut word, b"$", nag.into(), b""));
         }
         if let Some(comment) = &node.comment {
             lines.space();
@@ -143,6 +192,27 @@ pub(super) fn write_moves(lines: &mut Wrapped<'_>, moves: &[MoveNode]) {
         }
         lines.space();
     }
+}
+
+/// `prefix`, the decimal digits of `number`, `suffix`, written into `buffer` (`12...`, `$14`).
+fn number_word<'b>(buffer: &'b mut [u8; 16], prefix: &[u8], number: u32, suffix: &[u8]) -> &'b [u8] {
+    let mut digits = [0u8; 10];
+    let mut start = digits.len();
+    let mut rest = number;
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let mut len = 0;
+    for &byte in prefix.iter().chain(&digits[start..]).chain(suffix) {
+        buffer[len] = byte;
+        len += 1;
+    }
+    &buffer[..len]
 }
 
 /// Writes a variation: `( `, its comment, its moves, `)`.
@@ -162,7 +232,7 @@ mod tests {
     use super::*;
 
     fn node(number: u32, black: bool, san: &str) -> MoveNode {
-        MoveNode { number, black, san: san.to_owned(), ..MoveNode::default() }
+        MoveNode { number, black, san: san.into(), ..MoveNode::default() }
     }
 
     fn written(moves: &[MoveNode]) -> String {
