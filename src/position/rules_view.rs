@@ -63,6 +63,30 @@ pub trait RulesView<const W: usize>: PositionView<W> {
         self.legal_moves(moves);
     }
 
+    /// Appends the legal moves (with `pseudo`, the pseudo-legal ones) that leave a square of
+    /// `from` and land on a square of `to`, where these are given (a drop leaves no square).
+    fn moves_within(
+        &self,
+        pseudo: bool,
+        from: Option<SquareSet<W>>,
+        to: Option<SquareSet<W>>,
+        moves: &mut Vec<MoveFacts>,
+    ) {
+        let start = moves.len();
+        if pseudo {
+            self.pseudo_legal_moves(moves);
+        } else {
+            self.legal_moves(moves);
+        }
+        let mut index = 0;
+        moves.retain(|m| {
+            index += 1;
+            index <= start
+                || (from.is_none_or(|from| m.from.is_some_and(|square| from.contains(square)))
+                    && to.is_none_or(|to| to.contains(m.to)))
+        });
+    }
+
     /// Whether the side to move has a legal move.
     fn has_legal_move(&self) -> bool {
         let mut moves = Vec::new();

@@ -109,6 +109,11 @@ impl<const W: usize> Program<W> {
         context: &Context<'_, P, W>,
         at: usize,
     ) -> SquareSet<W> {
+        if node.over == LoopOver::Squares
+            && let Some(passed) = self.narrowed_squares(node, self.squares(&node.set, context, at), context, at)
+        {
+            return passed;
+        }
         let mut passed = SquareSet::EMPTY;
         self.each_bound(node, context, at, |square, passes| {
             if passes {
@@ -121,6 +126,12 @@ impl<const W: usize> Program<W> {
 
     /// Whether every square (or piece) of the loop's set passes the body.
     pub(super) fn loop_all<P: RulesView<W>>(&self, node: &LoopNode<W>, context: &Context<'_, P, W>, at: usize) -> bool {
+        if node.over == LoopOver::Squares {
+            let squares = self.squares(&node.set, context, at);
+            if let Some(passed) = self.narrowed_squares(node, squares, context, at) {
+                return passed == squares;
+            }
+        }
         let mut all = true;
         self.each_bound(node, context, at, |_, passes| {
             all &= passes;

@@ -31,6 +31,7 @@ mod line;
 mod line_run;
 mod parse;
 mod plan;
+mod pointwise;
 mod positions;
 pub mod state;
 mod transform;

@@ -991,8 +991,23 @@ impl<const W: usize> Program<W> {
 
     /// The from-squares (with `to`, the to-squares) of the moves that fit.
     fn moves<P: RulesView<W>>(&self, node: &MoveNode<W>, context: &Context<'_, P, W>, at: usize) -> SquareSet<W> {
+        // The thread's list of moves, taken while in use (a set inside may list moves too).
+        let mut legal = MOVE_LISTS.with(|lists| lists.borrow_mut().pop()).unwrap_or_default();
+        legal.clear();
+        let value = self.moves_in(node, context, at, &mut legal);
+        MOVE_LISTS.with(|lists| lists.borrow_mut().push(legal));
+        value
+    }
+
+    /// [`Program::moves`], with a list to hold the legal moves of the position.
+    fn moves_in<P: RulesView<W>>(
+        &self,
+        node: &MoveNode<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+        legal: &mut Vec<MoveFacts>,
+    ) -> SquareSet<W> {
         let frame = &context.frames[at];
-        let mut legal = Vec::new();
         let (moves, reference): (&[MoveFacts], usize) = match node.when {
             MoveWhen::Previous => {
                 // The move was made in the position before this one.
@@ -1008,13 +1023,12 @@ impl<const W: usize> Program<W> {
                 };
                 (std::slice::from_ref(played), at)
             }
-            MoveWhen::Legal => {
-                frame.position.legal_moves(&mut legal);
-                (&legal, at)
-            }
-            MoveWhen::PseudoLegal => {
-                frame.position.pseudo_legal_moves(&mut legal);
-                (&legal, at)
+            MoveWhen::Legal | MoveWhen::PseudoLegal => {
+                // Only the moves between the squares asked for are listed.
+                let from = node.from.as_ref().map(|set| self.squares(set, context, at));
+                let to = node.to.as_ref().map(|set| self.squares(set, context, at));
+                frame.position.moves_within(node.when == MoveWhen::PseudoLegal, from, to, legal);
+                (legal, at)
             }
         };
         // The sets are worked out when a move first needs them: most moves fail sooner.
@@ -1062,6 +1076,12 @@ pub(super) fn coordinates(geometry: crate::board::Geometry, square: crate::board
 
 /// The eight directions of a line.
 const RAY_STEPS: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+thread_local! {
+    /// Lists of moves kept for [`Program::moves`], so that listing the legal moves of each
+    /// position allocates nothing.
+    static MOVE_LISTS: std::cell::RefCell<Vec<Vec<MoveFacts>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
 
 fn union<const W: usize>(left: SetValue<W>, right: SetValue<W>) -> SetValue<W> {
     SetValue {

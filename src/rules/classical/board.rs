@@ -567,21 +567,29 @@ impl Board {
     /// Every pseudo-legal move: the moves of the pieces as they move, whether or not the mover's
     /// king is in check before or after, and castling as it is legal (as CQL 6.2 counts them).
     pub fn pseudo_legal_moves(&self, moves: &mut MoveList) {
+        self.pseudo_legal_moves_from(!0, moves);
+    }
+
+    /// The pseudo-legal moves that leave a square of `origins` (drops leave none: they come
+    /// only when every square is an origin).
+    pub fn pseudo_legal_moves_from(&self, origins: Bitboard, moves: &mut MoveList) {
         let us = self.turn;
         let occupied = self.occupied();
         let ours = self.side(us);
         for role in [Role::King, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-            for from in bits(self.pieces(us, role)) {
+            for from in bits(self.pieces(us, role) & origins) {
                 for to in bits(self.attacks_from(role, us, from as u8, occupied) & !ours) {
                     let capture = self.role_at(to as u8);
                     moves.push(Move::Normal { role, from: from as u8, to: to as u8, capture, promotion: None });
                 }
             }
         }
-        self.pawn_moves(moves, !ours, 0, self.king(us), Safety::Pseudo);
+        self.pawn_moves(moves, origins, !ours, 0, self.king(us), Safety::Pseudo);
         // Castling stays what it is: never out of, through or into check.
-        self.castling_moves(moves);
-        if self.rules == Rules::Crazyhouse {
+        if origins & (1u64 << self.king(us)) != 0 {
+            self.castling_moves(moves);
+        }
+        if self.rules == Rules::Crazyhouse && origins == !0 {
             for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
                 if self.in_hand(us, role) == 0 {
                     continue;
@@ -596,6 +604,12 @@ impl Board {
 
     /// Every legal move.
     pub fn legal_moves(&self, moves: &mut MoveList) {
+        self.legal_moves_from(!0, moves);
+    }
+
+    /// The legal moves that leave a square of `origins` (drops leave none: they come only when
+    /// every square is an origin).
+    pub fn legal_moves_from(&self, origins: Bitboard, moves: &mut MoveList) {
         let us = self.turn;
         let them = us.other();
         let king = self.king(us);
@@ -603,7 +617,8 @@ impl Board {
         let ours = self.side(us);
         let checkers = self.attackers(king, them, occupied);
         let without_king = occupied & !(1u64 << king);
-        for to in bits(attacks::king(usize::from(king)) & !ours) {
+        let king_moves = if origins & (1u64 << king) != 0 { attacks::king(usize::from(king)) & !ours } else { 0 };
+        for to in bits(king_moves) {
             if self.attackers(to as u8, them, without_king) == 0 {
                 let capture = self.role_at(to as u8);
                 moves.push(Move::Normal { role: Role::King, from: king, to: to as u8, capture, promotion: None });
@@ -623,7 +638,7 @@ impl Board {
             if pinned & (1u64 << from) != 0 { attacks::line(usize::from(king), from) } else { u64::MAX }
         };
         for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-            for from in bits(self.pieces(us, role)) {
+            for from in bits(self.pieces(us, role) & origins) {
                 let reach = self.attacks_from(role, us, from as u8, occupied) & targets & pin_line(from);
                 for to in bits(reach) {
                     let capture = self.role_at(to as u8);
@@ -631,11 +646,11 @@ impl Board {
                 }
             }
         }
-        self.pawn_moves(moves, targets, pinned, king, Safety::Legal);
-        if checkers == 0 {
+        self.pawn_moves(moves, origins, targets, pinned, king, Safety::Legal);
+        if checkers == 0 && origins & (1u64 << king) != 0 {
             self.castling_moves(moves);
         }
-        if self.rules == Rules::Crazyhouse {
+        if self.rules == Rules::Crazyhouse && origins == !0 {
             let drop_targets = !occupied & if checkers != 0 { targets & !checkers } else { u64::MAX };
             for role in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
                 if self.in_hand(us, role) == 0 {
@@ -670,14 +685,22 @@ impl Board {
         pinned
     }
 
-    fn pawn_moves(&self, moves: &mut MoveList, targets: Bitboard, pinned: Bitboard, king: u8, safety: Safety) {
+    fn pawn_moves(
+        &self,
+        moves: &mut MoveList,
+        origins: Bitboard,
+        targets: Bitboard,
+        pinned: Bitboard,
+        king: u8,
+        safety: Safety,
+    ) {
         let us = self.turn;
         let them = us.other();
         let occupied = self.occupied();
         let enemies = self.side(them);
         let last_rank = if us == Color::White { attacks::RANK_1 << 56 } else { attacks::RANK_1 };
         let start_rank = if us == Color::White { attacks::RANK_1 << 8 } else { attacks::RANK_1 << 48 };
-        for from in bits(self.pieces(us, Role::Pawn)) {
+        for from in bits(self.pieces(us, Role::Pawn) & origins) {
             let from = from as u8;
             let allowed = targets
                 & if pinned & (1u64 << from) != 0 {

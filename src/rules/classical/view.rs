@@ -64,15 +64,33 @@ impl RulesView<1> for Board {
     }
 
     fn legal_moves(&self, moves: &mut Vec<MoveFacts>) {
-        let mut list = MoveList::new();
-        Board::legal_moves(self, &mut list);
-        moves.extend(list.as_slice().iter().filter_map(|&m| self.move_facts(m)));
+        self.moves_within(false, None, None, moves);
     }
 
     fn pseudo_legal_moves(&self, moves: &mut Vec<MoveFacts>) {
+        self.moves_within(true, None, None, moves);
+    }
+
+    fn moves_within(
+        &self,
+        pseudo: bool,
+        from: Option<SquareSet<1>>,
+        to: Option<SquareSet<1>>,
+        moves: &mut Vec<MoveFacts>,
+    ) {
+        // Only the moves that fit are listed and described.
+        let (from, to) = (from.map(|set| set.words()[0]), to.map(|set| set.words()[0]));
         let mut list = MoveList::new();
-        Board::pseudo_legal_moves(self, &mut list);
-        moves.extend(list.as_slice().iter().filter_map(|&m| self.move_facts(m)));
+        if pseudo {
+            Board::pseudo_legal_moves_from(self, from.unwrap_or(!0), &mut list);
+        } else {
+            Board::legal_moves_from(self, from.unwrap_or(!0), &mut list);
+        }
+        let within = |m: &Move| {
+            from.is_none_or(|from| m.from().is_some_and(|square| from & (1u64 << square) != 0))
+                && to.is_none_or(|to| m.to().is_some_and(|square| to & (1u64 << square) != 0))
+        };
+        moves.extend(list.as_slice().iter().filter(|m| within(m)).filter_map(|&m| self.move_facts(m)));
     }
 
     fn has_legal_move(&self) -> bool {
