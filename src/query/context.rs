@@ -2,7 +2,6 @@
 //! (for `move previous`, `terminal` and `line`), and the values of the game's tags.
 
 use std::borrow::Cow;
-use std::sync::Arc;
 
 use super::ast::{GameFilter, Side};
 use super::line::LineCache;
@@ -22,7 +21,7 @@ pub struct Frame<P> {
     /// Whether the position is on the game's main line (not in a variation).
     pub mainline: bool,
     /// The identities of its pieces, when the query follows pieces (`piece x in ...`).
-    pub pieces: Option<Arc<Identities>>,
+    pub pieces: Option<Identities>,
 }
 
 impl<P> Frame<P> {

@@ -850,11 +850,17 @@ impl<const W: usize> Program<W> {
             SetNode::Ray { lines, sets } => SetValue::board(self.ray(*lines, sets, context, at)),
             SetNode::XRay(node) => SetValue::board(self.xray(node, context, at)),
             SetNode::Pin { from, through, to } => {
-                let shielded = self.squares(to, context, at);
+                // Most positions have no piece that could be pinned, or nothing to shield.
+                let through = self.squares(through, context, at) & view.occupied();
+                let shielded = if through.is_empty() { through } else { self.squares(to, context, at) };
                 let mut pins = Vec::new();
-                view.pins(shielded, &mut pins);
+                if !shielded.is_empty() {
+                    view.pins(shielded, &mut pins);
+                }
+                if pins.is_empty() {
+                    return SetValue::board(SquareSet::EMPTY);
+                }
                 let from = self.squares(from, context, at);
-                let through = self.squares(through, context, at);
                 let pinned = pins
                     .into_iter()
                     .filter(|(pinner, pinned, _)| from.contains(*pinner) && through.contains(*pinned))

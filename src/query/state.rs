@@ -4,6 +4,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::plan::SetValue;
 use crate::board::Square;
@@ -154,10 +155,11 @@ impl<const W: usize> State<W> {
     }
 }
 
-/// The identities of the pieces of a position, square by square (0 on an empty square).
+/// The identities of the pieces of a position, square by square (0 on an empty square). A
+/// copy shares them with the original.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Identities {
-    ids: Box<[PieceId]>,
+    ids: Arc<[PieceId]>,
     /// The next identity to give.
     next: PieceId,
 }
@@ -166,7 +168,7 @@ impl Identities {
     /// The identities of a first position: 1, 2, ... for its pieces in the order of the squares.
     #[must_use]
     pub fn first(squares: usize, occupied: impl Iterator<Item = Square>) -> Identities {
-        let mut ids = vec![0; squares].into_boxed_slice();
+        let mut ids = vec![0; squares];
         let mut next: PieceId = 1;
         for square in occupied {
             if let Some(id) = ids.get_mut(square.index()) {
@@ -174,7 +176,7 @@ impl Identities {
                 next = next.saturating_add(1);
             }
         }
-        Identities { ids, next }
+        Identities { ids: ids.into(), next }
     }
 
     /// The identity of the piece on a square, if one stands there.
@@ -186,55 +188,62 @@ impl Identities {
     /// The square of the piece with an identity, if it is on the board.
     #[must_use]
     pub fn square_of(&self, id: PieceId) -> Option<Square> {
-        let index = self.ids.iter().position(|&held| held == id)?;
+        // Sixteen squares compared at a time, without a branch per square.
+        let index = self.ids.chunks(16).enumerate().find_map(|(chunk, ids)| {
+            let hits = ids.iter().enumerate().fold(0u32, |hits, (i, &held)| hits | u32::from(held == id) << i);
+            (hits != 0).then(|| chunk * 16 + hits.trailing_zeros() as usize)
+        })?;
         Some(Square::from_index(u16::try_from(index).ok()?))
     }
 
     /// The identities after a move from `from` (none for a drop) to `to`, capturing on
-    /// `capture`, after which the board is occupied exactly on `occupied`: the piece moved keeps
-    /// its identity, and a piece that moved with it (the rook of castling) keeps its own.
+    /// `capture`: the piece moved keeps its identity. When a piece moved with it (`besides`:
+    /// the rook of castling), the board is occupied exactly on `occupied` after the move, and
+    /// that piece keeps its own.
     #[must_use]
     pub fn after_move(
         &self,
         from: Option<Square>,
         to: Square,
         capture: Option<Square>,
+        besides: bool,
         occupied: impl Fn(usize) -> bool,
     ) -> Identities {
-        let mut after = self.clone();
-        if let Some(capture) = capture
-            && let Some(id) = after.ids.get_mut(capture.index())
-        {
-            *id = 0;
-        }
-        let moved = match from {
-            Some(from) => std::mem::take(&mut after.ids[from.index()]),
-            None => {
-                let id = after.next;
-                after.next = after.next.saturating_add(1);
-                id
-            }
+        let (moved, mut next) = match from {
+            Some(from) => (self.at(from).unwrap_or(0), self.next),
+            None => (self.next, self.next.saturating_add(1)),
         };
-        if let Some(id) = after.ids.get_mut(to.index()) {
-            *id = moved;
-        }
-        // A piece that moved besides (castling's rook) left a square now empty for one now
-        // held that has no identity.
-        let mut lost = Vec::new();
-        for (index, id) in after.ids.iter_mut().enumerate() {
-            if *id != 0 && !occupied(index) {
-                lost.push(std::mem::take(id));
+        let (from, to, capture) = (from.map(Square::index), to.index(), capture.map(Square::index));
+        // Made in one allocation, square by square.
+        let mut ids: Arc<[PieceId]> = self
+            .ids
+            .iter()
+            .enumerate()
+            .map(|(index, &id)| match index {
+                _ if index == to => moved,
+                _ if Some(index) == from || Some(index) == capture => 0,
+                _ => id,
+            })
+            .collect();
+        if besides && let Some(ids) = Arc::get_mut(&mut ids) {
+            // A piece that moved besides (castling's rook) left a square now empty for one now
+            // held that has no identity.
+            let mut lost = Vec::new();
+            for (index, id) in ids.iter_mut().enumerate() {
+                if *id != 0 && !occupied(index) {
+                    lost.push(std::mem::take(id));
+                }
+            }
+            for (index, id) in ids.iter_mut().enumerate() {
+                if *id == 0 && occupied(index) {
+                    *id = lost.pop().unwrap_or_else(|| {
+                        let id = next;
+                        next = next.saturating_add(1);
+                        id
+                    });
+                }
             }
         }
-        for index in 0..after.ids.len() {
-            if after.ids[index] == 0 && occupied(index) {
-                after.ids[index] = lost.pop().unwrap_or_else(|| {
-                    let id = after.next;
-                    after.next = after.next.saturating_add(1);
-                    id
-                });
-            }
-        }
-        after
+        Identities { ids, next }
     }
 }

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use super::input::Input;
 use super::plans::Plans;
-use super::replay::{Carried, GameNote, GameRecord, MatchedPly, ReplayOptions, replay_range};
+use super::replay::{Carried, GameNote, GameRecord, MatchedPly, ReplayOptions, replay_ranges};
 use crate::query::Query;
 use crate::variant::Variant;
 
@@ -317,17 +317,7 @@ impl Search {
         let first = replay.first_game.saturating_sub(u64::from(leading));
         let ranges: Vec<(usize, usize, u64)> =
             bounds.windows(2).zip(first..).map(|(pair, number)| (pair[0], pair[1], number)).collect();
-        let batch = |ranges: &[(usize, usize, u64)]| {
-            let mut records = Vec::with_capacity(ranges.len());
-            for &(start, end, number) in ranges {
-                let replay = ReplayOptions { first_game: number, ..*replay };
-                for mut record in replay_range(&text[start..end], &replay) {
-                    shift(&mut record, start);
-                    records.push(record);
-                }
-            }
-            Batch::new(text, ranges, records)
-        };
+        let batch = |ranges: &[(usize, usize, u64)]| Batch::new(text, ranges, replay_ranges(text, ranges, replay));
         if replay.carried.is_some() {
             // Persistent variables: each game sees what the games before it left.
             return ranges.chunks(BATCH_GAMES).map(batch).collect();
@@ -367,22 +357,6 @@ impl Batch {
             .collect();
         let newlines = count_to(last);
         Batch { records, lines, newlines }
-    }
-}
-
-/// Moves a record's offsets from its range into its window.
-fn shift(record: &mut GameRecord, by: usize) {
-    record.start += by;
-    record.movetext += by;
-    record.end += by;
-    for ply in &mut record.matched {
-        ply.offset += by;
-    }
-    for note in &mut record.notes {
-        note.offset += by;
-    }
-    if let Some(error) = &mut record.error {
-        error.offset += by;
     }
 }
 

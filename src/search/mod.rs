@@ -44,5 +44,6 @@ pub use input::{Input, WINDOW_BYTES, paths_or_stdin};
 pub use plans::Plans;
 pub use replay::{
     Carried, GameError, GameErrorKind, GameNote, GameRecord, MatchedPly, ReplayOptions, TOKEN_CHARS, replay_range,
+    replay_ranges,
 };
 pub use sorted::SortedSink;

@@ -1,6 +1,7 @@
 //! Replaying the games of a stretch of PGN and testing every position against the plan.
 //!
-//! [`replay_range`] reads the games of a byte range with the PGN [`Lexer`], replays their moves
+//! [`replay_range`] (and [`replay_ranges`], for several ranges with one replayer) reads the
+//! games of a byte range with the PGN [`Lexer`], replays their moves
 //! with the rules of their variant, and records for each game the positions that matched (with
 //! the byte offset where a marking comment goes) and the first error, if any. It never prints.
 
@@ -8,7 +9,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::ops::ControlFlow;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError};
 
 use crate::board::Square;
 use crate::notation::fen;
@@ -203,28 +204,58 @@ pub struct GameRecord {
     pub sort: Option<i64>,
 }
 
+impl GameRecord {
+    /// Moves the record's offsets `by` bytes on (from its range into the text around it).
+    fn shift(&mut self, by: usize) {
+        self.start += by;
+        self.movetext += by;
+        self.end += by;
+        for ply in &mut self.matched {
+            ply.offset += by;
+        }
+        for note in &mut self.notes {
+            note.offset += by;
+        }
+        if let Some(error) = &mut self.error {
+            error.offset += by;
+        }
+    }
+}
+
 /// Replays every game of `text` (which holds whole games) and returns one record per game.
 #[must_use]
 pub fn replay_range(text: &[u8], options: &ReplayOptions<'_>) -> Vec<GameRecord> {
+    replay_ranges(text, &[(0, text.len(), options.first_game)], options)
+}
+
+/// [`replay_range`] for several ranges of `text`, each `(start, end, number)`: its games are
+/// numbered on from `number`, and their offsets are into `text`. One replayer reads them all,
+/// keeping what it made for one game (its lists, the evaluation's state) for the next.
+#[must_use]
+pub fn replay_ranges(text: &[u8], ranges: &[(usize, usize, u64)], options: &ReplayOptions<'_>) -> Vec<GameRecord> {
     let mut replayer = Replayer::new(options);
-    replayer.number = options.first_game.saturating_sub(1);
     replayer.inherited = options.carried.and_then(Carried::take);
-    let mut lexer = Lexer::new(text);
-    let mut records = Vec::new();
-    while let Some(span) = lexer.next_game(&mut replayer) {
-        replayer.finish_game();
-        records.push(GameRecord {
-            start: span.start,
-            movetext: span.movetext,
-            end: span.end,
-            matched: std::mem::take(&mut replayer.found.matched),
-            notes: replayer.found.notes.take(),
-            messages: replayer.state.as_mut().map(|(_, state)| state.take_messages()).unwrap_or_default(),
-            error: replayer.error.take(),
-            excluded: replayer.excluded,
-            plies: replayer.plies,
-            sort: replayer.found.sort.take(),
-        });
+    let mut records = Vec::with_capacity(ranges.len());
+    for &(start, end, number) in ranges {
+        replayer.number = number.saturating_sub(1);
+        let mut lexer = Lexer::new(&text[start..end]);
+        while let Some(span) = lexer.next_game(&mut replayer) {
+            replayer.finish_game();
+            let mut record = GameRecord {
+                start: span.start,
+                movetext: span.movetext,
+                end: span.end,
+                matched: std::mem::take(&mut replayer.found.matched),
+                notes: replayer.found.notes.take(),
+                messages: replayer.state.as_mut().map(|(_, state)| state.take_messages()).unwrap_or_default(),
+                error: replayer.error.take(),
+                excluded: replayer.excluded,
+                plies: replayer.plies,
+                sort: replayer.found.sort.take(),
+            };
+            record.shift(start);
+            records.push(record);
+        }
     }
     if let Some(carried) = options.carried
         && let Some(state) = replayer.state.take().map(|(_, state)| state).or(replayer.inherited.take())
@@ -332,6 +363,8 @@ struct Replayer<'a, 'o> {
     inherited: Option<State<1>>,
     line: Option<Line>,
     outer: Vec<Line>,
+    /// The lists of the last game's main line, emptied, for the next game's.
+    spare: Option<Line>,
     found: Findings,
     error: Option<GameError>,
     excluded: bool,
@@ -367,6 +400,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
             inherited: None,
             line: None,
             outer: Vec::new(),
+            spare: None,
             found: Findings::default(),
             error: None,
             excluded: false,
@@ -446,9 +480,15 @@ impl<'a, 'o> Replayer<'a, 'o> {
     /// Ends the game: the lines still open are complete (unless the replay stopped at an error).
     fn finish_game(&mut self) {
         let complete = self.error.is_none();
-        while let Some(line) = self.line.take() {
+        while let Some(mut line) = self.line.take() {
             self.close_line(&line, complete);
             self.line = self.outer.pop();
+            if self.line.is_none() {
+                // The main line's lists serve the next game.
+                line.frames.clear();
+                line.offsets.clear();
+                self.spare = Some(line);
+            }
         }
         if self.needs.lookahead {
             self.found.matched.sort_by_key(|matched| matched.offset);
@@ -532,9 +572,18 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         let mut first = Frame::new(board, 0, None);
         if self.needs.identities {
             let occupied = PositionView::occupied(&first.position);
-            first.pieces = Some(Arc::new(Identities::first(variant.geometry.squares(), occupied.iter())));
+            first.pieces = Some(Identities::first(variant.geometry.squares(), occupied.iter()));
         }
-        let line = Line { frames: vec![first], offsets: vec![start], own_from: 0, mainline: true };
+        let mut line = self.spare.take().unwrap_or_else(|| Line {
+            frames: Vec::new(),
+            offsets: Vec::new(),
+            own_from: 0,
+            mainline: true,
+        });
+        line.frames.push(first);
+        line.offsets.push(start);
+        line.own_from = 0;
+        line.mainline = true;
         let state = &self.state.as_ref().expect("a state for the game's program").1;
         if program.is_game_level() {
             // Nothing in the query looks at positions: the game's start decides it, and when it
@@ -596,10 +645,11 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
                     let frame = line.frames.last_mut().expect("a line has a position");
                     if let (Some(facts), Some(pieces)) = (&facts, &frame.pieces) {
                         let occupied = PositionView::occupied(&frame.position);
-                        let after = pieces.after_move(facts.from, facts.to, facts.capture, |index| {
+                        let castled = facts.castle.is_some();
+                        let after = pieces.after_move(facts.from, facts.to, facts.capture, castled, |index| {
                             u16::try_from(index).is_ok_and(|index| occupied.contains(Square::from_index(index)))
                         });
-                        frame.pieces = Some(Arc::new(after));
+                        frame.pieces = Some(after);
                     }
                     frame.previous = facts;
                 }
