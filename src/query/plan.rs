@@ -997,48 +997,56 @@ impl<const W: usize> Program<W> {
 
     /// The from-squares (with `to`, the to-squares) of the moves that fit.
     fn moves<P: RulesView<W>>(&self, node: &MoveNode<W>, context: &Context<'_, P, W>, at: usize) -> SquareSet<W> {
-        // The thread's list of moves, taken while in use (a set inside may list moves too).
-        let mut legal = MOVE_LISTS.with(|lists| lists.borrow_mut().pop()).unwrap_or_default();
-        legal.clear();
-        let value = self.moves_in(node, context, at, &mut legal);
-        MOVE_LISTS.with(|lists| lists.borrow_mut().push(legal));
-        value
-    }
-
-    /// [`Program::moves`], with a list to hold the legal moves of the position.
-    fn moves_in<P: RulesView<W>>(
-        &self,
-        node: &MoveNode<W>,
-        context: &Context<'_, P, W>,
-        at: usize,
-        legal: &mut Vec<MoveFacts>,
-    ) -> SquareSet<W> {
         let frame = &context.frames[at];
-        let (moves, reference): (&[MoveFacts], usize) = match node.when {
+        match node.when {
             MoveWhen::Previous => {
                 // The move was made in the position before this one.
                 let (Some(previous), Some(parent)) = (frame.previous.as_ref(), at.checked_sub(1)) else {
                     return SquareSet::EMPTY;
                 };
-                (std::slice::from_ref(previous), parent)
+                self.fitting(node, std::slice::from_ref(previous), context, parent, (None, None))
             }
             MoveWhen::Played => {
                 // The move that led to the next position was made in this one.
                 let Some(played) = context.frames.get(at + 1).and_then(|next| next.previous.as_ref()) else {
                     return SquareSet::EMPTY;
                 };
-                (std::slice::from_ref(played), at)
+                self.fitting(node, std::slice::from_ref(played), context, at, (None, None))
             }
             MoveWhen::Legal | MoveWhen::PseudoLegal => {
-                // Only the moves between the squares asked for are listed.
+                // Only the moves between the squares asked for are listed, into the thread's
+                // list, taken while in use (a set inside may list moves too).
                 let from = node.from.as_ref().map(|set| self.squares(set, context, at));
                 let to = node.to.as_ref().map(|set| self.squares(set, context, at));
-                frame.position.moves_within(node.when == MoveWhen::PseudoLegal, from, to, legal);
-                (legal, at)
+                let mut legal = MOVE_LISTS.with(|lists| lists.borrow_mut().pop()).unwrap_or_default();
+                legal.clear();
+                frame.position.moves_within(node.when == MoveWhen::PseudoLegal, from, to, &mut legal);
+                let value = self.fitting(node, &legal, context, at, (from, to));
+                MOVE_LISTS.with(|lists| lists.borrow_mut().push(legal));
+                value
             }
-        };
+        }
+    }
+
+    /// The from-squares (with `to`, the to-squares) of the moves, made in the position
+    /// `reference`, that fit the filter; `listed` holds its from and to sets where they are
+    /// already known.
+    fn fitting<P: RulesView<W>>(
+        &self,
+        node: &MoveNode<W>,
+        moves: &[MoveFacts],
+        context: &Context<'_, P, W>,
+        reference: usize,
+        listed: (Option<SquareSet<W>>, Option<SquareSet<W>>),
+    ) -> SquareSet<W> {
         // The sets are worked out when a move first needs them: most moves fail sooner.
         let (from, to, capture) = (OnceCell::new(), OnceCell::new(), OnceCell::new());
+        if let Some(set) = listed.0 {
+            let _ = from.set(set);
+        }
+        if let Some(set) = listed.1 {
+            let _ = to.set(set);
+        }
         let within = |cell: &OnceCell<SquareSet<W>>, set: &Option<SetNode<W>>, square: Option<Square>| {
             set.as_ref().is_none_or(|set| {
                 square.is_some_and(|square| cell.get_or_init(|| self.squares(set, context, reference)).contains(square))

@@ -15,7 +15,7 @@ use crate::notation::fen;
 use crate::notation::pgn::cql_style::{CqlGame, Line, MoveNode, MoveText, append_comment, nag_of};
 use crate::notation::pgn::{Damage, Lexer, Visitor, tag_text};
 use crate::position::Position;
-use crate::rules::classical::{Board, San, SanText};
+use crate::rules::classical::{Board, Move, San, SanText};
 use crate::variant::{Color, Family, Variant};
 
 /// A game read for writing, and what the comment before its first move gains (the initial
@@ -30,11 +30,13 @@ pub struct ReadGame<'a> {
 
 /// Reads the game `text` (one game, as found), adding to the comment of each position what
 /// `notes` give it (offsets into `text`; `mark` for the mark of a match); games without a
-/// `Variant` tag are of `default_variant`.
+/// `Variant` tag are of `default_variant`. `played` holds the first moves of the main line as
+/// the search played them: those are played again without reading their SAN.
 #[must_use]
 pub fn read_game<'a>(
     text: &'a [u8],
     notes: &'a [GameNote],
+    played: &'a [Move],
     default_variant: &'static Variant,
     mark: &'a [u8],
 ) -> ReadGame<'a> {
@@ -50,6 +52,7 @@ pub fn read_game<'a>(
         mark_ends,
         mark_texts,
         next_mark: 0,
+        played,
         tags: Vec::new(),
         lines: Vec::new(),
         result: None,
@@ -164,6 +167,8 @@ struct GameReader<'a> {
     mark_texts: Vec<&'a [u8]>,
     /// The first of the marks not yet reached.
     next_mark: usize,
+    /// The main line's moves not yet reached, as the search played them.
+    played: &'a [Move],
     tags: Vec<(&'a [u8], &'a [u8])>,
     /// The main line, then the variations entered.
     lines: Vec<OpenLine>,
@@ -278,7 +283,14 @@ impl<'a> Visitor<'a> for GameReader<'a> {
         }
         let (written, annotation) = split_annotation(token);
         let before = open.board.clone();
+        // The main line's moves the search played are played as they were.
+        let known = if in_variation { None } else { self.played.split_first() };
         let san = match (&mut open.board, &before) {
+            (Some(board), Some(before)) if let Some((&m, rest)) = known => {
+                self.played = rest;
+                board.play(m);
+                MoveText::from(before.san_to(m, board).as_str())
+            }
             (Some(board), Some(before)) => match GameReader::play(board, before, token) {
                 Some(san) => MoveText::from(san.as_str()),
                 None => {
@@ -353,7 +365,7 @@ mod tests {
     use super::*;
 
     fn written(text: &str, notes: &[GameNote]) -> String {
-        let read = read_game(text.as_bytes(), notes, Variant::standard(), b"CQL");
+        let read = read_game(text.as_bytes(), notes, &[], Variant::standard(), b"CQL");
         let mut out = Vec::new();
         read.game.write(&mut out);
         String::from_utf8(out).unwrap()
@@ -373,7 +385,7 @@ mod tests {
             GameNote { ply: 3, offset: at("Qh5"), text: Some("Found".to_owned()) },
             GameNote { ply: 3, offset: at("Qh5"), text: None },
         ];
-        let read = read_game(text.as_bytes(), &notes, Variant::standard(), b"CQL");
+        let read = read_game(text.as_bytes(), &notes, &[], Variant::standard(), b"CQL");
         assert_eq!(read.initial_notes, [b"CQL".to_vec()]);
         let mut out = Vec::new();
         read.game.write(&mut out);
@@ -383,6 +395,30 @@ mod tests {
             "{c2}\n1.e4 $1 e5 2.Qh5 {m2 Found CQL} 2...Nc6 $2 {m3} ( 2...g6 3.Qf3 ( 3.Qe2 ) ) 3.\nBc4 $1 $2 Nf6 $4 4.Qxf7# 1-0"
         );
         assert!(out.contains("[Result \"1-0\"]\n"), "{out}");
+    }
+
+    #[test]
+    fn moves_played_by_the_search_are_written_as_their_san_reads() {
+        let text = "1. e4 e5 2. Nf3 (2. f4 exf4) Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O f6 6. d4 Bg4 7. dxe5 Qxd1 \
+                    8. Rxd1 fxe5 9. Rd8+ Kxd8 1-0";
+        let mut board = Board::initial(Variant::standard());
+        let main_line = "e4 e5 Nf3 Nc6 Bb5 a6 Bxc6 dxc6 O-O f6 d4 Bg4 dxe5 Qxd1 Rxd1 fxe5 Rd8+ Kxd8";
+        let played: Vec<Move> = main_line
+            .split(' ')
+            .map(|token| board.play_san(&San::from_ascii(token.as_bytes()).unwrap()).unwrap())
+            .collect();
+        assert_eq!(played.len(), 18);
+        let notes = [GameNote { ply: 4, offset: text.find("Nc6").unwrap() + 3, text: None }];
+        let write = |played: &[Move]| {
+            let mut out = Vec::new();
+            read_game(text.as_bytes(), &notes, played, Variant::standard(), b"CQL").game.write(&mut out);
+            String::from_utf8(out).unwrap()
+        };
+        let from_san = write(&[]);
+        assert!(from_san.contains("2.Nf3 ( 2.f4 exf4 ) 2...Nc6 {CQL} 3.Bb5"), "{from_san}");
+        assert_eq!(write(&played), from_san);
+        // A search that stopped early played fewer moves: the rest are read from their SAN.
+        assert_eq!(write(&played[..5]), from_san);
     }
 
     #[test]

@@ -16,6 +16,7 @@ use super::input::Input;
 use super::plans::Plans;
 use super::replay::{Carried, GameNote, GameRecord, MatchedPly, ReplayOptions, replay_ranges};
 use crate::query::Query;
+use crate::rules::classical::Move;
 use crate::variant::Variant;
 
 /// Games replayed together by one thread.
@@ -92,6 +93,9 @@ pub struct Found<'a> {
     pub notes: &'a [GameNote],
     /// The game's `sort` value, where the query sorts and the value exists.
     pub sort: Option<i64>,
+    /// The moves of its main line as the search replayed them (classical games; it may stop
+    /// short, or be empty), so that writing the game again needs no SAN read.
+    pub played: &'a [Move],
     /// What the sink's [`Render`] made of the game ahead, on the search's threads, if it
     /// has one.
     pub rendered: Option<&'a [u8]>,
@@ -508,6 +512,7 @@ fn found<'a>(
         matched: &pending.matched,
         notes: &pending.notes,
         sort: pending.sort,
+        played: &record.played,
         rendered,
     }
 }

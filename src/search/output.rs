@@ -171,7 +171,7 @@ impl CqlRender {
         let comments = &self.comments;
         let mark = comments.matchstring.as_deref().unwrap_or_default().as_bytes();
         let notes = game.comments();
-        let mut read = read_game(game.text, &notes, comments.variant, mark);
+        let mut read = read_game(game.text, &notes, game.played, comments.variant, mark);
         let comment = &mut read.game.line.comment;
         if comments.game_numbers {
             append_comment(comment, format!("Game number {}", game.number).as_bytes());

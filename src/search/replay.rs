@@ -16,7 +16,7 @@ use crate::notation::fen;
 use crate::notation::pgn::{Damage, Lexer, Visitor, decode_text, tag_text};
 use crate::position::{Position, PositionView};
 use crate::query::{Context, Frame, GameFacts, Identities, LineCache, Needs, Program, State, TagSource};
-use crate::rules::classical::{Board, San, SanError};
+use crate::rules::classical::{Board, Move, San, SanError};
 use crate::text::excerpt;
 use crate::variant::{Family, Variant};
 
@@ -202,6 +202,9 @@ pub struct GameRecord {
     /// The game's `sort` value: the largest (with `sort min`, the smallest) over its matching
     /// positions, where the query sorts.
     pub sort: Option<i64>,
+    /// The moves of the main line as replayed, up to any error, for a game that matched (so
+    /// that writing it again needs no SAN read); empty for the others.
+    pub played: Vec<Move>,
 }
 
 impl GameRecord {
@@ -241,6 +244,8 @@ pub fn replay_ranges(text: &[u8], ranges: &[(usize, usize, u64)], options: &Repl
         let mut lexer = Lexer::new(&text[start..end]);
         while let Some(span) = lexer.next_game(&mut replayer) {
             replayer.finish_game();
+            let found = !replayer.found.matched.is_empty() || !replayer.found.notes.notes.is_empty();
+            let played = if found { replayer.played.clone() } else { Vec::new() };
             let mut record = GameRecord {
                 start: span.start,
                 movetext: span.movetext,
@@ -252,6 +257,7 @@ pub fn replay_ranges(text: &[u8], ranges: &[(usize, usize, u64)], options: &Repl
                 excluded: replayer.excluded,
                 plies: replayer.plies,
                 sort: replayer.found.sort.take(),
+                played,
             };
             record.shift(start);
             records.push(record);
@@ -365,6 +371,8 @@ struct Replayer<'a, 'o> {
     outer: Vec<Line>,
     /// The lists of the last game's main line, emptied, for the next game's.
     spare: Option<Line>,
+    /// The moves of the game's main line, as played.
+    played: Vec<Move>,
     found: Findings,
     error: Option<GameError>,
     excluded: bool,
@@ -401,6 +409,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
             line: None,
             outer: Vec::new(),
             spare: None,
+            played: Vec::new(),
             found: Findings::default(),
             error: None,
             excluded: false,
@@ -505,6 +514,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         self.outer.clear();
         self.found.matched.clear();
         self.found.notes.clear();
+        self.played.clear();
         self.found.sort = None;
         self.error = None;
         self.excluded = false;
@@ -617,8 +627,9 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         };
         if keep != 1 {
             // Keep the position before the move (for variations, `move previous`, lookahead).
-            let current = line.current().clone();
-            line.frames.push(current);
+            // Copied in place, at the end of the list.
+            let last = line.frames.len() - 1;
+            line.frames.extend_from_within(last..);
             line.offsets.push(end);
             if keep != 0 && line.frames.len() > keep + TRIM_SLACK {
                 // Dropped a batch at a time: one shift of the frames now and then, not one a move.
@@ -640,6 +651,9 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
             Ok(played) => {
                 frame.ply = ply;
                 frame.mainline = mainline;
+                if mainline {
+                    self.played.push(played);
+                }
                 if needs_facts && let Some(parent) = line.frames.len().checked_sub(2) {
                     let facts = line.frames[parent].position.move_facts(played);
                     let frame = line.frames.last_mut().expect("a line has a position");

@@ -145,6 +145,7 @@ impl<'s> SortedSink<'s> {
                 matched: &game.matched,
                 notes: &game.notes,
                 sort: game.sort,
+                played: &[],
                 rendered: None,
             })?;
         }
@@ -324,6 +325,7 @@ mod tests {
                 matched: &[],
                 notes: &[],
                 sort,
+                played: &[],
                 rendered: None,
             };
             sink.found(&game).unwrap();
