@@ -1,9 +1,10 @@
 //! Replaying the games of a stretch of PGN and testing every position against the plan.
 //!
 //! [`replay_range`] (and [`replay_ranges`], for several ranges with one replayer) reads the
-//! games of a byte range with the PGN [`Lexer`], replays their moves
-//! with the rules of their variant, and records for each game the positions that matched (with
-//! the byte offset where a marking comment goes) and the first error, if any. It never prints.
+//! games of a byte range with the PGN [`Lexer`], replays their moves with the rules of their
+//! variant, and records for each game the positions that matched (with the byte offset where a
+//! marking comment goes), the moves of a game found, and the first error, if any. It never
+//! prints.
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -96,6 +97,10 @@ impl Notes {
         }
         *bytes += note.text.as_ref().map_or(0, String::len) + 1;
         self.notes.push(note);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.notes.is_empty()
     }
 
     fn take(&mut self) -> Vec<GameNote> {
@@ -244,7 +249,7 @@ pub fn replay_ranges(text: &[u8], ranges: &[(usize, usize, u64)], options: &Repl
         let mut lexer = Lexer::new(&text[start..end]);
         while let Some(span) = lexer.next_game(&mut replayer) {
             replayer.finish_game();
-            let found = !replayer.found.matched.is_empty() || !replayer.found.notes.notes.is_empty();
+            let found = !replayer.found.matched.is_empty() || !replayer.found.notes.is_empty();
             let played = if found { replayer.played.clone() } else { Vec::new() };
             let mut record = GameRecord {
                 start: span.start,
