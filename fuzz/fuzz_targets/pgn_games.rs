@@ -52,7 +52,15 @@ fuzz_target!(|data: &[u8]| {
     }
     for variations in [false, true] {
         let options =
-            ReplayOptions { plans: plans(), default_variant: Variant::standard(), variations, result: None, first_game: 1, carried: None };
+            ReplayOptions {
+                plans: plans(),
+                default_variant: Variant::standard(),
+                variations,
+                result: None,
+                first_game: 1,
+                carried: None,
+                keep_played: variations,
+            };
         for record in replay_range(data, &options) {
             assert!(record.start <= record.movetext && record.movetext <= record.end && record.end <= data.len());
             assert!(record.matched.iter().all(|ply| ply.offset <= data.len()));

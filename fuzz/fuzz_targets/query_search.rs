@@ -59,7 +59,15 @@ const GAME_COUNT: usize = 3;
 
 fn replay(plans: &Plans, result: Option<&[u8]>, variations: bool) -> Vec<GameRecord> {
     let options =
-        ReplayOptions { plans, default_variant: Variant::standard(), variations, result, first_game: 1, carried: None };
+        ReplayOptions {
+            plans,
+            default_variant: Variant::standard(),
+            variations,
+            result,
+            first_game: 1,
+            carried: None,
+            keep_played: true,
+        };
     let records = replay_range(GAMES.as_bytes(), &options);
     assert_eq!(records.len(), GAME_COUNT, "every game is read");
     for record in &records {

@@ -276,6 +276,8 @@ impl Search {
             result: self.options.result.as_deref().map(str::as_bytes),
             first_game: 1,
             carried: self.carried.as_ref(),
+            // Only a sink that writes the games again has a use for their moves.
+            keep_played: sink.renderer().is_some(),
         };
         let name = input.name().to_owned();
         let consumed = input.consumed_counter();
@@ -388,13 +390,11 @@ enum Event<'r> {
     Found(Pending<'r>),
 }
 
-/// A game found, with its offsets moved into the game's own text.
+/// A game found.
 struct Pending<'r> {
     record: &'r GameRecord,
     number: u64,
     line: u64,
-    matched: Vec<MatchedPly>,
-    notes: Vec<GameNote>,
     sort: Option<i64>,
 }
 
@@ -479,12 +479,8 @@ impl Merge<'_, '_> {
         }
         self.summary.matched += 1;
         self.summary.positions += count;
-        let matched =
-            record.matched.iter().map(|ply| MatchedPly { ply: ply.ply, offset: ply.offset - record.start }).collect();
-        let notes =
-            record.notes.iter().map(|note| GameNote { offset: note.offset - record.start, ..note.clone() }).collect();
         let sort = if self.search.sorts_by_matchcount() { i64::try_from(count).ok() } else { record.sort };
-        events.push(Event::Found(Pending { record, number, line, matched, notes, sort }));
+        events.push(Event::Found(Pending { record, number, line, sort }));
         // A sorted search reads every game: the limit applies once they are sorted.
         if !self.search.sorts() && options.limit.is_some_and(|limit| self.summary.matched >= limit) {
             return ControlFlow::Break(());
@@ -509,8 +505,8 @@ fn found<'a>(
         line: pending.line,
         text: &text[record.start..record.end],
         movetext: record.movetext - record.start,
-        matched: &pending.matched,
-        notes: &pending.notes,
+        matched: &record.matched,
+        notes: &record.notes,
         sort: pending.sort,
         played: &record.played,
         rendered,

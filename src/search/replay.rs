@@ -40,6 +40,8 @@ pub struct ReplayOptions<'a> {
     /// Where the variables that last from game to game (`persistent`) are kept between ranges
     /// of games; `None` when the query has none.
     pub carried: Option<&'a Carried>,
+    /// Keep the moves of the games found ([`GameRecord::played`]), for writing them again.
+    pub keep_played: bool,
 }
 
 /// The state of a query whose variables last from game to game (`persistent`), handed from
@@ -75,7 +77,7 @@ pub struct MatchedPly {
     /// Its ply: 0 for the initial position, then 1 after the first move.
     pub ply: u32,
     /// Where the marking comment goes: after the move that reached it (before the first move for
-    /// the initial position), as an offset into the text given.
+    /// the initial position), as an offset into the game's text (from its first byte).
     pub offset: usize,
 }
 
@@ -192,9 +194,10 @@ pub struct GameRecord {
     pub movetext: usize,
     /// One past its end.
     pub end: usize,
-    /// The positions that matched.
+    /// The positions that matched (their offsets into the game's own text).
     pub matched: Vec<MatchedPly>,
-    /// The comments the query made at positions, in the order made.
+    /// The comments the query made at positions, in the order made (their offsets into the
+    /// game's own text).
     pub notes: Vec<GameNote>,
     /// The lines the query printed (`message(...)`), in the order printed.
     pub messages: Vec<String>,
@@ -207,23 +210,29 @@ pub struct GameRecord {
     /// The game's `sort` value: the largest (with `sort min`, the smallest) over its matching
     /// positions, where the query sorts.
     pub sort: Option<i64>,
-    /// The moves of the main line as replayed, up to any error, for a game that matched (so
-    /// that writing it again needs no SAN read); empty for the others.
+    /// The moves of the main line as replayed, up to any error, for a game that matched when
+    /// [`ReplayOptions::keep_played`] asks for them (so that writing it again needs no SAN
+    /// read); empty for the others.
     pub played: Vec<Move>,
 }
 
 impl GameRecord {
-    /// Moves the record's offsets `by` bytes on (from its range into the text around it).
+    /// Makes the offsets of the positions into the game's own text, which starts at `start`.
+    fn rebase(&mut self, start: usize) {
+        for ply in &mut self.matched {
+            ply.offset = ply.offset.saturating_sub(start);
+        }
+        for note in &mut self.notes {
+            note.offset = note.offset.saturating_sub(start);
+        }
+    }
+
+    /// Moves the record's offsets into the text `by` bytes on (from its range into the text
+    /// around it); those of its positions stay the game's own.
     fn shift(&mut self, by: usize) {
         self.start += by;
         self.movetext += by;
         self.end += by;
-        for ply in &mut self.matched {
-            ply.offset += by;
-        }
-        for note in &mut self.notes {
-            note.offset += by;
-        }
         if let Some(error) = &mut self.error {
             error.offset += by;
         }
@@ -250,7 +259,7 @@ pub fn replay_ranges(text: &[u8], ranges: &[(usize, usize, u64)], options: &Repl
         while let Some(span) = lexer.next_game(&mut replayer) {
             replayer.finish_game();
             let found = !replayer.found.matched.is_empty() || !replayer.found.notes.is_empty();
-            let played = if found { replayer.played.clone() } else { Vec::new() };
+            let played = if found && options.keep_played { replayer.played.clone() } else { Vec::new() };
             let mut record = GameRecord {
                 start: span.start,
                 movetext: span.movetext,
@@ -264,6 +273,7 @@ pub fn replay_ranges(text: &[u8], ranges: &[(usize, usize, u64)], options: &Repl
                 sort: replayer.found.sort.take(),
                 played,
             };
+            record.rebase(span.start);
             record.shift(start);
             records.push(record);
         }
@@ -656,7 +666,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
             Ok(played) => {
                 frame.ply = ply;
                 frame.mainline = mainline;
-                if mainline {
+                if mainline && self.options.keep_played {
                     self.played.push(played);
                 }
                 if needs_facts && let Some(parent) = line.frames.len().checked_sub(2) {
@@ -762,6 +772,7 @@ mod tests {
             result: None,
             first_game: 1,
             carried: None,
+            keep_played: false,
         };
         let before = line_work();
         let records = replay_range(text.as_bytes(), &options);
