@@ -72,19 +72,16 @@ pub trait RulesView<const W: usize>: PositionView<W> {
         to: Option<SquareSet<W>>,
         moves: &mut Vec<MoveFacts>,
     ) {
-        let start = moves.len();
+        let mut all = Vec::new();
         if pseudo {
-            self.pseudo_legal_moves(moves);
+            self.pseudo_legal_moves(&mut all);
         } else {
-            self.legal_moves(moves);
+            self.legal_moves(&mut all);
         }
-        let mut index = 0;
-        moves.retain(|m| {
-            index += 1;
-            index <= start
-                || (from.is_none_or(|from| m.from.is_some_and(|square| from.contains(square)))
-                    && to.is_none_or(|to| to.contains(m.to)))
-        });
+        moves.extend(all.into_iter().filter(|m| {
+            from.is_none_or(|from| m.from.is_some_and(|square| from.contains(square)))
+                && to.is_none_or(|to| to.contains(m.to))
+        }));
     }
 
     /// Whether the side to move has a legal move.

@@ -518,6 +518,7 @@ impl Board {
 mod tests {
     use super::*;
     use crate::Variant;
+    use crate::rules::classical::MoveList;
 
     #[test]
     fn the_fast_shapes_read_as_the_general_reader_reads_them() {
@@ -607,6 +608,35 @@ mod tests {
             let mut replay = board.clone();
             assert_eq!(replay.play_san(&San::from_ascii(text.as_bytes()).unwrap()), Ok(m), "{text}");
             board.play(m);
+        }
+    }
+
+    #[test]
+    fn moves_from_some_squares_are_those_of_all_moves_that_leave_them() {
+        let mut board = Board::initial(Variant::standard());
+        let mut seed = 11u64;
+        for _ in 0..300 {
+            let (mut all, mut pseudo) = (MoveList::new(), MoveList::new());
+            board.legal_moves(&mut all);
+            board.pseudo_legal_moves(&mut pseudo);
+            if all.is_empty() {
+                break;
+            }
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let origins = seed ^ (seed >> 17);
+            let (mut some, mut some_pseudo) = (MoveList::new(), MoveList::new());
+            board.legal_moves_from(origins, &mut some);
+            board.pseudo_legal_moves_from(origins, &mut some_pseudo);
+            let leaving = |list: &MoveList| -> Vec<Move> {
+                list.as_slice()
+                    .iter()
+                    .copied()
+                    .filter(|m| m.from().is_some_and(|from| origins >> from & 1 == 1))
+                    .collect()
+            };
+            assert_eq!(some.as_slice(), leaving(&all).as_slice());
+            assert_eq!(some_pseudo.as_slice(), leaving(&pseudo).as_slice());
+            board.play(all.as_slice()[(seed >> 33) as usize % all.len()]);
         }
     }
 
