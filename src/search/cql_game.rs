@@ -10,9 +10,10 @@
 
 use std::ops::{ControlFlow, Range};
 
+use super::Found;
 use super::replay::GameNote;
 use crate::notation::fen;
-use crate::notation::pgn::cql_style::{CqlGame, Line, MoveNode, MoveText, append_comment, nag_of};
+use crate::notation::pgn::cql_style::{CqlGame, Line, MoveNode, MoveText, append_comment, nag_of, write_game};
 use crate::notation::pgn::{Damage, Lexer, Visitor, tag_text};
 use crate::position::Position;
 use crate::rules::classical::{Board, Move, San, SanText};
@@ -67,6 +68,91 @@ pub fn read_game<'a>(
     }
 }
 
+/// Writes a game found whose movetext holds its moves only, all of them played by the search
+/// ([`Found::moves_only`]), as [`read_game`] and [`CqlGame::write`] write it, without reading
+/// its movetext again: the SAN comes from the moves, and `notes` (by ply) go after the moves
+/// that reached their positions. `comment` is the comment before the first move. Returns
+/// false, having written nothing, for a game that does not start from a position cqlq
+/// replays.
+pub fn write_played(
+    out: &mut Vec<u8>,
+    game: &Found<'_>,
+    notes: &[GameNote],
+    default_variant: &'static Variant,
+    mark: &[u8],
+    comment: Option<&[u8]>,
+) -> bool {
+    let mut tags = TagReader(Vec::new());
+    Lexer::new(&game.text[..game.movetext.min(game.text.len())]).next_game(&mut tags);
+    let tags = tags.0;
+    let Some(mut board) = starting_board(&tags, default_variant) else { return false };
+    let result = game.outcome.or_else(|| tag_result(&tags)).unwrap_or(b"*");
+    // What each move's comment gains, by ply, in the order made.
+    let mut marks: Vec<(u32, &[u8])> = notes
+        .iter()
+        .filter(|note| note.ply > 0)
+        .map(|note| (note.ply, note.text.as_ref().map_or(mark, |text| text.as_bytes())))
+        .collect();
+    marks.sort_by_key(|&(ply, _)| ply);
+    let mut marks = marks.into_iter().peekable();
+    let mut texts: Vec<&[u8]> = Vec::new();
+    write_game(out, &tags, result, comment, |moves| {
+        for (ply, &played) in (1..).zip(game.played) {
+            let before = board.clone();
+            board.play(played);
+            moves.move_played(
+                before.fullmoves(),
+                before.turn() == Color::Black,
+                before.san_to(played, &board).as_bytes(),
+            );
+            texts.clear();
+            while let Some((_, text)) = marks.next_if(|&(at, _)| at <= ply) {
+                texts.push(text);
+            }
+            let mut gained = None;
+            append_texts(&mut gained, &texts);
+            if let Some(gained) = gained {
+                moves.comment(&gained);
+            }
+            moves.end_move();
+        }
+    });
+    true
+}
+
+/// The tag pairs of a game, as read.
+struct TagReader<'a>(Vec<(&'a [u8], &'a [u8])>);
+
+impl<'a> Visitor<'a> for TagReader<'a> {
+    fn tag(&mut self, name: &'a [u8], value: &'a [u8]) {
+        self.0.push((name, value));
+    }
+
+    fn begin_movetext(&mut self, _start: usize) -> ControlFlow<()> {
+        ControlFlow::Break(())
+    }
+}
+
+/// The position a game with these tags starts from (its `Variant` tag, else
+/// `default_variant`; its `FEN` tag, else the variant's first position), when cqlq replays
+/// the variant's moves.
+fn starting_board(tags: &[(&[u8], &[u8])], default_variant: &'static Variant) -> Option<Board> {
+    let tag = |name: &[u8]| {
+        let (_, value) = tags.iter().rev().find(|(tag, _)| *tag == name)?;
+        Some(tag_text(value).into_owned())
+    };
+    let variant = match tag(b"Variant").filter(|name| !name.trim().is_empty()) {
+        Some(name) => Variant::by_name(&name).ok()?,
+        None => default_variant,
+    };
+    if variant.family != Family::Classical {
+        return None;
+    }
+    let Some(text) = tag(b"FEN") else { return Some(Board::initial(variant)) };
+    let position = Position::from_setup(fen::read::<1>(variant, &text).ok()?).ok()?;
+    Some(Board::from_position(&position))
+}
+
 /// The longest comment CQL 6.2 writes: a text that would make a comment longer is left out.
 pub const MAX_COMMENT: usize = 4500;
 
@@ -101,7 +187,7 @@ fn tag_result<'a>(tags: &[(&'a [u8], &'a [u8])]) -> Option<&'a [u8]> {
 }
 
 /// A result as PGN spells it (`½-½` is `1/2-1/2`); `None` for anything else.
-fn standard_result(result: &[u8]) -> Option<&'static [u8]> {
+pub(super) fn standard_result(result: &[u8]) -> Option<&'static [u8]> {
     match result {
         b"1-0" => Some(b"1-0"),
         b"0-1" => Some(b"0-1"),
@@ -194,24 +280,9 @@ impl GameReader<'_> {
         first..last
     }
 
-    /// The tag `name`'s text (the last one given).
-    fn tag(&self, name: &[u8]) -> Option<String> {
-        let (_, value) = self.tags.iter().rev().find(|(tag, _)| *tag == name)?;
-        Some(tag_text(value).into_owned())
-    }
-
     /// The position the game starts from, when cqlq replays its variant's moves.
     fn starting_board(&self) -> Option<Board> {
-        let variant = match self.tag(b"Variant").filter(|name| !name.trim().is_empty()) {
-            Some(name) => Variant::by_name(&name).ok()?,
-            None => self.default_variant,
-        };
-        if variant.family != Family::Classical {
-            return None;
-        }
-        let Some(text) = self.tag(b"FEN") else { return Some(Board::initial(variant)) };
-        let position = Position::from_setup(fen::read::<1>(variant, &text).ok()?).ok()?;
-        Some(Board::from_position(&position))
+        starting_board(&self.tags, self.default_variant)
     }
 
     /// Closes the variations left open (by damage or an error) and returns the main line.
@@ -419,6 +490,67 @@ mod tests {
         assert_eq!(write(&played), from_san);
         // A search that stopped early played fewer moves: the rest are read from their SAN.
         assert_eq!(write(&played[..5]), from_san);
+    }
+
+    #[test]
+    fn games_of_moves_only_are_written_from_their_moves_as_from_their_text() {
+        let games = [
+            "[Event \"e\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7 1-0",
+            "[White \"w\"]\n\n1. d4 d5 2. c4 dxc4 3. e4 b5 4. a4 c6 5. axb5 cxb5 6. Nc3 a6 7. Nxb5 axb5 \
+             8. Rxa8 Qd6 9. Bxc4 bxc4 10. Nf3 Kd8 11. O-O Kc7 12. Qa4 *",
+            "[FEN \"4k3/P7/8/8/8/8/6p1/4K2R b K - 0 40\"]\n\n40... g1=Q+ 41. Rxg1 Kd7 42. a8=N Kc6 43. Rg6+ 1/2-1/2",
+            "[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4#",
+        ];
+        for text in games {
+            let movetext = text.find("\n\n").map_or(0, |blank| blank + 2);
+            let mut board = starting_board(&[], Variant::standard()).unwrap();
+            if let Some(fen) = text.split('"').nth(1).filter(|_| text.starts_with("[FEN")) {
+                let position = Position::from_setup(fen::read::<1>(Variant::standard(), fen).unwrap()).unwrap();
+                board = Board::from_position(&position);
+            }
+            let results = ["1-0", "0-1", "1/2-1/2", "*"];
+            let mut ends = Vec::new();
+            let mut played = Vec::new();
+            let mut at = movetext;
+            for token in text[movetext..].split(' ') {
+                at = text[at..].find(token).unwrap() + at + token.len();
+                if !token.ends_with('.') && !results.contains(&token) {
+                    ends.push(at);
+                    played.push(board.play_san(&San::from_ascii(token.as_bytes()).unwrap()).unwrap());
+                }
+            }
+            // Marks at the first, third and last moves, two texts at the third.
+            let note = |ply: usize, text: Option<&str>| GameNote {
+                ply: ply as u32,
+                offset: ends[ply - 1],
+                text: text.map(str::to_owned),
+            };
+            let notes = [note(3, Some("Here")), note(1, None), note(3, None), note(played.len(), Some("last"))];
+            let outcome =
+                ["1-0", "0-1", "1/2-1/2"].into_iter().find(|result| text.ends_with(result)).map(str::as_bytes);
+            let found = Found {
+                input: "in",
+                number: 1,
+                offset: 0,
+                line: 1,
+                text: text.as_bytes(),
+                movetext,
+                matched: &[],
+                notes: &notes,
+                sort: None,
+                played: &played,
+                moves_only: true,
+                outcome,
+                rendered: None,
+            };
+            let mut fast = Vec::new();
+            assert!(write_played(&mut fast, &found, &notes, Variant::standard(), b"CQL", Some(b"Game number 1")));
+            let mut read = read_game(text.as_bytes(), &notes, &[], Variant::standard(), b"CQL");
+            read.game.line.comment = Some(b"Game number 1".to_vec());
+            let mut slow = Vec::new();
+            read.game.write(&mut slow);
+            assert_eq!(String::from_utf8(fast).unwrap(), String::from_utf8(slow).unwrap(), "{text}");
+        }
     }
 
     #[test]

@@ -96,6 +96,11 @@ pub struct Found<'a> {
     /// The moves of its main line as the search replayed them (classical games; it may stop
     /// short, or be empty), so that writing the game again needs no SAN read.
     pub played: &'a [Move],
+    /// Whether `played` holds the whole game, whose movetext has moves only (no comment,
+    /// glyph or variation), so that it can be written again without reading its text.
+    pub moves_only: bool,
+    /// The result that ends its movetext, as PGN spells it, if it has one.
+    pub outcome: Option<&'static [u8]>,
     /// What the sink's [`Render`] made of the game ahead, on the search's threads, if it
     /// has one.
     pub rendered: Option<&'a [u8]>,
@@ -509,6 +514,8 @@ fn found<'a>(
         notes: &record.notes,
         sort: pending.sort,
         played: &record.played,
+        moves_only: record.moves_only && !record.played.is_empty(),
+        outcome: record.outcome,
         rendered,
     }
 }

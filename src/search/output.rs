@@ -14,7 +14,7 @@ use std::ops::ControlFlow;
 
 use serde_json::json;
 
-use super::cql_game::{append_texts, read_game};
+use super::cql_game::{append_texts, read_game, write_played};
 use super::driver::{Found, Problem, Render};
 use crate::notation::pgn::cql_style::append_comment;
 use crate::notation::pgn::{Lexer, Visitor, tag_text};
@@ -171,19 +171,38 @@ impl CqlRender {
         let comments = &self.comments;
         let mark = comments.matchstring.as_deref().unwrap_or_default().as_bytes();
         let notes = game.comments();
+        if game.moves_only {
+            // Written from the moves played, without reading the movetext again.
+            let initial_notes: Vec<&[u8]> = notes
+                .iter()
+                .filter(|note| note.ply == 0)
+                .map(|note| note.text.as_ref().map_or(mark, |text| text.as_bytes()))
+                .collect();
+            let mut comment = None;
+            self.add_initial_comments(&mut comment, game, &initial_notes);
+            if write_played(out, game, &notes, comments.variant, mark, comment.as_deref()) {
+                return;
+            }
+        }
         let mut read = read_game(game.text, &notes, game.played, comments.variant, mark);
-        let comment = &mut read.game.line.comment;
+        self.add_initial_comments(&mut read.game.line.comment, game, &read.initial_notes);
+        read.game.write(out);
+    }
+
+    /// Adds to the comment before the first move what CQL 6.2 adds there: the game's number,
+    /// the initial position's notes and mark, and the `sort` value.
+    fn add_initial_comments(&self, comment: &mut Option<Vec<u8>>, game: &Found<'_>, initial_notes: &[&[u8]]) {
+        let comments = &self.comments;
         if comments.game_numbers {
             append_comment(comment, format!("Game number {}", game.number).as_bytes());
         }
-        append_texts(comment, &read.initial_notes);
+        append_texts(comment, initial_notes);
         if let (Some(label), Some(value)) = (&comments.sort_label, game.sort) {
             // CQL 6.2 writes the value with a space before it, and another between it and what
             // the comment held: `{Game number 3  label: 7}`.
             let labelled = if label.is_empty() { format!(" {value}") } else { format!(" {label}: {value}") };
             append_comment(comment, labelled.as_bytes());
         }
-        read.game.write(out);
     }
 }
 

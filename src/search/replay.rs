@@ -21,7 +21,7 @@ use crate::rules::classical::{Board, Move, San, SanError};
 use crate::text::excerpt;
 use crate::variant::{Family, Variant};
 
-use super::cql_game::MAX_COMMENT;
+use super::cql_game::{MAX_COMMENT, standard_result};
 use super::plans::Plans;
 
 /// What a replay needs to know besides the text.
@@ -214,6 +214,12 @@ pub struct GameRecord {
     /// [`ReplayOptions::keep_played`] asks for them (so that writing it again needs no SAN
     /// read); empty for the others.
     pub played: Vec<Move>,
+    /// Whether the movetext holds nothing but moves, all of them replayed, and a result: no
+    /// comment, glyph or variation, no damage, no error. `played` then holds the whole game
+    /// (where it is kept), which can be written again without reading its text.
+    pub moves_only: bool,
+    /// The result that ends the movetext, as PGN spells it (`1/2-1/2` for `½-½`), if any.
+    pub outcome: Option<&'static [u8]>,
 }
 
 impl GameRecord {
@@ -272,6 +278,8 @@ pub fn replay_ranges(text: &[u8], ranges: &[(usize, usize, u64)], options: &Repl
                 plies: replayer.plies,
                 sort: replayer.found.sort.take(),
                 played,
+                moves_only: replayer.moves_only && replayer.error.is_none(),
+                outcome: replayer.outcome,
             };
             record.rebase(span.start);
             record.shift(start);
@@ -388,6 +396,10 @@ struct Replayer<'a, 'o> {
     spare: Option<Line>,
     /// The moves of the game's main line, as played.
     played: Vec<Move>,
+    /// Whether the movetext read so far holds moves only (see [`GameRecord::moves_only`]).
+    moves_only: bool,
+    /// The result that ended the movetext.
+    outcome: Option<&'static [u8]>,
     found: Findings,
     error: Option<GameError>,
     excluded: bool,
@@ -425,6 +437,8 @@ impl<'a, 'o> Replayer<'a, 'o> {
             outer: Vec::new(),
             spare: None,
             played: Vec::new(),
+            moves_only: true,
+            outcome: None,
             found: Findings::default(),
             error: None,
             excluded: false,
@@ -530,6 +544,8 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         self.found.matched.clear();
         self.found.notes.clear();
         self.played.clear();
+        self.moves_only = true;
+        self.outcome = None;
         self.found.sort = None;
         self.error = None;
         self.excluded = false;
@@ -637,6 +653,10 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         let ply = line.ply() + 1;
         let mainline = line.mainline;
         let start = end - token.len();
+        if matches!(token.last(), Some(b'!' | b'?')) {
+            // A glyph glued to the move (`e4!`).
+            self.moves_only = false;
+        }
         let Ok(san) = San::from_ascii(token) else {
             return self.fail(ply, start, token, GameErrorKind::Unreadable);
         };
@@ -700,6 +720,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
     }
 
     fn begin_variation(&mut self) -> ControlFlow<()> {
+        self.moves_only = false;
         if !self.options.variations || self.error.is_some() {
             return ControlFlow::Break(());
         }
@@ -720,7 +741,20 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         ControlFlow::Continue(())
     }
 
+    fn comment(&mut self, _text: &'a [u8]) {
+        self.moves_only = false;
+    }
+
+    fn nag(&mut self, _nag: &'a [u8]) {
+        self.moves_only = false;
+    }
+
+    fn outcome(&mut self, result: &'a [u8]) {
+        self.outcome = standard_result(result);
+    }
+
     fn damaged(&mut self, at: usize, damage: Damage) {
+        self.moves_only = false;
         let ply = self.line.as_ref().map_or(0, Line::ply);
         let token: &[u8] = match damage {
             Damage::UnclosedComment => b"{",

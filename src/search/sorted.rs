@@ -146,6 +146,8 @@ impl<'s> SortedSink<'s> {
                 notes: &game.notes,
                 sort: game.sort,
                 played: &[],
+                moves_only: false,
+                outcome: None,
                 rendered: None,
             })?;
         }
@@ -326,6 +328,8 @@ mod tests {
                 notes: &[],
                 sort,
                 played: &[],
+                moves_only: false,
+                outcome: None,
                 rendered: None,
             };
             sink.found(&game).unwrap();

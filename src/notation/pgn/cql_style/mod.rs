@@ -34,10 +34,10 @@ mod movetext;
 pub mod tags;
 mod wrap;
 
-pub use movetext::{Line, MAX_NAGS, MoveNode, MoveText, append_comment, nag_of};
+pub use movetext::{Line, MAX_NAGS, MoveNode, MoveText, MoveWriter, append_comment, nag_of};
 pub use wrap::LINE_WIDTH;
 
-use movetext::{write_comment, write_moves};
+use movetext::write_comment;
 use wrap::Wrapped;
 
 /// A game ready to be written as CQL 6.2 writes it.
@@ -55,22 +55,36 @@ impl CqlGame<'_> {
     /// Appends the game to `out`: tags, a blank line, the game's comment on a line of its own,
     /// the movetext and the result, then two blank lines.
     pub fn write(&self, out: &mut Vec<u8>) {
-        for (name, value) in tags::cql_tags(&self.tags, self.result) {
-            out.push(b'[');
-            out.extend_from_slice(&name);
-            out.extend_from_slice(b" \"");
-            out.extend_from_slice(&value);
-            out.extend_from_slice(b"\"]\n");
-        }
-        out.push(b'\n');
-        let mut lines = Wrapped::new(out);
-        if let Some(comment) = &self.line.comment {
-            write_comment(&mut lines, comment);
-            lines.end_line();
-        }
-        write_moves(&mut lines, &self.line.moves);
-        lines.word(self.result);
-        lines.end_line();
-        out.extend_from_slice(b"\n\n");
+        write_game(out, &self.tags, self.result, self.line.comment.as_deref(), |moves| {
+            moves.nodes(&self.line.moves);
+        });
     }
+}
+
+/// Appends a game to `out` as [`CqlGame::write`] does, its main line's moves written by
+/// `moves` as they come, with a [`MoveWriter`]: for games read once, without a tree of moves.
+pub fn write_game(
+    out: &mut Vec<u8>,
+    tags: &[(&[u8], &[u8])],
+    result: &[u8],
+    comment: Option<&[u8]>,
+    moves: impl FnOnce(&mut MoveWriter<'_, '_>),
+) {
+    for (name, value) in tags::cql_tags(tags, result) {
+        out.push(b'[');
+        out.extend_from_slice(&name);
+        out.extend_from_slice(b" \"");
+        out.extend_from_slice(&value);
+        out.extend_from_slice(b"\"]\n");
+    }
+    out.push(b'\n');
+    let mut lines = Wrapped::new(out);
+    if let Some(comment) = comment {
+        write_comment(&mut lines, comment);
+        lines.end_line();
+    }
+    moves(&mut MoveWriter::new(&mut lines));
+    lines.word(result);
+    lines.end_line();
+    out.extend_from_slice(b"\n\n");
 }

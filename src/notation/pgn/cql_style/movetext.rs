@@ -166,31 +166,76 @@ pub(super) fn write_comment(lines: &mut Wrapped<'_>, comment: &[u8]) {
 /// Writes the moves of a line, each followed by a space; the line's own comment is the
 /// caller's to write.
 pub(super) fn write_moves(lines: &mut Wrapped<'_>, moves: &[MoveNode]) {
-    let mut numbered = true;
-    let mut word = [0u8; 16];
-    for node in moves {
-        if !node.black {
-            lines.word(number_word(&mut word, b"", node.number, b"."));
-        } else if numbered {
-            lines.word(number_word(&mut word, b"", node.number, b"..."));
+    MoveWriter::new(lines).nodes(moves);
+}
+
+/// Writes the moves of a line one at a time, as they come: each move, then its glyphs, its
+/// comment and its variations, then [`MoveWriter::end_move`]. Black's move is numbered where
+/// the line begins and after a comment or a variation.
+pub struct MoveWriter<'w, 'o> {
+    lines: &'w mut Wrapped<'o>,
+    /// Whether the next move of Black's is numbered.
+    numbered: bool,
+    word: [u8; 16],
+}
+
+impl<'w, 'o> MoveWriter<'w, 'o> {
+    /// A writer at the start of a line.
+    pub(super) fn new(lines: &'w mut Wrapped<'o>) -> MoveWriter<'w, 'o> {
+        MoveWriter { lines, numbered: true, word: [0; 16] }
+    }
+
+    /// A move: its number where it needs one, then its SAN.
+    pub fn move_played(&mut self, number: u32, black: bool, san: &[u8]) {
+        if !black {
+            self.lines.word(number_word(&mut self.word, b"", number, b"."));
+        } else if self.numbered {
+            self.lines.word(number_word(&mut self.word, b"", number, b"..."));
         }
-        lines.word(node.san.as_bytes());
-        numbered = false;
-        for &nag in &node.nags {
-            lines.space();
-            lines.word(number_word(&mut word, b"$", nag.into(), b""));
+        self.lines.word(san);
+        self.numbered = false;
+    }
+
+    /// An annotation glyph of the last move (`$1`).
+    pub fn nag(&mut self, nag: u8) {
+        self.lines.space();
+        self.lines.word(number_word(&mut self.word, b"$", nag.into(), b""));
+    }
+
+    /// The last move's comment.
+    pub fn comment(&mut self, comment: &[u8]) {
+        self.lines.space();
+        write_comment(self.lines, comment);
+        self.numbered = true;
+    }
+
+    /// A variation replacing the last move.
+    pub fn variation(&mut self, variation: &Line) {
+        self.lines.space();
+        write_variation(self.lines, variation);
+        self.numbered = true;
+    }
+
+    /// Ends the move (with a space).
+    pub fn end_move(&mut self) {
+        self.lines.space();
+    }
+
+    /// Moves held in a tree, with all they carry.
+    pub(super) fn nodes(&mut self, moves: &[MoveNode]) {
+        for node in moves {
+            self.move_played(node.number, node.black, node.san.as_bytes());
+            for &nag in &node.nags {
+                self.nag(nag);
+            }
+            if let Some(comment) = &node.comment {
+                self.comment(comment);
+            }
+            for variation in &node.variations {
+                self.variation(variation);
+            }
+            self.end_move();
         }
-        if let Some(comment) = &node.comment {
-            lines.space();
-            write_comment(lines, comment);
-            numbered = true;
-        }
-        for variation in &node.variations {
-            lines.space();
-            write_variation(lines, variation);
-            numbered = true;
-        }
-        lines.space();
     }
 }
 
