@@ -18,6 +18,7 @@ use super::plan::{
 use std::collections::HashMap;
 
 use super::Quiet;
+use super::simplify::simplify;
 use super::state::Value;
 use super::walk::{Walk, number_lines};
 
@@ -75,6 +76,9 @@ pub(crate) fn compile<const W: usize>(
     let mut nodes: Vec<&mut dyn Walk<W>> = compiled.iter_mut().map(|filter| filter as &mut dyn Walk<W>).collect();
     nodes.extend(sort.as_mut().map(|sort| &mut sort.value as &mut dyn Walk<W>));
     number_lines(&mut nodes);
+    for node in &mut nodes {
+        simplify(*node, &compiler.masks);
+    }
     if !compiler.diagnostics.is_empty() {
         return Err(compiler.diagnostics);
     }
@@ -1084,7 +1088,7 @@ fn class_letters(variant: &Variant) -> String {
 }
 
 /// The filter that matches when a set is not empty, in the cheapest form that says so.
-fn set_filter<const W: usize>(set: SetNode<W>) -> FilterNode<W> {
+pub(super) fn set_filter<const W: usize>(set: SetNode<W>) -> FilterNode<W> {
     if may_hold_backhand(&set) {
         return FilterNode::NotEmpty(set);
     }

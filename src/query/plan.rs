@@ -629,6 +629,10 @@ impl<const W: usize> Program<W> {
         let frame = &context.frames[at];
         match node {
             NumberNode::Constant(value) => Some(*value),
+            // Pieces on the board alone are counted without looking at the backhand.
+            NumberNode::Count(set @ (SetNode::Pieces { backhand: false, .. } | SetNode::Shade { .. })) => {
+                Some(self.squares(set, context, at).count() as i64)
+            }
             NumberNode::Count(set) => Some(self.set(set, context, at).count(&frame.position)),
             NumberNode::Negate(value) => self.number(value, context, at)?.checked_neg(),
             NumberNode::Abs(value) => self.number(value, context, at)?.checked_abs(),
