@@ -74,7 +74,9 @@ impl LineCache {
 
     /// Forgets every answer, keeping the memory for the next line.
     pub fn clear(&mut self) {
-        self.entries.get_mut().iter_mut().for_each(|entry| *entry = None);
+        for answers in self.entries.get_mut().iter_mut().filter_map(Option::take) {
+            give_flags(answers.matches);
+        }
     }
 
     /// The answer of the filter `slot` at `at`, if known.
@@ -95,7 +97,9 @@ impl LineCache {
         if entries.len() <= slot {
             entries.resize_with(slot + 1, || None);
         }
-        entries[slot] = Some(answers);
+        if let Some(old) = entries[slot].replace(answers) {
+            give_flags(old.matches);
+        }
     }
 }
 
@@ -111,7 +115,10 @@ impl<const W: usize> Program<W> {
         at: usize,
     ) -> bool {
         let Some(cache) = context.lines else {
-            return self.sequence(steps, context, at, false).first().copied().unwrap_or(false);
+            let matches = self.sequence(steps, context, at, false);
+            let answer = matches.first().copied().unwrap_or(false);
+            give_flags(matches);
+            return answer;
         };
         let key = Key::of(context);
         if let Some(answer) = cache.answer(slot, key, at) {
@@ -148,7 +155,7 @@ impl<const W: usize> Program<W> {
         let size = end - from + 1;
         count(size);
         // reach[p]: the steps so far may cover the positions before p, so the next starts at p.
-        let mut reach = vec![false; size];
+        let mut reach = flags(size);
         if every {
             reach[..size - 1].fill(true);
         } else {
@@ -167,15 +174,13 @@ impl<const W: usize> Program<W> {
         for (step, (reach, run)) in steps.iter().zip(passes).rev() {
             let next_can = next_true(&can);
             count(2 * size);
-            can = reach
-                .iter()
-                .zip(&run)
-                .enumerate()
-                .map(|(p, (&reached, &run))| {
-                    let (low, high) = covered(step, p, run);
-                    reached && low <= high && next_can[low] <= high
-                })
-                .collect();
+            for (p, (can, (&reached, &run))) in can.iter_mut().zip(reach.iter().zip(&run)).enumerate() {
+                let (low, high) = covered(step, p, run);
+                *can = reached && low <= high && next_can[low] <= high;
+            }
+            give_flags(reach);
+            give_counts(run);
+            give_counts(next_can);
         }
         can.truncate(size - 1);
         can
@@ -191,7 +196,7 @@ impl<const W: usize> Program<W> {
         reach: &[bool],
     ) -> Vec<usize> {
         let positions = reach.len() - 1;
-        let mut run = vec![0; reach.len()];
+        let mut run = counts(reach.len(), 0);
         count(reach.len());
         // Where the run of matches that goes on began.
         let mut begin: Option<usize> = None;
@@ -229,29 +234,78 @@ fn covered<const W: usize>(step: &Step<W>, p: usize, run: usize) -> (usize, usiz
 /// Where the next step may start: after each start of this step, every count of positions
 /// covered that the step allows.
 fn next_starts<const W: usize>(step: &Step<W>, reach: &[bool], run: &[usize]) -> Vec<bool> {
-    // Differences: +1 where an interval of next starts opens, -1 after it closes.
-    let mut open = vec![0i64; reach.len() + 1];
+    // Differences: +1 where an interval of next starts opens, -1 after it closes (in wrapping
+    // arithmetic: their sums from the start are never negative).
+    let mut open = counts(reach.len() + 1, 0);
     count(2 * reach.len());
     for (p, _) in reach.iter().enumerate().filter(|(_, reached)| **reached) {
         let (low, high) = covered(step, p, run[p]);
         if low <= high {
-            open[low] += 1;
-            open[high + 1] -= 1;
+            open[low] = open[low].wrapping_add(1);
+            open[high + 1] = open[high + 1].wrapping_sub(1);
         }
     }
-    let mut depth = 0;
-    open[..reach.len()]
-        .iter()
-        .map(|change| {
-            depth += change;
-            depth > 0
-        })
-        .collect()
+    let mut starts = flags(reach.len());
+    let mut depth = 0usize;
+    for (start, change) in starts.iter_mut().zip(&open) {
+        depth = depth.wrapping_add(*change);
+        *start = depth != 0;
+    }
+    give_counts(open);
+    starts
+}
+
+/// Tables given back by finished sequences, to lend to the next ones.
+struct Kept {
+    flags: Vec<Vec<bool>>,
+    counts: Vec<Vec<usize>>,
+}
+
+thread_local! {
+    /// The tables kept on this thread: the lines of game after game allocate nothing.
+    static TABLES: RefCell<Kept> = const { RefCell::new(Kept { flags: Vec::new(), counts: Vec::new() }) };
+}
+
+/// The most tables of each kind kept for lending.
+const KEPT_TABLES: usize = 64;
+
+/// A table of `len` flags, all false.
+fn flags(len: usize) -> Vec<bool> {
+    let mut table = TABLES.with(|tables| tables.borrow_mut().flags.pop()).unwrap_or_default();
+    table.clear();
+    table.resize(len, false);
+    table
+}
+
+/// A table of `len` counts, all `value`.
+fn counts(len: usize, value: usize) -> Vec<usize> {
+    let mut table = TABLES.with(|tables| tables.borrow_mut().counts.pop()).unwrap_or_default();
+    table.clear();
+    table.resize(len, value);
+    table
+}
+
+fn give_flags(table: Vec<bool>) {
+    TABLES.with(|tables| {
+        let kept = &mut tables.borrow_mut().flags;
+        if kept.len() < KEPT_TABLES {
+            kept.push(table);
+        }
+    });
+}
+
+fn give_counts(table: Vec<usize>) {
+    TABLES.with(|tables| {
+        let kept = &mut tables.borrow_mut().counts;
+        if kept.len() < KEPT_TABLES {
+            kept.push(table);
+        }
+    });
 }
 
 /// For each index, the first index at or after it that is true (`usize::MAX` where none is).
 fn next_true(values: &[bool]) -> Vec<usize> {
-    let mut next = vec![usize::MAX; values.len()];
+    let mut next = counts(values.len(), usize::MAX);
     let mut found = usize::MAX;
     for (p, value) in values.iter().enumerate().rev() {
         if *value {
