@@ -10,7 +10,7 @@ use crate::position::MoveFacts;
 use crate::variant::Color;
 
 /// One position of a line, with where it stands in the game.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Frame<P> {
     /// The position.
     pub position: P,
@@ -22,6 +22,21 @@ pub struct Frame<P> {
     pub mainline: bool,
     /// The identities of its pieces, when the query follows pieces (`piece x in ...`).
     pub pieces: Option<Identities>,
+}
+
+impl<P: Clone> Clone for Frame<P> {
+    /// Copies the move whole: a derived clone moves the option field by field, and copying
+    /// frames is a replay's commonest work where the query looks back or ahead.
+    fn clone(&self) -> Self {
+        let previous = self.previous;
+        Frame {
+            position: self.position.clone(),
+            ply: self.ply,
+            previous,
+            mainline: self.mainline,
+            pieces: self.pieces.clone(),
+        }
+    }
 }
 
 impl<P> Frame<P> {

@@ -98,7 +98,7 @@ pub fn write_played(
     let mut texts: Vec<&[u8]> = Vec::new();
     write_game(out, &tags, result, comment, |moves| {
         for (ply, &played) in (1..).zip(game.played) {
-            let before = board.clone();
+            let before = board;
             board.play(played);
             moves.move_played(
                 before.fullmoves(),
@@ -300,7 +300,7 @@ impl GameReader<'_> {
             Ok(played) => played,
             // A lower-case `b` may name a bishop where no pawn move fits (`bd3`).
             Err(_) if token.first() == Some(&b'b') => {
-                *board = before.clone();
+                *board = *before;
                 board.play_san(&San::from_ascii(&[b"B", &token[1..]].concat()).ok()?).ok()?
             }
             Err(_) => return None,
@@ -353,7 +353,7 @@ impl<'a> Visitor<'a> for GameReader<'a> {
             return ControlFlow::Continue(());
         }
         let (written, annotation) = split_annotation(token);
-        let before = open.board.clone();
+        let before = open.board;
         // The main line's moves the search played are played as they were.
         let known = if in_variation { None } else { self.played.split_first() };
         let san = match (&mut open.board, &before) {
@@ -406,7 +406,7 @@ impl<'a> Visitor<'a> for GameReader<'a> {
             // A variation before the first move replaces nothing: it is left out.
             return ControlFlow::Break(());
         };
-        let variation = OpenLine::new(open.before.clone(), (replaced.number, replaced.black));
+        let variation = OpenLine::new(open.before, (replaced.number, replaced.black));
         self.lines.push(variation);
         ControlFlow::Continue(())
     }

@@ -158,7 +158,7 @@ impl Default for MoveList {
 const ROLES: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
 
 /// A position of the classical family, with what replay needs.
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Board {
     variant: &'static Variant,
     rules: Rules,
@@ -249,7 +249,7 @@ impl Board {
                 .collect()
         });
         match &boards[variant.index()] {
-            Some(board) => board.clone(),
+            Some(board) => *board,
             None => Board::from_position(&Position::initial(variant)),
         }
     }
@@ -525,7 +525,7 @@ impl Board {
             }
             Move::EnPassant { .. } => {
                 let us = self.turn;
-                let mut after = self.clone();
+                let mut after = *self;
                 after.play(m);
                 after.attackers(after.king(us), us.other(), after.occupied()) == 0
             }
@@ -802,7 +802,7 @@ impl Board {
             .as_slice()
             .iter()
             .map(|m| {
-                let mut next = self.clone();
+                let mut next = *self;
                 next.play(*m);
                 next.perft(depth - 1)
             })

@@ -346,7 +346,7 @@ impl Board {
     /// The SAN of a legal move, with `+` or `#` when it gives check or mate.
     #[must_use]
     pub fn san(&self, m: Move) -> SanText {
-        let mut after = self.clone();
+        let mut after = *self;
         after.play(m);
         self.san_to(m, &after)
     }
@@ -605,7 +605,7 @@ mod tests {
             seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             let m = moves.as_slice()[(seed >> 33) as usize % moves.len()];
             let text = board.san(m);
-            let mut replay = board.clone();
+            let mut replay = board;
             assert_eq!(replay.play_san(&San::from_ascii(text.as_bytes()).unwrap()), Ok(m), "{text}");
             board.play(m);
         }
