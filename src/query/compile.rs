@@ -18,6 +18,7 @@ use super::plan::{
 use std::collections::HashMap;
 
 use super::Quiet;
+use super::quick::quick_tests;
 use super::simplify::simplify;
 use super::state::Value;
 use super::walk::{Walk, number_lines};
@@ -97,8 +98,10 @@ pub(crate) fn compile<const W: usize>(
             )
         })
     });
+    let quick = if sort.is_none() { quick_tests(&compiled) } else { None };
     let program = Program {
         makes_notes,
+        quick,
         masks: compiler.masks,
         filters: compiled,
         values,

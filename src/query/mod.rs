@@ -33,6 +33,7 @@ mod parse;
 mod plan;
 mod pointwise;
 mod positions;
+mod quick;
 mod simplify;
 pub mod state;
 mod transform;

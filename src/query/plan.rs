@@ -5,6 +5,7 @@ use std::cell::OnceCell;
 
 use super::ast::{AssignOp, AttackSide, BinaryOp, LineOptions, LoopOver, MoveWhen, RayLines, SquareNumber};
 use super::context::{Context, Frame, GameFacts, GameTest, TagSource};
+use super::quick::Quick;
 use super::state::{State, Value};
 use crate::board::{Masks, Square, SquareSet};
 use crate::position::{MoveFacts, PositionView, RulesView, Wing};
@@ -466,6 +467,8 @@ pub struct Program<const W: usize> {
     pub(crate) persistent: Vec<Option<Value<W>>>,
     /// The persistent variables printed at the end of a run (not `quiet`), with their slots.
     pub(crate) printed: Vec<(String, usize)>,
+    /// The filters as a list of plain piece tests, where they all are such tests.
+    pub(crate) quick: Option<Vec<Quick<W>>>,
 }
 
 impl<const W: usize> Program<W> {
@@ -520,6 +523,10 @@ impl<const W: usize> Program<W> {
     /// Whether every filter of the body matches the position `at` of the context's line.
     #[inline]
     pub fn matches_at<P: RulesView<W>>(&self, context: &Context<'_, P, W>, at: usize) -> bool {
+        if let Some(quick) = &self.quick {
+            let view = &context.frames[at].position;
+            return quick.iter().all(|test| test.passes(view));
+        }
         self.filters.iter().all(|filter| self.filter(filter, context, at))
     }
 
@@ -1121,7 +1128,7 @@ fn compare_texts(op: BinaryOp, left: &str, right: &str) -> bool {
     }
 }
 
-fn compare(op: BinaryOp, left: i64, right: i64) -> bool {
+pub(super) fn compare(op: BinaryOp, left: i64, right: i64) -> bool {
     match op {
         BinaryOp::Eq => left == right,
         BinaryOp::Ne => left != right,
