@@ -240,6 +240,12 @@ impl SanText {
         self.push(rank_digit(square));
     }
 
+    /// The text's bytes.
+    #[must_use]
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+
     /// The text.
     #[must_use]
     pub fn as_str(&self) -> &str {

@@ -25,7 +25,8 @@ impl<'o> Wrapped<'o> {
         if self.column > 0 && self.column + word.len() > LINE_WIDTH {
             self.end_line();
         }
-        self.out.extend_from_slice(word);
+        // Words are a few bytes long: copied byte by byte, they cost no call to a copier.
+        self.out.extend(word.iter().copied());
         self.column += word.len();
     }
 
