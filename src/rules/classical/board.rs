@@ -535,7 +535,7 @@ impl Board {
     /// Whether a pseudo-legal piece move (not en passant, not castling) leaves the mover's king
     /// unattacked, found without playing it.
     #[inline]
-    fn leaves_king_safe(&self, role: Role, from: u8, to: u8) -> bool {
+    pub(super) fn leaves_king_safe(&self, role: Role, from: u8, to: u8) -> bool {
         let us = self.turn;
         let them = us.other();
         let from_bit = 1u64 << from;

@@ -512,7 +512,11 @@ impl Board {
     /// Plays a pseudo-legal move if it leaves the mover's king safe; otherwise changes nothing.
     #[inline]
     fn play_checked(&mut self, m: Move) -> bool {
-        let legal = self.is_legal(m);
+        let legal = match m {
+            // The commonest moves, checked without going through every kind of move.
+            Move::Normal { role, from, to, .. } => self.leaves_king_safe(role, from, to),
+            m => self.is_legal(m),
+        };
         if legal {
             self.play(m);
         }
