@@ -748,6 +748,7 @@ impl<const W: usize> Program<W> {
             SetNode::Intersection(left, right) => self.squares(left, context, at) & self.squares(right, context, at),
             SetNode::Complement { set, .. } => self.masks.complement(self.squares(set, context, at)),
             SetNode::Shade { light, set } => self.shade(*light) & self.squares(set, context, at),
+            SetNode::Move(node) => self.moves(node, context, at),
             _ => self.set(node, context, at).squares,
         }
     }

@@ -82,7 +82,7 @@ pub fn write_played(
     mark: &[u8],
     comment: Option<&[u8]>,
 ) -> bool {
-    let mut tags = TagReader(Vec::new());
+    let mut tags = TagReader(Vec::with_capacity(12));
     Lexer::new(&game.text[..game.movetext.min(game.text.len())]).next_game(&mut tags);
     let tags = tags.0;
     let Some(mut board) = starting_board(&tags, default_variant) else { return false };

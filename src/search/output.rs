@@ -194,7 +194,9 @@ impl CqlRender {
     fn add_initial_comments(&self, comment: &mut Option<Vec<u8>>, game: &Found<'_>, initial_notes: &[&[u8]]) {
         let comments = &self.comments;
         if comments.game_numbers {
-            append_comment(comment, format!("Game number {}", game.number).as_bytes());
+            let mut number = Vec::with_capacity(32);
+            let _ = write!(number, "Game number {}", game.number);
+            append_comment(comment, &number);
         }
         append_texts(comment, initial_notes);
         if let (Some(label), Some(value)) = (&comments.sort_label, game.sort) {
