@@ -1,6 +1,7 @@
 //! Any bytes as PGN: splitting, reading and replaying them must never panic; skipping the moves
 //! must end every game where reading them does; every game start the splitter finds is a game
-//! the lexer reads (so that no window cut hides a game), whatever precedes it.
+//! the lexer reads (so that no window cut hides a game), whatever precedes it; a game of moves
+//! only is written as CQL writes it from its moves as from its text.
 #![no_main]
 
 use std::ops::ControlFlow;
@@ -9,7 +10,8 @@ use std::sync::OnceLock;
 use cqlq::Query;
 use cqlq::Variant;
 use cqlq::notation::pgn::{Lexer, Splitter, Visitor};
-use cqlq::search::{Plans, ReplayOptions, replay_range};
+use cqlq::search::output::{CqlComments, CqlPrinter};
+use cqlq::search::{Found, Plans, Render, ReplayOptions, replay_range};
 use libfuzzer_sys::fuzz_target;
 
 struct Reader {
@@ -59,11 +61,34 @@ fuzz_target!(|data: &[u8]| {
                 result: None,
                 first_game: 1,
                 carried: None,
-                keep_played: variations,
+                keep_played: true,
             };
         for record in replay_range(data, &options) {
             assert!(record.start <= record.movetext && record.movetext <= record.end && record.end <= data.len());
             assert!(record.matched.iter().all(|ply| ply.offset <= data.len()));
+            if record.moves_only && !record.played.is_empty() {
+                let found = Found {
+                    input: "fuzz",
+                    number: 1,
+                    offset: 0,
+                    line: 1,
+                    text: &data[record.start..record.end],
+                    movetext: record.movetext - record.start,
+                    matched: &record.matched,
+                    notes: &record.notes,
+                    sort: None,
+                    played: &record.played,
+                    moves_only: true,
+                    outcome: record.outcome,
+                    rendered: None,
+                };
+                let comments =
+                    CqlComments { matchstring: Some("CQL".into()), game_numbers: true, sort_label: None, variant: Variant::standard() };
+                let printer = CqlPrinter::new(Vec::new(), comments);
+                let from_moves = printer.renderer().render(&found);
+                let from_text = printer.renderer().render(&Found { moves_only: false, ..found });
+                assert_eq!(from_moves, from_text, "a game of moves only is written from its moves as from its text");
+            }
         }
     }
 });

@@ -266,6 +266,8 @@ pub fn replay_ranges(text: &[u8], ranges: &[(usize, usize, u64)], options: &Repl
             replayer.finish_game();
             let found = !replayer.found.matched.is_empty() || !replayer.found.notes.is_empty();
             let played = if found && options.keep_played { replayer.played.clone() } else { Vec::new() };
+            // Before the error is taken into the record.
+            let moves_only = replayer.moves_only && replayer.error.is_none();
             let mut record = GameRecord {
                 start: span.start,
                 movetext: span.movetext,
@@ -278,7 +280,7 @@ pub fn replay_ranges(text: &[u8], ranges: &[(usize, usize, u64)], options: &Repl
                 plies: replayer.plies,
                 sort: replayer.found.sort.take(),
                 played,
-                moves_only: replayer.moves_only && replayer.error.is_none(),
+                moves_only,
                 outcome: replayer.outcome,
             };
             record.rebase(span.start);
@@ -814,6 +816,38 @@ mod tests {
         assert_eq!(records.len(), 1);
         assert_eq!(records[0].error, None);
         (records[0].matched.iter().map(|matched| matched.ply).collect(), work)
+    }
+
+    /// A game is of moves only when its movetext holds nothing but moves, all of them played.
+    #[test]
+    fn games_of_moves_only_are_told_apart() {
+        let plans = Plans::new(Query::parse("wtm").unwrap());
+        let options = ReplayOptions {
+            plans: &plans,
+            default_variant: Variant::standard(),
+            variations: false,
+            result: None,
+            first_game: 1,
+            carried: None,
+            keep_played: true,
+        };
+        for (text, moves_only, outcome) in [
+            ("1. e4 e5 2. Nf3 1-0", true, Some(b"1-0".as_slice())),
+            ("1. e4 e5 2. Nf3", true, None),
+            ("1. e4 e5 2. Nf3 \u{bd}-\u{bd}", true, Some(b"1/2-1/2".as_slice())),
+            ("1. e4 0-3 2. Nf3 *", false, Some(b"*".as_slice())),
+            ("1. e4 e5 2. Qxf7 *", false, Some(b"*".as_slice())),
+            ("1. e4 {good} e5 *", false, Some(b"*".as_slice())),
+            ("1. e4 $1 e5 *", false, Some(b"*".as_slice())),
+            ("1. e4! e5 *", false, Some(b"*".as_slice())),
+            ("1. e4 (1. d4) e5 *", false, Some(b"*".as_slice())),
+        ] {
+            let records = replay_range(text.as_bytes(), &options);
+            assert_eq!(records.len(), 1, "{text}");
+            let record = &records[0];
+            assert!(!record.played.is_empty(), "{text}");
+            assert_eq!((record.moves_only, record.outcome), (moves_only, outcome), "{text}");
+        }
     }
 
     /// Testing every position of a line once costs work linear in its length: each step's
