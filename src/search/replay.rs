@@ -798,18 +798,23 @@ mod tests {
         )
     }
 
-    /// The plies that match, and the units of work the `line` filters took.
-    fn search(query: &str, text: &str) -> (Vec<u32>, u64) {
-        let plans = Plans::new(Query::parse(query).unwrap());
-        let options = ReplayOptions {
-            plans: &plans,
+    /// Options for the main lines of standard games.
+    fn options(plans: &Plans, keep_played: bool) -> ReplayOptions<'_> {
+        ReplayOptions {
+            plans,
             default_variant: Variant::standard(),
             variations: false,
             result: None,
             first_game: 1,
             carried: None,
-            keep_played: false,
-        };
+            keep_played,
+        }
+    }
+
+    /// The plies that match, and the units of work the `line` filters took.
+    fn search(query: &str, text: &str) -> (Vec<u32>, u64) {
+        let plans = Plans::new(Query::parse(query).unwrap());
+        let options = options(&plans, false);
         let before = line_work();
         let records = replay_range(text.as_bytes(), &options);
         let work = line_work() - before;
@@ -822,15 +827,7 @@ mod tests {
     #[test]
     fn games_of_moves_only_are_told_apart() {
         let plans = Plans::new(Query::parse("wtm").unwrap());
-        let options = ReplayOptions {
-            plans: &plans,
-            default_variant: Variant::standard(),
-            variations: false,
-            result: None,
-            first_game: 1,
-            carried: None,
-            keep_played: true,
-        };
+        let options = options(&plans, true);
         for (text, moves_only, outcome) in [
             ("1. e4 e5 2. Nf3 1-0", true, Some(b"1-0".as_slice())),
             ("1. e4 e5 2. Nf3", true, None),
