@@ -269,38 +269,44 @@ thread_local! {
 /// The most tables of each kind kept for lending.
 const KEPT_TABLES: usize = 64;
 
-/// A table of `len` flags, all false.
-fn flags(len: usize) -> Vec<bool> {
-    let mut table = TABLES.with(|tables| tables.borrow_mut().flags.pop()).unwrap_or_default();
-    table.clear();
-    table.resize(len, false);
-    table
-}
+/// The kept tables of one kind.
+type Pick<T> = fn(&mut Kept) -> &mut Vec<Vec<T>>;
 
-/// A table of `len` counts, all `value`.
-fn counts(len: usize, value: usize) -> Vec<usize> {
-    let mut table = TABLES.with(|tables| tables.borrow_mut().counts.pop()).unwrap_or_default();
+/// A table of `len` values, all `value`, lent from the tables `pick` chooses.
+fn lend<T: Clone>(pick: Pick<T>, len: usize, value: T) -> Vec<T> {
+    let mut table = TABLES.with(|tables| pick(&mut tables.borrow_mut()).pop()).unwrap_or_default();
     table.clear();
     table.resize(len, value);
     table
 }
 
-fn give_flags(table: Vec<bool>) {
+/// Gives a table back to the tables `pick` chooses, unless enough are kept.
+fn give_back<T>(pick: Pick<T>, table: Vec<T>) {
     TABLES.with(|tables| {
-        let kept = &mut tables.borrow_mut().flags;
+        let mut tables = tables.borrow_mut();
+        let kept = pick(&mut tables);
         if kept.len() < KEPT_TABLES {
             kept.push(table);
         }
     });
 }
 
+/// A table of `len` flags, all false.
+fn flags(len: usize) -> Vec<bool> {
+    lend(|kept| &mut kept.flags, len, false)
+}
+
+/// A table of `len` counts, all `value`.
+fn counts(len: usize, value: usize) -> Vec<usize> {
+    lend(|kept| &mut kept.counts, len, value)
+}
+
+fn give_flags(table: Vec<bool>) {
+    give_back(|kept| &mut kept.flags, table);
+}
+
 fn give_counts(table: Vec<usize>) {
-    TABLES.with(|tables| {
-        let kept = &mut tables.borrow_mut().counts;
-        if kept.len() < KEPT_TABLES {
-            kept.push(table);
-        }
-    });
+    give_back(|kept| &mut kept.counts, table);
 }
 
 /// For each index, the first index at or after it that is true (`usize::MAX` where none is).

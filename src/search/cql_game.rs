@@ -41,11 +41,10 @@ pub fn read_game<'a>(
     default_variant: &'static Variant,
     mark: &'a [u8],
 ) -> ReadGame<'a> {
-    let note_text = |note: &'a GameNote| note.text.as_ref().map_or(mark, |text| text.as_bytes());
     // What each move's comment gains, by the offset of the move's end (the notes at its
     // position, then the mark if it matched), in the order of the moves.
     let mut marks: Vec<(usize, &[u8])> =
-        notes.iter().filter(|note| note.ply > 0).map(|note| (note.offset, note_text(note))).collect();
+        notes.iter().filter(|note| note.ply > 0).map(|note| (note.offset, note_text(note, mark))).collect();
     marks.sort_by_key(|&(offset, _)| offset);
     let (mark_ends, mark_texts) = marks.into_iter().unzip();
     let mut reader = GameReader {
@@ -62,10 +61,18 @@ pub fn read_game<'a>(
     Lexer::new(text).next_game(&mut reader);
     let main = reader.close_all();
     let result = reader.result.or_else(|| tag_result(&reader.tags)).unwrap_or(b"*");
-    ReadGame {
-        game: CqlGame { tags: reader.tags, line: main, result },
-        initial_notes: notes.iter().filter(|note| note.ply == 0).map(note_text).collect(),
-    }
+    ReadGame { game: CqlGame { tags: reader.tags, line: main, result }, initial_notes: initial_notes(notes, mark) }
+}
+
+/// What the comment before the first move gains: the initial position's notes, in order.
+#[must_use]
+pub fn initial_notes<'a>(notes: &'a [GameNote], mark: &'a [u8]) -> Vec<&'a [u8]> {
+    notes.iter().filter(|note| note.ply == 0).map(|note| note_text(note, mark)).collect()
+}
+
+/// What a note adds to its position's comment: its text, or `mark` for the mark of a match.
+fn note_text<'a>(note: &'a GameNote, mark: &'a [u8]) -> &'a [u8] {
+    note.text.as_ref().map_or(mark, |text| text.as_bytes())
 }
 
 /// Writes a game found whose movetext holds its moves only, all of them played by the search
@@ -88,11 +95,8 @@ pub fn write_played(
     let Some(mut board) = starting_board(&tags, default_variant) else { return false };
     let result = game.outcome.or_else(|| tag_result(&tags)).unwrap_or(b"*");
     // What each move's comment gains, by ply, in the order made.
-    let mut marks: Vec<(u32, &[u8])> = notes
-        .iter()
-        .filter(|note| note.ply > 0)
-        .map(|note| (note.ply, note.text.as_ref().map_or(mark, |text| text.as_bytes())))
-        .collect();
+    let mut marks: Vec<(u32, &[u8])> =
+        notes.iter().filter(|note| note.ply > 0).map(|note| (note.ply, note_text(note, mark))).collect();
     marks.sort_by_key(|&(ply, _)| ply);
     let mut marks = marks.into_iter().peekable();
     let mut texts: Vec<&[u8]> = Vec::new();

@@ -14,7 +14,7 @@ use std::ops::ControlFlow;
 
 use serde_json::json;
 
-use super::cql_game::{append_texts, read_game, write_played};
+use super::cql_game::{append_texts, initial_notes, read_game, write_played};
 use super::driver::{Found, Problem, Render};
 use crate::notation::pgn::cql_style::append_comment;
 use crate::notation::pgn::{Lexer, Visitor, tag_text};
@@ -173,13 +173,8 @@ impl CqlRender {
         let notes = game.comments();
         if game.moves_only {
             // Written from the moves played, without reading the movetext again.
-            let initial_notes: Vec<&[u8]> = notes
-                .iter()
-                .filter(|note| note.ply == 0)
-                .map(|note| note.text.as_ref().map_or(mark, |text| text.as_bytes()))
-                .collect();
             let mut comment = None;
-            self.add_initial_comments(&mut comment, game, &initial_notes);
+            self.add_initial_comments(&mut comment, game, &initial_notes(&notes, mark));
             if write_played(out, game, &notes, comments.variant, mark, comment.as_deref()) {
                 return;
             }
