@@ -5,12 +5,28 @@
 
 use super::context::Context;
 use super::plan::{Program, XRayNode, coordinates};
-use crate::board::SquareSet;
+use crate::board::{Geometry, SquareSet};
 use crate::position::RulesView;
+use crate::variant::KindSet;
 
 /// The directions of files and ranks, then of diagonals.
 const ORTHOGONAL: [(i32, i32); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 const DIAGONAL: [(i32, i32); 4] = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+/// The most sets of a chain whose values are kept on the stack.
+const SHORT_CHAIN: usize = 8;
+
+/// A chain's sets as they stand in one position, and who may start it.
+struct Chain<'s, const W: usize> {
+    geometry: Geometry,
+    occupied: SquareSet<W>,
+    /// The pieces that see along files and ranks, and along diagonals.
+    orthogonal: SquareSet<W>,
+    diagonal: SquareSet<W>,
+    first: SquareSet<W>,
+    /// The middle sets, then the last.
+    rest: &'s [SquareSet<W>],
+}
 
 impl<const W: usize> Program<W> {
     /// The squares of the first set (or of the last) of the chains that see through.
@@ -21,32 +37,100 @@ impl<const W: usize> Program<W> {
         at: usize,
     ) -> SquareSet<W> {
         let view = &context.frames[at].position;
-        let sets: Vec<SquareSet<W>> = node.sets.iter().map(|set| self.squares(set, context, at)).collect();
-        let occupied = view.occupied();
-        let geometry = self.masks.geometry();
-        let (mut firsts, mut lasts) = (SquareSet::EMPTY, SquareSet::EMPTY);
-        let Some((first, rest)) = sets.split_first() else { return SquareSet::EMPTY };
+        let mut short = [SquareSet::EMPTY; SHORT_CHAIN];
+        let long: Vec<SquareSet<W>>;
+        let sets = if node.sets.len() <= SHORT_CHAIN {
+            for (value, set) in short.iter_mut().zip(&node.sets) {
+                *value = self.squares(set, context, at);
+            }
+            &short[..node.sets.len()]
+        } else {
+            long = node.sets.iter().map(|set| self.squares(set, context, at)).collect();
+            &long
+        };
+        let Some((&first, rest)) = sets.split_first() else { return SquareSet::EMPTY };
         if rest.is_empty() {
             return SquareSet::EMPTY;
         }
-        let seers =
-            |kinds: crate::variant::KindSet| kinds.iter().fold(SquareSet::EMPTY, |found, kind| found | view.kind(kind));
-        let (orthogonal, diagonal) = (seers(node.orthogonal), seers(node.diagonal));
+        let seers = |kinds: KindSet| kinds.iter().fold(SquareSet::EMPTY, |found, kind| found | view.kind(kind));
+        let chain = Chain {
+            geometry: self.masks.geometry(),
+            occupied: view.occupied(),
+            orthogonal: seers(node.orthogonal),
+            diagonal: seers(node.diagonal),
+            first,
+            rest,
+        };
+        let (firsts, lasts) =
+            if rest.iter().all(|set| set.is_subset(chain.occupied)) { chain.through_pieces() } else { chain.walk() };
+        if node.last { lasts } else { firsts }
+    }
+}
+
+impl<const W: usize> Chain<'_, W> {
+    /// The pieces that may start the chain.
+    fn starts(&self) -> SquareSet<W> {
+        self.first & self.occupied & (self.orthogonal | self.diagonal)
+    }
+
+    /// The chains when every middle and last square holds a piece (the usual case): a start
+    /// sees a last square on a line it looks along, and the pieces between them are, in order,
+    /// one of each middle set. Returns the starts and the last squares of the chains.
+    fn through_pieces(&self) -> (SquareSet<W>, SquareSet<W>) {
+        let (middle, last) = self.rest.split_at(self.rest.len() - 1);
+        let (mut firsts, mut lasts) = (SquareSet::EMPTY, SquareSet::EMPTY);
+        for start in self.starts().iter() {
+            for target in last[0].iter() {
+                let Some((file_step, rank_step)) = self.geometry.step_between(start, target) else { continue };
+                let seers = if file_step == 0 || rank_step == 0 { self.orthogonal } else { self.diagonal };
+                if !seers.contains(start) {
+                    continue;
+                }
+                let (mut file, mut rank) = coordinates(self.geometry, start);
+                let mut met = 0;
+                let seen = loop {
+                    file += file_step;
+                    rank += rank_step;
+                    let Some(square) = self.geometry.square_at(file, rank) else { break false };
+                    if square == target {
+                        break met == middle.len();
+                    }
+                    if self.occupied.contains(square) {
+                        if middle.get(met).is_none_or(|set| !set.contains(square)) {
+                            break false;
+                        }
+                        met += 1;
+                    }
+                };
+                if seen {
+                    firsts.add(start);
+                    lasts.add(target);
+                }
+            }
+        }
+        (firsts, lasts)
+    }
+
+    /// The chains in general, square by square along each line of each start: every middle
+    /// set met so far is a stage, and an empty square of a set both meets it and passes over.
+    fn walk(&self) -> (SquareSet<W>, SquareSet<W>) {
+        let rest = self.rest;
+        let (mut firsts, mut lasts) = (SquareSet::EMPTY, SquareSet::EMPTY);
         // stages[k]: the chain has met the first k middle sets and goes on from this square.
         let mut stages = vec![false; rest.len()];
         let mut next = vec![false; rest.len()];
-        for start in (*first & occupied).iter() {
-            let lines = [(orthogonal, &ORTHOGONAL), (diagonal, &DIAGONAL)];
+        for start in self.starts().iter() {
+            let lines = [(self.orthogonal, &ORTHOGONAL), (self.diagonal, &DIAGONAL)];
             for (_, directions) in lines.into_iter().filter(|(seers, _)| seers.contains(start)) {
                 for &(file_step, rank_step) in directions {
                     stages.fill(false);
                     stages[0] = true;
-                    let (mut file, mut rank) = coordinates(geometry, start);
+                    let (mut file, mut rank) = coordinates(self.geometry, start);
                     loop {
                         file += file_step;
                         rank += rank_step;
-                        let Some(square) = geometry.square_at(file, rank) else { break };
-                        let empty = !occupied.contains(square);
+                        let Some(square) = self.geometry.square_at(file, rank) else { break };
+                        let empty = !self.occupied.contains(square);
                         next.fill(false);
                         for stage in (0..rest.len()).filter(|&stage| stages[stage]) {
                             if rest[stage].contains(square) {
@@ -70,6 +154,63 @@ impl<const W: usize> Program<W> {
                 }
             }
         }
-        if node.last { lasts } else { firsts }
+        (firsts, lasts)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Width;
+
+    /// A splitmix64 generator.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = self.0;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^ (z >> 31)
+        }
+
+        /// A set of the squares of `within`, each kept with one chance in `odds`.
+        fn subset<const W: usize>(&mut self, within: SquareSet<W>, odds: u64) -> SquareSet<W> {
+            within.iter().filter(|_| self.next() % odds == 0).fold(SquareSet::EMPTY, SquareSet::with)
+        }
+    }
+
+    /// Where every middle and last square holds a piece, looking between the start and each
+    /// last square finds the chains the square by square walk finds.
+    #[test]
+    fn chains_through_pieces_are_those_the_walk_finds() {
+        fn check<const W: usize>(geometry: Geometry, rng: &mut Rng) -> usize {
+            let all = geometry.all_squares().fold(SquareSet::<W>::EMPTY, SquareSet::with);
+            let mut found = 0;
+            for round in 0..3000 {
+                let occupied = rng.subset(all, 2 + round % 4);
+                let rest: Vec<SquareSet<W>> =
+                    (0..1 + round % 3).map(|stage| rng.subset(occupied, 1 + (round + stage) % 4)).collect();
+                let chain = Chain {
+                    geometry,
+                    occupied,
+                    orthogonal: rng.subset(occupied, 2),
+                    diagonal: rng.subset(occupied, 2),
+                    first: rng.subset(occupied, 2),
+                    rest: &rest,
+                };
+                let (firsts, lasts) = chain.walk();
+                assert_eq!(chain.through_pieces(), (firsts, lasts), "round {round}");
+                found += firsts.count();
+            }
+            found
+        }
+        let mut rng = Rng(7);
+        for (files, ranks) in [(8, 8), (10, 8), (14, 14), (26, 26)] {
+            let geometry = Geometry::new(files, ranks).unwrap();
+            let found = crate::with_width!(Width::of(geometry), W => check::<W>(geometry, &mut rng));
+            assert!(found > 100, "{files}x{ranks}: only {found} chains");
+        }
     }
 }
