@@ -53,8 +53,8 @@ impl<const W: usize> Program<W> {
                     Some(frame) => text.push_str(&position_name(&frame.position)),
                     None => text.push_str("<false>"),
                 },
-                Value::Piece(id) => {
-                    let square = context.frames[at].pieces.as_ref().and_then(|pieces| pieces.square_of(id));
+                Value::Piece(piece) => {
+                    let square = context.frames[at].pieces.as_ref().and_then(|pieces| pieces.square_of_piece(piece));
                     if let Some((square, piece)) = square.and_then(|square| Some((square, piece_on(view, square)?))) {
                         text.push_str(&view.variant().symbol(piece));
                         text.push_str(&self.masks.geometry().square_name(square).to_string());

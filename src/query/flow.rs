@@ -39,7 +39,7 @@ impl<const W: usize> Program<W> {
                 let frame = &context.frames[at];
                 let mut squares = (set.squares & frame.position.occupied()).iter();
                 match (squares.next(), squares.next(), &frame.pieces) {
-                    (Some(square), None, Some(pieces)) => pieces.at(square).map(Value::Piece),
+                    (Some(square), None, Some(pieces)) => pieces.piece_at(square).map(Value::Piece),
                     _ => None,
                 }
             }
@@ -94,8 +94,8 @@ impl<const W: usize> Program<W> {
     ) -> SetValue<W> {
         match context.state.get(slot) {
             Value::Set(set) => set,
-            Value::Piece(id) => {
-                let square = context.frames[at].pieces.as_ref().and_then(|pieces| pieces.square_of(id));
+            Value::Piece(piece) => {
+                let square = context.frames[at].pieces.as_ref().and_then(|pieces| pieces.square_of_piece(piece));
                 SetValue::board(square.map_or(SquareSet::EMPTY, SquareSet::from_square))
             }
             _ => SetValue::board(SquareSet::EMPTY),
@@ -157,8 +157,8 @@ impl<const W: usize> Program<W> {
         let old = context.state.get(node.slot);
         for square in squares.iter() {
             let bound = match (node.over, &frame.pieces) {
-                (LoopOver::Pieces, Some(pieces)) => match pieces.at(square) {
-                    Some(id) => Value::Piece(id),
+                (LoopOver::Pieces, Some(pieces)) => match pieces.piece_at(square) {
+                    Some(piece) => Value::Piece(piece),
                     None => continue,
                 },
                 _ => Value::Set(SetValue::board(SquareSet::from_square(square))),

@@ -21,8 +21,25 @@ pub(crate) enum Value<const W: usize> {
     /// A position of the line: the index of its frame in the context.
     Position(usize),
     /// A piece, by its identity: wherever it stands in the position looked at.
-    Piece(PieceId),
+    Piece(PieceRef),
 }
+
+/// A piece, by its identity, with the square it stood on when it was found, where it is
+/// looked for first (it is there again in the position it was found in, and until it moves).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PieceRef {
+    pub id: PieceId,
+    pub seen: Square,
+}
+
+impl PartialEq for PieceRef {
+    /// The same piece, wherever it was seen.
+    fn eq(&self, other: &Self) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for PieceRef {}
 
 /// The identity of a piece: given to each piece of a game's first position (and to each piece
 /// dropped later), and kept by the piece as it moves.
@@ -155,77 +172,120 @@ impl<const W: usize> State<W> {
     }
 }
 
-/// The identities of the pieces of a position, square by square (0 on an empty square). A
-/// copy shares them with the original.
+/// The most squares whose identities are kept inline: those of a board whose square sets take
+/// one word. Larger boards share theirs between copies until one changes.
+const INLINE_SQUARES: usize = u64::BITS as usize;
+
+/// The identities of the pieces of a position, square by square (0 on an empty square).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Identities {
-    ids: Arc<[PieceId]>,
+    ids: Ids,
     /// The next identity to give.
     next: PieceId,
+}
+
+/// The identities, square by square: copied with the position on small boards (a copy per
+/// move costs less than a shared list made anew), shared on large ones.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Ids {
+    Inline { ids: [PieceId; INLINE_SQUARES], squares: u16 },
+    Shared(Arc<[PieceId]>),
+}
+
+impl Ids {
+    fn as_slice(&self) -> &[PieceId] {
+        match self {
+            Ids::Inline { ids, squares } => &ids[..usize::from(*squares)],
+            Ids::Shared(ids) => ids,
+        }
+    }
+
+    /// The identities to change, copied first where they are shared.
+    fn as_mut_slice(&mut self) -> &mut [PieceId] {
+        match self {
+            Ids::Inline { ids, squares } => &mut ids[..usize::from(*squares)],
+            Ids::Shared(ids) => Arc::make_mut(ids),
+        }
+    }
 }
 
 impl Identities {
     /// The identities of a first position: 1, 2, ... for its pieces in the order of the squares.
     #[must_use]
     pub fn first(squares: usize, occupied: impl Iterator<Item = Square>) -> Identities {
-        let mut ids = vec![0; squares];
+        let mut ids = match u16::try_from(squares) {
+            Ok(count) if squares <= INLINE_SQUARES => Ids::Inline { ids: [0; INLINE_SQUARES], squares: count },
+            _ => Ids::Shared(vec![0; squares].into()),
+        };
+        let slots = ids.as_mut_slice();
         let mut next: PieceId = 1;
         for square in occupied {
-            if let Some(id) = ids.get_mut(square.index()) {
+            if let Some(id) = slots.get_mut(square.index()) {
                 *id = next;
                 next = next.saturating_add(1);
             }
         }
-        Identities { ids: ids.into(), next }
+        Identities { ids, next }
     }
 
     /// The identity of the piece on a square, if one stands there.
     #[must_use]
     pub fn at(&self, square: Square) -> Option<PieceId> {
-        self.ids.get(square.index()).copied().filter(|&id| id != 0)
+        self.ids.as_slice().get(square.index()).copied().filter(|&id| id != 0)
+    }
+
+    /// The piece on a square, if one stands there.
+    #[must_use]
+    pub(crate) fn piece_at(&self, square: Square) -> Option<PieceRef> {
+        self.at(square).map(|id| PieceRef { id, seen: square })
+    }
+
+    /// The square of a piece, if it is on the board: where it was seen, if it is still there.
+    #[must_use]
+    pub(crate) fn square_of_piece(&self, piece: PieceRef) -> Option<Square> {
+        if self.at(piece.seen) == Some(piece.id) { Some(piece.seen) } else { self.square_of(piece.id) }
     }
 
     /// The square of the piece with an identity, if it is on the board.
     #[must_use]
     pub fn square_of(&self, id: PieceId) -> Option<Square> {
         // Sixteen squares compared at a time, without a branch per square.
-        let index = self.ids.chunks(16).enumerate().find_map(|(chunk, ids)| {
+        let index = self.ids.as_slice().chunks(16).enumerate().find_map(|(chunk, ids)| {
             let hits = ids.iter().enumerate().fold(0u32, |hits, (i, &held)| hits | u32::from(held == id) << i);
             (hits != 0).then(|| chunk * 16 + hits.trailing_zeros() as usize)
         })?;
         Some(Square::from_index(u16::try_from(index).ok()?))
     }
 
-    /// The identities after a move from `from` (none for a drop) to `to`, capturing on
-    /// `capture`: the piece moved keeps its identity. When a piece moved with it (`besides`:
-    /// the rook of castling), the board is occupied exactly on `occupied` after the move, and
-    /// that piece keeps its own.
-    #[must_use]
-    pub fn after_move(
-        &self,
+    /// Follows a move from `from` (none for a drop) to `to`, capturing on `capture`: the piece
+    /// moved keeps its identity. When a piece moved with it (`besides`: the rook of castling),
+    /// the board is occupied exactly on `occupied` after the move, and that piece keeps its own.
+    pub fn play(
+        &mut self,
         from: Option<Square>,
         to: Square,
         capture: Option<Square>,
         besides: bool,
         occupied: impl Fn(usize) -> bool,
-    ) -> Identities {
-        let (moved, mut next) = match from {
-            Some(from) => (self.at(from).unwrap_or(0), self.next),
-            None => (self.next, self.next.saturating_add(1)),
+    ) {
+        let moved = match from {
+            Some(from) => self.at(from).unwrap_or(0),
+            None => {
+                let dropped = self.next;
+                self.next = self.next.saturating_add(1);
+                dropped
+            }
         };
-        let (from, to, capture) = (from.map(Square::index), to.index(), capture.map(Square::index));
-        // Made in one allocation, square by square.
-        let mut ids: Arc<[PieceId]> = self
-            .ids
-            .iter()
-            .enumerate()
-            .map(|(index, &id)| match index {
-                _ if index == to => moved,
-                _ if Some(index) == from || Some(index) == capture => 0,
-                _ => id,
-            })
-            .collect();
-        if besides && let Some(ids) = Arc::get_mut(&mut ids) {
+        let ids = self.ids.as_mut_slice();
+        for left in [from, capture].into_iter().flatten() {
+            if let Some(id) = ids.get_mut(left.index()) {
+                *id = 0;
+            }
+        }
+        if let Some(id) = ids.get_mut(to.index()) {
+            *id = moved;
+        }
+        if besides {
             // A piece that moved besides (castling's rook) left a square now empty for one now
             // held that has no identity.
             let mut lost = Vec::new();
@@ -237,13 +297,12 @@ impl Identities {
             for (index, id) in ids.iter_mut().enumerate() {
                 if *id == 0 && occupied(index) {
                     *id = lost.pop().unwrap_or_else(|| {
-                        let id = next;
-                        next = next.saturating_add(1);
+                        let id = self.next;
+                        self.next = self.next.saturating_add(1);
                         id
                     });
                 }
             }
         }
-        Identities { ids, next }
     }
 }

@@ -694,13 +694,12 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
                 if needs_facts && let Some(parent) = line.frames.len().checked_sub(2) {
                     let facts = line.frames[parent].position.move_facts(played);
                     let frame = line.frames.last_mut().expect("a line has a position");
-                    if let (Some(facts), Some(pieces)) = (&facts, &frame.pieces) {
+                    if let (Some(facts), Some(pieces)) = (&facts, &mut frame.pieces) {
                         let occupied = PositionView::occupied(&frame.position);
                         let castled = facts.castle.is_some();
-                        let after = pieces.after_move(facts.from, facts.to, facts.capture, castled, |index| {
+                        pieces.play(facts.from, facts.to, facts.capture, castled, |index| {
                             u16::try_from(index).is_ok_and(|index| occupied.contains(Square::from_index(index)))
                         });
-                        frame.pieces = Some(after);
                     }
                     frame.previous = facts;
                 }
