@@ -54,7 +54,7 @@ impl<const W: usize> Program<W> {
                     None => text.push_str("<false>"),
                 },
                 Value::Piece(piece) => {
-                    let square = context.frames[at].pieces.as_ref().and_then(|pieces| pieces.square_of_piece(piece));
+                    let square = context.pieces.get(at).and_then(|pieces| pieces.square_of_piece(piece));
                     if let Some((square, piece)) = square.and_then(|square| Some((square, piece_on(view, square)?))) {
                         text.push_str(&view.variant().symbol(piece));
                         text.push_str(&self.masks.geometry().square_name(square).to_string());

@@ -20,8 +20,6 @@ pub struct Frame<P> {
     pub previous: Option<MoveFacts>,
     /// Whether the position is on the game's main line (not in a variation).
     pub mainline: bool,
-    /// The identities of its pieces, when the query follows pieces (`piece x in ...`).
-    pub pieces: Option<Identities>,
 }
 
 impl<P: Clone> Clone for Frame<P> {
@@ -29,20 +27,14 @@ impl<P: Clone> Clone for Frame<P> {
     /// frames is a replay's commonest work where the query looks back or ahead.
     fn clone(&self) -> Self {
         let previous = self.previous;
-        Frame {
-            position: self.position.clone(),
-            ply: self.ply,
-            previous,
-            mainline: self.mainline,
-            pieces: self.pieces.clone(),
-        }
+        Frame { position: self.position.clone(), ply: self.ply, previous, mainline: self.mainline }
     }
 }
 
 impl<P> Frame<P> {
     /// A position of the main line, `ply` plies from the game's first, reached by `previous`.
     pub fn new(position: P, ply: u32, previous: Option<MoveFacts>) -> Frame<P> {
-        Frame { position, ply, previous, mainline: true, pieces: None }
+        Frame { position, ply, previous, mainline: true }
     }
 }
 
@@ -52,6 +44,9 @@ impl<P> Frame<P> {
 pub struct Context<'a, P, const W: usize> {
     /// Consecutive positions of one line; each after the move stored in it.
     pub frames: &'a [Frame<P>],
+    /// The identities of the pieces of each frame's position, when the query follows pieces
+    /// (`piece x in ...`); empty otherwise.
+    pub pieces: &'a [Identities],
     /// Whether the line ends with its last frame (then that position is terminal).
     pub complete: bool,
     /// The values of the game filters, from [`Program::game_facts`](super::Program::game_facts).

@@ -38,7 +38,7 @@ impl<const W: usize> Program<W> {
             (AssignOp::Piece, _, Some(Value::Set(set))) => {
                 let frame = &context.frames[at];
                 let mut squares = (set.squares & frame.position.occupied()).iter();
-                match (squares.next(), squares.next(), &frame.pieces) {
+                match (squares.next(), squares.next(), context.pieces.get(at)) {
                     (Some(square), None, Some(pieces)) => pieces.piece_at(square).map(Value::Piece),
                     _ => None,
                 }
@@ -95,7 +95,7 @@ impl<const W: usize> Program<W> {
         match context.state.get(slot) {
             Value::Set(set) => set,
             Value::Piece(piece) => {
-                let square = context.frames[at].pieces.as_ref().and_then(|pieces| pieces.square_of_piece(piece));
+                let square = context.pieces.get(at).and_then(|pieces| pieces.square_of_piece(piece));
                 SetValue::board(square.map_or(SquareSet::EMPTY, SquareSet::from_square))
             }
             _ => SetValue::board(SquareSet::EMPTY),
@@ -156,7 +156,7 @@ impl<const W: usize> Program<W> {
         }
         let old = context.state.get(node.slot);
         for square in squares.iter() {
-            let bound = match (node.over, &frame.pieces) {
+            let bound = match (node.over, context.pieces.get(at)) {
                 (LoopOver::Pieces, Some(pieces)) => match pieces.piece_at(square) {
                     Some(piece) => Value::Piece(piece),
                     None => continue,

@@ -517,7 +517,10 @@ impl<const W: usize> Program<W> {
         let frames = [Frame::new(position, position.ply_from_counters(), None)];
         let game = GameFacts { values: vec![None; self.game_tests.len()], number: 0 };
         let state = self.new_state();
-        self.matches_at(&Context { frames: &frames, complete: true, game: &game, lines: None, state: &state }, 0)
+        self.matches_at(
+            &Context { frames: &frames, pieces: &[], complete: true, game: &game, lines: None, state: &state },
+            0,
+        )
     }
 
     /// Whether every filter of the body matches the position `at` of the context's line.

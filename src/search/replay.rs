@@ -307,6 +307,8 @@ struct Line {
     frames: Vec<Frame<Board>>,
     /// Where the marking comment of each frame goes.
     offsets: Vec<usize>,
+    /// The identities of the pieces of each frame, when the query follows pieces; else empty.
+    pieces: Vec<Identities>,
     /// The first frame that belongs to this line (earlier ones are its parent's, kept for
     /// looking back); only frames from here on are tested when the line is complete.
     own_from: usize,
@@ -497,7 +499,14 @@ impl<'a, 'o> Replayer<'a, 'o> {
                 self.found.mark(line.frames[at].ply, line.offsets[at]);
             } else {
                 let state = &self.state.as_ref().expect("a state for the game's program").1;
-                let context = Context { frames: &line.frames, complete: false, game: &self.game, lines: None, state };
+                let context = Context {
+                    frames: &line.frames,
+                    pieces: &line.pieces,
+                    complete: false,
+                    game: &self.game,
+                    lines: None,
+                    state,
+                };
                 self.found.test(program, &context, &line.offsets, line.frames.len() - 1);
             }
         }
@@ -510,7 +519,14 @@ impl<'a, 'o> Replayer<'a, 'o> {
             // filter looks ahead once for all of them.
             self.lines.clear();
             let state = &self.state.as_ref().expect("a state for the game's program").1;
-            let context = Context { frames: &line.frames, complete, game: &self.game, lines: Some(&self.lines), state };
+            let context = Context {
+                frames: &line.frames,
+                pieces: &line.pieces,
+                complete,
+                game: &self.game,
+                lines: Some(&self.lines),
+                state,
+            };
             for at in line.own_from..line.frames.len() {
                 self.found.test(program, &context, &line.offsets, at);
             }
@@ -527,6 +543,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
                 // The main line's lists serve the next game.
                 line.frames.clear();
                 line.offsets.clear();
+                line.pieces.clear();
                 self.spare = Some(line);
             }
         }
@@ -612,17 +629,18 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         } else {
             1
         };
-        let mut first = Frame::new(board, 0, None);
-        if self.needs.identities {
-            let occupied = PositionView::occupied(&first.position);
-            first.pieces = Some(Identities::first(variant.geometry.squares(), occupied.iter()));
-        }
+        let first = Frame::new(board, 0, None);
         let mut line = self.spare.take().unwrap_or_else(|| Line {
             frames: Vec::new(),
             offsets: Vec::new(),
+            pieces: Vec::new(),
             own_from: 0,
             mainline: true,
         });
+        if self.needs.identities {
+            let occupied = PositionView::occupied(&first.position);
+            line.pieces.push(Identities::first(variant.geometry.squares(), occupied.iter()));
+        }
         line.frames.push(first);
         line.offsets.push(start);
         line.own_from = 0;
@@ -631,7 +649,14 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         if program.is_game_level() {
             // Nothing in the query looks at positions: the game's start decides it, and when it
             // matches, every position of the game matches (its moves are replayed to find them).
-            let context = Context { frames: &line.frames, complete: false, game: &self.game, lines: None, state };
+            let context = Context {
+                frames: &line.frames,
+                pieces: &line.pieces,
+                complete: false,
+                game: &self.game,
+                lines: None,
+                state,
+            };
             self.found.test(program, &context, &line.offsets, 0);
             if self.found.matched.is_empty() {
                 return ControlFlow::Break(());
@@ -668,11 +693,15 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
             let last = line.frames.len() - 1;
             line.frames.extend_from_within(last..);
             line.offsets.push(end);
+            if !line.pieces.is_empty() {
+                line.pieces.extend_from_within(last..);
+            }
             if keep != 0 && line.frames.len() > keep + TRIM_SLACK {
                 // Dropped a batch at a time: one shift of the frames now and then, not one a move.
                 let dropped = line.frames.len() - keep;
                 line.frames.drain(..dropped);
                 line.offsets.drain(..dropped);
+                line.pieces.drain(..dropped.min(line.pieces.len()));
                 line.own_from = line.own_from.saturating_sub(dropped);
             }
         }
@@ -694,7 +723,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
                 if needs_facts && let Some(parent) = line.frames.len().checked_sub(2) {
                     let facts = line.frames[parent].position.move_facts(played);
                     let frame = line.frames.last_mut().expect("a line has a position");
-                    if let (Some(facts), Some(pieces)) = (&facts, &mut frame.pieces) {
+                    if let (Some(facts), Some(pieces)) = (&facts, line.pieces.last_mut()) {
                         let occupied = PositionView::occupied(&frame.position);
                         let castled = facts.castle.is_some();
                         pieces.play(facts.from, facts.to, facts.capture, castled, |index| {
@@ -713,6 +742,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
                     // The failed move left the copy unchanged or half-made: drop it.
                     line.frames.pop();
                     line.offsets.pop();
+                    line.pieces.truncate(line.frames.len());
                 }
                 let kind = if error == SanError::Ambiguous { GameErrorKind::Ambiguous } else { GameErrorKind::Illegal };
                 self.fail(ply, start, token, kind)
@@ -735,6 +765,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         let variation = Line {
             frames: line.frames[..branch].to_vec(),
             offsets: line.offsets[..branch].to_vec(),
+            pieces: line.pieces[..branch.min(line.pieces.len())].to_vec(),
             own_from: branch,
             mainline: false,
         };

@@ -69,7 +69,10 @@ fn value_in<const W: usize, P: RulesView<W>>(plan: &Plan, position: P) -> Option
     let frames = [Frame::new(position, ply, None)];
     let state = program.new_state();
     let game = GameFacts::default();
-    program.sort_value(&Context { frames: &frames, complete: true, game: &game, lines: None, state: &state }, 0)
+    program.sort_value(
+        &Context { frames: &frames, pieces: &[], complete: true, game: &game, lines: None, state: &state },
+        0,
+    )
 }
 
 /// The squares of the value of a set expression in a position, by name, in board order: each
