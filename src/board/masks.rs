@@ -19,6 +19,7 @@
 //! ```
 
 use std::fmt;
+use std::sync::Arc;
 
 use super::geometry::{File, Geometry, MAX_SIDE, Rank, Square};
 use super::set::SquareSet;
@@ -104,6 +105,8 @@ pub struct Masks<const W: usize> {
     light: SquareSet<W>,
     files: [SquareSet<W>; MAX_SIDE as usize],
     ranks: [SquareSet<W>; MAX_SIDE as usize],
+    /// The file and rank of each square, looked up rather than divided out.
+    places: Arc<[(u8, u8)]>,
 }
 
 impl<const W: usize> Masks<W> {
@@ -118,6 +121,10 @@ impl<const W: usize> Masks<W> {
             light: SquareSet::EMPTY,
             files: [SquareSet::EMPTY; MAX_SIDE as usize],
             ranks: [SquareSet::EMPTY; MAX_SIDE as usize],
+            places: geometry
+                .all_squares()
+                .map(|square| (geometry.file_of(square).index(), geometry.rank_of(square).index()))
+                .collect(),
         };
         for square in geometry.all_squares() {
             masks.full.add(square);
@@ -134,6 +141,12 @@ impl<const W: usize> Masks<W> {
     #[must_use]
     pub const fn geometry(&self) -> Geometry {
         self.geometry
+    }
+
+    /// The file and rank of a square of the board, counted from 0.
+    #[must_use]
+    pub fn place(&self, square: Square) -> (i32, i32) {
+        self.places.get(square.index()).map_or((-1, -1), |&(file, rank)| (i32::from(file), i32::from(rank)))
     }
 
     /// Every square of the board.

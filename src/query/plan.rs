@@ -933,7 +933,7 @@ impl<const W: usize> Program<W> {
         let geometry = self.masks.geometry();
         let mut reached = SquareSet::EMPTY;
         for start in from.iter() {
-            let (file, rank) = coordinates(geometry, start);
+            let (file, rank) = self.masks.place(start);
             for &(files, ranks) in steps {
                 let mut distance = min;
                 while max.is_none_or(|max| distance <= max) {
@@ -978,7 +978,7 @@ impl<const W: usize> Program<W> {
         let mut reached = vec![false; rest.len()];
         let mut next = vec![false; rest.len()];
         for start in first.iter() {
-            let (start_file, start_rank) = coordinates(geometry, start);
+            let (start_file, start_rank) = self.masks.place(start);
             for &(file_step, rank_step) in RAY_STEPS.iter().filter(|step| lines.allows(**step)) {
                 reached.fill(false);
                 reached[0] = true;
@@ -1096,11 +1096,6 @@ impl RayLines {
             RayLines::Diagonal => diagonal,
         }
     }
-}
-
-/// A square's file and rank, from 0, as numbers to step from.
-pub(super) fn coordinates(geometry: crate::board::Geometry, square: crate::board::Square) -> (i32, i32) {
-    (i32::from(geometry.file_of(square).index()), i32::from(geometry.rank_of(square).index()))
 }
 
 /// The eight directions of a line.

@@ -4,8 +4,8 @@
 //! be passed over, as in CQL 6.2.
 
 use super::context::Context;
-use super::plan::{Program, XRayNode, coordinates};
-use crate::board::{Geometry, SquareSet};
+use super::plan::{Program, XRayNode};
+use crate::board::{Masks, Square, SquareSet};
 use crate::position::RulesView;
 use crate::variant::KindSet;
 
@@ -18,7 +18,7 @@ const SHORT_CHAIN: usize = 8;
 
 /// A chain's sets as they stand in one position, and who may start it.
 struct Chain<'s, const W: usize> {
-    geometry: Geometry,
+    masks: &'s Masks<W>,
     occupied: SquareSet<W>,
     /// The pieces that see along files and ranks, and along diagonals.
     orthogonal: SquareSet<W>,
@@ -49,12 +49,13 @@ impl<const W: usize> Program<W> {
             &long
         };
         let Some((&first, rest)) = sets.split_first() else { return SquareSet::EMPTY };
-        if rest.is_empty() {
+        if rest.is_empty() || rest.iter().any(SquareSet::is_empty) {
+            // Every set after the first must be met on a square of its own.
             return SquareSet::EMPTY;
         }
         let seers = |kinds: KindSet| kinds.iter().fold(SquareSet::EMPTY, |found, kind| found | view.kind(kind));
         let chain = Chain {
-            geometry: self.masks.geometry(),
+            masks: &self.masks,
             occupied: view.occupied(),
             orthogonal: seers(node.orthogonal),
             diagonal: seers(node.diagonal),
@@ -78,31 +79,37 @@ impl<const W: usize> Chain<'_, W> {
     /// one of each middle set. Returns the starts and the last squares of the chains.
     fn through_pieces(&self) -> (SquareSet<W>, SquareSet<W>) {
         let (middle, last) = self.rest.split_at(self.rest.len() - 1);
+        let files = i32::from(self.masks.geometry().files());
         let (mut firsts, mut lasts) = (SquareSet::EMPTY, SquareSet::EMPTY);
         for start in self.starts().iter() {
+            let (start_file, start_rank) = self.masks.place(start);
             for target in last[0].iter() {
-                let Some((file_step, rank_step)) = self.geometry.step_between(start, target) else { continue };
-                let seers = if file_step == 0 || rank_step == 0 { self.orthogonal } else { self.diagonal };
-                if !seers.contains(start) {
+                let (target_file, target_rank) = self.masks.place(target);
+                let (across, up) = (target_file - start_file, target_rank - start_rank);
+                let straight = across == 0 || up == 0;
+                if start == target || !(straight || across.abs() == up.abs()) {
                     continue;
                 }
-                let (mut file, mut rank) = coordinates(self.geometry, start);
+                if !(if straight { self.orthogonal } else { self.diagonal }).contains(start) {
+                    continue;
+                }
+                // The squares between, nearest first, one index step apart.
+                let step = across.signum() + up.signum() * files;
+                let mut index = i32::try_from(start.index()).expect("boards have a few hundred squares");
                 let mut met = 0;
-                let seen = loop {
-                    file += file_step;
-                    rank += rank_step;
-                    let Some(square) = self.geometry.square_at(file, rank) else { break false };
-                    if square == target {
-                        break met == middle.len();
-                    }
+                let mut seen = true;
+                for _ in 1..across.abs().max(up.abs()) {
+                    index += step;
+                    let square = Square::from_index(u16::try_from(index).unwrap_or_default());
                     if self.occupied.contains(square) {
                         if middle.get(met).is_none_or(|set| !set.contains(square)) {
-                            break false;
+                            seen = false;
+                            break;
                         }
                         met += 1;
                     }
-                };
-                if seen {
+                }
+                if seen && met == middle.len() {
                     firsts.add(start);
                     lasts.add(target);
                 }
@@ -125,11 +132,11 @@ impl<const W: usize> Chain<'_, W> {
                 for &(file_step, rank_step) in directions {
                     stages.fill(false);
                     stages[0] = true;
-                    let (mut file, mut rank) = coordinates(self.geometry, start);
+                    let (mut file, mut rank) = self.masks.place(start);
                     loop {
                         file += file_step;
                         rank += rank_step;
-                        let Some(square) = self.geometry.square_at(file, rank) else { break };
+                        let Some(square) = self.masks.geometry().square_at(file, rank) else { break };
                         let empty = !self.occupied.contains(square);
                         next.fill(false);
                         for stage in (0..rest.len()).filter(|&stage| stages[stage]) {
@@ -161,7 +168,7 @@ impl<const W: usize> Chain<'_, W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Width;
+    use crate::board::{Geometry, Width};
 
     /// A splitmix64 generator.
     struct Rng(u64);
@@ -187,13 +194,14 @@ mod tests {
     fn chains_through_pieces_are_those_the_walk_finds() {
         fn check<const W: usize>(geometry: Geometry, rng: &mut Rng) -> usize {
             let all = geometry.all_squares().fold(SquareSet::<W>::EMPTY, SquareSet::with);
+            let masks = Masks::new(geometry).unwrap();
             let mut found = 0;
             for round in 0..3000 {
                 let occupied = rng.subset(all, 2 + round % 4);
                 let rest: Vec<SquareSet<W>> =
                     (0..1 + round % 3).map(|stage| rng.subset(occupied, 1 + (round + stage) % 4)).collect();
                 let chain = Chain {
-                    geometry,
+                    masks: &masks,
                     occupied,
                     orthogonal: rng.subset(occupied, 2),
                     diagonal: rng.subset(occupied, 2),
