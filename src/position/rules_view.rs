@@ -92,9 +92,9 @@ pub trait RulesView<const W: usize>: PositionView<W> {
     }
 
     /// The pieces standing alone on a line between an enemy line piece and a piece of theirs on
-    /// one of `shielded`: `(pinner, pinned, shielded)` squares.
-    fn pins(&self, shielded: SquareSet<W>, pins: &mut Vec<(Square, Square, Square)>) {
-        let _ = (shielded, pins);
+    /// one of `shielded`, each given to `pin` as `(pinner, pinned, shielded)` squares.
+    fn pins(&self, shielded: SquareSet<W>, pin: &mut dyn FnMut(Square, Square, Square)) {
+        let _ = (shielded, pin);
     }
 
     /// The number of the move, as the FEN counts it (1 in the first move).
@@ -173,8 +173,8 @@ impl<const W: usize, T: RulesView<W>> RulesView<W> for &T {
     fn has_legal_move(&self) -> bool {
         (**self).has_legal_move()
     }
-    fn pins(&self, shielded: SquareSet<W>, pins: &mut Vec<(Square, Square, Square)>) {
-        (**self).pins(shielded, pins);
+    fn pins(&self, shielded: SquareSet<W>, pin: &mut dyn FnMut(Square, Square, Square)) {
+        (**self).pins(shielded, pin);
     }
     fn move_number(&self) -> u32 {
         (**self).move_number()

@@ -762,6 +762,7 @@ impl<const W: usize> Program<W> {
     }
 
     /// The squares holding pieces of the classes (and the empty squares, with `empty`).
+    #[inline]
     fn on_board(&self, classes: &[PieceClass], empty: bool, view: &impl PositionView<W>) -> SquareSet<W> {
         let mut on_board = if empty { self.masks.complement(view.occupied()) } else { SquareSet::EMPTY };
         for class in classes {
@@ -865,21 +866,18 @@ impl<const W: usize> Program<W> {
             SetNode::Ray { lines, sets } => SetValue::board(self.ray(*lines, sets, context, at)),
             SetNode::XRay(node) => SetValue::board(self.xray(node, context, at)),
             SetNode::Pin { from, through, to } => {
-                // Most positions have no piece that could be pinned, or nothing to shield.
-                let through = self.squares(through, context, at) & view.occupied();
-                let shielded = if through.is_empty() { through } else { self.squares(to, context, at) };
-                let mut pins = Vec::new();
-                if !shielded.is_empty() {
-                    view.pins(shielded, &mut pins);
-                }
-                if pins.is_empty() {
-                    return SetValue::board(SquareSet::EMPTY);
-                }
-                let from = self.squares(from, context, at);
-                let pinned = pins
-                    .into_iter()
-                    .filter(|(pinner, pinned, _)| from.contains(*pinner) && through.contains(*pinned))
-                    .fold(SquareSet::EMPTY, |set, (_, pinned, _)| set.with(pinned));
+                // Most positions have no pin at all: the pinners and the pinned are looked for
+                // once one is found.
+                let shielded = self.squares(to, context, at);
+                let (pinners, pinnable) = (OnceCell::new(), OnceCell::new());
+                let mut pinned = SquareSet::EMPTY;
+                view.pins(shielded, &mut |pinner, piece, _| {
+                    if pinners.get_or_init(|| self.squares(from, context, at)).contains(pinner)
+                        && pinnable.get_or_init(|| self.squares(through, context, at)).contains(piece)
+                    {
+                        pinned.add(piece);
+                    }
+                });
                 SetValue::board(pinned)
             }
             SetNode::Move(node) => SetValue::board(self.moves(node, context, at)),

@@ -97,7 +97,7 @@ impl RulesView<1> for Board {
         Board::has_legal_move(self)
     }
 
-    fn pins(&self, shielded: SquareSet<1>, pins: &mut Vec<(Square, Square, Square)>) {
+    fn pins(&self, shielded: SquareSet<1>, pin: &mut dyn FnMut(Square, Square, Square)) {
         let occupied = self.occupied();
         let shielded: Bitboard = shielded.words()[0] & occupied;
         for target in bits(shielded) {
@@ -114,7 +114,7 @@ impl RulesView<1> for Board {
                 let blockers = attacks::between(target, sniper) & occupied;
                 if blockers.count_ones() == 1 && blockers & self.side(ours) != 0 {
                     let pinned = blockers.trailing_zeros() as u8;
-                    pins.push((square(sniper as u8), square(pinned), square(target as u8)));
+                    pin(square(sniper as u8), square(pinned), square(target as u8));
                 }
             }
         }
