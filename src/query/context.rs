@@ -9,8 +9,9 @@ use super::state::{Identities, State};
 use crate::position::MoveFacts;
 use crate::variant::Color;
 
-/// One position of a line, with where it stands in the game.
-#[derive(Debug)]
+/// One position of a line, with where it stands in the game. Frames of positions that are
+/// `Copy` are too, so that a line copies them as plain memory.
+#[derive(Clone, Copy, Debug)]
 pub struct Frame<P> {
     /// The position.
     pub position: P,
@@ -20,15 +21,6 @@ pub struct Frame<P> {
     pub previous: Option<MoveFacts>,
     /// Whether the position is on the game's main line (not in a variation).
     pub mainline: bool,
-}
-
-impl<P: Clone> Clone for Frame<P> {
-    /// Copies the move whole: a derived clone moves the option field by field, and copying
-    /// frames is a replay's commonest work where the query looks back or ahead.
-    fn clone(&self) -> Self {
-        let previous = self.previous;
-        Frame { position: self.position.clone(), ply: self.ply, previous, mainline: self.mainline }
-    }
 }
 
 impl<P> Frame<P> {

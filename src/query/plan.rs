@@ -1052,18 +1052,17 @@ impl<const W: usize> Program<W> {
         reference: usize,
         listed: (Option<SquareSet<W>>, Option<SquareSet<W>>),
     ) -> SquareSet<W> {
-        // The sets are worked out when a move first needs them: most moves fail sooner.
-        let (from, to, capture) = (OnceCell::new(), OnceCell::new(), OnceCell::new());
-        if let Some(set) = listed.0 {
-            let _ = from.set(set);
-        }
-        if let Some(set) = listed.1 {
-            let _ = to.set(set);
-        }
-        let within = |cell: &OnceCell<SquareSet<W>>, set: &Option<SetNode<W>>, square: Option<Square>| {
-            set.as_ref().is_none_or(|set| {
-                square.is_some_and(|square| cell.get_or_init(|| self.squares(set, context, reference)).contains(square))
-            })
+        // The sets are worked out when a move first needs them (most moves fail sooner), and
+        // kept: from, to, capture.
+        let mut sets = [listed.0, listed.1, None];
+        let mut within = |slot: usize, set: &Option<SetNode<W>>, square: Option<Square>| {
+            let Some(set) = set else { return true };
+            let Some(square) = square else { return false };
+            let squares = *sets[slot].get_or_insert_with(|| match set {
+                SetNode::Squares { squares, .. } => *squares,
+                set => self.squares(set, context, reference),
+            });
+            squares.contains(square)
         };
         let mut value = SquareSet::EMPTY;
         for m in moves {
@@ -1073,9 +1072,9 @@ impl<const W: usize> Program<W> {
             }) && (!node.en_passant || m.en_passant)
                 && node.castle.is_none_or(|wing| m.castle.is_some() && wing.is_none_or(|wing| m.castle == Some(wing)))
                 && (!node.drop || m.drop)
-                && within(&to, &node.to, Some(m.to))
-                && within(&from, &node.from, m.from)
-                && within(&capture, &node.capture, m.capture);
+                && within(1, &node.to, Some(m.to))
+                && within(0, &node.from, m.from)
+                && within(2, &node.capture, m.capture);
             if fits {
                 let square = if node.to.is_some() { m.to } else { m.from.unwrap_or(m.to) };
                 value = value.with(square);
