@@ -102,21 +102,22 @@ pub fn write_played(
     let mut texts: Vec<&[u8]> = Vec::new();
     write_game(out, &tags, result, comment, |moves| {
         for (ply, &played) in (1..).zip(game.played) {
-            let before = board;
+            let (number, black) = (board.fullmoves(), board.turn() == Color::Black);
+            let mut san = board.san_body(played);
             board.play(played);
-            moves.move_played(
-                before.fullmoves(),
-                before.turn() == Color::Black,
-                before.san_to(played, &board).as_bytes(),
-            );
-            texts.clear();
-            while let Some((_, text)) = marks.next_if(|&(at, _)| at <= ply) {
-                texts.push(text);
-            }
-            let mut gained = None;
-            append_texts(&mut gained, &texts);
-            if let Some(gained) = gained {
-                moves.comment(&gained);
+            // A check before the last move is no mate: the game went on.
+            board.push_check_sign(played, &mut san, usize::try_from(ply).is_ok_and(|ply| ply < game.played.len()));
+            moves.move_played(number, black, san.as_bytes());
+            if marks.peek().is_some_and(|&(at, _)| at <= ply) {
+                texts.clear();
+                while let Some((_, text)) = marks.next_if(|&(at, _)| at <= ply) {
+                    texts.push(text);
+                }
+                let mut gained = None;
+                append_texts(&mut gained, &texts);
+                if let Some(gained) = gained {
+                    moves.comment(&gained);
+                }
             }
             moves.end_move();
         }

@@ -361,6 +361,23 @@ impl Board {
     /// playing the move again).
     #[must_use]
     pub fn san_to(&self, m: Move, after: &Board) -> SanText {
+        let mut text = self.san_body(m);
+        after.push_check_sign(m, &mut text, false);
+        text
+    }
+
+    /// Adds to the SAN of `m`, the move that led here, `+` where it gives check, `#` where it
+    /// gives mate (a null move has neither); `goes_on` tells that a legal move follows, so that
+    /// a check is no mate.
+    pub fn push_check_sign(&self, m: Move, text: &mut SanText, goes_on: bool) {
+        if m != Move::Null && self.is_check() {
+            text.push(if goes_on || self.has_legal_move() { b'+' } else { b'#' });
+        }
+    }
+
+    /// The SAN of a legal move without its check sign.
+    #[must_use]
+    pub fn san_body(&self, m: Move) -> SanText {
         let mut text = SanText::new();
         match m {
             Move::Null => {
@@ -420,9 +437,6 @@ impl Board {
                 }
                 text.push_square(to);
             }
-        }
-        if after.is_check() {
-            text.push(if after.has_legal_move() { b'+' } else { b'#' });
         }
         text
     }
