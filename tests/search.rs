@@ -247,6 +247,32 @@ fn game_numbers_limits_and_matchcounts() {
     assert_eq!(many.games, expected);
 }
 
+/// Thousands of games, more than the search replays before it writes the first: every game is
+/// found once and in order, whatever the threads, and limits stop at the game they name.
+#[test]
+fn many_games_come_out_in_order() {
+    let games = 7000;
+    let pgn: String = (1..=games)
+        .map(|number| {
+            // Every third game has its queen reach h5.
+            let moves = if number % 3 == 0 { "1. e4 e5 2. Qh5 Nc6 *" } else { "1. d4 d5 2. c4 e6 *" };
+            format!("[Event \"{number}\"]\n\n{moves}\n\n")
+        })
+        .collect();
+    let expected: Vec<(u64, Vec<u32>)> = (1..=games).filter(|n| n % 3 == 0).map(|n| (n, vec![3, 4])).collect();
+    for threads in [1, 3] {
+        let options = SearchOptions { threads, ..SearchOptions::default() };
+        let (all, summary) = search("Qh5", &pgn, options.clone());
+        assert_eq!(all.games, expected, "{threads} threads");
+        assert_eq!(summary.games, games);
+        let (limited, _) = search("Qh5", &pgn, SearchOptions { limit: Some(1500), ..options.clone() });
+        assert_eq!(limited.games, expected[..1500], "{threads} threads");
+        let (some, _) = search("Qh5", &pgn, SearchOptions { gamenumber: Some((2000, Some(6500))), ..options });
+        let within: Vec<_> = expected.iter().filter(|(n, _)| (2000..=6500).contains(n)).cloned().collect();
+        assert_eq!(some.games, within, "{threads} threads");
+    }
+}
+
 #[test]
 fn variations_are_searched_on_request() {
     let pgn = "[Event \"v\"]\n\n1. e4 (1. d4 d5 (1... Nf6 2. c4) 2. c4) 1... e5 2. Nf3 *\n";

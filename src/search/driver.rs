@@ -22,6 +22,10 @@ use crate::variant::Variant;
 /// Games replayed together by one thread.
 const BATCH_GAMES: usize = 32;
 
+/// The games of a window replayed before the first of them are merged: while they are merged,
+/// the next ones are replayed.
+const SEGMENT_GAMES: usize = 64 * BATCH_GAMES;
+
 /// How a search runs.
 #[derive(Clone, Debug)]
 pub struct SearchOptions {
@@ -292,16 +296,19 @@ impl Search {
         let mut output_error = None;
         let read = input.windows(|text, base, starts| {
             let replay = ReplayOptions { first_game: summary.games + 1, ..replay };
-            let batches = self.replay_window(text, starts, &replay);
-            let mut merge = Merge { search: self, name: &name, text, base, lines, summary, sink: &mut *sink };
-            outcome = match merge.batches(&batches) {
+            let merged = self.replay_window(text, starts, &replay, |batches| {
+                let mut merge = Merge { search: self, name: &name, text, base, lines, summary, sink: &mut *sink };
+                let outcome = merge.batches(&batches)?;
+                lines += batches.iter().map(|batch| batch.newlines).sum::<u64>();
+                Ok(outcome)
+            });
+            outcome = match merged {
                 Ok(outcome) => outcome,
                 Err(error) => {
                     output_error = Some(error);
                     return Ok(ControlFlow::Break(()));
                 }
             };
-            lines += batches.iter().map(|batch| batch.newlines).sum::<u64>();
             summary.bytes += text.len() as u64;
             summary.input_bytes = inputs_before + consumed.load(std::sync::atomic::Ordering::Relaxed);
             sink.progress(summary);
@@ -314,10 +321,19 @@ impl Search {
         }
     }
 
-    /// Replays the games of a window on the pool's threads, in batches, keeping their order;
-    /// the lines of the batches are counted there too. Each start begins one game, numbered
-    /// on from `replay.first_game`; the text before the first start holds none.
-    fn replay_window(&self, text: &[u8], starts: &[usize], replay: &ReplayOptions<'_>) -> Vec<Batch> {
+    /// Replays the games of a window on the pool's threads, in batches, and hands the batches
+    /// to `merge` in order, a segment of the window at a time: while this thread merges one
+    /// segment (deciding, writing), the pool replays the next. The lines of the batches are
+    /// counted on the pool too. Each start begins one game, numbered on from
+    /// `replay.first_game`; the text before the first start holds none. Stops where `merge`
+    /// breaks or fails.
+    fn replay_window(
+        &self,
+        text: &[u8],
+        starts: &[usize],
+        replay: &ReplayOptions<'_>,
+        mut merge: impl FnMut(Vec<Batch>) -> io::Result<ControlFlow<()>>,
+    ) -> io::Result<ControlFlow<()>> {
         let mut bounds: Vec<usize> = Vec::with_capacity(starts.len() + 2);
         let leading = starts.first() != Some(&0);
         if leading {
@@ -331,9 +347,29 @@ impl Search {
         let batch = |ranges: &[(usize, usize, u64)]| Batch::new(text, ranges, replay_ranges(text, ranges, replay));
         if replay.carried.is_some() {
             // Persistent variables: each game sees what the games before it left.
-            return ranges.chunks(BATCH_GAMES).map(batch).collect();
+            return merge(ranges.chunks(BATCH_GAMES).map(batch).collect());
         }
-        self.pool.install(|| ranges.par_chunks(BATCH_GAMES).map(batch).collect())
+        let replay_segment = |segment: &[(usize, usize, u64)]| -> Vec<Batch> {
+            self.pool.install(|| segment.par_chunks(BATCH_GAMES).map(batch).collect())
+        };
+        std::thread::scope(|scope| {
+            // Two segments may wait replayed: the pool keeps working while this thread writes.
+            let (replayed, segments) = std::sync::mpsc::sync_channel(2);
+            scope.spawn(move || {
+                for segment in ranges.chunks(SEGMENT_GAMES) {
+                    if replayed.send(replay_segment(segment)).is_err() {
+                        // The merge stopped: the rest of the window is not wanted.
+                        break;
+                    }
+                }
+            });
+            for batches in segments {
+                if merge(batches)?.is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+            Ok(ControlFlow::Continue(()))
+        })
     }
 }
 
