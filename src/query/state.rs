@@ -58,7 +58,8 @@ pub struct Note {
 /// last from game to game).
 #[derive(Debug)]
 pub struct State<const W: usize> {
-    values: RefCell<Vec<Value<W>>>,
+    /// The value of each variable, by slot (values are small copies: read and written whole).
+    values: Box<[Cell<Value<W>>]>,
     /// Which variables last from game to game.
     /// The value each persistent variable starts from (none for the others).
     persistent: Vec<Option<Value<W>>>,
@@ -74,9 +75,9 @@ pub struct State<const W: usize> {
 impl<const W: usize> State<W> {
     /// A state for variables that start without a value, or (the persistent ones) from a value.
     pub(crate) fn new(persistent: Vec<Option<Value<W>>>) -> State<W> {
-        let values = persistent.iter().map(|start| start.unwrap_or(Value::Unset));
+        let values = persistent.iter().map(|start| Cell::new(start.unwrap_or(Value::Unset)));
         State {
-            values: RefCell::new(values.collect()),
+            values: values.collect(),
             persistent,
             notes: RefCell::new(Vec::new()),
             messages: RefCell::new(Vec::new()),
@@ -88,9 +89,9 @@ impl<const W: usize> State<W> {
     /// Forgets what one game gave: every variable but the persistent ones loses its value, and
     /// the comments are dropped.
     pub fn new_game(&mut self) {
-        for (value, persistent) in self.values.get_mut().iter_mut().zip(&self.persistent) {
+        for (value, persistent) in self.values.iter().zip(&self.persistent) {
             if persistent.is_none() {
-                *value = Value::Unset;
+                value.set(Value::Unset);
             }
         }
         self.notes.get_mut().clear();
@@ -135,12 +136,12 @@ impl<const W: usize> State<W> {
     }
 
     pub(crate) fn get(&self, slot: usize) -> Value<W> {
-        self.values.borrow().get(slot).copied().unwrap_or(Value::Unset)
+        self.values.get(slot).map_or(Value::Unset, Cell::get)
     }
 
     pub(crate) fn set(&self, slot: usize, value: Value<W>) {
-        if let Some(held) = self.values.borrow_mut().get_mut(slot) {
-            *held = value;
+        if let Some(held) = self.values.get(slot) {
+            held.set(value);
         }
     }
 
