@@ -169,56 +169,59 @@ impl<const W: usize> Chain<'_, W> {
 mod tests {
     use super::*;
     use crate::board::{Geometry, Width};
+    use proptest::prelude::*;
 
-    /// A splitmix64 generator.
-    struct Rng(u64);
+    /// The chain whose sets each square's byte says it is in: bit 0 occupied, 1 a piece that
+    /// sees along files and ranks, 2 along diagonals, 3 the first set, 4 up the later sets.
+    /// Squares of the later sets all hold pieces, as [`Chain::through_pieces`] needs.
+    fn both_ways<const W: usize>(geometry: Geometry, bytes: &[u8], later: usize) -> (usize, bool) {
+        let masks = Masks::<W>::new(geometry).unwrap();
+        let having = |bit: u8| {
+            geometry.all_squares().zip(bytes).filter(move |&(_, byte)| byte & (1 << bit) != 0).map(|(square, _)| square)
+        };
+        let set = |bit: u8| having(bit).fold(SquareSet::<W>::EMPTY, SquareSet::with);
+        let occupied = set(0);
+        let rest: Vec<SquareSet<W>> = (0..later).map(|stage| set(4 + stage as u8) & occupied).collect();
+        let chain = Chain {
+            masks: &masks,
+            occupied,
+            orthogonal: set(1) & occupied,
+            diagonal: set(2) & occupied,
+            first: set(3),
+            rest: &rest,
+        };
+        let walked = chain.walk();
+        (walked.0.count(), chain.through_pieces() == walked)
+    }
 
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = self.0;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^ (z >> 31)
-        }
-
-        /// A set of the squares of `within`, each kept with one chance in `odds`.
-        fn subset<const W: usize>(&mut self, within: SquareSet<W>, odds: u64) -> SquareSet<W> {
-            within.iter().filter(|_| self.next() % odds == 0).fold(SquareSet::EMPTY, SquareSet::with)
+    proptest! {
+        /// Where every middle and last square holds a piece, looking between the start and
+        /// each last square finds the chains the square by square walk finds, on small boards
+        /// and large ones.
+        #[test]
+        fn chains_through_pieces_are_those_the_walk_finds(
+            shape in prop::sample::select(vec![(8u8, 8u8), (10, 8), (14, 14), (26, 26)]),
+            later in 1usize..=3,
+            bytes in prop::collection::vec(any::<u8>(), 676),
+        ) {
+            let geometry = Geometry::new(shape.0, shape.1).unwrap();
+            let (_, same) = crate::with_width!(Width::of(geometry), W => both_ways::<W>(geometry, &bytes, later));
+            prop_assert!(same);
         }
     }
 
-    /// Where every middle and last square holds a piece, looking between the start and each
-    /// last square finds the chains the square by square walk finds.
+    /// A rook sees the king through a knight: both ways find it.
     #[test]
-    fn chains_through_pieces_are_those_the_walk_finds() {
-        fn check<const W: usize>(geometry: Geometry, rng: &mut Rng) -> usize {
-            let all = geometry.all_squares().fold(SquareSet::<W>::EMPTY, SquareSet::with);
-            let masks = Masks::new(geometry).unwrap();
-            let mut found = 0;
-            for round in 0..3000 {
-                let occupied = rng.subset(all, 2 + round % 4);
-                let rest: Vec<SquareSet<W>> =
-                    (0..1 + round % 3).map(|stage| rng.subset(occupied, 1 + (round + stage) % 4)).collect();
-                let chain = Chain {
-                    masks: &masks,
-                    occupied,
-                    orthogonal: rng.subset(occupied, 2),
-                    diagonal: rng.subset(occupied, 2),
-                    first: rng.subset(occupied, 2),
-                    rest: &rest,
-                };
-                let (firsts, lasts) = chain.walk();
-                assert_eq!(chain.through_pieces(), (firsts, lasts), "round {round}");
-                found += firsts.count();
-            }
-            found
-        }
-        let mut rng = Rng(7);
-        for (files, ranks) in [(8, 8), (10, 8), (14, 14), (26, 26)] {
-            let geometry = Geometry::new(files, ranks).unwrap();
-            let found = crate::with_width!(Width::of(geometry), W => check::<W>(geometry, &mut rng));
-            assert!(found > 100, "{files}x{ranks}: only {found} chains");
-        }
+    fn a_rook_sees_through_a_knight() {
+        let geometry = Geometry::new(8, 8).unwrap();
+        let mut bytes = vec![0u8; 64];
+        // a1: a rook, starting the chain; a4: the knight; a8: the king.
+        bytes[0] = 0b1011;
+        bytes[24] = 0b1_0001;
+        bytes[56] = 0b10_0001;
+        assert_eq!(both_ways::<1>(geometry, &bytes, 2), (1, true));
+        // A piece of neither set between them breaks the chain.
+        bytes[40] = 0b1;
+        assert_eq!(both_ways::<1>(geometry, &bytes, 2), (0, true));
     }
 }

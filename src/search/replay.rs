@@ -317,6 +317,18 @@ struct Line {
 }
 
 impl Line {
+    /// What a test of the line's positions sees: `complete` when the line ends with its last
+    /// frame, `lines` to keep the answers of `line` filters over all its positions.
+    fn context<'c>(
+        &'c self,
+        game: &'c GameFacts,
+        state: &'c State<1>,
+        complete: bool,
+        lines: Option<&'c LineCache>,
+    ) -> Context<'c, Board, 1> {
+        Context { frames: &self.frames, pieces: &self.pieces, complete, game, lines, state }
+    }
+
     fn current(&self) -> &Frame<Board> {
         self.frames.last().expect("a line has a position")
     }
@@ -499,14 +511,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
                 self.found.mark(line.frames[at].ply, line.offsets[at]);
             } else {
                 let state = &self.state.as_ref().expect("a state for the game's program").1;
-                let context = Context {
-                    frames: &line.frames,
-                    pieces: &line.pieces,
-                    complete: false,
-                    game: &self.game,
-                    lines: None,
-                    state,
-                };
+                let context = line.context(&self.game, state, false, None);
                 self.found.test(program, &context, &line.offsets, line.frames.len() - 1);
             }
         }
@@ -519,14 +524,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
             // filter looks ahead once for all of them.
             self.lines.clear();
             let state = &self.state.as_ref().expect("a state for the game's program").1;
-            let context = Context {
-                frames: &line.frames,
-                pieces: &line.pieces,
-                complete,
-                game: &self.game,
-                lines: Some(&self.lines),
-                state,
-            };
+            let context = line.context(&self.game, state, complete, Some(&self.lines));
             for at in line.own_from..line.frames.len() {
                 self.found.test(program, &context, &line.offsets, at);
             }
@@ -649,14 +647,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         if program.is_game_level() {
             // Nothing in the query looks at positions: the game's start decides it, and when it
             // matches, every position of the game matches (its moves are replayed to find them).
-            let context = Context {
-                frames: &line.frames,
-                pieces: &line.pieces,
-                complete: false,
-                game: &self.game,
-                lines: None,
-                state,
-            };
+            let context = line.context(&self.game, state, false, None);
             self.found.test(program, &context, &line.offsets, 0);
             if self.found.matched.is_empty() {
                 return ControlFlow::Break(());
