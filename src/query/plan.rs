@@ -1053,7 +1053,10 @@ impl<const W: usize> Program<W> {
         listed: (Option<SquareSet<W>>, Option<SquareSet<W>>),
     ) -> SquareSet<W> {
         // The sets are worked out when a move first needs them (most moves fail sooner), and
-        // kept: from, to, capture.
+        // kept, in these slots.
+        const FROM: usize = 0;
+        const TO: usize = 1;
+        const CAPTURE: usize = 2;
         let mut sets = [listed.0, listed.1, None];
         let mut within = |slot: usize, set: &Option<SetNode<W>>, square: Option<Square>| {
             let Some(set) = set else { return true };
@@ -1072,9 +1075,9 @@ impl<const W: usize> Program<W> {
             }) && (!node.en_passant || m.en_passant)
                 && node.castle.is_none_or(|wing| m.castle.is_some() && wing.is_none_or(|wing| m.castle == Some(wing)))
                 && (!node.drop || m.drop)
-                && within(1, &node.to, Some(m.to))
-                && within(0, &node.from, m.from)
-                && within(2, &node.capture, m.capture);
+                && within(TO, &node.to, Some(m.to))
+                && within(FROM, &node.from, m.from)
+                && within(CAPTURE, &node.capture, m.capture);
             if fits {
                 let square = if node.to.is_some() { m.to } else { m.from.unwrap_or(m.to) };
                 value = value.with(square);

@@ -307,3 +307,53 @@ impl Identities {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn square(index: u16) -> Square {
+        Square::from_index(index)
+    }
+
+    /// Pieces on 0, 1, 4, 7 and 60, on a board whose identities are kept inline (64 squares)
+    /// and on one where they are shared (100 squares).
+    fn both() -> [Identities; 2] {
+        [64, 100].map(|squares| Identities::first(squares, [0, 1, 4, 7, 60].into_iter().map(square)))
+    }
+
+    #[test]
+    fn identities_follow_moves_alike_inline_and_shared() {
+        for mut pieces in both() {
+            let copy = pieces.clone();
+            // 1 to 20, then 60 takes on 20: the taker keeps its identity, the taken is gone.
+            pieces.play(Some(square(1)), square(20), None, false, |_| true);
+            pieces.play(Some(square(60)), square(20), Some(square(20)), false, |_| true);
+            assert_eq!(pieces.at(square(20)), Some(5));
+            assert_eq!(pieces.square_of(2), None);
+            // Castling: the king goes 4 to 6, the rook 7 to 5 and keeps its identity.
+            let occupied = [0, 5, 6, 20];
+            pieces.play(Some(square(4)), square(6), None, true, |index| occupied.contains(&index));
+            assert_eq!((pieces.at(square(6)), pieces.at(square(5)), pieces.at(square(7))), (Some(3), Some(4), None));
+            // A drop on 30 gets the next identity.
+            pieces.play(None, square(30), None, false, |_| true);
+            assert_eq!(pieces.at(square(30)), Some(6));
+            // The copy made before the moves kept its own identities.
+            assert_eq!((copy.at(square(1)), copy.at(square(20))), (Some(2), None));
+        }
+    }
+
+    #[test]
+    fn a_piece_is_looked_for_where_it_was_seen_then_everywhere() {
+        let [mut pieces, _] = both();
+        let knight = pieces.piece_at(square(1)).unwrap();
+        assert_eq!(pieces.square_of_piece(knight), Some(square(1)));
+        pieces.play(Some(square(1)), square(18), None, false, |_| true);
+        assert_eq!(pieces.square_of_piece(knight), Some(square(18)));
+        pieces.play(Some(square(60)), square(18), Some(square(18)), false, |_| true);
+        assert_eq!(pieces.square_of_piece(knight), None);
+        // Two references to one piece are equal wherever they saw it.
+        assert_eq!(pieces.piece_at(square(18)).map(|piece| piece.id), Some(5));
+        assert_eq!(PieceRef { id: 2, seen: square(1) }, PieceRef { id: 2, seen: square(9) });
+    }
+}

@@ -22,8 +22,8 @@ use crate::variant::Variant;
 /// Games replayed together by one thread.
 const BATCH_GAMES: usize = 32;
 
-/// The games of a window replayed before the first of them are merged: while they are merged,
-/// the next ones are replayed.
+/// The games of a window replayed together and then merged: while one segment is merged, the
+/// next is replayed.
 const SEGMENT_GAMES: usize = 64 * BATCH_GAMES;
 
 /// How a search runs.

@@ -333,6 +333,52 @@ impl Line {
         self.frames.last().expect("a line has a position")
     }
 
+    /// Copies the last position (its frame, the offset of its mark, its pieces) to the end of
+    /// the line, where the next move is played; then, past `keep` positions and some slack,
+    /// drops the oldest ones (`keep` 0: none).
+    fn copy_last(&mut self, keep: usize) {
+        let last = self.frames.len() - 1;
+        self.frames.extend_from_within(last..);
+        self.offsets.extend_from_within(last..);
+        if !self.pieces.is_empty() {
+            self.pieces.extend_from_within(last..);
+        }
+        if keep != 0 && self.frames.len() > keep + TRIM_SLACK {
+            // Dropped a batch at a time: one shift of the frames now and then, not one a move.
+            let dropped = self.frames.len() - keep;
+            self.frames.drain(..dropped);
+            self.offsets.drain(..dropped);
+            self.pieces.drain(..dropped.min(self.pieces.len()));
+            self.own_from = self.own_from.saturating_sub(dropped);
+        }
+    }
+
+    /// Drops the last position.
+    fn pop(&mut self) {
+        self.frames.pop();
+        self.offsets.pop();
+        self.pieces.truncate(self.frames.len());
+    }
+
+    /// A variation of this line that replaces its last move: it holds the positions before it.
+    fn variation(&self) -> Line {
+        let branch = self.frames.len() - 1;
+        Line {
+            frames: self.frames[..branch].to_vec(),
+            offsets: self.offsets[..branch].to_vec(),
+            pieces: self.pieces[..branch.min(self.pieces.len())].to_vec(),
+            own_from: branch,
+            mainline: false,
+        }
+    }
+
+    /// Forgets every position, keeping the lists for the next game.
+    fn clear(&mut self) {
+        self.frames.clear();
+        self.offsets.clear();
+        self.pieces.clear();
+    }
+
     fn ply(&self) -> u32 {
         self.current().ply
     }
@@ -539,9 +585,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
             self.line = self.outer.pop();
             if self.line.is_none() {
                 // The main line's lists serve the next game.
-                line.frames.clear();
-                line.offsets.clear();
-                line.pieces.clear();
+                line.clear();
                 self.spare = Some(line);
             }
         }
@@ -680,21 +724,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         };
         if keep != 1 {
             // Keep the position before the move (for variations, `move previous`, lookahead).
-            // Copied in place, at the end of the list.
-            let last = line.frames.len() - 1;
-            line.frames.extend_from_within(last..);
-            line.offsets.push(end);
-            if !line.pieces.is_empty() {
-                line.pieces.extend_from_within(last..);
-            }
-            if keep != 0 && line.frames.len() > keep + TRIM_SLACK {
-                // Dropped a batch at a time: one shift of the frames now and then, not one a move.
-                let dropped = line.frames.len() - keep;
-                line.frames.drain(..dropped);
-                line.offsets.drain(..dropped);
-                line.pieces.drain(..dropped.min(line.pieces.len()));
-                line.own_from = line.own_from.saturating_sub(dropped);
-            }
+            line.copy_last(keep);
         }
         let frame = line.frames.last_mut().expect("a line has a position");
         let played = frame.position.play_san(&san).or_else(|error| {
@@ -731,9 +761,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
             Err(error) => {
                 if keep != 1 {
                     // The failed move left the copy unchanged or half-made: drop it.
-                    line.frames.pop();
-                    line.offsets.pop();
-                    line.pieces.truncate(line.frames.len());
+                    line.pop();
                 }
                 let kind = if error == SanError::Ambiguous { GameErrorKind::Ambiguous } else { GameErrorKind::Illegal };
                 self.fail(ply, start, token, kind)
@@ -752,14 +780,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
             return ControlFlow::Break(());
         }
         // The variation replaces the last move: it continues from the position before it.
-        let branch = line.frames.len() - 1;
-        let variation = Line {
-            frames: line.frames[..branch].to_vec(),
-            offsets: line.offsets[..branch].to_vec(),
-            pieces: line.pieces[..branch.min(line.pieces.len())].to_vec(),
-            own_from: branch,
-            mainline: false,
-        };
+        let variation = line.variation();
         self.outer.push(std::mem::replace(self.line.as_mut().expect("checked above"), variation));
         ControlFlow::Continue(())
     }
