@@ -83,7 +83,7 @@ pub(crate) fn compile<const W: usize>(
     if !compiler.diagnostics.is_empty() {
         return Err(compiler.diagnostics);
     }
-    let needs = needs(&exprs);
+    let needs = Needs { terminal: only_terminal(filters, &exprs), ..needs(&exprs) };
     let values = (0..variant.kinds())
         .map(|index| i64::from(variant.piece_type(crate::variant::Kind::new(index as u8)).value.unwrap_or(0)))
         .collect();
@@ -112,6 +112,24 @@ pub(crate) fn compile<const W: usize>(
         printed: compiler.printed,
     };
     Ok((program, compiler.reports))
+}
+
+/// Whether only a position without a legal move can match the body: one of its filters (or of
+/// their `and` chains) is `mate` or `stalemate`, and no part of the query writes anything
+/// (variables, comments, messages, `sort` values) or repeats, so that the positions that are
+/// not tested would have made no difference.
+fn only_terminal(filters: &[Expr], exprs: &[&Expr]) -> bool {
+    let requires_no_move = filters
+        .iter()
+        .flat_map(|filter| filter.operands(BinaryOp::And))
+        .any(|filter| matches!(filter.kind, ExprKind::Word(Word::Mate | Word::Stalemate)));
+    let writes = |expr: &Expr| {
+        matches!(
+            expr.kind,
+            ExprKind::Assign { .. } | ExprKind::Comment { .. } | ExprKind::Sort { .. } | ExprKind::Repeat { .. }
+        )
+    };
+    requires_no_move && !exprs.iter().any(|expr| expr.any(&writes))
 }
 
 /// Whether the first `sort` filter of an expression sorts smallest first, if it has one.
@@ -152,6 +170,7 @@ fn needs(filters: &[&Expr]) -> Needs {
                 ExprKind::Loop { over: LoopOver::Pieces, .. } | ExprKind::Assign { op: AssignOp::Piece, .. }
             )
         }),
+        terminal: false,
     }
 }
 

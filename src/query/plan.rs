@@ -442,6 +442,10 @@ pub struct Needs {
     pub lookahead: bool,
     /// The identities of the pieces of each position, followed from the first (`piece x in S`).
     pub identities: bool,
+    /// Only a position without a legal move can match (`mate` or `stalemate` must hold, and
+    /// nothing in the query writes), so a position with a move after it in its line need not
+    /// be tested: a replay may test only where each line ends, and before each null move.
+    pub terminal: bool,
 }
 
 /// The `sort` value of a query.
@@ -736,8 +740,26 @@ impl<const W: usize> Program<W> {
         total
     }
 
-    /// The squares of a set: `self.set(node, ..).squares`, without the backhand's part.
+    /// The squares of a set: `self.set(node, ..).squares`, without the backhand's part. Plain
+    /// squares and pieces, the commonest sets, are found where they are asked for.
+    #[inline(always)]
     pub(super) fn squares<P: RulesView<W>>(
+        &self,
+        node: &SetNode<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> SquareSet<W> {
+        match node {
+            SetNode::Squares { squares, .. } => *squares,
+            SetNode::Pieces { classes, empty, squares, .. } => {
+                self.on_board(classes, *empty, &context.frames[at].position) & *squares
+            }
+            _ => self.composite_squares(node, context, at),
+        }
+    }
+
+    /// [`Program::squares`] of the sets made of others, and of those found by the rules.
+    fn composite_squares<P: RulesView<W>>(
         &self,
         node: &SetNode<W>,
         context: &Context<'_, P, W>,
@@ -752,6 +774,76 @@ impl<const W: usize> Program<W> {
             SetNode::Complement { set, .. } => self.masks.complement(self.squares(set, context, at)),
             SetNode::Shade { light, set } => self.shade(*light) & self.squares(set, context, at),
             SetNode::Move(node) => self.moves(node, context, at),
+            SetNode::Direction { steps, min, max, set } => {
+                self.direction(steps, *min, *max, self.squares(set, context, at))
+            }
+            SetNode::MakeSquare(file, rank) => {
+                let coordinate = |number: &NumberNode<W>| {
+                    self.number(number, context, at).and_then(|value| i32::try_from(value - 1).ok())
+                };
+                let square = coordinate(file)
+                    .zip(coordinate(rank))
+                    .and_then(|(file, rank)| self.masks.geometry().square_at(file, rank));
+                square.map_or(SquareSet::EMPTY, |square| SquareSet::EMPTY.with(square))
+            }
+            SetNode::Attacks { attackers, targets, side } => {
+                let attackers = self.squares(attackers, context, at) & view.occupied();
+                let targets = self.squares(targets, context, at);
+                let mut found = SquareSet::EMPTY;
+                for square in attackers.iter() {
+                    let attacked = view.attacks_from(square) & targets;
+                    match side {
+                        AttackSide::Targets => found |= attacked,
+                        AttackSide::Attackers if !attacked.is_empty() => {
+                            found.add(square);
+                        }
+                        AttackSide::Attackers => {}
+                    }
+                }
+                found
+            }
+            SetNode::Between(first, second) => {
+                let second = self.squares(second, context, at);
+                let mut between = SquareSet::EMPTY;
+                for a in self.squares(first, context, at).iter() {
+                    for b in second.iter() {
+                        between |= self.masks.between(a, b);
+                    }
+                }
+                between
+            }
+            SetNode::Ray { lines, sets } => self.ray(*lines, sets, context, at),
+            SetNode::XRay(node) => self.xray(node, context, at),
+            SetNode::Pin { from, through, to } => {
+                // Most positions have no pin at all: the pinners and the pinned are looked for
+                // once one is found, unless they are plain pieces or squares. A pinned piece
+                // shields a piece of its own side: a side with none of its pieces on `through`
+                // shields nothing.
+                let mut shielded = self.squares(to, context, at);
+                let (pinners, pinnable) = (OnceCell::new(), OnceCell::new());
+                if through.is_plain() {
+                    let through = *pinnable.get_or_init(|| self.squares(through, context, at));
+                    for color in Color::ALL {
+                        let side = view.color(color);
+                        if (through & side).is_empty() {
+                            shielded -= side;
+                        }
+                    }
+                }
+                if shielded.is_empty() {
+                    return SquareSet::EMPTY;
+                }
+                let mut pinned = SquareSet::EMPTY;
+                view.pins(shielded, &mut |pinner, piece, _| {
+                    if pinners.get_or_init(|| self.squares(from, context, at)).contains(pinner)
+                        && pinnable.get_or_init(|| self.squares(through, context, at)).contains(piece)
+                    {
+                        pinned.add(piece);
+                    }
+                });
+                pinned
+            }
+            SetNode::Loop(node) => self.loop_squares(node, context, at),
             _ => self.set(node, context, at).squares,
         }
     }
@@ -825,68 +917,20 @@ impl<const W: usize> Program<W> {
                 SetValue { squares: self.masks.complement(inner.squares), backhand: Color::ALL.map(others) }
             }
             SetNode::Shade { light, set } => SetValue::board(self.shade(*light) & self.squares(set, context, at)),
-            SetNode::Direction { steps, min, max, set } => {
-                SetValue::board(self.direction(steps, *min, *max, self.squares(set, context, at)))
-            }
-            SetNode::MakeSquare(file, rank) => {
-                let coordinate = |number: &NumberNode<W>| {
-                    self.number(number, context, at).and_then(|value| i32::try_from(value - 1).ok())
-                };
-                let square = coordinate(file)
-                    .zip(coordinate(rank))
-                    .and_then(|(file, rank)| self.masks.geometry().square_at(file, rank));
-                SetValue::board(square.map_or(SquareSet::EMPTY, |square| SquareSet::EMPTY.with(square)))
-            }
-            SetNode::Attacks { attackers, targets, side } => {
-                let attackers = self.squares(attackers, context, at) & view.occupied();
-                let targets = self.squares(targets, context, at);
-                let mut found = SquareSet::EMPTY;
-                for square in attackers.iter() {
-                    let attacked = view.attacks_from(square) & targets;
-                    match side {
-                        AttackSide::Targets => found |= attacked,
-                        AttackSide::Attackers if !attacked.is_empty() => {
-                            found.add(square);
-                        }
-                        AttackSide::Attackers => {}
-                    }
-                }
-                SetValue::board(found)
-            }
-            SetNode::Between(first, second) => {
-                let second = self.squares(second, context, at);
-                let mut between = SquareSet::EMPTY;
-                for a in self.squares(first, context, at).iter() {
-                    for b in second.iter() {
-                        between |= self.masks.between(a, b);
-                    }
-                }
-                SetValue::board(between)
-            }
-            SetNode::Ray { lines, sets } => SetValue::board(self.ray(*lines, sets, context, at)),
-            SetNode::XRay(node) => SetValue::board(self.xray(node, context, at)),
-            SetNode::Pin { from, through, to } => {
-                // Most positions have no pin at all: the pinners and the pinned are looked for
-                // once one is found.
-                let shielded = self.squares(to, context, at);
-                let (pinners, pinnable) = (OnceCell::new(), OnceCell::new());
-                let mut pinned = SquareSet::EMPTY;
-                view.pins(shielded, &mut |pinner, piece, _| {
-                    if pinners.get_or_init(|| self.squares(from, context, at)).contains(pinner)
-                        && pinnable.get_or_init(|| self.squares(through, context, at)).contains(piece)
-                    {
-                        pinned.add(piece);
-                    }
-                });
-                SetValue::board(pinned)
-            }
-            SetNode::Move(node) => SetValue::board(self.moves(node, context, at)),
+            SetNode::Direction { .. }
+            | SetNode::MakeSquare(..)
+            | SetNode::Attacks { .. }
+            | SetNode::Between(..)
+            | SetNode::Ray { .. }
+            | SetNode::XRay(..)
+            | SetNode::Pin { .. }
+            | SetNode::Move(..)
+            | SetNode::Loop(..) => SetValue::board(self.squares(node, context, at)),
             SetNode::Variable(slot) => self.set_variable(*slot, context, at),
             SetNode::If(conditional) => match self.choose(conditional, context, at) {
                 Some(chosen) => self.set(chosen, context, at),
                 None => SetValue::board(SquareSet::EMPTY),
             },
-            SetNode::Loop(node) => SetValue::board(self.loop_squares(node, context, at)),
             SetNode::Unmapped(set) => self.set(set, context, at),
             SetNode::Dash(node) => match (self.dash_target(node, context, at), &node.target) {
                 (Some(after), Some(DashTarget::Set(set))) => self.set(set, context, after),
@@ -1191,6 +1235,19 @@ impl<const W: usize> FilterNode<W> {
             }
             FilterNode::HasValue(number) if number.is_game_level() => Some(number.game_value(game).is_some()),
             _ => None,
+        }
+    }
+}
+
+impl<const W: usize> SetNode<W> {
+    /// Whether the set is squares and pieces only, found at once without looking further than
+    /// the board.
+    fn is_plain(&self) -> bool {
+        match self {
+            SetNode::Squares { .. } | SetNode::Pieces { .. } => true,
+            SetNode::Union(left, right) | SetNode::Intersection(left, right) => left.is_plain() && right.is_plain(),
+            SetNode::Complement { set, .. } | SetNode::Shade { set, .. } => set.is_plain(),
+            _ => false,
         }
     }
 }

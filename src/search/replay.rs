@@ -545,12 +545,18 @@ impl<'a, 'o> Replayer<'a, 'o> {
         }
     }
 
-    /// Tests the newest position of the current line, unless the query looks ahead.
+    /// Tests the newest position of the current line, unless the query looks ahead or only the
+    /// ends of lines can match.
     #[inline(always)]
     fn test_current(&mut self) {
-        if self.needs.lookahead {
+        if self.needs.lookahead || self.needs.terminal {
             return;
         }
+        self.test_last();
+    }
+
+    /// Tests the newest position of the current line.
+    fn test_last(&mut self) {
         if let (Some(program), Some(line)) = (self.program, &self.line) {
             if self.every_position {
                 let at = line.frames.len() - 1;
@@ -563,8 +569,18 @@ impl<'a, 'o> Replayer<'a, 'o> {
         }
     }
 
-    /// Tests the positions of a line that has ended, when the query looks ahead.
+    /// Tests the positions of a line that has ended, when the query looks ahead; its last
+    /// position, when only the ends of lines can match.
     fn close_line(&mut self, line: &Line, complete: bool) {
+        if self.needs.terminal
+            && !self.needs.lookahead
+            && let Some(program) = self.program
+            && line.frames.len() > line.own_from
+        {
+            let state = &self.state.as_ref().expect("a state for the game's program").1;
+            let context = line.context(&self.game, state, complete, None);
+            self.found.test(program, &context, &line.offsets, line.frames.len() - 1);
+        }
         if let (true, Some(program)) = (self.needs.lookahead, self.program) {
             // The frames stay the same while the line's positions are tested: each `line`
             // filter looks ahead once for all of them.
@@ -589,7 +605,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
                 self.spare = Some(line);
             }
         }
-        if self.needs.lookahead {
+        if self.needs.lookahead || self.needs.terminal {
             self.found.matched.sort_by_key(|matched| matched.offset);
         }
     }
@@ -722,6 +738,11 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         let Ok(san) = San::from_ascii(token) else {
             return self.fail(ply, start, token, GameErrorKind::Unreadable);
         };
+        if self.needs.terminal && san == San::Null {
+            // A null move leaves a position that may have no legal move.
+            self.test_last();
+        }
+        let Some(line) = self.line.as_mut() else { return ControlFlow::Break(()) };
         if keep != 1 {
             // Keep the position before the move (for variations, `move previous`, lookahead).
             line.copy_last(keep);
@@ -886,6 +907,43 @@ mod tests {
             let record = &records[0];
             assert!(!record.played.is_empty(), "{text}");
             assert_eq!((record.moves_only, record.outcome), (moves_only, outcome), "{text}");
+        }
+    }
+
+    /// Where only positions without a legal move can match, testing the ends of lines (and the
+    /// positions before null moves) finds what testing every position finds, in variations
+    /// too, in the order of the text.
+    #[test]
+    fn mates_and_stalemates_are_found_at_the_ends_of_lines() {
+        let games = [
+            // A mate in a variation, a check on the main line.
+            "1. f3 e5 2. Nc3 (2. g4 Qh4#) 2... Qh4+ 3. g3 *",
+            // Mates at the end of the main line and of a variation, none in the others.
+            "1. f3 e5 2. g4 (2. g3 Qf6 (2... Qh4 3. Nc3)) 2... Qh4# (2... Qh4#) 0-1",
+            // A stalemate that a null move leaves, one ending a variation, one at the end.
+            "[FEN \"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\"]\n\n1... -- 2. Qf6 (2. Kh6) 2... Kg8 3. Qf7+ Kh8 4. Kh6 *",
+            // An illegal move: the position before it ends the line searched.
+            "[FEN \"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\"]\n\n1... Kg8 *",
+        ];
+        let cases: [(&str, &[&[u32]]); 3] = [
+            ("mate", &[&[4], &[4, 4], &[], &[]]),
+            ("stalemate", &[&[], &[], &[0, 2, 6], &[0]]),
+            ("mate or stalemate", &[&[4], &[4, 4], &[0, 2, 6], &[0]]),
+        ];
+        for (query, expected) in cases {
+            for every_position in [false, true] {
+                // `or false` keeps every position tested.
+                let query = if every_position { format!("({query}) or false") } else { query.to_owned() };
+                let plans = Plans::new(Query::parse(&query).unwrap());
+                let needs = plans.get(Variant::standard()).unwrap().program::<1>().unwrap().needs();
+                assert_eq!(needs.terminal, !every_position && !query.contains(" or "), "{query}");
+                let options = ReplayOptions { variations: true, ..options(&plans, false) };
+                for (game, expected) in games.iter().zip(expected) {
+                    let records = replay_range(game.as_bytes(), &options);
+                    let plies: Vec<u32> = records[0].matched.iter().map(|matched| matched.ply).collect();
+                    assert_eq!(plies, *expected, "{query} in {game}");
+                }
+            }
         }
     }
 

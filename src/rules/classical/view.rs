@@ -18,6 +18,7 @@ fn kind(role: Role) -> Kind {
 impl Board {
     /// What a legal move of this position does, as the query's move filters see it.
     #[must_use]
+    #[inline]
     pub fn move_facts(&self, m: Move) -> Option<MoveFacts> {
         let to = square(m.to()?);
         let facts = MoveFacts {
