@@ -1,6 +1,9 @@
 //! [`RulesView`]: what the rules of a variant say about a position (attacks, check, legal
 //! moves), for the query filters that need them; and [`MoveFacts`], a move as those filters see it.
 
+use std::fmt;
+use std::num::NonZeroU64;
+
 use super::{Mark, Position, PositionView, Setup};
 use crate::board::{Square, SquareSet};
 use crate::variant::{Color, Kind, KindSet, Piece, Variant};
@@ -14,23 +17,167 @@ pub enum Wing {
     Queen,
 }
 
-/// A move as the query's move filters see it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct MoveFacts {
+/// A move as the query's move filters see it: where it goes from and to, what it captures,
+/// what it promotes to, and whether it is en passant, castling or a drop.
+///
+/// It is packed into one word, so that it is made, kept with each position and copied in a
+/// register, as each move of a game is replayed.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MoveFacts(NonZeroU64);
+
+/// The fields of [`MoveFacts`]: the shift of each, and the value that says "none".
+mod packed {
+    pub const FROM: u32 = 0;
+    pub const TO: u32 = 16;
+    pub const CAPTURE: u32 = 32;
+    pub const PROMOTION: u32 = 48;
+    pub const EN_PASSANT: u64 = 1 << 56;
+    pub const KING_WING: u64 = 1 << 57;
+    pub const QUEEN_WING: u64 = 1 << 58;
+    pub const DROP: u64 = 1 << 59;
+    /// Set in every value, so that none is zero.
+    pub const PRESENT: u64 = 1 << 63;
+    pub const NO_SQUARE: u64 = 0xffff;
+    pub const NO_KIND: u64 = 0xff;
+}
+
+impl MoveFacts {
+    /// A move from `from` (none for a drop) to `to`, capturing nothing, promoting to nothing.
+    #[must_use]
+    #[inline]
+    pub fn new(from: Option<Square>, to: Square) -> MoveFacts {
+        let from = from.map_or(packed::NO_SQUARE, |square| square.index() as u64);
+        let bits = packed::PRESENT
+            | from << packed::FROM
+            | (to.index() as u64) << packed::TO
+            | packed::NO_SQUARE << packed::CAPTURE
+            | packed::NO_KIND << packed::PROMOTION;
+        MoveFacts(NonZeroU64::new(bits).expect("the present bit is set"))
+    }
+
+    /// The same move, capturing the piece on `square`.
+    #[must_use]
+    #[inline]
+    pub fn capturing(self, square: Square) -> MoveFacts {
+        self.with_field(packed::CAPTURE, 0xffff, square.index() as u64)
+    }
+
+    /// The same move, promoting to `kind`.
+    #[must_use]
+    #[inline]
+    pub fn promoting(self, kind: Kind) -> MoveFacts {
+        self.with_field(packed::PROMOTION, 0xff, kind.index() as u64)
+    }
+
+    /// The same move, an en passant capture of the pawn on `captured`.
+    #[must_use]
+    #[inline]
+    pub fn en_passant_of(self, captured: Square) -> MoveFacts {
+        self.capturing(captured).with_flag(packed::EN_PASSANT)
+    }
+
+    /// The same move, castling towards `wing`.
+    #[must_use]
+    #[inline]
+    pub fn castling(self, wing: Wing) -> MoveFacts {
+        self.with_flag(if wing == Wing::King { packed::KING_WING } else { packed::QUEEN_WING })
+    }
+
+    /// The same move, putting a piece from the hand on the board.
+    #[must_use]
+    #[inline]
+    pub fn dropping(self) -> MoveFacts {
+        self.with_flag(packed::DROP)
+    }
+
     /// The square the piece leaves (none for a drop).
-    pub from: Option<Square>,
+    #[must_use]
+    #[inline]
+    pub fn from(self) -> Option<Square> {
+        self.square(packed::FROM)
+    }
+
     /// The square it lands on (the king's square, for castling).
-    pub to: Square,
+    #[must_use]
+    #[inline]
+    pub fn to(self) -> Square {
+        Square::from_index(self.field(packed::TO, 0xffff) as u16)
+    }
+
     /// The square of the piece captured, if any (for en passant, the captured pawn's square).
-    pub capture: Option<Square>,
+    #[must_use]
+    #[inline]
+    pub fn capture(self) -> Option<Square> {
+        self.square(packed::CAPTURE)
+    }
+
     /// The kind a pawn promotes to, in the colour of the side that moved.
-    pub promotion: Option<Kind>,
+    #[must_use]
+    #[inline]
+    pub fn promotion(self) -> Option<Kind> {
+        let kind = self.field(packed::PROMOTION, 0xff);
+        (kind != packed::NO_KIND).then(|| Kind::new(kind as u8))
+    }
+
     /// Whether it is an en passant capture.
-    pub en_passant: bool,
+    #[must_use]
+    #[inline]
+    pub fn is_en_passant(self) -> bool {
+        self.0.get() & packed::EN_PASSANT != 0
+    }
+
     /// The side castled to, for castling.
-    pub castle: Option<Wing>,
+    #[must_use]
+    #[inline]
+    pub fn castle(self) -> Option<Wing> {
+        let bits = self.0.get();
+        if bits & packed::KING_WING != 0 {
+            Some(Wing::King)
+        } else if bits & packed::QUEEN_WING != 0 {
+            Some(Wing::Queen)
+        } else {
+            None
+        }
+    }
+
     /// Whether a piece from the hand is put on the board.
-    pub drop: bool,
+    #[must_use]
+    #[inline]
+    pub fn is_drop(self) -> bool {
+        self.0.get() & packed::DROP != 0
+    }
+
+    fn field(self, shift: u32, mask: u64) -> u64 {
+        (self.0.get() >> shift) & mask
+    }
+
+    fn square(self, shift: u32) -> Option<Square> {
+        let index = self.field(shift, 0xffff);
+        (index != packed::NO_SQUARE).then(|| Square::from_index(index as u16))
+    }
+
+    fn with_field(self, shift: u32, mask: u64, value: u64) -> MoveFacts {
+        let bits = (self.0.get() & !(mask << shift)) | (value & mask) << shift;
+        MoveFacts(NonZeroU64::new(bits | packed::PRESENT).expect("the present bit is set"))
+    }
+
+    fn with_flag(self, flag: u64) -> MoveFacts {
+        MoveFacts(self.0 | flag)
+    }
+}
+
+impl fmt::Debug for MoveFacts {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MoveFacts")
+            .field("from", &self.from())
+            .field("to", &self.to())
+            .field("capture", &self.capture())
+            .field("promotion", &self.promotion())
+            .field("en_passant", &self.is_en_passant())
+            .field("castle", &self.castle())
+            .field("drop", &self.is_drop())
+            .finish()
+    }
 }
 
 /// A position with the rules of its variant: what its pieces attack, whether the side to move
@@ -79,8 +226,8 @@ pub trait RulesView<const W: usize>: PositionView<W> {
             self.legal_moves(&mut all);
         }
         moves.extend(all.into_iter().filter(|m| {
-            from.is_none_or(|from| m.from.is_some_and(|square| from.contains(square)))
-                && to.is_none_or(|to| to.contains(m.to))
+            from.is_none_or(|from| m.from().is_some_and(|square| from.contains(square)))
+                && to.is_none_or(|to| to.contains(m.to()))
         }));
     }
 
@@ -178,5 +325,34 @@ impl<const W: usize, T: RulesView<W>> RulesView<W> for &T {
     }
     fn move_number(&self) -> u32 {
         (**self).move_number()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every field comes back as put, on the largest board too, and the others stay empty.
+    #[test]
+    fn move_facts_keep_their_fields() {
+        let last = Square::from_index(26 * 26 - 1);
+        let (a1, b2) = (Square::from_index(0), Square::from_index(27));
+        let plain = MoveFacts::new(Some(a1), last);
+        assert_eq!((plain.from(), plain.to(), plain.capture(), plain.promotion()), (Some(a1), last, None, None));
+        assert!(!plain.is_en_passant() && plain.castle().is_none() && !plain.is_drop());
+
+        let promotion = MoveFacts::new(Some(b2), a1).capturing(a1).promoting(Kind::new(127));
+        assert_eq!((promotion.capture(), promotion.promotion()), (Some(a1), Some(Kind::new(127))));
+        assert_eq!((promotion.from(), promotion.to()), (Some(b2), a1));
+
+        let en_passant = MoveFacts::new(Some(a1), b2).en_passant_of(last);
+        assert_eq!((en_passant.capture(), en_passant.is_en_passant()), (Some(last), true));
+
+        for wing in [Wing::King, Wing::Queen] {
+            assert_eq!(MoveFacts::new(Some(a1), b2).castling(wing).castle(), Some(wing));
+        }
+        let drop = MoveFacts::new(None, last).dropping();
+        assert_eq!((drop.from(), drop.is_drop(), drop.capture()), (None, true, None));
+        assert_eq!(std::mem::size_of::<Option<MoveFacts>>(), 8);
     }
 }

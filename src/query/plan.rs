@@ -1115,15 +1115,17 @@ impl<const W: usize> Program<W> {
         for m in moves {
             let fits = node.promote.as_ref().is_none_or(|classes| {
                 // Promotion takes piece kinds whatever their colour, as in CQL 6.2.
-                m.promotion.is_some_and(|kind| classes.iter().any(|class| class.kinds.contains(kind)))
-            }) && (!node.en_passant || m.en_passant)
-                && node.castle.is_none_or(|wing| m.castle.is_some() && wing.is_none_or(|wing| m.castle == Some(wing)))
-                && (!node.drop || m.drop)
-                && within(TO, &node.to, Some(m.to))
-                && within(FROM, &node.from, m.from)
-                && within(CAPTURE, &node.capture, m.capture);
+                m.promotion().is_some_and(|kind| classes.iter().any(|class| class.kinds.contains(kind)))
+            }) && (!node.en_passant || m.is_en_passant())
+                && node
+                    .castle
+                    .is_none_or(|wing| m.castle().is_some() && wing.is_none_or(|wing| m.castle() == Some(wing)))
+                && (!node.drop || m.is_drop())
+                && within(TO, &node.to, Some(m.to()))
+                && within(FROM, &node.from, m.from())
+                && within(CAPTURE, &node.capture, m.capture());
             if fits {
-                let square = if node.to.is_some() { m.to } else { m.from.unwrap_or(m.to) };
+                let square = if node.to.is_some() { m.to() } else { m.from().unwrap_or(m.to()) };
                 value = value.with(square);
             }
         }

@@ -127,8 +127,8 @@ impl<const W: usize> Program<W> {
         at: usize,
     ) -> Option<usize> {
         let after = at + 1;
-        let played = context.frames.get(after)?.previous.as_ref()?;
-        if node.promote.is_some_and(|kinds| played.promotion.is_none_or(|kind| !kinds.contains(kind))) {
+        let played = context.frames.get(after)?.previous?;
+        if node.promote.is_some_and(|kinds| played.promotion().is_none_or(|kind| !kinds.contains(kind))) {
             return None;
         }
         let from = node.from.as_ref().map(|set| self.squares(set, context, at));
@@ -138,19 +138,19 @@ impl<const W: usize> Program<W> {
                 && to.is_none_or(|to| to.contains(reaches))
         };
         if node.capture {
-            return played.capture.filter(|&captured| fits(played.from, captured)).map(|_| after);
+            return played.capture().filter(|&captured| fits(played.from(), captured)).map(|_| after);
         }
-        if fits(played.from, played.to) {
+        if fits(played.from(), played.to()) {
             return Some(after);
         }
         // Castling: the rook's move, from the squares the mover left to those it took.
-        if played.castle.is_some() {
+        if played.castle().is_some() {
             let (before, now) = (&context.frames[at].position, &context.frames[after].position);
             let mover = before.turn();
             let left = before.color(mover) - now.color(mover);
             let took = now.color(mover) - before.color(mover);
-            let rook_from = left.iter().find(|&square| Some(square) != played.from);
-            let rook_to = took.iter().find(|&square| square != played.to);
+            let rook_from = left.iter().find(|&square| Some(square) != played.from());
+            let rook_to = took.iter().find(|&square| square != played.to());
             if let (Some(rook_from), Some(rook_to)) = (rook_from, rook_to)
                 && fits(Some(rook_from), rook_to)
             {

@@ -100,6 +100,8 @@ pub fn write_played(
     marks.sort_by_key(|&(ply, _)| ply);
     let mut marks = marks.into_iter().peekable();
     let mut texts: Vec<&[u8]> = Vec::new();
+    // The comment of a move, made again in the same memory for each move that has one.
+    let mut gained: Option<Vec<u8>> = None;
     write_game(out, &tags, result, comment, |moves| {
         for (ply, &played) in (1..).zip(game.played) {
             let (number, black) = (board.fullmoves(), board.turn() == Color::Black);
@@ -113,10 +115,12 @@ pub fn write_played(
                 while let Some((_, text)) = marks.next_if(|&(at, _)| at <= ply) {
                     texts.push(text);
                 }
-                let mut gained = None;
+                if let Some(gained) = &mut gained {
+                    gained.clear();
+                }
                 append_texts(&mut gained, &texts);
-                if let Some(gained) = gained {
-                    moves.comment(&gained);
+                if let Some(gained) = gained.as_deref().filter(|gained| !gained.is_empty()) {
+                    moves.comment(gained);
                 }
             }
             moves.end_move();

@@ -556,6 +556,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
     }
 
     /// Tests the newest position of the current line.
+    #[inline(always)]
     fn test_last(&mut self) {
         if let (Some(program), Some(line)) = (self.program, &self.line) {
             if self.every_position {
@@ -767,8 +768,8 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
                     let frame = line.frames.last_mut().expect("a line has a position");
                     if let (Some(facts), Some(pieces)) = (&facts, line.pieces.last_mut()) {
                         let occupied = PositionView::occupied(&frame.position);
-                        let castled = facts.castle.is_some();
-                        pieces.play(facts.from, facts.to, facts.capture, castled, |index| {
+                        let castled = facts.castle().is_some();
+                        pieces.play(facts.from(), facts.to(), facts.capture(), castled, |index| {
                             u16::try_from(index).is_ok_and(|index| occupied.contains(Square::from_index(index)))
                         });
                     }

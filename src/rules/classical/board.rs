@@ -414,6 +414,13 @@ impl Board {
     /// Plays a move, which must be legal.
     #[inline]
     pub fn play(&mut self, m: Move) {
+        self.play_inline(m);
+    }
+
+    /// [`Board::play`], made part of its caller: for replaying games, where it is called once
+    /// a move.
+    #[inline(always)]
+    pub(super) fn play_inline(&mut self, m: Move) {
         let us = self.turn;
         let them = us.other();
         self.halfmoves = self.halfmoves.saturating_add(1);
@@ -534,7 +541,7 @@ impl Board {
 
     /// Whether a pseudo-legal piece move (not en passant, not castling) leaves the mover's king
     /// unattacked, found without playing it.
-    #[inline]
+    #[inline(always)]
     pub(super) fn leaves_king_safe(&self, role: Role, from: u8, to: u8) -> bool {
         let us = self.turn;
         let them = us.other();

@@ -532,7 +532,7 @@ impl Board {
             m => self.is_legal(m),
         };
         if legal {
-            self.play(m);
+            self.play_inline(m);
         }
         legal
     }

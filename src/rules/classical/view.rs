@@ -21,28 +21,18 @@ impl Board {
     #[inline]
     pub fn move_facts(&self, m: Move) -> Option<MoveFacts> {
         let to = square(m.to()?);
-        let facts = MoveFacts {
-            from: m.from().map(square),
-            to,
-            capture: None,
-            promotion: None,
-            en_passant: false,
-            castle: None,
-            drop: false,
-        };
+        let facts = MoveFacts::new(m.from().map(square), to);
         Some(match m {
             Move::Normal { capture, promotion, .. } => {
-                MoveFacts { capture: capture.map(|_| to), promotion: promotion.map(kind), ..facts }
+                let facts = if capture.is_some() { facts.capturing(to) } else { facts };
+                promotion.map_or(facts, |role| facts.promoting(kind(role)))
             }
             Move::EnPassant { from, to: landing } => {
                 // The captured pawn stands beside the capturing one, on the file it lands on.
-                let captured = (from & !7) | (landing & 7);
-                MoveFacts { capture: Some(square(captured)), en_passant: true, ..facts }
+                facts.en_passant_of(square((from & !7) | (landing & 7)))
             }
-            Move::Castle { king, rook } => {
-                MoveFacts { castle: Some(if rook > king { Wing::King } else { Wing::Queen }), ..facts }
-            }
-            Move::Drop { .. } => MoveFacts { drop: true, ..facts },
+            Move::Castle { king, rook } => facts.castling(if rook > king { Wing::King } else { Wing::Queen }),
+            Move::Drop { .. } => facts.dropping(),
             Move::Null => return None,
         })
     }
