@@ -149,8 +149,27 @@ pub struct Problem<'a> {
 /// Makes what a sink writes for a game found, on the search's threads, ahead of
 /// [`Sink::found`], which then has it as [`Found::rendered`].
 pub trait Render: Sync {
-    /// The bytes written for a game found.
-    fn render(&self, game: &Found<'_>) -> Vec<u8>;
+    /// Appends to `out` the bytes written for a game found.
+    fn render(&self, game: &Found<'_>, out: &mut Vec<u8>);
+}
+
+/// The games found among some consecutive events, rendered one after another into one buffer
+/// on one thread: few allocations, and each freed at once.
+struct Rendered {
+    bytes: Vec<u8>,
+    /// Where each event's bytes end (an event that is no game found has none).
+    ends: Vec<usize>,
+}
+
+impl Rendered {
+    /// The events rendered together.
+    const EVENTS: usize = 32;
+
+    /// The bytes of the `index`th event of the chunk.
+    fn of(&self, index: usize) -> &[u8] {
+        let start = index.checked_sub(1).map_or(0, |before| self.ends[before]);
+        &self.bytes[start..self.ends[index]]
+    }
 }
 
 /// Where the results of a search go.
@@ -454,19 +473,35 @@ impl Merge<'_, '_> {
             self.lines += batch.newlines;
         }
         let (name, base, text) = (self.name, self.base, self.text);
-        let rendered: Vec<Option<Vec<u8>>> = match self.sink.renderer() {
+        let rendered: Vec<Rendered> = match self.sink.renderer() {
             Some(renderer) => self.search.pool.install(|| {
                 events
-                    .par_iter()
-                    .map(|event| match event {
-                        Event::Found(pending) => Some(renderer.render(&found(name, base, text, pending, None))),
-                        _ => None,
+                    .par_chunks(Rendered::EVENTS)
+                    .map(|chunk| {
+                        // A game is written about as long as it was read, with its comments.
+                        let size = chunk
+                            .iter()
+                            .map(|event| match event {
+                                Event::Found(pending) => pending.record.end - pending.record.start + 256,
+                                _ => 0,
+                            })
+                            .sum();
+                        let mut rendered =
+                            Rendered { bytes: Vec::with_capacity(size), ends: Vec::with_capacity(chunk.len()) };
+                        for event in chunk {
+                            if let Event::Found(pending) = event {
+                                renderer.render(&found(name, base, text, pending, None), &mut rendered.bytes);
+                            }
+                            rendered.ends.push(rendered.bytes.len());
+                        }
+                        rendered
                     })
                     .collect()
             }),
-            None => events.iter().map(|_| None).collect(),
+            None => Vec::new(),
         };
-        for (event, rendered) in events.iter().zip(&rendered) {
+        for (index, event) in events.iter().enumerate() {
+            let rendered = rendered.get(index / Rendered::EVENTS).map(|chunk| chunk.of(index % Rendered::EVENTS));
             match event {
                 Event::Message(number, message) => self.sink.message(*number, message)?,
                 Event::Problem { record, number, line } => {
@@ -481,7 +516,7 @@ impl Merge<'_, '_> {
                         message: error.kind.to_string(),
                     })?;
                 }
-                Event::Found(pending) => self.sink.found(&found(name, base, text, pending, rendered.as_deref()))?,
+                Event::Found(pending) => self.sink.found(&found(name, base, text, pending, rendered))?,
             }
         }
         Ok(outcome)

@@ -158,10 +158,9 @@ pub struct CqlRender {
 }
 
 impl Render for CqlRender {
-    fn render(&self, game: &Found<'_>) -> Vec<u8> {
-        let mut text = Vec::with_capacity(game.text.len() + 64);
-        self.write(game, &mut text);
-        text
+    fn render(&self, game: &Found<'_>, out: &mut Vec<u8>) {
+        out.reserve(game.text.len() + 64);
+        self.write(game, out);
     }
 }
 
