@@ -437,3 +437,51 @@ fn evaluation_symbols_between_moves_do_not_stop_a_game() {
     let found = common::found("move previous from K", pgn);
     assert_eq!(found, [(1, vec![9])], "castling at ply 9 is reached");
 }
+
+/// A `move previous` whose sets are squares and pieces is decided by the move alone, without
+/// the position before it; the same filter with a set that needs that position (an `if`)
+/// finds the same positions, in games with every kind of move, variations included.
+#[test]
+fn previous_moves_are_decided_by_what_moved_as_by_the_position_before() {
+    // Each filter names where the move lands as `to S`, or names it nowhere.
+    let filters = [
+        "from B",
+        "capture p",
+        "to f7 from B capture p",
+        "from ~K",
+        "capture dark [pn]",
+        "from [Nn] to e4",
+        "from K castle",
+        "from P enpassant",
+        "from P promote Q",
+        "from a-h2 capture (r | b) to ~a-h8",
+        "from [Qq] capture A",
+    ];
+    let anywhere = "(if true then a-h1-8 else a-h1-8)";
+    let mut matched = [false; 11];
+    for (variant, seed) in [("Standard", 3), ("Chess960", 4), ("Crazyhouse", 5)] {
+        let pgn = common::games::random_games(variant, 150, seed);
+        for (filter, matched) in filters.iter().zip(&mut matched) {
+            let plain = format!("move {filter} previous");
+            let looked_up = match filter.split_once("to ") {
+                Some((before, after)) => {
+                    let (to, rest) = after.split_once(' ').unwrap_or((after, ""));
+                    format!("move {before}to ({to} & {anywhere}) {rest} previous")
+                }
+                None => format!("move {filter} to {anywhere} previous"),
+            };
+            let (plain_plan, looked_up_plan) = (Query::parse(&plain).unwrap(), Query::parse(&looked_up).unwrap());
+            let standard = cqlq::Variant::standard();
+            assert!(!plain_plan.compile(standard).unwrap().program::<1>().unwrap().needs().parent, "{plain}");
+            assert!(looked_up_plan.compile(standard).unwrap().program::<1>().unwrap().needs().parent, "{looked_up}");
+            for variations in [false, true] {
+                let options = || SearchOptions { variations, ..SearchOptions::default() };
+                let found = common::found_with(&plain, &pgn, options());
+                assert_eq!(found, common::found_with(&looked_up, &pgn, options()), "{plain} in {variant}");
+                *matched |= !found.is_empty();
+            }
+        }
+    }
+    // The games hold moves of every kind asked for.
+    assert_eq!(matched, [true; 11]);
+}

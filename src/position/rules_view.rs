@@ -6,7 +6,7 @@ use std::num::NonZeroU64;
 
 use super::{Mark, Position, PositionView, Setup};
 use crate::board::{Square, SquareSet};
-use crate::variant::{Color, Kind, KindSet, Piece, Variant};
+use crate::variant::{Color, Kind, KindSet, MAX_KINDS, Piece, Variant};
 
 /// The side of the board a king castles to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -17,63 +17,78 @@ pub enum Wing {
     Queen,
 }
 
-/// A move as the query's move filters see it: where it goes from and to, what it captures,
-/// what it promotes to, and whether it is en passant, castling or a drop.
+/// A move as the query's move filters see it: where it goes from and to, which piece moves,
+/// what it captures, what it promotes to, and whether it is en passant, castling or a drop.
 ///
 /// It is packed into one word, so that it is made, kept with each position and copied in a
 /// register, as each move of a game is replayed.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct MoveFacts(NonZeroU64);
 
-/// The fields of [`MoveFacts`]: the shift of each, and the value that says "none".
+/// The fields of [`MoveFacts`]: the shift of each, its width, and the value that says "none".
 mod packed {
     pub const FROM: u32 = 0;
-    pub const TO: u32 = 16;
-    pub const CAPTURE: u32 = 32;
-    pub const PROMOTION: u32 = 48;
+    pub const TO: u32 = 10;
+    pub const CAPTURE: u32 = 20;
+    pub const SQUARE_BITS: u64 = 0x3ff;
+    pub const PROMOTION: u32 = 30;
+    pub const MOVER: u32 = 38;
+    pub const CAPTURED: u32 = 46;
+    pub const KIND_BITS: u64 = 0xff;
+    pub const MOVER_BLACK: u64 = 1 << 54;
+    pub const CAPTURED_BLACK: u64 = 1 << 55;
     pub const EN_PASSANT: u64 = 1 << 56;
     pub const KING_WING: u64 = 1 << 57;
     pub const QUEEN_WING: u64 = 1 << 58;
     pub const DROP: u64 = 1 << 59;
     /// Set in every value, so that none is zero.
     pub const PRESENT: u64 = 1 << 63;
-    pub const NO_SQUARE: u64 = 0xffff;
-    pub const NO_KIND: u64 = 0xff;
 }
 
+// Every square of the largest board, and every kind, fits its field, beside a value for none.
+const _: () = assert!(26 * 26 < packed::SQUARE_BITS as usize && MAX_KINDS < packed::KIND_BITS as usize);
+
 impl MoveFacts {
-    /// A move from `from` (none for a drop) to `to`, capturing nothing, promoting to nothing.
+    /// A move of `mover` from `from` (none for a drop) to `to`, capturing nothing, promoting
+    /// to nothing.
     #[must_use]
     #[inline]
-    pub fn new(from: Option<Square>, to: Square) -> MoveFacts {
-        let from = from.map_or(packed::NO_SQUARE, |square| square.index() as u64);
+    pub fn new(from: Option<Square>, to: Square, mover: Piece) -> MoveFacts {
+        let from = from.map_or(packed::SQUARE_BITS, |square| square.index() as u64);
+        let black = if mover.color == Color::Black { packed::MOVER_BLACK } else { 0 };
         let bits = packed::PRESENT
+            | black
             | from << packed::FROM
             | (to.index() as u64) << packed::TO
-            | packed::NO_SQUARE << packed::CAPTURE
-            | packed::NO_KIND << packed::PROMOTION;
+            | packed::SQUARE_BITS << packed::CAPTURE
+            | packed::KIND_BITS << packed::PROMOTION
+            | (mover.kind.index() as u64) << packed::MOVER
+            | packed::KIND_BITS << packed::CAPTURED;
         MoveFacts(NonZeroU64::new(bits).expect("the present bit is set"))
     }
 
-    /// The same move, capturing the piece on `square`.
+    /// The same move, capturing `captured` on `square`.
     #[must_use]
     #[inline]
-    pub fn capturing(self, square: Square) -> MoveFacts {
-        self.with_field(packed::CAPTURE, 0xffff, square.index() as u64)
+    pub fn capturing(self, square: Square, captured: Piece) -> MoveFacts {
+        let black = if captured.color == Color::Black { packed::CAPTURED_BLACK } else { 0 };
+        self.with_field(packed::CAPTURE, packed::SQUARE_BITS, square.index() as u64)
+            .with_field(packed::CAPTURED, packed::KIND_BITS, captured.kind.index() as u64)
+            .with_flag(black)
     }
 
     /// The same move, promoting to `kind`.
     #[must_use]
     #[inline]
     pub fn promoting(self, kind: Kind) -> MoveFacts {
-        self.with_field(packed::PROMOTION, 0xff, kind.index() as u64)
+        self.with_field(packed::PROMOTION, packed::KIND_BITS, kind.index() as u64)
     }
 
-    /// The same move, an en passant capture of the pawn on `captured`.
+    /// The same move, an en passant capture of `captured` on `square`.
     #[must_use]
     #[inline]
-    pub fn en_passant_of(self, captured: Square) -> MoveFacts {
-        self.capturing(captured).with_flag(packed::EN_PASSANT)
+    pub fn en_passant_of(self, square: Square, captured: Piece) -> MoveFacts {
+        self.capturing(square, captured).with_flag(packed::EN_PASSANT)
     }
 
     /// The same move, castling towards `wing`.
@@ -101,7 +116,7 @@ impl MoveFacts {
     #[must_use]
     #[inline]
     pub fn to(self) -> Square {
-        Square::from_index(self.field(packed::TO, 0xffff) as u16)
+        Square::from_index(self.field(packed::TO, packed::SQUARE_BITS) as u16)
     }
 
     /// The square of the piece captured, if any (for en passant, the captured pawn's square).
@@ -111,12 +126,28 @@ impl MoveFacts {
         self.square(packed::CAPTURE)
     }
 
+    /// The piece that moves, as it stood on the square it leaves (the king, for castling; the
+    /// piece put, for a drop).
+    #[must_use]
+    #[inline]
+    pub fn mover(self) -> Piece {
+        let color = if self.0.get() & packed::MOVER_BLACK != 0 { Color::Black } else { Color::White };
+        Piece { kind: Kind::new(self.field(packed::MOVER, packed::KIND_BITS) as u8), color }
+    }
+
+    /// The piece captured, if any.
+    #[must_use]
+    #[inline]
+    pub fn captured(self) -> Option<Piece> {
+        let color = if self.0.get() & packed::CAPTURED_BLACK != 0 { Color::Black } else { Color::White };
+        self.kind(packed::CAPTURED).map(|kind| Piece { kind, color })
+    }
+
     /// The kind a pawn promotes to, in the colour of the side that moved.
     #[must_use]
     #[inline]
     pub fn promotion(self) -> Option<Kind> {
-        let kind = self.field(packed::PROMOTION, 0xff);
-        (kind != packed::NO_KIND).then(|| Kind::new(kind as u8))
+        self.kind(packed::PROMOTION)
     }
 
     /// Whether it is an en passant capture.
@@ -152,8 +183,13 @@ impl MoveFacts {
     }
 
     fn square(self, shift: u32) -> Option<Square> {
-        let index = self.field(shift, 0xffff);
-        (index != packed::NO_SQUARE).then(|| Square::from_index(index as u16))
+        let index = self.field(shift, packed::SQUARE_BITS);
+        (index != packed::SQUARE_BITS).then(|| Square::from_index(index as u16))
+    }
+
+    fn kind(self, shift: u32) -> Option<Kind> {
+        let index = self.field(shift, packed::KIND_BITS);
+        (index != packed::KIND_BITS).then(|| Kind::new(index as u8))
     }
 
     fn with_field(self, shift: u32, mask: u64, value: u64) -> MoveFacts {
@@ -171,7 +207,9 @@ impl fmt::Debug for MoveFacts {
         f.debug_struct("MoveFacts")
             .field("from", &self.from())
             .field("to", &self.to())
+            .field("mover", &self.mover())
             .field("capture", &self.capture())
+            .field("captured", &self.captured())
             .field("promotion", &self.promotion())
             .field("en_passant", &self.is_en_passant())
             .field("castle", &self.castle())
@@ -337,22 +375,29 @@ mod tests {
     fn move_facts_keep_their_fields() {
         let last = Square::from_index(26 * 26 - 1);
         let (a1, b2) = (Square::from_index(0), Square::from_index(27));
-        let plain = MoveFacts::new(Some(a1), last);
-        assert_eq!((plain.from(), plain.to(), plain.capture(), plain.promotion()), (Some(a1), last, None, None));
+        let knight = Piece { kind: Kind::new(1), color: Color::White };
+        let rare = Piece { kind: Kind::new(127), color: Color::Black };
+        let plain = MoveFacts::new(Some(a1), last, knight);
+        assert_eq!((plain.from(), plain.to(), plain.mover()), (Some(a1), last, knight));
+        assert_eq!((plain.capture(), plain.captured(), plain.promotion()), (None, None, None));
         assert!(!plain.is_en_passant() && plain.castle().is_none() && !plain.is_drop());
 
-        let promotion = MoveFacts::new(Some(b2), a1).capturing(a1).promoting(Kind::new(127));
-        assert_eq!((promotion.capture(), promotion.promotion()), (Some(a1), Some(Kind::new(127))));
-        assert_eq!((promotion.from(), promotion.to()), (Some(b2), a1));
+        let promotion = MoveFacts::new(Some(b2), a1, rare).capturing(a1, knight).promoting(Kind::new(127));
+        assert_eq!((promotion.capture(), promotion.captured()), (Some(a1), Some(knight)));
+        assert_eq!((promotion.from(), promotion.to(), promotion.mover()), (Some(b2), a1, rare));
+        assert_eq!(promotion.promotion(), Some(Kind::new(127)));
 
-        let en_passant = MoveFacts::new(Some(a1), b2).en_passant_of(last);
-        assert_eq!((en_passant.capture(), en_passant.is_en_passant()), (Some(last), true));
+        let en_passant = MoveFacts::new(Some(a1), b2, knight).en_passant_of(last, rare);
+        assert_eq!(
+            (en_passant.capture(), en_passant.captured(), en_passant.is_en_passant()),
+            (Some(last), Some(rare), true)
+        );
 
         for wing in [Wing::King, Wing::Queen] {
-            assert_eq!(MoveFacts::new(Some(a1), b2).castling(wing).castle(), Some(wing));
+            assert_eq!(MoveFacts::new(Some(a1), b2, rare).castling(wing).castle(), Some(wing));
         }
-        let drop = MoveFacts::new(None, last).dropping();
-        assert_eq!((drop.from(), drop.is_drop(), drop.capture()), (None, true, None));
+        let drop = MoveFacts::new(None, last, rare).dropping();
+        assert_eq!((drop.from(), drop.is_drop(), drop.capture(), drop.mover()), (None, true, None, rare));
         assert_eq!(std::mem::size_of::<Option<MoveFacts>>(), 8);
     }
 }

@@ -65,6 +65,7 @@ pub(crate) fn compile<const W: usize>(
         slots: HashMap::new(),
         persistent: Vec::new(),
         printed: Vec::new(),
+        needs_parent: false,
     };
     let mut compiled: Vec<FilterNode<W>> = filters.iter().map(|filter| compiler.filter(filter)).collect();
     let mut exprs: Vec<&Expr> = filters.iter().collect();
@@ -83,7 +84,7 @@ pub(crate) fn compile<const W: usize>(
     if !compiler.diagnostics.is_empty() {
         return Err(compiler.diagnostics);
     }
-    let needs = Needs { terminal: only_terminal(filters, &exprs), ..needs(&exprs) };
+    let needs = Needs { terminal: only_terminal(filters, &exprs), parent: compiler.needs_parent, ..needs(&exprs) };
     let values = (0..variant.kinds())
         .map(|index| i64::from(variant.piece_type(crate::variant::Kind::new(index as u8)).value.unwrap_or(0)))
         .collect();
@@ -171,6 +172,7 @@ fn needs(filters: &[&Expr]) -> Needs {
             )
         }),
         terminal: false,
+        parent: false,
     }
 }
 
@@ -193,6 +195,8 @@ pub(super) struct Compiler<'a, const W: usize> {
     persistent: Vec<Option<Value<W>>>,
     /// The persistent variables printed at the end, in the order declared, with their slots.
     printed: Vec<(String, usize)>,
+    /// Whether a `move previous` looks for its sets in the position before the move.
+    needs_parent: bool,
 }
 
 /// What a piece letter stands for.
@@ -782,7 +786,7 @@ impl<const W: usize> Compiler<'_, W> {
             Castle::QueenSide => Some(Wing::Queen),
         });
         let mut set = |part: &Option<Box<Expr>>| part.as_ref().map(|part| self.set(part));
-        SetNode::Move(Box::new(MoveNode {
+        let node = MoveNode {
             when: filter.when,
             from: set(&filter.from),
             to: set(&filter.to),
@@ -791,7 +795,15 @@ impl<const W: usize> Compiler<'_, W> {
             en_passant: filter.en_passant,
             castle,
             drop: filter.drop,
-        }))
+            by_facts: false,
+        };
+        // Transforms and simplification keep squares and pieces what they are: a move the
+        // facts decide here is decided by them in every copy.
+        let node = MoveNode { by_facts: node.decided_by_facts(), ..node };
+        if node.when == MoveWhen::Previous && !node.by_facts {
+            self.needs_parent = true;
+        }
+        SetNode::Move(Box::new(node))
     }
 
     fn pieces(&mut self, designator: &PieceDesignator) -> SetNode<W> {

@@ -223,6 +223,8 @@ pub(crate) struct MoveNode<const W: usize> {
     pub en_passant: bool,
     pub castle: Option<Option<Wing>>,
     pub drop: bool,
+    /// Whether the move alone decides the sets ([`MoveNode::decided_by_facts`]), found once.
+    pub by_facts: bool,
 }
 
 /// A number expression; `None` is a number without a value (a division by zero).
@@ -435,9 +437,11 @@ pub(crate) enum TextNode<const W: usize> {
 /// What a program needs from the replay besides each position.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Needs {
-    /// The move that led to each position, and the position before it, where the move's sets
-    /// are looked for (`move previous`).
+    /// The move that led to each position (`move previous`).
     pub previous_move: bool,
+    /// The position before each one, where the sets of a `move previous` are looked for,
+    /// unless the move alone decides them (squares, and the pieces that move and are taken).
+    pub parent: bool,
     /// The positions after each one (`line`, `terminal`): a line is tested once it is complete.
     pub lookahead: bool,
     /// The identities of the pieces of each position, followed from the first (`piece x in S`).
@@ -1058,10 +1062,16 @@ impl<const W: usize> Program<W> {
         match node.when {
             MoveWhen::Previous => {
                 // The move was made in the position before this one.
-                let (Some(previous), Some(parent)) = (frame.previous.as_ref(), at.checked_sub(1)) else {
-                    return SquareSet::EMPTY;
-                };
-                self.fitting(node, std::slice::from_ref(previous), context, parent, (None, None))
+                let Some(previous) = frame.previous else { return SquareSet::EMPTY };
+                if node.by_facts {
+                    return if self.fits_by_facts(node, previous) {
+                        SquareSet::EMPTY.with(node.square_of(previous))
+                    } else {
+                        SquareSet::EMPTY
+                    };
+                }
+                let Some(parent) = at.checked_sub(1) else { return SquareSet::EMPTY };
+                self.fitting(node, std::slice::from_ref(&previous), context, parent, (None, None))
             }
             MoveWhen::Played => {
                 // The move that led to the next position was made in this one.
@@ -1112,24 +1122,53 @@ impl<const W: usize> Program<W> {
             squares.contains(square)
         };
         let mut value = SquareSet::EMPTY;
-        for m in moves {
-            let fits = node.promote.as_ref().is_none_or(|classes| {
-                // Promotion takes piece kinds whatever their colour, as in CQL 6.2.
-                m.promotion().is_some_and(|kind| classes.iter().any(|class| class.kinds.contains(kind)))
-            }) && (!node.en_passant || m.is_en_passant())
-                && node
-                    .castle
-                    .is_none_or(|wing| m.castle().is_some() && wing.is_none_or(|wing| m.castle() == Some(wing)))
-                && (!node.drop || m.is_drop())
+        for &m in moves {
+            let fits = node.fits_kind(m)
                 && within(TO, &node.to, Some(m.to()))
                 && within(FROM, &node.from, m.from())
                 && within(CAPTURE, &node.capture, m.capture());
             if fits {
-                let square = if node.to.is_some() { m.to() } else { m.from().unwrap_or(m.to()) };
-                value = value.with(square);
+                value = value.with(node.square_of(m));
             }
         }
         value
+    }
+
+    /// Whether a move fits a filter whose sets the move alone decides
+    /// ([`MoveNode::decided_by_facts`]).
+    fn fits_by_facts(&self, node: &MoveNode<W>, m: MoveFacts) -> bool {
+        let within = |set: &Option<SetNode<W>>, square: Option<Square>, piece: Option<Piece>| {
+            set.as_ref().is_none_or(|set| square.is_some_and(|square| self.holds_by_facts(set, square, piece)))
+        };
+        node.fits_kind(m)
+            && within(&node.to, Some(m.to()), None)
+            && within(&node.from, m.from(), Some(m.mover()))
+            && within(&node.capture, m.capture(), m.captured())
+    }
+
+    /// Whether a set that squares and pieces make holds `square`, where `piece` stood before
+    /// the move.
+    fn holds_by_facts(&self, set: &SetNode<W>, square: Square, piece: Option<Piece>) -> bool {
+        match set {
+            SetNode::Squares { squares, .. } => squares.contains(square),
+            SetNode::Pieces { classes, squares, .. } => {
+                squares.contains(square)
+                    && piece.is_some_and(|piece| {
+                        classes.iter().any(|class| class.color == piece.color && class.kinds.contains(piece.kind))
+                    })
+            }
+            SetNode::Union(left, right) => {
+                self.holds_by_facts(left, square, piece) || self.holds_by_facts(right, square, piece)
+            }
+            SetNode::Intersection(left, right) => {
+                self.holds_by_facts(left, square, piece) && self.holds_by_facts(right, square, piece)
+            }
+            SetNode::Complement { set, .. } => !self.holds_by_facts(set, square, piece),
+            SetNode::Shade { light, set } => {
+                self.shade(*light).contains(square) && self.holds_by_facts(set, square, piece)
+            }
+            _ => unreachable!("only sets the move decides are looked at"),
+        }
     }
 }
 
@@ -1241,7 +1280,49 @@ impl<const W: usize> FilterNode<W> {
     }
 }
 
+impl<const W: usize> MoveNode<W> {
+    /// Whether the move alone decides the filter's sets, without the position it was made in:
+    /// they are made of squares, and (for the squares it leaves and captures on) of the pieces
+    /// that stood there, which the move knows. The square it lands on may hold anything.
+    pub(crate) fn decided_by_facts(&self) -> bool {
+        self.to.as_ref().is_none_or(|set| set.decided_by_facts(false))
+            && self.from.as_ref().is_none_or(|set| set.decided_by_facts(true))
+            && self.capture.as_ref().is_none_or(|set| set.decided_by_facts(true))
+    }
+
+    /// Whether a move is of the kind the filter asks for: promoting, en passant, castling, a
+    /// drop.
+    fn fits_kind(&self, m: MoveFacts) -> bool {
+        self.promote.as_ref().is_none_or(|classes| {
+            // Promotion takes piece kinds whatever their colour, as in CQL 6.2.
+            m.promotion().is_some_and(|kind| classes.iter().any(|class| class.kinds.contains(kind)))
+        }) && (!self.en_passant || m.is_en_passant())
+            && self.castle.is_none_or(|wing| m.castle().is_some() && wing.is_none_or(|wing| m.castle() == Some(wing)))
+            && (!self.drop || m.is_drop())
+    }
+
+    /// The square a fitting move gives: where it lands when the filter names that, else where
+    /// it comes from.
+    fn square_of(&self, m: MoveFacts) -> Square {
+        if self.to.is_some() { m.to() } else { m.from().unwrap_or(m.to()) }
+    }
+}
+
 impl<const W: usize> SetNode<W> {
+    /// Whether the set is made of squares and, with `pieces`, of pieces of some classes (with
+    /// no level), so that whether it holds a square is known from the piece that stood there.
+    fn decided_by_facts(&self, pieces: bool) -> bool {
+        match self {
+            SetNode::Squares { .. } => true,
+            SetNode::Pieces { classes, empty, .. } => pieces && !*empty && classes.iter().all(|c| c.level.is_none()),
+            SetNode::Union(left, right) | SetNode::Intersection(left, right) => {
+                left.decided_by_facts(pieces) && right.decided_by_facts(pieces)
+            }
+            SetNode::Complement { set, .. } | SetNode::Shade { set, .. } => set.decided_by_facts(pieces),
+            _ => false,
+        }
+    }
+
     /// Whether the set is squares and pieces only, found at once without looking further than
     /// the board.
     fn is_plain(&self) -> bool {

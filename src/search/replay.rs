@@ -683,7 +683,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         self.needs = program.needs();
         self.keep = if self.needs.lookahead {
             0
-        } else if self.needs.previous_move || self.needs.identities || self.options.variations {
+        } else if self.needs.parent || self.needs.identities || self.options.variations {
             2
         } else {
             1
@@ -763,9 +763,9 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
                 if mainline && self.options.keep_played {
                     self.played.push(played);
                 }
-                if needs_facts && let Some(parent) = line.frames.len().checked_sub(2) {
-                    let facts = line.frames[parent].position.move_facts(played);
-                    let frame = line.frames.last_mut().expect("a line has a position");
+                if needs_facts {
+                    // The side to move now is the one that did not move.
+                    let facts = Board::facts_of(played, frame.position.turn().other());
                     if let (Some(facts), Some(pieces)) = (&facts, line.pieces.last_mut()) {
                         let occupied = PositionView::occupied(&frame.position);
                         let castled = facts.castle().is_some();

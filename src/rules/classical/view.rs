@@ -5,7 +5,7 @@ use super::attacks::{self, Bitboard};
 use super::board::{Board, Move, MoveList, bits};
 use crate::board::{Square, SquareSet};
 use crate::position::{MoveFacts, RulesView, Wing};
-use crate::variant::{Kind, Role};
+use crate::variant::{Color, Kind, Piece, Role};
 
 fn square(index: u8) -> Square {
     Square::from_index(u16::from(index))
@@ -20,19 +20,32 @@ impl Board {
     #[must_use]
     #[inline]
     pub fn move_facts(&self, m: Move) -> Option<MoveFacts> {
+        Board::facts_of(m, self.turn())
+    }
+
+    /// What a move made by `mover` does, as the query's move filters see it: all of it is in
+    /// the move (none for a null move).
+    #[must_use]
+    #[inline]
+    pub fn facts_of(m: Move, mover: Color) -> Option<MoveFacts> {
+        let piece = |role: Role, color: Color| Piece { kind: kind(role), color };
         let to = square(m.to()?);
-        let facts = MoveFacts::new(m.from().map(square), to);
+        let from = m.from().map(square);
         Some(match m {
-            Move::Normal { capture, promotion, .. } => {
-                let facts = if capture.is_some() { facts.capturing(to) } else { facts };
+            Move::Normal { role, capture, promotion, .. } => {
+                let facts = MoveFacts::new(from, to, piece(role, mover));
+                let facts = capture.map_or(facts, |taken| facts.capturing(to, piece(taken, mover.other())));
                 promotion.map_or(facts, |role| facts.promoting(kind(role)))
             }
             Move::EnPassant { from, to: landing } => {
                 // The captured pawn stands beside the capturing one, on the file it lands on.
-                facts.en_passant_of(square((from & !7) | (landing & 7)))
+                let captured = square((from & !7) | (landing & 7));
+                MoveFacts::new(Some(square(from)), to, piece(Role::Pawn, mover))
+                    .en_passant_of(captured, piece(Role::Pawn, mover.other()))
             }
-            Move::Castle { king, rook } => facts.castling(if rook > king { Wing::King } else { Wing::Queen }),
-            Move::Drop { .. } => facts.dropping(),
+            Move::Castle { king, rook } => MoveFacts::new(from, to, piece(Role::King, mover))
+                .castling(if rook > king { Wing::King } else { Wing::Queen }),
+            Move::Drop { role, .. } => MoveFacts::new(None, to, piece(role, mover)).dropping(),
             Move::Null => return None,
         })
     }
@@ -42,11 +55,7 @@ impl RulesView<1> for Board {
     fn attacks_from(&self, from: Square) -> SquareSet<1> {
         let index = from.index() as u8;
         let Some(role) = self.role_at(index) else { return SquareSet::EMPTY };
-        let color = if self.side(crate::variant::Color::White) & (1 << index) != 0 {
-            crate::variant::Color::White
-        } else {
-            crate::variant::Color::Black
-        };
+        let color = if self.side(Color::White) & (1 << index) != 0 { Color::White } else { Color::Black };
         SquareSet::from_words([self.attacks_from(role, color, index, self.occupied())])
     }
 
@@ -92,11 +101,7 @@ impl RulesView<1> for Board {
         let occupied = self.occupied();
         let shielded: Bitboard = shielded.words()[0] & occupied;
         for target in bits(shielded) {
-            let ours = if self.side(crate::variant::Color::White) & (1 << target) != 0 {
-                crate::variant::Color::White
-            } else {
-                crate::variant::Color::Black
-            };
+            let ours = if self.side(Color::White) & (1 << target) != 0 { Color::White } else { Color::Black };
             let them = ours.other();
             let lines = self.pieces(them, Role::Queen);
             let snipers = (attacks::rook_rays(target) & (self.pieces(them, Role::Rook) | lines))
