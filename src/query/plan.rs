@@ -758,6 +758,7 @@ impl<const W: usize> Program<W> {
             SetNode::Pieces { classes, empty, squares, .. } => {
                 self.on_board(classes, *empty, &context.frames[at].position) & *squares
             }
+            SetNode::Move(node) => self.moves(node, context, at),
             _ => self.composite_squares(node, context, at),
         }
     }
@@ -1147,7 +1148,8 @@ impl<const W: usize> Program<W> {
     }
 
     /// Whether a set that squares and pieces make holds `square`, where `piece` stood before
-    /// the move.
+    /// the move. Plain squares and pieces are looked at where they are asked for.
+    #[inline(always)]
     fn holds_by_facts(&self, set: &SetNode<W>, square: Square, piece: Option<Piece>) -> bool {
         match set {
             SetNode::Squares { squares, .. } => squares.contains(square),
@@ -1157,6 +1159,13 @@ impl<const W: usize> Program<W> {
                         classes.iter().any(|class| class.color == piece.color && class.kinds.contains(piece.kind))
                     })
             }
+            set => self.composite_holds_by_facts(set, square, piece),
+        }
+    }
+
+    /// [`Program::holds_by_facts`] of the sets made of others.
+    fn composite_holds_by_facts(&self, set: &SetNode<W>, square: Square, piece: Option<Piece>) -> bool {
+        match set {
             SetNode::Union(left, right) => {
                 self.holds_by_facts(left, square, piece) || self.holds_by_facts(right, square, piece)
             }
