@@ -123,10 +123,19 @@ fn date(value: &[u8]) -> String {
     let second_dot =
         first_dot.and_then(|dot| value[dot + 1..].iter().position(|&byte| byte == b'.').map(|i| dot + 1 + i));
     let day = after(second_dot);
-    let part = |number: u32, valid: std::ops::RangeInclusive<u32>, width: usize| {
-        if valid.contains(&number) { format!("{number:0width$}") } else { "?".repeat(width) }
-    };
-    format!("{}.{}.{}", part(year, 1..=MAX_YEAR, 4), part(month, 1..=12, 2), part(day, 1..=31, 2))
+    // Written digit by digit: every game found has its date written again.
+    let mut written = String::with_capacity(10);
+    let parts = [(year, 1..=MAX_YEAR, 4), (month, 1..=12, 2), (day, 1..=31, 2)];
+    for (index, (number, valid, width)) in parts.into_iter().enumerate() {
+        if index > 0 {
+            written.push('.');
+        }
+        for place in (0..width).rev() {
+            let digit = (number / 10u32.pow(place) % 10) as u8;
+            written.push(if valid.contains(&number) { char::from(b'0' + digit) } else { '?' });
+        }
+    }
+    written
 }
 
 /// An ECO code as CQL reads it: a letter `A` to `E` (either case), then two digits (a missing
