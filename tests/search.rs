@@ -438,11 +438,12 @@ fn evaluation_symbols_between_moves_do_not_stop_a_game() {
     assert_eq!(found, [(1, vec![9])], "castling at ply 9 is reached");
 }
 
-/// A `move previous` whose sets are squares and pieces is decided by the move alone, without
-/// the position before it; the same filter with a set that needs that position (an `if`)
-/// finds the same positions, in games with every kind of move, variations included.
+/// A `move` (previous or played next) whose sets are squares and pieces is decided by the move
+/// alone, without the position it was made in; the same filter with a set that needs that
+/// position (an `if`) finds the same positions, in games with every kind of move, variations
+/// included.
 #[test]
-fn previous_moves_are_decided_by_what_moved_as_by_the_position_before() {
+fn moves_are_decided_by_what_moved_as_by_the_position_they_were_made_in() {
     // Each filter names where the move lands as `to S`, or names it nowhere.
     let filters = [
         "from B",
@@ -461,24 +462,25 @@ fn previous_moves_are_decided_by_what_moved_as_by_the_position_before() {
     let mut matched = [false; 11];
     for (variant, seed) in [("Standard", 3), ("Chess960", 4), ("Crazyhouse", 5)] {
         let pgn = common::games::random_games(variant, 150, seed);
-        for (filter, matched) in filters.iter().zip(&mut matched) {
-            let plain = format!("move {filter} previous");
+        for (index, when) in (0..filters.len()).flat_map(|index| [(index, "previous"), (index, "")]) {
+            let filter = filters[index];
+            let plain = format!("move {filter} {when}");
             let looked_up = match filter.split_once("to ") {
                 Some((before, after)) => {
                     let (to, rest) = after.split_once(' ').unwrap_or((after, ""));
-                    format!("move {before}to ({to} & {anywhere}) {rest} previous")
+                    format!("move {before}to ({to} & {anywhere}) {rest} {when}")
                 }
-                None => format!("move {filter} to {anywhere} previous"),
+                None => format!("move {filter} to {anywhere} {when}"),
             };
             let (plain_plan, looked_up_plan) = (Query::parse(&plain).unwrap(), Query::parse(&looked_up).unwrap());
             let standard = cqlq::Variant::standard();
-            assert!(!plain_plan.compile(standard).unwrap().program::<1>().unwrap().needs().parent, "{plain}");
-            assert!(looked_up_plan.compile(standard).unwrap().program::<1>().unwrap().needs().parent, "{looked_up}");
+            let parent = |plan: Query| plan.compile(standard).unwrap().program::<1>().unwrap().needs().parent;
+            assert_eq!((parent(plain_plan), parent(looked_up_plan)), (false, when == "previous"), "{plain}");
             for variations in [false, true] {
                 let options = || SearchOptions { variations, ..SearchOptions::default() };
                 let found = common::found_with(&plain, &pgn, options());
                 assert_eq!(found, common::found_with(&looked_up, &pgn, options()), "{plain} in {variant}");
-                *matched |= !found.is_empty();
+                matched[index] |= !found.is_empty();
             }
         }
     }

@@ -1065,21 +1065,20 @@ impl<const W: usize> Program<W> {
                 // The move was made in the position before this one.
                 let Some(previous) = frame.previous else { return SquareSet::EMPTY };
                 if node.by_facts {
-                    return if self.fits_by_facts(node, previous) {
-                        SquareSet::EMPTY.with(node.square_of(previous))
-                    } else {
-                        SquareSet::EMPTY
-                    };
+                    return self.fitting_by_facts(node, previous);
                 }
                 let Some(parent) = at.checked_sub(1) else { return SquareSet::EMPTY };
                 self.fitting(node, std::slice::from_ref(&previous), context, parent, (None, None))
             }
             MoveWhen::Played => {
                 // The move that led to the next position was made in this one.
-                let Some(played) = context.frames.get(at + 1).and_then(|next| next.previous.as_ref()) else {
+                let Some(played) = context.frames.get(at + 1).and_then(|next| next.previous) else {
                     return SquareSet::EMPTY;
                 };
-                self.fitting(node, std::slice::from_ref(played), context, at, (None, None))
+                if node.by_facts {
+                    return self.fitting_by_facts(node, played);
+                }
+                self.fitting(node, std::slice::from_ref(&played), context, at, (None, None))
             }
             MoveWhen::Legal | MoveWhen::PseudoLegal => {
                 // Only the moves between the squares asked for are listed, into the thread's
@@ -1133,6 +1132,11 @@ impl<const W: usize> Program<W> {
             }
         }
         value
+    }
+
+    /// [`Program::fitting`] of one move, for a filter whose sets the move alone decides.
+    fn fitting_by_facts(&self, node: &MoveNode<W>, m: MoveFacts) -> SquareSet<W> {
+        if self.fits_by_facts(node, m) { SquareSet::EMPTY.with(node.square_of(m)) } else { SquareSet::EMPTY }
     }
 
     /// Whether a move fits a filter whose sets the move alone decides
