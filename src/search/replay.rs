@@ -382,6 +382,15 @@ impl Line {
     fn ply(&self) -> u32 {
         self.current().ply
     }
+
+    /// Whether the position `at` may have no legal move: it is the last, or the move after it
+    /// moved no piece (a null move; or a castling whose king and rook swapped squares, which
+    /// is tested for nothing).
+    fn may_end_at(&self, at: usize) -> bool {
+        self.frames.get(at + 1).is_none_or(|next| {
+            PositionView::occupied(&next.position) == PositionView::occupied(&self.frames[at].position)
+        })
+    }
 }
 
 /// What a game's replay found so far: the positions that matched, and the `sort` value.
@@ -589,6 +598,9 @@ impl<'a, 'o> Replayer<'a, 'o> {
             let state = &self.state.as_ref().expect("a state for the game's program").1;
             let context = line.context(&self.game, state, complete, Some(&self.lines));
             for at in line.own_from..line.frames.len() {
+                if self.needs.terminal && !line.may_end_at(at) {
+                    continue;
+                }
                 self.found.test(program, &context, &line.offsets, at);
             }
         }
@@ -926,15 +938,19 @@ mod tests {
             // An illegal move: the position before it ends the line searched.
             "[FEN \"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\"]\n\n1... Kg8 *",
         ];
-        let cases: [(&str, &[&[u32]]); 3] = [
+        // `echo` looks at other positions: a query with it tests each line once it ends (and
+        // finds nothing in a line cut short by an error).
+        let cases: [(&str, &[&[u32]]); 5] = [
             ("mate", &[&[4], &[4, 4], &[], &[]]),
             ("stalemate", &[&[], &[], &[0, 2, 6], &[0]]),
             ("mate or stalemate", &[&[4], &[4, 4], &[0, 2, 6], &[0]]),
+            ("mate echo quiet (s t) true", &[&[4], &[4, 4], &[], &[]]),
+            ("stalemate echo quiet (s t) true", &[&[], &[], &[0, 2, 6], &[]]),
         ];
         for (query, expected) in cases {
             for every_position in [false, true] {
                 // `or false` keeps every position tested.
-                let query = if every_position { format!("({query}) or false") } else { query.to_owned() };
+                let query = if every_position { format!("{{{query}}} or false") } else { query.to_owned() };
                 let plans = Plans::new(Query::parse(&query).unwrap());
                 let needs = plans.get(Variant::standard()).unwrap().program::<1>().unwrap().needs();
                 assert_eq!(needs.terminal, !every_position && !query.contains(" or "), "{query}");
