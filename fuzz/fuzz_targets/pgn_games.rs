@@ -85,8 +85,9 @@ fuzz_target!(|data: &[u8]| {
                 let comments =
                     CqlComments { matchstring: Some("CQL".into()), game_numbers: true, sort_label: None, variant: Variant::standard() };
                 let printer = CqlPrinter::new(Vec::new(), comments);
-                let from_moves = printer.renderer().render(&found);
-                let from_text = printer.renderer().render(&Found { moves_only: false, ..found });
+                let (mut from_moves, mut from_text) = (Vec::new(), Vec::new());
+                printer.renderer().render(&found, &mut from_moves);
+                printer.renderer().render(&Found { moves_only: false, ..found }, &mut from_text);
                 assert_eq!(from_moves, from_text, "a game of moves only is written from its moves as from its text");
             }
         }
