@@ -772,13 +772,11 @@ impl<const W: usize> Program<W> {
     ) -> SquareSet<W> {
         let view = &context.frames[at].position;
         match node {
-            SetNode::Squares { squares, .. } => *squares,
-            SetNode::Pieces { classes, empty, squares, .. } => self.on_board(classes, *empty, view) & *squares,
+            // Plain squares, pieces and moves are the wrapper's.
             SetNode::Union(left, right) => self.squares(left, context, at) | self.squares(right, context, at),
             SetNode::Intersection(left, right) => self.squares(left, context, at) & self.squares(right, context, at),
             SetNode::Complement { set, .. } => self.masks.complement(self.squares(set, context, at)),
             SetNode::Shade { light, set } => self.shade(*light) & self.squares(set, context, at),
-            SetNode::Move(node) => self.moves(node, context, at),
             SetNode::Direction { steps, min, max, set } => {
                 self.direction(steps, *min, *max, self.squares(set, context, at))
             }
