@@ -192,7 +192,7 @@ impl<'a> Visitor<'a> for Marks {
         self.plies.clear();
     }
 
-    fn san(&mut self, _token: &'a [u8], _end: usize) -> ControlFlow<()> {
+    fn move_token(&mut self, _token: &'a [u8], _end: usize) -> ControlFlow<()> {
         self.ply += 1;
         ControlFlow::Continue(())
     }

@@ -119,7 +119,7 @@ impl<'a> cqlq::notation::pgn::Visitor<'a> for Ours<'a> {
         ControlFlow::Continue(())
     }
 
-    fn san(&mut self, token: &'a [u8], _end: usize) -> ControlFlow<()> {
+    fn move_token(&mut self, token: &'a [u8], _end: usize) -> ControlFlow<()> {
         let board = self.board.as_mut().unwrap();
         let played = San::from_ascii(token)
             .map_err(|e| e.to_string())

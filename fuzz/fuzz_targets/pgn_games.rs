@@ -56,12 +56,14 @@ fuzz_target!(|data: &[u8]| {
         let options =
             ReplayOptions {
                 plans: plans(),
+                container: cqlq::notation::Container::Pgn,
                 default_variant: Variant::standard(),
                 variations,
                 result: None,
                 first_game: 1,
                 carried: None,
                 keep_played: true,
+                positions: None,
             };
         for record in replay_range(data, &options) {
             assert!(record.start <= record.movetext && record.movetext <= record.end && record.end <= data.len());
@@ -80,6 +82,8 @@ fuzz_target!(|data: &[u8]| {
                     played: &record.played,
                     moves_only: true,
                     outcome: record.outcome,
+                    positions: &[],
+                    container: cqlq::notation::Container::Pgn,
                     rendered: None,
                 };
                 let comments =

@@ -4,13 +4,27 @@
 //! - [`crochess`]: Croatian Chess setup strings.
 //! - [`laser`]: Laser Chess Setup Notation.
 //! - [`pgn`]: the PGN container: splitting games, reading tags and movetext.
+//! - [`position_string`]: a position in its variant's own string.
 //! - [`sniff`]: one position from a line whose format and variant may be unknown.
+//! - [`xdecor`]: X-Decor-libre chess: halfmoves of its move table and `moves_raw` entries.
+//!
+//! How files of games and move tokens are read, whatever the notation, is one seam: a file is a
+//! [`Container`] (PGN, or a [`NativeFormat`]); a PGN game's movetext in a notation other than SAN
+//! is read by its [`MovetextReader`]; a [`MoveReader`] plays move tokens. The variant's
+//! notation, `--notation` or sniffing ([`sniff_container`]) chooses them.
 
 pub mod crochess;
 pub mod fen;
 pub mod laser;
 pub mod pgn;
+pub mod position_string;
+mod reader;
 mod rows;
 pub mod sniff;
+pub mod xdecor;
 
+pub use reader::{
+    Container, GameSplitter, MoveError, MoveErrorKind, MoveReader, Movetext, MovetextReader, NativeFormat, movetext,
+    sniff_container,
+};
 pub use rows::BoardError;

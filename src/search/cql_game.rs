@@ -344,7 +344,7 @@ impl<'a> Visitor<'a> for GameReader<'a> {
         ControlFlow::Continue(())
     }
 
-    fn san(&mut self, token: &'a [u8], end: usize) -> ControlFlow<()> {
+    fn move_token(&mut self, token: &'a [u8], end: usize) -> ControlFlow<()> {
         if self.stopped {
             return ControlFlow::Break(());
         }
@@ -550,6 +550,8 @@ mod tests {
                 played: &played,
                 moves_only: true,
                 outcome,
+                positions: &[],
+                container: crate::notation::Container::Pgn,
                 rendered: None,
             };
             let mut fast = Vec::new();

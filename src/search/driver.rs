@@ -14,7 +14,9 @@ use rayon::prelude::*;
 
 use super::input::Input;
 use super::plans::Plans;
+use super::positions::PositionsFormat;
 use super::replay::{Carried, GameNote, GameRecord, MatchedPly, ReplayOptions, replay_ranges};
+use crate::notation::Container;
 use crate::query::Query;
 use crate::rules::classical::Move;
 use crate::variant::Variant;
@@ -43,6 +45,8 @@ pub struct SearchOptions {
     pub result: Option<String>,
     /// The number of threads (0: all cores).
     pub threads: usize,
+    /// Write every position of the games read, so ([`Found::positions`]).
+    pub positions: Option<PositionsFormat>,
 }
 
 impl Default for SearchOptions {
@@ -55,6 +59,7 @@ impl Default for SearchOptions {
             limit: None,
             result: None,
             threads: 0,
+            positions: None,
         }
     }
 }
@@ -105,6 +110,10 @@ pub struct Found<'a> {
     pub moves_only: bool,
     /// The result that ends its movetext, as PGN spells it, if it has one.
     pub outcome: Option<&'static [u8]>,
+    /// The lines of its positions, where [`SearchOptions::positions`] asks for them.
+    pub positions: &'a [u8],
+    /// How its input holds games.
+    pub container: Container,
     /// What the sink's [`Render`] made of the game ahead, on the search's threads, if it
     /// has one.
     pub rendered: Option<&'a [u8]>,
@@ -299,13 +308,15 @@ impl Search {
     ) -> Result<ControlFlow<()>, SearchError> {
         let replay = ReplayOptions {
             plans: &self.plans,
-            default_variant: self.options.variant.unwrap_or_else(Variant::standard),
+            container: Container::Pgn,
+            default_variant: Variant::standard(),
             variations: self.options.variations,
             result: self.options.result.as_deref().map(str::as_bytes),
             first_game: 1,
             carried: self.carried.as_ref(),
             // Only a sink that writes the games again has a use for their moves.
             keep_played: sink.renderer().is_some(),
+            positions: self.options.positions,
         };
         let name = input.name().to_owned();
         let consumed = input.consumed_counter();
@@ -313,10 +324,12 @@ impl Search {
         let mut lines = 0u64;
         let mut outcome = ControlFlow::Continue(());
         let mut output_error = None;
-        let read = input.windows(|text, base, starts| {
-            let replay = ReplayOptions { first_game: summary.games + 1, ..replay };
+        let read = input.windows(|text, base, starts, container| {
+            let default_variant = self.options.variant.unwrap_or_else(|| container.default_variant());
+            let replay = ReplayOptions { first_game: summary.games + 1, container, default_variant, ..replay };
             let merged = self.replay_window(text, starts, &replay, |batches| {
-                let mut merge = Merge { search: self, name: &name, text, base, lines, summary, sink: &mut *sink };
+                let mut merge =
+                    Merge { search: self, name: &name, text, base, container, lines, summary, sink: &mut *sink };
                 let outcome = merge.batches(&batches)?;
                 lines += batches.iter().map(|batch| batch.newlines).sum::<u64>();
                 Ok(outcome)
@@ -434,6 +447,7 @@ struct Merge<'s, 'w> {
     name: &'w str,
     text: &'w [u8],
     base: u64,
+    container: Container,
     /// The lines of the input before the window.
     lines: u64,
     summary: &'w mut Summary,
@@ -472,7 +486,8 @@ impl Merge<'_, '_> {
             }
             self.lines += batch.newlines;
         }
-        let (name, base, text) = (self.name, self.base, self.text);
+        let window = Window { name: self.name, base: self.base, text: self.text, container: self.container };
+        let (name, base) = (self.name, self.base);
         let rendered: Vec<Rendered> = match self.sink.renderer() {
             Some(renderer) => self.search.pool.install(|| {
                 events
@@ -490,7 +505,7 @@ impl Merge<'_, '_> {
                             Rendered { bytes: Vec::with_capacity(size), ends: Vec::with_capacity(chunk.len()) };
                         for event in chunk {
                             if let Event::Found(pending) = event {
-                                renderer.render(&found(name, base, text, pending, None), &mut rendered.bytes);
+                                renderer.render(&found(&window, pending, None), &mut rendered.bytes);
                             }
                             rendered.ends.push(rendered.bytes.len());
                         }
@@ -516,7 +531,7 @@ impl Merge<'_, '_> {
                         message: error.kind.to_string(),
                     })?;
                 }
-                Event::Found(pending) => self.sink.found(&found(name, base, text, pending, rendered))?,
+                Event::Found(pending) => self.sink.found(&found(&window, pending, rendered))?,
             }
         }
         Ok(outcome)
@@ -565,14 +580,18 @@ impl Merge<'_, '_> {
     }
 }
 
-/// A game found, as sinks see it.
-fn found<'a>(
-    name: &'a str,
+/// The window of an input whose games are merged.
+#[derive(Clone, Copy)]
+struct Window<'w> {
+    name: &'w str,
     base: u64,
-    text: &'a [u8],
-    pending: &'a Pending<'_>,
-    rendered: Option<&'a [u8]>,
-) -> Found<'a> {
+    text: &'w [u8],
+    container: Container,
+}
+
+/// A game found, as sinks see it.
+fn found<'a>(window: &Window<'a>, pending: &'a Pending<'_>, rendered: Option<&'a [u8]>) -> Found<'a> {
+    let Window { name, base, text, container } = *window;
     let record = pending.record;
     Found {
         input: name,
@@ -587,6 +606,8 @@ fn found<'a>(
         played: &record.played,
         moves_only: record.moves_only && !record.played.is_empty(),
         outcome: record.outcome,
+        positions: &record.positions,
+        container,
         rendered,
     }
 }

@@ -9,8 +9,10 @@
 //! when it is full, or once its oldest byte has waited [`WINDOW_WAIT`] and it holds a whole
 //! game: the games of a slow stream are searched as they come.
 //!
-//! An input that is no PGN (binary data, lines of positions, other text) is refused before any
-//! game is read, with what it looks like. A stream that fails part way (a cut `.zst`) first
+//! What the input holds is decided from its first bytes, unless the caller says: PGN, or a file in
+//! a notation's own format (see [`sniff_container`]), whose games are then cut by that format's
+//! splitter. An input taken for PGN that is no PGN (binary data, lines of positions, other
+//! text) is refused before any game is read, with what it looks like. A stream that fails part way (a cut `.zst`) first
 //! gives every game read before the failure, then the error.
 
 use std::fs::File;
@@ -25,6 +27,7 @@ use std::time::{Duration, Instant};
 use memchr::memrchr;
 
 use crate::notation::pgn::{NotPgn, SNIFF_BYTES, Splitter, foreign_compression, sniff_content};
+use crate::notation::{Container, GameSplitter, sniff_container};
 
 /// About how many bytes a window holds (a game longer than this makes its window longer).
 pub const WINDOW_BYTES: usize = 8 << 20;
@@ -51,6 +54,8 @@ pub struct Input {
     source: Source,
     size: Option<u64>,
     consumed: Arc<AtomicU64>,
+    /// How the input holds its games, when the caller says so.
+    container: Option<Container>,
 }
 
 impl std::fmt::Debug for Input {
@@ -88,12 +93,25 @@ impl Input {
             input.size = Some(size);
             return Ok(input);
         }
-        Ok(Input { name, source: Source::Mapped(map), size: Some(size), consumed: Arc::default() })
+        Ok(Input { name, source: Source::Mapped(map), size: Some(size), consumed: Arc::default(), container: None })
     }
 
     /// An input read from a stream; zstd and gzip data are decompressed.
     pub fn from_reader(name: impl Into<String>, reader: impl Read + Send + 'static) -> Input {
-        Input { name: name.into(), source: Source::Stream(Box::new(reader)), size: None, consumed: Arc::default() }
+        Input {
+            name: name.into(),
+            source: Source::Stream(Box::new(reader)),
+            size: None,
+            consumed: Arc::default(),
+            container: None,
+        }
+    }
+
+    /// Reads the input as `container` holds games, instead of deciding from its first bytes.
+    #[must_use]
+    pub fn with_container(mut self, container: Option<Container>) -> Input {
+        self.container = container;
+        self
     }
 
     /// An input from bytes already in memory.
@@ -126,28 +144,45 @@ impl Input {
     }
 
     /// Calls `each` with windows of whole games, in order: the window's bytes, its offset in
-    /// the input, and the offsets (within the window) where its games start. While `each`
-    /// works on a window, the next one is read and cut on another thread.
+    /// the input, the offsets (within the window) where its games start, and how the input
+    /// holds its games. While `each` works on a window, the next one is read and cut on another
+    /// thread.
     ///
-    /// Fails before the first window when the input is no PGN (the error holds a [`NotPgn`]),
-    /// and after the last one when a stream could not be read to its end.
+    /// Fails before the first window when the input is taken for PGN and is none (the error
+    /// holds a [`NotPgn`]), and after the last one when a stream could not be read to its end.
     pub fn windows<F>(&mut self, mut each: F) -> io::Result<()>
     where
-        F: FnMut(&[u8], u64, &[usize]) -> io::Result<ControlFlow<()>>,
+        F: FnMut(&[u8], u64, &[usize], Container) -> io::Result<ControlFlow<()>>,
     {
+        let forced = self.container;
         match &mut self.source {
             Source::Mapped(map) => {
                 let text = map.as_deref().unwrap_or(&[]);
-                sniff(text, true)?;
-                mapped_windows(text, &self.consumed, &mut each)
+                let container = choose(forced, text, true)?;
+                mapped_windows(text, container, &self.consumed, &mut |text, base, starts| {
+                    each(text, base, starts, container)
+                })
             }
             Source::Stream(reader) => {
                 let reader = std::mem::replace(reader, Box::new(io::empty()));
                 let stream = Stream::start(reader, self.consumed.clone());
-                stream_windows(stream, &mut each)
+                stream_windows(stream, forced, &mut each)
             }
         }
     }
+}
+
+/// How a text (or the first bytes of it, `whole` when it is all of it) holds games: as the
+/// caller says, else as its first bytes look. Refuses a text taken for PGN that is none.
+fn choose(forced: Option<Container>, head: &[u8], whole: bool) -> io::Result<Container> {
+    if let Some(container) = forced {
+        return Ok(container);
+    }
+    let container = sniff_container(head);
+    if let Container::Pgn = container {
+        sniff(head, whole)?;
+    }
+    Ok(container)
 }
 
 /// Whether data starts with the first bytes of a compressed format.
@@ -164,8 +199,11 @@ fn sniff(text: &[u8], whole: bool) -> io::Result<()> {
     sniff_content(text).map_err(|not_pgn: NotPgn| io::Error::new(io::ErrorKind::InvalidData, not_pgn))
 }
 
-/// The callback of [`Input::windows`].
+/// The callback of [`Input::windows`], once the container is known.
 type Each<'f> = dyn FnMut(&[u8], u64, &[usize]) -> io::Result<ControlFlow<()>> + 'f;
+
+/// The callback of [`Input::windows`], told the container too.
+type EachWithContainer<'f> = dyn FnMut(&[u8], u64, &[usize], Container) -> io::Result<ControlFlow<()>> + 'f;
 
 /// Runs `work` on this thread and `ahead` on another, and returns both results.
 fn overlapped<A: Send, W>(work: impl FnOnce() -> W, ahead: impl FnOnce() -> A + Send) -> (W, A) {
@@ -177,8 +215,8 @@ fn overlapped<A: Send, W>(work: impl FnOnce() -> W, ahead: impl FnOnce() -> A + 
     })
 }
 
-fn mapped_windows(text: &[u8], consumed: &AtomicU64, each: &mut Each<'_>) -> io::Result<()> {
-    let mut cutter = Cutter::default();
+fn mapped_windows(text: &[u8], container: Container, consumed: &AtomicU64, each: &mut Each<'_>) -> io::Result<()> {
+    let mut cutter = Cutter::new(container);
     let mut base = 0;
     let mut end = cutter.cut_mapped(text, 0);
     let mut starts = cutter.take_starts(0, end);
@@ -241,6 +279,16 @@ impl Stream {
             }
             Err(RecvTimeoutError::Disconnected) => self.ended = true,
             Err(RecvTimeoutError::Timeout) => {}
+        }
+    }
+
+    /// Fills `buffer` with the first bytes of the stream, enough to tell what it holds: until it
+    /// holds [`SNIFF_BYTES`], the stream ends, or its first bytes have waited [`WINDOW_WAIT`].
+    fn head(&mut self, buffer: &mut Vec<u8>) {
+        let started = Instant::now();
+        while !self.ended && buffer.len() < SNIFF_BYTES {
+            let Some(wait) = WINDOW_WAIT.checked_sub(started.elapsed()) else { break };
+            self.take(buffer, Some(wait));
         }
     }
 
@@ -337,13 +385,14 @@ impl Read for Counting {
     }
 }
 
-fn stream_windows(mut stream: Stream, each: &mut Each<'_>) -> io::Result<()> {
-    let mut cutter = Cutter::default();
+fn stream_windows(mut stream: Stream, forced: Option<Container>, each: &mut EachWithContainer<'_>) -> io::Result<()> {
     let mut current: Vec<u8> = Vec::with_capacity(WINDOW_BYTES + CHUNK_BYTES);
     let mut spare: Vec<u8> = Vec::with_capacity(WINDOW_BYTES + CHUNK_BYTES);
+    stream.head(&mut current);
+    let container = choose(forced, &current, stream.ended)?;
+    let mut cutter = Cutter::new(container);
     let mut base = 0;
     let mut end = stream.gather(&mut cutter, &mut current, base);
-    sniff(&current, stream.ended)?;
     loop {
         let used = end - base;
         if used == 0 {
@@ -354,7 +403,7 @@ fn stream_windows(mut stream: Stream, each: &mut Each<'_>) -> io::Result<()> {
         spare.extend_from_slice(&current[used..]);
         let next = end;
         let (flow, (returned, next_end)) = overlapped(
-            || each(&current[..used], base as u64, &starts),
+            || each(&current[..used], base as u64, &starts, container),
             || {
                 let next_end = stream.gather(&mut cutter, &mut spare, next);
                 (cutter, next_end)
@@ -378,9 +427,8 @@ fn stream_windows(mut stream: Stream, each: &mut Each<'_>) -> io::Result<()> {
 }
 
 /// Finds game starts and decides where windows end.
-#[derive(Default)]
 struct Cutter {
-    splitter: Splitter,
+    splitter: Box<dyn GameSplitter>,
     /// Game starts found, as input offsets.
     starts: Vec<usize>,
     /// How far the input was scanned, as an input offset.
@@ -388,6 +436,15 @@ struct Cutter {
 }
 
 impl Cutter {
+    /// A cutter of games as `container` holds them.
+    fn new(container: Container) -> Cutter {
+        let splitter: Box<dyn GameSplitter> = match container {
+            Container::Pgn => Box::new(Splitter::default()),
+            Container::Native(format) => format.splitter(),
+        };
+        Cutter { splitter, starts: Vec::new(), scanned: 0 }
+    }
+
     /// `text` is the rest of a mapped input, from input offset `base`: scans on until a game
     /// starts at least a window's size in, and returns that start (or the end of the input).
     fn cut_mapped(&mut self, text: &[u8], base: usize) -> usize {
@@ -455,7 +512,7 @@ mod tests {
         let mut starts = 0;
         let mut windows = 0;
         input
-            .windows(|window, base, found| {
+            .windows(|window, base, found, _| {
                 assert_eq!(base as usize, joined.len());
                 joined.extend_from_slice(window);
                 starts += found.len();

@@ -35,6 +35,7 @@ pub mod filter;
 mod input;
 pub mod output;
 mod plans;
+mod positions;
 mod replay;
 mod sorted;
 
@@ -42,6 +43,7 @@ pub use driver::{Found, Problem, Render, Search, SearchError, SearchOptions, Sin
 pub use filter::{LineOutcome, PositionFilter};
 pub use input::{Input, WINDOW_BYTES, paths_or_stdin};
 pub use plans::Plans;
+pub use positions::{EpdComments, PositionsFormat};
 pub use replay::{
     Carried, GameError, GameErrorKind, GameNote, GameRecord, MatchedPly, ReplayOptions, TOKEN_CHARS, replay_range,
     replay_ranges,

@@ -13,22 +13,25 @@ use std::ops::ControlFlow;
 use std::sync::{Mutex, PoisonError};
 
 use crate::board::Square;
-use crate::notation::fen;
-use crate::notation::pgn::{Damage, Lexer, Visitor, decode_text, tag_text};
+use crate::notation::pgn::{Damage, GameSpan, Lexer, Visitor, decode_text, tag_text};
+use crate::notation::{Container, MoveError, MoveErrorKind, MoveReader, MovetextReader, NativeFormat, fen};
 use crate::position::{Position, PositionView};
 use crate::query::{Context, Frame, GameFacts, Identities, LineCache, Needs, Program, State, TagSource};
-use crate::rules::classical::{Board, Move, San, SanError};
+use crate::rules::classical::{Board, Move};
 use crate::text::excerpt;
 use crate::variant::{Family, Variant};
 
 use super::cql_game::{MAX_COMMENT, standard_result};
 use super::plans::Plans;
+use super::positions::{EpdComments, PositionsFormat};
 
 /// What a replay needs to know besides the text.
 #[derive(Clone, Copy, Debug)]
 pub struct ReplayOptions<'a> {
     /// The compiled query.
     pub plans: &'a Plans,
+    /// How the text holds its games.
+    pub container: Container,
     /// The variant of games without a `Variant` tag.
     pub default_variant: &'static Variant,
     /// Search the positions of variations too.
@@ -42,6 +45,8 @@ pub struct ReplayOptions<'a> {
     pub carried: Option<&'a Carried>,
     /// Keep the moves of the games found ([`GameRecord::played`]), for writing them again.
     pub keep_played: bool,
+    /// Write every position of each game's main line into [`GameRecord::positions`], so.
+    pub positions: Option<PositionsFormat>,
 }
 
 /// The state of a query whose variables last from game to game (`persistent`), handed from
@@ -132,12 +137,8 @@ pub struct GameNote {
 /// Why a game could not be replayed to its end.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameErrorKind {
-    /// A token that is no move.
-    Unreadable,
-    /// A move that is not legal here.
-    Illegal,
-    /// A move that fits several legal moves.
-    Ambiguous,
+    /// A move token that could not be played: no move, not legal, ambiguous.
+    Move(MoveError),
     /// The `FEN` tag is not a position of the variant.
     BadFen(String),
     /// The `Variant` tag names no variant cqlq knows.
@@ -167,12 +168,10 @@ pub struct GameError {
 impl fmt::Display for GameErrorKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            GameErrorKind::Unreadable => f.write_str("not a move"),
-            GameErrorKind::Illegal => f.write_str("illegal move"),
-            GameErrorKind::Ambiguous => f.write_str("ambiguous move"),
+            GameErrorKind::Move(error) => write!(f, "{error}"),
             GameErrorKind::BadFen(reason) => write!(f, "bad FEN tag: {reason}"),
             GameErrorKind::UnknownVariant(name) => write!(f, "unknown variant '{name}'"),
-            GameErrorKind::UnsupportedVariant(name) => write!(f, "{name} games are not replayed from PGN moves"),
+            GameErrorKind::UnsupportedVariant(name) => write!(f, "{name} games are not replayed from their moves yet"),
             GameErrorKind::QueryDoesNotFit(name) => write!(f, "the query does not compile for {name}"),
             GameErrorKind::Damaged(damage) => write!(f, "{damage}"),
         }
@@ -220,6 +219,9 @@ pub struct GameRecord {
     pub moves_only: bool,
     /// The result that ends the movetext, as PGN spells it (`1/2-1/2` for `½-½`), if any.
     pub outcome: Option<&'static [u8]>,
+    /// The lines of the positions of the main line, where [`ReplayOptions::positions`] asks
+    /// for them (up to any error).
+    pub positions: Vec<u8>,
 }
 
 impl GameRecord {
@@ -261,8 +263,8 @@ pub fn replay_ranges(text: &[u8], ranges: &[(usize, usize, u64)], options: &Repl
     let mut records = Vec::with_capacity(ranges.len());
     for &(start, end, number) in ranges {
         replayer.number = number.saturating_sub(1);
-        let mut lexer = Lexer::new(&text[start..end]);
-        while let Some(span) = lexer.next_game(&mut replayer) {
+        let mut games = Games::new(options.container, &text[start..end]);
+        while let Some(span) = games.next(&mut replayer) {
             replayer.finish_game();
             let found = !replayer.found.matched.is_empty() || !replayer.found.notes.is_empty();
             let played = if found && options.keep_played { replayer.played.clone() } else { Vec::new() };
@@ -282,6 +284,7 @@ pub fn replay_ranges(text: &[u8], ranges: &[(usize, usize, u64)], options: &Repl
                 played,
                 moves_only,
                 outcome: replayer.outcome,
+                positions: std::mem::take(&mut replayer.positions),
             };
             record.rebase(span.start);
             record.shift(start);
@@ -294,6 +297,30 @@ pub fn replay_ranges(text: &[u8], ranges: &[(usize, usize, u64)], options: &Repl
         carried.keep(state);
     }
     records
+}
+
+/// The games of a range, read by the reader of its container.
+enum Games<'a> {
+    Pgn(Lexer<'a>),
+    Native { format: &'static dyn NativeFormat, text: &'a [u8], at: usize },
+}
+
+impl<'a> Games<'a> {
+    fn new(container: Container, text: &'a [u8]) -> Games<'a> {
+        match container {
+            Container::Pgn => Games::Pgn(Lexer::new(text)),
+            Container::Native(format) => Games::Native { format, text, at: 0 },
+        }
+    }
+
+    /// Reads the next game, telling the replayer.
+    #[inline]
+    fn next(&mut self, replayer: &mut Replayer<'a, '_>) -> Option<GameSpan> {
+        match self {
+            Games::Pgn(lexer) => lexer.next_game(replayer),
+            Games::Native { format, text, at } => format.next_game(text, at, replayer),
+        }
+    }
 }
 
 /// The frames a line may hold beyond those it must keep, so that the older ones are dropped
@@ -452,6 +479,10 @@ struct Replayer<'a, 'o> {
     tags: Vec<(&'a [u8], &'a [u8])>,
     program: Option<&'o Program<1>>,
     needs: Needs,
+    /// What plays the game's move tokens.
+    moves: &'static dyn MoveReader,
+    /// Who reads the game's movetext, when the PGN lexer does not (it is not SAN).
+    movetext_reader: Option<&'static dyn MovetextReader>,
     /// How many frames a line keeps (0: all).
     keep: usize,
     game: GameFacts,
@@ -471,6 +502,10 @@ struct Replayer<'a, 'o> {
     moves_only: bool,
     /// The result that ended the movetext.
     outcome: Option<&'static [u8]>,
+    /// The lines of the main line's positions written so far.
+    positions: Vec<u8>,
+    /// What the game's EPD lines say besides the position.
+    epd: EpdComments,
     found: Findings,
     error: Option<GameError>,
     excluded: bool,
@@ -499,6 +534,8 @@ impl<'a, 'o> Replayer<'a, 'o> {
             tags: Vec::new(),
             program: None,
             needs: Needs::default(),
+            moves: &crate::notation::pgn::SAN_MOVES,
+            movetext_reader: None,
             keep: 1,
             game: GameFacts::default(),
             lines: LineCache::new(),
@@ -510,6 +547,8 @@ impl<'a, 'o> Replayer<'a, 'o> {
             played: Vec::new(),
             moves_only: true,
             outcome: None,
+            positions: Vec::new(),
+            epd: EpdComments::default(),
             found: Findings::default(),
             error: None,
             excluded: false,
@@ -551,6 +590,16 @@ impl<'a, 'o> Replayer<'a, 'o> {
                 let position = Position::from_setup(setup).map_err(|e| bad(&e))?;
                 Ok(Board::from_position(&position))
             }
+        }
+    }
+
+    /// Writes the line of the newest position of the main line, where positions are written.
+    fn write_position(&mut self) {
+        if let (Some(format), Some(line)) = (self.options.positions, &self.line)
+            && line.mainline
+        {
+            let frame = line.current();
+            format.write_line(&mut self.positions, self.number, frame.ply, &frame.position.to_setup(), &self.epd);
         }
     }
 
@@ -627,6 +676,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
 impl<'a> Visitor<'a> for Replayer<'a, '_> {
     fn begin_game(&mut self, _start: usize) {
         self.number += 1;
+        self.movetext_reader = None;
         self.tags.clear();
         self.program = None;
         self.line = None;
@@ -636,6 +686,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         self.played.clear();
         self.moves_only = true;
         self.outcome = None;
+        self.positions.clear();
         self.found.sort = None;
         self.error = None;
         self.excluded = false;
@@ -670,9 +721,12 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
                 return ControlFlow::Break(());
             }
         }
-        if variant.family != Family::Classical {
+        let movetext = self.options.container.movetext(variant).filter(|_| variant.family == Family::Classical);
+        let Some(movetext) = movetext else {
             return self.fail(0, start, b"", GameErrorKind::UnsupportedVariant(variant.name));
-        }
+        };
+        self.moves = movetext.moves;
+        self.movetext_reader = movetext.reader;
         let Some(program) = program else {
             return self.fail(0, start, b"", GameErrorKind::QueryDoesNotFit(variant.name));
         };
@@ -716,6 +770,14 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         line.offsets.push(start);
         line.own_from = 0;
         line.mainline = true;
+        if self.options.positions == Some(PositionsFormat::Epd) {
+            let tag = |name: &[u8]| self.tag_value(name).map(|value| tag_text(value).into_owned());
+            let (white, black, event, result) = (tag(b"White"), tag(b"Black"), tag(b"Event"), tag(b"Result"));
+            self.epd = EpdComments::new(white.as_deref(), black.as_deref(), event.as_deref(), result.as_deref());
+        }
+        self.line = Some(line);
+        self.write_position();
+        let line = self.line.take().expect("the line just made");
         let state = &self.state.as_ref().expect("a state for the game's program").1;
         if program.is_game_level() {
             // Nothing in the query looks at positions: the game's start decides it, and when it
@@ -734,7 +796,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
         ControlFlow::Continue(())
     }
 
-    fn san(&mut self, token: &'a [u8], end: usize) -> ControlFlow<()> {
+    fn move_token(&mut self, token: &'a [u8], end: usize) -> ControlFlow<()> {
         let keep = self.keep;
         let needs_facts = self.needs.previous_move || self.needs.identities;
         if self.error.is_some() {
@@ -748,10 +810,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
             // A glyph glued to the move (`e4!`).
             self.moves_only = false;
         }
-        let Ok(san) = San::from_ascii(token) else {
-            return self.fail(ply, start, token, GameErrorKind::Unreadable);
-        };
-        if self.needs.terminal && san == San::Null {
+        if self.needs.terminal && self.moves.is_null(token) {
             // A null move leaves a position that may have no legal move.
             self.test_last();
         }
@@ -761,14 +820,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
             line.copy_last(keep);
         }
         let frame = line.frames.last_mut().expect("a line has a position");
-        let played = frame.position.play_san(&san).or_else(|error| {
-            // A lower-case `b` may name a bishop where no pawn move fits (`bd3`).
-            match (token.first(), San::from_ascii(&[b"B", &token[1..]].concat())) {
-                (Some(b'b'), Ok(bishop)) => frame.position.play_san(&bishop),
-                _ => Err(error),
-            }
-        });
-        match played {
+        match self.moves.play(&mut frame.position, token) {
             Ok(played) => {
                 frame.ply = ply;
                 frame.mainline = mainline;
@@ -789,6 +841,9 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
                 }
                 *line.offsets.last_mut().expect("a line has offsets") = end;
                 self.plies = self.plies.max(ply);
+                if self.options.positions.is_some() {
+                    self.write_position();
+                }
                 self.test_current();
                 ControlFlow::Continue(())
             }
@@ -797,10 +852,20 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
                     // The failed move left the copy unchanged or half-made: drop it.
                     line.pop();
                 }
-                let kind = if error == SanError::Ambiguous { GameErrorKind::Ambiguous } else { GameErrorKind::Illegal };
-                self.fail(ply, start, token, kind)
+                self.fail(ply, start, token, GameErrorKind::Move(error))
             }
         }
+    }
+
+    fn movetext_reader(&self) -> Option<&'static dyn MovetextReader> {
+        self.movetext_reader
+    }
+
+    fn unreadable(&mut self, token: &'a [u8], end: usize, reason: String) {
+        self.moves_only = false;
+        let ply = self.line.as_ref().map_or(0, Line::ply) + 1;
+        let error = MoveError::because(MoveErrorKind::Unreadable, reason);
+        let _ = self.fail(ply, end - token.len(), token, GameErrorKind::Move(error));
     }
 
     fn begin_variation(&mut self) -> ControlFlow<()> {
@@ -878,12 +943,14 @@ mod tests {
     fn options(plans: &Plans, keep_played: bool) -> ReplayOptions<'_> {
         ReplayOptions {
             plans,
+            container: Container::Pgn,
             default_variant: Variant::standard(),
             variations: false,
             result: None,
             first_game: 1,
             carried: None,
             keep_played,
+            positions: None,
         }
     }
 

@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use super::driver::{Found, Problem, Sink, Summary};
 use super::replay::{GameNote, MatchedPly};
+use crate::notation::Container;
 
 /// The bytes of games held in memory before they go to a temporary file.
 const SPILL_BYTES: u64 = 16 << 20;
@@ -41,6 +42,7 @@ struct Held {
     matched: Vec<MatchedPly>,
     notes: Vec<GameNote>,
     sort: Option<i64>,
+    container: Container,
 }
 
 #[derive(Debug)]
@@ -148,6 +150,8 @@ impl<'s> SortedSink<'s> {
                 played: &[],
                 moves_only: false,
                 outcome: None,
+                positions: &[],
+                container: game.container,
                 rendered: None,
             })?;
         }
@@ -221,6 +225,7 @@ impl Sink for SortedSink<'_> {
             matched: game.matched.to_vec(),
             notes: game.notes.to_vec(),
             sort: game.sort,
+            container: game.container,
         };
         match self.limit {
             Some(limit) => {
@@ -330,6 +335,8 @@ mod tests {
                 played: &[],
                 moves_only: false,
                 outcome: None,
+                positions: &[],
+                container: crate::notation::Container::Pgn,
                 rendered: None,
             };
             sink.found(&game).unwrap();

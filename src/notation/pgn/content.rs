@@ -129,7 +129,7 @@ impl<'a> Visitor<'a> for Sample {
         self.tags += 1;
     }
 
-    fn san(&mut self, token: &'a [u8], _end: usize) -> ControlFlow<()> {
+    fn move_token(&mut self, token: &'a [u8], _end: usize) -> ControlFlow<()> {
         self.tokens += 1;
         let bare = token.strip_suffix(b"!").or_else(|| token.strip_suffix(b"?")).unwrap_or(token);
         if San::from_ascii(bare).is_ok() {

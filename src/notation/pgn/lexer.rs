@@ -14,7 +14,7 @@
 //! struct Moves(Vec<String>);
 //!
 //! impl<'a> Visitor<'a> for Moves {
-//!     fn san(&mut self, token: &'a [u8], _end: usize) -> ControlFlow<()> {
+//!     fn move_token(&mut self, token: &'a [u8], _end: usize) -> ControlFlow<()> {
 //!         self.0.push(String::from_utf8_lossy(token).into_owned());
 //!         ControlFlow::Continue(())
 //!     }
@@ -30,6 +30,8 @@
 use std::ops::ControlFlow;
 
 use memchr::memchr;
+
+use crate::notation::MovetextReader;
 
 use super::lines::{
     CommentEnd, comment_end, content_start, first_on_line, follows_blank_line, is_event_tag, read_tag,
@@ -56,11 +58,24 @@ pub trait Visitor<'a> {
         ControlFlow::Continue(())
     }
 
-    /// A move token (with any `+ # ! ?` glued to it), ending at byte `end`. `Break` skips the
-    /// rest of the movetext.
-    fn san(&mut self, token: &'a [u8], end: usize) -> ControlFlow<()> {
+    /// Who reads the movetext, when it is not SAN: asked once [`Visitor::begin_movetext`] goes
+    /// on. The lexer then finds where the movetext ends and hands it to that reader, which
+    /// tells this visitor its moves and result.
+    fn movetext_reader(&self) -> Option<&'static dyn MovetextReader> {
+        None
+    }
+
+    /// A move token in the notation of the movetext (in SAN, with any `+ # ! ?` glued to it),
+    /// ending at byte `end`. `Break` skips the rest of the movetext.
+    fn move_token(&mut self, token: &'a [u8], end: usize) -> ControlFlow<()> {
         let _ = (token, end);
         ControlFlow::Continue(())
+    }
+
+    /// Text that stands where a move should, ending at byte `end`, which the reader cannot read
+    /// as one, and why (`moves 4 to 7 are left out`). The rest of the movetext is skipped.
+    fn unreadable(&mut self, token: &'a [u8], end: usize, reason: String) {
+        let _ = (token, end, reason);
     }
 
     /// A `(`. `Break` skips the variation (the default).
@@ -243,6 +258,10 @@ impl<'a> Lexer<'a> {
         let movetext = self.position;
         if visitor.begin_movetext(movetext).is_break() {
             self.skip_movetext();
+        } else if let Some(reader) = visitor.movetext_reader() {
+            // Where the movetext ends is the container's business; what it holds, the reader's.
+            self.skip_movetext();
+            reader.read(self.text, movetext, self.position, visitor);
         } else {
             self.movetext(visitor);
         }
@@ -333,7 +352,7 @@ impl<'a> Lexer<'a> {
                     if is_evaluation_symbol(token) {
                         visitor.nag(token);
                     } else {
-                        skip = visitor.san(token, self.position).is_break();
+                        skip = visitor.move_token(token, self.position).is_break();
                     }
                 }
                 continue;
@@ -417,7 +436,7 @@ impl<'a> Lexer<'a> {
                     } else {
                         let token = self.token();
                         if !skip && skipped == 0 {
-                            skip = visitor.san(token, self.position).is_break();
+                            skip = visitor.move_token(token, self.position).is_break();
                         }
                     }
                 }
@@ -435,7 +454,7 @@ impl<'a> Lexer<'a> {
                     if token.is_empty() {
                         self.position += 1;
                     } else if !skip && skipped == 0 {
-                        skip = visitor.san(token, self.position).is_break();
+                        skip = visitor.move_token(token, self.position).is_break();
                     }
                 }
             }
@@ -652,7 +671,7 @@ mod tests {
             let value = unescape(value);
             self.events.push(format!("{}={}", String::from_utf8_lossy(name), String::from_utf8_lossy(&value)));
         }
-        fn san(&mut self, token: &'a [u8], end: usize) -> ControlFlow<()> {
+        fn move_token(&mut self, token: &'a [u8], end: usize) -> ControlFlow<()> {
             self.events.push(format!("{}@{end}", String::from_utf8_lossy(token)));
             ControlFlow::Continue(())
         }

@@ -4,16 +4,19 @@
 //! - [`sniff_content`] tells PGN from what is not (binary, positions, other text).
 //! - [`Lexer`] reads the games of a stretch of text and pushes tags, moves (with their byte
 //!   offsets), comments, variations and results to a [`Visitor`].
+//! - [`SAN_MOVES`] plays SAN move tokens.
 //! - [`cql_style`] writes games as CQL 6.2 writes the games it finds.
 
 mod content;
 pub mod cql_style;
 mod lexer;
 mod lines;
+mod san_moves;
 mod split;
 mod text;
 
 pub use content::{NotPgn, SNIFF_BYTES, foreign_compression, sniff_content};
 pub use lexer::{Damage, GameSpan, Lexer, Visitor, unescape};
+pub use san_moves::{SAN_MOVES, SanMoves};
 pub use split::Splitter;
 pub use text::{decode_text, tag_text};

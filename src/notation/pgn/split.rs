@@ -49,6 +49,12 @@ pub struct Splitter {
     after_blank: bool,
 }
 
+impl crate::notation::GameSplitter for Splitter {
+    fn scan(&mut self, text: &[u8], base: usize, starts: &mut Vec<usize>) {
+        Splitter::scan(self, text, base, starts);
+    }
+}
+
 impl Splitter {
     /// Scans text made of whole lines (a window of the input starting at byte `base` of it) and
     /// pushes the input offsets where games start. The first game starts where the first

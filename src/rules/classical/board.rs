@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use arrayvec::ArrayVec;
 
 use super::attacks::{self, Bitboard};
-use crate::board::{Square, SquareSet};
+use crate::board::{File, Rank, Square, SquareSet};
 use crate::position::{Mark, Position, PositionView, Setup};
 use crate::variant::{BackhandRule, CastlingRule, Color, Family, Kind, KindSet, Piece, Role, Variant};
 
@@ -110,6 +110,21 @@ fn castled_king(king: u8, rook: u8) -> u8 {
 fn castled_rook(king: u8, rook: u8) -> u8 {
     let rank = king & !7;
     if rook > king { rank + 5 } else { rank + 3 }
+}
+
+/// The index of a square on the board (a1 = 0, b1 = 1, ..., h8 = 63), if it is on it.
+#[must_use]
+pub const fn square_index(file: File, rank: Rank) -> Option<u8> {
+    if file.index() < 8 && rank.index() < 8 { Some(rank.index() * 8 + file.index()) } else { None }
+}
+
+/// The file and rank of a square's index, if it is one.
+#[must_use]
+pub const fn file_and_rank(index: u8) -> Option<(File, Rank)> {
+    match (File::new(index % 8), Rank::new(index / 8)) {
+        (Some(file), Some(rank)) if index < 64 => Some((file, rank)),
+        _ => None,
+    }
 }
 
 /// A list of moves without allocation (and without filling its room when it is made).

@@ -11,5 +11,5 @@ mod board;
 mod san;
 mod view;
 
-pub use board::{Board, Move, MoveList, Rules, bits};
+pub use board::{Board, Move, MoveList, Rules, bits, file_and_rank, square_index};
 pub use san::{ParseSanError, San, SanError, SanText};

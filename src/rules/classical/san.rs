@@ -349,6 +349,31 @@ impl Board {
         }
     }
 
+    /// Plays the legal move from `from` to `to` (a pawn promoting to `promotion`), as long
+    /// notations name moves: a king going two files along its rank, or onto its own rook,
+    /// castles; a pawn going onto the en passant square takes en passant. On an error the
+    /// board is unchanged.
+    pub fn play_from_to(&mut self, from: u8, to: u8, promotion: Option<Role>) -> Result<Move, SanError> {
+        let from_bit = 1u64.checked_shl(u32::from(from)).ok_or(SanError::Illegal)?;
+        if to >= 64 || self.side(self.turn()) & from_bit == 0 {
+            return Err(SanError::Illegal);
+        }
+        let role = self.role_at(from).ok_or(SanError::Illegal)?;
+        if promotion.is_some() && role != Role::Pawn {
+            return Err(SanError::Illegal);
+        }
+        if role == Role::King
+            && let Some(castle) = self.castle_by_destination(from_bit, to)
+        {
+            return self.play_checked(castle).then_some(castle).ok_or(SanError::Illegal);
+        }
+        if self.candidates(role, to, promotion.is_some()) & from_bit == 0 {
+            return Err(SanError::Illegal);
+        }
+        let m = self.normal_move(role, from, to, promotion);
+        if self.play_checked(m) { Ok(m) } else { Err(SanError::Illegal) }
+    }
+
     /// The SAN of a legal move, with `+` or `#` when it gives check or mate.
     #[must_use]
     pub fn san(&self, m: Move) -> SanText {

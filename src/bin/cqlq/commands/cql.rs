@@ -78,6 +78,7 @@ pub fn run(args: CqlArgs) -> anyhow::Result<ExitCode> {
         limit: None,
         result: header.result.clone(),
         threads,
+        positions: None,
     };
     let matchstring = options.matchstring.clone().or(header.matchstring.clone());
     let comments = CqlComments {

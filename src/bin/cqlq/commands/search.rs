@@ -44,6 +44,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
         limit: args.limit,
         result: header.result.clone(),
         threads: thread_count(args.threads, "-j"),
+        positions: None,
     };
     let matchstring = args.matchstring.or(header.matchstring).unwrap_or_else(|| "CQL".to_owned());
     let inputs = if loaded.rest.is_empty() {

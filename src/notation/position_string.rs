@@ -1,0 +1,33 @@
+//! A position in its variant's own string: FEN for the classical family and Chess Evolved
+//! Online, the setup string for Croatian Chess, Setup Notation for Laser Chess.
+
+use super::fen::CastlingStyle;
+use super::{crochess, fen, laser};
+use crate::position::Setup;
+use crate::variant::Family;
+
+/// Writes a setup as its variant's players write positions.
+#[must_use]
+pub fn write<const W: usize>(setup: &Setup<W>) -> String {
+    match setup.variant.family {
+        Family::Classical | Family::ChessEvolved => fen::write(setup, CastlingStyle::XFen),
+        Family::Croatian => crochess::setup_string::write(setup),
+        Family::Laser => laser::setup_notation::write(setup),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+
+    #[test]
+    fn each_family_has_its_string() {
+        let standard = write(&Setup::<1>::initial(Variant::standard()));
+        assert_eq!(standard, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let ties = write(&Setup::<2>::initial(Variant::by_name("Croatian Ties").unwrap()));
+        assert!(ties.starts_with("Ct "), "{ties}");
+        let laser = write(&Setup::<2>::initial(Variant::by_name("Laser Chess").unwrap()));
+        assert!(!laser.contains(' ') && laser.contains('/'), "{laser}");
+    }
+}

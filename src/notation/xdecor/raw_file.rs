@@ -1,0 +1,152 @@
+//! Files of `moves_raw` records, one game to a line: the entries of a game separated by `;`,
+//! a result marker (`,,,,whiteWon`) where the game ended. A line may keep the key it was
+//! copied with (`moves_raw = "..."`).
+//!
+//! [`RAW_FORMAT`] cuts the entries and tells them to the visitor; [`RAW_MOVES`](super::RAW_MOVES)
+//! plays them.
+
+use memchr::memchr;
+
+use super::halfmove::Outcome;
+use super::raw::RawEntry;
+use crate::notation::pgn::{GameSpan, Visitor};
+use crate::notation::{GameSplitter, MoveReader, NativeFormat};
+use crate::variant::Variant;
+
+/// Files of `moves_raw` records.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RawFormat;
+
+/// The reader of files of `moves_raw` records.
+pub static RAW_FORMAT: RawFormat = RawFormat;
+
+/// The item names every record holds.
+const ITEM_PREFIX: &[u8] = b"realchess:";
+
+/// The key of the record in the board's metadata.
+const KEY: &[u8] = b"moves_raw";
+
+/// The entries of a line: after any key and opening quote, up to any closing quote.
+fn record_bounds(line: &[u8], start: usize) -> (usize, usize) {
+    let mut from = start;
+    let mut to = line.len();
+    while to > from && line[to - 1].is_ascii_whitespace() {
+        to -= 1;
+    }
+    while from < to && line[from].is_ascii_whitespace() {
+        from += 1;
+    }
+    if line[from..to].starts_with(KEY) {
+        from += KEY.len();
+        while from < to && matches!(line[from], b' ' | b'\t' | b'=' | b':') {
+            from += 1;
+        }
+    }
+    if from < to && matches!(line[from], b'"' | b'\'') {
+        let quote = line[from];
+        from += 1;
+        if to > from && line[to - 1] == quote {
+            to -= 1;
+        }
+    }
+    (from, to)
+}
+
+/// Whether a line holds nothing but blanks.
+fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(u8::is_ascii_whitespace)
+}
+
+/// A game starts at each line with content.
+#[derive(Debug, Default)]
+struct LineSplitter;
+
+impl GameSplitter for LineSplitter {
+    fn scan(&mut self, text: &[u8], base: usize, starts: &mut Vec<usize>) {
+        let mut at = 0;
+        while at < text.len() {
+            let end = memchr(b'\n', &text[at..]).map_or(text.len(), |i| at + i + 1);
+            if !is_blank(&text[at..end]) {
+                starts.push(base + at);
+            }
+            at = end;
+        }
+    }
+}
+
+impl NativeFormat for RawFormat {
+    fn name(&self) -> &'static str {
+        "xdecor-raw"
+    }
+
+    fn description(&self) -> &'static str {
+        "X-Decor moves_raw record"
+    }
+
+    fn variant(&self) -> &'static Variant {
+        super::variant()
+    }
+
+    fn sniff(&self, head: &[u8]) -> bool {
+        memchr::memmem::find(head, ITEM_PREFIX).is_some()
+    }
+
+    fn splitter(&self) -> Box<dyn GameSplitter> {
+        Box::new(LineSplitter)
+    }
+
+    fn next_game<'a>(&self, text: &'a [u8], at: &mut usize, visitor: &mut dyn Visitor<'a>) -> Option<GameSpan> {
+        loop {
+            if *at >= text.len() {
+                return None;
+            }
+            let end = memchr(b'\n', &text[*at..]).map_or(text.len(), |i| *at + i + 1);
+            if !is_blank(&text[*at..end]) {
+                break;
+            }
+            *at = end;
+        }
+        let start = *at;
+        let end = memchr(b'\n', &text[start..]).map_or(text.len(), |i| start + i + 1);
+        *at = end;
+        visitor.begin_game(start);
+        if visitor.begin_movetext(start).is_continue() {
+            let (from, to) = record_bounds(&text[..end], start);
+            read_entries(text, from, to, visitor);
+        }
+        Some(GameSpan { start, movetext: start, end })
+    }
+
+    fn moves(&self) -> &'static dyn MoveReader {
+        &super::RAW_MOVES
+    }
+}
+
+/// Tells the visitor the entries of `text[from..to]`: result markers as results, the others as
+/// move tokens (which the move reader parses).
+fn read_entries<'a>(text: &'a [u8], from: usize, to: usize, visitor: &mut dyn Visitor<'a>) {
+    let mut at = from;
+    let mut moving = true;
+    while at < to {
+        let end = memchr(b';', &text[at..to]).map_or(to, |i| at + i);
+        let entry = &text[at..end];
+        if let Some(outcome) = result_marker(entry) {
+            visitor.outcome(outcome.pgn());
+        } else if moving && !is_blank(entry) {
+            moving = visitor.move_token(entry, end).is_continue();
+        }
+        at = end + 1;
+    }
+}
+
+/// The result a marker entry (`,,,,draw`) names; `None` for every other entry.
+fn result_marker(entry: &[u8]) -> Option<Outcome> {
+    let trimmed = entry.trim_ascii_start();
+    if !trimmed.starts_with(b",") {
+        return None;
+    }
+    match RawEntry::parse(entry) {
+        Ok(RawEntry::Result(outcome)) => Some(outcome),
+        _ => None,
+    }
+}
