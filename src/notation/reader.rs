@@ -18,7 +18,7 @@
 use std::fmt;
 
 use super::pgn::{GameSpan, Visitor};
-use super::{pgn, xdecor};
+use super::xdecor;
 use crate::rules::classical::{Board, Move};
 use crate::variant::{Notation, Variant};
 
@@ -167,7 +167,7 @@ impl Container {
     pub fn movetext(self, variant: &Variant) -> Option<Movetext> {
         match self {
             Container::Pgn => movetext(variant.notation),
-            Container::Native(format) => Some(Movetext { reader: None, moves: format.moves() }),
+            Container::Native(format) => Some(Movetext { reader: None, moves: Some(format.moves()) }),
         }
     }
 
@@ -203,8 +203,10 @@ fn starts_with_tag(head: &[u8]) -> bool {
 pub struct Movetext {
     /// The reader of its movetext; `None` for SAN, which the PGN lexer reads itself.
     pub reader: Option<&'static dyn MovetextReader>,
-    /// What plays its move tokens.
-    pub moves: &'static dyn MoveReader,
+    /// What plays its move tokens; `None` for SAN, which replay plays with
+    /// [`SAN_MOVES`](super::pgn::SAN_MOVES) without a call through a pointer (most games are
+    /// SAN).
+    pub moves: Option<&'static dyn MoveReader>,
 }
 
 /// How the PGN movetext of games in `notation` is read; `None` for the notations cqlq does not
@@ -212,8 +214,10 @@ pub struct Movetext {
 #[must_use]
 pub fn movetext(notation: Notation) -> Option<Movetext> {
     match notation {
-        Notation::San => Some(Movetext { reader: None, moves: &pgn::SAN_MOVES }),
-        Notation::XDecor => Some(Movetext { reader: Some(&xdecor::TABLE_MOVETEXT), moves: &xdecor::TABLE_MOVES }),
+        Notation::San => Some(Movetext { reader: None, moves: None }),
+        Notation::XDecor => {
+            Some(Movetext { reader: Some(&xdecor::TABLE_MOVETEXT), moves: Some(&xdecor::TABLE_MOVES) })
+        }
         Notation::Croatian | Notation::ChessEvolved | Notation::Laser => None,
     }
 }

@@ -13,7 +13,7 @@ use std::ops::ControlFlow;
 use std::sync::{Mutex, PoisonError};
 
 use crate::board::Square;
-use crate::notation::pgn::{Damage, GameSpan, Lexer, Visitor, decode_text, tag_text};
+use crate::notation::pgn::{Damage, GameSpan, Lexer, SAN_MOVES, Visitor, decode_text, play_san_token, tag_text};
 use crate::notation::{Container, MoveError, MoveErrorKind, MoveReader, MovetextReader, NativeFormat, fen};
 use crate::position::{Position, PositionView};
 use crate::query::{Context, Frame, GameFacts, Identities, LineCache, Needs, Program, State, TagSource};
@@ -479,8 +479,8 @@ struct Replayer<'a, 'o> {
     tags: Vec<(&'a [u8], &'a [u8])>,
     program: Option<&'o Program<1>>,
     needs: Needs,
-    /// What plays the game's move tokens.
-    moves: &'static dyn MoveReader,
+    /// What plays the game's move tokens, if they are not SAN.
+    moves: Option<&'static dyn MoveReader>,
     /// Who reads the game's movetext, when the PGN lexer does not (it is not SAN).
     movetext_reader: Option<&'static dyn MovetextReader>,
     /// How many frames a line keeps (0: all).
@@ -534,7 +534,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
             tags: Vec::new(),
             program: None,
             needs: Needs::default(),
-            moves: &crate::notation::pgn::SAN_MOVES,
+            moves: None,
             movetext_reader: None,
             keep: 1,
             game: GameFacts::default(),
@@ -810,7 +810,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
             // A glyph glued to the move (`e4!`).
             self.moves_only = false;
         }
-        if self.needs.terminal && self.moves.is_null(token) {
+        if self.needs.terminal && self.moves.unwrap_or(&SAN_MOVES).is_null(token) {
             // A null move leaves a position that may have no legal move.
             self.test_last();
         }
@@ -820,7 +820,17 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
             line.copy_last(keep);
         }
         let frame = line.frames.last_mut().expect("a line has a position");
-        match self.moves.play(&mut frame.position, token) {
+        // The hot path (SAN) carries only the kind of an error; a reader's reasons are kept aside.
+        let mut failure = None;
+        let played = match self.moves {
+            None => play_san_token(&mut frame.position, token),
+            Some(moves) => moves.play(&mut frame.position, token).map_err(|error| {
+                let kind = error.kind;
+                failure = Some(error);
+                kind
+            }),
+        };
+        match played {
             Ok(played) => {
                 frame.ply = ply;
                 frame.mainline = mainline;
@@ -852,6 +862,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
                     // The failed move left the copy unchanged or half-made: drop it.
                     line.pop();
                 }
+                let error = failure.unwrap_or(MoveError::new(error));
                 self.fail(ply, start, token, GameErrorKind::Move(error))
             }
         }

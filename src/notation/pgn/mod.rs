@@ -17,6 +17,6 @@ mod text;
 
 pub use content::{NotPgn, SNIFF_BYTES, foreign_compression, sniff_content};
 pub use lexer::{Damage, GameSpan, Lexer, Visitor, unescape};
-pub use san_moves::{SAN_MOVES, SanMoves};
+pub use san_moves::{SAN_MOVES, SanMoves, play_san_token};
 pub use split::Splitter;
 pub use text::{decode_text, tag_text};

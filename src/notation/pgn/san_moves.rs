@@ -11,20 +11,24 @@ pub struct SanMoves;
 /// The SAN move reader.
 pub static SAN_MOVES: SanMoves = SanMoves;
 
+/// Plays a SAN token, as [`SAN_MOVES`] does, with only the kind of an error: for replay, which
+/// plays most moves of most games so, without a call through a pointer.
+#[inline(always)]
+pub fn play_san_token(board: &mut Board, token: &[u8]) -> Result<Move, MoveErrorKind> {
+    let Ok(san) = San::from_ascii(token) else { return Err(MoveErrorKind::Unreadable) };
+    let played = board.play_san(&san).or_else(|error| {
+        // A lower-case `b` may name a bishop where no pawn move fits (`bd3`).
+        match (token.first(), San::from_ascii(&[b"B", &token[1..]].concat())) {
+            (Some(b'b'), Ok(bishop)) => board.play_san(&bishop),
+            _ => Err(error),
+        }
+    });
+    played.map_err(|error| if error == SanError::Ambiguous { MoveErrorKind::Ambiguous } else { MoveErrorKind::Illegal })
+}
+
 impl MoveReader for SanMoves {
-    #[inline]
     fn play(&self, board: &mut Board, token: &[u8]) -> Result<Move, MoveError> {
-        let Ok(san) = San::from_ascii(token) else { return Err(MoveError::new(MoveErrorKind::Unreadable)) };
-        let played = board.play_san(&san).or_else(|error| {
-            // A lower-case `b` may name a bishop where no pawn move fits (`bd3`).
-            match (token.first(), San::from_ascii(&[b"B", &token[1..]].concat())) {
-                (Some(b'b'), Ok(bishop)) => board.play_san(&bishop),
-                _ => Err(error),
-            }
-        });
-        played.map_err(|error| {
-            MoveError::new(if error == SanError::Ambiguous { MoveErrorKind::Ambiguous } else { MoveErrorKind::Illegal })
-        })
+        play_san_token(board, token).map_err(MoveError::new)
     }
 
     fn is_null(&self, token: &[u8]) -> bool {
