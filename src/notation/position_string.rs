@@ -3,13 +3,20 @@
 
 use super::fen::CastlingStyle;
 use super::{crochess, fen, laser};
-use crate::position::Setup;
-use crate::variant::Family;
+use crate::position::{Backhand, Setup};
+use crate::variant::{BackhandRule, Family};
 
-/// Writes a setup as its variant's players write positions.
+/// Writes a setup as its variant's players write positions. The pieces captured, which cqlq
+/// keeps beside the board, are no part of a FEN but where they are dropped again (Crazyhouse).
 #[must_use]
 pub fn write<const W: usize>(setup: &Setup<W>) -> String {
     match setup.variant.family {
+        Family::Classical | Family::ChessEvolved
+            if setup.variant.backhand == BackhandRule::Captures && !setup.backhand.is_empty() =>
+        {
+            let board_only = Setup { backhand: Backhand::empty(setup.variant.pieces.len()), ..setup.clone() };
+            fen::write(&board_only, CastlingStyle::XFen)
+        }
         Family::Classical | Family::ChessEvolved => fen::write(setup, CastlingStyle::XFen),
         Family::Croatian => crochess::setup_string::write(setup),
         Family::Laser => laser::setup_notation::write(setup),

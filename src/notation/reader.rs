@@ -215,9 +215,7 @@ pub struct Movetext {
 pub fn movetext(notation: Notation) -> Option<Movetext> {
     match notation {
         Notation::San => Some(Movetext { reader: None, moves: None }),
-        Notation::XDecor => {
-            Some(Movetext { reader: Some(&xdecor::TABLE_MOVETEXT), moves: Some(&xdecor::TABLE_MOVES) })
-        }
+        Notation::XDecor => Some(Movetext { reader: Some(&xdecor::TABLE_MOVETEXT), moves: Some(&xdecor::TABLE_MOVES) }),
         Notation::Croatian | Notation::ChessEvolved | Notation::Laser => None,
     }
 }

@@ -29,19 +29,23 @@
 //! # Ok::<_, Box<dyn std::error::Error>>(())
 //! ```
 
+mod convert;
 mod cql_game;
 mod driver;
 pub mod filter;
 mod input;
+mod main_line;
 pub mod output;
 mod plans;
 mod positions;
 mod replay;
 mod sorted;
 
+pub use convert::{Converter, NOT_CONVERTED, NotConverted, Target, pgn_of};
 pub use driver::{Found, Problem, Render, Search, SearchError, SearchOptions, Sink, Summary};
 pub use filter::{LineOutcome, PositionFilter};
 pub use input::{Input, WINDOW_BYTES, paths_or_stdin};
+pub use main_line::{MainLine, read_main_line};
 pub use plans::Plans;
 pub use positions::{EpdComments, PositionsFormat};
 pub use replay::{

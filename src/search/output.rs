@@ -14,8 +14,11 @@ use std::ops::ControlFlow;
 
 use serde_json::json;
 
+use super::convert::pgn_of;
 use super::cql_game::{append_texts, initial_notes, read_game, write_played};
 use super::driver::{Found, Problem, Render};
+use super::main_line::read_main_line;
+use crate::notation::Container;
 use crate::notation::pgn::cql_style::append_comment;
 use crate::notation::pgn::{Lexer, Visitor, tag_text};
 use crate::variant::Variant;
@@ -42,8 +45,12 @@ impl<W: Write> PgnPrinter<W> {
         self
     }
 
-    /// Writes one game with its marks, then a blank line.
+    /// Writes one game with its marks, then a blank line. A game read from a notation's own
+    /// format is written as PGN, converted.
     pub fn write(&mut self, game: &Found<'_>) -> io::Result<()> {
+        if let Container::Native(_) = game.container {
+            return self.write_converted(game);
+        }
         let text = trim_end(game.text);
         let mut written = 0;
         if let (Some(label), Some(value)) = (&self.sort_label, game.sort) {
@@ -79,6 +86,30 @@ impl<W: Write> PgnPrinter<W> {
         }
         self.out.write_all(&text[written..])?;
         self.out.write_all(b"\n\n")
+    }
+
+    /// Writes a game read from a notation's own format as PGN, its marks and the query's
+    /// comments after the moves of their positions.
+    fn write_converted(&mut self, game: &Found<'_>) -> io::Result<()> {
+        let mark = String::from_utf8_lossy(&self.comment[1..self.comment.len() - 1]).into_owned();
+        let mut by_ply: BTreeMap<u32, String> = BTreeMap::new();
+        if let (Some(label), Some(value)) = (&self.sort_label, game.sort) {
+            by_ply.insert(0, if label.is_empty() { value.to_string() } else { format!("{label} {value}") });
+        }
+        for note in game.comments().iter() {
+            let comment = by_ply.entry(note.ply).or_default();
+            if !comment.is_empty() {
+                comment.push(' ');
+            }
+            comment.push_str(note.text.as_deref().unwrap_or(&mark));
+        }
+        let comments: Vec<(u32, String)> = by_ply.into_iter().collect();
+        let mut out = Vec::new();
+        match read_main_line(game.text, game.container, game.container.default_variant()) {
+            Some(line) => pgn_of(&line, game, &comments, &mut out),
+            None => out.extend_from_slice(game.text),
+        }
+        self.out.write_all(&out)
     }
 
     /// The writer.

@@ -4,6 +4,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
+use cqlq::notation::Container;
 
 /// Find chess positions with a CQL-style query language, on boards from 8x8 to 26x26.
 #[derive(Debug, Parser)]
@@ -17,7 +18,7 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Search PGN game collections and write the games with a position that matches.
+    /// Search game collections (PGN, X-Decor) and write the games with a position that matches.
     #[command(override_usage = "cqlq search [OPTIONS] (QUERY-FILE | -c TEXT) [INPUT]...")]
     Search(SearchArgs),
     /// Print the lines of positions (FEN, EPD, setup strings, Setup Notation) that match a query.
@@ -32,6 +33,12 @@ pub enum Command {
         after_long_help = cql_options_help()
     )]
     Cql(CqlArgs),
+    /// Print every position of every game, one a line: GAME, PLY, POSITION (or JSON, EPD).
+    #[command(override_usage = "cqlq positions [OPTIONS] [INPUT]...")]
+    Positions(PositionsArgs),
+    /// Write games in another notation: PGN, the X-Decor move table, X-Decor's moves_raw.
+    #[command(override_usage = "cqlq convert --to NOTATION [OPTIONS] [INPUT]...")]
+    Convert(ConvertArgs),
     /// Show what a query means in a variant: its parts, its letters and its squares.
     #[command(override_usage = "cqlq explain [OPTIONS] (QUERY-FILE | -c TEXT)")]
     Explain(ExplainArgs),
@@ -169,10 +176,99 @@ pub struct SearchArgs {
     /// Print nothing on standard error but errors: no summary, no progress.
     #[arg(short = 'q', long)]
     pub quiet: bool,
-    /// The query file (unless -c is given), then the PGN files ('-' or none: standard input;
+    /// How the inputs hold games: pgn, xdecor (the X-Decor move table), xdecor-raw (its
+    /// moves_raw records). Default: what their first bytes look like.
+    #[arg(long, value_name = "NOTATION", value_parser = parse_notation)]
+    pub notation: Option<Container>,
+    /// The query file (unless -c is given), then the game files ('-' or none: standard input;
     /// .zst and .gz are decompressed).
     #[arg(value_name = "QUERY-FILE | INPUT")]
     pub paths: Vec<PathBuf>,
+}
+
+/// The options of the commands that read games without a query: which games, how many
+/// threads, where problems go.
+#[derive(Debug, Args)]
+pub struct GameArgs {
+    /// How the inputs hold games: pgn, xdecor (the X-Decor move table), xdecor-raw (its
+    /// moves_raw records). Default: what their first bytes look like.
+    #[arg(long, value_name = "NOTATION", value_parser = parse_notation)]
+    pub notation: Option<Container>,
+    /// The variant of games that name none (in PGN, with no Variant tag).
+    #[arg(long, value_name = "VARIANT")]
+    pub variant: Option<String>,
+    /// Write to this file (`-` is standard output). The file gets its name when the run ends
+    /// well; an input cannot be the output.
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Only game N, or games N to M (counted from 1 over all inputs).
+    #[arg(short = 'g', long, value_name = "N[-M]", value_parser = parse_game_numbers)]
+    pub gamenumber: Option<(u64, Option<u64>)>,
+    /// Stop after N games (1 or more).
+    #[arg(long, value_name = "N", value_parser = parse_limit)]
+    pub limit: Option<u64>,
+    /// The number of threads, 1 or more (default and most: the cores of the machine).
+    #[arg(short = 'j', long, value_name = "N", value_parser = parse_threads)]
+    pub threads: Option<u64>,
+    /// Write every game that could not be read to its end to this file, as JSON lines.
+    #[arg(long, value_name = "FILE")]
+    pub errors: Option<PathBuf>,
+    /// Print nothing on standard error but errors: no summary, no progress.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+    /// The game files ('-' or none: standard input; .zst and .gz are decompressed).
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+}
+
+/// `cqlq positions`.
+#[derive(Debug, Args)]
+pub struct PositionsArgs {
+    /// How each position is written: tsv (GAME, PLY, POSITION), jsonl, or epd (with id and
+    /// ply, and c0/c1 as pgn-extract -Wepd writes them).
+    #[arg(long, value_enum, default_value_t = PositionsFormatArg::Tsv)]
+    pub format: PositionsFormatArg,
+    #[command(flatten)]
+    pub games: GameArgs,
+}
+
+/// The formats of `cqlq positions`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PositionsFormatArg {
+    /// GAME<TAB>PLY<TAB>POSITION, the position in its variant's own string.
+    Tsv,
+    /// {"game": N, "ply": P, "position": "..."}.
+    Jsonl,
+    /// EPD with id "game N ply P".
+    Epd,
+}
+
+/// `cqlq convert`.
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// The notation to write.
+    #[arg(long, value_enum)]
+    pub to: TargetArg,
+    #[command(flatten)]
+    pub games: GameArgs,
+}
+
+/// The notations of `cqlq convert --to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TargetArg {
+    /// PGN with SAN (Seven Tag Roster, an Annotator tag saying where a game came from).
+    Pgn,
+    /// The X-Decor move table as the mod shows it: figurines, en dashes, the multiplication sign.
+    Xdecor,
+    /// The X-Decor move table in ASCII letters, as a person types it (Ng1-f3, O-O).
+    XdecorLetters,
+    /// X-Decor's moves_raw record, one game a line.
+    XdecorRaw,
+}
+
+/// Reads the name of a notation's way of holding games.
+fn parse_notation(text: &str) -> Result<Container, String> {
+    Container::by_name(text).ok_or_else(|| format!("no notation '{text}': {}", Container::names().join(", ")))
 }
 
 /// Output formats of `cqlq search`.

@@ -5,10 +5,12 @@
 //! - [`Lexer`] reads the games of a stretch of text and pushes tags, moves (with their byte
 //!   offsets), comments, variations and results to a [`Visitor`].
 //! - [`SAN_MOVES`] plays SAN move tokens.
+//! - [`export`] writes a game in PGN's export format, from its moves.
 //! - [`cql_style`] writes games as CQL 6.2 writes the games it finds.
 
 mod content;
 pub mod cql_style;
+pub mod export;
 mod lexer;
 mod lines;
 mod san_moves;

@@ -29,12 +29,14 @@ mod moves;
 mod raw;
 mod raw_file;
 mod table;
+mod write;
 
 pub use halfmove::{Figurine, Halfmove, HalfmoveErrorKind, Outcome, ParseHalfmoveError, Style, TableMove};
 pub use moves::{RAW_MOVES, RawMoves, TABLE_MOVES, TableMoves};
 pub use raw::{Excerpt, ParseRawError, RawEntry, RawMove, entries, raw_index, raw_square, write_item};
 pub use raw_file::{RAW_FORMAT, RawFormat};
 pub use table::{TABLE_FORMAT, TABLE_MOVETEXT, TableFormat, TableMovetext};
+pub use write::{WriteError, write_raw, write_table};
 
 /// The X-Decor variant of the catalogue.
 fn variant() -> &'static crate::Variant {

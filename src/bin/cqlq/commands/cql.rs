@@ -102,7 +102,7 @@ pub fn run(args: CqlArgs) -> anyhow::Result<ExitCode> {
     }
     let search = Search::new(query, search_options)?;
     let threads = search.threads();
-    let (summary, searched) = search_into(&search, &[input], &mut sink, sort, None)?;
+    let (summary, searched) = search_into(&search, &[input], None, &mut sink, sort, None)?;
     // CQL counts the game after the last one asked for, which it read to know it was past.
     let games = summary.games + u64::from(searched.stopped && asked_for_games);
     let output_name = output_path.display().to_string();

@@ -4,6 +4,7 @@ mod cql;
 mod docs;
 mod explain;
 mod filter;
+mod games;
 pub(crate) mod search;
 mod variants;
 
@@ -22,6 +23,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Search(args) => search::run(args),
         Command::Filter(args) => filter::run(args),
         Command::Cql(args) => cql::run(args),
+        Command::Positions(args) => games::positions(args),
+        Command::Convert(args) => games::convert(args),
         Command::Explain(args) => explain::run(args),
         Command::Variants => variants::run(),
         Command::Completions { shell } => docs::completions(shell),

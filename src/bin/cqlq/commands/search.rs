@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use cqlq::Variant;
+use cqlq::notation::Container;
 use cqlq::search::output::{CqlPrinter, JsonlPrinter, PgnPrinter, ProblemLog, describe};
 use cqlq::search::{
     Found, Input, Problem, Render, Search, SearchError, SearchOptions, Sink, SortedSink, Summary, paths_or_stdin,
@@ -78,7 +79,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
         .then(|| Box::new(Progress::new(total_size(&inputs))) as Box<dyn Watch>);
     let mut sink = CliSink::new(printer, problems, watch);
     let sort = sort_spec.as_ref().map(|sort| sort.min);
-    let (summary, searched) = search_into(&search, &inputs, &mut sink, sort, args.limit)?;
+    let (summary, searched) = search_into(&search, &inputs, args.notation, &mut sink, sort, args.limit)?;
     let counts = format!(
         "{} games matched ({} positions) of {} games read, {} with errors",
         summary.matched, summary.positions, summary.games, summary.errors
@@ -122,6 +123,7 @@ pub(super) fn exit_code(unreadable: bool, summary: &Summary) -> ExitCode {
 pub(super) fn search_into(
     search: &Search,
     inputs: &[PathBuf],
+    notation: Option<Container>,
     sink: &mut CliSink,
     sort: Option<bool>,
     limit: Option<u64>,
@@ -130,11 +132,11 @@ pub(super) fn search_into(
     let outcome = match sort {
         Some(min) => {
             let mut sorted = SortedSink::new(&mut *sink, min, limit);
-            let outcome = search_all(search, inputs, &mut sorted, &mut summary);
+            let outcome = search_all(search, inputs, notation, &mut sorted, &mut summary);
             let finished = if outcome.is_ok() { sorted.finish() } else { Ok(()) };
             finished.map_or_else(|error| Err(SearchError::Output(error)), |()| outcome)
         }
-        None => search_all(search, inputs, &mut *sink, &mut summary),
+        None => search_all(search, inputs, notation, &mut *sink, &mut summary),
     };
     let searched = match outcome {
         Ok(searched) => searched,
@@ -178,16 +180,17 @@ pub(super) struct Searched {
 
 /// Searches every input in turn. An input that cannot be read is reported and the search goes
 /// on; an output that cannot be written stops it.
-fn search_all(
+pub(super) fn search_all(
     search: &Search,
     inputs: &[PathBuf],
+    notation: Option<Container>,
     sink: &mut dyn Sink,
     summary: &mut Summary,
 ) -> Result<Searched, SearchError> {
     let mut searched = Searched::default();
     for path in inputs {
         let mut input = match Input::open(path) {
-            Ok(input) => input,
+            Ok(input) => input.with_container(notation),
             Err(error) => {
                 note(format_args!("{}: {error}", path.display()));
                 searched.unreadable = true;

@@ -1,0 +1,221 @@
+//! Writing a game in PGN's export format: the Seven Tag Roster first, then the other tags, then
+//! the movetext in SAN, `1. e4 e5 2. Nf3`, comments after the moves they follow, lines of at
+//! most 79 characters, and the result.
+//!
+//! ```
+//! use cqlq::Variant;
+//! use cqlq::notation::pgn::{SAN_MOVES, export};
+//! use cqlq::notation::MoveReader;
+//! use cqlq::rules::classical::Board;
+//!
+//! let initial = Board::initial(Variant::standard());
+//! let mut board = initial;
+//! let moves: Vec<_> = ["e4", "e5", "Nf3"].iter().map(|san| SAN_MOVES.play(&mut board, san.as_bytes())).collect::<Result<_, _>>()?;
+//! let game = export::Game {
+//!     tags: vec![("White".into(), "Morphy".into())],
+//!     initial,
+//!     moves: &moves,
+//!     comments: &[(2, "a classic".into())],
+//!     result: "*",
+//! };
+//! let mut out = Vec::new();
+//! export::write(&game, &mut out);
+//! let text = String::from_utf8(out)?;
+//! assert!(text.starts_with("[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n"));
+//! assert!(text.ends_with("\n\n1. e4 e5 {a classic} 2. Nf3 *\n\n"));
+//! # Ok::<_, Box<dyn std::error::Error>>(())
+//! ```
+
+use std::borrow::Cow;
+
+use crate::notation::fen::{self, CastlingStyle};
+use crate::rules::classical::{Board, Move};
+use crate::variant::Color;
+
+/// The longest line of movetext written.
+const LINE_WIDTH: usize = 79;
+
+/// The Seven Tag Roster, in its order, with the value of a tag the game does not have.
+const ROSTER: [(&str, &str); 7] = [
+    ("Event", "?"),
+    ("Site", "?"),
+    ("Date", "????.??.??"),
+    ("Round", "?"),
+    ("White", "?"),
+    ("Black", "?"),
+    ("Result", "*"),
+];
+
+/// A game to write.
+#[derive(Clone, Debug)]
+pub struct Game<'a> {
+    /// Its tags (the roster's ones in any order; `Result` is taken from [`Game::result`],
+    /// `SetUp` and `FEN` from [`Game::initial`]).
+    pub tags: Vec<(Cow<'a, str>, Cow<'a, str>)>,
+    /// The position it starts from.
+    pub initial: Board,
+    /// Its moves, legal from `initial` on.
+    pub moves: &'a [Move],
+    /// Comments, each after the move of its ply (ply 0: before the first move), in order.
+    pub comments: &'a [(u32, String)],
+    /// Its result: `1-0`, `0-1`, `1/2-1/2` or `*`.
+    pub result: &'a str,
+}
+
+/// Writes a tag pair, its value escaped.
+fn write_tag(out: &mut Vec<u8>, name: &str, value: &str) {
+    out.push(b'[');
+    out.extend_from_slice(name.as_bytes());
+    out.extend_from_slice(b" \"");
+    for byte in value.bytes() {
+        if matches!(byte, b'"' | b'\\') {
+            out.push(b'\\');
+        }
+        // A line end would end the tag: it becomes a space.
+        out.push(if byte == b'\n' || byte == b'\r' { b' ' } else { byte });
+    }
+    out.extend_from_slice(b"\"]\n");
+}
+
+/// Lines of movetext, wrapped at [`LINE_WIDTH`].
+struct Wrapped<'o> {
+    out: &'o mut Vec<u8>,
+    line: usize,
+}
+
+impl Wrapped<'_> {
+    fn word(&mut self, word: &[u8]) {
+        if self.line > 0 && self.line + 1 + word.len() > LINE_WIDTH {
+            self.out.push(b'\n');
+            self.line = 0;
+        } else if self.line > 0 {
+            self.out.push(b' ');
+            self.line += 1;
+        }
+        self.out.extend_from_slice(word);
+        self.line += word.len();
+    }
+
+    /// A comment, its words wrapped, `}` written as `)`.
+    fn comment(&mut self, text: &str) {
+        let clean = text.replace('}', ")");
+        let mut words = clean.split_ascii_whitespace().peekable();
+        let mut first = true;
+        while let Some(word) = words.next() {
+            let last = words.peek().is_none();
+            let word = match (first, last) {
+                (true, true) => format!("{{{word}}}"),
+                (true, false) => format!("{{{word}"),
+                (false, true) => format!("{word}}}"),
+                (false, false) => word.to_owned(),
+            };
+            self.word(word.as_bytes());
+            first = false;
+        }
+        if first {
+            self.word(b"{}");
+        }
+    }
+}
+
+/// Writes a game, then a blank line.
+pub fn write(game: &Game<'_>, out: &mut Vec<u8>) {
+    let value = |name: &str| game.tags.iter().rev().find(|(tag, _)| tag.eq_ignore_ascii_case(name));
+    for (name, missing) in ROSTER {
+        let written = if name == "Result" { Some(game.result) } else { value(name).map(|(_, value)| value.as_ref()) };
+        write_tag(out, name, written.unwrap_or(missing));
+    }
+    let variant = game.initial.variant();
+    let from_start = game.initial == Board::initial(variant);
+    for (name, value) in &game.tags {
+        let skipped = ROSTER.iter().any(|(roster, _)| name.eq_ignore_ascii_case(roster))
+            || ["SetUp", "FEN"].iter().any(|tag| name.eq_ignore_ascii_case(tag));
+        if !skipped {
+            write_tag(out, name, value);
+        }
+    }
+    if !from_start {
+        write_tag(out, "SetUp", "1");
+        write_tag(out, "FEN", &fen::write(&game.initial.to_setup(), CastlingStyle::XFen));
+    }
+    out.push(b'\n');
+    let mut lines = Wrapped { out, line: 0 };
+    let mut comments = game.comments.iter().peekable();
+    while let Some((_, text)) = comments.next_if(|(ply, _)| *ply == 0) {
+        lines.comment(text);
+    }
+    let mut board = game.initial;
+    let mut after_comment = true;
+    for (index, &m) in game.moves.iter().enumerate() {
+        let number = board.fullmoves();
+        let mut after = board;
+        after.play(m);
+        let san = board.san_to(m, &after);
+        // A move number stays on the line of its move.
+        let word = if board.turn() == Color::White {
+            format!("{number}. {san}")
+        } else if after_comment {
+            format!("{number}... {san}")
+        } else {
+            san.to_string()
+        };
+        lines.word(word.as_bytes());
+        board = after;
+        let ply = u32::try_from(index + 1).unwrap_or(u32::MAX);
+        after_comment = false;
+        while let Some((_, text)) = comments.next_if(|(at, _)| *at == ply) {
+            lines.comment(text);
+            after_comment = true;
+        }
+    }
+    lines.word(game.result.as_bytes());
+    out.extend_from_slice(b"\n\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+    use crate::notation::MoveReader;
+    use crate::notation::pgn::SAN_MOVES;
+
+    fn moves(initial: Board, sans: &[&str]) -> Vec<Move> {
+        let mut board = initial;
+        sans.iter().map(|san| SAN_MOVES.play(&mut board, san.as_bytes()).unwrap()).collect()
+    }
+
+    #[test]
+    fn games_are_written_in_export_format() {
+        let initial = Board::initial(Variant::standard());
+        let played = moves(initial, &["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]);
+        let tags = vec![("Black".into(), "B \"x\"".into()), ("Annotator".into(), "cqlq".into())];
+        let comments = [(0, "start".to_owned()), (3, "the queen}".to_owned()), (7, "mate".to_owned())];
+        let game = Game { tags, initial, moves: &played, comments: &comments, result: "1-0" };
+        let mut out = Vec::new();
+        write(&game, &mut out);
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n\
+             [Black \"B \\\"x\\\"\"]\n[Result \"1-0\"]\n[Annotator \"cqlq\"]\n\n\
+             {start} 1. e4 e5 2. Qh5 {the queen)} 2... Nc6 3. Bc4 Nf6 4. Qxf7# {mate} 1-0\n\n"
+        );
+    }
+
+    #[test]
+    fn long_games_wrap_and_positions_set_up_are_given() {
+        let fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 30";
+        let setup = fen::read::<1>(Variant::standard(), fen).unwrap();
+        let initial = Board::from_position(&crate::Position::from_setup(setup).unwrap());
+        let mut sans = Vec::new();
+        for _ in 0..20 {
+            sans.extend(["Kd8", "Kd1", "Ke8", "Ke1"]);
+        }
+        let played = moves(initial, &sans);
+        let game = Game { tags: Vec::new(), initial, moves: &played, comments: &[], result: "*" };
+        let mut out = Vec::new();
+        write(&game, &mut out);
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains(&format!("[SetUp \"1\"]\n[FEN \"{fen}\"]\n\n30... Kd8 31. Kd1")), "{text}");
+        assert!(text.lines().all(|line| line.len() <= LINE_WIDTH));
+    }
+}

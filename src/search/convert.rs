@@ -1,0 +1,169 @@
+//! Writing the games read in another notation: PGN with SAN for every tool that reads PGN, the
+//! X-Decor move table (as the mod shows it, or in letters) and its `moves_raw` record.
+//!
+//! [`Converter`] renders games on the search's threads (it is a [`Render`]); [`pgn_of`] writes
+//! a game read from a notation's own format as PGN, with the comments of a search.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use super::driver::{Found, Render};
+use super::main_line::{MainLine, read_main_line};
+use crate::notation::Container;
+use crate::notation::pgn::export;
+use crate::notation::xdecor::{Outcome, Style, write_raw, write_table};
+use crate::rules::classical::Rules;
+use crate::variant::{Notation, Variant};
+
+/// The notations games are converted to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// PGN in export format, moves in SAN.
+    Pgn,
+    /// The X-Decor move table, as the mod shows it (figurines, en dashes, `×`).
+    XDecor,
+    /// The X-Decor move table in ASCII letters, as a person types it (`Ng1-f3`, `O-O`).
+    XDecorLetters,
+    /// X-Decor's `moves_raw` record, one game a line.
+    XDecorRaw,
+}
+
+impl Target {
+    /// The targets, by the names `cqlq convert --to` takes.
+    pub const NAMES: [(&'static str, Target); 4] = [
+        ("pgn", Target::Pgn),
+        ("xdecor", Target::XDecor),
+        ("xdecor-letters", Target::XDecorLetters),
+        ("xdecor-raw", Target::XDecorRaw),
+    ];
+
+    /// The target with this name.
+    #[must_use]
+    pub fn by_name(name: &str) -> Option<Target> {
+        Target::NAMES.iter().find(|(known, _)| known.eq_ignore_ascii_case(name)).map(|&(_, target)| target)
+    }
+}
+
+/// Why a game was not converted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotConverted(pub String);
+
+impl fmt::Display for NotConverted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NotConverted {}
+
+/// The byte that starts a rendering that is no game but why the game was not converted (no
+/// game written starts with it).
+pub const NOT_CONVERTED: u8 = 0;
+
+/// Converts the games found into a target notation.
+#[derive(Clone, Copy, Debug)]
+pub struct Converter {
+    /// The notation written.
+    pub target: Target,
+    /// The variant of games without a `Variant` tag.
+    pub default_variant: &'static Variant,
+}
+
+impl Render for Converter {
+    /// Appends the game converted; a game that cannot be converted appends [`NOT_CONVERTED`]
+    /// and why ([`Converter::not_converted`] reads it).
+    fn render(&self, game: &Found<'_>, out: &mut Vec<u8>) {
+        if let Err(NotConverted(why)) = self.convert(game, out) {
+            out.push(NOT_CONVERTED);
+            out.extend_from_slice(why.as_bytes());
+        }
+    }
+}
+
+impl Converter {
+    /// Why a rendered game was not converted, if it was not.
+    #[must_use]
+    pub fn not_converted(rendered: &[u8]) -> Option<Cow<'_, str>> {
+        rendered.strip_prefix(&[NOT_CONVERTED]).map(String::from_utf8_lossy)
+    }
+
+    /// Appends a game converted.
+    pub fn convert(&self, game: &Found<'_>, out: &mut Vec<u8>) -> Result<(), NotConverted> {
+        let line = read_main_line(game.text, game.container, self.default_variant)
+            .ok_or_else(|| NotConverted("its moves cannot be read (its variant or its FEN tag)".to_owned()))?;
+        let outcome = line.outcome.and_then(outcome_of);
+        let xdecor = |error: crate::notation::xdecor::WriteError| NotConverted(error.to_string());
+        match self.target {
+            Target::Pgn => {
+                pgn_of(&line, game, &[], out);
+                Ok(())
+            }
+            Target::XDecor => write_table(&line.initial, &line.moves, outcome, Style::Strict, out).map_err(xdecor),
+            Target::XDecorLetters => {
+                write_table(&line.initial, &line.moves, outcome, Style::Letters, out).map_err(xdecor)
+            }
+            Target::XDecorRaw => {
+                write_raw(&line.initial, &line.moves, outcome, out).map_err(xdecor)?;
+                out.push(b'\n');
+                Ok(())
+            }
+        }
+        .map(|()| {
+            if matches!(self.target, Target::XDecor | Target::XDecorLetters) {
+                // A blank line ends a game of the table.
+                out.push(b'\n');
+            }
+        })
+    }
+}
+
+/// The outcome of a result as PGN spells it.
+fn outcome_of(result: &[u8]) -> Option<Outcome> {
+    match result {
+        b"1-0" => Some(Outcome::WhiteWins),
+        b"0-1" => Some(Outcome::BlackWins),
+        b"1/2-1/2" => Some(Outcome::Draw),
+        _ => None,
+    }
+}
+
+/// Whether a game is written in its PGN container's own notation (SAN).
+fn is_san(line: &MainLine<'_>, container: Container) -> bool {
+    matches!(container, Container::Pgn) && line.variant.notation == Notation::San
+}
+
+/// Writes a game's main line as PGN, the comments given (ply, text) after their moves. A game
+/// read from another notation keeps its tags but `Variant` (where its rules are Standard
+/// chess) and gains an `Annotator` tag saying where it came from; one whose moves stop at an
+/// error ends with a comment saying so, and `*`.
+pub fn pgn_of(line: &MainLine<'_>, game: &Found<'_>, comments: &[(u32, String)], out: &mut Vec<u8>) {
+    let mut tags: Vec<(Cow<'_, str>, Cow<'_, str>)> = line
+        .tags
+        .iter()
+        .map(|(name, value)| (String::from_utf8_lossy(name), crate::notation::pgn::tag_text(value)))
+        .collect();
+    let standard_rules = Rules::of(line.variant) == Rules::Standard;
+    if !is_san(line, game.container) {
+        let from = match game.container {
+            Container::Native(format) => format.description(),
+            Container::Pgn => line.variant.name,
+        };
+        if standard_rules {
+            tags.retain(|(name, _)| !name.eq_ignore_ascii_case("Variant"));
+        }
+        let annotation = format!("cqlq, from the {from} of {} at line {}", game.input, game.line);
+        tags.retain(|(name, _)| !name.eq_ignore_ascii_case("Annotator"));
+        tags.push(("Annotator".into(), annotation.into()));
+    }
+    let mut comments = comments.to_vec();
+    let mut result = line.outcome.map_or("*", |outcome| std::str::from_utf8(outcome).unwrap_or("*"));
+    if let Some((ply, token, why)) = &line.error {
+        comments.push((
+            ply.saturating_sub(1),
+            format!("the record goes on with '{token}', which cqlq could not play: {why}"),
+        ));
+        result = "*";
+    }
+    let game = export::Game { tags, initial: line.initial, moves: &line.moves, comments: &comments, result };
+    export::write(&game, out);
+}
