@@ -3,9 +3,6 @@
 
 use std::io::Write;
 
-use crate::notation::position_string;
-use crate::position::Setup;
-
 /// How each position is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum PositionsFormat {
@@ -53,16 +50,10 @@ impl PositionsFormat {
         }
     }
 
-    /// Appends the line of the position after `ply` plies of game number `game`.
-    pub fn write_line<const W: usize>(
-        self,
-        out: &mut Vec<u8>,
-        game: u64,
-        ply: u32,
-        setup: &Setup<W>,
-        comments: &EpdComments,
-    ) {
-        let position = position_string::write(setup);
+    /// Appends the line of the position after `ply` plies of game number `game`, written in
+    /// its variant's own string as `position` (see
+    /// [`position_string`](crate::notation::position_string)).
+    pub fn write_line(self, out: &mut Vec<u8>, game: u64, ply: u32, position: &str, comments: &EpdComments) {
         // Writing to a vector does not fail.
         let _ = match self {
             PositionsFormat::Tsv => writeln!(out, "{game}\t{ply}\t{position}"),
@@ -90,14 +81,16 @@ impl PositionsFormat {
 mod tests {
     use super::*;
     use crate::Variant;
+    use crate::position::Setup;
 
     #[test]
     fn each_format_writes_one_line() {
         let setup = Setup::<1>::initial(Variant::standard());
+        let position = crate::notation::position_string::write(&setup);
         let comments = EpdComments::new(Some("A \"B\""), None, Some("Open"), Some("1-0"));
         let mut out = Vec::new();
         for format in [PositionsFormat::Tsv, PositionsFormat::Jsonl, PositionsFormat::Epd] {
-            format.write_line(&mut out, 3, 0, &setup, &comments);
+            format.write_line(&mut out, 3, 0, &position, &comments);
         }
         let fen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
         assert_eq!(

@@ -178,8 +178,8 @@ impl fmt::Display for GameErrorKind {
     }
 }
 
-/// The most characters of a token that messages show.
-pub const TOKEN_CHARS: usize = 32;
+/// The most characters of a token that messages show (a `moves_raw` entry with a promotion has 79).
+pub const TOKEN_CHARS: usize = 80;
 
 /// The most characters of a tag's text that messages show.
 const TAG_CHARS: usize = 80;
@@ -506,6 +506,8 @@ struct Replayer<'a, 'o> {
     positions: Vec<u8>,
     /// What the game's EPD lines say besides the position.
     epd: EpdComments,
+    /// The position being written.
+    fen: String,
     found: Findings,
     error: Option<GameError>,
     excluded: bool,
@@ -549,6 +551,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
             outcome: None,
             positions: Vec::new(),
             epd: EpdComments::default(),
+            fen: String::new(),
             found: Findings::default(),
             error: None,
             excluded: false,
@@ -599,7 +602,9 @@ impl<'a, 'o> Replayer<'a, 'o> {
             && line.mainline
         {
             let frame = line.current();
-            format.write_line(&mut self.positions, self.number, frame.ply, &frame.position.to_setup(), &self.epd);
+            self.fen.clear();
+            frame.position.write_fen(&mut self.fen);
+            format.write_line(&mut self.positions, self.number, frame.ply, &self.fen, &self.epd);
         }
     }
 

@@ -8,6 +8,7 @@
 
 pub mod attacks;
 mod board;
+mod fen;
 mod san;
 mod view;
 
