@@ -252,7 +252,7 @@ fn messages_cut_long_tokens_and_escape_control_bytes() {
     let output = cqlq(&["search", "--count", "-c", "K", "--errors", &errors, "-"], &pgn);
     let stderr = text(&output.stderr);
     assert!(stderr.len() < 1000, "{} bytes on standard error", stderr.len());
-    assert!(stderr.contains(&format!("move '{}…': not a move", "x".repeat(32))), "{stderr}");
+    assert!(stderr.contains(&format!("move '{}…': not a move", "x".repeat(cqlq::search::TOKEN_CHARS))), "{stderr}");
     assert!(stderr.contains("move '\\x1b': not a move"), "{stderr}");
     assert!(!stderr.contains('\u{1b}') && !stderr.contains('\0'));
     let log = std::fs::read_to_string(&errors).unwrap();
