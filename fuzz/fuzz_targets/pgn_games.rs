@@ -53,18 +53,17 @@ fuzz_target!(|data: &[u8]| {
         assert!(ends.iter().any(|(game, _)| game == start), "the splitter's start {start} is a game the lexer reads");
     }
     for variations in [false, true] {
-        let options =
-            ReplayOptions {
-                plans: plans(),
-                container: cqlq::notation::Container::Pgn,
-                default_variant: Variant::standard(),
-                variations,
-                result: None,
-                first_game: 1,
-                carried: None,
-                keep_played: true,
-                positions: None,
-            };
+        let options = ReplayOptions {
+            plans: plans(),
+            container: cqlq::notation::Container::Pgn,
+            default_variant: Variant::standard(),
+            variations,
+            result: None,
+            first_game: 1,
+            carried: None,
+            keep_played: true,
+            positions: None,
+        };
         for record in replay_range(data, &options) {
             assert!(record.start <= record.movetext && record.movetext <= record.end && record.end <= data.len());
             assert!(record.matched.iter().all(|ply| ply.offset <= data.len()));
@@ -86,8 +85,12 @@ fuzz_target!(|data: &[u8]| {
                     container: cqlq::notation::Container::Pgn,
                     rendered: None,
                 };
-                let comments =
-                    CqlComments { matchstring: Some("CQL".into()), game_numbers: true, sort_label: None, variant: Variant::standard() };
+                let comments = CqlComments {
+                    matchstring: Some("CQL".into()),
+                    game_numbers: true,
+                    sort_label: None,
+                    variant: Variant::standard(),
+                };
                 let printer = CqlPrinter::new(Vec::new(), comments);
                 let (mut from_moves, mut from_text) = (Vec::new(), Vec::new());
                 printer.renderer().render(&found, &mut from_moves);

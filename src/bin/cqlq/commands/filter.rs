@@ -14,6 +14,7 @@ use std::time::Instant;
 
 use cqlq::Variant;
 use cqlq::notation::pgn::{NotPgn, sniff_content};
+use cqlq::notation::{Container, sniff_container};
 use cqlq::search::{LineOutcome, PositionFilter};
 use serde_json::json;
 
@@ -244,6 +245,12 @@ impl Run<'_> {
 /// positions.
 fn refuse_games(start: &[u8]) -> io::Result<()> {
     let refuse = |message: String| Err(io::Error::new(io::ErrorKind::InvalidData, message));
+    if let Container::Native(format) = sniff_container(start) {
+        let what = format.description();
+        return refuse(format!(
+            "this is a file of games ({what}) rather than lines of positions: use `cqlq search`, or `cqlq positions` to list them"
+        ));
+    }
     match sniff_content(start) {
         Ok(()) if start.iter().all(u8::is_ascii_whitespace) => Ok(()),
         Ok(()) => refuse("this is PGN, games rather than lines of positions: use `cqlq search`".to_owned()),

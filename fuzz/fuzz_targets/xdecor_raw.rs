@@ -1,0 +1,10 @@
+//! Any bytes as a file of X-Decor `moves_raw` records (see `native`): no panic, the splitter
+//! and the reader agree, a game written again reads back to its moves.
+#![no_main]
+
+mod native;
+
+use cqlq::notation::xdecor::RAW_FORMAT;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| native::check(&RAW_FORMAT, true, data));
