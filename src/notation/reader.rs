@@ -181,10 +181,12 @@ impl Container {
 /// The native formats, in the order sniffing tries them.
 static NATIVE: [&dyn NativeFormat; 2] = [&xdecor::RAW_FORMAT, &xdecor::TABLE_FORMAT];
 
-/// What a file whose first bytes are `head` holds: a native format whose marks are there, else
-/// PGN (which [`sniff_content`](super::pgn::sniff_content) then checks).
+/// What a file whose first bytes are `head` holds (only the first
+/// [`SNIFF_BYTES`](super::pgn::SNIFF_BYTES) are looked at): a native format whose marks are
+/// there, else PGN (which [`sniff_content`](super::pgn::sniff_content) then checks).
 #[must_use]
 pub fn sniff_container(head: &[u8]) -> Container {
+    let head = &head[..head.len().min(super::pgn::SNIFF_BYTES)];
     if starts_with_tag(head) {
         return Container::Pgn;
     }

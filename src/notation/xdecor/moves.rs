@@ -7,7 +7,7 @@
 //! move is the one whose turn it is.
 
 use super::halfmove::{Figurine, Halfmove, TableMove};
-use super::raw::{RawEntry, RawMove};
+use super::raw::{RawEntry, RawMove, current_move};
 use crate::board::{File, Rank};
 use crate::notation::{MoveError, MoveErrorKind, MoveReader};
 use crate::rules::classical::{Board, Move, MoveList, square_index};
@@ -77,9 +77,11 @@ fn mover(board: &Board, from: u8) -> Result<Role, MoveError> {
     }
 }
 
-/// Plays the move from `from` to `to`, or says why it is not legal.
+/// Plays the move of the side to move's `role` from `from` to `to`, or says why it is not
+/// legal.
+#[inline]
 fn play_from_to(board: &mut Board, role: Role, from: u8, to: u8, promotion: Option<Role>) -> Result<Move, MoveError> {
-    board.play_from_to(from, to, promotion).map_err(|_| {
+    board.play_piece(role, from, to, promotion).map_err(|_| {
         let last_rank = if board.turn() == Color::White { 7 } else { 0 };
         if role == Role::Pawn && to / 8 == last_rank && promotion.is_none() {
             return illegal("a pawn that reaches the last rank must promote, and no piece is given");
@@ -157,6 +159,9 @@ fn play_table_move(board: &mut Board, halfmove: &TableMove) -> Result<Move, Move
 
 impl MoveReader for RawMoves {
     fn play(&self, board: &mut Board, token: &[u8]) -> Result<Move, MoveError> {
+        if let Some(raw) = current_move(token) {
+            return play_raw_move(board, &raw);
+        }
         match RawEntry::parse(token) {
             Ok(RawEntry::Move(raw)) => play_raw_move(board, &raw),
             Ok(RawEntry::Result(_)) => {
@@ -167,8 +172,34 @@ impl MoveReader for RawMoves {
     }
 }
 
-/// Checks what an entry says against the board, then plays it.
+/// Checks what an entry says against the board, then plays it: at once where all is as the
+/// record says (nearly always), else through [`explain_raw_move`], which says what is wrong.
+#[inline]
 fn play_raw_move(board: &mut Board, raw: &RawMove) -> Result<Move, MoveError> {
+    if let (Some(from), Some(to)) = (square_index(raw.from.0, raw.from.1), square_index(raw.to.0, raw.to.1)) {
+        let us = board.turn();
+        let (role, color) = raw.piece;
+        let to_bit = 1u64 << to;
+        let promotion = raw.promotion.filter(|(_, promoted)| *promoted == us).map(|(promoted, _)| promoted);
+        let named_right = match raw.target {
+            None => board.side(us.other()) & to_bit == 0,
+            Some((taken, side)) if side != us => board.pieces(side, taken) & to_bit != 0,
+            Some((promoted, _)) => promotion == Some(promoted),
+        };
+        if color == us
+            && named_right
+            && raw.promotion.is_some() == promotion.is_some()
+            && let Ok(m) = board.play_piece(role, from, to, promotion)
+        {
+            return Ok(m);
+        }
+    }
+    explain_raw_move(board, raw)
+}
+
+/// Checks what an entry says against the board and says what is wrong, or plays it.
+#[cold]
+fn explain_raw_move(board: &mut Board, raw: &RawMove) -> Result<Move, MoveError> {
     let (from, to) = (index(raw.from)?, index(raw.to)?);
     let role = mover(board, from)?;
     let us = board.turn();

@@ -169,7 +169,17 @@ pub fn entries(record: &[u8]) -> impl Iterator<Item = &[u8]> {
 impl RawEntry {
     /// Reads one entry (without its `;`). Blanks around fields are ignored, and so are the
     /// numbers at the end of item names.
+    #[inline]
     pub fn parse(entry: &[u8]) -> Result<RawEntry, ParseRawError> {
+        // Most entries are moves in the current layout, as the mod writes them: read at once.
+        match current_move(entry) {
+            Some(raw) => Ok(RawEntry::Move(raw)),
+            None => RawEntry::parse_any(entry),
+        }
+    }
+
+    /// [`RawEntry::parse`] for every layout, with blanks, and for the errors.
+    fn parse_any(entry: &[u8]) -> Result<RawEntry, ParseRawError> {
         let mut fields: [&[u8]; 6] = [&[]; 6];
         let mut count = 0;
         for field in entry.split(|&b| b == b',') {
@@ -339,6 +349,82 @@ fn result_marker(special: &[u8]) -> Option<Outcome> {
         b"blackWon" => Some(Outcome::BlackWins),
         b"draw" => Some(Outcome::Draw),
         _ => None,
+    }
+}
+
+/// Reads a move entry in the current layout, with no blanks, as the mod writes it:
+/// `realchess:<type>_<colour>[_<n>],[realchess:...],<from>,<to>,[promo__realchess:...]`. Gives
+/// up (for [`RawEntry::parse_any`] to read, or to say what is wrong) at anything else.
+#[inline]
+pub(super) fn current_move(entry: &[u8]) -> Option<RawMove> {
+    let (piece, rest) = fast_item(entry)?;
+    let rest = rest.strip_prefix(b",")?;
+    let (target, rest) = match rest.strip_prefix(b",") {
+        Some(rest) => (None, rest),
+        None => {
+            let (target, rest) = fast_item(rest)?;
+            (Some(target), rest.strip_prefix(b",")?)
+        }
+    };
+    let (from, rest) = fast_index(rest)?;
+    let (to, rest) = fast_index(rest.strip_prefix(b",")?)?;
+    let rest = rest.strip_prefix(b",")?;
+    let promotion = match rest {
+        [] => None,
+        _ => match fast_item(rest.strip_prefix(PROMO)?)? {
+            (promoted, []) => Some(promoted),
+            _ => return None,
+        },
+    };
+    Some(RawMove { piece, target, from: raw_square(from)?, to: raw_square(to)?, promotion })
+}
+
+/// `realchess:<type>_<colour>[_<n>]` at the start of `text`, and what follows it.
+#[inline(always)]
+fn fast_item(text: &[u8]) -> Option<((Role, Color), &[u8])> {
+    let text = text.strip_prefix(PREFIX)?;
+    let (role, text) = match text {
+        [b'p', b'a', b'w', b'n', b'_', rest @ ..] => (Role::Pawn, rest),
+        [b'r', b'o', b'o', b'k', b'_', rest @ ..] => (Role::Rook, rest),
+        [b'k', b'i', b'n', b'g', b'_', rest @ ..] => (Role::King, rest),
+        [b'q', b'u', b'e', b'e', b'n', b'_', rest @ ..] => (Role::Queen, rest),
+        [b'b', b'i', b's', b'h', b'o', b'p', b'_', rest @ ..] => (Role::Bishop, rest),
+        [b'k', b'n', b'i', b'g', b'h', b't', b'_', rest @ ..] => (Role::Knight, rest),
+        _ => return None,
+    };
+    let (color, text) = match text {
+        [b'w', b'h', b'i', b't', b'e', rest @ ..] => (Color::White, rest),
+        [b'b', b'l', b'a', b'c', b'k', rest @ ..] => (Color::Black, rest),
+        _ => return None,
+    };
+    let text = match text {
+        [b'_', rest @ ..] => fast_number(rest)?.1,
+        _ => text,
+    };
+    Some(((role, color), text))
+}
+
+/// A square's index, 1 to 64, and what follows it.
+#[inline(always)]
+fn fast_index(text: &[u8]) -> Option<(u8, &[u8])> {
+    fast_number(text).filter(|(index, _)| (1..=SIDE * SIDE).contains(index))
+}
+
+/// One to three digits that make a byte, and what follows them.
+#[inline(always)]
+fn fast_number(text: &[u8]) -> Option<(u8, &[u8])> {
+    let digit = |byte: u8| byte.is_ascii_digit().then(|| byte - b'0');
+    match text {
+        [a, b, c, rest @ ..] if a.is_ascii_digit() && b.is_ascii_digit() && c.is_ascii_digit() => {
+            let value = u16::from(a - b'0') * 100 + u16::from(b - b'0') * 10 + u16::from(c - b'0');
+            if rest.first().is_some_and(u8::is_ascii_digit) {
+                return None;
+            }
+            Some((u8::try_from(value).ok()?, rest))
+        }
+        [a, b, rest @ ..] if b.is_ascii_digit() => Some((digit(*a)? * 10 + (b - b'0'), rest)),
+        [a, rest @ ..] => Some((digit(*a)?, rest)),
+        [] => None,
     }
 }
 

@@ -88,7 +88,12 @@ impl NativeFormat for RawFormat {
     }
 
     fn sniff(&self, head: &[u8]) -> bool {
-        memchr::memmem::find(head, ITEM_PREFIX).is_some()
+        // The first line with content is a record: it starts with an item name (or, for a game
+        // without a move, a result marker).
+        let Some(line) = head.split(|&byte| byte == b'\n').find(|line| !is_blank(line)) else { return false };
+        let (from, to) = record_bounds(line, 0);
+        let record = &line[from..to];
+        record.starts_with(ITEM_PREFIX) || record.starts_with(b",,,,")
     }
 
     fn splitter(&self) -> Box<dyn GameSplitter> {
@@ -148,5 +153,17 @@ fn result_marker(entry: &[u8]) -> Option<Outcome> {
     match RawEntry::parse(entry) {
         Ok(RawEntry::Result(outcome)) => Some(outcome),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_are_sniffed_by_their_first_line() {
+        assert!(RAW_FORMAT.sniff(b"\nrealchess:pawn_white_5,,53,37,;,,,,draw\n"));
+        assert!(RAW_FORMAT.sniff(b"moves_raw = \"realchess:pawn_white_5,,53,37,\"\n"));
+        assert!(!RAW_FORMAT.sniff(b"# Notes\n\nThe items are named realchess:pawn_white_5 and so on.\n"));
     }
 }

@@ -355,10 +355,21 @@ impl Board {
     /// board is unchanged.
     pub fn play_from_to(&mut self, from: u8, to: u8, promotion: Option<Role>) -> Result<Move, SanError> {
         let from_bit = 1u64.checked_shl(u32::from(from)).ok_or(SanError::Illegal)?;
-        if to >= 64 || self.side(self.turn()) & from_bit == 0 {
+        if self.side(self.turn()) & from_bit == 0 {
             return Err(SanError::Illegal);
         }
         let role = self.role_at(from).ok_or(SanError::Illegal)?;
+        self.play_piece(role, from, to, promotion)
+    }
+
+    /// [`Board::play_from_to`] for the side to move's `role` on `from` (which the caller
+    /// knows stands there).
+    #[inline]
+    pub fn play_piece(&mut self, role: Role, from: u8, to: u8, promotion: Option<Role>) -> Result<Move, SanError> {
+        let from_bit = 1u64.checked_shl(u32::from(from)).ok_or(SanError::Illegal)?;
+        if to >= 64 || self.pieces(self.turn(), role) & from_bit == 0 {
+            return Err(SanError::Illegal);
+        }
         if promotion.is_some() && role != Role::Pawn {
             return Err(SanError::Illegal);
         }
