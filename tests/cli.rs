@@ -306,3 +306,65 @@ fn filter_names_an_output_it_cannot_write() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("cannot write /dev/full: No space left on device"), "{}", stderr(&output));
 }
+
+#[test]
+fn positions_lists_every_position_of_every_game() {
+    let output = cqlq(&["positions", "samples/games/xdecor-table.txt"], "");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert_eq!(text.lines().next(), Some("1\t0\trnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+    let pgn = stdout(&cqlq(&["positions", "samples/games/classics.pgn"], ""));
+    assert_eq!(text, pgn, "the table gives the positions of the games it was made from");
+    assert!(stderr(&output).contains(&format!("{} positions from 4 games read", pgn.lines().count())));
+    let second = stdout(&cqlq(&["positions", "-g", "2", "samples/games/classics.pgn"], ""));
+    assert!(!second.is_empty() && second.lines().all(|line| line.starts_with("2\t")), "{second}");
+    let first = stdout(&cqlq(&["positions", "--limit", "1", "-j", "2", "samples/games/classics.pgn"], ""));
+    assert!(!first.is_empty() && first.lines().all(|line| line.starts_with("1\t")), "{first}");
+    let epd = stdout(&cqlq(&["positions", "--format", "epd", "samples/games/classics.pgn"], ""));
+    assert_eq!(epd.lines().count(), pgn.lines().count());
+    let output = cqlq(&["filter", "--count", "-c", "true", "-"], &epd);
+    assert_eq!(stdout(&output).trim(), pgn.lines().count().to_string(), "{}", stderr(&output));
+    let jsonl = stdout(&cqlq(&["positions", "--format", "jsonl", "samples/games/classics.pgn"], ""));
+    let object: serde_json::Value = serde_json::from_str(jsonl.lines().nth(1).unwrap()).unwrap();
+    assert_eq!((object["game"].as_u64(), object["ply"].as_u64()), (Some(1), Some(1)));
+}
+
+#[test]
+fn convert_writes_pgn_and_x_decor_and_reads_them_back() {
+    let pgn = cqlq(&["convert", "--to", "pgn", "samples/games/xdecor-moves-raw.txt"], "");
+    assert_eq!(pgn.status.code(), Some(0), "{}", stderr(&pgn));
+    let pgn = stdout(&pgn);
+    assert_eq!(pgn.matches("[Event \"?\"]").count(), 24);
+    assert!(pgn.contains(
+        "[Annotator \"cqlq, from the X-Decor moves_raw record of samples/games/xdecor-moves-raw.txt at line 1\"]"
+    ));
+    assert!(!pgn.contains("[Variant"));
+    for (to, notation) in [("xdecor", "xdecor"), ("xdecor-letters", "xdecor"), ("xdecor-raw", "xdecor-raw")] {
+        let converted = stdout(&cqlq(&["convert", "--to", to, "samples/games/classics.pgn"], ""));
+        let back = stdout(&cqlq(&["convert", "--to", "pgn", "--notation", notation, "-"], &converted));
+        let again = stdout(&cqlq(&["positions", "-"], &back));
+        let original = stdout(&cqlq(&["positions", "samples/games/classics.pgn"], ""));
+        assert_eq!(again, original, "{to}");
+    }
+    // A Chess960 game has no X-Decor form: it is reported and left out.
+    let output = cqlq(&["convert", "--to", "xdecor", "-g", "1", "samples/games/random-chess960.pgn"], "");
+    assert!(stdout(&output).is_empty());
+    assert!(stderr(&output).contains("game 1: not converted: X-Decor games start from the standard position"));
+}
+
+#[test]
+fn x_decor_files_are_searched_and_their_games_written_as_pgn() {
+    let output = cqlq(&["search", "-c", "Bc4", "samples/games/xdecor-tolerant.txt"], "");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let found = stdout(&output);
+    assert!(found.contains("3. Bc4 {CQL}"), "{found}");
+    // A table in letters only is told apart by --notation.
+    let letters = "1. e2-e4 e7-e5\n2. Bf1-c4 Ng8-f6\n";
+    let output = cqlq(&["search", "--count", "--notation", "xdecor", "-c", "Bc4", "-"], letters);
+    assert_eq!(stdout(&output).trim(), "1 games matched (2 positions) of 1 games read, 0 with errors");
+    let output = cqlq(&["search", "--count", "--notation", "nothing", "-c", "Bc4", "-"], letters);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(stderr(&output).contains("no notation 'nothing': pgn, xdecor-raw, xdecor"), "{}", stderr(&output));
+    let output = cqlq(&["filter", "-c", "K", "samples/games/xdecor-table.txt"], "");
+    assert!(stderr(&output).contains("this is a file of games (X-Decor move table)"), "{}", stderr(&output));
+}
