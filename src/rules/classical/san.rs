@@ -378,11 +378,46 @@ impl Board {
         {
             return self.play_checked(castle).then_some(castle).ok_or(SanError::Illegal);
         }
-        if self.candidates(role, to, promotion.is_some()) & from_bit == 0 {
+        if !self.reaches(role, from, to, promotion.is_some()) {
             return Err(SanError::Illegal);
         }
         let m = self.normal_move(role, from, to, promotion);
         if self.play_checked(m) { Ok(m) } else { Err(SanError::Illegal) }
+    }
+
+    /// Whether the side to move's `role` on `from` may go to `to` as pieces move, before
+    /// checks: looked at from `from`, with the tables of lines between squares (a long
+    /// notation names both squares, so nothing has to be searched for).
+    #[inline]
+    fn reaches(&self, role: Role, from: u8, to: u8, promotes: bool) -> bool {
+        let us = self.turn();
+        let (f, t) = (usize::from(from), usize::from(to));
+        let to_bit = 1u64 << to;
+        if self.side(us) & to_bit != 0 {
+            return false;
+        }
+        let clear = || attacks::between(f, t) & self.occupied() == 0;
+        match role {
+            Role::Knight => attacks::knight(f) & to_bit != 0,
+            Role::King => attacks::king(f) & to_bit != 0,
+            Role::Bishop => attacks::bishop_rays(f) & to_bit != 0 && clear(),
+            Role::Rook => attacks::rook_rays(f) & to_bit != 0 && clear(),
+            Role::Queen => (attacks::bishop_rays(f) | attacks::rook_rays(f)) & to_bit != 0 && clear(),
+            Role::Pawn => {
+                let last_rank = if us == Color::White { attacks::RANK_1 << 56 } else { attacks::RANK_1 };
+                if (last_rank & to_bit != 0) != promotes {
+                    return false;
+                }
+                let takes = self.side(us.other()) & to_bit != 0 || self.en_passant_target() == Some(to);
+                if takes {
+                    return attacks::pawn(us.index(), f) & to_bit != 0;
+                }
+                let (step, home) = if us == Color::White { (8i16, 1) } else { (-8, 6) };
+                let distance = i16::from(to) - i16::from(from);
+                distance == step && self.occupied() & to_bit == 0
+                    || distance == 2 * step && from / 8 == home && clear() && self.occupied() & to_bit == 0
+            }
+        }
     }
 
     /// The SAN of a legal move, with `+` or `#` when it gives check or mate.
@@ -579,6 +614,56 @@ mod tests {
     use super::*;
     use crate::Variant;
     use crate::rules::classical::MoveList;
+
+    /// A move named by its squares is played exactly when a legal move goes so: on random
+    /// games of Standard chess, Chess960 and Crazyhouse, every square pair and promotion.
+    #[test]
+    fn moves_named_by_their_squares_are_the_legal_moves() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut random = |below: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % below as u64) as usize
+        };
+        let promotions = [None, Some(Role::Queen), Some(Role::Rook), Some(Role::Bishop), Some(Role::Knight)];
+        for variant in ["Standard", "Chess960", "Crazyhouse"] {
+            for _game in 0..6 {
+                let mut board = Board::initial(Variant::by_name(variant).unwrap());
+                for _ply in 0..100 {
+                    let mut legal = MoveList::new();
+                    board.legal_moves(&mut legal);
+                    if legal.is_empty() {
+                        break;
+                    }
+                    for from in 0..64u8 {
+                        if board.side(board.turn()) & (1u64 << from) == 0 {
+                            continue;
+                        }
+                        for to in 0..64u8 {
+                            for promotion in promotions {
+                                let named = legal.as_slice().iter().any(|&m| match m {
+                                    Move::Castle { king, rook } => {
+                                        king == from && promotion.is_none() && (m.to() == Some(to) || rook == to)
+                                    }
+                                    Move::Normal { from: f, to: t, promotion: p, .. } => {
+                                        (f, t, p) == (from, to, promotion)
+                                    }
+                                    Move::EnPassant { from: f, to: t } => (f, t, None) == (from, to, promotion),
+                                    Move::Drop { .. } | Move::Null => false,
+                                });
+                                let mut after = board;
+                                let played = after.play_from_to(from, to, promotion).is_ok();
+                                assert_eq!(played, named, "{variant} {board:?}: {from} to {to} {promotion:?}");
+                            }
+                        }
+                    }
+                    let m = legal.as_slice()[random(legal.len())];
+                    board.play(m);
+                }
+            }
+        }
+    }
 
     #[test]
     fn the_fast_shapes_read_as_the_general_reader_reads_them() {
