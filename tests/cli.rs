@@ -365,6 +365,11 @@ fn x_decor_files_are_searched_and_their_games_written_as_pgn() {
     let output = cqlq(&["search", "--count", "--notation", "nothing", "-c", "Bc4", "-"], letters);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("no notation 'nothing': pgn, xdecor-raw, xdecor"), "{}", stderr(&output));
+    // JSON lines carry the result the record ends with.
+    let jsonl =
+        stdout(&cqlq(&["search", "--format", "jsonl", "-c", "Ra-h7", "samples/games/xdecor-moves-raw.txt"], ""));
+    let first: serde_json::Value = serde_json::from_str(jsonl.lines().next().unwrap()).unwrap();
+    assert_eq!((first["game"].as_u64(), first["result"].as_str()), (Some(2), Some("1-0")), "{jsonl}");
     let output = cqlq(&["filter", "-c", "K", "samples/games/xdecor-table.txt"], "");
     assert!(stderr(&output).contains("this is a file of games (X-Decor move table)"), "{}", stderr(&output));
 }

@@ -188,6 +188,39 @@ fn fen_matchcount_and_variations() {
 }
 
 #[test]
+fn games_in_another_notation_are_written_in_san_as_cql_writes_them() {
+    // An X-Decor record is written as its conversion to PGN is.
+    let dir = folder("xdecor", "cql()\nPe4\n");
+    let raw = sample("xdecor-moves-raw.txt");
+    let converted = Command::new(env!("CARGO_BIN_EXE_cqlq")).args(["convert", "--to", "pgn", &raw]).output().unwrap();
+    fs::write(dir.join("converted.pgn"), &converted.stdout).unwrap();
+    for (input, out) in [(raw.as_str(), "native.pgn"), ("converted.pgn", "pgn.pgn")] {
+        let output = cql(&dir, &["-i", input, "-o", out, "query.cql"]);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    }
+    let native = fs::read_to_string(dir.join("native.pgn")).unwrap();
+    assert_eq!(native, fs::read_to_string(dir.join("pgn.pgn")).unwrap());
+    assert!(native.contains("[Annotator \"cqlq, from the X-Decor moves_raw record of "), "{native}");
+    // A move that cannot be played ends the game as CQL ends a PGN game at one; a game of the
+    // table inside PGN loses its `Variant`, its moves being written in SAN.
+    fs::write(
+        dir.join("bad.pgn"),
+        "[Event \"x\"]\n[Variant \"X-Decor\"]\n\n1. e2\u{2013}e4 e7\u{2013}e5\n2. \u{2658}g1\u{2013}f3 \u{265e}b8\u{2013}h4\n*\n",
+    )
+    .unwrap();
+    let output = cql(&dir, &["-i", "bad.pgn", "-o", "bad-out.pgn", "query.cql"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let games = fs::read_to_string(dir.join("bad-out.pgn")).unwrap();
+    assert!(!games.contains("Variant"), "{games}");
+    assert!(
+        games.ends_with(
+            "{Game number 1}\n1.e4 {CQL} 1...e5 {CQL} 2.Nf3 {CQL Error reading move: \u{265e}b8\u{2013}h4} *\n\n\n"
+        ),
+        "{games}"
+    );
+}
+
+#[test]
 fn options_win_over_the_header() {
     let classics = sample("classics.pgn");
     let dir = folder("header", &format!("cql(input \"{classics}\" output hdr.pgn matchstring \"HDR\")\nmate\n"));

@@ -132,6 +132,16 @@ fn is_san(line: &MainLine<'_>, container: Container) -> bool {
     matches!(container, Container::Pgn) && line.variant.notation == Notation::San
 }
 
+/// What the `Annotator` tag of a game written in SAN from another notation says: where it
+/// came from.
+pub(super) fn provenance(line: &MainLine<'_>, game: &Found<'_>) -> String {
+    let from = match game.container {
+        Container::Native(format) => format.description(),
+        Container::Pgn => line.variant.name,
+    };
+    format!("cqlq, from the {from} of {} at line {}", game.input, game.line)
+}
+
 /// Writes a game's main line as PGN, the comments given (ply, text) after their moves. A game
 /// read from another notation keeps its tags but `Variant` (where its rules are Standard
 /// chess) and gains an `Annotator` tag saying where it came from; one whose moves stop at an
@@ -144,16 +154,11 @@ pub fn pgn_of(line: &MainLine<'_>, game: &Found<'_>, comments: &[(u32, String)],
         .collect();
     let standard_rules = Rules::of(line.variant) == Rules::Standard;
     if !is_san(line, game.container) {
-        let from = match game.container {
-            Container::Native(format) => format.description(),
-            Container::Pgn => line.variant.name,
-        };
         if standard_rules {
             tags.retain(|(name, _)| !name.eq_ignore_ascii_case("Variant"));
         }
-        let annotation = format!("cqlq, from the {from} of {} at line {}", game.input, game.line);
         tags.retain(|(name, _)| !name.eq_ignore_ascii_case("Annotator"));
-        tags.push(("Annotator".into(), annotation.into()));
+        tags.push(("Annotator".into(), provenance(line, game).into()));
     }
     let mut comments = comments.to_vec();
     let mut result = line.outcome.map_or("*", |outcome| std::str::from_utf8(outcome).unwrap_or("*"));

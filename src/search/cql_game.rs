@@ -11,13 +11,16 @@
 use std::ops::{ControlFlow, Range};
 
 use super::Found;
+use super::convert::provenance;
+use super::main_line::read_main_line;
 use super::replay::GameNote;
+use crate::notation::Container;
 use crate::notation::fen;
 use crate::notation::pgn::cql_style::{CqlGame, Line, MoveNode, MoveText, append_comment, nag_of, write_game};
 use crate::notation::pgn::{Damage, Lexer, Visitor, tag_text};
 use crate::position::Position;
-use crate::rules::classical::{Board, Move, San, SanText};
-use crate::variant::{Color, Family, Variant};
+use crate::rules::classical::{Board, Move, Rules, San, SanText};
+use crate::variant::{Color, Family, Notation, Variant};
 
 /// A game read for writing, and what the comment before its first move gains (the initial
 /// position's notes and mark, which go there with the game's other comments).
@@ -92,8 +95,77 @@ pub fn write_played(
     let mut tags = TagReader(Vec::with_capacity(12));
     Lexer::new(&game.text[..game.movetext.min(game.text.len())]).next_game(&mut tags);
     let tags = tags.0;
-    let Some(mut board) = starting_board(&tags, default_variant) else { return false };
+    let Some(board) = starting_board(&tags, default_variant) else { return false };
     let result = game.outcome.or_else(|| tag_result(&tags)).unwrap_or(b"*");
+    let line = PlayedLine { tags: &tags, board, moves: game.played, result, error: None };
+    write_line(out, &line, notes, mark, comment);
+    true
+}
+
+/// Writes a game found that is written in another notation than SAN (a file of X-Decor
+/// games, a PGN game whose `Variant` has its own notation) as [`write_played`] does, its main
+/// line read again in its notation (a game of standard rules loses its `Variant` tag, which
+/// would say its SAN is in another notation, and it gains an `Annotator` tag saying where it
+/// came from, as `cqlq convert` writes it); a move that cannot be played ends it with the comment
+/// `Error reading move: TOKEN`, as CQL 6.2 ends a PGN game. Returns false, having written
+/// nothing, for a game whose moves cqlq does not replay.
+pub fn write_other_notation(
+    out: &mut Vec<u8>,
+    game: &Found<'_>,
+    notes: &[GameNote],
+    default_variant: &'static Variant,
+    mark: &[u8],
+    comment: Option<&[u8]>,
+) -> bool {
+    let Some(main) = read_main_line(game.text, game.container, default_variant) else { return false };
+    let error = main.error.as_ref().map(|(_, token, _)| token.as_bytes());
+    let result = if error.is_some() { b"*" } else { main.outcome.unwrap_or(b"*") };
+    // Written in SAN, a game of standard rules is a standard game: its `Variant` goes.
+    let standard = Rules::of(main.variant) == Rules::Standard;
+    let annotation = provenance(&main, game);
+    let mut tags: Vec<_> = main
+        .tags
+        .iter()
+        .copied()
+        .filter(|(name, _)| {
+            !name.eq_ignore_ascii_case(b"Annotator") && !(standard && name.eq_ignore_ascii_case(b"Variant"))
+        })
+        .collect();
+    tags.push((b"Annotator", annotation.as_bytes()));
+    let line = PlayedLine { tags: &tags, board: main.initial, moves: &main.moves, result, error };
+    write_line(out, &line, notes, mark, comment);
+    true
+}
+
+/// Whether a game found is written in another notation than SAN: the games of a native
+/// format, and the PGN games whose `Variant` tag names a variant with a notation of its own.
+#[must_use]
+pub fn in_other_notation(game: &Found<'_>, default_variant: &'static Variant) -> bool {
+    match game.container {
+        Container::Native(_) => true,
+        Container::Pgn => {
+            let mut tags = TagReader(Vec::with_capacity(12));
+            Lexer::new(&game.text[..game.movetext.min(game.text.len())]).next_game(&mut tags);
+            variant_of(&tags.0, default_variant).is_some_and(|variant| variant.notation != Notation::San)
+        }
+    }
+}
+
+/// A main line to write from its moves.
+struct PlayedLine<'a> {
+    tags: &'a [(&'a [u8], &'a [u8])],
+    /// The position before its first move.
+    board: Board,
+    moves: &'a [Move],
+    result: &'a [u8],
+    /// The token of the move that could not be played after the last of `moves`.
+    error: Option<&'a [u8]>,
+}
+
+/// Writes a main line from its moves, `notes` (by ply) after the moves that reached their
+/// positions, `comment` before the first move.
+fn write_line(out: &mut Vec<u8>, line: &PlayedLine<'_>, notes: &[GameNote], mark: &[u8], comment: Option<&[u8]>) {
+    let mut board = line.board;
     // What each move's comment gains, by ply, in the order made.
     let mut marks: Vec<(u32, &[u8])> =
         notes.iter().filter(|note| note.ply > 0).map(|note| (note.ply, note_text(note, mark))).collect();
@@ -102,15 +174,24 @@ pub fn write_played(
     let mut texts: Vec<&[u8]> = Vec::new();
     // The comment of a move, made again in the same memory for each move that has one.
     let mut gained: Option<Vec<u8>> = None;
-    write_game(out, &tags, result, comment, |moves| {
-        for (ply, &played) in (1..).zip(game.played) {
+    let error = line.error.map(error_comment);
+    let mut comment = comment.map(<[u8]>::to_vec);
+    if line.moves.is_empty()
+        && let Some(error) = &error
+    {
+        append_comment(&mut comment, error);
+    }
+    write_game(out, line.tags, line.result, comment.as_deref(), |moves| {
+        for (ply, &played) in (1..).zip(line.moves) {
+            let last = usize::try_from(ply).is_ok_and(|ply| ply == line.moves.len());
             let (number, black) = (board.fullmoves(), board.turn() == Color::Black);
             let mut san = board.san_body(played);
             board.play(played);
             // A check before the last move is no mate: the game went on.
-            board.push_check_sign(played, &mut san, usize::try_from(ply).is_ok_and(|ply| ply < game.played.len()));
+            board.push_check_sign(played, &mut san, !last);
             moves.move_played(number, black, san.as_bytes());
-            if marks.peek().is_some_and(|&(at, _)| at <= ply) {
+            let marked = marks.peek().is_some_and(|&(at, _)| at <= ply);
+            if marked || (last && error.is_some()) {
                 texts.clear();
                 while let Some((_, text)) = marks.next_if(|&(at, _)| at <= ply) {
                     texts.push(text);
@@ -119,6 +200,9 @@ pub fn write_played(
                     gained.clear();
                 }
                 append_texts(&mut gained, &texts);
+                if last && let Some(error) = &error {
+                    append_comment(&mut gained, error);
+                }
                 if let Some(gained) = gained.as_deref().filter(|gained| !gained.is_empty()) {
                     moves.comment(gained);
                 }
@@ -126,7 +210,14 @@ pub fn write_played(
             moves.end_move();
         }
     });
-    true
+}
+
+/// The comment CQL 6.2 ends a line with at a move that cannot be played: the move without
+/// its capture and check signs (`Qf8` for `Qxf8+`).
+fn error_comment(token: &[u8]) -> Vec<u8> {
+    let mut message = b"Error reading move: ".to_vec();
+    message.extend(token.iter().filter(|byte| !matches!(byte, b'x' | b'+' | b'#')));
+    message
 }
 
 /// The tag pairs of a game, as read.
@@ -146,20 +237,28 @@ impl<'a> Visitor<'a> for TagReader<'a> {
 /// `default_variant`; its `FEN` tag, else the variant's first position), when cqlq replays
 /// the variant's moves.
 fn starting_board(tags: &[(&[u8], &[u8])], default_variant: &'static Variant) -> Option<Board> {
-    let tag = |name: &[u8]| {
-        let (_, value) = tags.iter().rev().find(|(tag, _)| *tag == name)?;
-        Some(tag_text(value).into_owned())
-    };
-    let variant = match tag(b"Variant").filter(|name| !name.trim().is_empty()) {
-        Some(name) => Variant::by_name(&name).ok()?,
-        None => default_variant,
-    };
+    let variant = variant_of(tags, default_variant)?;
     if variant.family != Family::Classical {
         return None;
     }
-    let Some(text) = tag(b"FEN") else { return Some(Board::initial(variant)) };
+    let Some(text) = tag(tags, b"FEN") else { return Some(Board::initial(variant)) };
     let position = Position::from_setup(fen::read::<1>(variant, &text).ok()?).ok()?;
     Some(Board::from_position(&position))
+}
+
+/// The value of a tag, unescaped.
+fn tag(tags: &[(&[u8], &[u8])], name: &[u8]) -> Option<String> {
+    let (_, value) = tags.iter().rev().find(|(tag, _)| *tag == name)?;
+    Some(tag_text(value).into_owned())
+}
+
+/// The variant of a game with these tags: its `Variant` tag, else `default_variant`; `None`
+/// for a variant cqlq does not know.
+fn variant_of(tags: &[(&[u8], &[u8])], default_variant: &'static Variant) -> Option<&'static Variant> {
+    match tag(tags, b"Variant").filter(|name| !name.trim().is_empty()) {
+        Some(name) => Variant::by_name(&name).ok(),
+        None => Some(default_variant),
+    }
 }
 
 /// The longest comment CQL 6.2 writes: a text that would make a comment longer is left out.
@@ -245,8 +344,7 @@ impl OpenLine {
     /// Ends the line at a move that cannot be played, as CQL says: the move without its
     /// capture and check signs (`Qf8` for `Qxf8+`).
     fn fail(&mut self, token: &[u8]) {
-        let mut message = b"Error reading move: ".to_vec();
-        message.extend(token.iter().filter(|byte| !matches!(byte, b'x' | b'+' | b'#')));
+        let message = error_comment(token);
         match self.line.moves.last_mut() {
             None => append_comment(&mut self.line.comment, &message),
             Some(last) => append_comment(&mut last.comment, &message),

@@ -15,7 +15,7 @@ use std::ops::ControlFlow;
 use serde_json::json;
 
 use super::convert::pgn_of;
-use super::cql_game::{append_texts, initial_notes, read_game, write_played};
+use super::cql_game::{append_texts, in_other_notation, initial_notes, read_game, write_other_notation, write_played};
 use super::driver::{Found, Problem, Render};
 use super::main_line::read_main_line;
 use crate::notation::Container;
@@ -201,11 +201,18 @@ impl CqlRender {
         let comments = &self.comments;
         let mark = comments.matchstring.as_deref().unwrap_or_default().as_bytes();
         let notes = game.comments();
-        if game.moves_only {
-            // Written from the moves played, without reading the movetext again.
+        // A game in another notation is written in SAN from its main line, read again in its
+        // notation; a game of moves only from the moves played, without reading it again.
+        let other_notation = in_other_notation(game, comments.variant);
+        if other_notation || game.moves_only {
             let mut comment = None;
             self.add_initial_comments(&mut comment, game, &initial_notes(&notes, mark));
-            if write_played(out, game, &notes, comments.variant, mark, comment.as_deref()) {
+            let written = if other_notation {
+                write_other_notation(out, game, &notes, comments.variant, mark, comment.as_deref())
+            } else {
+                write_played(out, game, &notes, comments.variant, mark, comment.as_deref())
+            };
+            if written {
                 return;
             }
         }
@@ -254,7 +261,12 @@ impl<W: Write> JsonlPrinter<W> {
 
     /// Writes one game's line.
     pub fn write(&mut self, game: &Found<'_>) -> io::Result<()> {
-        let tags = Tags::of(game.text);
+        let mut tags = Tags::of(game.text);
+        if tags.result.is_none() {
+            // A game with no `Result` tag (every game of a native notation): the result its
+            // moves end with.
+            tags.result = game.outcome.map(|result| String::from_utf8_lossy(result).into_owned());
+        }
         let plies: Vec<u32> = game.matched.iter().map(|ply| ply.ply).collect();
         let object = json!({
             "game": game.number,

@@ -702,6 +702,9 @@ mod tests {
             for i in 0..bytes.len() {
                 for byte in 0..=255 {
                     mutated[i] = byte;
+                    if let Some(fast) = current_move(&mutated) {
+                        assert_eq!(RawEntry::parse_any(&mutated), Ok(RawEntry::Move(fast)));
+                    }
                     match RawEntry::parse(&mutated) {
                         Ok(parsed) => {
                             out.clear();
