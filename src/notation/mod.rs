@@ -24,7 +24,7 @@ pub mod sniff;
 pub mod xdecor;
 
 pub use reader::{
-    Container, GameSplitter, MoveError, MoveErrorKind, MoveReader, Movetext, MovetextReader, NativeFormat, movetext,
-    sniff_container,
+    Container, GameSplitter, MoveError, MoveErrorKind, MoveReader, Movetext, MovetextReader, NativeFormat, ReadMove,
+    movetext, sniff_container,
 };
 pub use rows::BoardError;

@@ -85,6 +85,16 @@ pub trait MoveReader: Sync + fmt::Debug {
     }
 }
 
+/// A move its notation's reader has read already, as the text names it, to be checked and
+/// played on a board of the classical family: a native reader that reads each move as it
+/// finds where the move ends tells it so ([`Visitor::read_move`]), and the move is not read
+/// twice.
+pub trait ReadMove {
+    /// Plays the move, if it is legal and the text says what it does; on an error the board
+    /// is unchanged.
+    fn play(&self, board: &mut Board) -> Result<Move, MoveError>;
+}
+
 /// Reads a PGN game's movetext written in a notation other than SAN.
 pub trait MovetextReader: Sync + fmt::Debug {
     /// Reads the movetext `text[start..end]` (which ends where the PGN container ends it) and

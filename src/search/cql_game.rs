@@ -128,7 +128,7 @@ pub fn write_other_notation(
         .iter()
         .copied()
         .filter(|(name, _)| {
-            !name.eq_ignore_ascii_case(b"Annotator") && !(standard && name.eq_ignore_ascii_case(b"Variant"))
+            !(name.eq_ignore_ascii_case(b"Annotator") || standard && name.eq_ignore_ascii_case(b"Variant"))
         })
         .collect();
     tags.push((b"Annotator", annotation.as_bytes()));

@@ -14,7 +14,7 @@ use std::sync::{Mutex, PoisonError};
 
 use crate::board::Square;
 use crate::notation::pgn::{Damage, GameSpan, Lexer, SAN_MOVES, Visitor, decode_text, play_san_token, tag_text};
-use crate::notation::{Container, MoveError, MoveErrorKind, MoveReader, MovetextReader, NativeFormat, fen};
+use crate::notation::{Container, MoveError, MoveErrorKind, MoveReader, MovetextReader, NativeFormat, ReadMove, fen};
 use crate::position::{Position, PositionView};
 use crate::query::{Context, Frame, GameFacts, Identities, LineCache, Needs, Program, State, TagSource};
 use crate::rules::classical::{Board, Move};
@@ -529,7 +529,87 @@ impl TagSource for Tags<'_, '_> {
     }
 }
 
+/// The kind of a reader's error, its reason kept in `failure`.
+fn keep_reason(error: MoveError, failure: &mut Option<MoveError>) -> MoveErrorKind {
+    let kind = error.kind;
+    *failure = Some(error);
+    kind
+}
+
 impl<'a, 'o> Replayer<'a, 'o> {
+    /// Plays the move `token` (ending at byte `end`) with `play`, which gives the kind of an
+    /// error and keeps any reason aside, then tests the position reached.
+    #[inline(always)]
+    fn play_token(
+        &mut self,
+        token: &'a [u8],
+        end: usize,
+        play: impl FnOnce(&mut Board, &mut Option<MoveError>) -> Result<Move, MoveErrorKind>,
+    ) -> ControlFlow<()> {
+        let keep = self.keep;
+        let needs_facts = self.needs.previous_move || self.needs.identities;
+        if self.error.is_some() {
+            return ControlFlow::Break(());
+        }
+        let Some(line) = self.line.as_mut() else { return ControlFlow::Break(()) };
+        let ply = line.ply() + 1;
+        let mainline = line.mainline;
+        let start = end - token.len();
+        if matches!(token.last(), Some(b'!' | b'?')) {
+            // A glyph glued to the move (`e4!`).
+            self.moves_only = false;
+        }
+        if self.needs.terminal && self.moves.unwrap_or(&SAN_MOVES).is_null(token) {
+            // A null move leaves a position that may have no legal move.
+            self.test_last();
+        }
+        let Some(line) = self.line.as_mut() else { return ControlFlow::Break(()) };
+        if keep != 1 {
+            // Keep the position before the move (for variations, `move previous`, lookahead).
+            line.copy_last(keep);
+        }
+        let frame = line.frames.last_mut().expect("a line has a position");
+        // The hot path (SAN) carries only the kind of an error; a reader's reasons are kept aside.
+        let mut failure = None;
+        let played = play(&mut frame.position, &mut failure);
+        match played {
+            Ok(played) => {
+                frame.ply = ply;
+                frame.mainline = mainline;
+                if mainline && self.options.keep_played {
+                    self.played.push(played);
+                }
+                if needs_facts {
+                    // The side to move now is the one that did not move.
+                    let facts = Board::facts_of(played, frame.position.turn().other());
+                    if let (Some(facts), Some(pieces)) = (&facts, line.pieces.last_mut()) {
+                        let occupied = PositionView::occupied(&frame.position);
+                        let castled = facts.castle().is_some();
+                        pieces.play(facts.from(), facts.to(), facts.capture(), castled, |index| {
+                            u16::try_from(index).is_ok_and(|index| occupied.contains(Square::from_index(index)))
+                        });
+                    }
+                    frame.previous = facts;
+                }
+                *line.offsets.last_mut().expect("a line has offsets") = end;
+                self.plies = self.plies.max(ply);
+                if self.options.positions.is_some() {
+                    self.write_position();
+                }
+                self.test_current();
+                ControlFlow::Continue(())
+            }
+            Err(error) => {
+                if keep != 1 {
+                    // The failed move left the copy unchanged or half-made: drop it.
+                    line.pop();
+                }
+                let error = failure.unwrap_or(MoveError::new(error));
+                self.fail(ply, start, token, GameErrorKind::Move(error))
+            }
+        }
+    }
+
     fn new(options: &'o ReplayOptions<'o>) -> Replayer<'a, 'o> {
         Replayer {
             options,
@@ -802,75 +882,16 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
     }
 
     fn move_token(&mut self, token: &'a [u8], end: usize) -> ControlFlow<()> {
-        let keep = self.keep;
-        let needs_facts = self.needs.previous_move || self.needs.identities;
-        if self.error.is_some() {
-            return ControlFlow::Break(());
-        }
-        let Some(line) = self.line.as_mut() else { return ControlFlow::Break(()) };
-        let ply = line.ply() + 1;
-        let mainline = line.mainline;
-        let start = end - token.len();
-        if matches!(token.last(), Some(b'!' | b'?')) {
-            // A glyph glued to the move (`e4!`).
-            self.moves_only = false;
-        }
-        if self.needs.terminal && self.moves.unwrap_or(&SAN_MOVES).is_null(token) {
-            // A null move leaves a position that may have no legal move.
-            self.test_last();
-        }
-        let Some(line) = self.line.as_mut() else { return ControlFlow::Break(()) };
-        if keep != 1 {
-            // Keep the position before the move (for variations, `move previous`, lookahead).
-            line.copy_last(keep);
-        }
-        let frame = line.frames.last_mut().expect("a line has a position");
-        // The hot path (SAN) carries only the kind of an error; a reader's reasons are kept aside.
-        let mut failure = None;
-        let played = match self.moves {
-            None => play_san_token(&mut frame.position, token),
-            Some(moves) => moves.play(&mut frame.position, token).map_err(|error| {
-                let kind = error.kind;
-                failure = Some(error);
-                kind
+        match self.moves {
+            None => self.play_token(token, end, |board, _| play_san_token(board, token)),
+            Some(moves) => self.play_token(token, end, |board, failure| {
+                moves.play(board, token).map_err(|error| keep_reason(error, failure))
             }),
-        };
-        match played {
-            Ok(played) => {
-                frame.ply = ply;
-                frame.mainline = mainline;
-                if mainline && self.options.keep_played {
-                    self.played.push(played);
-                }
-                if needs_facts {
-                    // The side to move now is the one that did not move.
-                    let facts = Board::facts_of(played, frame.position.turn().other());
-                    if let (Some(facts), Some(pieces)) = (&facts, line.pieces.last_mut()) {
-                        let occupied = PositionView::occupied(&frame.position);
-                        let castled = facts.castle().is_some();
-                        pieces.play(facts.from(), facts.to(), facts.capture(), castled, |index| {
-                            u16::try_from(index).is_ok_and(|index| occupied.contains(Square::from_index(index)))
-                        });
-                    }
-                    frame.previous = facts;
-                }
-                *line.offsets.last_mut().expect("a line has offsets") = end;
-                self.plies = self.plies.max(ply);
-                if self.options.positions.is_some() {
-                    self.write_position();
-                }
-                self.test_current();
-                ControlFlow::Continue(())
-            }
-            Err(error) => {
-                if keep != 1 {
-                    // The failed move left the copy unchanged or half-made: drop it.
-                    line.pop();
-                }
-                let error = failure.unwrap_or(MoveError::new(error));
-                self.fail(ply, start, token, GameErrorKind::Move(error))
-            }
         }
+    }
+
+    fn read_move(&mut self, token: &'a [u8], end: usize, read: &dyn ReadMove) -> ControlFlow<()> {
+        self.play_token(token, end, |board, failure| read.play(board).map_err(|error| keep_reason(error, failure)))
     }
 
     fn movetext_reader(&self) -> Option<&'static dyn MovetextReader> {

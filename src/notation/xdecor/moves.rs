@@ -9,7 +9,7 @@
 use super::halfmove::{Figurine, Halfmove, TableMove};
 use super::raw::{RawEntry, RawMove, current_move};
 use crate::board::{File, Rank};
-use crate::notation::{MoveError, MoveErrorKind, MoveReader};
+use crate::notation::{MoveError, MoveErrorKind, MoveReader, ReadMove};
 use crate::rules::classical::{Board, Move, MoveList, square_index};
 use crate::variant::{Color, Role};
 
@@ -172,9 +172,15 @@ impl MoveReader for RawMoves {
     }
 }
 
+impl ReadMove for RawMove {
+    fn play(&self, board: &mut Board) -> Result<Move, MoveError> {
+        play_raw_move(board, self)
+    }
+}
+
 /// Checks what an entry says against the board, then plays it: at once where all is as the
 /// record says (nearly always), else through [`explain_raw_move`], which says what is wrong.
-#[inline]
+#[inline(always)]
 fn play_raw_move(board: &mut Board, raw: &RawMove) -> Result<Move, MoveError> {
     if let (Some(from), Some(to)) = (square_index(raw.from.0, raw.from.1), square_index(raw.to.0, raw.to.1)) {
         let us = board.turn();

@@ -357,7 +357,14 @@ fn result_marker(special: &[u8]) -> Option<Outcome> {
 /// up (for [`RawEntry::parse_any`] to read, or to say what is wrong) at anything else.
 #[inline]
 pub(super) fn current_move(entry: &[u8]) -> Option<RawMove> {
-    let (piece, rest) = fast_item(entry)?;
+    read_current_move(entry).filter(|&(_, len)| len == entry.len()).map(|(raw, _)| raw)
+}
+
+/// Reads a move entry as [`current_move`] does at the start of `text` (the rest of a record),
+/// and says how long it is: what follows it is the end of `text` or a `;`.
+#[inline]
+pub(super) fn read_current_move(text: &[u8]) -> Option<(RawMove, usize)> {
+    let (piece, rest) = fast_item(text)?;
     let rest = rest.strip_prefix(b",")?;
     let (target, rest) = match rest.strip_prefix(b",") {
         Some(rest) => (None, rest),
@@ -369,34 +376,130 @@ pub(super) fn current_move(entry: &[u8]) -> Option<RawMove> {
     let (from, rest) = fast_index(rest)?;
     let (to, rest) = fast_index(rest.strip_prefix(b",")?)?;
     let rest = rest.strip_prefix(b",")?;
-    let promotion = match rest {
-        [] => None,
-        _ => match fast_item(rest.strip_prefix(PROMO)?)? {
-            (promoted, []) => Some(promoted),
-            _ => return None,
-        },
+    let (promotion, rest) = match rest {
+        [] | [b';', ..] => (None, rest),
+        _ => {
+            let (promoted, rest) = fast_item(rest.strip_prefix(PROMO)?)?;
+            (Some(promoted), rest)
+        }
     };
-    Some(RawMove { piece, target, from: raw_square(from)?, to: raw_square(to)?, promotion })
+    if !matches!(rest, [] | [b';', ..]) {
+        return None;
+    }
+    let raw = RawMove { piece, target, from: raw_square(from)?, to: raw_square(to)?, promotion };
+    Some((raw, text.len() - rest.len()))
 }
 
-/// `realchess:<type>_<colour>[_<n>]` at the start of `text`, and what follows it.
+/// How many bytes of an item name the fast reader compares at once: the longest name without
+/// its number, `realchess:knight_white`, fits.
+const NAME_BYTES: usize = 24;
+
+/// An item name without its number as the fast reader compares it: its bytes, zeros after
+/// them, as two little-endian numbers; and its length.
+#[derive(Clone, Copy)]
+struct NameTemplate {
+    head: u128,
+    tail: u64,
+    len: usize,
+}
+
+impl NameTemplate {
+    /// The template of `realchess:<type>_<colour>`.
+    const fn of(role: Role, color: Color) -> NameTemplate {
+        let mut bytes = [0u8; NAME_BYTES];
+        let mut len = 0;
+        let colour: &[u8] = match color {
+            Color::White => b"white",
+            Color::Black => b"black",
+        };
+        let parts: [&[u8]; 4] = [PREFIX, role_name(role), b"_", colour];
+        let mut part = 0;
+        while part < parts.len() {
+            let mut i = 0;
+            while i < parts[part].len() {
+                bytes[len] = parts[part][i];
+                len += 1;
+                i += 1;
+            }
+            part += 1;
+        }
+        let (head, tail) = split_name(&bytes);
+        NameTemplate { head, tail, len }
+    }
+}
+
+/// The templates of the names, by colour and role.
+const TEMPLATES: [[NameTemplate; 6]; 2] = {
+    let mut templates = [[NameTemplate { head: 0, tail: 0, len: 0 }; 6]; 2];
+    let mut i = 0;
+    while i < ROLE_NAMES.len() {
+        let role = ROLE_NAMES[i].1;
+        templates[0][role as usize] = NameTemplate::of(role, Color::White);
+        templates[1][role as usize] = NameTemplate::of(role, Color::Black);
+        i += 1;
+    }
+    templates
+};
+
+/// The item-name word of a role.
+const fn role_name(role: Role) -> &'static [u8] {
+    let mut i = 0;
+    while i < ROLE_NAMES.len() {
+        if ROLE_NAMES[i].1 as usize == role as usize {
+            return ROLE_NAMES[i].0;
+        }
+        i += 1;
+    }
+    b""
+}
+
+/// The length of each role's item-name word, by role.
+const ROLE_NAME_LENGTHS: [usize; 6] = {
+    let mut lengths = [0; 6];
+    let mut i = 0;
+    while i < ROLE_NAMES.len() {
+        lengths[ROLE_NAMES[i].1 as usize] = ROLE_NAMES[i].0.len();
+        i += 1;
+    }
+    lengths
+};
+
+/// The first [`NAME_BYTES`] of a name as two little-endian numbers.
+#[inline(always)]
+const fn split_name(bytes: &[u8; NAME_BYTES]) -> (u128, u64) {
+    let (head, tail) = bytes.split_at(16);
+    match (head.first_chunk::<16>(), tail.first_chunk::<8>()) {
+        (Some(head), Some(tail)) => (u128::from_le_bytes(*head), u64::from_le_bytes(*tail)),
+        _ => (0, 0),
+    }
+}
+
+/// `realchess:<type>_<colour>[_<n>]` at the start of `text`, and what follows it. The type and
+/// colour are guessed from a byte or two, then the whole name is compared with theirs at once.
+/// Gives up on a `text` shorter than [`NAME_BYTES`] (a promotion's name at the end of its
+/// entry), which the general reader reads.
 #[inline(always)]
 fn fast_item(text: &[u8]) -> Option<((Role, Color), &[u8])> {
-    let text = text.strip_prefix(PREFIX)?;
-    let (role, text) = match text {
-        [b'p', b'a', b'w', b'n', b'_', rest @ ..] => (Role::Pawn, rest),
-        [b'r', b'o', b'o', b'k', b'_', rest @ ..] => (Role::Rook, rest),
-        [b'k', b'i', b'n', b'g', b'_', rest @ ..] => (Role::King, rest),
-        [b'q', b'u', b'e', b'e', b'n', b'_', rest @ ..] => (Role::Queen, rest),
-        [b'b', b'i', b's', b'h', b'o', b'p', b'_', rest @ ..] => (Role::Bishop, rest),
-        [b'k', b'n', b'i', b'g', b'h', b't', b'_', rest @ ..] => (Role::Knight, rest),
+    let bytes = text.first_chunk::<NAME_BYTES>()?;
+    let at = PREFIX.len();
+    let role = match (bytes[at], bytes[at + 1]) {
+        (b'p', _) => Role::Pawn,
+        (b'r', _) => Role::Rook,
+        (b'b', _) => Role::Bishop,
+        (b'q', _) => Role::Queen,
+        (b'k', b'n') => Role::Knight,
+        (b'k', _) => Role::King,
         _ => return None,
     };
-    let (color, text) = match text {
-        [b'w', b'h', b'i', b't', b'e', rest @ ..] => (Color::White, rest),
-        [b'b', b'l', b'a', b'c', b'k', rest @ ..] => (Color::Black, rest),
-        _ => return None,
-    };
+    let colour_at = at + ROLE_NAME_LENGTHS[role as usize] + 1;
+    let color = if bytes[colour_at] == b'w' { Color::White } else { Color::Black };
+    let template = &TEMPLATES[color.index()][role as usize];
+    let (head, tail) = split_name(bytes);
+    let tail_mask = u64::MAX >> (8 * (NAME_BYTES - template.len));
+    if head != template.head || tail & tail_mask != template.tail {
+        return None;
+    }
+    let text = &text[template.len..];
     let text = match text {
         [b'_', rest @ ..] => fast_number(rest)?.1,
         _ => text,
@@ -413,19 +516,15 @@ fn fast_index(text: &[u8]) -> Option<(u8, &[u8])> {
 /// One to three digits that make a byte, and what follows them.
 #[inline(always)]
 fn fast_number(text: &[u8]) -> Option<(u8, &[u8])> {
-    let digit = |byte: u8| byte.is_ascii_digit().then(|| byte - b'0');
-    match text {
-        [a, b, c, rest @ ..] if a.is_ascii_digit() && b.is_ascii_digit() && c.is_ascii_digit() => {
-            let value = u16::from(a - b'0') * 100 + u16::from(b - b'0') * 10 + u16::from(c - b'0');
-            if rest.first().is_some_and(u8::is_ascii_digit) {
-                return None;
-            }
-            Some((u8::try_from(value).ok()?, rest))
-        }
-        [a, b, rest @ ..] if b.is_ascii_digit() => Some((digit(*a)? * 10 + (b - b'0'), rest)),
-        [a, rest @ ..] => Some((digit(*a)?, rest)),
-        [] => None,
+    let digit = |at: usize| text.get(at).map(|byte| byte.wrapping_sub(b'0')).filter(|&digit| digit <= 9);
+    let first = digit(0)?;
+    let Some(second) = digit(1) else { return Some((first, &text[1..])) };
+    let Some(third) = digit(2) else { return Some((first * 10 + second, &text[2..])) };
+    if digit(3).is_some() {
+        return None;
     }
+    let value = u16::from(first) * 100 + u16::from(second) * 10 + u16::from(third);
+    Some((u8::try_from(value).ok()?, &text[3..]))
 }
 
 /// The piece of a full item name, `realchess:<type>_<colour>[_<n>]`.
@@ -689,6 +788,7 @@ mod tests {
             "realchess:bishop_black_2,,6,13,",
             "realchess:king_black,,5,7,",
             "realchess:rook_white_2,realchess:rook_black_1,64,1,",
+            "realchess:pawn_black_3,realchess:knight_white_1,51,58,promo__realchess:queen_black",
         ];
         let mut out = Vec::new();
         for entry in samples {
@@ -704,6 +804,12 @@ mod tests {
                     mutated[i] = byte;
                     if let Some(fast) = current_move(&mutated) {
                         assert_eq!(RawEntry::parse_any(&mutated), Ok(RawEntry::Move(fast)));
+                    }
+                    // Read at the start of a record, an entry ends at its `;`.
+                    let record = [&mutated[..], b";realchess:pawn_black_5,,13,29,"].concat();
+                    if let Some((fast, len)) = read_current_move(&record) {
+                        assert!(matches!(record.get(len), None | Some(b';')));
+                        assert_eq!(RawEntry::parse_any(&record[..len]), Ok(RawEntry::Move(fast)));
                     }
                     match RawEntry::parse(&mutated) {
                         Ok(parsed) => {

@@ -8,7 +8,7 @@
 use memchr::memchr;
 
 use super::halfmove::Outcome;
-use super::raw::RawEntry;
+use super::raw::{RawEntry, read_current_move};
 use crate::notation::pgn::{GameSpan, Visitor};
 use crate::notation::{GameSplitter, MoveReader, NativeFormat};
 use crate::variant::Variant;
@@ -133,6 +133,13 @@ fn read_entries<'a>(text: &'a [u8], from: usize, to: usize, visitor: &mut dyn Vi
     let mut at = from;
     let mut moving = true;
     while at < to {
+        // Entries as the mod writes them are read as their end is found, and played as read.
+        if moving && let Some((raw, len)) = read_current_move(&text[at..to]) {
+            let end = at + len;
+            moving = visitor.read_move(&text[at..end], end, &raw).is_continue();
+            at = end + 1;
+            continue;
+        }
         let end = memchr(b';', &text[at..to]).map_or(to, |i| at + i);
         let entry = &text[at..end];
         if let Some(outcome) = result_marker(entry) {

@@ -364,7 +364,7 @@ impl Board {
 
     /// [`Board::play_from_to`] for the side to move's `role` on `from` (which the caller
     /// knows stands there).
-    #[inline]
+    #[inline(always)]
     pub fn play_piece(&mut self, role: Role, from: u8, to: u8, promotion: Option<Role>) -> Result<Move, SanError> {
         let from_bit = 1u64.checked_shl(u32::from(from)).ok_or(SanError::Illegal)?;
         if to >= 64 || self.pieces(self.turn(), role) & from_bit == 0 {
