@@ -362,7 +362,7 @@ pub(super) fn current_move(entry: &[u8]) -> Option<RawMove> {
 
 /// Reads a move entry as [`current_move`] does at the start of `text` (the rest of a record),
 /// and says how long it is: what follows it is the end of `text` or a `;`.
-#[inline]
+#[inline(always)]
 pub(super) fn read_current_move(text: &[u8]) -> Option<(RawMove, usize)> {
     let (piece, rest) = fast_item(text)?;
     let rest = rest.strip_prefix(b",")?;
@@ -386,7 +386,7 @@ pub(super) fn read_current_move(text: &[u8]) -> Option<(RawMove, usize)> {
     if !matches!(rest, [] | [b';', ..]) {
         return None;
     }
-    let raw = RawMove { piece, target, from: raw_square(from)?, to: raw_square(to)?, promotion };
+    let raw = RawMove { piece, target, from, to, promotion };
     Some((raw, text.len() - rest.len()))
 }
 
@@ -499,32 +499,48 @@ fn fast_item(text: &[u8]) -> Option<((Role, Color), &[u8])> {
     if head != template.head || tail & tail_mask != template.tail {
         return None;
     }
-    let text = &text[template.len..];
+    let text = text.get(template.len..)?;
     let text = match text {
-        [b'_', rest @ ..] => fast_number(rest)?.1,
+        [b'_', rest @ ..] => skip_number(rest)?,
         _ => text,
     };
     Some(((role, color), text))
 }
 
-/// A square's index, 1 to 64, and what follows it.
+/// A square's index, 1 to 64 in one or two digits, and its square; and what follows it.
 #[inline(always)]
-fn fast_index(text: &[u8]) -> Option<(u8, &[u8])> {
-    fast_number(text).filter(|(index, _)| (1..=SIDE * SIDE).contains(index))
-}
-
-/// One to three digits that make a byte, and what follows them.
-#[inline(always)]
-fn fast_number(text: &[u8]) -> Option<(u8, &[u8])> {
-    let digit = |at: usize| text.get(at).map(|byte| byte.wrapping_sub(b'0')).filter(|&digit| digit <= 9);
-    let first = digit(0)?;
-    let Some(second) = digit(1) else { return Some((first, &text[1..])) };
-    let Some(third) = digit(2) else { return Some((first * 10 + second, &text[2..])) };
-    if digit(3).is_some() {
+fn fast_index(text: &[u8]) -> Option<((File, Rank), &[u8])> {
+    let digit = |byte: u8| Some(byte.wrapping_sub(b'0')).filter(|&digit| digit <= 9);
+    let (index, rest) = match *text {
+        [first, second, ref rest @ ..] if let Some(second) = digit(second) => (digit(first)? * 10 + second, rest),
+        [first, ref rest @ ..] => (digit(first)?, rest),
+        [] => return None,
+    };
+    if rest.first().is_some_and(u8::is_ascii_digit) {
         return None;
     }
-    let value = u16::from(first) * 100 + u16::from(second) * 10 + u16::from(third);
-    Some((u8::try_from(value).ok()?, &text[3..]))
+    Some((RAW_SQUARES[usize::from(index)]?, rest))
+}
+
+/// The square of each index up to 99, as [`raw_square`] gives it.
+const RAW_SQUARES: [Option<(File, Rank)>; 100] = {
+    let mut squares = [None; 100];
+    let mut index = 0;
+    while index < squares.len() {
+        squares[index] = raw_square(index as u8);
+        index += 1;
+    }
+    squares
+};
+
+/// What follows the one to three digits at the start of `text` (the number of an item).
+#[inline(always)]
+fn skip_number(text: &[u8]) -> Option<&[u8]> {
+    let digits = text.iter().take(4).take_while(|byte| byte.is_ascii_digit()).count();
+    if digits == 0 || digits > 3 {
+        return None;
+    }
+    text.get(digits..)
 }
 
 /// The piece of a full item name, `realchess:<type>_<colour>[_<n>]`.

@@ -388,7 +388,7 @@ impl Board {
     /// Whether the side to move's `role` on `from` may go to `to` as pieces move, before
     /// checks: looked at from `from`, with the tables of lines between squares (a long
     /// notation names both squares, so nothing has to be searched for).
-    #[inline]
+    #[inline(always)]
     fn reaches(&self, role: Role, from: u8, to: u8, promotes: bool) -> bool {
         let us = self.turn();
         let (f, t) = (usize::from(from), usize::from(to));
