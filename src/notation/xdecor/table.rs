@@ -170,8 +170,21 @@ fn read_rows<'a>(text: &'a [u8], start: usize, end: usize, mode: Mode, visitor: 
             Token::Result(result) => {
                 visitor.outcome(result);
                 if mode == Mode::File {
-                    // The game ends with its result row.
-                    return memchr::memchr(b'\n', &text[at..]).map_or(text.len(), |i| at + i + 1);
+                    // The game ends with its result row; what follows the result there is
+                    // reported, not dropped.
+                    let line_end = memchr::memchr(b'\n', &text[token_stop..]).map_or(text.len(), |i| token_stop + i);
+                    let rest = &text[token_stop..line_end];
+                    let skipped = rest.len() - rest.trim_ascii_start().len();
+                    let after = rest.trim_ascii();
+                    if !after.is_empty() && !skipping {
+                        let start = token_stop + skipped;
+                        visitor.unreadable(
+                            &text[start..start + after.len()],
+                            start + after.len(),
+                            "text after the result".to_owned(),
+                        );
+                    }
+                    return (line_end + 1).min(text.len());
                 }
                 skipping = true;
                 at = token_stop;
@@ -418,6 +431,16 @@ mod tests {
             told,
             ["game", "e2–e4", "e7–e5", "♘g1–f3", "♞b8–c6", "♗f1–c4", "♝f8–c5", "0–0", "♞g8–f6", "♖f1–e1", "0–0"]
         );
+    }
+
+    #[test]
+    fn text_after_a_result_is_reported() {
+        let (told, starts) = games("1. e2–e4 e7–e5\n* 1. d2–d4\n1. c2–c4\n");
+        assert_eq!(
+            told,
+            ["game", "e2–e4", "e7–e5", "result *", "unreadable 1. d2–d4 (text after the result)", "game", "c2–c4"]
+        );
+        assert_eq!(starts.len(), 2);
     }
 
     #[test]
