@@ -81,9 +81,10 @@ fn note_text<'a>(note: &'a GameNote, mark: &'a [u8]) -> &'a [u8] {
 /// Writes a game found whose movetext holds its moves only, all of them played by the search
 /// ([`Found::moves_only`]), as [`read_game`] and [`CqlGame::write`] write it, without reading
 /// its movetext again: the SAN comes from the moves, and `notes` (by ply) go after the moves
-/// that reached their positions. `comment` is the comment before the first move. Returns
-/// false, having written nothing, for a game that does not start from a position cqlq
-/// replays.
+/// that reached their positions. `comment` is the comment before the first move. A game in
+/// another notation than SAN ([`in_other_notation`]), with moves only or not, is written from
+/// its main line read again in its notation. Returns false, having written nothing, for a game
+/// that does not start from a position cqlq replays.
 pub fn write_played(
     out: &mut Vec<u8>,
     game: &Found<'_>,
@@ -92,9 +93,15 @@ pub fn write_played(
     mark: &[u8],
     comment: Option<&[u8]>,
 ) -> bool {
+    if let Container::Native(_) = game.container {
+        return write_other_notation(out, game, notes, default_variant, mark, comment);
+    }
     let mut tags = TagReader(Vec::with_capacity(12));
     Lexer::new(&game.text[..game.movetext.min(game.text.len())]).next_game(&mut tags);
     let tags = tags.0;
+    if variant_of(&tags, default_variant).is_some_and(|variant| variant.notation != Notation::San) {
+        return write_other_notation(out, game, notes, default_variant, mark, comment);
+    }
     let Some(board) = starting_board(&tags, default_variant) else { return false };
     let result = game.outcome.or_else(|| tag_result(&tags)).unwrap_or(b"*");
     let line = PlayedLine { tags: &tags, board, moves: game.played, result, error: None };
@@ -109,7 +116,7 @@ pub fn write_played(
 /// came from, as `cqlq convert` writes it); a move that cannot be played ends it with the comment
 /// `Error reading move: TOKEN`, as CQL 6.2 ends a PGN game. Returns false, having written
 /// nothing, for a game whose moves cqlq does not replay.
-pub fn write_other_notation(
+fn write_other_notation(
     out: &mut Vec<u8>,
     game: &Found<'_>,
     notes: &[GameNote],

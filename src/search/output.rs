@@ -15,7 +15,7 @@ use std::ops::ControlFlow;
 use serde_json::json;
 
 use super::convert::pgn_of;
-use super::cql_game::{append_texts, in_other_notation, initial_notes, read_game, write_other_notation, write_played};
+use super::cql_game::{append_texts, in_other_notation, initial_notes, read_game, write_played};
 use super::driver::{Found, Problem, Render};
 use super::main_line::read_main_line;
 use crate::notation::Container;
@@ -201,18 +201,12 @@ impl CqlRender {
         let comments = &self.comments;
         let mark = comments.matchstring.as_deref().unwrap_or_default().as_bytes();
         let notes = game.comments();
-        // A game in another notation is written in SAN from its main line, read again in its
-        // notation; a game of moves only from the moves played, without reading it again.
-        let other_notation = in_other_notation(game, comments.variant);
-        if other_notation || game.moves_only {
+        // Written from the moves played, without reading the movetext again; a game in another
+        // notation, from its main line read again in its notation.
+        if game.moves_only || in_other_notation(game, comments.variant) {
             let mut comment = None;
             self.add_initial_comments(&mut comment, game, &initial_notes(&notes, mark));
-            let written = if other_notation {
-                write_other_notation(out, game, &notes, comments.variant, mark, comment.as_deref())
-            } else {
-                write_played(out, game, &notes, comments.variant, mark, comment.as_deref())
-            };
-            if written {
+            if write_played(out, game, &notes, comments.variant, mark, comment.as_deref()) {
                 return;
             }
         }

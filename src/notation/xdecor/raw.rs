@@ -285,8 +285,7 @@ impl Outcome {
 /// queens and kings have no number. A pawn promoted to a queen has none, to another piece `_1`.
 pub fn write_item(role: Role, color: Color, number: Option<u8>, out: &mut Vec<u8>) {
     out.extend_from_slice(PREFIX);
-    let word = ROLE_NAMES.iter().find(|(_, r)| *r == role).map_or(&b"pawn"[..], |(word, _)| word);
-    out.extend_from_slice(word);
+    out.extend_from_slice(role_name(role));
     out.extend_from_slice(match color {
         Color::White => b"_white",
         Color::Black => b"_black",
@@ -453,17 +452,6 @@ const fn role_name(role: Role) -> &'static [u8] {
     b""
 }
 
-/// The length of each role's item-name word, by role.
-const ROLE_NAME_LENGTHS: [usize; 6] = {
-    let mut lengths = [0; 6];
-    let mut i = 0;
-    while i < ROLE_NAMES.len() {
-        lengths[ROLE_NAMES[i].1 as usize] = ROLE_NAMES[i].0.len();
-        i += 1;
-    }
-    lengths
-};
-
 /// The first [`NAME_BYTES`] of a name as two little-endian numbers.
 #[inline(always)]
 const fn split_name(bytes: &[u8; NAME_BYTES]) -> (u128, u64) {
@@ -491,7 +479,8 @@ fn fast_item(text: &[u8]) -> Option<((Role, Color), &[u8])> {
         (b'k', _) => Role::King,
         _ => return None,
     };
-    let colour_at = at + ROLE_NAME_LENGTHS[role as usize] + 1;
+    // The colour is the last word of the name, whichever it is.
+    let colour_at = TEMPLATES[Color::White.index()][role as usize].len - b"white".len();
     let color = if bytes[colour_at] == b'w' { Color::White } else { Color::Black };
     let template = &TEMPLATES[color.index()][role as usize];
     let (head, tail) = split_name(bytes);
