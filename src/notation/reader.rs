@@ -90,9 +90,13 @@ pub trait MoveReader: Sync + fmt::Debug {
 /// finds where the move ends tells it so ([`Visitor::read_move`]), and the move is not read
 /// twice.
 pub trait ReadMove {
-    /// Plays the move, if it is legal and the text says what it does; on an error the board
-    /// is unchanged.
-    fn play(&self, board: &mut Board) -> Result<Move, MoveError>;
+    /// Plays the move at once where it is legal and all the text says of it is so (nearly
+    /// always); `None`, the board unchanged, otherwise.
+    fn play(&self, board: &mut Board) -> Option<Move>;
+
+    /// Plays the move the careful way after [`ReadMove::play`] refused it, or says what is
+    /// wrong with it; on an error the board is unchanged.
+    fn play_or_explain(&self, board: &mut Board) -> Result<Move, MoveError>;
 }
 
 /// Reads a PGN game's movetext written in a notation other than SAN.

@@ -891,7 +891,10 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
     }
 
     fn read_move(&mut self, token: &'a [u8], end: usize, read: &dyn ReadMove) -> ControlFlow<()> {
-        self.play_token(token, end, |board, failure| read.play(board).map_err(|error| keep_reason(error, failure)))
+        self.play_token(token, end, |board, failure| match read.play(board) {
+            Some(played) => Ok(played),
+            None => read.play_or_explain(board).map_err(|error| keep_reason(error, failure)),
+        })
     }
 
     fn movetext_reader(&self) -> Option<&'static dyn MovetextReader> {

@@ -159,48 +159,56 @@ fn play_table_move(board: &mut Board, halfmove: &TableMove) -> Result<Move, Move
 
 impl MoveReader for RawMoves {
     fn play(&self, board: &mut Board, token: &[u8]) -> Result<Move, MoveError> {
-        if let Some(raw) = current_move(token) {
-            return play_raw_move(board, &raw);
-        }
-        match RawEntry::parse(token) {
-            Ok(RawEntry::Move(raw)) => play_raw_move(board, &raw),
-            Ok(RawEntry::Result(_)) => {
-                Err(MoveError::because(MoveErrorKind::Unreadable, "a result marker where a move should be"))
-            }
-            Err(error) => Err(MoveError::because(MoveErrorKind::Unreadable, error.to_string())),
+        let raw = match current_move(token) {
+            Some(raw) => raw,
+            None => match RawEntry::parse(token) {
+                Ok(RawEntry::Move(raw)) => raw,
+                Ok(RawEntry::Result(_)) => {
+                    return Err(MoveError::because(
+                        MoveErrorKind::Unreadable,
+                        "a result marker where a move should be",
+                    ));
+                }
+                Err(error) => return Err(MoveError::because(MoveErrorKind::Unreadable, error.to_string())),
+            },
+        };
+        match raw.play(board) {
+            Some(played) => Ok(played),
+            None => raw.play_or_explain(board),
         }
     }
 }
 
 impl ReadMove for RawMove {
-    fn play(&self, board: &mut Board) -> Result<Move, MoveError> {
-        play_raw_move(board, self)
-    }
-}
-
-/// Checks what an entry says against the board, then plays it: at once where all is as the
-/// record says (nearly always), else through [`explain_raw_move`], which says what is wrong.
-#[inline(always)]
-fn play_raw_move(board: &mut Board, raw: &RawMove) -> Result<Move, MoveError> {
-    if let (Some(from), Some(to)) = (square_index(raw.from.0, raw.from.1), square_index(raw.to.0, raw.to.1)) {
+    /// Checks what the entry says against the board while playing it: the side, the piece
+    /// taken (or the promoted piece the mod writes in its place), the promotion's colour.
+    #[inline(always)]
+    fn play(&self, board: &mut Board) -> Option<Move> {
+        let (from, to) = (square_index(self.from.0, self.from.1)?, square_index(self.to.0, self.to.1)?);
         let us = board.turn();
-        let (role, color) = raw.piece;
-        let to_bit = 1u64 << to;
-        let promotion = raw.promotion.filter(|(_, promoted)| *promoted == us).map(|(promoted, _)| promoted);
-        let named_right = match raw.target {
-            None => board.side(us.other()) & to_bit == 0,
-            Some((taken, side)) if side != us => board.pieces(side, taken) & to_bit != 0,
-            Some((promoted, _)) => promotion == Some(promoted),
+        let (role, color) = self.piece;
+        let promotion = match self.promotion {
+            None => None,
+            Some((promoted, side)) if side == us => Some(promoted),
+            Some(_) => return None,
         };
-        if color == us
-            && named_right
-            && raw.promotion.is_some() == promotion.is_some()
-            && let Ok(m) = board.play_piece(role, from, to, promotion)
-        {
-            return Ok(m);
+        let capture = match self.target {
+            None => None,
+            Some((taken, side)) if side != us => Some(taken),
+            Some((promoted, _)) if promotion == Some(promoted) => {
+                board.role_at(to).filter(|_| board.side(us.other()) & (1u64 << to) != 0)
+            }
+            Some(_) => return None,
+        };
+        if color != us {
+            return None;
         }
+        board.play_piece_taking(role, from, to, capture, promotion).ok()
     }
-    explain_raw_move(board, raw)
+
+    fn play_or_explain(&self, board: &mut Board) -> Result<Move, MoveError> {
+        explain_raw_move(board, self)
+    }
 }
 
 /// Checks what an entry says against the board and says what is wrong, or plays it.

@@ -389,29 +389,41 @@ pub(super) fn read_current_move(text: &[u8]) -> Option<(RawMove, usize)> {
     Some((raw, text.len() - rest.len()))
 }
 
-/// How many bytes of an item name the fast reader compares at once: the longest name without
-/// its number, `realchess:knight_white`, fits.
-const NAME_BYTES: usize = 24;
+/// How many bytes of an item name the fast reader compares: the longest name without its
+/// number, `realchess:knight_white`.
+const ITEM_BYTES: usize = 22;
 
-/// An item name without its number as the fast reader compares it: its bytes, zeros after
-/// them, as two little-endian numbers; and its length.
-#[derive(Clone, Copy)]
-struct NameTemplate {
-    head: u128,
-    tail: u64,
-    len: usize,
+/// The multiplier of the hash that gives each item name its slot in [`ITEM_KEYS`] from the 8
+/// bytes after `realchess:` (`pawn_whi`, `knight_b`, ...), which differ from name to name.
+const ITEM_HASH: u64 = 0x5a70_2cfa_93ea_5c4f;
+
+/// The slot of an item name in [`ITEM_KEYS`], from its bytes 10 to 17.
+#[inline(always)]
+const fn item_slot(word: u64) -> usize {
+    (word.wrapping_mul(ITEM_HASH) >> 60) as usize
 }
 
-impl NameTemplate {
-    /// The template of `realchess:<type>_<colour>`.
-    const fn of(role: Role, color: Color) -> NameTemplate {
-        let mut bytes = [0u8; NAME_BYTES];
+/// What the fast reader compares an item name without its number with: its bytes 10 to 17,
+/// its bytes 18 to 21 (zeros past its end) and the mask of those that are the name's.
+#[derive(Clone, Copy)]
+struct ItemKey {
+    word: u64,
+    rest: u32,
+    rest_mask: u32,
+    len: usize,
+    piece: (Role, Color),
+}
+
+impl ItemKey {
+    /// The key of `realchess:<type>_<colour>`.
+    const fn of(role: Role, color: Color) -> ItemKey {
+        let mut bytes = [0u8; ITEM_BYTES];
         let mut len = 0;
         let colour: &[u8] = match color {
-            Color::White => b"white",
-            Color::Black => b"black",
+            Color::White => b"_white",
+            Color::Black => b"_black",
         };
-        let parts: [&[u8]; 4] = [PREFIX, role_name(role), b"_", colour];
+        let parts: [&[u8]; 3] = [PREFIX, role_name(role), colour];
         let mut part = 0;
         while part < parts.len() {
             let mut i = 0;
@@ -422,23 +434,53 @@ impl NameTemplate {
             }
             part += 1;
         }
-        let (head, tail) = split_name(&bytes);
-        NameTemplate { head, tail, len }
+        let (_, _, word, rest) = split_item(&bytes);
+        let rest_mask = u32::MAX >> (8 * (ITEM_BYTES - len));
+        ItemKey { word, rest, rest_mask, len, piece: (role, color) }
     }
 }
 
-/// The templates of the names, by colour and role.
-const TEMPLATES: [[NameTemplate; 6]; 2] = {
-    let mut templates = [[NameTemplate { head: 0, tail: 0, len: 0 }; 6]; 2];
+/// The keys of the twelve item names, each in the slot its hash gives. A slot no name has
+/// holds a key whose word hashes elsewhere, so that nothing read is compared with it.
+const ITEM_KEYS: [ItemKey; 16] = {
+    let mut keys = [None::<ItemKey>; 16];
     let mut i = 0;
     while i < ROLE_NAMES.len() {
         let role = ROLE_NAMES[i].1;
-        templates[0][role as usize] = NameTemplate::of(role, Color::White);
-        templates[1][role as usize] = NameTemplate::of(role, Color::Black);
+        let pair = [ItemKey::of(role, Color::White), ItemKey::of(role, Color::Black)];
+        let mut j = 0;
+        while j < pair.len() {
+            let slot = item_slot(pair[j].word);
+            assert!(keys[slot].is_none(), "two item names hash to one slot");
+            keys[slot] = Some(pair[j]);
+            j += 1;
+        }
         i += 1;
     }
-    templates
+    let filler = ItemKey::of(Role::King, Color::White);
+    let mut table = [filler; 16];
+    let mut slot = 0;
+    while slot < table.len() {
+        if let Some(key) = keys[slot] {
+            table[slot] = key;
+        }
+        slot += 1;
+    }
+    table
 };
+
+/// The first [`ITEM_BYTES`] of an item name as little-endian numbers: bytes 0 to 7
+/// (`realches`), 8 and 9 (`s:`), 10 to 17 and 18 to 21.
+#[inline(always)]
+const fn split_item(bytes: &[u8; ITEM_BYTES]) -> (u64, u16, u64, u32) {
+    let [a, b, c, d, e, f, g, h, s, colon, w0, w1, w2, w3, w4, w5, w6, w7, r0, r1, r2, r3] = *bytes;
+    (
+        u64::from_le_bytes([a, b, c, d, e, f, g, h]),
+        u16::from_le_bytes([s, colon]),
+        u64::from_le_bytes([w0, w1, w2, w3, w4, w5, w6, w7]),
+        u32::from_le_bytes([r0, r1, r2, r3]),
+    )
+}
 
 /// The item-name word of a role.
 const fn role_name(role: Role) -> &'static [u8] {
@@ -452,49 +494,33 @@ const fn role_name(role: Role) -> &'static [u8] {
     b""
 }
 
-/// The first [`NAME_BYTES`] of a name as two little-endian numbers.
-#[inline(always)]
-const fn split_name(bytes: &[u8; NAME_BYTES]) -> (u128, u64) {
-    let (head, tail) = bytes.split_at(16);
-    match (head.first_chunk::<16>(), tail.first_chunk::<8>()) {
-        (Some(head), Some(tail)) => (u128::from_le_bytes(*head), u64::from_le_bytes(*tail)),
-        _ => (0, 0),
-    }
-}
-
-/// `realchess:<type>_<colour>[_<n>]` at the start of `text`, and what follows it. The type and
-/// colour are guessed from a byte or two, then the whole name is compared with theirs at once.
-/// Gives up on a `text` shorter than [`NAME_BYTES`] (a promotion's name at the end of its
-/// entry), which the general reader reads.
+/// `realchess:<type>_<colour>[_<n>]` at the start of `text`, and what follows it: the name's
+/// slot is found from its bytes, then the name is compared with that slot's at once. Gives up
+/// on a `text` shorter than [`ITEM_BYTES`] (a promotion's name at the end of its entry), which
+/// the general reader reads.
 #[inline(always)]
 fn fast_item(text: &[u8]) -> Option<((Role, Color), &[u8])> {
-    let bytes = text.first_chunk::<NAME_BYTES>()?;
-    let at = PREFIX.len();
-    let role = match (bytes[at], bytes[at + 1]) {
-        (b'p', _) => Role::Pawn,
-        (b'r', _) => Role::Rook,
-        (b'b', _) => Role::Bishop,
-        (b'q', _) => Role::Queen,
-        (b'k', b'n') => Role::Knight,
-        (b'k', _) => Role::King,
-        _ => return None,
-    };
-    // The colour is the last word of the name, whichever it is.
-    let colour_at = TEMPLATES[Color::White.index()][role as usize].len - b"white".len();
-    let color = if bytes[colour_at] == b'w' { Color::White } else { Color::Black };
-    let template = &TEMPLATES[color.index()][role as usize];
-    let (head, tail) = split_name(bytes);
-    let tail_mask = u64::MAX >> (8 * (NAME_BYTES - template.len));
-    if head != template.head || tail & tail_mask != template.tail {
+    let bytes = text.first_chunk::<ITEM_BYTES>()?;
+    let (head, colon, word, rest) = split_item(bytes);
+    let key = &ITEM_KEYS[item_slot(word)];
+    let differs = (head ^ PREFIX_HEAD)
+        | u64::from(colon ^ PREFIX_COLON)
+        | (word ^ key.word)
+        | u64::from((rest & key.rest_mask) ^ key.rest);
+    if differs != 0 {
         return None;
     }
-    let text = text.get(template.len..)?;
+    let text = text.get(key.len..)?;
     let text = match text {
         [b'_', rest @ ..] => skip_number(rest)?,
         _ => text,
     };
-    Some(((role, color), text))
+    Some((key.piece, text))
 }
+
+/// The first bytes of `realchess:` as [`split_item`] gives them.
+const PREFIX_HEAD: u64 = u64::from_le_bytes(*b"realches");
+const PREFIX_COLON: u16 = u16::from_le_bytes(*b"s:");
 
 /// A square's index, 1 to 64 in one or two digits, and its square; and what follows it.
 #[inline(always)]

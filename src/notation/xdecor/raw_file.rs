@@ -101,19 +101,17 @@ impl NativeFormat for RawFormat {
     }
 
     fn next_game<'a>(&self, text: &'a [u8], at: &mut usize, visitor: &mut dyn Visitor<'a>) -> Option<GameSpan> {
-        loop {
+        let (start, end) = loop {
             if *at >= text.len() {
                 return None;
             }
-            let end = memchr(b'\n', &text[*at..]).map_or(text.len(), |i| *at + i + 1);
-            if !is_blank(&text[*at..end]) {
-                break;
-            }
+            let start = *at;
+            let end = memchr(b'\n', &text[start..]).map_or(text.len(), |i| start + i + 1);
             *at = end;
-        }
-        let start = *at;
-        let end = memchr(b'\n', &text[start..]).map_or(text.len(), |i| start + i + 1);
-        *at = end;
+            if !is_blank(&text[start..end]) {
+                break (start, end);
+            }
+        };
         visitor.begin_game(start);
         if visitor.begin_movetext(start).is_continue() {
             let (from, to) = record_bounds(&text[..end], start);

@@ -366,6 +366,45 @@ impl Board {
     /// knows stands there).
     #[inline(always)]
     pub fn play_piece(&mut self, role: Role, from: u8, to: u8, promotion: Option<Role>) -> Result<Move, SanError> {
+        let capture = if to < 64 { self.role_at(to) } else { None };
+        self.play_piece_unchecked_capture(role, from, to, capture, promotion)
+    }
+
+    /// [`Board::play_piece`] for a record that names what the move takes: the other side's
+    /// `capture` on `to`, or nothing (an en passant capture takes nothing there). Where `to`
+    /// holds anything else of the other side's, the move is refused.
+    #[inline(always)]
+    pub fn play_piece_taking(
+        &mut self,
+        role: Role,
+        from: u8,
+        to: u8,
+        capture: Option<Role>,
+        promotion: Option<Role>,
+    ) -> Result<Move, SanError> {
+        let to_bit = 1u64.checked_shl(u32::from(to)).ok_or(SanError::Illegal)?;
+        let them = self.turn().other();
+        let holds = match capture {
+            None => self.side(them) & to_bit == 0,
+            Some(taken) => self.pieces(them, taken) & to_bit != 0,
+        };
+        if !holds {
+            return Err(SanError::Illegal);
+        }
+        self.play_piece_unchecked_capture(role, from, to, capture, promotion)
+    }
+
+    /// [`Board::play_piece`] with `capture`, what stands on `to`, given (the move is refused
+    /// anyway where it is one of the side to move's pieces).
+    #[inline(always)]
+    fn play_piece_unchecked_capture(
+        &mut self,
+        role: Role,
+        from: u8,
+        to: u8,
+        capture: Option<Role>,
+        promotion: Option<Role>,
+    ) -> Result<Move, SanError> {
         let from_bit = 1u64.checked_shl(u32::from(from)).ok_or(SanError::Illegal)?;
         if to >= 64 || self.pieces(self.turn(), role) & from_bit == 0 {
             return Err(SanError::Illegal);
@@ -381,7 +420,7 @@ impl Board {
         if !self.reaches(role, from, to, promotion.is_some()) {
             return Err(SanError::Illegal);
         }
-        let m = self.normal_move(role, from, to, promotion);
+        let m = self.normal_move_taking(role, from, to, capture, promotion);
         if self.play_checked(m) { Ok(m) } else { Err(SanError::Illegal) }
     }
 
@@ -550,10 +589,16 @@ impl Board {
 
     #[inline]
     fn normal_move(&self, role: Role, from: u8, to: u8, promotion: Option<Role>) -> Move {
+        self.normal_move_taking(role, from, to, self.role_at(to), promotion)
+    }
+
+    /// [`Board::normal_move`] with what stands on `to` given.
+    #[inline(always)]
+    fn normal_move_taking(&self, role: Role, from: u8, to: u8, capture: Option<Role>, promotion: Option<Role>) -> Move {
         if role == Role::Pawn && self.en_passant_target() == Some(to) && self.occupied() & (1u64 << to) == 0 {
             return Move::EnPassant { from, to };
         }
-        Move::Normal { role, from, to, capture: self.role_at(to), promotion }
+        Move::Normal { role, from, to, capture, promotion }
     }
 
     /// The castling a king move in long notation stands for: onto its own rook (Chess960 style)
@@ -653,8 +698,23 @@ mod tests {
                                     Move::Drop { .. } | Move::Null => false,
                                 });
                                 let mut after = board;
-                                let played = after.play_from_to(from, to, promotion).is_ok();
-                                assert_eq!(played, named, "{variant} {board:?}: {from} to {to} {promotion:?}");
+                                let played = after.play_from_to(from, to, promotion);
+                                assert_eq!(played.is_ok(), named, "{variant} {board:?}: {from} to {to} {promotion:?}");
+                                // Told what it takes, the same move is played; told wrong, refused.
+                                let role = board.role_at(from).expect("the side's piece");
+                                let them = board.side(board.turn().other());
+                                let taken = board.role_at(to).filter(|_| them & (1u64 << to) != 0);
+                                for capture in [None, Some(Role::Pawn), Some(Role::Knight), Some(Role::Queen)] {
+                                    let mut told = board;
+                                    let result = told.play_piece_taking(role, from, to, capture, promotion);
+                                    if capture == taken {
+                                        assert_eq!(result.ok(), played.ok(), "{board:?}: {from} to {to}");
+                                        assert_eq!(told, after);
+                                    } else {
+                                        assert!(result.is_err(), "{board:?}: {from} to {to} taking {capture:?}");
+                                        assert_eq!(told, board);
+                                    }
+                                }
                             }
                         }
                     }
