@@ -4,6 +4,8 @@
 //! diagonals (whose masks hold one square a rank, so a byte swap mirrors them) and a table of
 //! first-rank attacks for ranks. Everything is computed at compile time.
 
+use crate::variant::Role;
+
 /// A bitboard: bit `i` is square `i` (a1 = 0, h1 = 7, a8 = 56).
 pub type Bitboard = u64;
 
@@ -185,6 +187,35 @@ pub fn bishop_rays(square: usize) -> Bitboard {
 #[must_use]
 pub fn queen(square: usize, occupied: Bitboard) -> Bitboard {
     bishop(square, occupied) | rook(square, occupied)
+}
+
+/// The squares each role's piece on each square reaches on an empty board (none for a pawn,
+/// whose moves depend on its side and on what it takes).
+static EMPTY_BOARD_REACH: [[Bitboard; 64]; 6] = {
+    let lines = line_masks();
+    let knight = leaper_table(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
+    let king = leaper_table(&[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]);
+    let mut reach = [[0; 64]; 6];
+    let mut square = 0;
+    while square < 64 {
+        let bishop = lines.diagonal[square] | lines.anti_diagonal[square];
+        let rook = (lines.file[square] | (RANK_1 << (square & !7))) & !(1u64 << square);
+        reach[Role::Knight as usize][square] = knight[square];
+        reach[Role::Bishop as usize][square] = bishop;
+        reach[Role::Rook as usize][square] = rook;
+        reach[Role::Queen as usize][square] = bishop | rook;
+        reach[Role::King as usize][square] = king[square];
+        square += 1;
+    }
+    reach
+};
+
+/// The squares a piece of `role` (other than a pawn) on `square` reaches on an empty board:
+/// one that goes to another square on it reaches it when [`between`] them is empty.
+#[inline]
+#[must_use]
+pub fn empty_board_reach(role: Role, square: usize) -> Bitboard {
+    EMPTY_BOARD_REACH[role as usize][square]
 }
 
 /// The full line through two squares (empty if they share no rank, file or diagonal).

@@ -435,28 +435,22 @@ impl Board {
         if self.side(us) & to_bit != 0 {
             return false;
         }
-        let clear = || attacks::between(f, t) & self.occupied() == 0;
-        match role {
-            Role::Knight => attacks::knight(f) & to_bit != 0,
-            Role::King => attacks::king(f) & to_bit != 0,
-            Role::Bishop => attacks::bishop_rays(f) & to_bit != 0 && clear(),
-            Role::Rook => attacks::rook_rays(f) & to_bit != 0 && clear(),
-            Role::Queen => (attacks::bishop_rays(f) | attacks::rook_rays(f)) & to_bit != 0 && clear(),
-            Role::Pawn => {
-                let last_rank = if us == Color::White { attacks::RANK_1 << 56 } else { attacks::RANK_1 };
-                if (last_rank & to_bit != 0) != promotes {
-                    return false;
-                }
-                let takes = self.side(us.other()) & to_bit != 0 || self.en_passant_target() == Some(to);
-                if takes {
-                    return attacks::pawn(us.index(), f) & to_bit != 0;
-                }
-                let (step, home) = if us == Color::White { (8i16, 1) } else { (-8, 6) };
-                let distance = i16::from(to) - i16::from(from);
-                distance == step && self.occupied() & to_bit == 0
-                    || distance == 2 * step && from / 8 == home && clear() && self.occupied() & to_bit == 0
-            }
+        if role != Role::Pawn {
+            // Leapers have nothing between them and where they go.
+            return attacks::empty_board_reach(role, f) & to_bit != 0 && attacks::between(f, t) & self.occupied() == 0;
         }
+        let last_rank = if us == Color::White { attacks::RANK_1 << 56 } else { attacks::RANK_1 };
+        if (last_rank & to_bit != 0) != promotes {
+            return false;
+        }
+        let takes = self.side(us.other()) & to_bit != 0 || self.en_passant_target() == Some(to);
+        if takes {
+            return attacks::pawn(us.index(), f) & to_bit != 0;
+        }
+        let (step, home) = if us == Color::White { (8i16, 1) } else { (-8, 6) };
+        let distance = i16::from(to) - i16::from(from);
+        let clear = attacks::between(f, t) & self.occupied() == 0;
+        self.occupied() & to_bit == 0 && (distance == step || distance == 2 * step && from / 8 == home && clear)
     }
 
     /// The SAN of a legal move, with `+` or `#` when it gives check or mate.
