@@ -350,6 +350,16 @@ fn convert_writes_pgn_and_x_decor_and_reads_them_back() {
     let output = cqlq(&["convert", "--to", "xdecor", "-g", "1", "samples/games/random-chess960.pgn"], "");
     assert!(stdout(&output).is_empty());
     assert!(stderr(&output).contains("game 1: not converted: X-Decor games start from the standard position"));
+    // A game with a bad move is converted up to it, and the summary says so.
+    let output = cqlq(&["convert", "--to", "pgn", "--notation", "xdecor", "-"], "1. e2-e4 e7-e5\n2. e4-e5\n");
+    assert!(
+        stdout(&output).contains("1. e4 e5 {the record goes on with 'e4-e5', which cqlq could"),
+        "{}",
+        stdout(&output)
+    );
+    let summary = stderr(&output);
+    assert!(summary.contains("1 game converted from 1 game read, 1 with errors"), "{summary}");
+    assert!(summary.contains("1 game with errors; each was converted up to its error, which a comment tells"));
 }
 
 #[test]

@@ -19,7 +19,7 @@ use cqlq::search::output::{CqlComments, CqlPrinter};
 use cqlq::search::{Search, SearchOptions};
 use cqlq::{Query, QueryError, Variant};
 
-use super::search::{CliSink, Printer, exit_code, report_problems, search_into};
+use super::search::{CliSink, Printer, SEARCHED_UP_TO_ERRORS, exit_code, report_problems, search_into};
 use super::{read_query_file, thread_count};
 use crate::args::{Cli, CqlArgs};
 use crate::output::Output;
@@ -110,7 +110,7 @@ pub fn run(args: CqlArgs) -> anyhow::Result<ExitCode> {
     for line in search.persistent_report() {
         console.print(&format!("{line}\n"));
     }
-    report_problems(&sink.shown, &summary, "cqlq search --errors FILE lists them all");
+    report_problems(&sink.shown, &summary, "cqlq search --errors FILE lists them all", SEARCHED_UP_TO_ERRORS);
     Ok(exit_code(searched.unreadable, &summary))
 }
 

@@ -28,7 +28,8 @@ pub fn positions(args: PositionsArgs) -> anyhow::Result<ExitCode> {
         PositionsFormatArg::Jsonl => PositionsFormat::Jsonl,
         PositionsFormatArg::Epd => PositionsFormat::Epd,
     };
-    run(args.games, Some(format), |out, _| Writer::Positions(out), "positions")
+    let wording = Wording { one: "position", many: "positions", kept: "the positions before each error were written" };
+    run(args.games, Some(format), |out, _| Writer::Positions(out), wording)
 }
 
 /// `cqlq convert`.
@@ -43,8 +44,26 @@ pub fn convert(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         args.games,
         None,
         |out, default_variant| Writer::Convert { out, converter: Converter { target, default_variant } },
-        "games converted",
+        Wording {
+            one: "game converted",
+            many: "games converted",
+            kept: "each was converted up to its error, which a comment tells",
+        },
     )
+}
+
+/// How a command's summary speaks of what it wrote.
+struct Wording {
+    /// What is counted, one and more (`game converted`, `games converted`).
+    one: &'static str,
+    many: &'static str,
+    /// What became of the games with errors.
+    kept: &'static str,
+}
+
+/// `count` and the word for one or more.
+fn counted(count: u64, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
 }
 
 /// Reads every game of the inputs and writes what `make` writes of each.
@@ -52,7 +71,7 @@ fn run(
     args: GameArgs,
     positions: Option<PositionsFormat>,
     make: impl FnOnce(Output, &'static Variant) -> Writer,
-    what: &str,
+    wording: Wording,
 ) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
     let variant = args.variant.as_deref().map(Variant::by_name).transpose()?;
@@ -86,8 +105,9 @@ fn run(
     if !args.quiet {
         let count = if positions.is_some() { summary.positions } else { summary.matched - refused };
         note(format_args!(
-            "{count} {what} from {} games read, {} with errors, in {:.1} s",
-            summary.games,
+            "{} from {} read, {} with errors, in {:.1} s",
+            counted(count, wording.one, wording.many),
+            counted(summary.games, "game", "games"),
             summary.errors,
             started.elapsed().as_secs_f64()
         ));
@@ -102,7 +122,7 @@ fn run(
             note(format_args!("{line}"));
         }
     }
-    report_problems(&shown, &summary, &where_listed);
+    report_problems(&shown, &summary, &where_listed, wording.kept);
     Ok(exit_code(searched.unreadable, &summary))
 }
 

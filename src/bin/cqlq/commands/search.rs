@@ -100,7 +100,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
         Some(path) => format!("all are listed in {}", path.display()),
         None => "--errors FILE lists them all".to_owned(),
     };
-    report_problems(&sink.shown, &summary, &where_listed);
+    report_problems(&sink.shown, &summary, &where_listed, SEARCHED_UP_TO_ERRORS);
     Ok(exit_code(searched.unreadable, &summary))
 }
 
@@ -151,8 +151,12 @@ fn total_size(inputs: &[PathBuf]) -> Option<u64> {
     inputs.iter().map(|path| std::fs::metadata(path).ok().filter(|m| m.is_file()).map(|m| m.len())).sum()
 }
 
-/// The problems shown, and how many more there were (`where_listed` says where they all are).
-pub(super) fn report_problems(shown: &[String], summary: &Summary, where_listed: &str) {
+/// What a search does with a game with an error.
+pub(super) const SEARCHED_UP_TO_ERRORS: &str = "the positions before each error were searched";
+
+/// The problems shown, and how many more there were (`where_listed` says where they all are);
+/// `kept` says what became of the games with errors.
+pub(super) fn report_problems(shown: &[String], summary: &Summary, where_listed: &str, kept: &str) {
     if summary.errors == 0 {
         return;
     }
@@ -164,7 +168,7 @@ pub(super) fn report_problems(shown: &[String], summary: &Summary, where_listed:
         note(format_args!("{} games with errors ({more} more not shown; {where_listed})", summary.errors));
     } else {
         let games = if summary.errors == 1 { "game" } else { "games" };
-        note(format_args!("{} {games} with errors; positions before each error were searched", summary.errors));
+        note(format_args!("{} {games} with errors; {kept}", summary.errors));
     }
 }
 
