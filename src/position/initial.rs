@@ -10,7 +10,8 @@ use crate::variant::{Color, CroatianSetup, Initial, Piece, Role, Variant};
 pub(super) fn build<const W: usize>(variant: &'static Variant) -> Setup<W> {
     match &variant.initial {
         Initial::Fen(text) => fen::read(variant, text).expect("catalogue FEN is valid"),
-        Initial::SetupNotation(text) => {
+        Initial::Laser(setups) => {
+            let (_, text) = setups.setups.first().expect("a Laser Chess variant has a setup");
             laser::setup_notation::read(variant, text).expect("catalogue Setup Notation is valid")
         }
         Initial::Croatian(setup) => croatian(variant, setup),

@@ -11,7 +11,7 @@
 //! without a code in moves, is `P`.
 
 use super::pieces::{PieceType, Role};
-use super::{BackhandRule, CastlingRule, CroatianSetup, Family, Initial, Notation, Variant};
+use super::{BackhandRule, CastlingRule, CroatianSetup, Family, Initial, LaserSetup, Notation, Variant};
 use crate::board::Geometry;
 
 const fn board(files: u8, ranks: u8) -> Geometry {
@@ -358,9 +358,17 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         players: ["Blue", "Red"],
         backhand: BackhandRule::Captures,
         castling: CastlingRule::None,
-        initial: Initial::SetupNotation(
-            "l++3d++kd++b+++2/2b7/3B+6/b++1B1ss+1b+++1B+/b+++1B+1S+S1b++1B/6b+++3/7B++2/2B+DKD3L",
-        ),
+        initial: Initial::Laser(LaserSetup {
+            setups: &[
+                ("Ace", "l++3d++kd++b+++2/2b7/3B+6/b++1B1ss+1b+++1B+/b+++1B+1S+S1b++1B/6b+++3/7B++2/2B+DKD3L"),
+                ("Curiosity", "l++3d++kd++s+2/*/3B+2b++3/b++B2B+++s+2b+++B+/b+++B+2S+b+2b++B/3B2b+++3/*/2S+DKD3L"),
+                ("Grail", "l++3bd++b+++3/5k4/b++3bd++s+3/b+++1s1B+1B+++3/3b+1b+++1S1B+/3S+DB++3B/4K5/3B+DB++3L"),
+                ("Mercury", "l++3bkb+++2S+/5d++b+++3/b+++2s+1d++4/b++3B+3B1/1b++3b+++3B/4D1S+2B+/3B+D5/s+2B+KB++3L"),
+                ("Sophie", "l++3kB+b+++3/3d++1d+3B/b++3bb+++1S+1B+/7s2/2S7/b+++1s+1B+B++3B/b++3D+++1D3/3B+b+++K3L"),
+            ],
+            lasers: ["j1", "a8"],
+            reserved: ["j2-j8 b1 b8", "a1-a7 i1 i8"],
+        }),
     },
     Variant {
         name: "Chess Evolved Online",

@@ -86,10 +86,30 @@ pub enum CastlingRule {
 pub enum Initial {
     /// A FEN (extended to the variant's board and alphabet).
     Fen(&'static str),
-    /// Laser Chess Setup Notation.
-    SetupNotation(&'static str),
+    /// Laser Chess setups in Setup Notation, with the squares its rules fix.
+    Laser(LaserSetup),
     /// A Croatian Chess setup built from its parts (see [`CroatianSetup`]).
     Croatian(CroatianSetup),
+}
+
+/// The setups of a Laser Chess variant and the squares its rules fix.
+#[derive(Debug, PartialEq, Eq)]
+pub struct LaserSetup {
+    /// The named setups in Setup Notation; a game names none starts from the first.
+    pub setups: &'static [(&'static str, &'static str)],
+    /// The squares of the lasers, the first player's then the second's; no piece moves there.
+    pub lasers: [&'static str; 2],
+    /// The squares only the first player's pieces, then only the second's, may stand on:
+    /// ranges along a file or rank (`j2-j8`) and squares, separated by spaces.
+    pub reserved: [&'static str; 2],
+}
+
+impl LaserSetup {
+    /// The Setup Notation of the setup named `name` (compared without case).
+    #[must_use]
+    pub fn named(&self, name: &str) -> Option<&'static str> {
+        self.setups.iter().find(|(setup, _)| setup.eq_ignore_ascii_case(name.trim())).map(|&(_, text)| text)
+    }
 }
 
 /// The initial setup of a Croatian Chess variant, in the terms of the book.
