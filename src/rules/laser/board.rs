@@ -26,6 +26,8 @@ pub struct Shot {
     pub path: u128,
     /// The square of the piece the beam removed, and the piece.
     pub hit: Option<(u8, LaserPiece)>,
+    /// The last square the beam entered (none when it left the board at once).
+    pub end: Option<u8>,
 }
 
 /// A Laser Chess position.
@@ -245,6 +247,7 @@ impl LaserBoard {
             let Some(next) = self.layout.step(at, travel.step()) else { break };
             at = next;
             shot.path |= 1u128 << at;
+            shot.end = Some(at);
             let Some(piece) = self.piece_at(at) else { continue };
             match BEAM_TABLE.effect(piece.kind, piece.orientation, travel) {
                 Effect::Go(way) => travel = way,

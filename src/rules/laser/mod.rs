@@ -23,8 +23,10 @@ mod beam;
 mod board;
 mod layout;
 mod moves;
+mod turns;
 
 pub use beam::{BEAM_TABLE, BeamTable, Effect, LaserKind, Travel};
 pub use board::{LaserBoard, LaserPiece, LaserSetupError, Shot};
 pub use layout::{Layout, LayoutError, MAX_SQUARES};
 pub use moves::{IllegalLaserMove, LaserMove};
+pub use turns::{Played, TurnError};
