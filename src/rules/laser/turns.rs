@@ -57,6 +57,25 @@ impl LaserBoard {
         Ok(square.index() as u8)
     }
 
+    /// The name of a square, as a record writes it.
+    #[must_use]
+    pub fn name_of(&self, square: u8) -> SquareAt {
+        let geometry = self.layout().geometry;
+        let square = crate::board::Square::from_index(u16::from(square));
+        (geometry.file_of(square), geometry.rank_of(square))
+    }
+
+    /// The turn a record writes for a move and the shot that followed it.
+    #[must_use]
+    pub fn turn_of(&self, m: LaserMove, shot: &Shot) -> Turn {
+        let action = match m {
+            LaserMove::Step { from, to } => Action::Step { from: self.name_of(from), to: self.name_of(to) },
+            LaserMove::Swap { switch, with } => Action::Swap { switch: self.name_of(switch), with: self.name_of(with) },
+            LaserMove::Rotate { square, clockwise } => Action::Rotate { square: self.name_of(square), clockwise },
+        };
+        Turn { action, victim: shot.hit.map(|(square, _)| self.name_of(square)) }
+    }
+
     /// The move a turn names, its squares found on this board.
     pub fn move_of(&self, action: &Action) -> Result<LaserMove, TurnError> {
         Ok(match *action {
