@@ -122,12 +122,13 @@ impl LaserBoard {
             board.put(square, LaserPiece { kind: kind.0, color: piece.color, orientation });
         }
         board.turn = setup.turn;
-        board.check()?;
+        board.validate()?;
         Ok(board)
     }
 
-    /// Checks where the pieces stand.
-    fn check(&self) -> Result<(), LaserSetupError> {
+    /// Checks where the pieces stand: each laser on its square, every other piece where its
+    /// side may stand.
+    pub fn validate(&self) -> Result<(), LaserSetupError> {
         for color in [Color::White, Color::Black] {
             let laser = self.layout.lasers[color.index()];
             let on_square = self.piece_at(laser).is_some_and(|p| p.kind == LaserKind::Laser && p.color == color);
