@@ -113,13 +113,11 @@ impl LaserBoard {
             let Some(piece) = setup.board.piece_at(crate::board::Square::from_index(u16::from(square))) else {
                 continue;
             };
-            let Some(kind) = LaserKind::ALL.into_iter().zip(layout.kinds).find(|(_, k)| *k == piece.kind) else {
-                continue;
-            };
+            let Some(kind) = layout.laser_kind(piece.kind) else { continue };
             let at = crate::board::Square::from_index(u16::from(square));
             let orientation = u8::from(setup.board.marked(Mark::LevelLow).contains(at))
                 | u8::from(setup.board.marked(Mark::LevelHigh).contains(at)) << 1;
-            board.put(square, LaserPiece { kind: kind.0, color: piece.color, orientation });
+            board.put(square, LaserPiece { kind, color: piece.color, orientation });
         }
         board.turn = setup.turn;
         board.validate()?;
@@ -295,7 +293,7 @@ impl PositionView<2> for LaserBoard {
 
     #[inline]
     fn kind(&self, kind: Kind) -> SquareSet<2> {
-        match LaserKind::ALL.into_iter().find(|&k| self.kind_of(k) == kind) {
+        match self.layout.laser_kind(kind) {
             Some(laser_kind) => LaserBoard::set(self.kinds[laser_kind as usize]),
             None => SquareSet::EMPTY,
         }
@@ -316,10 +314,7 @@ impl PositionView<2> for LaserBoard {
     }
 
     fn in_backhand(&self, piece: Piece) -> u32 {
-        match LaserKind::ALL.into_iter().find(|&k| self.kind_of(k) == piece.kind) {
-            Some(kind) => u32::from(self.removed(piece.color, kind)),
-            None => 0,
-        }
+        self.layout.laser_kind(piece.kind).map_or(0, |kind| u32::from(self.removed(piece.color, kind)))
     }
 
     fn backhand_kinds(&self, color: Color) -> KindSet {
@@ -390,6 +385,27 @@ mod tests {
             }
         }
         assert!(setups.named("grail").is_some() && setups.named("Nowhere").is_none());
+    }
+
+    #[test]
+    fn the_board_shows_the_queries_what_the_setup_holds() {
+        let Initial::Laser(setups) = &laser().initial else { panic!("Laser Chess has setups") };
+        for (name, text) in setups.setups {
+            let setup = setup_notation::read::<2>(laser(), text).unwrap();
+            let board = LaserBoard::from_setup(&setup).unwrap();
+            let position = crate::Position::from_setup(setup).unwrap();
+            for kind in 0..laser().kinds() {
+                let kind = Kind::new(kind as u8);
+                assert_eq!(board.kind(kind), position.kind(kind), "{name}");
+            }
+            for color in [Color::White, Color::Black] {
+                assert_eq!(PositionView::color(&board, color), position.color(color), "{name}");
+            }
+            for mark in Mark::ALL {
+                assert_eq!(board.marked(mark), position.marked(mark), "{name} {mark:?}");
+            }
+            assert_eq!(PositionView::turn(&board), position.turn());
+        }
     }
 
     #[test]

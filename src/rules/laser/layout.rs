@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use super::beam::LaserKind;
 use crate::board::Geometry;
-use crate::variant::{Family, Initial, Kind, LaserSetup, Variant};
+use crate::variant::{Family, Initial, Kind, LaserSetup, MAX_KINDS, Variant};
 
 /// The most squares a Laser Chess board may have: its square sets are 128-bit words.
 pub const MAX_SQUARES: usize = 128;
@@ -24,6 +24,8 @@ pub struct Layout {
     pub barred: [u128; 2],
     /// The variant's kind of each [`LaserKind`].
     pub kinds: [Kind; 5],
+    /// The [`LaserKind`] of each of the variant's kinds.
+    laser_kinds: [Option<LaserKind>; MAX_KINDS],
 }
 
 /// Why a variant's data does not describe a Laser Chess board.
@@ -92,7 +94,18 @@ impl Layout {
             let letter = kind.letter();
             *slot = variant.piece_by_symbol(letter).ok_or(LayoutError::Kind(variant.name, letter))?.kind;
         }
-        Ok(Layout { variant, geometry, lasers, barred, kinds })
+        let mut laser_kinds = [None; MAX_KINDS];
+        for (laser_kind, kind) in LaserKind::ALL.into_iter().zip(kinds) {
+            laser_kinds[kind.index()] = Some(laser_kind);
+        }
+        Ok(Layout { variant, geometry, lasers, barred, kinds, laser_kinds })
+    }
+
+    /// The rules' kind of one of the variant's kinds.
+    #[must_use]
+    #[inline]
+    pub fn laser_kind(&self, kind: Kind) -> Option<LaserKind> {
+        self.laser_kinds.get(kind.index()).copied().flatten()
     }
 
     /// The number of squares.
