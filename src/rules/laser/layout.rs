@@ -17,7 +17,7 @@ pub struct Layout {
     pub variant: &'static Variant,
     /// The board's shape.
     pub geometry: Geometry,
-    /// The square of each side's laser (by [`Color::index`]).
+    /// The square of each side's laser (by [`Color::index`](crate::variant::Color::index)).
     pub lasers: [u8; 2],
     /// The squares each side's pieces may not stand on: both lasers' squares and the squares
     /// reserved for the other side.
