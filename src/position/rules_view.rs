@@ -41,6 +41,9 @@ mod packed {
     pub const KING_WING: u64 = 1 << 57;
     pub const QUEEN_WING: u64 = 1 << 58;
     pub const DROP: u64 = 1 << 59;
+    pub const ROTATE: u64 = 1 << 60;
+    pub const CLOCKWISE: u64 = 1 << 61;
+    pub const SWAP: u64 = 1 << 62;
     /// Set in every value, so that none is zero.
     pub const PRESENT: u64 = 1 << 63;
 }
@@ -103,6 +106,36 @@ impl MoveFacts {
     #[inline]
     pub fn dropping(self) -> MoveFacts {
         self.with_flag(packed::DROP)
+    }
+
+    /// The same move, a piece turning on its square (Laser Chess), clockwise or not.
+    #[must_use]
+    #[inline]
+    pub fn rotating(self, clockwise: bool) -> MoveFacts {
+        self.with_flag(packed::ROTATE | if clockwise { packed::CLOCKWISE } else { 0 })
+    }
+
+    /// The same move, a Switch changing places with the piece on the square it goes to (Laser
+    /// Chess).
+    #[must_use]
+    #[inline]
+    pub fn swapping(self) -> MoveFacts {
+        self.with_flag(packed::SWAP)
+    }
+
+    /// For a piece turning on its square: whether clockwise.
+    #[must_use]
+    #[inline]
+    pub fn rotation(self) -> Option<bool> {
+        let bits = self.0.get();
+        (bits & packed::ROTATE != 0).then_some(bits & packed::CLOCKWISE != 0)
+    }
+
+    /// Whether a Switch changes places with another piece.
+    #[must_use]
+    #[inline]
+    pub fn is_swap(self) -> bool {
+        self.0.get() & packed::SWAP != 0
     }
 
     /// The square the piece leaves (none for a drop).
@@ -214,6 +247,8 @@ impl fmt::Debug for MoveFacts {
             .field("en_passant", &self.is_en_passant())
             .field("castle", &self.castle())
             .field("drop", &self.is_drop())
+            .field("rotation", &self.rotation())
+            .field("swap", &self.is_swap())
             .finish()
     }
 }

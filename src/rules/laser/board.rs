@@ -4,7 +4,8 @@
 use super::beam::{BEAM_TABLE, Effect, LaserKind, Travel};
 use super::layout::{Layout, LayoutError, MAX_SQUARES};
 use crate::board::SquareSet;
-use crate::position::{Mark, PositionView, Setup};
+use crate::position::{Mark, MoveFacts, PositionView, RulesView, Setup};
+use crate::rules::laser::LaserMove;
 use crate::variant::{Color, Kind, KindSet, Piece, Variant};
 
 /// A piece as the rules see it.
@@ -41,6 +42,9 @@ pub struct LaserBoard {
     /// The two bits of each piece's orientation.
     turned: [u128; 2],
     turn: Color,
+    /// The turns played since the first with the first player to move (from the setup's move
+    /// number).
+    ply: u32,
     /// The pieces the beams removed, by owner and kind.
     removed: [[u8; 5]; 2],
     winner: Option<Color>,
@@ -92,6 +96,7 @@ impl LaserBoard {
             colors: [0; 2],
             turned: [0; 2],
             turn: Color::White,
+            ply: 0,
             removed: [[0; 5]; 2],
             winner: None,
             last_shot: Shot::default(),
@@ -120,6 +125,8 @@ impl LaserBoard {
             board.put(square, LaserPiece { kind, color: piece.color, orientation });
         }
         board.turn = setup.turn;
+        let black = u32::from(setup.turn == Color::Black);
+        board.ply = setup.fullmove_number.saturating_sub(1).saturating_mul(2).saturating_add(black);
         board.validate()?;
         Ok(board)
     }
@@ -230,6 +237,13 @@ impl LaserBoard {
     /// Ends the turn: the side to move changes.
     pub(super) fn pass_turn(&mut self) {
         self.turn = self.turn.other();
+        self.ply = self.ply.saturating_add(1);
+    }
+
+    /// The turns played since the first with the first player to move.
+    #[must_use]
+    pub fn ply(&self) -> u32 {
+        self.ply
     }
 
     /// Where `color`'s laser would send its beam now, and what it would remove; the board is
@@ -283,6 +297,58 @@ impl LaserBoard {
     /// The variant's kind of a Laser kind.
     fn kind_of(&self, kind: LaserKind) -> Kind {
         self.layout.kinds[kind as usize]
+    }
+}
+
+impl RulesView<2> for LaserBoard {
+    /// A laser attacks the piece its beam would remove if it fired now; no other piece attacks.
+    fn attacks_from(&self, square: crate::board::Square) -> SquareSet<2> {
+        let Some(laser) = u8::try_from(square.index()).ok().and_then(|at| self.piece_at(at)) else {
+            return SquareSet::EMPTY;
+        };
+        if laser.kind != LaserKind::Laser {
+            return SquareSet::EMPTY;
+        }
+        match self.aim(laser.color).hit {
+            Some((hit, _)) => LaserBoard::set(1u128 << hit),
+            None => SquareSet::EMPTY,
+        }
+    }
+
+    /// Every legal turn, with the piece its shot would remove as the capture.
+    fn legal_moves(&self, moves: &mut Vec<MoveFacts>) {
+        let mut turns = Vec::new();
+        LaserBoard::legal_moves(self, &mut turns);
+        moves.extend(turns.into_iter().filter_map(|m| self.facts_of(m)));
+    }
+
+    fn move_number(&self) -> u32 {
+        self.ply / 2 + 1
+    }
+}
+
+impl LaserBoard {
+    /// What queries see of a legal turn played from this position: the piece that moves (or
+    /// turns, or swaps), its squares, and the piece the shot after it removes.
+    #[must_use]
+    pub fn facts_of(&self, m: LaserMove) -> Option<MoveFacts> {
+        let square = |at: u8| crate::board::Square::from_index(u16::from(at));
+        let piece = |p: LaserPiece| Piece { kind: self.kind_of(p.kind), color: p.color };
+        let mut after = self.clone();
+        let shot = after.play(m).ok()?;
+        let facts = match m {
+            LaserMove::Step { from, to } => MoveFacts::new(Some(square(from)), square(to), piece(self.piece_at(from)?)),
+            LaserMove::Rotate { square: at, clockwise } => {
+                MoveFacts::new(Some(square(at)), square(at), piece(self.piece_at(at)?)).rotating(clockwise)
+            }
+            LaserMove::Swap { switch, with } => {
+                MoveFacts::new(Some(square(switch)), square(with), piece(self.piece_at(switch)?)).swapping()
+            }
+        };
+        Some(match shot.hit {
+            Some((hit, removed)) => facts.capturing(square(hit), piece(removed)),
+            None => facts,
+        })
     }
 }
 
@@ -406,6 +472,32 @@ mod tests {
             }
             assert_eq!(PositionView::turn(&board), position.turn());
         }
+    }
+
+    #[test]
+    fn queries_see_the_turns_and_what_the_lasers_would_remove() {
+        let setup = setup_notation::read::<2>(laser(), "l++9/*/*/4k4B/*/*/*/9L").unwrap();
+        let board = LaserBoard::from_setup(&setup).unwrap();
+        let layout = board.layout();
+        let square = |name: &str| crate::board::Square::from_index(u16::from(layout.square(name).unwrap()));
+        // Blue's laser would remove Red's King through the Deflector on j5; Red's hits nothing.
+        assert_eq!(board.attacks_from(square("j1")), SquareSet::from_square(square("e5")));
+        assert!(board.attacks_from(square("a8")).is_empty());
+        assert!(board.attacks_from(square("j5")).is_empty());
+        let mut facts = Vec::new();
+        RulesView::legal_moves(&board, &mut facts);
+        let mut turns = Vec::new();
+        LaserBoard::legal_moves(&board, &mut turns);
+        assert_eq!(facts.len(), turns.len());
+        let rotations = facts.iter().filter(|m| m.rotation().is_some()).count();
+        assert_eq!(rotations, 4);
+        // Every turn moves or turns the laser or the Deflector, so the King is safe; turned
+        // clockwise, the Deflector shows the beam its back.
+        let deflector = Piece { kind: layout.kinds[LaserKind::Deflector as usize], color: Color::White };
+        let captures: Vec<&MoveFacts> = facts.iter().filter(|m| m.captured().is_some()).collect();
+        assert_eq!(captures.len(), 1);
+        assert_eq!((captures[0].rotation(), captures[0].captured()), (Some(true), Some(deflector)));
+        assert_eq!(board.move_number(), 1);
     }
 
     #[test]
