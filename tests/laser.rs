@@ -35,7 +35,7 @@ fn random_game(start: &LaserBoard, random: &mut Random, plies: usize) -> (Vec<St
     let (mut record, mut boards) = (Vec::new(), Vec::new());
     let mut moves = Vec::new();
     for _ in 0..plies {
-        board.legal_moves(&mut moves);
+        board.legal_turns(&mut moves);
         if moves.is_empty() {
             break;
         }

@@ -318,7 +318,7 @@ impl RulesView<2> for LaserBoard {
     /// Every legal turn, with the piece its shot would remove as the capture.
     fn legal_moves(&self, moves: &mut Vec<MoveFacts>) {
         let mut turns = Vec::new();
-        LaserBoard::legal_moves(self, &mut turns);
+        self.legal_turns(&mut turns);
         moves.extend(turns.into_iter().filter_map(|m| self.facts_of(m)));
     }
 
@@ -487,7 +487,7 @@ mod tests {
         let mut facts = Vec::new();
         RulesView::legal_moves(&board, &mut facts);
         let mut turns = Vec::new();
-        LaserBoard::legal_moves(&board, &mut turns);
+        board.legal_turns(&mut turns);
         assert_eq!(facts.len(), turns.len());
         let rotations = facts.iter().filter(|m| m.rotation().is_some()).count();
         assert_eq!(rotations, 4);
@@ -547,7 +547,7 @@ mod tests {
         assert_eq!(board.winner(), Some(Color::Black));
         assert_eq!(board.removed(Color::White, LaserKind::King), 1);
         let mut moves = Vec::new();
-        board.legal_moves(&mut moves);
+        board.legal_turns(&mut moves);
         assert!(moves.is_empty());
     }
 }

@@ -87,7 +87,7 @@ impl Layout {
         };
         let lasers = [square(setup.lasers[0])?, square(setup.lasers[1])?];
         let laser_squares = (1u128 << lasers[0]) | (1u128 << lasers[1]);
-        let reserved = [squares(variant, setup, 0)?, squares(variant, setup, 1)?];
+        let reserved = [reserved_squares(variant, setup, 0)?, reserved_squares(variant, setup, 1)?];
         let barred = [laser_squares | reserved[1], laser_squares | reserved[0]];
         let mut kinds = [Kind::new(0); 5];
         for (slot, kind) in kinds.iter_mut().zip(LaserKind::ALL) {
@@ -139,7 +139,7 @@ impl Layout {
 
 /// The squares reserved for the side at `side` (0 first player): squares and ranges such as
 /// `j2-j8` along a file or a rank.
-fn squares(variant: &'static Variant, setup: &LaserSetup, side: usize) -> Result<u128, LayoutError> {
+fn reserved_squares(variant: &'static Variant, setup: &LaserSetup, side: usize) -> Result<u128, LayoutError> {
     let geometry = variant.geometry;
     let mut set = 0u128;
     for part in setup.reserved[side].split_ascii_whitespace() {

@@ -163,7 +163,7 @@ impl LaserBoard {
 
     /// Every legal turn of the side to move, in a fixed order: by square, steps, rotations,
     /// then swaps.
-    pub fn legal_moves(&self, moves: &mut Vec<LaserMove>) {
+    pub fn legal_turns(&self, moves: &mut Vec<LaserMove>) {
         moves.clear();
         if self.winner().is_some() {
             return;
