@@ -1,54 +1,16 @@
 //! Laser Chess: random legal games from every named setup, written in Laser Algebraic Notation
 //! and read back.
 
+mod common;
+
+use common::laser_games::{Game, Random, setups};
 use cqlq::Variant;
+use cqlq::notation::Container;
 use cqlq::notation::laser::{Turn, setup_notation};
-use cqlq::rules::laser::{LaserBoard, LaserMove};
-use cqlq::variant::Initial;
-
-/// A small random generator (xorshift), the same games on every run.
-struct Random(u64);
-
-impl Random {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
-
-/// Each named setup's starting board.
-fn setups() -> Vec<(&'static str, LaserBoard)> {
-    let laser = Variant::by_name("Laser Chess").unwrap();
-    let Initial::Laser(setups) = &laser.initial else { panic!("Laser Chess has named setups") };
-    setups
-        .setups
-        .iter()
-        .map(|&(name, text)| (name, LaserBoard::from_setup(&setup_notation::read::<2>(laser, text).unwrap()).unwrap()))
-        .collect()
-}
-
-/// A random legal game of at most `plies` turns: its record and the board after each turn.
-fn random_game(start: &LaserBoard, random: &mut Random, plies: usize) -> (Vec<String>, Vec<LaserBoard>) {
-    let mut board = start.clone();
-    let (mut record, mut boards) = (Vec::new(), Vec::new());
-    let mut moves = Vec::new();
-    for _ in 0..plies {
-        board.legal_turns(&mut moves);
-        if moves.is_empty() {
-            break;
-        }
-        let m: LaserMove = moves[random.below(moves.len())];
-        let before = board.clone();
-        let shot = board.play(m).unwrap();
-        let mut text = Vec::new();
-        before.turn_of(m, &shot).write(&mut text);
-        record.push(String::from_utf8(text).unwrap());
-        boards.push(board.clone());
-    }
-    (record, boards)
-}
+use cqlq::query::Query;
+use cqlq::rules::laser::LaserBoard;
+use cqlq::search::{GameRecord, Plans, PositionsFormat, ReplayOptions, replay_range};
+use cqlq::variant::Color;
 
 #[test]
 fn random_games_read_back_to_the_same_positions() {
@@ -56,9 +18,10 @@ fn random_games_read_back_to_the_same_positions() {
     let (mut games, mut plies, mut removals, mut kings) = (0, 0, 0, 0);
     for (name, start) in setups() {
         for _ in 0..1000 {
-            let (record, boards) = random_game(&start, &mut random, 120);
+            let game = Game::random(name, &start, &mut random, 120, false);
+            let (record, boards) = (&game.turns, &game.boards);
             let mut board = start.clone();
-            for (ply, (text, expected)) in record.iter().zip(&boards).enumerate() {
+            for (ply, (text, expected)) in record.iter().zip(boards).enumerate() {
                 let turn = Turn::parse(text.as_bytes()).unwrap();
                 let played = board
                     .play_turn(&turn)
@@ -77,4 +40,71 @@ fn random_games_read_back_to_the_same_positions() {
     assert_eq!(games, 5000);
     // The games are games: pieces are removed and Kings are hit.
     assert!(removals > plies / 50 && kings > 100, "{plies} plies, {removals} removals, {kings} Kings hit");
+}
+
+/// Replays PGN text with `query`, every position of each game's main line written.
+fn replay(text: &str, query: &str) -> Vec<GameRecord> {
+    let plans = Plans::new(Query::parse(query).unwrap());
+    let options = ReplayOptions {
+        plans: &plans,
+        container: Container::Pgn,
+        default_variant: Variant::standard(),
+        variations: false,
+        result: None,
+        first_game: 1,
+        carried: None,
+        keep_played: false,
+        positions: Some(PositionsFormat::Tsv),
+    };
+    replay_range(text.as_bytes(), &options)
+}
+
+/// The position lines a game's replay writes: its number, its ply, its Setup Notation and the
+/// side to move.
+fn expected_lines(number: usize, game: &Game) -> String {
+    let line = |ply: usize, board: &LaserBoard| {
+        let side = if board.turn() == Color::White { "w" } else { "b" };
+        format!("{number}\t{ply}\t{} {side}\n", setup_notation::write(&board.to_setup()))
+    };
+    std::iter::once(&game.start).chain(&game.boards).enumerate().map(|(ply, board)| line(ply, board)).collect()
+}
+
+/// Random games of every named setup, some with Red moving first (`1...`), written as PGN
+/// among standard games, replay to the positions they were played to, with no error or
+/// warning, and the standard games around them replay too.
+#[test]
+fn pgn_games_replay_to_the_positions_they_were_played_to() {
+    let mut random = Random(0x2545_f491_4f6c_dd1d);
+    let mut text = String::new();
+    let mut games = Vec::new();
+    for (name, start) in setups() {
+        for index in 0..60 {
+            let game = Game::random(name, &start, &mut random, 80, index % 3 == 0);
+            text.push_str(&game.pgn(&format!("{name} {index}")));
+            games.push(Some(game));
+            if index % 20 == 0 {
+                text.push_str("[Event \"standard\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n\n");
+                games.push(None);
+            }
+        }
+    }
+    let records = replay(&text, "true");
+    assert_eq!(records.len(), games.len());
+    let (mut plies, mut red_first) = (0, 0);
+    for (index, (record, game)) in records.iter().zip(&games).enumerate() {
+        assert_eq!(record.error, None, "game {}", index + 1);
+        assert!(record.warnings.is_empty(), "game {}: {:?}", index + 1, record.warnings);
+        let written = String::from_utf8(record.positions.clone()).unwrap();
+        match game {
+            Some(game) => {
+                assert_eq!(written, expected_lines(index + 1, game), "game {}", index + 1);
+                assert_eq!(record.matched.len(), game.turns.len() + 1);
+                plies += game.turns.len();
+                red_first += usize::from(game.start.turn() == Color::Black);
+            }
+            None => assert_eq!(record.matched.len(), 5, "game {}", index + 1),
+        }
+    }
+    eprintln!("{} games, {plies} plies, {red_first} with Red first", games.len());
+    assert!(red_first >= 100);
 }

@@ -160,7 +160,7 @@ fn errors_are_reported_and_listed() {
     assert_eq!(log.lines().count(), 2);
     assert!(
         log.starts_with(&format!(
-            "{{\"input\":\"{}\",\"game\":1,\"offset\":40,\"line\":4,\"ply\":6,\"move\":\"Qh9\",\"error\":\"not a move\"}}",
+            "{{\"input\":\"{}\",\"game\":1,\"offset\":40,\"line\":4,\"ply\":6,\"move\":\"Qh9\",\"error\":\"not a move\",\"severity\":\"error\"}}",
             path.display()
         )),
         "{log}"

@@ -24,7 +24,7 @@ pub mod sniff;
 pub mod xdecor;
 
 pub use reader::{
-    Container, GameSplitter, MoveError, MoveErrorKind, MoveReader, Movetext, MovetextReader, NativeFormat, ReadMove,
-    movetext, sniff_container,
+    Container, FamilyMoves, GameSplitter, MoveError, MoveErrorKind, MoveReader, Movetext, MovetextReader, NativeFormat,
+    ReadMove, movetext, sniff_container, sniff_container_for,
 };
 pub use rows::BoardError;

@@ -18,7 +18,7 @@
 use std::fmt;
 
 use super::pgn::{GameSpan, Visitor};
-use super::xdecor;
+use super::{laser, xdecor};
 use crate::rules::classical::{Board, Move};
 use crate::variant::{Notation, Variant};
 
@@ -72,11 +72,12 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
-/// Plays the move tokens of a notation on a board of the classical family.
-pub trait MoveReader: Sync + fmt::Debug {
+/// Plays the move tokens of a notation on a board of a rule family (`B`, the classical board
+/// unless said), giving the move played (`M`).
+pub trait MoveReader<B = Board, M = Move>: Sync + fmt::Debug {
     /// Plays the move `token` names, if it is legal and the token says what it does; on an
     /// error the board is unchanged.
-    fn play(&self, board: &mut Board, token: &[u8]) -> Result<Move, MoveError>;
+    fn play(&self, board: &mut B, token: &[u8]) -> Result<M, MoveError>;
 
     /// Whether a token is a null move (a pass), known before it is played.
     fn is_null(&self, token: &[u8]) -> bool {
@@ -134,8 +135,24 @@ pub trait NativeFormat: Sync + fmt::Debug {
     /// and moves `*at` past it; `None` when nothing but blanks remains.
     fn next_game<'a>(&self, text: &'a [u8], at: &mut usize, visitor: &mut dyn Visitor<'a>) -> Option<GameSpan>;
 
-    /// What plays its move tokens.
-    fn moves(&self) -> &'static dyn MoveReader;
+    /// What plays its move tokens; `None` when they are the own notation of its variant's
+    /// rule family, which the family's rules play.
+    fn moves(&self) -> Option<FamilyMoves>;
+
+    /// Whether a text of games of `variant` that starts with no tag is in this format when no
+    /// other is asked for (a bare list of moves of the variant's own notation).
+    fn holds_untagged(&self, variant: &Variant) -> bool {
+        let _ = variant;
+        false
+    }
+}
+
+/// The reader of a notation's move tokens, for the boards of the rule family it writes moves
+/// of: one arm per family whose moves a notation other than the family's own writes.
+#[derive(Clone, Copy, Debug)]
+pub enum FamilyMoves {
+    /// Moves on the classical board (the X-Decor move table and `moves_raw`).
+    Classical(&'static dyn MoveReader),
 }
 
 /// How a file holds its games.
@@ -181,7 +198,7 @@ impl Container {
     pub fn movetext(self, variant: &Variant) -> Option<Movetext> {
         match self {
             Container::Pgn => movetext(variant.notation),
-            Container::Native(format) => Some(Movetext { reader: None, moves: Some(format.moves()) }),
+            Container::Native(format) => Some(Movetext { reader: None, moves: format.moves() }),
         }
     }
 
@@ -193,7 +210,7 @@ impl Container {
 }
 
 /// The native formats, in the order sniffing tries them.
-static NATIVE: [&dyn NativeFormat; 2] = [&xdecor::RAW_FORMAT, &xdecor::TABLE_FORMAT];
+static NATIVE: [&dyn NativeFormat; 3] = [&xdecor::RAW_FORMAT, &xdecor::TABLE_FORMAT, &laser::LIST_FORMAT];
 
 /// What a file whose first bytes are `head` holds (only the first
 /// [`SNIFF_BYTES`](super::pgn::SNIFF_BYTES) are looked at): a native format whose marks are
@@ -205,6 +222,18 @@ pub fn sniff_container(head: &[u8]) -> Container {
         return Container::Pgn;
     }
     NATIVE.iter().find(|format| format.sniff(head)).map_or(Container::Pgn, |&format| Container::Native(format))
+}
+
+/// [`sniff_container`] for a text whose games are of `variant` where they name none: a text
+/// that starts with no tag is in the native format that holds such games of the variant (a
+/// Laser Chess move list), if one does.
+#[must_use]
+pub fn sniff_container_for(head: &[u8], variant: Option<&Variant>) -> Container {
+    let head = &head[..head.len().min(super::pgn::SNIFF_BYTES)];
+    let untagged = variant.filter(|_| !starts_with_tag(head)).and_then(|variant| {
+        NATIVE.iter().find(|format| format.holds_untagged(variant)).map(|&format| Container::Native(format))
+    });
+    untagged.unwrap_or_else(|| sniff_container(head))
 }
 
 /// Whether the first content of a text is a tag pair (`[Name "value"]`): then it is PGN,
@@ -219,10 +248,11 @@ fn starts_with_tag(head: &[u8]) -> bool {
 pub struct Movetext {
     /// The reader of its movetext; `None` for SAN, which the PGN lexer reads itself.
     pub reader: Option<&'static dyn MovetextReader>,
-    /// What plays its move tokens; `None` for SAN, which replay plays with
-    /// [`SAN_MOVES`](super::pgn::SAN_MOVES) without a call through a pointer (most games are
+    /// What plays its move tokens; `None` for the own notation of the variant's rule family
+    /// (SAN, Laser Algebraic Notation), which replay plays through the family's
+    /// [`GameRules`](crate::rules::GameRules) without a call through a pointer (most games are
     /// SAN).
-    pub moves: Option<&'static dyn MoveReader>,
+    pub moves: Option<FamilyMoves>,
 }
 
 /// How the PGN movetext of games in `notation` is read; `None` for the notations cqlq does not
@@ -231,8 +261,12 @@ pub struct Movetext {
 pub fn movetext(notation: Notation) -> Option<Movetext> {
     match notation {
         Notation::San => Some(Movetext { reader: None, moves: None }),
-        Notation::XDecor => Some(Movetext { reader: Some(&xdecor::TABLE_MOVETEXT), moves: Some(&xdecor::TABLE_MOVES) }),
-        Notation::Croatian | Notation::ChessEvolved | Notation::Laser => None,
+        Notation::XDecor => Some(Movetext {
+            reader: Some(&xdecor::TABLE_MOVETEXT),
+            moves: Some(FamilyMoves::Classical(&xdecor::TABLE_MOVES)),
+        }),
+        Notation::Laser => Some(Movetext { reader: None, moves: None }),
+        Notation::Croatian | Notation::ChessEvolved => None,
     }
 }
 

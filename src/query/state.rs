@@ -258,6 +258,15 @@ impl Identities {
         Some(Square::from_index(u16::try_from(index).ok()?))
     }
 
+    /// Follows two pieces that change places (a Laser Chess Switch's swap): each keeps its
+    /// identity.
+    pub fn swap(&mut self, a: Square, b: Square) {
+        let ids = self.ids.as_mut_slice();
+        if a.index() < ids.len() && b.index() < ids.len() {
+            ids.swap(a.index(), b.index());
+        }
+    }
+
     /// Follows a move from `from` (none for a drop) to `to`, capturing on `capture`: the piece
     /// moved keeps its identity. When a piece moved with it (`besides`: the rook of castling),
     /// the board is occupied exactly on `occupied` after the move, and that piece keeps its own.
@@ -284,7 +293,8 @@ impl Identities {
             }
         }
         if let Some(id) = ids.get_mut(to.index()) {
-            *id = moved;
+            // A piece that the move's own capture removed (a laser's beam) is gone.
+            *id = if occupied(to.index()) { moved } else { 0 };
         }
         if besides {
             // A piece that moved besides (castling's rook) left a square now empty for one now

@@ -4,4 +4,7 @@
 //! - [`laser`]: Laser Chess, its beam and its turns, on 128-bit boards.
 
 pub mod classical;
+mod game;
 pub mod laser;
+
+pub use game::GameRules;

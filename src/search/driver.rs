@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use super::input::Input;
 use super::plans::Plans;
 use super::positions::PositionsFormat;
-use super::replay::{Carried, GameNote, GameRecord, MatchedPly, ReplayOptions, replay_ranges};
+use super::replay::{Carried, GameNote, GameRecord, GameWarning, MatchedPly, ReplayOptions, replay_ranges};
 use crate::notation::Container;
 use crate::query::Query;
 use crate::rules::classical::Move;
@@ -75,6 +75,8 @@ pub struct Summary {
     pub positions: u64,
     /// Games whose replay stopped at an error.
     pub errors: u64,
+    /// Moves whose record leaves out what the rules did (the move stands).
+    pub warnings: u64,
     /// Bytes of games read.
     pub bytes: u64,
     /// Bytes of the inputs as stored (compressed data before it is decompressed) read so far.
@@ -135,9 +137,12 @@ impl<'a> Found<'a> {
     }
 }
 
-/// A game whose replay stopped at an error.
+/// A game whose replay stopped at an error, or a move whose record leaves out what the rules
+/// did (a warning: the move stands and the replay goes on).
 #[derive(Clone, Debug)]
 pub struct Problem<'a> {
+    /// A warning, not an error.
+    pub warning: bool,
     /// The input's name.
     pub input: &'a str,
     /// The game's number.
@@ -318,6 +323,7 @@ impl Search {
             keep_played: sink.renderer().is_some(),
             positions: self.options.positions,
         };
+        input.assume_variant(self.options.variant);
         let name = input.name().to_owned();
         let consumed = input.consumed_counter();
         let inputs_before = summary.input_bytes;
@@ -408,8 +414,9 @@ impl Search {
 /// The records of a batch of games, with the lines they start at.
 struct Batch {
     records: Vec<GameRecord>,
-    /// For each record, the line ends in the batch before its start, and before its error.
-    lines: Vec<(u64, u64)>,
+    /// For each record, the line ends in the batch before its start, before its error, and
+    /// before each of its warnings.
+    lines: Vec<(u64, u64, Vec<u64>)>,
     /// The line ends in the batch.
     newlines: u64,
 }
@@ -430,8 +437,10 @@ impl Batch {
             .iter()
             .map(|record| {
                 let start = count_to(record.start);
+                // The warnings come before any error: the replay stops there.
+                let warnings = record.warnings.iter().map(|warning| count_to(warning.offset)).collect();
                 let error = record.error.as_ref().map_or(start, |error| count_to(error.offset));
-                (start, error)
+                (start, error, warnings)
             })
             .collect();
         let newlines = count_to(last);
@@ -460,6 +469,8 @@ enum Event<'r> {
     Message(u64, &'r str),
     /// The game's replay stopped at an error.
     Problem { record: &'r GameRecord, number: u64, line: u64 },
+    /// A move of the game whose record leaves out what the rules did.
+    Warning { warning: &'r GameWarning, number: u64, line: u64 },
     /// The game matched.
     Found(Pending<'r>),
 }
@@ -477,9 +488,10 @@ impl Merge<'_, '_> {
         let mut events = Vec::new();
         let mut outcome = ControlFlow::Continue(());
         'window: for batch in batches {
-            for (record, &(start_lines, error_lines)) in batch.records.iter().zip(&batch.lines) {
+            for (record, (start_lines, error_lines, warning_lines)) in batch.records.iter().zip(&batch.lines) {
                 let (line, problem_line) = (self.lines + start_lines + 1, self.lines + error_lines + 1);
-                if self.record(record, line, problem_line, &mut events).is_break() {
+                let warning_lines: Vec<u64> = warning_lines.iter().map(|lines| self.lines + lines + 1).collect();
+                if self.record(record, (line, problem_line, &warning_lines), &mut events).is_break() {
                     outcome = ControlFlow::Break(());
                     break 'window;
                 }
@@ -522,6 +534,7 @@ impl Merge<'_, '_> {
                 Event::Problem { record, number, line } => {
                     let error = record.error.as_ref().expect("a problem is a record's error");
                     self.sink.problem(&Problem {
+                        warning: false,
                         input: name,
                         game: *number,
                         offset: base + error.offset as u64,
@@ -531,19 +544,30 @@ impl Merge<'_, '_> {
                         message: error.kind.to_string(),
                     })?;
                 }
+                Event::Warning { warning, number, line } => {
+                    self.sink.problem(&Problem {
+                        warning: true,
+                        input: name,
+                        game: *number,
+                        offset: base + warning.offset as u64,
+                        line: *line,
+                        ply: warning.ply,
+                        token: &warning.token,
+                        message: warning.text.clone(),
+                    })?;
+                }
                 Event::Found(pending) => self.sink.found(&found(&window, pending, rendered))?,
             }
         }
         Ok(outcome)
     }
 
-    /// What one game's record gives, whose start is on line `line` and its error on
-    /// `problem_line`; `Break` when the search is over.
+    /// What one game's record gives, whose start is on line `line`, its error on
+    /// `problem_line` and its warnings on `warning_lines`; `Break` when the search is over.
     fn record<'r>(
         &mut self,
         record: &'r GameRecord,
-        line: u64,
-        problem_line: u64,
+        (line, problem_line, warning_lines): (u64, u64, &[u64]),
         events: &mut Vec<Event<'r>>,
     ) -> ControlFlow<()> {
         let options = &self.search.options;
@@ -559,6 +583,12 @@ impl Merge<'_, '_> {
             }
         }
         events.extend(record.messages.iter().map(|message| Event::Message(number, message)));
+        self.summary.warnings += record.warnings.len() as u64;
+        events.extend(record.warnings.iter().zip(warning_lines).map(|(warning, &line)| Event::Warning {
+            warning,
+            number,
+            line,
+        }));
         if record.error.is_some() {
             self.summary.errors += 1;
             events.push(Event::Problem { record, number, line: problem_line });

@@ -10,7 +10,7 @@
 //! game: the games of a slow stream are searched as they come.
 //!
 //! What the input holds is decided from its first bytes, unless the caller says: PGN, or a file in
-//! a notation's own format (see [`sniff_container`]), whose games are then cut by that format's
+//! a notation's own format (see [`sniff_container_for`]), whose games are then cut by that format's
 //! splitter. An input taken for PGN that is no PGN (binary data, lines of positions, other
 //! text) is refused before any game is read, with what it looks like. A stream that fails part way (a cut `.zst`) first
 //! gives every game read before the failure, then the error.
@@ -27,7 +27,8 @@ use std::time::{Duration, Instant};
 use memchr::memrchr;
 
 use crate::notation::pgn::{NotPgn, SNIFF_BYTES, Splitter, foreign_compression, sniff_content};
-use crate::notation::{Container, GameSplitter, sniff_container};
+use crate::notation::{Container, GameSplitter, sniff_container_for};
+use crate::variant::Variant;
 
 /// About how many bytes a window holds (a game longer than this makes its window longer).
 pub const WINDOW_BYTES: usize = 8 << 20;
@@ -56,6 +57,8 @@ pub struct Input {
     consumed: Arc<AtomicU64>,
     /// How the input holds its games, when the caller says so.
     container: Option<Container>,
+    /// The variant of games that name none, where the caller knows it.
+    variant: Option<&'static Variant>,
 }
 
 impl std::fmt::Debug for Input {
@@ -93,7 +96,14 @@ impl Input {
             input.size = Some(size);
             return Ok(input);
         }
-        Ok(Input { name, source: Source::Mapped(map), size: Some(size), consumed: Arc::default(), container: None })
+        Ok(Input {
+            name,
+            source: Source::Mapped(map),
+            size: Some(size),
+            consumed: Arc::default(),
+            container: None,
+            variant: None,
+        })
     }
 
     /// An input read from a stream; zstd and gzip data are decompressed.
@@ -104,7 +114,14 @@ impl Input {
             size: None,
             consumed: Arc::default(),
             container: None,
+            variant: None,
         }
+    }
+
+    /// Takes the games that name no variant for games of `variant`: a text of them without
+    /// tags is then in that variant's own format of bare move lists, if it has one.
+    pub fn assume_variant(&mut self, variant: Option<&'static Variant>) {
+        self.variant = variant;
     }
 
     /// Reads the input as `container` holds games, instead of deciding from its first bytes.
@@ -154,7 +171,7 @@ impl Input {
     where
         F: FnMut(&[u8], u64, &[usize], Container) -> io::Result<ControlFlow<()>>,
     {
-        let forced = self.container;
+        let forced = (self.container, self.variant);
         match &mut self.source {
             Source::Mapped(map) => {
                 let text = map.as_deref().unwrap_or(&[]);
@@ -174,11 +191,15 @@ impl Input {
 
 /// How a text (or the first bytes of it, `whole` when it is all of it) holds games: as the
 /// caller says, else as its first bytes look. Refuses a text taken for PGN that is none.
-fn choose(forced: Option<Container>, head: &[u8], whole: bool) -> io::Result<Container> {
+fn choose(
+    (forced, variant): (Option<Container>, Option<&'static Variant>),
+    head: &[u8],
+    whole: bool,
+) -> io::Result<Container> {
     if let Some(container) = forced {
         return Ok(container);
     }
-    let container = sniff_container(head);
+    let container = sniff_container_for(head, variant);
     if let Container::Pgn = container {
         sniff(head, whole)?;
     }
@@ -385,7 +406,11 @@ impl Read for Counting {
     }
 }
 
-fn stream_windows(mut stream: Stream, forced: Option<Container>, each: &mut EachWithContainer<'_>) -> io::Result<()> {
+fn stream_windows(
+    mut stream: Stream,
+    forced: (Option<Container>, Option<&'static Variant>),
+    each: &mut EachWithContainer<'_>,
+) -> io::Result<()> {
     let mut current: Vec<u8> = Vec::with_capacity(WINDOW_BYTES + CHUNK_BYTES);
     let mut spare: Vec<u8> = Vec::with_capacity(WINDOW_BYTES + CHUNK_BYTES);
     stream.head(&mut current);

@@ -9,6 +9,7 @@ use super::cql_game::standard_result;
 use crate::notation::pgn::{GameSpan, Lexer, Visitor, decode_text, play_san_token, tag_text};
 use crate::notation::{Container, MoveError, MoveReader, MovetextReader, fen};
 use crate::position::Position;
+use crate::rules::GameRules;
 use crate::rules::classical::{Board, Move};
 use crate::text::excerpt;
 use crate::variant::{Family, Variant};
@@ -113,7 +114,7 @@ impl<'a> Visitor<'a> for LineReader<'a> {
             }
         };
         self.reader = movetext.reader;
-        self.moves = Some((initial, movetext.moves));
+        self.moves = Some((initial, movetext.moves.and_then(Board::reader_of)));
         self.line =
             Some(MainLine { tags: Vec::new(), variant, initial, moves: Vec::new(), outcome: None, error: None });
         ControlFlow::Continue(())

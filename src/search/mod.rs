@@ -49,7 +49,7 @@ pub use main_line::{MainLine, read_main_line};
 pub use plans::Plans;
 pub use positions::{EpdComments, PositionsFormat};
 pub use replay::{
-    Carried, GameError, GameErrorKind, GameNote, GameRecord, MatchedPly, ReplayOptions, TOKEN_CHARS, replay_range,
-    replay_ranges,
+    Carried, GameError, GameErrorKind, GameNote, GameRecord, GameWarning, MatchedPly, ReplayOptions, TOKEN_CHARS,
+    replay_range, replay_ranges,
 };
 pub use sorted::SortedSink;

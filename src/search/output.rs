@@ -6,7 +6,8 @@
 //! - [`CqlPrinter`]: each matching game as CQL 6.2 writes it (see
 //!   [`cql_style`](crate::notation::pgn::cql_style)), with CQL's comments.
 //! - [`JsonlPrinter`]: one JSON object per matching game.
-//! - [`ProblemLog`]: one JSON object per game whose replay stopped at an error.
+//! - [`ProblemLog`]: one JSON object per game whose replay stopped at an error, and per move
+//!   whose record leaves out what the rules did (a warning).
 
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -322,8 +323,9 @@ impl<'a> Visitor<'a> for Tags {
     }
 }
 
-/// Writes one JSON object per game whose replay stopped at an error:
-/// `{"input", "game", "offset", "line", "ply", "move", "error"}`.
+/// Writes one JSON object per game whose replay stopped at an error, and per warning:
+/// `{"input", "game", "offset", "line", "ply", "move", "error", "severity"}`, the severity
+/// `error` or `warning`.
 #[derive(Debug)]
 pub struct ProblemLog<W: Write> {
     out: W,
@@ -345,6 +347,7 @@ impl<W: Write> ProblemLog<W> {
             "ply": problem.ply,
             "move": problem.token,
             "error": problem.message,
+            "severity": if problem.warning { "warning" } else { "error" },
         });
         write_json_line(&mut self.out, &object)
     }
@@ -360,14 +363,16 @@ impl<W: Write> ProblemLog<W> {
     }
 }
 
-/// A problem as one line of text: `input:line: game G, ply P, move 'X': message`.
+/// A problem as one line of text: `input:line: game G, ply P, move 'X': message`, with
+/// `warning: ` after the line for a warning.
 #[must_use]
 pub fn describe(problem: &Problem<'_>) -> String {
+    let severity = if problem.warning { "warning: " } else { "" };
     if problem.token.is_empty() {
-        format!("{}:{}: game {}: {}", problem.input, problem.line, problem.game, problem.message)
+        format!("{}:{}: {severity}game {}: {}", problem.input, problem.line, problem.game, problem.message)
     } else {
         format!(
-            "{}:{}: game {}, ply {}, move '{}': {}",
+            "{}:{}: {severity}game {}, ply {}, move '{}': {}",
             problem.input, problem.line, problem.game, problem.ply, problem.token, problem.message
         )
     }

@@ -6,18 +6,21 @@
 //! marking comment goes), the moves of a game found, and the first error, if any. It never
 //! prints.
 
+use std::any::Any;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::{Mutex, PoisonError};
 
-use crate::board::Square;
-use crate::notation::pgn::{Damage, GameSpan, Lexer, SAN_MOVES, Visitor, decode_text, play_san_token, tag_text};
-use crate::notation::{Container, MoveError, MoveErrorKind, MoveReader, MovetextReader, NativeFormat, ReadMove, fen};
-use crate::position::{Position, PositionView};
+use crate::board::{Square, SquareSet};
+use crate::notation::pgn::{Damage, GameSpan, Lexer, Visitor, decode_text, tag_text};
+use crate::notation::{Container, MoveError, MoveErrorKind, MoveReader, MovetextReader, NativeFormat, ReadMove};
+use crate::position::{MoveFacts, PositionView, RulesView};
 use crate::query::{Context, Frame, GameFacts, Identities, LineCache, Needs, Program, State, TagSource};
+use crate::rules::GameRules;
 use crate::rules::classical::{Board, Move};
+use crate::rules::laser::LaserBoard;
 use crate::text::excerpt;
 use crate::variant::{Family, Variant};
 
@@ -51,28 +54,35 @@ pub struct ReplayOptions<'a> {
 
 /// The state of a query whose variables last from game to game (`persistent`), handed from
 /// each range of games to the next. The ranges must then be replayed one after another, in
-/// the order of the input.
+/// the order of the input. The state is that of the programs of the games' rule family (its
+/// boards' width); games of another family start from their own.
 #[derive(Debug, Default)]
-pub struct Carried(Mutex<Option<State<1>>>);
+pub struct Carried(Mutex<Option<Box<dyn Any + Send>>>);
 
 impl Carried {
     /// What the persistent variables hold now, printed as CQL 6.2 prints them at the end of a
     /// run (`name: value`, `quiet` ones left out), for the program that made them.
     #[must_use]
-    pub fn report(&self, program: &Program<1>) -> Vec<String> {
+    pub fn report<const W: usize>(&self, program: &Program<W>) -> Vec<String> {
         let state = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        state.as_ref().map(|state| program.persistent_report(state)).unwrap_or_else(|| {
+        match state.as_ref().and_then(|state| state.downcast_ref::<State<W>>()) {
+            Some(state) => program.persistent_report(state),
             // No game was replayed: the variables still hold their first values.
-            program.persistent_report(&program.new_state())
-        })
+            None => program.persistent_report(&program.new_state()),
+        }
     }
 
-    fn take(&self) -> Option<State<1>> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
+    /// The state kept, if it is of boards of `W` words (else it stays).
+    fn take<const W: usize>(&self) -> Option<State<W>> {
+        let mut kept = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        if !kept.as_ref().is_some_and(|state| state.is::<State<W>>()) {
+            return None;
+        }
+        kept.take().and_then(|state| state.downcast::<State<W>>().ok()).map(|state| *state)
     }
 
-    fn keep(&self, state: State<1>) {
-        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(state);
+    fn keep<const W: usize>(&self, state: State<W>) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(Box::new(state));
     }
 }
 
@@ -178,6 +188,20 @@ impl fmt::Display for GameErrorKind {
     }
 }
 
+/// Something a game's record leaves out that its rules did anyway (a piece a laser's beam
+/// removed that the turn does not write): the move stands, and the replay goes on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameWarning {
+    /// The ply of the move.
+    pub ply: u32,
+    /// Where its token starts, as an offset into the text given.
+    pub offset: usize,
+    /// The token, as [`GameError::token`] shows it.
+    pub token: String,
+    /// What the rules did, in words.
+    pub text: String,
+}
+
 /// The most characters of a token that messages show (a `moves_raw` entry with a promotion has 79).
 pub const TOKEN_CHARS: usize = 80;
 
@@ -202,6 +226,8 @@ pub struct GameRecord {
     pub messages: Vec<String>,
     /// The first error, if the replay stopped early.
     pub error: Option<GameError>,
+    /// What the record leaves out that the rules did, move by move (its moves stand).
+    pub warnings: Vec<GameWarning>,
     /// Whether the game was left out before any replay (its result did not fit).
     pub excluded: bool,
     /// The number of plies replayed.
@@ -244,6 +270,9 @@ impl GameRecord {
         if let Some(error) = &mut self.error {
             error.offset += by;
         }
+        for warning in &mut self.warnings {
+            warning.offset += by;
+        }
     }
 }
 
@@ -256,18 +285,57 @@ pub fn replay_range(text: &[u8], options: &ReplayOptions<'_>) -> Vec<GameRecord>
 /// [`replay_range`] for several ranges of `text`, each `(start, end, number)`: its games are
 /// numbered on from `number`, and their offsets are into `text`. One replayer reads them all,
 /// keeping what it made for one game (its lists, the evaluation's state) for the next.
+///
+/// The games are replayed with the rules of the default variant's family; a game of another
+/// family is read again with that family's rules.
 #[must_use]
 pub fn replay_ranges(text: &[u8], ranges: &[(usize, usize, u64)], options: &ReplayOptions<'_>) -> Vec<GameRecord> {
-    let mut replayer = Replayer::new(options);
-    replayer.inherited = options.carried.and_then(Carried::take);
+    let replay = replay_of(options.default_variant.family).unwrap_or(replay_ranges_with::<Board, 1>);
+    replay(text, ranges, options)
+}
+
+/// [`replay_ranges`] with the rules of one family.
+type ReplayWith = fn(&[u8], &[(usize, usize, u64)], &ReplayOptions<'_>) -> Vec<GameRecord>;
+
+/// The rule families whose games are replayed from their moves, each with its replay (its
+/// board, and the width of its square sets): a family more is an entry more.
+const FAMILIES: [(Family, ReplayWith); 2] =
+    [(Family::Classical, replay_ranges_with::<Board, 1>), (Family::Laser, replay_ranges_with::<LaserBoard, 2>)];
+
+/// The replay of a family's games, if cqlq replays them.
+fn replay_of(family: Family) -> Option<ReplayWith> {
+    FAMILIES.iter().find(|(known, _)| *known == family).map(|&(_, replay)| replay)
+}
+
+fn replay_ranges_with<R: GameRules<W>, const W: usize>(
+    text: &[u8],
+    ranges: &[(usize, usize, u64)],
+    options: &ReplayOptions<'_>,
+) -> Vec<GameRecord> {
+    let mut replayer = Replayer::<R, W>::new(options);
+    replayer.inherited = options.carried.and_then(Carried::take::<W>);
     let mut records = Vec::with_capacity(ranges.len());
     for &(start, end, number) in ranges {
         replayer.number = number.saturating_sub(1);
         let mut games = Games::new(options.container, &text[start..end]);
         while let Some(span) = games.next(&mut replayer) {
+            if let Some(replay) = replayer.other_family.take().and_then(replay_of) {
+                // A game of another rule family, read again with its rules (its persistent
+                // variables start afresh: they are of that family's boards).
+                let alone = ReplayOptions { carried: None, ..*options };
+                let game = [(span.start, span.end, replayer.number)];
+                records.extend(replay(&text[start..end], &game, &alone).into_iter().map(|mut record| {
+                    record.shift(start);
+                    record
+                }));
+                continue;
+            }
             replayer.finish_game();
             let found = !replayer.found.matched.is_empty() || !replayer.found.notes.is_empty();
-            let played = if found && options.keep_played { replayer.played.clone() } else { Vec::new() };
+            // The moves are kept where the game can be written again from them: the classical
+            // family's.
+            let classical = (&replayer.played as &dyn Any).downcast_ref::<Vec<Move>>();
+            let played = classical.filter(|_| found && options.keep_played).cloned().unwrap_or_default();
             // Before the error is taken into the record.
             let moves_only = replayer.moves_only && replayer.error.is_none();
             let mut record = GameRecord {
@@ -278,6 +346,7 @@ pub fn replay_ranges(text: &[u8], ranges: &[(usize, usize, u64)], options: &Repl
                 notes: replayer.found.notes.take(),
                 messages: replayer.state.as_mut().map(|(_, state)| state.take_messages()).unwrap_or_default(),
                 error: replayer.error.take(),
+                warnings: std::mem::take(&mut replayer.warnings),
                 excluded: replayer.excluded,
                 plies: replayer.plies,
                 sort: replayer.found.sort.take(),
@@ -313,12 +382,12 @@ impl<'a> Games<'a> {
         }
     }
 
-    /// Reads the next game, telling the replayer.
+    /// Reads the next game, telling the visitor.
     #[inline]
-    fn next(&mut self, replayer: &mut Replayer<'a, '_>) -> Option<GameSpan> {
+    fn next<V: Visitor<'a>>(&mut self, visitor: &mut V) -> Option<GameSpan> {
         match self {
-            Games::Pgn(lexer) => lexer.next_game(replayer),
-            Games::Native { format, text, at } => format.next_game(text, at, replayer),
+            Games::Pgn(lexer) => lexer.next_game(visitor),
+            Games::Native { format, text, at } => format.next_game(text, at, visitor),
         }
     }
 }
@@ -330,8 +399,8 @@ const TRIM_SLACK: usize = 14;
 /// The positions of one line (the main line or a variation) that are kept: all of them when the
 /// query looks ahead, else (at least) the last one or two.
 #[derive(Clone)]
-struct Line {
-    frames: Vec<Frame<Board>>,
+struct Line<R> {
+    frames: Vec<Frame<R>>,
     /// Where the marking comment of each frame goes.
     offsets: Vec<usize>,
     /// The identities of the pieces of each frame, when the query follows pieces; else empty.
@@ -343,20 +412,20 @@ struct Line {
     mainline: bool,
 }
 
-impl Line {
+impl<R: Clone> Line<R> {
     /// What a test of the line's positions sees: `complete` when the line ends with its last
     /// frame, `lines` to keep the answers of `line` filters over all its positions.
-    fn context<'c>(
+    fn context<'c, const W: usize>(
         &'c self,
         game: &'c GameFacts,
-        state: &'c State<1>,
+        state: &'c State<W>,
         complete: bool,
         lines: Option<&'c LineCache>,
-    ) -> Context<'c, Board, 1> {
+    ) -> Context<'c, R, W> {
         Context { frames: &self.frames, pieces: &self.pieces, complete, game, lines, state }
     }
 
-    fn current(&self) -> &Frame<Board> {
+    fn current(&self) -> &Frame<R> {
         self.frames.last().expect("a line has a position")
     }
 
@@ -388,7 +457,7 @@ impl Line {
     }
 
     /// A variation of this line that replaces its last move: it holds the positions before it.
-    fn variation(&self) -> Line {
+    fn variation(&self) -> Line<R> {
         let branch = self.frames.len() - 1;
         Line {
             frames: self.frames[..branch].to_vec(),
@@ -413,7 +482,10 @@ impl Line {
     /// Whether the position `at` may have no legal move: it is the last, or the move after it
     /// moved no piece (a null move; or a castling whose king and rook swapped squares, which
     /// is tested for nothing).
-    fn may_end_at(&self, at: usize) -> bool {
+    fn may_end_at<const W: usize>(&self, at: usize) -> bool
+    where
+        R: PositionView<W>,
+    {
         self.frames.get(at + 1).is_none_or(|next| {
             PositionView::occupied(&next.position) == PositionView::occupied(&self.frames[at].position)
         })
@@ -442,7 +514,13 @@ impl Findings {
 
     /// Tests the position `at` of the context's line, whose marking comments go at `offsets`.
     #[inline(always)]
-    fn test(&mut self, program: &Program<1>, context: &Context<'_, Board, 1>, offsets: &[usize], at: usize) {
+    fn test<R: RulesView<W>, const W: usize>(
+        &mut self,
+        program: &Program<W>,
+        context: &Context<'_, R, W>,
+        offsets: &[usize],
+        at: usize,
+    ) {
         if !program.makes_notes && program.sorts().is_none() {
             // Nothing to keep but the match itself.
             if program.matches_at(context, at) {
@@ -474,13 +552,14 @@ impl Findings {
     }
 }
 
-struct Replayer<'a, 'o> {
+/// Replays games with the rules of one family, `R`, whose square sets take `W` words.
+struct Replayer<'a, 'o, R: GameRules<W>, const W: usize> {
     options: &'o ReplayOptions<'o>,
     tags: Vec<(&'a [u8], &'a [u8])>,
-    program: Option<&'o Program<1>>,
+    program: Option<&'o Program<W>>,
     needs: Needs,
-    /// What plays the game's move tokens, if they are not SAN.
-    moves: Option<&'static dyn MoveReader>,
+    /// What plays the game's move tokens, if they are not of the family's own notation.
+    moves: Option<&'static dyn MoveReader<R, R::Played>>,
     /// Who reads the game's movetext, when the PGN lexer does not (it is not SAN).
     movetext_reader: Option<&'static dyn MovetextReader>,
     /// How many frames a line keeps (0: all).
@@ -489,15 +568,21 @@ struct Replayer<'a, 'o> {
     /// The answers of `line` filters over the line being closed.
     lines: LineCache,
     /// The variables of the game's evaluation, and the program they are for.
-    state: Option<(&'o Program<1>, State<1>)>,
+    state: Option<(&'o Program<W>, State<W>)>,
     /// The state the games before this range left (`persistent` variables), not yet taken up.
-    inherited: Option<State<1>>,
-    line: Option<Line>,
-    outer: Vec<Line>,
+    inherited: Option<State<W>>,
+    line: Option<Line<R>>,
+    outer: Vec<Line<R>>,
     /// The lists of the last game's main line, emptied, for the next game's.
-    spare: Option<Line>,
+    spare: Option<Line<R>>,
     /// The moves of the game's main line, as played.
-    played: Vec<Move>,
+    played: Vec<R::Played>,
+    /// What the game's record leaves out that the rules did.
+    warnings: Vec<GameWarning>,
+    /// The game just begun is of another rule family, whose rules must replay it.
+    other_family: Option<Family>,
+    /// The first position waits for the move numbers to say who moves first.
+    first_pending: bool,
     /// Whether the movetext read so far holds moves only (see [`GameRecord::moves_only`]).
     moves_only: bool,
     /// The result that ended the movetext.
@@ -536,7 +621,7 @@ fn keep_reason(error: MoveError, failure: &mut Option<MoveError>) -> MoveErrorKi
     kind
 }
 
-impl<'a, 'o> Replayer<'a, 'o> {
+impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
     /// Plays the move `token` (ending at byte `end`) with `play`, which gives the kind of an
     /// error and keeps any reason aside, then tests the position reached.
     #[inline(always)]
@@ -544,11 +629,11 @@ impl<'a, 'o> Replayer<'a, 'o> {
         &mut self,
         token: &'a [u8],
         end: usize,
-        play: impl FnOnce(&mut Board, &mut Option<MoveError>) -> Result<Move, MoveErrorKind>,
+        play: impl FnOnce(&mut R, &mut Option<MoveError>) -> Result<R::Played, MoveErrorKind>,
     ) -> ControlFlow<()> {
         let keep = self.keep;
         let needs_facts = self.needs.previous_move || self.needs.identities;
-        if self.error.is_some() {
+        if self.error.is_some() || self.settle_first().is_break() {
             return ControlFlow::Break(());
         }
         let Some(line) = self.line.as_mut() else { return ControlFlow::Break(()) };
@@ -559,7 +644,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
             // A glyph glued to the move (`e4!`).
             self.moves_only = false;
         }
-        if self.needs.terminal && self.moves.unwrap_or(&SAN_MOVES).is_null(token) {
+        if self.needs.terminal && self.moves.map_or_else(|| R::is_null_token(token), |moves| moves.is_null(token)) {
             // A null move leaves a position that may have no legal move.
             self.test_last();
         }
@@ -580,16 +665,15 @@ impl<'a, 'o> Replayer<'a, 'o> {
                     self.played.push(played);
                 }
                 if needs_facts {
-                    // The side to move now is the one that did not move.
-                    let facts = Board::facts_of(played, frame.position.turn().other());
+                    let facts = frame.position.facts(played);
                     if let (Some(facts), Some(pieces)) = (&facts, line.pieces.last_mut()) {
-                        let occupied = PositionView::occupied(&frame.position);
-                        let castled = facts.castle().is_some();
-                        pieces.play(facts.from(), facts.to(), facts.capture(), castled, |index| {
-                            u16::try_from(index).is_ok_and(|index| occupied.contains(Square::from_index(index)))
-                        });
+                        follow(pieces, *facts, PositionView::occupied(&frame.position));
                     }
                     frame.previous = facts;
+                }
+                if let Some(text) = frame.position.warning(&played) {
+                    let token = excerpt(&decode_text(token), TOKEN_CHARS);
+                    self.warnings.push(GameWarning { ply, offset: start, token, text });
                 }
                 *line.offsets.last_mut().expect("a line has offsets") = end;
                 self.plies = self.plies.max(ply);
@@ -610,7 +694,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
         }
     }
 
-    fn new(options: &'o ReplayOptions<'o>) -> Replayer<'a, 'o> {
+    fn new(options: &'o ReplayOptions<'o>) -> Replayer<'a, 'o, R, W> {
         Replayer {
             options,
             tags: Vec::new(),
@@ -627,6 +711,9 @@ impl<'a, 'o> Replayer<'a, 'o> {
             outer: Vec::new(),
             spare: None,
             played: Vec::new(),
+            warnings: Vec::new(),
+            other_family: None,
+            first_pending: false,
             moves_only: true,
             outcome: None,
             positions: Vec::new(),
@@ -663,17 +750,9 @@ impl<'a, 'o> Replayer<'a, 'o> {
     }
 
     /// The board the game starts from: its `FEN` tag, else the variant's initial position.
-    fn initial_board(&self, variant: &'static Variant) -> Result<Board, GameErrorKind> {
-        match self.tag_value(b"FEN") {
-            None => Ok(Board::initial(variant)),
-            Some(raw) => {
-                let text = tag_text(raw).into_owned();
-                let bad = |error: &dyn fmt::Display| GameErrorKind::BadFen(excerpt(&error.to_string(), TAG_CHARS * 2));
-                let setup = fen::read::<1>(variant, &text).map_err(|e| bad(&e))?;
-                let position = Position::from_setup(setup).map_err(|e| bad(&e))?;
-                Ok(Board::from_position(&position))
-            }
-        }
+    fn initial_board(&self, variant: &'static Variant) -> Result<R, GameErrorKind> {
+        let setup = self.tag_value(b"FEN").map(|raw| tag_text(raw).into_owned());
+        R::start(variant, setup.as_deref()).map_err(|reason| GameErrorKind::BadFen(excerpt(&reason, TAG_CHARS * 2)))
     }
 
     /// Writes the line of the newest position of the main line, where positions are written.
@@ -683,7 +762,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
         {
             let frame = line.current();
             self.fen.clear();
-            frame.position.write_fen(&mut self.fen);
+            frame.position.write_position(&mut self.fen);
             format.write_line(&mut self.positions, self.number, frame.ply, &self.fen, &self.epd);
         }
     }
@@ -715,7 +794,7 @@ impl<'a, 'o> Replayer<'a, 'o> {
 
     /// Tests the positions of a line that has ended, when the query looks ahead; its last
     /// position, when only the ends of lines can match.
-    fn close_line(&mut self, line: &Line, complete: bool) {
+    fn close_line(&mut self, line: &Line<R>, complete: bool) {
         if self.needs.terminal
             && !self.needs.lookahead
             && let Some(program) = self.program
@@ -740,8 +819,44 @@ impl<'a, 'o> Replayer<'a, 'o> {
         }
     }
 
+    /// Writes and tests the game's first position, once the game's program is set.
+    fn begin_positions(&mut self, program: &'o Program<W>) -> ControlFlow<()> {
+        self.write_position();
+        let Some(line) = self.line.take() else { return ControlFlow::Break(()) };
+        let state = &self.state.as_ref().expect("a state for the game's program").1;
+        if program.is_game_level() {
+            // Nothing in the query looks at positions: the game's start decides it, and when it
+            // matches, every position of the game matches (its moves are replayed to find them).
+            let context = line.context(&self.game, state, false, None);
+            self.found.test(program, &context, &line.offsets, 0);
+            if self.found.matched.is_empty() {
+                return ControlFlow::Break(());
+            }
+            self.every_position = true;
+            self.line = Some(line);
+            return ControlFlow::Continue(());
+        }
+        self.line = Some(line);
+        self.test_current();
+        ControlFlow::Continue(())
+    }
+
+    /// Writes and tests the first position, if it waited for the move numbers: they are read
+    /// (or there are none before the first move).
+    #[inline(always)]
+    fn settle_first(&mut self) -> ControlFlow<()> {
+        if R::TURN_FROM_MOVE_NUMBERS
+            && std::mem::take(&mut self.first_pending)
+            && let Some(program) = self.program
+        {
+            return self.begin_positions(program);
+        }
+        ControlFlow::Continue(())
+    }
+
     /// Ends the game: the lines still open are complete (unless the replay stopped at an error).
     fn finish_game(&mut self) {
+        let _ = self.settle_first();
         let complete = self.error.is_none();
         while let Some(mut line) = self.line.take() {
             self.close_line(&line, complete);
@@ -758,9 +873,28 @@ impl<'a, 'o> Replayer<'a, 'o> {
     }
 }
 
-impl<'a> Visitor<'a> for Replayer<'a, '_> {
+/// Follows the pieces of `pieces` through a move, after which the board is occupied on
+/// `occupied`.
+fn follow<const W: usize>(pieces: &mut Identities, facts: MoveFacts, occupied: SquareSet<W>) {
+    let occupied = |index: usize| u16::try_from(index).is_ok_and(|index| occupied.contains(Square::from_index(index)));
+    match facts.from() {
+        Some(from) if facts.is_swap() => {
+            pieces.swap(from, facts.to());
+            if let Some(removed) = facts.capture() {
+                // The piece a beam removed after the swap.
+                pieces.play(Some(removed), removed, None, false, occupied);
+            }
+        }
+        _ => pieces.play(facts.from(), facts.to(), facts.capture(), facts.castle().is_some(), occupied),
+    }
+}
+
+impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W> {
     fn begin_game(&mut self, _start: usize) {
         self.number += 1;
+        self.warnings.clear();
+        self.other_family = None;
+        self.first_pending = false;
         self.movetext_reader = None;
         self.tags.clear();
         self.program = None;
@@ -798,7 +932,11 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
             Ok(variant) => variant,
             Err(kind) => return self.fail(0, start, b"", kind),
         };
-        let program = self.options.plans.get(variant).ok().and_then(|plan| plan.program::<1>());
+        if variant.family != R::FAMILY && replay_of(variant.family).is_some() {
+            self.other_family = Some(variant.family);
+            return ControlFlow::Break(());
+        }
+        let program = self.options.plans.get(variant).ok().and_then(|plan| plan.program::<W>());
         if let Some(program) = program {
             self.game = program.game_facts(&Tags(&self.tags)).numbered(self.number);
             if program.decide(&self.game) == Some(false) {
@@ -806,11 +944,15 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
                 return ControlFlow::Break(());
             }
         }
-        let movetext = self.options.container.movetext(variant).filter(|_| variant.family == Family::Classical);
-        let Some(movetext) = movetext else {
+        let movetext = self.options.container.movetext(variant).filter(|_| variant.family == R::FAMILY);
+        let moves = movetext.map(|movetext| movetext.moves.map(R::reader_of));
+        let (Some(movetext), Some(moves)) = (movetext, moves) else {
             return self.fail(0, start, b"", GameErrorKind::UnsupportedVariant(variant.name));
         };
-        self.moves = movetext.moves;
+        let Some(moves) = moves.map_or(Some(None), |reader| reader.map(Some)) else {
+            return self.fail(0, start, b"", GameErrorKind::UnsupportedVariant(variant.name));
+        };
+        self.moves = moves;
         self.movetext_reader = movetext.reader;
         let Some(program) = program else {
             return self.fail(0, start, b"", GameErrorKind::QueryDoesNotFit(variant.name));
@@ -861,29 +1003,34 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
             self.epd = EpdComments::new(white.as_deref(), black.as_deref(), event.as_deref(), result.as_deref());
         }
         self.line = Some(line);
-        self.write_position();
-        let line = self.line.take().expect("the line just made");
-        let state = &self.state.as_ref().expect("a state for the game's program").1;
-        if program.is_game_level() {
-            // Nothing in the query looks at positions: the game's start decides it, and when it
-            // matches, every position of the game matches (its moves are replayed to find them).
-            let context = line.context(&self.game, state, false, None);
-            self.found.test(program, &context, &line.offsets, 0);
-            if self.found.matched.is_empty() {
-                return ControlFlow::Break(());
-            }
-            self.every_position = true;
-            self.line = Some(line);
+        if R::TURN_FROM_MOVE_NUMBERS {
+            // The move numbers may say that the second player moves first: the first position
+            // is tested once they are read.
+            self.first_pending = true;
             return ControlFlow::Continue(());
         }
-        self.line = Some(line);
-        self.test_current();
-        ControlFlow::Continue(())
+        self.begin_positions(program)
+    }
+
+    fn move_number(&mut self, number: &'a [u8]) -> ControlFlow<()> {
+        if !R::TURN_FROM_MOVE_NUMBERS || !self.first_pending {
+            return ControlFlow::Continue(());
+        }
+        if let Some(line) = self.line.as_mut()
+            && let [first] = line.frames.as_mut_slice()
+        {
+            let digits = number.iter().take_while(|byte| byte.is_ascii_digit()).count();
+            let fullmove = std::str::from_utf8(&number[..digits]).ok().and_then(|text| text.parse().ok());
+            // `1...`: the second player makes the first move.
+            let second = number.len() - digits > 1;
+            first.position.number_first_move(fullmove.unwrap_or(1), second);
+        }
+        self.settle_first()
     }
 
     fn move_token(&mut self, token: &'a [u8], end: usize) -> ControlFlow<()> {
         match self.moves {
-            None => self.play_token(token, end, |board, _| play_san_token(board, token)),
+            None => self.play_token(token, end, |board, failure| board.play_token(token, failure)),
             Some(moves) => self.play_token(token, end, |board, failure| {
                 moves.play(board, token).map_err(|error| keep_reason(error, failure))
             }),
@@ -891,10 +1038,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
     }
 
     fn read_move(&mut self, token: &'a [u8], end: usize, read: &dyn ReadMove) -> ControlFlow<()> {
-        self.play_token(token, end, |board, failure| match read.play(board) {
-            Some(played) => Ok(played),
-            None => read.play_or_explain(board).map_err(|error| keep_reason(error, failure)),
-        })
+        self.play_token(token, end, |board, failure| board.play_read(read, failure))
     }
 
     fn movetext_reader(&self) -> Option<&'static dyn MovetextReader> {
@@ -903,6 +1047,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
 
     fn unreadable(&mut self, token: &'a [u8], end: usize, reason: String) {
         self.moves_only = false;
+        let _ = self.settle_first();
         let ply = self.line.as_ref().map_or(0, Line::ply) + 1;
         let error = MoveError::because(MoveErrorKind::Unreadable, reason);
         let _ = self.fail(ply, end - token.len(), token, GameErrorKind::Move(error));
@@ -938,6 +1083,7 @@ impl<'a> Visitor<'a> for Replayer<'a, '_> {
 
     fn damaged(&mut self, at: usize, damage: Damage) {
         self.moves_only = false;
+        let _ = self.settle_first();
         let ply = self.line.as_ref().map_or(0, Line::ply);
         let token: &[u8] = match damage {
             Damage::UnclosedComment => b"{",

@@ -135,6 +135,7 @@ pub fn names(list: &str) -> Vec<String> {
 }
 
 pub mod games;
+pub mod laser_games;
 
 /// Runs the `cqlq` command in the crate's folder with `stdin` as its standard input.
 pub fn run_cqlq(args: &[&str], stdin: &[u8]) -> Output {

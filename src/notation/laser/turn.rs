@@ -121,6 +121,18 @@ impl Turn {
         Ok(Turn { action, victim })
     }
 
+    /// Whether the turn is one no chess move list writes: a swap, or a square on a file past
+    /// `h`.
+    #[must_use]
+    pub fn is_laser_only(&self) -> bool {
+        let beyond_h = |(file, _): SquareAt| file.char() > 'h';
+        match self.action {
+            Action::Swap { .. } => true,
+            Action::Step { from, to } => beyond_h(from) || beyond_h(to),
+            Action::Rotate { square, .. } => beyond_h(square),
+        }
+    }
+
     /// Appends the turn as the notation writes it now: `h2+`, not `h2r+`.
     pub fn write(&self, out: &mut Vec<u8>) {
         match self.action {

@@ -65,6 +65,12 @@ pub trait Visitor<'a> {
         None
     }
 
+    /// A move number, as written (`12.`, `12...`). `Break` skips the rest of the movetext.
+    fn move_number(&mut self, number: &'a [u8]) -> ControlFlow<()> {
+        let _ = number;
+        ControlFlow::Continue(())
+    }
+
     /// A move token in the notation of the movetext (in SAN, with any `+ # ! ?` glued to it),
     /// ending at byte `end`. `Break` skips the rest of the movetext.
     fn move_token(&mut self, token: &'a [u8], end: usize) -> ControlFlow<()> {
@@ -433,7 +439,11 @@ impl<'a> Lexer<'a> {
                 }
                 b'0'..=b'9' | 0xC2 => {
                     // Move numbers first: they are many, results one a game.
+                    let start = self.position;
                     if self.move_number() {
+                        if !skip && skipped == 0 {
+                            skip = visitor.move_number(&text[start..self.position]).is_break();
+                        }
                         continue;
                     }
                     if let Some(result) = self.result() {

@@ -10,7 +10,7 @@ use memchr::memchr;
 use super::halfmove::Outcome;
 use super::raw::{RawEntry, read_current_move};
 use crate::notation::pgn::{GameSpan, Visitor};
-use crate::notation::{GameSplitter, MoveReader, NativeFormat};
+use crate::notation::{FamilyMoves, GameSplitter, NativeFormat};
 use crate::variant::Variant;
 
 /// Files of `moves_raw` records.
@@ -120,8 +120,8 @@ impl NativeFormat for RawFormat {
         Some(GameSpan { start, movetext: start, end })
     }
 
-    fn moves(&self) -> &'static dyn MoveReader {
-        &super::RAW_MOVES
+    fn moves(&self) -> Option<FamilyMoves> {
+        Some(FamilyMoves::Classical(&super::RAW_MOVES))
     }
 }
 

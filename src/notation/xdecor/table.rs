@@ -11,7 +11,7 @@ use std::ops::ControlFlow;
 
 use super::halfmove::Outcome;
 use crate::notation::pgn::{GameSpan, Visitor};
-use crate::notation::{GameSplitter, MoveReader, MovetextReader, NativeFormat};
+use crate::notation::{FamilyMoves, GameSplitter, MovetextReader, NativeFormat};
 use crate::variant::Variant;
 
 /// Files of X-Decor move tables.
@@ -368,8 +368,8 @@ impl NativeFormat for TableFormat {
         Some(GameSpan { start, movetext: start, end })
     }
 
-    fn moves(&self) -> &'static dyn MoveReader {
-        &super::TABLE_MOVES
+    fn moves(&self) -> Option<FamilyMoves> {
+        Some(FamilyMoves::Classical(&super::TABLE_MOVES))
     }
 }
 

@@ -9,6 +9,7 @@
 pub mod attacks;
 mod board;
 mod fen;
+mod game;
 mod san;
 mod view;
 

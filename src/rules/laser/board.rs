@@ -246,6 +246,33 @@ impl LaserBoard {
         self.ply
     }
 
+    /// Makes `color` the side to move in move `fullmove` (from 1).
+    pub fn set_turn(&mut self, color: Color, fullmove: u32) {
+        self.turn = color;
+        let second = u32::from(color == Color::Black);
+        self.ply = fullmove.saturating_sub(1).saturating_mul(2).saturating_add(second);
+    }
+
+    /// The position as a setup of its variant: the pieces with their orientations, the side to
+    /// move and the move number.
+    #[must_use]
+    pub fn to_setup(&self) -> Setup<2> {
+        let mut setup = Setup::empty(self.layout.variant);
+        let mut occupied = self.occupied();
+        while occupied != 0 {
+            let at = occupied.trailing_zeros() as u8;
+            occupied &= occupied - 1;
+            let Some(piece) = self.piece_at(at) else { continue };
+            let square = crate::board::Square::from_index(u16::from(at));
+            setup.board.put(square, Piece { kind: self.kind_of(piece.kind), color: piece.color });
+            setup.board.set_mark(Mark::LevelLow, square, piece.orientation & 1 != 0);
+            setup.board.set_mark(Mark::LevelHigh, square, piece.orientation & 2 != 0);
+        }
+        setup.turn = self.turn;
+        setup.fullmove_number = self.ply / 2 + 1;
+        setup
+    }
+
     /// Where `color`'s laser would send its beam now, and what it would remove; the board is
     /// not changed.
     #[must_use]

@@ -21,6 +21,7 @@
 
 mod beam;
 mod board;
+mod game;
 mod layout;
 mod moves;
 mod turns;

@@ -116,7 +116,7 @@ fn run(
         Some(path) => format!("all are listed in {}", path.display()),
         None => "--errors FILE lists them all".to_owned(),
     };
-    if summary.errors == 0 {
+    if summary.errors == 0 && summary.warnings == 0 {
         // Games that were read but could not be converted.
         for line in &shown {
             note(format_args!("{line}"));

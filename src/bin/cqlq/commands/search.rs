@@ -157,16 +157,20 @@ pub(super) const SEARCHED_UP_TO_ERRORS: &str = "the positions before each error 
 /// The problems shown, and how many more there were (`where_listed` says where they all are);
 /// `kept` says what became of the games with errors.
 pub(super) fn report_problems(shown: &[String], summary: &Summary, where_listed: &str, kept: &str) {
-    if summary.errors == 0 {
+    if summary.errors == 0 && summary.warnings == 0 {
         return;
     }
     for line in shown {
         note(format_args!("{line}"));
     }
-    let more = summary.errors.saturating_sub(shown.len() as u64);
+    let more = (summary.errors + summary.warnings).saturating_sub(shown.len() as u64);
+    if summary.warnings > 0 {
+        let warnings = if summary.warnings == 1 { "warning" } else { "warnings" };
+        note(format_args!("{} {warnings}: moves whose record leaves out what the rules did", summary.warnings));
+    }
     if more > 0 {
         note(format_args!("{} games with errors ({more} more not shown; {where_listed})", summary.errors));
-    } else {
+    } else if summary.errors > 0 {
         let games = if summary.errors == 1 { "game" } else { "games" };
         note(format_args!("{} {games} with errors; {kept}", summary.errors));
     }

@@ -1,0 +1,75 @@
+//! [`GameRules`]: what replaying the games of a rule family needs of its board, so that one
+//! replayer serves every family and each family keeps its rules to itself.
+
+use std::fmt;
+
+use crate::notation::{FamilyMoves, MoveError, MoveErrorKind, MoveReader, ReadMove};
+use crate::position::{MoveFacts, RulesView};
+use crate::variant::{Family, Variant};
+
+/// A board of a rule family, as a game's replay drives it: where a game starts, how a move
+/// token of the family's own notation is played, what queries see of the move.
+///
+/// Replay is monomorphized per family: the classical family's moves are played without a call
+/// through a pointer.
+pub trait GameRules<const W: usize>: RulesView<W> + Clone + Send + Sync + 'static {
+    /// A move as played: what [`GameRules::facts`] and [`GameRules::warning`] need of it.
+    type Played: Copy + Send + Sync + fmt::Debug + 'static;
+
+    /// The family whose rules these are.
+    const FAMILY: Family;
+
+    /// Whether a game's move numbers say which side moves first (`1...`: the second player),
+    /// because the family's setups do not.
+    const TURN_FROM_MOVE_NUMBERS: bool = false;
+
+    /// The position a game of `variant` starts from: `setup` (the text of its `FEN` tag), else
+    /// the variant's initial position; or why the text is no position of the variant.
+    fn start(variant: &'static Variant, setup: Option<&str>) -> Result<Self, String>;
+
+    /// Plays a move token of the family's own notation (SAN; Laser Algebraic Notation). On an
+    /// error the board is unchanged; the kind is returned and any reason put in `reason`.
+    fn play_token(&mut self, token: &[u8], reason: &mut Option<MoveError>) -> Result<Self::Played, MoveErrorKind>;
+
+    /// Whether a token of the family's own notation is a null move.
+    fn is_null_token(token: &[u8]) -> bool {
+        let _ = token;
+        false
+    }
+
+    /// Plays a move that a native reader of another notation has read already. Only the
+    /// classical family has such readers; the others refuse the move.
+    fn play_read(
+        &mut self,
+        read: &dyn ReadMove,
+        reason: &mut Option<MoveError>,
+    ) -> Result<Self::Played, MoveErrorKind> {
+        let _ = read;
+        *reason = Some(MoveError::because(MoveErrorKind::Unreadable, "not a move of this game's rules"));
+        Err(MoveErrorKind::Unreadable)
+    }
+
+    /// The reader, among those a notation offers, that plays its tokens on this family's
+    /// boards; `None` when it offers none for this family.
+    fn reader_of(moves: FamilyMoves) -> Option<&'static dyn MoveReader<Self, Self::Played>>;
+
+    /// What queries see of `played`, the move that reached this position.
+    fn facts(&self, played: Self::Played) -> Option<MoveFacts>;
+
+    /// What the rules did that the record of `played` (reaching this position) does not say,
+    /// in words: a warning, the move stands.
+    fn warning(&self, played: &Self::Played) -> Option<String> {
+        let _ = played;
+        None
+    }
+
+    /// Writes the position as its variant writes positions (FEN; Setup Notation and the side
+    /// to move).
+    fn write_position(&self, out: &mut String);
+
+    /// Takes a game's first move number, `fullmove`, and whether the second player makes that
+    /// move (`1...`), as who moves first: for families whose setups do not say.
+    fn number_first_move(&mut self, fullmove: u32, second: bool) {
+        let _ = (fullmove, second);
+    }
+}
