@@ -1048,21 +1048,41 @@ fn transforms_that_need_a_square_board() {
 
 #[test]
 fn filters_that_need_check() {
-    for (variant, king) in [("Laser Chess", "K"), ("Chess Evolved Online", "KK")] {
-        let no_check = |word: &str| format!("'{word}' needs check and attacks, and {variant} has no check");
+    let laser_why = ": a beam that reaches a King removes it, and the game ends";
+    let ceo_why = ": a side loses when its morale runs out, and a King is captured like any unit";
+    for (variant, king, why) in [("Laser Chess", "K", laser_why), ("Chess Evolved Online", "KK", ceo_why)] {
+        let no_check = |word: &str| format!("'{word}' needs check, and {variant} has no check{why}");
         for (query, word, width) in [
             ("check".to_owned(), "check", 5),
             ("mate".to_owned(), "mate", 4),
             ("stalemate".to_owned(), "stalemate", 9),
             ("pin".to_owned(), "pin", 3),
             (format!("pin to {king}"), "pin", 4 + 3 + king.len()),
-            (format!("{king} attacks a1"), "attacks", king.len() + 11),
-            (format!("a1 attackedby {king}"), "attacks", king.len() + 14),
-            ("move to a1".to_owned(), "move", 10),
-            ("move previous".to_owned(), "move", 13),
         ] {
             assert_eq!(error(&query, variant), shown(&no_check(word), &query, 1, 1, width), "{variant}: {query}");
         }
+    }
+    // Laser Chess has attacks (what a beam would remove) and moves; Chess Evolved Online's
+    // cqlq does not play yet.
+    let not_played = |word: &str| {
+        format!("'{word}' needs the rules of attack and moves of Chess Evolved Online, which cqlq does not play yet")
+    };
+    for (query, word, width) in [
+        ("KK attacks a1", "attacks", 13),
+        ("a1 attackedby KK", "attacks", 16),
+        ("move to a1", "move", 10),
+        ("move previous", "move", 13),
+    ] {
+        assert_eq!(error(query, "Chess Evolved Online"), shown(&not_played(word), query, 1, 1, width), "{query}");
+        let query = query.replace("KK", "L");
+        assert!(Query::parse(&query).unwrap().compile(common::variant("Laser Chess")).is_ok(), "{query}");
+    }
+    // The words about lasers are Laser Chess's.
+    for (query, width) in [("beam", 4), ("beam next", 9), ("hit", 3), ("move previous rotate", 20)] {
+        assert!(Query::parse(query).unwrap().compile(common::variant("Laser Chess")).is_ok(), "{query}");
+        let word = if query.starts_with("move") { "move rotate" } else { query };
+        let message = format!("'{word}' is about the lasers of Laser Chess, and Standard has none");
+        assert_eq!(error(query, "Standard"), shown(&message, query, 1, 1, width), "{query}");
     }
     // Croatian Chess has check, but cqlq does not play it yet.
     let query = "pin from R";

@@ -108,3 +108,60 @@ fn pgn_games_replay_to_the_positions_they_were_played_to() {
     eprintln!("{} games, {plies} plies, {red_first} with Red first", games.len());
     assert!(red_first >= 100);
 }
+
+/// A game of Ace in PGN.
+fn ace(event: &str, movetext: &str) -> String {
+    format!("[Event \"{event}\"]\n[Variant \"Laser Chess\"]\n\n{movetext}\n\n")
+}
+
+/// Each wrong turn is reported at its ply, with its token and why; a removal the record leaves
+/// out is made and reported as a warning; the games around either replay as they do alone.
+#[test]
+fn wrong_turns_are_reported_at_their_ply_and_spare_the_games_around() {
+    let good = ace("good", "1. c5b4 h5i4xc4 2. f1f2 h4+xb4 3. d6- f5e6 *");
+    let alone = replay(&good, "true");
+    assert_eq!((alone[0].error.as_ref(), alone[0].matched.len()), (None, 7));
+    let cases = [
+        (
+            "1. j4j3xg3 *",
+            1,
+            "j4j3xg3",
+            "the record says the beam removes the piece on g3, but it leaves the board after g1, removing nothing",
+        ),
+        ("1. e4e3 h8+ 2. e3e2 h8- 3. e2ue1 *", 5, "e2ue1", "not with the King on e1"),
+        ("1. h2i1 *", 1, "h2i1", "i1 is reserved for Red's pieces"),
+        ("1. h2i2 h8+ 2. i2j1 *", 3, "i2j1", "j1 is a laser's square"),
+        ("1. j4j5 *", 1, "j4j5", "j5 is occupied"),
+        ("1. c5b4 h5i4xc5 *", 2, "h5i4xc5", "it removes Blue's Deflector on c4"),
+        ("1. k1k2 *", 1, "k1k2", "k1 is not on the board"),
+        ("1. j4 *", 1, "j4", "not a move"),
+        ("1. j4j3 j4j3 *", 2, "j4j3", "no piece of the side to move on j4"),
+    ];
+    for (movetext, ply, token, reason) in cases {
+        let text = [good.clone(), ace("bad", movetext), good.clone()].concat();
+        let records = replay(&text, "true");
+        assert_eq!(records.len(), 3, "{movetext}");
+        for neighbour in [&records[0], &records[2]] {
+            assert_eq!((neighbour.error.as_ref(), neighbour.matched.len()), (None, 7), "{movetext}");
+        }
+        let error = records[1].error.as_ref().unwrap_or_else(|| panic!("{movetext}: no error"));
+        let message = error.kind.to_string();
+        assert_eq!((error.ply, error.token.as_str()), (ply, token), "{movetext}: {message}");
+        assert!(message.contains(reason), "{movetext}: {message}");
+        // The positions before the wrong turn were searched.
+        assert_eq!(records[1].matched.len(), ply as usize, "{movetext}");
+    }
+    // A removal the record leaves out: made, and told as a warning; the game goes on.
+    let text = [good.clone(), ace("unwritten", "1. c5b4 h5i4 2. f1f2 h4+xb4 *"), good.clone()].concat();
+    let records = replay(&text, "true");
+    assert_eq!(records[1].error, None);
+    assert_eq!(records[1].matched.len(), 5);
+    let warnings = &records[1].warnings;
+    assert_eq!(warnings.len(), 1);
+    assert_eq!((warnings[0].ply, warnings[0].token.as_str()), (2, "h5i4"));
+    assert_eq!(
+        warnings[0].text,
+        "the turn writes no removal, but the beam removes Blue's Deflector (h5i4xc4): removed all the same"
+    );
+    assert!(records[0].warnings.is_empty() && records[2].warnings.is_empty());
+}

@@ -317,6 +317,18 @@ pub trait RulesView<const W: usize>: PositionView<W> {
         let _ = (shielded, pin);
     }
 
+    /// The squares a laser's beam passes through: of the last shot, or (`next`) of the shot
+    /// the side to move's laser would fire now. None where the variant has no lasers.
+    fn beam(&self, next: bool) -> SquareSet<W> {
+        let _ = next;
+        SquareSet::EMPTY
+    }
+
+    /// The square of the piece the last shot of a laser removed, if any.
+    fn hit(&self) -> SquareSet<W> {
+        SquareSet::EMPTY
+    }
+
     /// The number of the move, as the FEN counts it (1 in the first move).
     fn move_number(&self) -> u32;
 
@@ -395,6 +407,12 @@ impl<const W: usize, T: RulesView<W>> RulesView<W> for &T {
     }
     fn pins(&self, shielded: SquareSet<W>, pin: &mut dyn FnMut(Square, Square, Square)) {
         (**self).pins(shielded, pin);
+    }
+    fn beam(&self, next: bool) -> SquareSet<W> {
+        (**self).beam(next)
+    }
+    fn hit(&self) -> SquareSet<W> {
+        (**self).hit()
     }
     fn move_number(&self) -> u32 {
         (**self).move_number()

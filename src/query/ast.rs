@@ -577,6 +577,13 @@ pub enum Word {
     DoubledPawns,
     /// `connectedpawns`: the pawns with a pawn of their side on a file beside theirs.
     ConnectedPawns,
+    /// `beam`: the squares the last shot of a laser passed through (Laser Chess).
+    Beam,
+    /// `beam next`: the squares the laser of the side to move would pass through if it fired
+    /// now (Laser Chess).
+    BeamNext,
+    /// `hit`: the square of the piece the last shot removed (Laser Chess).
+    Hit,
 }
 
 impl Word {
@@ -605,6 +612,9 @@ impl Word {
             Word::IsolatedPawns => "isolatedpawns",
             Word::DoubledPawns => "doubledpawns",
             Word::ConnectedPawns => "connectedpawns",
+            Word::Beam => "beam",
+            Word::BeamNext => "beam next",
+            Word::Hit => "hit",
         }
     }
 
@@ -612,6 +622,12 @@ impl Word {
     #[must_use]
     pub const fn needs_check(self) -> bool {
         matches!(self, Word::Check | Word::Mate | Word::Stalemate)
+    }
+
+    /// Whether the word is about the lasers of Laser Chess.
+    #[must_use]
+    pub const fn needs_lasers(self) -> bool {
+        matches!(self, Word::Beam | Word::BeamNext | Word::Hit)
     }
 }
 
@@ -646,6 +662,10 @@ pub struct MoveFilter {
     pub castle: Option<Castle>,
     /// `drop`: a piece put on the board from the hand.
     pub drop: bool,
+    /// `rotate`: a piece turning on its square (Laser Chess).
+    pub rotate: bool,
+    /// `swap`: a Switch changing places with another piece (Laser Chess).
+    pub swap: bool,
 }
 
 /// How long a variable's value lasts.

@@ -78,7 +78,13 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
             Word::Ply | Word::MoveNumber | Word::SideToMove | Word::White | Word::Black | Word::GameNumber => {
                 Type::Number
             }
-            Word::PassedPawns | Word::IsolatedPawns | Word::DoubledPawns | Word::ConnectedPawns => Type::Set,
+            Word::PassedPawns
+            | Word::IsolatedPawns
+            | Word::DoubledPawns
+            | Word::ConnectedPawns
+            | Word::Beam
+            | Word::BeamNext
+            | Word::Hit => Type::Set,
             _ => Type::Filter,
         },
         ExprKind::Attacks { .. }

@@ -11,9 +11,9 @@ use super::check::{Type, type_of};
 use super::context::GameTest;
 use super::diagnostic::{Diagnostic, quoted, unknown_variant};
 use super::plan::{
-    CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, FilterNode, FindCount, FindNode, LoopNode,
-    MoveNode, Needs, NumberNode, PieceClass, PositionNode, Program, Sequence, SetNode, SetValue, SortKey, Step,
-    TextNode, TextValue, ValueNode, XRayNode,
+    CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, FilterNode, FindCount, FindNode, LaserSet,
+    LoopNode, MoveNode, Needs, NumberNode, PieceClass, PositionNode, Program, Sequence, SetNode, SetValue, SortKey,
+    Step, TextNode, TextValue, ValueNode, XRayNode,
 };
 use std::collections::HashMap;
 
@@ -396,7 +396,7 @@ impl<const W: usize> Compiler<'_, W> {
                 SetNode::Complement { set: Box::new(set), backhand }
             }
             ExprKind::Attacks { attackers, targets, side } => {
-                self.need_rules(expr.span, "attacks");
+                self.need_rules(expr.span, "attacks", false);
                 SetNode::Attacks {
                     attackers: Box::new(self.set(attackers)),
                     targets: Box::new(self.set(targets)),
@@ -404,9 +404,10 @@ impl<const W: usize> Compiler<'_, W> {
                 }
             }
             ExprKind::Between(first, second) => SetNode::Between(Box::new(self.set(first)), Box::new(self.set(second))),
+            ExprKind::Word(word) if word.needs_lasers() => self.laser_set(*word, expr.span),
             ExprKind::Word(word) => SetNode::Unmapped(Box::new(self.pawn_structure(*word))),
             ExprKind::Arrows { forward, sets } if sets.len() == 2 => {
-                self.need_rules(expr.span, "->");
+                self.need_rules(expr.span, "->", false);
                 let (left, right) = (Box::new(self.set(&sets[0])), Box::new(self.set(&sets[1])));
                 if *forward {
                     SetNode::Attacks { attackers: left, targets: right, side: AttackSide::Attackers }
@@ -423,7 +424,7 @@ impl<const W: usize> Compiler<'_, W> {
                 SetNode::Ray { lines: *lines, sets: sets.iter().map(|set| self.set(set)).collect() }
             }
             ExprKind::Pin { from, through, to } => {
-                self.need_rules(expr.span, "pin");
+                self.need_rules(expr.span, "pin", true);
                 let everywhere = SetNode::Squares { squares: self.masks.full(), backhand: [KindSet::EMPTY; 2] };
                 let kings = self.kings();
                 let mut optional = |set: &Option<Box<Expr>>, default: SetNode<W>| {
@@ -658,26 +659,42 @@ impl<const W: usize> Compiler<'_, W> {
 
     // ----- Positions, moves and games ------------------------------------------------------------
 
-    /// Reports a filter that needs rules of attack and moves the variant lacks (or cqlq does
-    /// not have for it).
-    fn need_rules(&mut self, span: Span, what: &str) {
-        let variant = self.variant;
-        let message = match variant.family {
-            Family::Classical => return,
-            Family::ChessEvolved | Family::Laser => {
-                format!("'{what}' needs check and attacks, and {} has no check", variant.name)
-            }
-            Family::Croatian => format!(
-                "'{what}' needs the rules of attack and moves of {}, which cqlq does not play yet",
-                variant.name
-            ),
+    /// Reports a filter that needs rules of attack and moves (and with `check`, check) that
+    /// the variant lacks, or cqlq does not have for it.
+    fn need_rules(&mut self, span: Span, what: &str, check: bool) {
+        let (variant, family) = (self.variant, self.variant.family);
+        let message = if check && !family.has_check() {
+            let why = family.instead_of_check().map(|why| format!(": {why}")).unwrap_or_default();
+            format!("'{what}' needs check, and {} has no check{why}", variant.name)
+        } else if !family.is_played() {
+            format!("'{what}' needs the rules of attack and moves of {}, which cqlq does not play yet", variant.name)
+        } else {
+            return;
         };
         self.diagnostics.push(Diagnostic::new(span, message));
     }
 
+    /// Reports a filter about lasers in a variant that has none.
+    fn need_lasers(&mut self, span: Span, what: &str) {
+        if !self.variant.family.has_lasers() {
+            let message = format!("'{what}' is about the lasers of Laser Chess, and {} has none", self.variant.name);
+            self.diagnostics.push(Diagnostic::new(span, message));
+        }
+    }
+
+    /// `beam`, `beam next`, `hit`.
+    fn laser_set(&mut self, word: Word, span: Span) -> SetNode<W> {
+        self.need_lasers(span, word.text());
+        SetNode::Laser(match word {
+            Word::Beam => LaserSet::Beam,
+            Word::BeamNext => LaserSet::BeamNext,
+            _ => LaserSet::Hit,
+        })
+    }
+
     fn word(&mut self, word: Word, span: Span) -> FilterNode<W> {
         if word.needs_check() {
-            self.need_rules(span, word.text());
+            self.need_rules(span, word.text(), true);
         }
         match word {
             Word::Wtm => FilterNode::Turn(Color::White),
@@ -700,7 +717,10 @@ impl<const W: usize> Compiler<'_, W> {
             | Word::PassedPawns
             | Word::IsolatedPawns
             | Word::DoubledPawns
-            | Word::ConnectedPawns => unreachable!("check: {} is a number or a set", word.text()),
+            | Word::ConnectedPawns
+            | Word::Beam
+            | Word::BeamNext
+            | Word::Hit => unreachable!("check: {} is a number or a set", word.text()),
         }
     }
 
@@ -775,7 +795,12 @@ impl<const W: usize> Compiler<'_, W> {
     }
 
     fn move_filter(&mut self, filter: &MoveFilter, span: Span) -> SetNode<W> {
-        self.need_rules(span, "move");
+        self.need_rules(span, "move", false);
+        for (asked, word) in [(filter.rotate, "rotate"), (filter.swap, "swap")] {
+            if asked {
+                self.need_lasers(span, &format!("move {word}"));
+            }
+        }
         let promote = filter.promote.as_ref().map(|promote| match self.set(promote) {
             SetNode::Pieces { classes, .. } => classes,
             _ => Vec::new(),
@@ -795,6 +820,8 @@ impl<const W: usize> Compiler<'_, W> {
             en_passant: filter.en_passant,
             castle,
             drop: filter.drop,
+            rotate: filter.rotate,
+            swap: filter.swap,
             by_facts: false,
         };
         // Transforms and simplification keep squares and pieces what they are: a move the
@@ -1156,6 +1183,7 @@ fn may_hold_backhand<const W: usize>(set: &SetNode<W>) -> bool {
         | SetNode::Pin { .. }
         | SetNode::Move(_)
         | SetNode::Variable(_)
+        | SetNode::Laser(_)
         | SetNode::Loop(_) => false,
         SetNode::At(_, set) => may_hold_backhand(set),
         SetNode::Unmapped(set) => may_hold_backhand(set),

@@ -55,8 +55,7 @@ pub use state::{Identities, State};
 use crate::board::Width;
 use crate::each_position;
 use crate::position::{AnyPosition, Position, PositionView};
-use crate::rules::classical::Board;
-use crate::variant::{Family, Variant};
+use crate::variant::Variant;
 use ast::{ExprKind, Header, QueryAst};
 
 /// The first `sort` filter in an expression (the outer first, then in the order written).
@@ -250,13 +249,7 @@ impl Plan {
         if position.variant() != self.variant {
             return false;
         }
-        if self.variant.family == Family::Classical
-            && let (Some(program), Some(position)) =
-                (self.program::<1>(), (position as &dyn Any).downcast_ref::<Position<1>>())
-        {
-            return program.matches(&Board::from_position(position));
-        }
-        self.program::<W>().is_some_and(|program| program.matches(position))
+        self.program::<W>().is_some_and(|program| crate::rules::matches_with_rules(program, position))
     }
 
     /// The compiled program, if the variant's square sets take `W` words; run it on any

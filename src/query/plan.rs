@@ -97,6 +97,9 @@ pub(crate) enum SetNode<const W: usize> {
     /// A set that transforms leave as it is (the pawn structures: `passedpawns` is the same
     /// set in every copy of a transformed filter).
     Unmapped(Box<SetNode<W>>),
+    /// What the lasers did or would do (Laser Chess): the same in every copy of a transformed
+    /// filter.
+    Laser(LaserSet),
     /// The last set of a block, empty where the filters before it do not all match.
     Block(Box<Sequence<SetNode<W>, W>>),
 }
@@ -212,6 +215,17 @@ pub(crate) enum ValueNode<const W: usize> {
     Position(PositionNode<W>),
 }
 
+/// The squares of a laser's beam, or of what it hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum LaserSet {
+    /// `beam`: the squares the last shot passed through.
+    Beam,
+    /// `beam next`: the squares the side to move's laser would pass through now.
+    BeamNext,
+    /// `hit`: the square of the piece the last shot removed.
+    Hit,
+}
+
 /// A `move` filter.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct MoveNode<const W: usize> {
@@ -223,6 +237,10 @@ pub(crate) struct MoveNode<const W: usize> {
     pub en_passant: bool,
     pub castle: Option<Option<Wing>>,
     pub drop: bool,
+    /// Only rotations (Laser Chess).
+    pub rotate: bool,
+    /// Only swaps (Laser Chess).
+    pub swap: bool,
     /// Whether the move alone decides the sets ([`MoveNode::decided_by_facts`]), found once.
     pub by_facts: bool,
 }
@@ -759,6 +777,14 @@ impl<const W: usize> Program<W> {
                 self.on_board(classes, *empty, &context.frames[at].position) & *squares
             }
             SetNode::Move(node) => self.moves(node, context, at),
+            SetNode::Laser(set) => {
+                let view = &context.frames[at].position;
+                match set {
+                    LaserSet::Beam => view.beam(false),
+                    LaserSet::BeamNext => view.beam(true),
+                    LaserSet::Hit => view.hit(),
+                }
+            }
             _ => self.composite_squares(node, context, at),
         }
     }
@@ -928,6 +954,7 @@ impl<const W: usize> Program<W> {
             | SetNode::XRay(..)
             | SetNode::Pin { .. }
             | SetNode::Move(..)
+            | SetNode::Laser(..)
             | SetNode::Loop(..) => SetValue::board(self.squares(node, context, at)),
             SetNode::Variable(slot) => self.set_variable(*slot, context, at),
             SetNode::If(conditional) => match self.choose(conditional, context, at) {
@@ -1313,6 +1340,8 @@ impl<const W: usize> MoveNode<W> {
         }) && (!self.en_passant || m.is_en_passant())
             && self.castle.is_none_or(|wing| m.castle().is_some() && wing.is_none_or(|wing| m.castle() == Some(wing)))
             && (!self.drop || m.is_drop())
+            && (!self.rotate || m.rotation().is_some())
+            && (!self.swap || m.is_swap())
     }
 
     /// The square a fitting move gives: where it lands when the filter names that, else where

@@ -499,7 +499,7 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
             SetNode::Loop(node) => SetNode::Loop(boxed(&**node, mapper)?),
             SetNode::At(position, set) => SetNode::At(boxed(&**position, mapper)?, boxed(&**set, mapper)?),
             SetNode::Block(block) => SetNode::Block(boxed(&**block, mapper)?),
-            SetNode::Variable(_) | SetNode::Unmapped(_) => self.clone(),
+            SetNode::Variable(_) | SetNode::Unmapped(_) | SetNode::Laser(_) => self.clone(),
             SetNode::Dash(node) => SetNode::Dash(boxed(&**node, mapper)?),
         })
     }
@@ -715,6 +715,7 @@ impl<const W: usize> Canonical for SetNode<W> {
             | SetNode::At(..)
             | SetNode::Block(_)
             | SetNode::Unmapped(_)
+            | SetNode::Laser(_)
             | SetNode::Dash(_) => self.clone(),
             SetNode::MakeSquare(file, rank) => {
                 SetNode::MakeSquare(Box::new(file.canonical()), Box::new(rank.canonical()))

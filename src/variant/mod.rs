@@ -42,6 +42,28 @@ impl Family {
     pub const fn has_check(self) -> bool {
         matches!(self, Family::Classical | Family::Croatian)
     }
+
+    /// What stands for check in a family without it, in words (for messages).
+    #[must_use]
+    pub const fn instead_of_check(self) -> Option<&'static str> {
+        match self {
+            Family::Laser => Some("a beam that reaches a King removes it, and the game ends"),
+            Family::ChessEvolved => Some("a side loses when its morale runs out, and a King is captured like any unit"),
+            Family::Classical | Family::Croatian => None,
+        }
+    }
+
+    /// Whether cqlq plays the family's moves (and so knows its attacks and legal moves).
+    #[must_use]
+    pub const fn is_played(self) -> bool {
+        matches!(self, Family::Classical | Family::Laser)
+    }
+
+    /// Whether the family's pieces include lasers, whose beams remove pieces.
+    #[must_use]
+    pub const fn has_lasers(self) -> bool {
+        matches!(self, Family::Laser)
+    }
 }
 
 /// The notation a variant's game records are written in.

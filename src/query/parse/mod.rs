@@ -1175,6 +1175,8 @@ impl Builder {
             en_passant: false,
             castle: None,
             drop: false,
+            rotate: false,
+            swap: false,
         };
         let mut depth = 0;
         for part in pair.into_inner() {
@@ -1190,6 +1192,8 @@ impl Builder {
                 Rule::move_flag => match part.as_str().to_ascii_lowercase().as_str() {
                     "enpassant" => filter.en_passant = true,
                     "drop" => filter.drop = true,
+                    "rotate" => filter.rotate = true,
+                    "swap" => filter.swap = true,
                     "castle" => filter.castle = Some(Castle::Any),
                     "o-o" => filter.castle = Some(Castle::KingSide),
                     _ => filter.castle = Some(Castle::QueenSide),
@@ -1295,6 +1299,9 @@ fn word(text: &str) -> Word {
         "isolatedpawns" => Word::IsolatedPawns,
         "doubledpawns" => Word::DoubledPawns,
         "connectedpawns" => Word::ConnectedPawns,
+        "hit" => Word::Hit,
+        "beam" => Word::Beam,
+        beam if beam.starts_with("beam") => Word::BeamNext,
         _ => Word::MoveNumber,
     }
 }

@@ -349,6 +349,14 @@ impl RulesView<2> for LaserBoard {
         moves.extend(turns.into_iter().filter_map(|m| self.facts_of(m)));
     }
 
+    fn beam(&self, next: bool) -> SquareSet<2> {
+        LaserBoard::set(if next { self.aim(self.turn).path } else { self.last_shot.path })
+    }
+
+    fn hit(&self) -> SquareSet<2> {
+        LaserBoard::set(self.last_shot.hit.map_or(0, |(square, _)| 1u128 << square))
+    }
+
     fn move_number(&self) -> u32 {
         self.ply / 2 + 1
     }

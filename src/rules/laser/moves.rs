@@ -62,13 +62,22 @@ impl IllegalLaserMove {
             IllegalLaserMove::LaserMoves => "a laser never moves".to_owned(),
             IllegalLaserMove::NotAdjacent => "a piece goes one square, to a neighbouring square".to_owned(),
             IllegalLaserMove::Occupied(square) => format!("{} is occupied", name(square)),
+            IllegalLaserMove::Barred(square) if board.layout().lasers.contains(&square) => {
+                format!("{} is a laser's square, where no other piece goes", name(square))
+            }
             IllegalLaserMove::Barred(square) => {
-                format!("{} is a laser's square or reserved for the other side", name(square))
+                let other = board.layout().variant.players[board.turn().other().index()];
+                format!("{} is reserved for {other}'s pieces", name(square))
             }
             IllegalLaserMove::NotASwitch(square) => format!("the piece on {} is no Switch", name(square)),
-            IllegalLaserMove::CannotSwap(square) => {
-                format!("a Switch swaps only with a Deflector or a Defender, not with the piece on {}", name(square))
-            }
+            IllegalLaserMove::CannotSwap(square) => match board.piece_at(square) {
+                Some(piece) => format!(
+                    "a Switch swaps only with a Deflector or a Defender, not with the {} on {}",
+                    piece.kind.name(),
+                    name(square)
+                ),
+                None => format!("a Switch swaps with a piece, and {} is empty", name(square)),
+            },
         }
     }
 }
@@ -99,11 +108,12 @@ impl LaserBoard {
                 if !self.neighbours(from, to) {
                     return Err(IllegalLaserMove::NotAdjacent);
                 }
-                if self.piece_at(to).is_some() {
-                    return Err(IllegalLaserMove::Occupied(to));
-                }
+                // A laser's square is barred before it is occupied (by the laser).
                 if barred(to) {
                     return Err(IllegalLaserMove::Barred(to));
+                }
+                if self.piece_at(to).is_some() {
+                    return Err(IllegalLaserMove::Occupied(to));
                 }
             }
             LaserMove::Rotate { square, .. } => {
