@@ -7,6 +7,7 @@ use common::laser_games::{Game, Random, setups};
 use cqlq::Variant;
 use cqlq::notation::Container;
 use cqlq::notation::laser::{Turn, setup_notation};
+use cqlq::notation::sniff::read_position;
 use cqlq::query::Query;
 use cqlq::rules::laser::LaserBoard;
 use cqlq::search::{GameRecord, Plans, PositionsFormat, ReplayOptions, replay_range};
@@ -164,4 +165,36 @@ fn wrong_turns_are_reported_at_their_ply_and_spare_the_games_around() {
         "the turn writes no removal, but the beam removes Blue's Deflector (h5i4xc4): removed all the same"
     );
     assert!(records[0].warnings.is_empty() && records[2].warnings.is_empty());
+}
+
+/// The positions a replay writes (Setup Notation and the side to move) read back as positions
+/// standing alone, which a query about the rules (the next beam, what a laser would remove, the
+/// legal swaps) answers as it did in the game.
+#[test]
+fn written_positions_read_back_and_match_as_in_their_games() {
+    let query = "cql(variant \"Laser Chess\") beam next & [KSDB] or L attacks [ksdb] or move legal swap capture .";
+    let mut random = Random(0x9e6c_63d0_676a_9a99);
+    let mut text = String::new();
+    for (name, start) in setups() {
+        for index in 0..8 {
+            text.push_str(&Game::random(name, &start, &mut random, 60, index % 2 == 1).pgn(name));
+        }
+    }
+    let records = replay(&text, query);
+    let plan = Query::parse(query).unwrap().compile(common::laser_games::laser()).unwrap();
+    let (mut positions, mut matched) = (0, 0);
+    for record in &records {
+        assert_eq!(record.error, None);
+        let found: Vec<u32> = record.matched.iter().map(|matched| matched.ply).collect();
+        for line in String::from_utf8(record.positions.clone()).unwrap().lines() {
+            let fields: Vec<&str> = line.split('\t').collect();
+            let ply: u32 = fields[1].parse().unwrap();
+            let position = read_position(fields[2], None).unwrap_or_else(|error| panic!("{line}: {error}"));
+            assert_eq!(plan.matches(&position), found.contains(&ply), "{line}");
+            positions += 1;
+            matched += usize::from(found.contains(&ply));
+        }
+    }
+    eprintln!("{positions} positions, {matched} matched");
+    assert!(matched > positions / 10 && matched < positions, "{matched} of {positions}");
 }

@@ -132,7 +132,7 @@ fn candidates(text: &str, variant: Option<&'static Variant>, epd: bool) -> Vec<(
     if let Some(variant) = variant {
         let format = match variant.family {
             Family::Croatian if coded.is_some() => PositionFormat::SetupString,
-            Family::Laser if !epd && text.split_ascii_whitespace().count() == 1 => {
+            Family::Laser if !epd && text.split_ascii_whitespace().count() <= 2 => {
                 return vec![(variant, PositionFormat::SetupNotation), (variant, PositionFormat::Fen)];
             }
             _ => PositionFormat::Fen,

@@ -3,7 +3,8 @@
 //! Pieces are `K S D B L` (King, Switch, Defender, Deflector, Laser), upper case for Blue and
 //! lower case for Red, each followed by one `+` per quarter turn clockwise from its base
 //! orientation; digits 1-9 count empty squares and `*` stands for ten. Blue moves first; the
-//! notation has no side-to-move field.
+//! notation has no side-to-move field, but cqlq writes positions with one after a space (`w`
+//! Blue, `b` Red, as FEN), and reads it where it is.
 //!
 //! ```
 //! use cqlq::notation::laser::setup_notation;
@@ -21,14 +22,14 @@ use std::fmt;
 
 use crate::notation::rows::{self, BoardError, RowSyntax};
 use crate::position::Setup;
-use crate::variant::{Family, Variant};
+use crate::variant::{Color, Family, Variant};
 
 /// Why a Setup Notation text could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParseSetupNotationError {
     /// Setup Notation describes Laser Chess boards only.
     NotLaser(&'static str),
-    /// The text is not one word.
+    /// The text is not one word, or one and a side to move.
     Fields,
     /// The rows.
     Board(BoardError),
@@ -40,7 +41,9 @@ impl fmt::Display for ParseSetupNotationError {
             ParseSetupNotationError::NotLaser(name) => {
                 write!(f, "setup notation describes Laser Chess boards, not {name}")
             }
-            ParseSetupNotationError::Fields => f.write_str("setup notation is one word of eight rows"),
+            ParseSetupNotationError::Fields => f.write_str(
+                "setup notation is one word of eight rows, and may be followed by the side to move (w or b)",
+            ),
             ParseSetupNotationError::Board(error) => write!(f, "invalid setup notation: {error}"),
         }
     }
@@ -54,10 +57,15 @@ pub fn read<const W: usize>(variant: &'static Variant, text: &str) -> Result<Set
         return Err(ParseSetupNotationError::NotLaser(variant.name));
     }
     let mut words = text.split_ascii_whitespace();
-    let (Some(board), None) = (words.next(), words.next()) else {
+    let (Some(board), side, None) = (words.next(), words.next(), words.next()) else {
         return Err(ParseSetupNotationError::Fields);
     };
     let mut setup = Setup::empty(variant);
+    setup.turn = match side {
+        None | Some("w") => Color::White,
+        Some("b") => Color::Black,
+        Some(_) => return Err(ParseSetupNotationError::Fields),
+    };
     setup.board = rows::read(variant, board, RowSyntax::SetupNotation).map_err(ParseSetupNotationError::Board)?;
     Ok(setup)
 }

@@ -128,6 +128,14 @@ impl LaserBoard {
         let black = u32::from(setup.turn == Color::Black);
         board.ply = setup.fullmove_number.saturating_sub(1).saturating_mul(2).saturating_add(black);
         board.validate()?;
+        // A side without its King lost it to a beam: the game is over.
+        let kings = board.of_kind(LaserKind::King);
+        let has_king = |color: Color| kings & board.side(color) != 0;
+        board.winner = match (has_king(Color::White), has_king(Color::Black)) {
+            (true, false) => Some(Color::White),
+            (false, true) => Some(Color::Black),
+            _ => None,
+        };
         Ok(board)
     }
 
@@ -511,7 +519,7 @@ mod tests {
 
     #[test]
     fn queries_see_the_turns_and_what_the_lasers_would_remove() {
-        let setup = setup_notation::read::<2>(laser(), "l++9/*/*/4k4B/*/*/*/9L").unwrap();
+        let setup = setup_notation::read::<2>(laser(), "l++1K7/*/*/4k4B/*/*/*/9L").unwrap();
         let board = LaserBoard::from_setup(&setup).unwrap();
         let layout = board.layout();
         let square = |name: &str| crate::board::Square::from_index(u16::from(layout.square(name).unwrap()));
@@ -525,11 +533,17 @@ mod tests {
         board.legal_turns(&mut turns);
         assert_eq!(facts.len(), turns.len());
         let rotations = facts.iter().filter(|m| m.rotation().is_some()).count();
-        assert_eq!(rotations, 4);
-        // Every turn moves or turns the laser or the Deflector, so the King is safe; turned
+        assert_eq!(rotations, 6);
+        // A turn of Blue's King leaves the beam on Red's King.
+        let piece = |kind: LaserKind, color| Piece { kind: layout.kinds[kind as usize], color };
+        let (king_turns, others): (Vec<&MoveFacts>, Vec<&MoveFacts>) =
+            facts.iter().partition(|m| m.mover() == piece(LaserKind::King, Color::White));
+        assert!(!king_turns.is_empty());
+        assert!(king_turns.iter().all(|m| m.captured() == Some(piece(LaserKind::King, Color::Black))));
+        // The others move or turn the laser or the Deflector, so Red's King is safe; turned
         // clockwise, the Deflector shows the beam its back.
-        let deflector = Piece { kind: layout.kinds[LaserKind::Deflector as usize], color: Color::White };
-        let captures: Vec<&MoveFacts> = facts.iter().filter(|m| m.captured().is_some()).collect();
+        let deflector = piece(LaserKind::Deflector, Color::White);
+        let captures: Vec<&MoveFacts> = others.into_iter().filter(|m| m.captured().is_some()).collect();
         assert_eq!(captures.len(), 1);
         assert_eq!((captures[0].rotation(), captures[0].captured()), (Some(true), Some(deflector)));
         assert_eq!(board.move_number(), 1);

@@ -157,7 +157,7 @@ mod tests {
     fn a_removal_the_record_leaves_out_is_made_and_told() {
         // Turned a quarter, Blue's Deflector on j5 sends the beam along rank 5 onto Red's King.
         let laser = Variant::by_name("Laser Chess").unwrap();
-        let setup = crate::notation::laser::setup_notation::read::<2>(laser, "l++9/*/*/4k4B+++/*/*/*/9L").unwrap();
+        let setup = crate::notation::laser::setup_notation::read::<2>(laser, "l++1K7/*/*/4k4B+++/*/*/*/9L").unwrap();
         let start = LaserBoard::from_setup(&setup).unwrap();
         assert_eq!(start.aim(crate::Color::White).hit, None);
         let mut board = start.clone();
