@@ -9,20 +9,20 @@
 //! Printed: for each corpus, on 1 thread and on all threads, the time and the plies replayed
 //! and tested per second, and Laser Chess's time per ply against classical replay's.
 
-use std::io;
 use std::path::{Path, PathBuf};
-
-use cqlq::Query;
-use cqlq::search::{Found, Input, Search, SearchOptions, Sink, Summary};
 
 #[path = "common/measure.rs"]
 #[allow(dead_code)]
 mod measure;
 
+#[path = "common/counting.rs"]
+mod counting;
+
 #[path = "../tests/common/laser_games.rs"]
 #[allow(dead_code)]
 mod laser_games;
 
+use counting::{Counts, search};
 use laser_games::{Game, Random, setups};
 use measure::{Job, env_number, prepare_corpus, secs};
 
@@ -32,15 +32,6 @@ const LASER_QUERY: &str = "cql(variant \"Laser Chess\") wtm (beam next & [KSDB])
 
 /// The classical query of the other benchmarks.
 const CLASSICAL_QUERY: &str = "Ra-h7 ka-h8";
-
-/// What a search found, and what it read.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Counts {
-    games: u64,
-    positions: u64,
-    read: u64,
-    errors: u64,
-}
 
 fn main() {
     let runs: usize = env_number("CQLQ_BENCH_RUNS", 5);
@@ -59,9 +50,9 @@ fn main() {
     let mut jobs: Vec<(&str, usize, u64, Job<'_, Counts>)> = Vec::new();
     let laser = laser.as_path();
     for used in [1, threads] {
-        jobs.push(("Laser Chess", used, laser_plies, Job::new(move || search(laser, LASER_QUERY, used))));
+        jobs.push(("Laser Chess", used, laser_plies, Job::new(move || search(laser, LASER_QUERY, None, used))));
         if let (Some(path), Some(plies)) = (classical.as_deref(), classical_plies) {
-            jobs.push(("classical", used, plies, Job::new(move || search(path, CLASSICAL_QUERY, used))));
+            jobs.push(("classical", used, plies, Job::new(move || search(path, CLASSICAL_QUERY, None, used))));
         }
     }
     // Round robin: a machine getting slower or faster moves every job alike.
@@ -123,29 +114,7 @@ fn generated(count: usize) -> PathBuf {
 /// The plies of a file: the positions `query` (which every position matches) finds, less each
 /// game's first.
 fn plies(path: &Path, query: &str) -> u64 {
-    let counts = search(path, query, 0);
+    let counts = search(path, query, None, 0);
     assert_eq!(counts.errors, 0, "{}: every game replays", path.display());
     counts.positions - counts.read
-}
-
-/// A sink that only counts.
-#[derive(Default)]
-struct Counted(Counts);
-
-impl Sink for Counted {
-    fn found(&mut self, game: &Found<'_>) -> io::Result<()> {
-        self.0.games += 1;
-        self.0.positions += game.matched.len() as u64;
-        Ok(())
-    }
-}
-
-/// cqlq's library search of a file with `query` on `threads` threads (0: all).
-fn search(path: &Path, query: &str, threads: usize) -> Counts {
-    let options = SearchOptions { threads, ..SearchOptions::default() };
-    let search = Search::new(Query::parse(query).expect("query"), options).expect("search");
-    let mut counted = Counted::default();
-    let mut summary = Summary::default();
-    let _ = search.run(&mut Input::open(path).expect("input"), &mut counted, &mut summary).expect("search");
-    Counts { read: summary.games, errors: summary.errors, ..counted.0 }
 }

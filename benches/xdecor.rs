@@ -21,18 +21,13 @@ use cqlq::{Query, Variant};
 #[path = "common/measure.rs"]
 mod measure;
 
+#[path = "common/counting.rs"]
+mod counting;
+
+use counting::Counts;
 use measure::{Job, env_number, prepare_corpus, secs, target};
 
 const QUERY: &str = "Ra-h7 ka-h8";
-
-/// What a search found, and the plies it replayed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct Counts {
-    games: u64,
-    positions: u64,
-    read: u64,
-    errors: u64,
-}
 
 fn main() {
     let Some(pgn) = prepare_corpus() else {
@@ -105,12 +100,8 @@ fn main() {
 /// The plies of the corpus, counted by `cqlq positions`' way: the positions of every game,
 /// less its initial one.
 fn plies(pgn: &Path) -> u64 {
-    let options = SearchOptions { threads: 0, ..SearchOptions::default() };
-    let search = Search::new(Query::parse("true").expect("query"), options).expect("search");
-    let mut summary = Summary::default();
-    let mut counted = Counted::default();
-    let _ = search.run(&mut Input::open(pgn).expect("corpus"), &mut counted, &mut summary).expect("search");
-    summary.positions - summary.games
+    let counts = counting::search(pgn, "true", None, 0);
+    counts.positions - counts.read
 }
 
 /// The corpus converted to an X-Decor form, once, into the bench data folder.
@@ -144,25 +135,7 @@ fn converted(pgn: &Path, target: Target, name: &str) -> PathBuf {
     path
 }
 
-/// A sink that only counts.
-#[derive(Default)]
-struct Counted(Counts);
-
-impl Sink for Counted {
-    fn found(&mut self, game: &Found<'_>) -> io::Result<()> {
-        self.0.games += 1;
-        self.0.positions += game.matched.len() as u64;
-        Ok(())
-    }
-}
-
 /// cqlq's library search of a file held as `container` says (sniffed when `None`).
 fn search(path: &Path, container: Option<Container>, threads: usize) -> Counts {
-    let options = SearchOptions { threads, ..SearchOptions::default() };
-    let search = Search::new(Query::parse(QUERY).expect("query"), options).expect("search");
-    let mut counted = Counted::default();
-    let mut summary = Summary::default();
-    let mut input = Input::open(path).expect("input").with_container(container);
-    let _ = search.run(&mut input, &mut counted, &mut summary).expect("search");
-    Counts { read: summary.games, errors: summary.errors, ..counted.0 }
+    counting::search(path, QUERY, container, threads)
 }

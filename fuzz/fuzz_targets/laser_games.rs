@@ -45,10 +45,12 @@ fn check(text: &[u8], container: Container) {
     };
     for record in replay_range(text, &options) {
         assert!(record.start <= record.movetext && record.movetext <= record.end && record.end <= text.len());
-        let error_ply = record.error.as_ref().map_or(u32::MAX, |error| error.ply);
+        let (error_ply, error_offset) =
+            record.error.as_ref().map_or((u32::MAX, usize::MAX), |error| (error.ply, error.offset));
         for warning in &record.warnings {
             assert!(record.start <= warning.offset && warning.offset < record.end);
-            assert!(warning.ply < error_ply, "a warning comes before the error");
+            // Damage after a move is an error at the move's ply.
+            assert!(warning.ply <= error_ply && warning.offset < error_offset, "a warning comes before the error");
         }
         if record.error.is_none() {
             let lines = record.positions.iter().filter(|&&byte| byte == b'\n').count();

@@ -448,6 +448,19 @@ impl Batch {
     }
 }
 
+/// The problem of game `number` at `line`, at byte `offset` of the window at `base` of the
+/// input, at `ply`: an error, or a warning.
+fn problem<'a>(
+    input: &'a str,
+    base: u64,
+    (number, line, offset, ply): (u64, u64, usize, u32),
+    token: &'a str,
+    message: String,
+    warning: bool,
+) -> Problem<'a> {
+    Problem { warning, input, game: number, offset: base + offset as u64, line, ply, token, message }
+}
+
 /// Turns a window's records, in order, into reports and counts: first what each record gives
 /// is decided, in order; then the games found are rendered on the search's threads, where the
 /// sink renders them ahead ([`Sink::renderer`]); then everything goes to the sink, in order.
@@ -533,28 +546,12 @@ impl Merge<'_, '_> {
                 Event::Message(number, message) => self.sink.message(*number, message)?,
                 Event::Problem { record, number, line } => {
                     let error = record.error.as_ref().expect("a problem is a record's error");
-                    self.sink.problem(&Problem {
-                        warning: false,
-                        input: name,
-                        game: *number,
-                        offset: base + error.offset as u64,
-                        line: *line,
-                        ply: error.ply,
-                        token: &error.token,
-                        message: error.kind.to_string(),
-                    })?;
+                    let at = (*number, *line, error.offset, error.ply);
+                    self.sink.problem(&problem(name, base, at, &error.token, error.kind.to_string(), false))?;
                 }
                 Event::Warning { warning, number, line } => {
-                    self.sink.problem(&Problem {
-                        warning: true,
-                        input: name,
-                        game: *number,
-                        offset: base + warning.offset as u64,
-                        line: *line,
-                        ply: warning.ply,
-                        token: &warning.token,
-                        message: warning.text.clone(),
-                    })?;
+                    let at = (*number, *line, warning.offset, warning.ply);
+                    self.sink.problem(&problem(name, base, at, &warning.token, warning.text.clone(), true))?;
                 }
                 Event::Found(pending) => self.sink.found(&found(&window, pending, rendered))?,
             }
