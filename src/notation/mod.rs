@@ -16,6 +16,7 @@
 pub mod crochess;
 pub mod fen;
 pub mod laser;
+mod lines;
 pub mod pgn;
 pub mod position_string;
 mod reader;

@@ -217,11 +217,7 @@ static NATIVE: [&dyn NativeFormat; 3] = [&xdecor::RAW_FORMAT, &xdecor::TABLE_FOR
 /// there, else PGN (which [`sniff_content`](super::pgn::sniff_content) then checks).
 #[must_use]
 pub fn sniff_container(head: &[u8]) -> Container {
-    let head = &head[..head.len().min(super::pgn::SNIFF_BYTES)];
-    if starts_with_tag(head) {
-        return Container::Pgn;
-    }
-    NATIVE.iter().find(|format| format.sniff(head)).map_or(Container::Pgn, |&format| Container::Native(format))
+    sniff_container_for(head, None)
 }
 
 /// [`sniff_container`] for a text whose games are of `variant` where they name none: a text
@@ -230,10 +226,13 @@ pub fn sniff_container(head: &[u8]) -> Container {
 #[must_use]
 pub fn sniff_container_for(head: &[u8], variant: Option<&Variant>) -> Container {
     let head = &head[..head.len().min(super::pgn::SNIFF_BYTES)];
-    let untagged = variant.filter(|_| !starts_with_tag(head)).and_then(|variant| {
-        NATIVE.iter().find(|format| format.holds_untagged(variant)).map(|&format| Container::Native(format))
-    });
-    untagged.unwrap_or_else(|| sniff_container(head))
+    if starts_with_tag(head) {
+        return Container::Pgn;
+    }
+    let untagged = variant.and_then(|variant| NATIVE.iter().find(|format| format.holds_untagged(variant)));
+    untagged
+        .or_else(|| NATIVE.iter().find(|format| format.sniff(head)))
+        .map_or(Container::Pgn, |&format| Container::Native(format))
 }
 
 /// Whether the first content of a text is a tag pair (`[Name "value"]`): then it is PGN,

@@ -12,9 +12,8 @@
 
 use std::ops::ControlFlow;
 
-use memchr::memchr;
-
 use super::Turn;
+use crate::notation::lines::{LineSplitter, first_content_line, is_blank, line_end, skip_blank_lines};
 use crate::notation::pgn::{GameSpan, Visitor};
 use crate::notation::{FamilyMoves, GameSplitter, NativeFormat};
 use crate::variant::{Family, Variant};
@@ -48,16 +47,6 @@ fn classify(word: &[u8]) -> (Word<'_>, usize) {
         return (Word::Result(word), word.len());
     }
     (Word::Turn(word), word.len())
-}
-
-/// The end of the line starting at `at` (past its line end).
-fn line_end(text: &[u8], at: usize) -> usize {
-    memchr(b'\n', &text[at..]).map_or(text.len(), |i| at + i + 1)
-}
-
-/// Whether a line holds nothing but blanks.
-fn is_blank(line: &[u8]) -> bool {
-    line.iter().all(u8::is_ascii_whitespace)
 }
 
 /// The words of a line, each with its offset in the line.
@@ -106,7 +95,7 @@ fn read_line<'a>(text: &'a [u8], start: usize, end: usize, visitor: &mut dyn Vis
 /// number, a result or a turn, and some turn naming the files `i` or `j`, or a swap, which no
 /// chess move list writes.
 fn looks_like_list(head: &[u8]) -> bool {
-    let Some(line) = head.split(|&byte| byte == b'\n').find(|line| !is_blank(line)) else { return false };
+    let Some(line) = first_content_line(head) else { return false };
     let mut laser_only = false;
     for (_, mut word) in words(line) {
         while !word.is_empty() {
@@ -119,23 +108,6 @@ fn looks_like_list(head: &[u8]) -> bool {
         }
     }
     laser_only
-}
-
-/// Finds where the games of a file of move lists start: at every line with content.
-#[derive(Debug, Default)]
-struct ListSplitter;
-
-impl GameSplitter for ListSplitter {
-    fn scan(&mut self, text: &[u8], base: usize, starts: &mut Vec<usize>) {
-        let mut at = 0;
-        while at < text.len() {
-            let end = line_end(text, at);
-            if !is_blank(&text[at..end]) {
-                starts.push(base + at);
-            }
-            at = end;
-        }
-    }
 }
 
 impl NativeFormat for ListFormat {
@@ -156,14 +128,11 @@ impl NativeFormat for ListFormat {
     }
 
     fn splitter(&self) -> Box<dyn GameSplitter> {
-        Box::new(ListSplitter)
+        Box::new(LineSplitter)
     }
 
     fn next_game<'a>(&self, text: &'a [u8], at: &mut usize, visitor: &mut dyn Visitor<'a>) -> Option<GameSpan> {
-        while *at < text.len() && is_blank(&text[*at..line_end(text, *at)]) {
-            *at = line_end(text, *at);
-        }
-        if *at >= text.len() {
+        if !skip_blank_lines(text, at, is_blank) {
             return None;
         }
         let start = *at;

@@ -23,6 +23,8 @@
 
 use memchr::{memchr, memchr2, memchr3, memrchr};
 
+use crate::notation::lines::line_end;
+
 use super::lines::{
     after_tags, content_start, first_on_line, is_event_tag, opens_tag, starts_game_in_comment, starts_game_in_tags,
 };
@@ -204,11 +206,6 @@ impl Splitter {
             }
         }
     }
-}
-
-/// One past the line end of the line holding `at` (the text's end for a last line without one).
-fn line_end(text: &[u8], at: usize) -> usize {
-    memchr(b'\n', &text[at..]).map_or(text.len(), |i| at + i + 1)
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use memchr::memchr;
 
 use super::halfmove::Outcome;
 use super::raw::{RawEntry, read_current_move};
+use crate::notation::lines::{LineSplitter, first_content_line, is_blank, line_end, skip_blank_lines};
 use crate::notation::pgn::{GameSpan, Visitor};
 use crate::notation::{FamilyMoves, GameSplitter, NativeFormat};
 use crate::variant::Variant;
@@ -52,28 +53,6 @@ fn record_bounds(line: &[u8], start: usize) -> (usize, usize) {
     (from, to)
 }
 
-/// Whether a line holds nothing but blanks.
-fn is_blank(line: &[u8]) -> bool {
-    line.iter().all(u8::is_ascii_whitespace)
-}
-
-/// A game starts at each line with content.
-#[derive(Debug, Default)]
-struct LineSplitter;
-
-impl GameSplitter for LineSplitter {
-    fn scan(&mut self, text: &[u8], base: usize, starts: &mut Vec<usize>) {
-        let mut at = 0;
-        while at < text.len() {
-            let end = memchr(b'\n', &text[at..]).map_or(text.len(), |i| at + i + 1);
-            if !is_blank(&text[at..end]) {
-                starts.push(base + at);
-            }
-            at = end;
-        }
-    }
-}
-
 impl NativeFormat for RawFormat {
     fn name(&self) -> &'static str {
         "xdecor-raw"
@@ -90,7 +69,7 @@ impl NativeFormat for RawFormat {
     fn sniff(&self, head: &[u8]) -> bool {
         // The first line with content is a record: it starts with an item name (or, for a game
         // without a move, a result marker).
-        let Some(line) = head.split(|&byte| byte == b'\n').find(|line| !is_blank(line)) else { return false };
+        let Some(line) = first_content_line(head) else { return false };
         let (from, to) = record_bounds(line, 0);
         let record = &line[from..to];
         record.starts_with(ITEM_PREFIX) || record.starts_with(b",,,,")
@@ -101,17 +80,12 @@ impl NativeFormat for RawFormat {
     }
 
     fn next_game<'a>(&self, text: &'a [u8], at: &mut usize, visitor: &mut dyn Visitor<'a>) -> Option<GameSpan> {
-        let (start, end) = loop {
-            if *at >= text.len() {
-                return None;
-            }
-            let start = *at;
-            let end = memchr(b'\n', &text[start..]).map_or(text.len(), |i| start + i + 1);
-            *at = end;
-            if !is_blank(&text[start..end]) {
-                break (start, end);
-            }
-        };
+        if !skip_blank_lines(text, at, is_blank) {
+            return None;
+        }
+        let start = *at;
+        let end = line_end(text, start);
+        *at = end;
         visitor.begin_game(start);
         if visitor.begin_movetext(start).is_continue() {
             let (from, to) = record_bounds(&text[..end], start);

@@ -10,6 +10,7 @@
 use std::ops::ControlFlow;
 
 use super::halfmove::Outcome;
+use crate::notation::lines::skip_blank_lines;
 use crate::notation::pgn::{GameSpan, Visitor};
 use crate::notation::{FamilyMoves, GameSplitter, MovetextReader, NativeFormat};
 use crate::variant::Variant;
@@ -347,14 +348,7 @@ impl NativeFormat for TableFormat {
 
     fn next_game<'a>(&self, text: &'a [u8], at: &mut usize, visitor: &mut dyn Visitor<'a>) -> Option<GameSpan> {
         // Blank lines before the game are no part of it.
-        while *at < text.len() {
-            let end = memchr::memchr(b'\n', &text[*at..]).map_or(text.len(), |i| *at + i + 1);
-            if !is_blank_line(&text[*at..end]) {
-                break;
-            }
-            *at = end;
-        }
-        if *at >= text.len() {
+        if !skip_blank_lines(text, at, is_blank_line) {
             return None;
         }
         let start = *at;

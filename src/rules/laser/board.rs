@@ -243,7 +243,7 @@ impl LaserBoard {
     }
 
     /// Ends the turn: the side to move changes.
-    pub(super) fn pass_turn(&mut self) {
+    fn pass_turn(&mut self) {
         self.turn = self.turn.other();
         self.ply = self.ply.saturating_add(1);
     }
@@ -309,10 +309,9 @@ impl LaserBoard {
         shot
     }
 
-    /// Fires the side to move's laser: removes what the beam kills, and ends the game when it
-    /// is a King.
-    pub(super) fn fire(&mut self) -> Shot {
-        let shot = self.aim(self.turn);
+    /// Ends the turn with the side to move's shot, aimed on this board: removes what it kills,
+    /// ends the game when that is a King, and passes the turn.
+    pub(super) fn fire(&mut self, shot: Shot) {
         if let Some((square, piece)) = shot.hit {
             self.take(square);
             self.removed[piece.color.index()][piece.kind as usize] += 1;
@@ -321,7 +320,7 @@ impl LaserBoard {
             }
         }
         self.last_shot = shot;
-        shot
+        self.pass_turn();
     }
 
     /// The board's squares as a square set of the positions.
@@ -354,7 +353,8 @@ impl RulesView<2> for LaserBoard {
     fn legal_moves(&self, moves: &mut Vec<MoveFacts>) {
         let mut turns = Vec::new();
         self.legal_turns(&mut turns);
-        moves.extend(turns.into_iter().filter_map(|m| self.facts_of(m)));
+        let mut scratch = self.clone();
+        moves.extend(turns.into_iter().filter_map(|m| self.facts_on(&mut scratch, m)));
     }
 
     fn beam(&self, next: bool) -> SquareSet<2> {
@@ -375,10 +375,18 @@ impl LaserBoard {
     /// turns, or swaps), its squares, and the piece the shot after it removes.
     #[must_use]
     pub fn facts_of(&self, m: LaserMove) -> Option<MoveFacts> {
+        self.check_move(m).ok()?;
+        self.facts_on(&mut self.clone(), m)
+    }
+
+    /// [`LaserBoard::facts_of`] for a legal turn, aimed on `scratch`, a copy of this board that
+    /// is left as it was.
+    fn facts_on(&self, scratch: &mut LaserBoard, m: LaserMove) -> Option<MoveFacts> {
         let square = |at: u8| crate::board::Square::from_index(u16::from(at));
         let piece = |p: LaserPiece| Piece { kind: self.kind_of(p.kind), color: p.color };
-        let mut after = self.clone();
-        let shot = after.play(m).ok()?;
+        scratch.arrange(m);
+        let shot = scratch.aim(self.turn);
+        scratch.unarrange(m);
         let facts = match m {
             LaserMove::Step { from, to } => MoveFacts::new(Some(square(from)), square(to), piece(self.piece_at(from)?)),
             LaserMove::Rotate { square: at, clockwise } => {

@@ -21,16 +21,14 @@ impl GameRules<2> for LaserBoard {
 
     fn start(variant: &'static Variant, setup: Option<&str>) -> Result<LaserBoard, String> {
         let Some(text) = setup.map(str::trim) else { return LaserBoard::initial(variant).map_err(|e| e.to_string()) };
-        let named = match &variant.initial {
-            Initial::Laser(setups) => setups.named(text),
+        let setups = match &variant.initial {
+            Initial::Laser(setups) => Some(setups),
             _ => None,
         };
+        let named = setups.and_then(|setups| setups.named(text));
         let setup = setup_notation::read::<2>(variant, named.unwrap_or(text)).map_err(|error| {
-            let names = match &variant.initial {
-                Initial::Laser(setups) => setups.setups.iter().map(|(name, _)| *name).collect::<Vec<_>>().join(", "),
-                _ => String::new(),
-            };
-            format!("{error} (nor the name of a setup: {names})")
+            let names = setups.map(|setups| setups.setups.iter().map(|(name, _)| *name).collect::<Vec<_>>().join(", "));
+            format!("{error} (nor the name of a setup: {})", names.unwrap_or_default())
         })?;
         LaserBoard::from_setup(&setup).map_err(|error| error.to_string())
     }

@@ -147,6 +147,14 @@ impl LaserBoard {
     /// unchanged.
     pub fn play(&mut self, m: LaserMove) -> Result<Shot, IllegalLaserMove> {
         self.check_move(m)?;
+        self.arrange(m);
+        let shot = self.aim(self.turn());
+        self.fire(shot);
+        Ok(shot)
+    }
+
+    /// Moves the pieces as a checked turn does, before the laser fires.
+    pub(super) fn arrange(&mut self, m: LaserMove) {
         match m {
             LaserMove::Step { from, to } => {
                 if let Some(piece) = self.take(from) {
@@ -166,9 +174,16 @@ impl LaserBoard {
                 }
             }
         }
-        let shot = self.fire();
-        self.pass_turn();
-        Ok(shot)
+    }
+
+    /// Puts the pieces back as they stood before [`LaserBoard::arrange`] moved them.
+    pub(super) fn unarrange(&mut self, m: LaserMove) {
+        let back = match m {
+            LaserMove::Step { from, to } => LaserMove::Step { from: to, to: from },
+            LaserMove::Rotate { square, clockwise } => LaserMove::Rotate { square, clockwise: !clockwise },
+            LaserMove::Swap { .. } => m,
+        };
+        self.arrange(back);
     }
 
     /// Every legal turn of the side to move, in a fixed order: by square, steps, rotations,

@@ -94,17 +94,20 @@ impl LaserBoard {
             Some(at) => Some((at, self.square_of(at)?)),
             None => None,
         };
-        let before = self.clone();
-        let shot = self.play(m).map_err(TurnError::Illegal)?;
+        self.check_move(m).map_err(TurnError::Illegal)?;
+        self.arrange(m);
+        let shot = self.aim(self.turn());
         let removed = shot.hit.map(|(square, _)| square);
         match written {
             Some((at, square)) if removed != Some(square) => {
-                let actual = before.tell_shot(&shot);
-                *self = before;
-                Err(TurnError::WrongRemoval { written: at, actual })
+                let actual = self.tell_shot(&shot);
+                self.unarrange(m);
+                return Err(TurnError::WrongRemoval { written: at, actual });
             }
-            _ => Ok(Played { m, shot, unwritten_removal: written.is_none() && removed.is_some() }),
+            _ => {}
         }
+        self.fire(shot);
+        Ok(Played { m, shot, unwritten_removal: written.is_none() && removed.is_some() })
     }
 
     /// What a shot did, in words: the piece it removed, or where it ended.
