@@ -171,6 +171,44 @@ fn explain_json() {
 }
 
 #[test]
+fn explain_draws_the_lasers_beams() {
+    // The worked example of laser.md: from Ace, Blue's beam goes j1-j4, left to h4, up to h5,
+    // right to j5 and up off the board.
+    let output = cqlq(&["explain", "-c", "beam next & j8", "--variant", "Laser Chess"], "");
+    let text = stdout(&output);
+    let start = "\
+Blue's laser on j1 fires next: it leaves the board after j8, removing nothing
+8 l . . . d k d b . |
+7 . . b . . . . . . |
+6 . . . B . . . . . |
+5 b . B . s s . b - B
+4 b . B . S S . b - B
+3 . . . . . . b . . |
+2 . . . . . . . B . |
+1 . . B D K D . . . L
+  a b c d e f g h i j
+matches: yes
+";
+    assert!(text.ends_with(start), "{text}");
+    // A step off f5 lets Red's beam run on to c4: the last shot and the next are drawn.
+    let output = cqlq(&["explain", "-c", "hit & c4", "--variant", "Laser Chess", "--after", "c4- f5e6xc4"], "");
+    let text = stdout(&output);
+    assert!(text.contains("\nposition after c4- f5e6xc4: l++3d++kd++b+++2/"), "{text}");
+    assert!(text.contains("Red's laser on a8 fired last: it removes Blue's Deflector on c4\n"), "{text}");
+    assert!(text.contains("\n5 b - B . s . . b . B\n4 b . x . S S . b . B\n"), "{text}");
+    assert!(text.ends_with("matches: yes\n"), "{text}");
+    // A move the rules refuse is an error that names it.
+    let output = cqlq(&["explain", "-c", "hit", "--variant", "Laser Chess", "--after", "j4j3 a5a4"], "");
+    assert_eq!(output.status.code(), Some(2));
+    assert_eq!(stderr(&output), "error: move 2 'a5a4': illegal move: a4 is occupied\n");
+    // Any variant shows a position on request, as JSON too.
+    let output = cqlq(&["explain", "--json", "-c", "Nf3", "--after", "e4 e5 Nf3"], "");
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).unwrap();
+    assert_eq!(json["position"]["written"], "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+    assert_eq!(json["position"]["matches"], true);
+}
+
+#[test]
 fn explain_uses_the_header_variant() {
     let output = cqlq(&["explain", "queries/pyramid-on-the-first-rank.cql"], "");
     assert!(stdout(&output).starts_with("variant: Mayan Ascendancy"), "{}", stderr(&output));

@@ -18,6 +18,7 @@
 //! ```
 
 mod backhand;
+pub mod drawing;
 mod initial;
 mod placement;
 mod rules_view;

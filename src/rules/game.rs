@@ -67,6 +67,12 @@ pub trait GameRules<const W: usize>: RulesView<W> + Clone + Send + Sync + 'stati
     /// to move).
     fn write_position(&self, out: &mut String);
 
+    /// The position drawn for `cqlq explain`: its pieces, and what the family's rules show of
+    /// it beyond them (each laser's beam).
+    fn draw(&self) -> String {
+        crate::position::drawing::draw(self, |_| None)
+    }
+
     /// Takes a game's first move number, `fullmove`, and whether the second player makes that
     /// move (`1...`), as who moves first: for families whose setups do not say.
     fn number_first_move(&mut self, fullmove: u32, second: bool) {

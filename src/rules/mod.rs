@@ -4,9 +4,11 @@
 //! - [`laser`]: Laser Chess, its beam and its turns, on 128-bit boards.
 
 pub mod classical;
+mod explain;
 mod game;
 pub mod laser;
 
+pub use explain::{ExplainedPosition, explain_position};
 pub use game::GameRules;
 
 use std::any::Any;

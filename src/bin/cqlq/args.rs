@@ -356,9 +356,19 @@ pub struct FilterArgs {
 pub struct ExplainArgs {
     #[command(flatten)]
     pub query: QueryArgs,
-    /// Print JSON: {"variant": NAME, "designators": [{"text", "squares", "backhand"}]}.
+    /// Print JSON: {"variant": NAME, "designators": [{"text", "squares", "backhand"}]}, and
+    /// "position": {"written", "diagram", "matches"} when a position is shown.
     #[arg(long)]
     pub json: bool,
+    /// Show a position beside the query, drawn (in Laser Chess with each laser's beam) and
+    /// tested with it: a line as `cqlq filter` reads it (default: the variant's initial
+    /// position, which Laser Chess queries always show).
+    #[arg(long, value_name = "LINE")]
+    pub position: Option<String>,
+    /// Moves played from that position first, in the variant's own notation, separated by
+    /// spaces: `--after "e4 e5"`, `--after "j4j3 a5a4"`.
+    #[arg(long, value_name = "MOVES")]
+    pub after: Option<String>,
     /// The query file (unless -c is given).
     #[arg(value_name = "QUERY-FILE")]
     pub paths: Vec<PathBuf>,

@@ -285,6 +285,12 @@ impl LaserBoard {
     /// not changed.
     #[must_use]
     pub fn aim(&self, color: Color) -> Shot {
+        self.trace(color, |_, _| {})
+    }
+
+    /// [`LaserBoard::aim`], telling `entered` each square the beam enters and which way it
+    /// travels as it enters.
+    pub fn trace(&self, color: Color, mut entered: impl FnMut(u8, Travel)) -> Shot {
         let start = self.layout.lasers[color.index()];
         let Some(laser) = self.piece_at(start).filter(|p| p.kind == LaserKind::Laser) else { return Shot::default() };
         let mut shot = Shot::default();
@@ -294,6 +300,7 @@ impl LaserBoard {
         for _ in 0..4 * self.layout.squares() {
             let Some(next) = self.layout.step(at, travel.step()) else { break };
             at = next;
+            entered(at, travel);
             shot.path |= 1u128 << at;
             shot.end = Some(at);
             let Some(piece) = self.piece_at(at) else { continue };

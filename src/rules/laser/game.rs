@@ -91,6 +91,10 @@ impl GameRules<2> for LaserBoard {
         out.push_str(if self.turn() == Color::White { " w" } else { " b" });
     }
 
+    fn draw(&self) -> String {
+        self.draw_shots()
+    }
+
     fn number_first_move(&mut self, fullmove: u32, second: bool) {
         self.set_turn(if second { Color::Black } else { Color::White }, fullmove);
     }

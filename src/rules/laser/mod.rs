@@ -21,6 +21,7 @@
 
 mod beam;
 mod board;
+mod drawing;
 mod game;
 mod layout;
 mod moves;

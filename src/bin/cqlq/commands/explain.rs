@@ -3,8 +3,9 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use cqlq::Variant;
+use cqlq::notation::sniff::read_position;
 use cqlq::query::explain;
+use cqlq::{AnyPosition, Variant};
 
 use super::{chosen_variant, load_query};
 use crate::args::ExplainArgs;
@@ -24,11 +25,35 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
+    let moves: Vec<&str> = args.after.as_deref().map_or_else(Vec::new, |after| after.split_whitespace().collect());
+    let show_position = args.position.is_some() || !moves.is_empty() || variant.family.has_lasers();
+    let shown = if show_position {
+        let position = match &args.position {
+            Some(line) => read_position(line, Some(variant))?,
+            None => AnyPosition::initial(variant),
+        };
+        match explain::position(&plan, &position, &moves) {
+            Ok(shown) => Some(shown),
+            Err(error) => {
+                eprintln!("error: {error}");
+                return Ok(ExitCode::from(2));
+            }
+        }
+    } else {
+        None
+    };
     let mut out = std::io::stdout().lock();
     if args.json {
-        writeln!(out, "{}", explain::json(&plan))?;
+        let mut json = explain::json(&plan);
+        if let Some(shown) = &shown {
+            json["position"] = explain::position_json(shown);
+        }
+        writeln!(out, "{json}")?;
     } else {
         write!(out, "{}", explain::text(&loaded.query, &plan))?;
+        if let Some(shown) = &shown {
+            write!(out, "{}", explain::position_text(shown, &moves))?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
