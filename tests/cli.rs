@@ -421,3 +421,53 @@ fn x_decor_files_are_searched_and_their_games_written_as_pgn() {
     let output = cqlq(&["filter", "-c", "K", "samples/games/xdecor-table.txt"], "");
     assert!(stderr(&output).contains("this is a file of games (X-Decor move table)"), "{}", stderr(&output));
 }
+
+#[test]
+fn laser_move_lists_are_written_as_pgn_that_reads_back() {
+    let list = "samples/games/laser-moves.txt";
+    let query = "move previous rotate or hit";
+    let output = cqlq(&["search", "--variant", "Laser Chess", "-c", query, list], "");
+    let pgn = stdout(&output);
+    assert!(pgn.starts_with("[Event \"?\"]\n"), "{pgn}");
+    assert!(pgn.contains("[Variant \"Laser Chess\"]\n[Annotator \"cqlq, from the Laser Chess move list of "), "{pgn}");
+    assert!(pgn.contains("2. d6e6 e5+ {CQL} 3. e6f7"), "{pgn}");
+    // The third game has no result: PGN ends its movetext with `*`.
+    assert!(pgn.contains(" a5b4 *\n\n"), "{pgn}");
+    // Read back as PGN, the games match at the same plies.
+    let plies = |output: &Output| -> Vec<String> {
+        stdout(output)
+            .lines()
+            .map(|line| serde_json::from_str::<serde_json::Value>(line).unwrap()["plies"].to_string())
+            .collect()
+    };
+    let from_list = cqlq(&["search", "--variant", "Laser Chess", "--format", "jsonl", "-c", query, list], "");
+    let from_pgn = cqlq(&["search", "--variant", "Laser Chess", "--format", "jsonl", "-c", query, "-"], &pgn);
+    assert_eq!(plies(&from_pgn), plies(&from_list));
+    assert_eq!(plies(&from_list).len(), 3, "{}", stderr(&from_list));
+    assert!(stderr(&from_pgn).contains("3 games matched") && stderr(&from_pgn).contains("0 with errors"));
+    // `convert --to pgn` writes them too, unmarked.
+    let output = cqlq(&["convert", "--to", "pgn", "--variant", "Laser Chess", list], "");
+    let converted = stdout(&output);
+    assert_eq!(converted.matches("[Variant \"Laser Chess\"]").count(), 3, "{}", stderr(&output));
+    assert!(!converted.contains("{CQL}"));
+}
+
+#[test]
+fn laser_move_lists_are_written_in_cql_style_with_their_variant() {
+    let dir = std::env::temp_dir().join(format!("cqlq-laser-cql-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let query = dir.join("hit.cql");
+    std::fs::write(&query, "cql(variant \"Laser Chess\")\nhit\n").unwrap();
+    let out = dir.join("out.pgn");
+    let args = ["cql", "-i", "samples/games/laser-moves.txt", query.to_str().unwrap(), "-o", out.to_str().unwrap()];
+    let output = cqlq(&args, "");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        written
+            .contains("[Result \"0-1\"]\n[Variant \"Laser Chess\"]\n[Annotator \"cqlq, from the Laser Chess move list"),
+        "{written}"
+    );
+    assert!(written.contains("5.f7g6xg6 {CQL} 5...f5- 6.j1-xe1\n{CQL} 0-1"), "{written}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

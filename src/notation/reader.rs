@@ -139,6 +139,13 @@ pub trait NativeFormat: Sync + fmt::Debug {
     /// rule family, which the family's rules play.
     fn moves(&self) -> Option<FamilyMoves>;
 
+    /// Whether each game of this format is PGN movetext of its variant as it stands (move
+    /// numbers, moves in the variant's own notation, a result), so that it is written as PGN
+    /// by adding tags.
+    fn is_pgn_movetext(&self) -> bool {
+        false
+    }
+
     /// Whether a text of games of `variant` that starts with no tag is in this format when no
     /// other is asked for (a bare list of moves of the variant's own notation).
     fn holds_untagged(&self, variant: &Variant) -> bool {

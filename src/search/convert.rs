@@ -9,9 +9,9 @@ use std::fmt;
 
 use super::driver::{Found, Render};
 use super::main_line::{MainLine, read_main_line};
-use crate::notation::Container;
 use crate::notation::pgn::export;
 use crate::notation::xdecor::{Outcome, Style, write_raw, write_table};
+use crate::notation::{Container, NativeFormat};
 use crate::rules::classical::Rules;
 use crate::variant::{Notation, Variant};
 
@@ -89,8 +89,15 @@ impl Converter {
 
     /// Appends a game converted.
     pub fn convert(&self, game: &Found<'_>, out: &mut Vec<u8>) -> Result<(), NotConverted> {
-        let line = read_main_line(game.text, game.container, self.default_variant)
-            .ok_or_else(|| NotConverted("its moves cannot be read (its variant or its FEN tag)".to_owned()))?;
+        if let (Container::Native(format), Target::Pgn) = (game.container, self.target) {
+            if format.is_pgn_movetext() {
+                write_movetext_game(format, game, out);
+                return Ok(());
+            }
+        }
+        let line = read_main_line(game.text, game.container, self.default_variant).ok_or_else(|| {
+            NotConverted("its moves cannot be read as chess moves (its variant or its FEN tag)".to_owned())
+        })?;
         let outcome = line.outcome.and_then(outcome_of);
         let xdecor = |error: crate::notation::xdecor::WriteError| NotConverted(error.to_string());
         match self.target {
@@ -139,6 +146,39 @@ pub(super) fn provenance(line: &MainLine<'_>, game: &Found<'_>) -> String {
         Container::Native(format) => format.description(),
         Container::Pgn => line.variant.name,
     };
+    provenance_from(from, game)
+}
+
+/// Writes a game of a format that holds PGN movetext as it stands (a Laser Chess move list) as
+/// PGN: the Seven Tag Roster, its variant and where it came from, then its movetext, and `*`
+/// where the record has no result.
+pub(super) fn write_movetext_game(format: &dyn NativeFormat, game: &Found<'_>, out: &mut Vec<u8>) {
+    write_movetext_tags(format, game, out);
+    let text = game.text.trim_ascii_end();
+    out.extend_from_slice(text);
+    end_movetext(game, out);
+}
+
+/// The tags [`write_movetext_game`] writes, then the blank line before the movetext.
+pub(super) fn write_movetext_tags(format: &dyn NativeFormat, game: &Found<'_>, out: &mut Vec<u8>) {
+    let annotator = provenance_from(format.description(), game);
+    let result = game.outcome.map_or("*", |outcome| std::str::from_utf8(outcome).unwrap_or("*"));
+    let tags = [("Variant", format.variant().name), ("Annotator", annotator.as_str())];
+    export::write_tags(tags.into_iter(), result, out);
+    out.push(b'\n');
+}
+
+/// Ends the movetext of a game [`write_movetext_game`] writes: ` *` where it has no result,
+/// then a blank line.
+pub(super) fn end_movetext(game: &Found<'_>, out: &mut Vec<u8>) {
+    if game.outcome.is_none() {
+        out.extend_from_slice(b" *");
+    }
+    out.extend_from_slice(b"\n\n");
+}
+
+/// What the `Annotator` tag of a game written as PGN from `from` says.
+pub(super) fn provenance_from(from: &str, game: &Found<'_>) -> String {
     format!("cqlq, from the {from} of {} at line {}", game.input, game.line)
 }
 

@@ -15,12 +15,12 @@ use std::ops::ControlFlow;
 
 use serde_json::json;
 
-use super::convert::pgn_of;
+use super::convert::{end_movetext, pgn_of, provenance_from, write_movetext_tags};
 use super::cql_game::{append_texts, in_other_notation, initial_notes, read_game, write_played};
 use super::driver::{Found, Problem, Render};
 use super::main_line::read_main_line;
 use crate::notation::Container;
-use crate::notation::pgn::cql_style::append_comment;
+use crate::notation::pgn::cql_style::{CqlGame, append_comment};
 use crate::notation::pgn::{Lexer, Visitor, tag_text};
 use crate::variant::Variant;
 
@@ -49,8 +49,17 @@ impl<W: Write> PgnPrinter<W> {
     /// Writes one game with its marks, then a blank line. A game read from a notation's own
     /// format is written as PGN, converted.
     pub fn write(&mut self, game: &Found<'_>) -> io::Result<()> {
-        if let Container::Native(_) = game.container {
-            return self.write_converted(game);
+        let mut list = None;
+        if let Container::Native(format) = game.container {
+            if !format.is_pgn_movetext() {
+                return self.write_converted(game);
+            }
+            list = Some(format);
+        }
+        if let Some(format) = list {
+            let mut tags = Vec::new();
+            write_movetext_tags(format, game, &mut tags);
+            self.out.write_all(&tags)?;
         }
         let text = trim_end(game.text);
         let mut written = 0;
@@ -86,6 +95,11 @@ impl<W: Write> PgnPrinter<W> {
             written = at;
         }
         self.out.write_all(&text[written..])?;
+        if list.is_some() {
+            let mut end = Vec::new();
+            end_movetext(game, &mut end);
+            return self.out.write_all(&end);
+        }
         self.out.write_all(b"\n\n")
     }
 
@@ -213,7 +227,16 @@ impl CqlRender {
         }
         let mut read = read_game(game.text, &notes, game.played, comments.variant, mark);
         self.add_initial_comments(&mut read.game.line.comment, game, &read.initial_notes);
-        read.game.write(out);
+        let list = match game.container {
+            Container::Native(format) if format.is_pgn_movetext() => format,
+            _ => return read.game.write(out),
+        };
+        // A move list of PGN movetext gains the tags that say what it is.
+        let annotator = provenance_from(list.description(), game).replace('\\', "\\\\").replace('"', "\\\"");
+        let mut tags = read.game.tags;
+        tags.push((b"Variant", list.variant().name.as_bytes()));
+        tags.push((b"Annotator", annotator.as_bytes()));
+        CqlGame { tags, line: read.game.line, result: read.game.result }.write(out);
     }
 
     /// Adds to the comment before the first move what CQL 6.2 adds there: the game's number,

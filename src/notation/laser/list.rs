@@ -150,6 +150,10 @@ impl NativeFormat for ListFormat {
         None
     }
 
+    fn is_pgn_movetext(&self) -> bool {
+        true
+    }
+
     fn holds_untagged(&self, variant: &Variant) -> bool {
         variant.family == Family::Laser
     }

@@ -118,22 +118,26 @@ impl Wrapped<'_> {
     }
 }
 
-/// Writes a game, then a blank line.
-pub fn write(game: &Game<'_>, out: &mut Vec<u8>) {
-    let value = |name: &str| game.tags.iter().rev().find(|(tag, _)| tag.eq_ignore_ascii_case(name));
+/// Writes the tag pairs of a game: the Seven Tag Roster in its order (`?` for those missing,
+/// `result` for `Result`), then the others of `tags` as they come.
+pub fn write_tags<'t>(tags: impl Iterator<Item = (&'t str, &'t str)> + Clone, result: &str, out: &mut Vec<u8>) {
     for (name, missing) in ROSTER {
-        let written = if name == "Result" { Some(game.result) } else { value(name).map(|(_, value)| value.as_ref()) };
-        write_tag(out, name, written.unwrap_or(missing));
+        let value = tags.clone().filter(|(tag, _)| tag.eq_ignore_ascii_case(name)).last().map(|(_, value)| value);
+        write_tag(out, name, if name == "Result" { result } else { value.unwrap_or(missing) });
     }
-    let variant = game.initial.variant();
-    let from_start = game.initial == Board::initial(variant);
-    for (name, value) in &game.tags {
-        let skipped = ROSTER.iter().any(|(roster, _)| name.eq_ignore_ascii_case(roster))
-            || ["SetUp", "FEN"].iter().any(|tag| name.eq_ignore_ascii_case(tag));
-        if !skipped {
+    for (name, value) in tags {
+        if !ROSTER.iter().any(|(roster, _)| name.eq_ignore_ascii_case(roster)) {
             write_tag(out, name, value);
         }
     }
+}
+
+/// Writes a game, then a blank line.
+pub fn write(game: &Game<'_>, out: &mut Vec<u8>) {
+    let tags = game.tags.iter().filter(|(name, _)| !["SetUp", "FEN"].iter().any(|tag| name.eq_ignore_ascii_case(tag)));
+    write_tags(tags.map(|(name, value)| (name.as_ref(), value.as_ref())), game.result, out);
+    let variant = game.initial.variant();
+    let from_start = game.initial == Board::initial(variant);
     if !from_start {
         write_tag(out, "SetUp", "1");
         write_tag(out, "FEN", &fen::write(&game.initial.to_setup(), CastlingStyle::XFen));
