@@ -198,3 +198,23 @@ fn written_positions_read_back_and_match_as_in_their_games() {
     eprintln!("{positions} positions, {matched} matched");
     assert!(matched > positions / 10 && matched < positions, "{matched} of {positions}");
 }
+
+#[test]
+fn transforms_move_the_squares_of_laser_queries_on_the_10x8_board() {
+    let laser = Variant::by_name("Laser Chess").unwrap();
+    let ace = "l++3d++kd++b+++2/2b7/3B+6/b++1B1ss+1b+++1B+/b+++1B+1S+S1b++1B/6b+++3/7B++2/2B+DKD3L w";
+    let position = read_position(ace, Some(laser)).unwrap();
+    let matches = |query: &str| Query::parse(query).unwrap().compile(laser).unwrap().matches(&position);
+    // Blue's beam from Ace: j2-j4, i4, h4, h5, i5, j5-j8 (laser.md's worked example).
+    assert!(matches("beam next & j8") && !matches("beam next & a8") && !matches("beam next & a1"));
+    // Files mirror a-j, ranks 1-8; the transforms move the query's squares, not the beam.
+    assert!(matches("fliphorizontal {beam next & a8}"));
+    assert!(matches("flipvertical {beam next & j1}"));
+    assert!(!matches("flipvertical {beam next & a8}"));
+    assert!(matches("shifthorizontal {beam next & a6}"));
+    assert!(matches("shift count {beam next & a2} == 1"));
+    // Blue's Deflector on c4 faces one quarter turn: seen from h4 mirrored, from c5 flipped,
+    // and as Red's on c5 with the colours flipped.
+    assert!(matches("B+c4") && matches("fliphorizontal B+h4") && matches("flipvertical B+c5"));
+    assert!(matches("flipcolor b+c5") && !matches("b+c5"));
+}
