@@ -47,15 +47,14 @@ impl<W: Write> PgnPrinter<W> {
     }
 
     /// Writes one game with its marks, then a blank line. A game read from a notation's own
-    /// format is written as PGN, converted.
+    /// format is written as PGN, converted; one whose format holds PGN movetext as it stands (a
+    /// Laser Chess move list) is written as it is, under tags that say what it is.
     pub fn write(&mut self, game: &Found<'_>) -> io::Result<()> {
-        let mut list = None;
-        if let Container::Native(format) = game.container {
-            if !format.is_pgn_movetext() {
-                return self.write_converted(game);
-            }
-            list = Some(format);
-        }
+        let list = match game.container {
+            Container::Native(format) if format.is_pgn_movetext() => Some(format),
+            Container::Native(_) => return self.write_converted(game),
+            Container::Pgn => None,
+        };
         if let Some(format) = list {
             let mut tags = Vec::new();
             write_movetext_tags(format, game, &mut tags);
