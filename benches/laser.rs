@@ -18,7 +18,7 @@ mod measure;
 #[path = "common/counting.rs"]
 mod counting;
 
-#[path = "../tests/common/laser_games.rs"]
+#[path = "../tests/suite/common/laser_games.rs"]
 #[allow(dead_code)]
 mod laser_games;
 

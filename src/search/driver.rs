@@ -18,6 +18,7 @@ use super::positions::PositionsFormat;
 use super::replay::{Carried, GameNote, GameRecord, GameWarning, MatchedPly, ReplayOptions, replay_ranges};
 use crate::notation::Container;
 use crate::query::Query;
+use crate::query::ast::Header;
 use crate::rules::classical::Move;
 use crate::variant::Variant;
 
@@ -60,6 +61,23 @@ impl Default for SearchOptions {
             result: None,
             threads: 0,
             positions: None,
+        }
+    }
+}
+
+impl SearchOptions {
+    /// The options a query's `cql(...)` header gives (`variations`, `matchcount`, `gamenumber`,
+    /// `result`), the others as by default.
+    #[must_use]
+    pub fn from_header(header: Option<&Header>) -> SearchOptions {
+        let defaults = SearchOptions::default();
+        let Some(header) = header else { return defaults };
+        SearchOptions {
+            variations: header.variations,
+            matchcount: header.matchcount.unwrap_or(defaults.matchcount),
+            gamenumber: header.gamenumber,
+            result: header.result.clone(),
+            ..defaults
         }
     }
 }

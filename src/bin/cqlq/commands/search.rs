@@ -37,15 +37,15 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
         eprint!("{}", error.with_origin(&loaded.origin));
         return Ok(ExitCode::from(2));
     }
+    let from_header = SearchOptions::from_header(Some(&header));
     let options = SearchOptions {
         variant,
-        variations: args.variations || header.variations,
-        matchcount: args.matchcount.or(header.matchcount).unwrap_or((1, None)),
-        gamenumber: args.gamenumber.or(header.gamenumber),
+        variations: args.variations || from_header.variations,
+        matchcount: args.matchcount.unwrap_or(from_header.matchcount),
+        gamenumber: args.gamenumber.or(from_header.gamenumber),
         limit: args.limit,
-        result: header.result.clone(),
         threads: thread_count(args.threads, "-j"),
-        positions: None,
+        ..from_header
     };
     let matchstring = args.matchstring.or(header.matchstring).unwrap_or_else(|| "CQL".to_owned());
     let inputs = if loaded.rest.is_empty() {

@@ -4,7 +4,7 @@
 //! games, the larger boards, and the queries whose types do not fit (they are refused, never
 //! a panic).
 
-mod common;
+use crate::common;
 
 use common::{found, matches, number, plan};
 use cqlq::Query;

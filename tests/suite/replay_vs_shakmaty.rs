@@ -2,8 +2,6 @@
 //! of `gnuchess-book` (145,716 games), the lichess sample and the Chess960 and Crazyhouse edge
 //! files must be the same. Needs `../shared/data`; run with `cargo test --release -- --ignored`.
 
-mod common;
-
 use std::io::Read;
 use std::ops::ControlFlow;
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
 //! The designator examples of Scidb's CQL documentation (seed 002), pasted as written there, and
 //! the examples of query-language.md §10 that need only designators, sets and counts.
 
-mod common;
+use crate::common;
 
 use common::{backhand, matches, names, plan, squares};
 use cqlq::Query;

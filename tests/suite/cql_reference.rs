@@ -16,7 +16,11 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use cqlq::Query;
 use cqlq::notation::pgn::{Lexer, Visitor};
+use cqlq::search::{Input, Search, SearchOptions, Summary};
+
+use crate::common::Record;
 
 /// The games the queries are run on.
 const GAMES: &str = "tests/cql/games.pgn.zst";
@@ -54,27 +58,18 @@ fn expected_path(query: &Path) -> PathBuf {
     Path::new(EXPECTED).join(query.file_stem().expect("a file name")).with_extension("txt")
 }
 
-/// What cqlq finds, as `cqlq search --format jsonl` reports it.
-fn cqlq_matches(query: &Path, games: &Path) -> Result<Matches, String> {
-    let output = Command::new(env!("CARGO_BIN_EXE_cqlq"))
-        .args(["search", "-q", "--format", "jsonl"])
-        .arg(query)
-        .arg(games)
-        .output()
-        .map_err(|error| error.to_string())?;
-    if !matches!(output.status.code(), Some(0 | 1)) {
-        return Err(String::from_utf8_lossy(&output.stderr).into_owned());
-    }
-    let mut matches = Matches::new();
-    for line in String::from_utf8_lossy(&output.stdout).lines() {
-        let game: serde_json::Value = serde_json::from_str(line).map_err(|error| error.to_string())?;
-        let number = game["game"].as_u64().ok_or("a game number")?;
-        let plies = game["plies"].as_array().ok_or("plies")?;
-        let plies: Result<Vec<u32>, &str> =
-            plies.iter().map(|ply| ply.as_u64().map(|ply| ply as u32).ok_or("a ply")).collect();
-        matches.insert(number, plies?);
-    }
-    Ok(matches)
+/// What cqlq finds, as `cqlq search` finds it (the options of the query's header and all), run
+/// in this process.
+fn cqlq_matches(query: &Path, games: &[u8]) -> Result<Matches, String> {
+    let text = std::fs::read_to_string(query).map_err(|error| error.to_string())?;
+    let query = Query::parse(&text).map_err(|error| error.to_string())?;
+    let options = SearchOptions { threads: 1, ..SearchOptions::from_header(query.header()) };
+    let search = Search::new(query, options).map_err(|error| error.to_string())?;
+    let mut record = Record::default();
+    let mut summary = Summary::default();
+    let mut input = Input::from_bytes("games.pgn", games.to_vec());
+    let _flow = search.run(&mut input, &mut record, &mut summary).map_err(|error| error.to_string())?;
+    Ok(record.games.into_iter().collect())
 }
 
 /// One line per game: `N: ply ply ...`.
@@ -109,7 +104,7 @@ fn differences(reference: &Matches, found: &Matches) -> Vec<String> {
 }
 
 /// Compares each query's findings with `reference`; panics listing every query that differs.
-fn compare_all(queries: &[PathBuf], reference: impl Fn(&Path) -> Result<Matches, String>, games: &Path) {
+fn compare_all(queries: &[PathBuf], reference: impl Fn(&Path) -> Result<Matches, String>, games: &[u8]) {
     let mut failures = Vec::new();
     for query in queries {
         let name = query.display();
@@ -141,18 +136,24 @@ fn stored_matches(query: &Path) -> Result<Matches, String> {
         .map_err(|error| format!("{}: {error}", path.display()))
 }
 
+/// The games the queries are run on, decompressed.
+fn games() -> Vec<u8> {
+    let compressed = std::fs::File::open(GAMES).expect("the games");
+    zstd::decode_all(compressed).expect("zstd")
+}
+
 #[test]
 fn cqlq_finds_what_cql_6_2_found() {
     let queries = query_files(QUERIES);
     assert!(queries.len() >= 120);
-    compare_all(&queries, stored_matches, Path::new(GAMES));
+    compare_all(&queries, stored_matches, &games());
 }
 
 #[test]
 fn the_unicode_spellings_find_the_same() {
     let queries = query_files(UNICODE);
     assert_eq!(queries.len(), query_files(QUERIES).len(), "every query has its Unicode spelling");
-    compare_all(&queries, stored_matches, Path::new(GAMES));
+    compare_all(&queries, stored_matches, &games());
 }
 
 /// A query in CQL 6.2's Unicode spelling, as its converter writes it.
@@ -250,9 +251,8 @@ fn cqlq_finds_what_cql_6_2_finds_live() {
     let scratch = std::env::temp_dir().join(format!("cqlq-cql-reference-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).expect("a scratch folder");
     let games = scratch.join("games.pgn");
-    let compressed = std::fs::File::open(GAMES).expect("the games");
-    let text = zstd::decode_all(compressed).expect("zstd");
-    std::fs::write(&games, text).expect("the games, decompressed");
+    let text = self::games();
+    std::fs::write(&games, &text).expect("the games, decompressed");
     let bless = std::env::var_os("CQLQ_BLESS").is_some();
     let mut stale = Vec::new();
     for query in query_files(QUERIES) {
@@ -276,7 +276,7 @@ fn cqlq_finds_what_cql_6_2_finds_live() {
             }
             Ok(found)
         },
-        &games,
+        &text,
     );
     std::fs::remove_dir_all(&scratch).expect("the scratch folder");
 }

@@ -1,7 +1,7 @@
 //! Laser Chess: random legal games from every named setup, written in Laser Algebraic Notation
 //! and read back.
 
-mod common;
+use crate::common;
 
 use common::laser_games::{Game, Random, setups};
 use cqlq::Variant;

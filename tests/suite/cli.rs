@@ -1,6 +1,6 @@
 //! The `cqlq` command as a user runs it: output, errors and exit codes.
 
-mod common;
+use crate::common;
 
 use std::process::Output;
 

@@ -3,7 +3,7 @@
 //! quantifier, game filter and `sort`, on positions and games whose answers are worked out by
 //! hand in the comments. Boards: 8x8, 10x10 (Croatian Ties), 10x8 (Laser Chess) and 26x26 (One).
 
-mod common;
+use crate::common;
 
 use common::{found, matches, names, number, run_cqlq, set_of};
 use cqlq::Query;

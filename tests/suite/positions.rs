@@ -1,7 +1,7 @@
 //! Writing a position and reading it back gives the same position, for every variant and format:
 //! FEN (all variants), Croatian Chess setup strings, and Laser Chess Setup Notation.
 
-mod common;
+use crate::common;
 
 use cqlq::board::Square;
 use cqlq::notation::crochess::setup_string;

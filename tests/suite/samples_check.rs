@@ -1,7 +1,7 @@
 //! The game samples of `samples/games/` are what the generator in `tests/common/games.rs` makes;
 //! `CQLQ_WRITE_SAMPLES=1 cargo test --test samples_check` writes them again.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 

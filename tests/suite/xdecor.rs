@@ -5,8 +5,6 @@
 //! The tests on `gnuchess-book` need `../shared/data`; run them with
 //! `cargo test --release -- --ignored`.
 
-mod common;
-
 use std::collections::hash_map::DefaultHasher;
 use std::hash::{Hash, Hasher};
 use std::io::Read;

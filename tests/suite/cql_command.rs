@@ -2,7 +2,7 @@
 //! 6.2's own; the test marked `#[ignore]` runs CQL 6.2 beside cqlq when it is at
 //! `../shared/tools/cql6/cql`.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! `cqlq search` as a user runs it, and the search library: formats, options, inputs, errors,
 //! and output that does not depend on the number of threads.
 
-mod common;
+use crate::common;
 
 use common::{Record, temp_dir, text};
 

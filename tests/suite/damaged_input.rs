@@ -1,7 +1,7 @@
 //! Damaged files, foreign files and everyday shell habits: nothing lost, nothing crashes,
 //! nothing misleads.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::PathBuf;

@@ -1,0 +1,34 @@
+//! The integration tests, in one test binary (one link of the library, one run).
+//!
+//! Each module tests one part of cqlq from the outside: the command line (`cli`, `search`,
+//! `cql_command`), the language (`language`, `cql_language`, `designators`, `query_errors`,
+//! `cql_reference` beside CQL 6.2), the rules beside shakmaty (`rules_vs_shakmaty`,
+//! `replay_vs_shakmaty`, `filter_vs_shakmaty`, `perft`), the notations (`xdecor`, `laser`), the
+//! boards (`masks`, `positions`), damaged and hostile input (`damaged_input`,
+//! `corrupted_corpus`) and the bundled samples (`samples_check`).
+//!
+//! The tests that read `../shared` (real data, CQL 6.2) are `#[ignore]`: `.ci/run` runs them
+//! with `cargo test --release -- --ignored`.
+
+mod common;
+
+mod cli;
+mod corrupted_corpus;
+mod cql_command;
+mod cql_language;
+mod cql_probes;
+mod cql_reference;
+mod damaged_input;
+mod designators;
+mod filter_vs_shakmaty;
+mod language;
+mod laser;
+mod masks;
+mod perft;
+mod positions;
+mod query_errors;
+mod replay_vs_shakmaty;
+mod rules_vs_shakmaty;
+mod samples_check;
+mod search;
+mod xdecor;
