@@ -231,7 +231,7 @@ impl<const W: usize> Masks<W> {
     pub fn translate(&self, set: SquareSet<W>, files: i32, ranks: i32) -> SquareSet<W> {
         let width = i32::from(self.geometry.files());
         let height = i32::from(self.geometry.ranks());
-        if files.abs() >= width || ranks.abs() >= height {
+        if files.unsigned_abs() >= width.unsigned_abs() || ranks.unsigned_abs() >= height.unsigned_abs() {
             return SquareSet::EMPTY;
         }
         let keep_files = if files >= 0 { (0, width - 1 - files) } else { (-files, width - 1) };

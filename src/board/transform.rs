@@ -12,7 +12,7 @@
 //! let board = Geometry::new(10, 8).unwrap();
 //! let masks = Masks::<2>::new(board).unwrap();
 //! let a1 = board.parse_square("a1")?;
-//! assert_eq!(SquareMap::FlipHorizontal.apply(board, a1), Some(board.parse_square("j1")?));
+//! assert_eq!(SquareMap::MirrorFiles.apply(board, a1), Some(board.parse_square("j1")?));
 //! assert!(!SquareMap::Rotate90.exists_on(board));
 //! assert_eq!(SquareMap::symmetries(board).len(), 4);
 //!
@@ -26,7 +26,7 @@
 //! # Ok::<_, cqlq::board::ParseSquareError>(())
 //! ```
 
-use super::geometry::{Geometry, Square};
+use super::geometry::{File, Geometry, Rank, Square};
 use super::masks::Masks;
 use super::set::SquareSet;
 
@@ -35,10 +35,12 @@ use super::set::SquareSet;
 pub enum SquareMap {
     /// Every square stays where it is.
     Identity,
-    /// The ranks mirrored: `a1` and `a8` swap on 8x8 (rank `r` goes to `ranks - 1 - r`).
-    FlipVertical,
-    /// The files mirrored: `a1` and `h1` swap on 8x8.
-    FlipHorizontal,
+    /// The ranks mirrored, about the board's horizontal middle line: `a1` and `a8` swap on
+    /// 8x8 (rank `r` goes to `ranks - 1 - r`). CQL calls this `fliphorizontal`.
+    MirrorRanks,
+    /// The files mirrored, about the board's vertical middle line: `a1` and `h1` swap on 8x8.
+    /// CQL calls this `flipvertical`.
+    MirrorFiles,
     /// Mirrored about the `a1`-`h8` diagonal: file and rank swap. Square boards only.
     FlipDiagonal,
     /// Mirrored about the `a8`-`h1` diagonal: `(f, r)` goes to `(n - 1 - r, n - 1 - f)`. Square
@@ -76,8 +78,8 @@ impl SquareMap {
         // On square boards that need it, `last_file == last_rank`.
         let (to_file, to_rank) = match self {
             SquareMap::Identity => (file, rank),
-            SquareMap::FlipVertical => (file, last_rank - rank),
-            SquareMap::FlipHorizontal => (last_file - file, rank),
+            SquareMap::MirrorRanks => (file, last_rank - rank),
+            SquareMap::MirrorFiles => (last_file - file, rank),
             SquareMap::FlipDiagonal => (rank, file),
             SquareMap::FlipAntiDiagonal => (last_rank - rank, last_file - file),
             SquareMap::Rotate90 => (rank, last_file - file),
@@ -94,14 +96,42 @@ impl SquareMap {
     pub const fn apply_step(self, (files, ranks): (i32, i32)) -> (i32, i32) {
         match self {
             SquareMap::Identity | SquareMap::Shift { .. } => (files, ranks),
-            SquareMap::FlipVertical => (files, -ranks),
-            SquareMap::FlipHorizontal => (-files, ranks),
+            SquareMap::MirrorRanks => (files, -ranks),
+            SquareMap::MirrorFiles => (-files, ranks),
             SquareMap::FlipDiagonal => (ranks, files),
             SquareMap::FlipAntiDiagonal => (-ranks, -files),
             SquareMap::Rotate90 => (ranks, -files),
             SquareMap::Rotate180 => (-files, -ranks),
             SquareMap::Rotate270 => (-ranks, files),
         }
+    }
+
+    /// Whether the map takes the light squares of the board to dark ones and the dark to light
+    /// ones (every map takes all squares of one shade to one shade): a mirror across an even
+    /// number of ranks or files does, as does a translation by an odd number of steps.
+    ///
+    /// ```
+    /// use cqlq::board::{Geometry, SquareMap};
+    ///
+    /// let board = Geometry::new(8, 8).unwrap();
+    /// assert!(SquareMap::MirrorRanks.swaps_shades(board));
+    /// assert!(!SquareMap::Rotate180.swaps_shades(board));
+    /// assert!(SquareMap::Shift { files: 1, ranks: 0 }.swaps_shades(board));
+    /// assert!(!SquareMap::MirrorFiles.swaps_shades(Geometry::new(9, 9).unwrap()));
+    /// ```
+    #[must_use]
+    pub const fn swaps_shades(self, geometry: Geometry) -> bool {
+        let (files, ranks) = (geometry.files() as i32, geometry.ranks() as i32);
+        // A square (f, r) goes to one whose f + r differs by this much, whatever f and r.
+        let change = match self {
+            SquareMap::Identity | SquareMap::FlipDiagonal | SquareMap::FlipAntiDiagonal => 0,
+            SquareMap::MirrorRanks => ranks - 1,
+            SquareMap::MirrorFiles => files - 1,
+            SquareMap::Rotate90 | SquareMap::Rotate270 => files - 1,
+            SquareMap::Rotate180 => files + ranks,
+            SquareMap::Shift { files, ranks } => (files % 2) + (ranks % 2),
+        };
+        change % 2 != 0
     }
 
     /// Whether the map exists on the board: diagonal flips and quarter turns need a square board;
@@ -113,8 +143,8 @@ impl SquareMap {
                 geometry.is_square()
             }
             SquareMap::Identity
-            | SquareMap::FlipVertical
-            | SquareMap::FlipHorizontal
+            | SquareMap::MirrorRanks
+            | SquareMap::MirrorFiles
             | SquareMap::Rotate180
             | SquareMap::Shift { .. } => true,
         }
@@ -126,8 +156,8 @@ impl SquareMap {
     pub fn symmetries(geometry: Geometry) -> Vec<SquareMap> {
         const ALL: [SquareMap; 8] = [
             SquareMap::Identity,
-            SquareMap::FlipVertical,
-            SquareMap::FlipHorizontal,
+            SquareMap::MirrorRanks,
+            SquareMap::MirrorFiles,
             SquareMap::FlipDiagonal,
             SquareMap::FlipAntiDiagonal,
             SquareMap::Rotate90,
@@ -207,6 +237,52 @@ impl<const W: usize> Masks<W> {
             }
         }
     }
+
+    /// The image of the squares of a set that stay on the board under a map (those pushed off
+    /// it are lost), as CQL 6.2 shifts a designator; `None` when the map does not exist on the
+    /// board or the set is not on it. As in CQL 6.2, a translation moves the set up or down
+    /// first, then sideways, and a whole file stays whole when it moves up or down, a whole rank
+    /// when it moves sideways: a set holding every square of the board maps onto itself.
+    ///
+    /// ```
+    /// use cqlq::board::{Geometry, Masks, SquareMap};
+    ///
+    /// let board = Geometry::new(8, 8).unwrap();
+    /// let masks = Masks::<1>::new(board).unwrap();
+    /// let [d2, d4, d1] = ["d2", "d4", "d1"].map(|name| masks.square(board.parse_square(name).unwrap()));
+    /// let down = SquareMap::Shift { files: 0, ranks: -3 };
+    /// assert_eq!(masks.map_clipped(d2 | d4, down), Some(d1));
+    /// assert_eq!(masks.map(d2 | d4, down), None);
+    /// ```
+    #[must_use]
+    pub fn map_clipped(&self, set: SquareSet<W>, map: SquareMap) -> Option<SquareSet<W>> {
+        let geometry = self.geometry();
+        if !map.exists_on(geometry) || !set.is_subset(self.full()) {
+            return None;
+        }
+        if set == self.full() {
+            return Some(set);
+        }
+        Some(match map {
+            SquareMap::Identity => set,
+            SquareMap::Shift { files, ranks } => {
+                let files_of = |set: SquareSet<W>| {
+                    self.lines(geometry.files(), |index| self.file(File::new(index).expect("a file of the board")), set)
+                };
+                let ranks_of = |set: SquareSet<W>| {
+                    self.lines(geometry.ranks(), |index| self.rank(Rank::new(index).expect("a rank of the board")), set)
+                };
+                let moved = self.translate(set, 0, ranks) | files_of(set);
+                self.translate(moved, files, 0) | ranks_of(moved)
+            }
+            _ => set.iter().filter_map(|square| map.apply(geometry, square)).collect(),
+        })
+    }
+
+    /// The lines (files or ranks, `count` of them, each given by `line`) that `set` holds whole.
+    fn lines(&self, count: u8, line: impl Fn(u8) -> SquareSet<W>, set: SquareSet<W>) -> SquareSet<W> {
+        (0..count).map(line).filter(|line| line.is_subset(set)).fold(SquareSet::EMPTY, |whole, line| whole | line)
+    }
 }
 
 #[cfg(test)]
@@ -253,9 +329,9 @@ pub(super) mod tests {
         for (geometry, (name, vertical, horizontal)) in boards().into_iter().zip(cases) {
             assert_eq!(geometry.to_string(), name);
             let a1 = sq(geometry, "a1");
-            assert_eq!(SquareMap::FlipVertical.apply(geometry, a1), Some(sq(geometry, vertical)), "{name}");
-            assert_eq!(SquareMap::FlipHorizontal.apply(geometry, a1), Some(sq(geometry, horizontal)), "{name}");
-            assert_eq!(SquareMap::FlipVertical.apply(geometry, a1), Some(geometry.flip_vertical(a1)));
+            assert_eq!(SquareMap::MirrorRanks.apply(geometry, a1), Some(sq(geometry, vertical)), "{name}");
+            assert_eq!(SquareMap::MirrorFiles.apply(geometry, a1), Some(sq(geometry, horizontal)), "{name}");
+            assert_eq!(SquareMap::MirrorRanks.apply(geometry, a1), Some(geometry.flip_vertical(a1)));
         }
     }
 
@@ -312,7 +388,7 @@ pub(super) mod tests {
         let laser = board(10, 8);
         assert_eq!(
             SquareMap::symmetries(laser),
-            vec![SquareMap::Identity, SquareMap::FlipVertical, SquareMap::FlipHorizontal, SquareMap::Rotate180]
+            vec![SquareMap::Identity, SquareMap::MirrorRanks, SquareMap::MirrorFiles, SquareMap::Rotate180]
         );
         for geometry in boards() {
             assert_eq!(SquareMap::symmetries(geometry)[0], SquareMap::Identity);
@@ -429,7 +505,7 @@ pub(super) mod tests {
         let geometry = board(8, 8);
         let masks = Masks::<1>::new(geometry).unwrap();
         let set = masks.square(sq(geometry, "a1")) | masks.square(sq(geometry, "b3"));
-        let flipped = masks.map(set, SquareMap::FlipHorizontal).unwrap();
+        let flipped = masks.map(set, SquareMap::MirrorFiles).unwrap();
         assert_eq!(flipped, masks.square(sq(geometry, "h1")) | masks.square(sq(geometry, "g3")));
         let turned = masks.map(set, SquareMap::Rotate90).unwrap();
         assert_eq!(turned, masks.square(sq(geometry, "a8")) | masks.square(sq(geometry, "c7")));

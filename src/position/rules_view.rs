@@ -311,8 +311,9 @@ pub trait RulesView<const W: usize>: PositionView<W> {
         !moves.is_empty()
     }
 
-    /// The pieces standing alone on a line between an enemy line piece and a piece of theirs on
-    /// one of `shielded`, each given to `pin` as `(pinner, pinned, shielded)` squares.
+    /// The pieces standing alone on a line between an enemy line piece and one of `shielded`
+    /// (a piece of theirs, or an empty square, as CQL 6.2 counts pins), each given to `pin` as
+    /// `(pinner, pinned, shielded)` squares.
     fn pins(&self, shielded: SquareSet<W>, pin: &mut dyn FnMut(Square, Square, Square)) {
         let _ = (shielded, pin);
     }

@@ -115,7 +115,6 @@ impl Expr {
             | ExprKind::SquareNumber { set: operand, .. }
             | ExprKind::Power(operand)
             | ExprKind::TypeName(operand)
-            | ExprKind::Transform { body: operand, .. }
             | ExprKind::Assign { value: operand, .. } => vec![operand],
             ExprKind::If { condition, then, otherwise } => {
                 let mut children = vec![&**condition, &**then];
@@ -128,7 +127,9 @@ impl Expr {
                 test.iter().map(|test| &**test).chain(std::iter::once(&**body)).collect()
             }
             ExprKind::Dash { from, to, promote, target, .. } => boxed([from, to, promote, target]),
-            ExprKind::Find { bounds, body, .. } => bounds.iter().chain(std::iter::once(&**body)).collect(),
+            ExprKind::Find { bounds, body, .. } | ExprKind::Transform { bounds, body, .. } => {
+                bounds.iter().chain(std::iter::once(&**body)).collect()
+            }
             ExprKind::Echo { body, .. } => vec![body],
             ExprKind::Comment { parts, .. } => parts
                 .iter()
@@ -152,7 +153,7 @@ impl Expr {
             | ExprKind::Ray { sets: args, .. }
             | ExprKind::Arrows { sets: args, .. }
             | ExprKind::XRay(args) => args.iter().collect(),
-            ExprKind::Pin { from, through, to } => boxed([from, through, to]),
+            ExprKind::Pin { from, through, to, .. } => boxed([from, through, to]),
             ExprKind::Move(filter) => boxed([&filter.from, &filter.to, &filter.capture, &filter.promote]),
             ExprKind::Line { constituents, .. } => constituents.iter().map(|constituent| &constituent.filter).collect(),
         }
@@ -262,7 +263,8 @@ pub enum ExprKind {
         /// The sets, in order along the line (two at least).
         sets: Vec<Expr>,
     },
-    /// `pin [from S] [through S] [to S]`: the pinned pieces.
+    /// `pin [from S] [through S] [to S]`: the pinned pieces, or (as the part written first
+    /// says, as in CQL 6.2) their pinners or what they shield.
     Pin {
         /// The pinners.
         from: Option<Box<Expr>>,
@@ -270,6 +272,8 @@ pub enum ExprKind {
         through: Option<Box<Expr>>,
         /// What the pinned pieces shield (the kings when not given).
         to: Option<Box<Expr>>,
+        /// Which of the three sets is the value.
+        value: PinPart,
     },
     /// `up [N [M]] S` and the other directions: the squares N to M steps (any number when no
     /// range is given) from a square of S in one of the directions, whatever stands between.
@@ -306,12 +310,15 @@ pub enum ExprKind {
     Power(Box<Expr>),
     /// `move ...`: a move of the position, or the one that led to it.
     Move(MoveFilter),
-    /// `flip F` and the other transforms; `T count F` counts the copies that match.
+    /// `flip F` and the other transforms; `T count F` counts the copies that match, and
+    /// `T N [M] F` counts them where they are N (N to M).
     Transform {
         /// Which transform.
         transform: TransformKind,
-        /// `count`: the number of matching copies rather than their union.
+        /// `count` or a range: the number of matching copies rather than their union.
         count: bool,
+        /// The bounds N and M of the range: numbers or numeric variables (none for `count`).
+        bounds: Vec<Expr>,
         /// The filter transformed.
         body: Box<Expr>,
     },
@@ -631,6 +638,30 @@ impl Word {
     }
 }
 
+/// The parts of a pin, one of which is its value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PinPart {
+    /// `from`: the pinning pieces.
+    From,
+    /// `through`: the pinned pieces (the value when `pin` does not start with `from` or `to`).
+    #[default]
+    Through,
+    /// `to`: what the pinned pieces shield.
+    To,
+}
+
+/// The squares of a move that a `move` filter's value is made of.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MoveSquare {
+    /// The squares the moves leave.
+    #[default]
+    From,
+    /// The squares they reach.
+    To,
+    /// The squares of the pieces they take.
+    Capture,
+}
+
 /// The lines a ray may follow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RayLines {
@@ -666,6 +697,9 @@ pub struct MoveFilter {
     pub rotate: bool,
     /// `swap`: a Switch changing places with another piece (Laser Chess).
     pub swap: bool,
+    /// What the value is made of: the part of `from`, `to` and `capture` written first (the
+    /// from-squares when none is).
+    pub value: MoveSquare,
 }
 
 /// How long a variable's value lasts.
@@ -719,9 +753,9 @@ pub enum Castle {
 pub enum TransformKind {
     /// `flip`: every symmetry of the board.
     Flip,
-    /// `flipvertical`: mirror the ranks.
+    /// `flipvertical`: mirror about the vertical middle line (the files: `a1` to `h1`).
     FlipVertical,
-    /// `fliphorizontal`: mirror the files.
+    /// `fliphorizontal`: mirror about the horizontal middle line (the ranks: `a1` to `a8`).
     FlipHorizontal,
     /// `flipdiagonal`: mirror about the a1 diagonal (square boards).
     FlipDiagonal,
@@ -782,6 +816,20 @@ pub struct LineOptions {
     pub lastposition: bool,
     /// `N [M]`: the run's length must be N (N to M).
     pub range: Option<(u32, Option<u32>)>,
+    /// `primary`, `secondary`: the moves a run may follow.
+    pub moves: LineMoves,
+}
+
+/// The moves a `line` follows from one position to the next.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum LineMoves {
+    /// Any: the main continuation and the first moves of variations.
+    #[default]
+    Any,
+    /// `primary`: only the main continuation of each position.
+    Primary,
+    /// `secondary`: only the first moves of its variations.
+    Secondary,
 }
 
 /// One constituent of a `line`: a filter and how many consecutive positions it covers.

@@ -230,7 +230,7 @@ impl Checker<'_> {
                     self.want_set(set, "attacks");
                 }
             }
-            ExprKind::Pin { from, through, to } => {
+            ExprKind::Pin { from, through, to, .. } => {
                 for set in [from, through, to].into_iter().flatten() {
                     self.want_set(set, "pin");
                 }
@@ -244,7 +244,10 @@ impl Checker<'_> {
             }
             ExprKind::Power(set) => self.want_set(set, "power"),
             ExprKind::Move(filter) => self.move_filter(filter),
-            ExprKind::Transform { body, .. } => {
+            ExprKind::Transform { bounds, body, .. } => {
+                for bound in bounds {
+                    self.want_number(bound, "a transform's range");
+                }
                 self.expr(body);
             }
             ExprKind::Line { constituents, .. } => {

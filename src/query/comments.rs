@@ -108,12 +108,14 @@ impl<const W: usize> Program<W> {
     /// (`name: value`), with the values `state` holds; `quiet` ones are left out.
     #[must_use]
     pub fn persistent_report(&self, state: &State<W>) -> Vec<String> {
-        let value = |slot| match state.get(slot) {
-            Value::Number(value) => value.to_string(),
-            Value::Set(set) => self.square_list(set.squares),
-            _ => "<unbound>".to_owned(),
-        };
-        self.printed.iter().map(|(name, slot)| format!("{name}: {}", value(*slot))).collect()
+        state.persistent(self.geometry()).report(&self.printed)
+    }
+
+    /// The persistent variables printed at the end of a run (not `quiet`), with their slots:
+    /// the same in the programs of one query for every variant.
+    #[must_use]
+    pub fn printed(&self) -> &[(String, usize)] {
+        &self.printed
     }
 
     /// Squares as CQL 6.2 lists them: one alone (`e4`), others in brackets by rank from the

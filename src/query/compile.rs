@@ -5,7 +5,7 @@
 use super::ast::{
     AssignOp, AttackSide, BinaryOp, Castle, Coordinate, Expr, ExprKind, FindQuantity, GameFilter, Lasting, LineOptions,
     LoopOver, MoveFilter, MoveWhen, PieceAtomKind, PieceDesignator, PositionWord, Region, Sort, Span, SquareDesignator,
-    SquarePart, TextPart, UnaryOp, Word,
+    SquarePart, TextPart, TransformKind, UnaryOp, Word,
 };
 use super::check::{Type, type_of};
 use super::context::GameTest;
@@ -100,9 +100,11 @@ pub(crate) fn compile<const W: usize>(
         })
     });
     let quick = if sort.is_none() { quick_tests(&compiled) } else { None };
+    let lasting = compiled.iter().map(|filter| writes(filter, &compiler.persistent).lasting).collect();
     let program = Program {
         makes_notes,
         quick,
+        lasting,
         masks: compiler.masks,
         filters: compiled,
         values,
@@ -241,8 +243,11 @@ impl<const W: usize> Compiler<'_, W> {
                 }),
             },
             ExprKind::Game(game) if type_of(expr) == Type::Filter => self.game(game, expr.span),
-            ExprKind::Transform { transform, count: false, body } if type_of(expr) == Type::Filter => {
-                FilterNode::Any(self.copies(*transform, expr.span, |compiler| compiler.filter(body)))
+            ExprKind::Transform { .. } if type_of(expr) == Type::Filter => {
+                let TransformChain { transforms, body, .. } = transform_chain(expr);
+                let copies = self.copies(&transforms, |compiler| compiler.filter(body));
+                let exhaustive = copies.iter().any(|copy| writes(copy, &self.persistent).any);
+                FilterNode::Orbit { copies, exhaustive }
             }
             ExprKind::Assign { name, op, value, lasting } => {
                 let slot = self.slot(name, *lasting);
@@ -351,12 +356,20 @@ impl<const W: usize> Compiler<'_, W> {
                 FilterNode::Game(slot) => NumberNode::Game(slot),
                 _ => NumberNode::Constant(0),
             },
-            ExprKind::Transform { transform, count: true, body } => {
-                NumberNode::Matching(self.copies(*transform, expr.span, |compiler| compiler.filter(body)))
-            }
-            ExprKind::Transform { transform, count: false, body } if type_of(body) == Type::Number => {
-                NumberNode::Extreme { max: true, args: self.copies(*transform, expr.span, |c| c.number(body)) }
-            }
+            ExprKind::Transform { .. } => match transform_chain(expr) {
+                TransformChain { transforms, count: Some(bounds), body } => {
+                    let copies = self.copies(&transforms, |compiler| compiler.filter(body));
+                    let (min, max) = match bounds {
+                        [low, high] => (Some(self.number(low)), Some(self.number(high))),
+                        [exactly] => (Some(self.number(exactly)), Some(self.number(exactly))),
+                        _ => (None, None),
+                    };
+                    NumberNode::OrbitCount { copies, min: min.map(Box::new), max: max.map(Box::new) }
+                }
+                TransformChain { transforms, count: None, body } => {
+                    NumberNode::OrbitMax(self.copies(&transforms, |compiler| compiler.number(body)))
+                }
+            },
             ExprKind::Variable { name, ty: Type::Number } => NumberNode::Variable(self.slot(name, Lasting::Game)),
             ExprKind::If { condition, then, otherwise } if type_of(expr) == Type::Number => {
                 NumberNode::If(Box::new(Conditional {
@@ -423,7 +436,7 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Ray { lines, sets } => {
                 SetNode::Ray { lines: *lines, sets: sets.iter().map(|set| self.set(set)).collect() }
             }
-            ExprKind::Pin { from, through, to } => {
+            ExprKind::Pin { from, through, to, value } => {
                 self.need_rules(expr.span, "pin", true);
                 let everywhere = SetNode::Squares { squares: self.masks.full(), backhand: [KindSet::EMPTY; 2] };
                 let kings = self.kings();
@@ -434,6 +447,7 @@ impl<const W: usize> Compiler<'_, W> {
                     from: optional(from, everywhere.clone()),
                     through: optional(through, everywhere),
                     to: optional(to, kings),
+                    value: *value,
                 }
             }
             ExprKind::Shade { light, set } => SetNode::Shade { light: *light, set: Box::new(self.set(set)) },
@@ -447,8 +461,9 @@ impl<const W: usize> Compiler<'_, W> {
                 set: Box::new(self.set(set)),
             },
             ExprKind::Move(filter) => self.move_filter(filter, expr.span),
-            ExprKind::Transform { transform, body, .. } => {
-                SetNode::UnionAll(self.copies(*transform, expr.span, |compiler| compiler.set(body)))
+            ExprKind::Transform { .. } => {
+                let TransformChain { transforms, body, .. } = transform_chain(expr);
+                SetNode::Orbit(self.copies(&transforms, |compiler| compiler.set(body)))
             }
             ExprKind::Variable { name, .. } => SetNode::Variable(self.slot(name, Lasting::Game)),
             ExprKind::If { condition, then, otherwise } => SetNode::If(Box::new(Conditional {
@@ -823,6 +838,7 @@ impl<const W: usize> Compiler<'_, W> {
             rotate: filter.rotate,
             swap: filter.swap,
             by_facts: false,
+            value: filter.value,
         };
         // Transforms and simplification keep squares and pieces what they are: a move the
         // facts decide here is decided by them in every copy.
@@ -1172,7 +1188,7 @@ fn may_hold_backhand<const W: usize>(set: &SetNode<W>) -> bool {
         SetNode::Union(left, right) => may_hold_backhand(left) || may_hold_backhand(right),
         SetNode::Intersection(left, right) => may_hold_backhand(left) && may_hold_backhand(right),
         SetNode::Complement { backhand, .. } => *backhand,
-        SetNode::UnionAll(sets) => sets.iter().any(may_hold_backhand),
+        SetNode::Orbit(sets) => sets.iter().any(may_hold_backhand),
         SetNode::Shade { .. }
         | SetNode::Direction { .. }
         | SetNode::MakeSquare(..)
@@ -1193,4 +1209,58 @@ fn may_hold_backhand<const W: usize>(set: &SetNode<W>) -> bool {
             may_hold_backhand(&conditional.then) || conditional.otherwise.as_ref().is_some_and(may_hold_backhand)
         }
     }
+}
+
+/// Transforms written one inside the other with no count between them: they make one transform,
+/// as in CQL 6.2.
+struct TransformChain<'e> {
+    /// The transforms, the outermost first.
+    transforms: Vec<(TransformKind, Span)>,
+    /// The bounds of the innermost one's count, where it counts.
+    count: Option<&'e [Expr]>,
+    /// The filter they transform.
+    body: &'e Expr,
+}
+
+/// The chain of transforms that starts at `expr`.
+fn transform_chain(expr: &Expr) -> TransformChain<'_> {
+    let mut transforms = Vec::new();
+    let mut expr = expr;
+    while let ExprKind::Transform { transform, count, bounds, body } = &expr.kind {
+        transforms.push((*transform, expr.span));
+        if *count {
+            return TransformChain { transforms, count: Some(bounds), body };
+        }
+        expr = body;
+    }
+    TransformChain { transforms, count: None, body: expr }
+}
+
+/// What a compiled filter writes as it is tested.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Writes {
+    /// Something that outlasts the game: a persistent variable's value, a message.
+    pub lasting: bool,
+    /// Anything: a variable's value, a comment, a message.
+    pub any: bool,
+}
+
+/// What a filter, or a filter inside it, writes; `persistent` tells which variables last from
+/// game to game, by slot.
+pub(super) fn writes<const W: usize>(filter: &FilterNode<W>, persistent: &[Option<Value<W>>]) -> Writes {
+    let mut found = Writes::default();
+    filter.clone().each_filter(&mut |filter| match filter {
+        FilterNode::Assign { slot, .. } => {
+            found.any = true;
+            found.lasting |= persistent.get(*slot).is_some_and(Option::is_some);
+        }
+        FilterNode::Comment(node) => {
+            found.any = true;
+            found.lasting |= node.message;
+        }
+        FilterNode::Line { options, .. } if !options.quiet => found.any = true,
+        FilterNode::Echo(node) if !node.quiet => found.any = true,
+        _ => {}
+    });
+    found
 }

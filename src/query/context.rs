@@ -21,12 +21,15 @@ pub struct Frame<P> {
     pub previous: Option<MoveFacts>,
     /// Whether the position is on the game's main line (not in a variation).
     pub mainline: bool,
+    /// Whether the move that led here begins a variation: it is not the main continuation of
+    /// the position before (`line secondary` follows only such moves, `line primary` none).
+    pub branch: bool,
 }
 
 impl<P> Frame<P> {
     /// A position of the main line, `ply` plies from the game's first, reached by `previous`.
     pub fn new(position: P, ply: u32, previous: Option<MoveFacts>) -> Frame<P> {
-        Frame { position, ply, previous, mainline: true }
+        Frame { position, ply, previous, mainline: true, branch: false }
     }
 }
 

@@ -210,8 +210,13 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
         ExprKind::Fen(text, _) => line(out, &indent, &format!("fen {text:?}")),
         ExprKind::Power(_) => line(out, &indent, "power"),
         ExprKind::Move(_) => line(out, &indent, &format!("move: {text}")),
-        ExprKind::Transform { transform, count, .. } => {
-            line(out, &indent, &format!("{}{}", transform.text(), if *count { " count" } else { "" }));
+        ExprKind::Transform { transform, count, bounds, .. } => {
+            let counting = match (count, bounds.len()) {
+                (false, _) => "",
+                (true, 0) => " count",
+                (true, _) => " count, within the bounds below",
+            };
+            line(out, &indent, &format!("{}{counting}", transform.text()));
         }
         ExprKind::Line { constituents, .. } => {
             let bounds: Vec<String> = constituents

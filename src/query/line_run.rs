@@ -10,9 +10,9 @@
 
 use std::collections::HashMap;
 
-use super::ast::LineOptions;
+use super::ast::{LineMoves, LineOptions};
 use super::comments::position_name;
-use super::context::Context;
+use super::context::{Context, Frame};
 use super::plan::{FilterNode, Program, Step};
 use crate::position::RulesView;
 
@@ -34,9 +34,16 @@ struct Track {
 }
 
 impl Track {
-    fn new(options: &LineOptions, start: usize, frames: usize) -> Track {
+    fn new<P>(options: &LineOptions, start: usize, frames: &[Frame<P>]) -> Track {
         let stride = if options.singlecolor { 2 } else { 1 };
-        let len = if options.backward { start / stride + 1 } else { (frames - start).div_ceil(stride) };
+        let mut len = if options.backward { start / stride + 1 } else { (frames.len() - start).div_ceil(stride) };
+        if options.moves != LineMoves::Any && !options.backward {
+            // The run stops before the first move it may not follow.
+            let secondary = options.moves == LineMoves::Secondary;
+            if let Some(stop) = frames[start + 1..].iter().position(|frame| frame.branch != secondary) {
+                len = len.min((stop + 1).div_ceil(stride));
+            }
+        }
         Track { start, stride, backward: options.backward, len }
     }
 
@@ -114,7 +121,7 @@ impl<const W: usize> Program<W> {
         context: &Context<'_, P, W>,
         at: usize,
     ) -> Option<Run> {
-        let track = Track::new(options, at, context.frames.len());
+        let track = Track::new(options, at, context.frames);
         let mut search = Search {
             program: self,
             context,
@@ -143,6 +150,7 @@ impl<const W: usize> Program<W> {
             return None;
         }
         let plain = !*in_order
+            && options.moves == LineMoves::Any
             && !options.backward
             && !options.singlecolor
             && !options.nestban

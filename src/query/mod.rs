@@ -50,7 +50,7 @@ pub use line::LineCache;
 #[cfg(test)]
 pub(crate) use line::work as line_work;
 pub use plan::{Needs, Program};
-pub use state::{Identities, State};
+pub use state::{Identities, Persistent, State};
 
 use crate::board::Width;
 use crate::each_position;

@@ -3,7 +3,9 @@
 
 use std::cell::OnceCell;
 
-use super::ast::{AssignOp, AttackSide, BinaryOp, LineOptions, LoopOver, MoveWhen, RayLines, SquareNumber};
+use super::ast::{
+    AssignOp, AttackSide, BinaryOp, LineOptions, LoopOver, MoveSquare, MoveWhen, PinPart, RayLines, SquareNumber,
+};
 use super::context::{Context, Frame, GameFacts, GameTest, TagSource};
 use super::quick::Quick;
 use super::state::{State, Value};
@@ -54,15 +56,15 @@ pub(crate) enum SetNode<const W: usize> {
     Pieces { classes: Vec<PieceClass>, empty: bool, squares: SquareSet<W>, backhand: bool },
     /// Either set.
     Union(Box<SetNode<W>>, Box<SetNode<W>>),
-    /// Any of the sets (the copies of a transformed set).
-    UnionAll(Vec<SetNode<W>>),
+    /// The copies of a transformed set: their union.
+    Orbit(Vec<SetNode<W>>),
     /// Both sets.
     Intersection(Box<SetNode<W>>, Box<SetNode<W>>),
     /// The board's squares not in the set, and with `backhand`, the backhand's pieces not in it.
     Complement { set: Box<SetNode<W>>, backhand: bool },
-    /// The light (or dark) squares of a set. The shade is the board's own: a transform maps the
-    /// set, never the light squares (`flipcolor light B` is a bishop of either colour on a light
-    /// square).
+    /// The light (or dark) squares of a set. A transform that takes light squares to dark ones
+    /// swaps the shade, as in CQL 6.2 (`flipcolor light B` is a white bishop on a light square
+    /// or a black one on a dark square).
     Shade { light: bool, set: Box<SetNode<W>> },
     /// The squares `min` to `max` steps from a square of `set` along one of `steps` (files,
     /// ranks), whatever stands between.
@@ -80,8 +82,9 @@ pub(crate) enum SetNode<const W: usize> {
     /// The squares of the last set that end a line through all sets, with only empty squares
     /// between consecutive ones.
     Ray { lines: RayLines, sets: Vec<SetNode<W>> },
-    /// Pinned pieces on `through`, pinned by a piece on `from` to a piece on `to`.
-    Pin { from: Box<SetNode<W>>, through: Box<SetNode<W>>, to: Box<SetNode<W>> },
+    /// Pinned pieces on `through`, pinned by a piece on `from` to a piece on `to` (or an empty
+    /// square, as in CQL 6.2); the value is the part `value` names.
+    Pin { from: Box<SetNode<W>>, through: Box<SetNode<W>>, to: Box<SetNode<W>>, value: PinPart },
     /// The squares of the moves that fit.
     Move(Box<MoveNode<W>>),
     /// The value of a set variable (for a piece variable, the square of its piece).
@@ -243,6 +246,8 @@ pub(crate) struct MoveNode<const W: usize> {
     pub swap: bool,
     /// Whether the move alone decides the sets ([`MoveNode::decided_by_facts`]), found once.
     pub by_facts: bool,
+    /// What the value is made of.
+    pub value: MoveSquare,
 }
 
 /// A number expression; `None` is a number without a value (a division by zero).
@@ -272,8 +277,15 @@ pub(crate) enum NumberNode<const W: usize> {
     },
     /// The value of a game test.
     Game(usize),
-    /// How many of the filters match.
-    Matching(Vec<FilterNode<W>>),
+    /// How many copies of a transformed filter match (`flip count F`), where that many are
+    /// between the bounds (`flip 2 8 F`; none: no bound on that side).
+    OrbitCount {
+        copies: Vec<FilterNode<W>>,
+        min: Option<Box<NumberNode<W>>>,
+        max: Option<Box<NumberNode<W>>>,
+    },
+    /// The copies of a transformed number: the largest value among them.
+    OrbitMax(Vec<NumberNode<W>>),
     /// The value of a numeric variable.
     Variable(usize),
     /// One number or the other, as a filter decides.
@@ -345,6 +357,13 @@ pub(crate) enum FilterNode<const W: usize> {
     Subset(SetNode<W>, SetNode<W>),
     All(Vec<FilterNode<W>>),
     Any(Vec<FilterNode<W>>),
+    /// The copies of a transformed filter: matches where one does. Each copy is tested where
+    /// `exhaustive` (its filter makes comments or gives values), as in CQL 6.2; else up to the
+    /// first that matches.
+    Orbit {
+        copies: Vec<FilterNode<W>>,
+        exhaustive: bool,
+    },
     Not(Box<FilterNode<W>>),
     /// Always or never.
     Constant(bool),
@@ -495,6 +514,9 @@ pub struct Program<const W: usize> {
     pub(crate) printed: Vec<(String, usize)>,
     /// The filters as a list of plain piece tests, where they all are such tests.
     pub(crate) quick: Option<Vec<Quick<W>>>,
+    /// Whether each filter of the body writes what outlasts the game (a persistent variable,
+    /// a message): the tags never decide past such a filter, whose effects need the positions.
+    pub(crate) lasting: Vec<bool>,
 }
 
 impl<const W: usize> Program<W> {
@@ -503,6 +525,12 @@ impl<const W: usize> Program<W> {
     #[must_use]
     pub fn is_game_level(&self) -> bool {
         self.filters.iter().all(FilterNode::is_game_level) && self.sort.is_none()
+    }
+
+    /// The board the program's square sets are of.
+    #[must_use]
+    pub fn geometry(&self) -> crate::board::Geometry {
+        self.masks.geometry()
     }
 
     /// What the program needs from the replay.
@@ -533,7 +561,20 @@ impl<const W: usize> Program<W> {
     /// `Some(true)` when every position matches whatever it holds, `None` when it depends.
     #[must_use]
     pub fn decide(&self, game: &GameFacts) -> Option<bool> {
-        decide_all(self.filters.iter(), game)
+        // The filters are tested in order up to the first that fails, as in CQL 6.2: those
+        // before a filter that writes what outlasts the game decide alone.
+        let mut value = Some(true);
+        for (filter, &lasting) in self.filters.iter().zip(&self.lasting) {
+            if lasting {
+                return None;
+            }
+            match filter.decide(game) {
+                Some(false) => return Some(false),
+                Some(true) => {}
+                None => value = None,
+            }
+        }
+        value
     }
 
     /// Whether every filter of the body matches a position that stands alone (a game of one
@@ -619,6 +660,12 @@ impl<const W: usize> Program<W> {
             }
             FilterNode::All(filters) => filters.iter().all(|filter| self.filter(filter, context, at)),
             FilterNode::Any(filters) => filters.iter().any(|filter| self.filter(filter, context, at)),
+            FilterNode::Orbit { copies, exhaustive: false } => {
+                copies.iter().any(|filter| self.filter(filter, context, at))
+            }
+            FilterNode::Orbit { copies, exhaustive: true } => {
+                copies.iter().filter(|filter| self.filter(filter, context, at)).count() > 0
+            }
             FilterNode::Not(filter) => !self.filter(filter, context, at),
             FilterNode::Constant(value) => *value,
             FilterNode::Turn(color) => view.turn() == *color,
@@ -696,9 +743,16 @@ impl<const W: usize> Program<W> {
                 self.square_number(*what, self.squares(set, context, at), &frame.position)
             }
             NumberNode::Game(slot) => context.game.values.get(*slot).copied().flatten(),
-            NumberNode::Matching(filters) => {
-                Some(filters.iter().filter(|filter| self.filter(filter, context, at)).count() as i64)
+            NumberNode::OrbitCount { copies, min, max } => {
+                let bound = |bound: &Option<Box<NumberNode<W>>>| match bound {
+                    Some(bound) => self.number(bound, context, at).map(Some),
+                    None => Some(None),
+                };
+                let (min, max) = (bound(min)?, bound(max)?);
+                let matching = copies.iter().filter(|filter| self.filter(filter, context, at)).count() as i64;
+                (min.is_none_or(|min| matching >= min) && max.is_none_or(|max| matching <= max)).then_some(matching)
             }
+            NumberNode::OrbitMax(copies) => copies.iter().filter_map(|copy| self.number(copy, context, at)).max(),
             NumberNode::Variable(slot) => self.number_variable(*slot, context),
             NumberNode::If(conditional) => self.number(self.choose(conditional, context, at)?, context, at),
             NumberNode::FindCount(count) => {
@@ -843,7 +897,7 @@ impl<const W: usize> Program<W> {
             }
             SetNode::Ray { lines, sets } => self.ray(*lines, sets, context, at),
             SetNode::XRay(node) => self.xray(node, context, at),
-            SetNode::Pin { from, through, to } => {
+            SetNode::Pin { from, through, to, value } => {
                 // Most positions have no pin at all: the pinners and the pinned are looked for
                 // once one is found, unless they are plain pieces or squares. A pinned piece
                 // shields a piece of its own side: a side with none of its pieces on `through`
@@ -862,15 +916,19 @@ impl<const W: usize> Program<W> {
                 if shielded.is_empty() {
                     return SquareSet::EMPTY;
                 }
-                let mut pinned = SquareSet::EMPTY;
-                view.pins(shielded, &mut |pinner, piece, _| {
+                let mut found = SquareSet::EMPTY;
+                view.pins(shielded, &mut |pinner, piece, target| {
                     if pinners.get_or_init(|| self.squares(from, context, at)).contains(pinner)
                         && pinnable.get_or_init(|| self.squares(through, context, at)).contains(piece)
                     {
-                        pinned.add(piece);
+                        found.add(match value {
+                            PinPart::From => pinner,
+                            PinPart::Through => piece,
+                            PinPart::To => target,
+                        });
                     }
                 });
-                pinned
+                found
             }
             SetNode::Loop(node) => self.loop_squares(node, context, at),
             _ => self.set(node, context, at).squares,
@@ -923,7 +981,7 @@ impl<const W: usize> Program<W> {
                 SetValue { squares: on_board & *squares, backhand: in_backhand }
             }
             SetNode::Union(left, right) => union(self.set(left, context, at), self.set(right, context, at)),
-            SetNode::UnionAll(sets) => {
+            SetNode::Orbit(sets) => {
                 sets.iter().map(|set| self.set(set, context, at)).fold(SetValue::board(SquareSet::EMPTY), union)
             }
             SetNode::Intersection(left, right) => {
@@ -1293,7 +1351,9 @@ impl<const W: usize> FilterNode<W> {
     fn is_game_level(&self) -> bool {
         match self {
             FilterNode::Constant(_) | FilterNode::Game(_) => true,
-            FilterNode::All(filters) | FilterNode::Any(filters) => filters.iter().all(FilterNode::is_game_level),
+            FilterNode::All(filters) | FilterNode::Any(filters) | FilterNode::Orbit { copies: filters, .. } => {
+                filters.iter().all(FilterNode::is_game_level)
+            }
             FilterNode::Not(filter) => filter.is_game_level(),
             FilterNode::Compare(_, left, right) => left.is_game_level() && right.is_game_level(),
             FilterNode::HasValue(number) => number.is_game_level(),
@@ -1307,7 +1367,9 @@ impl<const W: usize> FilterNode<W> {
             FilterNode::Constant(value) => Some(*value),
             FilterNode::Game(slot) => Some(game.values.get(*slot).copied().flatten().is_some()),
             FilterNode::All(filters) => decide_all(filters.iter(), game),
-            FilterNode::Any(filters) => decide_each(filters.iter(), game, true),
+            FilterNode::Any(filters) | FilterNode::Orbit { copies: filters, .. } => {
+                decide_each(filters.iter(), game, true)
+            }
             FilterNode::Not(filter) => filter.decide(game).map(|value| !value),
             FilterNode::Compare(op, left, right) if self.is_game_level() => {
                 Some(match (left.game_value(game), right.game_value(game)) {
@@ -1347,7 +1409,11 @@ impl<const W: usize> MoveNode<W> {
     /// The square a fitting move gives: where it lands when the filter names that, else where
     /// it comes from.
     fn square_of(&self, m: MoveFacts) -> Square {
-        if self.to.is_some() { m.to() } else { m.from().unwrap_or(m.to()) }
+        match self.value {
+            MoveSquare::From => m.from().unwrap_or(m.to()),
+            MoveSquare::To => m.to(),
+            MoveSquare::Capture => m.capture().unwrap_or(m.to()),
+        }
     }
 }
 
@@ -1384,7 +1450,7 @@ impl<const W: usize> NumberNode<W> {
             NumberNode::Constant(_) | NumberNode::Game(_) => true,
             NumberNode::Negate(value) | NumberNode::Abs(value) => value.is_game_level(),
             NumberNode::Arithmetic(_, left, right) => left.is_game_level() && right.is_game_level(),
-            NumberNode::Extreme { args, .. } => args.iter().all(NumberNode::is_game_level),
+            NumberNode::Extreme { args, .. } | NumberNode::OrbitMax(args) => args.iter().all(NumberNode::is_game_level),
             _ => false,
         }
     }
@@ -1410,6 +1476,7 @@ impl<const W: usize> NumberNode<W> {
                 let values = args.iter().filter_map(|arg| arg.game_value(game));
                 if *max { values.max() } else { values.min() }
             }
+            NumberNode::OrbitMax(copies) => copies.iter().filter_map(|copy| copy.game_value(game)).max(),
             _ => None,
         }
     }

@@ -51,7 +51,7 @@ fn fixed<const W: usize>(set: &SetNode<W>) -> bool {
         SetNode::Union(left, right) | SetNode::Intersection(left, right) => fixed(left) && fixed(right),
         SetNode::Attacks { attackers, targets, .. } => fixed(attackers) && fixed(targets),
         SetNode::Complement { set, .. } | SetNode::Shade { set, .. } => fixed(set),
-        SetNode::UnionAll(sets) => sets.iter().all(fixed),
+        SetNode::Orbit(sets) => sets.iter().all(fixed),
         _ => false,
     }
 }

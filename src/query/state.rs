@@ -7,7 +7,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::plan::SetValue;
-use crate::board::Square;
+use crate::board::{Geometry, Square};
+use crate::variant::KindSet;
 
 /// The value a variable holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,6 +45,40 @@ impl Eq for PieceRef {}
 /// The identity of a piece: given to each piece of a game's first position (and to each piece
 /// dropped later), and kept by the piece as it moves.
 pub type PieceId = u16;
+
+/// The values of a query's persistent variables apart from any board, handed from the games
+/// of one board to those of another: numbers as they are, sets as the files and ranks of their
+/// squares (counted from 0).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Persistent {
+    values: Vec<(usize, Kept)>,
+}
+
+/// A persistent variable's value, apart from any board.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Kept {
+    Unset,
+    Number(i64),
+    Set { squares: Vec<(u8, u8)>, backhand: [KindSet; 2] },
+}
+
+impl Persistent {
+    /// The values printed at the end of a run, as CQL 6.2 prints them (`name: value`), for the
+    /// variables `printed` names with their slots.
+    #[must_use]
+    pub fn report(&self, printed: &[(String, usize)]) -> Vec<String> {
+        let value = |slot: usize| match self.values.iter().find(|(held, _)| *held == slot).map(|(_, kept)| kept) {
+            Some(Kept::Number(number)) => number.to_string(),
+            Some(Kept::Set { squares, .. }) => {
+                let names: Vec<String> =
+                    squares.iter().map(|&(file, rank)| format!("{}{}", char::from(b'a' + file), rank + 1)).collect();
+                if names.len() == 1 { names.concat() } else { format!("[{}]", names.join(",")) }
+            }
+            _ => "<unbound>".to_owned(),
+        };
+        printed.iter().map(|(name, slot)| format!("{name}: {}", value(*slot))).collect()
+    }
+}
 
 /// A comment made by `comment(...)` at a position: where, and what.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,6 +132,55 @@ impl<const W: usize> State<W> {
         self.notes.get_mut().clear();
         self.messages.get_mut().clear();
         self.nested.get_mut().clear();
+    }
+
+    /// The values of the persistent variables, apart from any board, to go on from in a game of
+    /// another board (`geometry` is this state's).
+    #[must_use]
+    pub fn persistent(&self, geometry: Geometry) -> Persistent {
+        let values = self
+            .values
+            .iter()
+            .zip(&self.persistent)
+            .enumerate()
+            .filter(|(_, (_, persistent))| persistent.is_some())
+            .map(|(slot, (value, _))| {
+                let kept = match value.get() {
+                    Value::Number(number) => Kept::Number(number),
+                    Value::Set(set) => Kept::Set {
+                        squares: set
+                            .squares
+                            .iter()
+                            .map(|square| (geometry.file_of(square).index(), geometry.rank_of(square).index()))
+                            .collect(),
+                        backhand: set.backhand,
+                    },
+                    Value::Unset | Value::Position(_) | Value::Piece(_) => Kept::Unset,
+                };
+                (slot, kept)
+            })
+            .collect();
+        Persistent { values }
+    }
+
+    /// Takes up the values of the persistent variables where a game of the same query left
+    /// them, perhaps on another board (`geometry` is this state's): a set keeps its squares on
+    /// this board.
+    pub fn resume(&mut self, persistent: &Persistent, geometry: Geometry) {
+        for (slot, kept) in &persistent.values {
+            let value = match kept {
+                Kept::Unset => Value::Unset,
+                Kept::Number(number) => Value::Number(*number),
+                Kept::Set { squares, backhand } => {
+                    let squares = squares
+                        .iter()
+                        .filter_map(|&(file, rank)| geometry.square_at(i32::from(file), i32::from(rank)))
+                        .collect();
+                    Value::Set(SetValue { squares, backhand: *backhand })
+                }
+            };
+            self.set(*slot, value);
+        }
     }
 
     /// Keeps the `sort` value of the position tested (the first one given there).

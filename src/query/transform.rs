@@ -1,12 +1,18 @@
 //! Transforms expanded when a query is compiled: each transformed copy of a compiled filter is a
 //! filter of its own, with its squares mapped on the variant's board and, for `flipcolor`, its
-//! colours swapped. Copies that push a square off the board do not exist; equal copies count once.
+//! colours swapped.
+//!
+//! The copies are CQL 6.2's: a designator keeps the squares its map leaves on the board, and a
+//! copy in which some designator keeps none does not exist; copies written alike count once
+//! (`flip count (Ra1 | Rh1)` has eight copies, `flip count R[a1,h1]` four). Transforms written
+//! one inside the other with no count between them make one transform, each copy the inner map
+//! then the outer one (`shift flipcolor {Kh8 Qg8}`). A transformed filter inside another
+//! transform's filter stays a set of copies, which exists while one of them does.
 
 use std::collections::HashSet;
-use std::fmt::Debug;
-use std::hash::{Hash, Hasher};
+use std::hash::Hash;
 
-use super::ast::{BinaryOp, RayLines, Span, TransformKind};
+use super::ast::{RayLines, Span, TransformKind};
 use super::compile::Compiler;
 use super::diagnostic::Diagnostic;
 use super::plan::{
@@ -36,55 +42,63 @@ struct Copy {
 const EIGHTH_TURNS: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
 
 impl<const W: usize> Compiler<'_, W> {
-    /// The distinct copies of what `compile` builds under a transform, the original first.
-    pub(super) fn copies<T: Mapped<W> + Canonical + Eq + std::hash::Hash>(
+    /// The distinct copies of what `compile` builds under transforms written one inside the
+    /// other (the outermost first), the original first: each copy is the node mapped by a map
+    /// of the innermost transform, then by one of each transform around it.
+    pub(super) fn copies<T: Mapped<W> + Clone + Eq + Hash>(
         &mut self,
-        transform: TransformKind,
-        span: Span,
+        transforms: &[(TransformKind, Span)],
         compile: impl FnOnce(&mut Self) -> T,
     ) -> Vec<T> {
         let original = compile(self);
-        let Some(maps) = self.maps(transform, span) else { return vec![original] };
-        let mut seen = HashSet::new();
-        let mut copies = Vec::new();
-        for copy in maps {
-            if self.mapping_work > MAX_MAPPING_WORK {
-                // Transforms nested in one another multiply their copies: the work is bounded.
+        let mut copies = vec![original.clone()];
+        for &(transform, span) in transforms.iter().rev() {
+            let Some(maps) = self.maps(transform, span) else { return vec![original] };
+            let mut seen = HashSet::new();
+            let mut made = Vec::new();
+            for node in &copies {
+                for &copy in &maps {
+                    if self.mapping_work > MAX_MAPPING_WORK {
+                        // Transforms nested in one another multiply their copies: the work is
+                        // bounded.
+                        self.diagnostics.push(Diagnostic::new(
+                            span,
+                            format!(
+                                "the transforms around this filter make too many copies of it together (more \
+                                 than {MAX_MAPPING_WORK} parts mapped)"
+                            ),
+                        ));
+                        return vec![original];
+                    }
+                    if let Some(mapped) = node.mapped(&mut Mapper { compiler: self, copy })
+                        && seen.insert(mapped.clone())
+                    {
+                        made.push(mapped);
+                    }
+                }
+            }
+            if std::mem::take(&mut self.rotate45_squares) {
                 self.diagnostics.push(Diagnostic::new(
                     span,
-                    format!(
-                        "the transforms around this filter make too many copies of it together (more than \
-                         {MAX_MAPPING_WORK} parts mapped)"
-                    ),
+                    "rotate45 turns directions, not squares: it cannot be applied to a particular square (write it \
+                     without squares, as in rotate45 ray (B k))",
                 ));
                 return vec![original];
             }
-            if let Some(mapped) = original.mapped(&mut Mapper { compiler: self, copy })
-                && seen.insert(mapped.canonical())
-            {
-                copies.push(mapped);
+            if made.len() > MAX_COPIES {
+                self.diagnostics.push(Diagnostic::new(
+                    span,
+                    format!("this transform makes {} copies of its filter, more than {MAX_COPIES}", made.len()),
+                ));
+                return vec![original];
             }
-        }
-        if std::mem::take(&mut self.rotate45_squares) {
-            self.diagnostics.push(Diagnostic::new(
-                span,
-                "rotate45 turns directions, not squares: it cannot be applied to a particular square (write it \
-                 without squares, as in rotate45 ray (B k))",
-            ));
-            return vec![original];
-        }
-        if copies.len() > MAX_COPIES {
-            self.diagnostics.push(Diagnostic::new(
-                span,
-                format!("this transform makes {} copies of its filter, more than {MAX_COPIES}", copies.len()),
-            ));
-            copies.truncate(1);
+            copies = made;
         }
         copies
     }
 
-    /// The copies a transform makes on the variant's board; None (and a mistake) where the
-    /// transform does not exist on it.
+    /// The copies a transform makes on the variant's board, the identity first; None (and a
+    /// mistake) where the transform does not exist on it.
     fn maps(&mut self, transform: TransformKind, span: Span) -> Option<Vec<Copy>> {
         let geometry = self.variant.geometry;
         let plain = |maps: Vec<SquareMap>| maps.into_iter().map(|map| Copy { map, swap: false, turns: 0 }).collect();
@@ -103,18 +117,20 @@ impl<const W: usize> Compiler<'_, W> {
         }
         Some(match transform {
             TransformKind::Flip => plain(SquareMap::symmetries(geometry)),
-            TransformKind::FlipVertical => plain(vec![SquareMap::Identity, SquareMap::FlipVertical]),
-            TransformKind::FlipHorizontal => plain(vec![SquareMap::Identity, SquareMap::FlipHorizontal]),
+            // CQL's vertical flip mirrors the board about its vertical middle line, and its
+            // horizontal flip about the horizontal one.
+            TransformKind::FlipVertical => plain(vec![SquareMap::Identity, SquareMap::MirrorFiles]),
+            TransformKind::FlipHorizontal => plain(vec![SquareMap::Identity, SquareMap::MirrorRanks]),
             TransformKind::FlipDiagonal => plain(vec![SquareMap::Identity, SquareMap::FlipDiagonal]),
             TransformKind::FlipOffDiagonal => plain(vec![SquareMap::Identity, SquareMap::FlipAntiDiagonal]),
             TransformKind::FlipColor => {
                 vec![
                     Copy { map: SquareMap::Identity, swap: false, turns: 0 },
-                    Copy { map: SquareMap::FlipVertical, swap: true, turns: 0 },
+                    Copy { map: SquareMap::MirrorRanks, swap: true, turns: 0 },
                 ]
             }
             // The other colour's view alone, without the original.
-            TransformKind::ReverseColor => vec![Copy { map: SquareMap::FlipVertical, swap: true, turns: 0 }],
+            TransformKind::ReverseColor => vec![Copy { map: SquareMap::MirrorRanks, swap: true, turns: 0 }],
             TransformKind::Rotate45 => {
                 (0..8).map(|turns| Copy { map: SquareMap::Identity, swap: false, turns }).collect()
             }
@@ -139,7 +155,15 @@ impl<const W: usize> Mapper<'_, '_, W> {
             self.compiler.rotate45_squares = true;
             return None;
         }
-        self.compiler.masks.map(squares, self.copy.map)
+        // The squares pushed off the board are lost; a set that loses every square is no
+        // longer a designator, and the copy does not exist.
+        let image = self.compiler.masks.map_clipped(squares, self.copy.map)?;
+        (image.any() || squares.is_empty()).then_some(image)
+    }
+
+    /// Whether the copy takes light squares to dark ones.
+    fn swaps_shades(&self) -> bool {
+        self.copy.map.swaps_shades(self.compiler.variant.geometry)
     }
 
     /// A direction of a copy: turned, then mapped.
@@ -187,6 +211,17 @@ fn boxed<const W: usize, T: Mapped<W>>(node: &T, mapper: &mut Mapper<'_, '_, W>)
     node.mapped(mapper).map(Box::new)
 }
 
+/// The copies of a transformed node, mapped: those that exist, each once; None when none does.
+fn orbit<const W: usize, T: Mapped<W> + Clone + Eq + Hash>(
+    copies: &[T],
+    mapper: &mut Mapper<'_, '_, W>,
+) -> Option<Vec<T>> {
+    let mut seen = HashSet::new();
+    let kept: Vec<T> =
+        copies.iter().filter_map(|copy| copy.mapped(mapper)).filter(|copy| seen.insert(copy.clone())).collect();
+    (!kept.is_empty()).then_some(kept)
+}
+
 impl<const W: usize> Mapped<W> for FilterNode<W> {
     fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
         mapper.compiler.mapping_work += 1;
@@ -214,6 +249,9 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
             }
             FilterNode::All(filters) => FilterNode::All(all(filters, mapper)?),
             FilterNode::Any(filters) => FilterNode::Any(all(filters, mapper)?),
+            FilterNode::Orbit { copies, exhaustive } => {
+                FilterNode::Orbit { copies: orbit(copies, mapper)?, exhaustive: *exhaustive }
+            }
             FilterNode::Not(filter) => FilterNode::Not(boxed(&**filter, mapper)?),
             FilterNode::Turn(color) => FilterNode::Turn(mapper.color(*color)),
             FilterNode::Placement(pieces) => FilterNode::Placement(
@@ -404,7 +442,10 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
                 let test = mapper.compiler.game_test(*slot).flip_color();
                 NumberNode::Game(mapper.compiler.game_slot(test))
             }
-            NumberNode::Matching(filters) => NumberNode::Matching(all(filters, mapper)?),
+            NumberNode::OrbitCount { copies, min, max } => {
+                NumberNode::OrbitCount { copies: orbit(copies, mapper)?, min: min.clone(), max: max.clone() }
+            }
+            NumberNode::OrbitMax(copies) => NumberNode::OrbitMax(orbit(copies, mapper)?),
             NumberNode::If(conditional) => NumberNode::If(boxed(&**conditional, mapper)?),
             NumberNode::FindCount(count) => NumberNode::FindCount(Box::new(FindCount {
                 find: count.find.mapped(mapper)?,
@@ -459,14 +500,18 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
                 backhand: *backhand,
             },
             SetNode::Union(left, right) => SetNode::Union(boxed(&**left, mapper)?, boxed(&**right, mapper)?),
-            SetNode::UnionAll(sets) => SetNode::UnionAll(all(sets, mapper)?),
+            SetNode::Orbit(copies) => SetNode::Orbit(orbit(copies, mapper)?),
             SetNode::Intersection(left, right) => {
                 SetNode::Intersection(boxed(&**left, mapper)?, boxed(&**right, mapper)?)
             }
             SetNode::Complement { set, backhand } => {
                 SetNode::Complement { set: boxed(&**set, mapper)?, backhand: *backhand }
             }
-            SetNode::Shade { light, set } => SetNode::Shade { light: *light, set: boxed(&**set, mapper)? },
+            // A map that takes light squares to dark ones swaps the shade, as in CQL 6.2: the
+            // mirror of `light Ka8` across the ranks is `dark Ka1`.
+            SetNode::Shade { light, set } => {
+                SetNode::Shade { light: *light != mapper.swaps_shades(), set: boxed(&**set, mapper)? }
+            }
             SetNode::Direction { steps, min, max, set } => SetNode::Direction {
                 steps: steps.iter().map(|&step| mapper.step(step)).collect(),
                 min: *min,
@@ -483,10 +528,11 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
             SetNode::XRay(node) => {
                 SetNode::XRay(Box::new(XRayNode { sets: all(&node.sets, mapper)?, ..(**node).clone() }))
             }
-            SetNode::Pin { from, through, to } => SetNode::Pin {
+            SetNode::Pin { from, through, to, value } => SetNode::Pin {
                 from: boxed(&**from, mapper)?,
                 through: boxed(&**through, mapper)?,
                 to: boxed(&**to, mapper)?,
+                value: *value,
             },
             SetNode::Move(node) => SetNode::Move(Box::new(MoveNode {
                 from: optional(&node.from, mapper)?,
@@ -521,255 +567,5 @@ fn optional<const W: usize>(node: &Option<SetNode<W>>, mapper: &mut Mapper<'_, '
     match node {
         None => Some(None),
         Some(node) => node.mapped(mapper).map(Some),
-    }
-}
-
-/// A compiled node in a form where the order and grouping of parts that commute do not show, so
-/// that copies equal in meaning are counted once: under `flip`, `{Ra1 Rh8}` becomes `{Ra8 Rh1}`
-/// by one symmetry and `{Rh1 Ra8}` by another, one copy; `Ra1 | Rd5 | Rh8` is its own mirror in
-/// the a8-h1 diagonal although the mirror groups it as `(Rh8 | Rd5) | Ra1`.
-pub(super) trait Canonical: Sized {
-    /// The key form of the node: the parts that commute flattened, in a fixed order, and (where
-    /// repeating a part changes nothing) each once.
-    fn canonical(&self) -> Self;
-}
-
-/// Canonical parts in a fixed order; without repeats when `dedup`.
-fn sorted<T: Canonical + Debug + Hash + Eq>(nodes: impl IntoIterator<Item = T>, dedup: bool) -> Vec<T> {
-    let mut keyed: Vec<(u64, T)> = nodes
-        .into_iter()
-        .map(|node| {
-            let node = node.canonical();
-            (fingerprint(&node), node)
-        })
-        .collect();
-    keyed.sort_by(|a, b| order(a, b));
-    if dedup {
-        keyed.dedup_by(|a, b| a.0 == b.0 && a.1 == b.1);
-    }
-    keyed.into_iter().map(|(_, node)| node).collect()
-}
-
-/// Two canonical parts that commute, in a fixed order.
-fn pair<T: Canonical + Debug + Hash + Eq>(left: &T, right: &T) -> (T, T) {
-    let (left, right) = (left.canonical(), right.canonical());
-    let (left, right) = ((fingerprint(&left), left), (fingerprint(&right), right));
-    if order(&left, &right).is_le() { (left.1, right.1) } else { (right.1, left.1) }
-}
-
-/// A hash of a node that is the same in every run (`DefaultHasher::new` has fixed keys).
-fn fingerprint<T: Hash>(node: &T) -> u64 {
-    let mut hasher = std::hash::DefaultHasher::new();
-    node.hash(&mut hasher);
-    hasher.finish()
-}
-
-/// Nodes in the order of their fingerprints; the rare nodes whose fingerprints are equal but
-/// which differ are ordered by how they print.
-fn order<T: Debug + Eq>(a: &(u64, T), b: &(u64, T)) -> std::cmp::Ordering {
-    a.0.cmp(&b.0).then_with(|| {
-        if a.1 == b.1 { std::cmp::Ordering::Equal } else { format!("{:?}", a.1).cmp(&format!("{:?}", b.1)) }
-    })
-}
-
-fn canonical_box<T: Canonical>(node: &T) -> Box<T> {
-    Box::new(node.canonical())
-}
-
-/// The filters joined by `and` (or by `or`), however they were grouped.
-fn joined<const W: usize>(filters: &[FilterNode<W>], all: bool, out: &mut Vec<FilterNode<W>>) {
-    for filter in filters {
-        match filter {
-            FilterNode::All(inner) if all => joined(inner, all, out),
-            FilterNode::Any(inner) if !all => joined(inner, all, out),
-            _ => out.push(filter.clone()),
-        }
-    }
-}
-
-impl<const W: usize> Canonical for FilterNode<W> {
-    fn canonical(&self) -> Self {
-        match self {
-            FilterNode::NotEmpty(set) => FilterNode::NotEmpty(set.canonical()),
-            FilterNode::HasSquare(set) => FilterNode::HasSquare(set.canonical()),
-            FilterNode::HasValue(number) => FilterNode::HasValue(number.canonical()),
-            FilterNode::Compare(op @ (BinaryOp::Eq | BinaryOp::Ne), left, right) => {
-                let (left, right) = pair(left, right);
-                FilterNode::Compare(*op, left, right)
-            }
-            // `a > b` is `b < a`.
-            FilterNode::Compare(BinaryOp::Gt, left, right) => {
-                FilterNode::Compare(BinaryOp::Lt, right.canonical(), left.canonical())
-            }
-            FilterNode::Compare(BinaryOp::Ge, left, right) => {
-                FilterNode::Compare(BinaryOp::Le, right.canonical(), left.canonical())
-            }
-            FilterNode::Compare(op, left, right) => FilterNode::Compare(*op, left.canonical(), right.canonical()),
-            FilterNode::Subset(left, right) => FilterNode::Subset(left.canonical(), right.canonical()),
-            FilterNode::All(filters) | FilterNode::Any(filters) => {
-                let all = matches!(self, FilterNode::All(_));
-                let mut parts = Vec::new();
-                joined(filters, all, &mut parts);
-                let parts = sorted(parts, true);
-                if all { FilterNode::All(parts) } else { FilterNode::Any(parts) }
-            }
-            FilterNode::Not(filter) => FilterNode::Not(canonical_box(&**filter)),
-            // The slot numbers a node of the program, not what it means.
-            FilterNode::Line { steps, in_order, options, .. } => FilterNode::Line {
-                options: *options,
-                steps: steps.iter().map(|step| Step { filter: step.filter.canonical(), ..step.clone() }).collect(),
-                slot: 0,
-                in_order: *in_order,
-            },
-            // Filters that keep or choose are kept as written: their order matters.
-            FilterNode::PieceOn { .. }
-            | FilterNode::Constant(_)
-            | FilterNode::Turn(_)
-            | FilterNode::Check
-            | FilterNode::NoMove { .. }
-            | FilterNode::Initial
-            | FilterNode::Terminal
-            | FilterNode::Placement(_)
-            | FilterNode::Game(_)
-            | FilterNode::Assign { .. }
-            | FilterNode::If(_)
-            | FilterNode::LoopAll(_)
-            | FilterNode::HasPosition(_)
-            | FilterNode::At(..)
-            | FilterNode::Mainline(_)
-            | FilterNode::Comment(_)
-            | FilterNode::Echo(_)
-            | FilterNode::Dash(_)
-            | FilterNode::Repeat(..)
-            | FilterNode::SameSquares(..)
-            | FilterNode::ComparePositions(..)
-            | FilterNode::CompareTexts(..)
-            | FilterNode::HasText(_) => self.clone(),
-        }
-    }
-}
-
-impl<const W: usize> Canonical for NumberNode<W> {
-    fn canonical(&self) -> Self {
-        match self {
-            NumberNode::Count(set) => NumberNode::Count(set.canonical()),
-            NumberNode::Negate(value) => NumberNode::Negate(canonical_box(&**value)),
-            NumberNode::Abs(value) => NumberNode::Abs(canonical_box(&**value)),
-            NumberNode::Arithmetic(op @ (BinaryOp::Add | BinaryOp::Mul), left, right) => {
-                let (left, right) = pair(&**left, &**right);
-                NumberNode::Arithmetic(*op, Box::new(left), Box::new(right))
-            }
-            NumberNode::Arithmetic(op, left, right) => {
-                NumberNode::Arithmetic(*op, canonical_box(&**left), canonical_box(&**right))
-            }
-            NumberNode::Extreme { max, args } => NumberNode::Extreme { max: *max, args: sorted(args.clone(), true) },
-            NumberNode::Power(set) => NumberNode::Power(set.canonical()),
-            NumberNode::Square { what, set } => NumberNode::Square { what: *what, set: set.canonical() },
-            // Counted: a repeated filter counts twice.
-            NumberNode::Matching(filters) => NumberNode::Matching(sorted(filters.clone(), false)),
-            NumberNode::Constant(_)
-            | NumberNode::Ply
-            | NumberNode::MoveNumber
-            | NumberNode::SideToMove
-            | NumberNode::Game(_)
-            | NumberNode::Variable(_)
-            | NumberNode::If(_)
-            | NumberNode::FindCount(_)
-            | NumberNode::At(..)
-            | NumberNode::GameNumber
-            | NumberNode::Echo(_)
-            | NumberNode::Block(_)
-            | NumberNode::Line(_)
-            | NumberNode::Compared(..)
-            | NumberNode::Distance(..)
-            | NumberNode::ConsecutiveMoves { .. }
-            | NumberNode::Sorted(_)
-            | NumberNode::SortRecorded
-            | NumberNode::Dash(_) => self.clone(),
-        }
-    }
-}
-
-/// The sets joined by `|` (or by `&`), however they were grouped.
-fn set_parts<const W: usize>(set: &SetNode<W>, union: bool, out: &mut Vec<SetNode<W>>) {
-    match set {
-        SetNode::Union(left, right) if union => {
-            set_parts(left, union, out);
-            set_parts(right, union, out);
-        }
-        SetNode::UnionAll(sets) if union => sets.iter().for_each(|set| set_parts(set, union, out)),
-        SetNode::Intersection(left, right) if !union => {
-            set_parts(left, union, out);
-            set_parts(right, union, out);
-        }
-        _ => out.push(set.clone()),
-    }
-}
-
-impl<const W: usize> Canonical for SetNode<W> {
-    fn canonical(&self) -> Self {
-        match self {
-            SetNode::Variable(_)
-            | SetNode::If(_)
-            | SetNode::Loop(_)
-            | SetNode::At(..)
-            | SetNode::Block(_)
-            | SetNode::Unmapped(_)
-            | SetNode::Laser(_)
-            | SetNode::Dash(_) => self.clone(),
-            SetNode::MakeSquare(file, rank) => {
-                SetNode::MakeSquare(Box::new(file.canonical()), Box::new(rank.canonical()))
-            }
-            SetNode::Union(..) | SetNode::UnionAll(_) => {
-                let mut parts = Vec::new();
-                set_parts(self, true, &mut parts);
-                let mut parts = sorted(parts, true);
-                if parts.len() == 1 { parts.remove(0) } else { SetNode::UnionAll(parts) }
-            }
-            SetNode::Intersection(..) => {
-                let mut parts = Vec::new();
-                set_parts(self, false, &mut parts);
-                let mut parts = sorted(parts, true).into_iter();
-                let first = parts.next().expect("an intersection has parts");
-                parts.fold(first, |joined, part| SetNode::Intersection(Box::new(joined), Box::new(part)))
-            }
-            SetNode::Complement { set, backhand } => {
-                SetNode::Complement { set: canonical_box(&**set), backhand: *backhand }
-            }
-            SetNode::Shade { light, set } => SetNode::Shade { light: *light, set: canonical_box(&**set) },
-            SetNode::Direction { steps, min, max, set } => {
-                let mut steps = steps.clone();
-                steps.sort_unstable();
-                SetNode::Direction { steps, min: *min, max: *max, set: canonical_box(&**set) }
-            }
-            SetNode::Attacks { attackers, targets, side } => SetNode::Attacks {
-                attackers: canonical_box(&**attackers),
-                targets: canonical_box(&**targets),
-                side: *side,
-            },
-            SetNode::Between(first, second) => {
-                let (first, second) = pair(&**first, &**second);
-                SetNode::Between(Box::new(first), Box::new(second))
-            }
-            SetNode::Ray { lines, sets } => {
-                SetNode::Ray { lines: *lines, sets: sets.iter().map(Canonical::canonical).collect() }
-            }
-            SetNode::XRay(node) => SetNode::XRay(Box::new(XRayNode {
-                sets: node.sets.iter().map(Canonical::canonical).collect(),
-                ..(**node).clone()
-            })),
-            SetNode::Pin { from, through, to } => SetNode::Pin {
-                from: canonical_box(&**from),
-                through: canonical_box(&**through),
-                to: canonical_box(&**to),
-            },
-            SetNode::Move(node) => SetNode::Move(Box::new(MoveNode {
-                from: node.from.as_ref().map(Canonical::canonical),
-                to: node.to.as_ref().map(Canonical::canonical),
-                capture: node.capture.as_ref().map(Canonical::canonical),
-                ..(**node).clone()
-            })),
-            SetNode::Squares { .. } | SetNode::Pieces { .. } => self.clone(),
-        }
     }
 }

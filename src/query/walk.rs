@@ -35,7 +35,7 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
                 left.each_filter(visit);
                 right.each_filter(visit);
             }
-            FilterNode::All(filters) | FilterNode::Any(filters) => {
+            FilterNode::All(filters) | FilterNode::Any(filters) | FilterNode::Orbit { copies: filters, .. } => {
                 filters.iter_mut().for_each(|f| f.each_filter(visit))
             }
             FilterNode::Not(filter) => filter.each_filter(visit),
@@ -91,8 +91,15 @@ impl<const W: usize> Walk<W> for NumberNode<W> {
                 left.each_filter(visit);
                 right.each_filter(visit);
             }
-            NumberNode::Extreme { args, .. } => args.iter_mut().for_each(|arg| arg.each_filter(visit)),
-            NumberNode::Matching(filters) => filters.iter_mut().for_each(|filter| filter.each_filter(visit)),
+            NumberNode::Extreme { args, .. } | NumberNode::OrbitMax(args) => {
+                args.iter_mut().for_each(|arg| arg.each_filter(visit))
+            }
+            NumberNode::OrbitCount { copies, min, max } => {
+                copies.iter_mut().for_each(|filter| filter.each_filter(visit));
+                for bound in [min, max].into_iter().flatten() {
+                    bound.each_filter(visit);
+                }
+            }
             NumberNode::If(conditional) => conditional.each_filter(visit),
             NumberNode::FindCount(count) => {
                 count.find.each_filter(visit);
@@ -144,9 +151,7 @@ impl<const W: usize> Walk<W> for SetNode<W> {
                 attackers.each_filter(visit);
                 targets.each_filter(visit);
             }
-            SetNode::UnionAll(sets) | SetNode::Ray { sets, .. } => {
-                sets.iter_mut().for_each(|set| set.each_filter(visit))
-            }
+            SetNode::Orbit(sets) | SetNode::Ray { sets, .. } => sets.iter_mut().for_each(|set| set.each_filter(visit)),
             SetNode::XRay(node) => node.sets.iter_mut().for_each(|set| set.each_filter(visit)),
             SetNode::Complement { set, .. } | SetNode::Shade { set, .. } | SetNode::Direction { set, .. } => {
                 set.each_filter(visit);
@@ -155,7 +160,7 @@ impl<const W: usize> Walk<W> for SetNode<W> {
                 file.each_filter(visit);
                 rank.each_filter(visit);
             }
-            SetNode::Pin { from, through, to } => {
+            SetNode::Pin { from, through, to, .. } => {
                 from.each_filter(visit);
                 through.each_filter(visit);
                 to.each_filter(visit);

@@ -291,11 +291,12 @@ impl Search {
     /// the query has none.
     #[must_use]
     pub fn persistent_report(&self) -> Vec<String> {
-        let program = self.plans.get(Variant::standard()).ok().and_then(|plan| plan.program::<1>());
-        match (&self.carried, program) {
-            (Some(carried), Some(program)) => carried.report(program),
-            _ => Vec::new(),
-        }
+        let Some(carried) = &self.carried else { return Vec::new() };
+        carried.report().unwrap_or_else(|| {
+            // No game was replayed: the variables hold their first values.
+            let program = self.plans.get(Variant::standard()).ok().and_then(|plan| plan.program::<1>());
+            program.map(|program| program.persistent_report(&program.new_state())).unwrap_or_default()
+        })
     }
 
     /// The compiled query.

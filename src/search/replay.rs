@@ -17,7 +17,7 @@ use crate::board::{Square, SquareSet};
 use crate::notation::pgn::{Damage, GameSpan, Lexer, Visitor, decode_text, tag_text};
 use crate::notation::{Container, MoveError, MoveErrorKind, MoveReader, MovetextReader, NativeFormat, ReadMove};
 use crate::position::{MoveFacts, PositionView, RulesView};
-use crate::query::{Context, Frame, GameFacts, Identities, LineCache, Needs, Program, State, TagSource};
+use crate::query::{Context, Frame, GameFacts, Identities, LineCache, Needs, Persistent, Program, State, TagSource};
 use crate::rules::GameRules;
 use crate::rules::classical::{Board, Move};
 use crate::rules::laser::LaserBoard;
@@ -52,37 +52,42 @@ pub struct ReplayOptions<'a> {
     pub positions: Option<PositionsFormat>,
 }
 
-/// The state of a query whose variables last from game to game (`persistent`), handed from
-/// each range of games to the next. The ranges must then be replayed one after another, in
-/// the order of the input. The state is that of the programs of the games' rule family (its
-/// boards' width); games of another family start from their own.
+/// The values of a query's variables that last from game to game (`persistent`), handed from
+/// each range of games to the next, and from the games of one rule family (one board) to
+/// those of another. The ranges must then be replayed one after another, in the order of the
+/// input.
 #[derive(Debug, Default)]
-pub struct Carried(Mutex<Option<Box<dyn Any + Send>>>);
+pub struct Carried(Mutex<Option<Carry>>);
+
+/// What [`Carried`] holds once a game has been replayed.
+#[derive(Debug)]
+struct Carry {
+    values: Persistent,
+    /// The variables printed at the end, with their slots.
+    printed: Vec<(String, usize)>,
+}
 
 impl Carried {
     /// What the persistent variables hold now, printed as CQL 6.2 prints them at the end of a
-    /// run (`name: value`, `quiet` ones left out), for the program that made them.
+    /// run (`name: value`, `quiet` ones left out); `None` when no game was replayed.
     #[must_use]
-    pub fn report<const W: usize>(&self, program: &Program<W>) -> Vec<String> {
-        let state = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        match state.as_ref().and_then(|state| state.downcast_ref::<State<W>>()) {
-            Some(state) => program.persistent_report(state),
-            // No game was replayed: the variables still hold their first values.
-            None => program.persistent_report(&program.new_state()),
-        }
+    pub fn report(&self) -> Option<Vec<String>> {
+        let carry = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        carry.as_ref().map(|carry| carry.values.report(&carry.printed))
     }
 
-    /// The state kept, if it is of boards of `W` words (else it stays).
-    fn take<const W: usize>(&self) -> Option<State<W>> {
-        let mut kept = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        if !kept.as_ref().is_some_and(|state| state.is::<State<W>>()) {
-            return None;
-        }
-        kept.take().and_then(|state| state.downcast::<State<W>>().ok()).map(|state| *state)
+    /// The values kept, if a game has been replayed.
+    fn take(&self) -> Option<Carry> {
+        self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
     }
 
-    fn keep<const W: usize>(&self, state: State<W>) {
-        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(Box::new(state));
+    fn put(&self, carry: Carry) {
+        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(carry);
+    }
+
+    fn keep<const W: usize>(&self, program: &Program<W>, state: &State<W>) {
+        let values = state.persistent(program.geometry());
+        self.put(Carry { values, printed: program.printed().to_vec() });
     }
 }
 
@@ -313,21 +318,22 @@ fn replay_ranges_with<R: GameRules<W>, const W: usize>(
     options: &ReplayOptions<'_>,
 ) -> Vec<GameRecord> {
     let mut replayer = Replayer::<R, W>::new(options);
-    replayer.inherited = options.carried.and_then(Carried::take::<W>);
+    replayer.inherited = options.carried.and_then(Carried::take);
     let mut records = Vec::with_capacity(ranges.len());
     for &(start, end, number) in ranges {
         replayer.number = number.saturating_sub(1);
         let mut games = Games::new(options.container, &text[start..end]);
         while let Some(span) = games.next(&mut replayer) {
             if let Some(replay) = replayer.other_family.take().and_then(replay_of) {
-                // A game of another rule family, read again with its rules (its persistent
-                // variables start afresh: they are of that family's boards).
-                let alone = ReplayOptions { carried: None, ..*options };
+                // A game of another rule family, read again with its rules; the persistent
+                // variables go on from where the games before left them, and back.
+                replayer.hand_over();
                 let game = [(span.start, span.end, replayer.number)];
-                records.extend(replay(&text[start..end], &game, &alone).into_iter().map(|mut record| {
+                records.extend(replay(&text[start..end], &game, options).into_iter().map(|mut record| {
                     record.shift(start);
                     record
                 }));
+                replayer.inherited = options.carried.and_then(Carried::take);
                 continue;
             }
             replayer.finish_game();
@@ -360,11 +366,7 @@ fn replay_ranges_with<R: GameRules<W>, const W: usize>(
             records.push(record);
         }
     }
-    if let Some(carried) = options.carried
-        && let Some(state) = replayer.state.take().map(|(_, state)| state).or(replayer.inherited.take())
-    {
-        carried.keep(state);
-    }
+    replayer.hand_over();
     records
 }
 
@@ -569,8 +571,8 @@ struct Replayer<'a, 'o, R: GameRules<W>, const W: usize> {
     lines: LineCache,
     /// The variables of the game's evaluation, and the program they are for.
     state: Option<(&'o Program<W>, State<W>)>,
-    /// The state the games before this range left (`persistent` variables), not yet taken up.
-    inherited: Option<State<W>>,
+    /// What the games before left in the persistent variables, not yet taken up.
+    inherited: Option<Carry>,
     line: Option<Line<R>>,
     outer: Vec<Line<R>>,
     /// The lists of the last game's main line, emptied, for the next game's.
@@ -653,6 +655,8 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
             // Keep the position before the move (for variations, `move previous`, lookahead).
             line.copy_last(keep);
         }
+        // The first move of a variation is played just after the positions it shares.
+        let branch = !mainline && line.frames.len() - 1 == line.own_from;
         let frame = line.frames.last_mut().expect("a line has a position");
         // The hot path (SAN) carries only the kind of an error; a reader's reasons are kept aside.
         let mut failure = None;
@@ -661,6 +665,7 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
             Ok(played) => {
                 frame.ply = ply;
                 frame.mainline = mainline;
+                frame.branch = branch;
                 if mainline && self.options.keep_played {
                     self.played.push(played);
                 }
@@ -691,6 +696,17 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
                 let error = failure.unwrap_or(MoveError::new(error));
                 self.fail(ply, start, token, GameErrorKind::Move(error))
             }
+        }
+    }
+
+    /// Hands the persistent variables on to the games another replayer reads next: as the last
+    /// game left them, or as this replayer was handed them when it replayed none.
+    fn hand_over(&mut self) {
+        let Some(carried) = self.options.carried else { return };
+        if let Some((program, state)) = self.state.take() {
+            carried.keep(program, &state);
+        } else if let Some(carry) = self.inherited.take() {
+            carried.put(carry);
         }
     }
 
@@ -963,13 +979,17 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
         };
         // The programs of one query for different variants have the same variables: a state
         // passes from one to the next, keeping the persistent ones.
-        let state = match self.state.take().map(|(_, state)| state).or_else(|| self.inherited.take()) {
-            Some(mut state) => {
+        let state = match self.state.take() {
+            Some((_, mut state)) => {
                 state.new_game();
                 state
             }
             None => program.new_state(),
         };
+        let mut state = state;
+        if let Some(carry) = self.inherited.take() {
+            state.resume(&carry.values, variant.geometry);
+        }
         self.state = Some((program, state));
         self.program = Some(program);
         self.found.marks_in_notes = program.makes_notes;

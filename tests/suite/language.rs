@@ -247,12 +247,17 @@ fn pins() {
     // Re8 pins Ne2 to Ke1.
     let pinned = "4r1k1/8/8/8/8/8/4N3/4K3 w - - 0 1";
     assert_eq!(set_of("pin", "Standard", pinned), squares("e2"));
-    assert_eq!(set_of("pin from r", "Standard", pinned), squares("e2"));
+    // The part written first is the value, as in CQL 6.2: the pinners, the pinned, the shielded.
+    assert_eq!(set_of("pin from r", "Standard", pinned), squares("e8"));
     assert_eq!(set_of("pin from b", "Standard", pinned), squares(""));
     assert_eq!(set_of("pin through N", "Standard", pinned), squares("e2"));
+    assert_eq!(set_of("pin through N from r", "Standard", pinned), squares("e2"));
     assert_eq!(set_of("pin through B", "Standard", pinned), squares(""));
-    assert_eq!(set_of("pin to K", "Standard", pinned), squares("e2"));
+    assert_eq!(set_of("pin to K", "Standard", pinned), squares("e1"));
+    assert_eq!(set_of("pin to K from r through N", "Standard", pinned), squares("e1"));
     assert_eq!(set_of("pin to k", "Standard", pinned), squares(""));
+    // A pin to an empty square counts, as in CQL 6.2: Re8 pins Ne2 to e1 with no king there.
+    assert_eq!(set_of("pin to e1", "Standard", "4r1k1/8/8/8/8/8/4N3/3K4 w - - 0 1"), squares("e1"));
     // Two pieces between: no pin.
     assert!(!matches("pin", "Standard", "4r1k1/8/8/8/4P3/8/4N3/4K3 w - - 0 1"));
     // A black knight between a black rook and the white king is no pin: it shields nothing of its own.
@@ -260,14 +265,15 @@ fn pins() {
     // Pinned to the queen: only with `to`.
     let to_queen = "3r2k1/8/8/8/8/8/3B4/3QK3 w - - 0 1";
     assert!(!matches("pin", "Standard", to_queen));
-    assert_eq!(set_of("pin to Q", "Standard", to_queen), squares("d2"));
+    assert_eq!(set_of("pin through . to Q", "Standard", to_queen), squares("d2"));
     // Bishops pin on diagonals; a rook there does not.
     assert_eq!(set_of("pin", "Standard", "6k1/8/8/8/8/2b5/3N4/4K3 w - - 0 1"), squares("d2"));
     assert!(!matches("pin", "Standard", "6k1/8/8/8/8/2r5/3N4/4K3 w - - 0 1"));
     // Two pins at once: Ne2 by the rook, Nd2 by the bishop.
     let two = "4r1k1/8/8/8/8/2b5/3NN3/4K3 w - - 0 1";
     assert_eq!(number("#pin", "Standard", two), Some(2));
-    assert_eq!(set_of("pin from b through N", "Standard", two), squares("d2"));
+    assert_eq!(set_of("pin through N from b", "Standard", two), squares("d2"));
+    assert_eq!(set_of("pin from b through N", "Standard", two), squares("c3"));
     assert_eq!(set_of("pin from r through Nd2", "Standard", two), squares(""));
 }
 
@@ -433,7 +439,9 @@ fn legal_moves_from_the_start() {
     assert!(!matches("move", "Standard", START));
     assert_eq!(number("#move legal to .", "Standard", START), Some(16));
     assert_eq!(set_of("move legal from N", "Standard", START), squares("b1 g1"));
-    assert_eq!(set_of("move legal from N to .", "Standard", START), squares("a3 c3 f3 h3"));
+    // The part written first is the value: from-squares, or to-squares.
+    assert_eq!(set_of("move legal to . from N", "Standard", START), squares("a3 c3 f3 h3"));
+    assert_eq!(set_of("move legal from N to .", "Standard", START), squares("b1 g1"));
     assert_eq!(set_of("move legal to e4", "Standard", START), squares("e4"));
     assert_eq!(set_of("move legal from e2", "Standard", START), squares("e2"));
     assert!(!matches("move legal to e5", "Standard", START), "Black's moves are not legal now");
@@ -444,17 +452,21 @@ fn legal_moves_from_the_start() {
 #[test]
 fn legal_captures_en_passant_promotions_castling_and_drops() {
     let capture = "4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1";
-    assert_eq!(set_of("move legal capture d5", "Standard", capture), squares("e4"));
-    assert_eq!(set_of("move legal capture p to .", "Standard", capture), squares("d5"));
+    assert_eq!(set_of("move legal from . capture d5", "Standard", capture), squares("e4"));
+    assert_eq!(set_of("move legal capture d5", "Standard", capture), squares("d5"));
+    assert_eq!(set_of("move legal to . capture p", "Standard", capture), squares("d5"));
+    assert_eq!(set_of("move legal capture p from .", "Standard", capture), squares("d5"), "the captured piece");
     assert!(!matches("move legal capture P", "Standard", capture));
     let en_passant = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2";
     assert_eq!(set_of("move legal enpassant", "Standard", en_passant), squares("e5"));
     assert_eq!(set_of("move legal enpassant to .", "Standard", en_passant), squares("d6"));
-    assert_eq!(set_of("move legal enpassant capture d5", "Standard", en_passant), squares("e5"));
+    assert_eq!(set_of("move legal enpassant from . capture d5", "Standard", en_passant), squares("e5"));
+    assert_eq!(set_of("move legal enpassant capture .", "Standard", en_passant), squares("d5"));
     assert!(!matches("move legal enpassant", "Standard", "4k3/8/8/3pP3/8/8/8/4K3 w - - 0 2"));
     let promotion = "4k3/P7/8/8/8/8/8/4K3 w - - 0 1";
     assert_eq!(set_of("move legal promote Q", "Standard", promotion), squares("a7"));
     assert_eq!(set_of("move legal promote [RBN] to .", "Standard", promotion), squares("a8"));
+    assert_eq!(set_of("move legal to . from P", "Standard", promotion), squares("a8"));
     // Piece kinds, whatever their colour, as in CQL 6.2.
     assert_eq!(set_of("move legal promote q", "Standard", promotion), squares("a7"));
     assert_eq!(set_of("move legal promote Q", "Standard", "4k3/8/8/8/8/8/p7/4K3 b - - 0 1"), squares("a2"));
@@ -482,9 +494,9 @@ fn pseudo_legal_moves_ignore_the_kings_safety() {
     // Nd2 is pinned by Bb4, and Rf8 covers f1 and f2: pseudo-legal moves take no heed of either.
     let pinned = "4kr2/8/8/8/1b6/8/3N4/4K3 w - - 0 1";
     assert!(!matches("move legal from N", "Standard", pinned));
-    assert_eq!(set_of("move pseudolegal from N to .", "Standard", pinned), squares("b1 f1 b3 f3 c4 e4"));
-    assert_eq!(set_of("move legal from K to .", "Standard", pinned), squares("d1 e2"));
-    assert_eq!(set_of("move pseudolegal from K to .", "Standard", pinned), squares("d1 f1 e2 f2"));
+    assert_eq!(set_of("move pseudolegal to . from N", "Standard", pinned), squares("b1 f1 b3 f3 c4 e4"));
+    assert_eq!(set_of("move legal to . from K", "Standard", pinned), squares("d1 e2"));
+    assert_eq!(set_of("move pseudolegal to . from K", "Standard", pinned), squares("d1 f1 e2 f2"));
     // Castling stays legal castling: never out of check.
     let checked = "4k3/8/8/8/8/8/8/r3K2R w K - 0 1";
     assert!(!matches("move pseudolegal castle", "Standard", checked));
@@ -548,13 +560,17 @@ fn previous_en_passant_and_drops_in_games() {
 
 #[test]
 fn flips_and_rotations() {
-    assert!(matches("flipvertical Ka1", "Standard", "K7/8/8/8/8/8/8/7k w - - 0 1"));
-    assert!(!matches("fliphorizontal Ka1", "Standard", "K7/8/8/8/8/8/8/7k w - - 0 1"));
-    assert!(matches("fliphorizontal Ka1", "Standard", "k7/8/8/8/8/8/8/7K w - - 0 1"));
+    // As in CQL 6.2: `fliphorizontal` mirrors across the horizontal middle line (a1 to a8),
+    // `flipvertical` across the vertical one (a1 to h1).
+    assert!(matches("fliphorizontal Ka1", "Standard", "K7/8/8/8/8/8/8/7k w - - 0 1"));
+    assert!(!matches("flipvertical Ka1", "Standard", "K7/8/8/8/8/8/8/7k w - - 0 1"));
+    assert!(matches("flipvertical Ka1", "Standard", "k7/8/8/8/8/8/8/7K w - - 0 1"));
+    assert!(matches("fliphorizontal Ke8", "Standard", START), "the white king's starting square, mirrored");
+    assert!(!matches("flipvertical Ke8", "Standard", START));
     // The diagonal flip swaps files and ranks: Rb1 becomes Ra2.
     let ka1_ra2 = "4k3/8/8/8/8/8/R7/K7 w - - 0 1";
     assert!(matches("flipdiagonal {Ka1 Rb1}", "Standard", ka1_ra2));
-    assert!(!matches("fliphorizontal {Ka1 Rb1}", "Standard", ka1_ra2));
+    assert!(!matches("flipvertical {Ka1 Rb1}", "Standard", ka1_ra2));
     // The other diagonal: h1 stays, h2 goes to g1.
     assert!(matches("flipoffdiagonal {Kh1 Rh2}", "Standard", "4k3/8/8/8/8/8/8/6RK w - - 0 1"));
     // Quarter turns take a1 to every corner, and nowhere else.
@@ -569,61 +585,77 @@ fn flips_and_rotations() {
 fn transformed_numbers_and_sets() {
     // Rooks on a8, g8, h8 and a1: three on rank 8, one on rank 1; the maximum is 3.
     let rooks = "R5RR/8/8/2k5/8/8/8/R3K3 w - - 0 1";
-    assert_eq!(number("flipvertical #R[a-h1]", "Standard", rooks), Some(3));
-    assert!(matches("flipvertical #R[a-h1] == 3", "Standard", rooks));
+    assert_eq!(number("fliphorizontal #R[a-h1]", "Standard", rooks), Some(3));
+    assert!(matches("fliphorizontal #R[a-h1] == 3", "Standard", rooks));
     // A transformed set is the union of its copies: Ra1 and Ra8.
-    assert_eq!(number("#flipvertical R[a1]", "Standard", rooks), Some(2));
-    assert_eq!(set_of("flipvertical Ra1", "Standard", rooks), squares("a1 a8"));
+    assert_eq!(number("#fliphorizontal R[a1]", "Standard", rooks), Some(2));
+    assert_eq!(set_of("fliphorizontal Ra1", "Standard", rooks), squares("a1 a8"));
 }
 
-/// `light` and `dark` keep the board's own shades under transforms: the set is transformed, the
-/// light squares are not.
+/// `light` and `dark` swap under a transform that takes light squares to dark ones, as in CQL
+/// 6.2: the mirror of `light Ka8` across the ranks of 8x8 is `dark Ka1`.
 #[test]
-fn shades_are_not_transformed() {
-    // Ka1: a1 is dark, so neither `light Ka8` nor its mirror `light Ka1` holds.
-    assert!(!matches("flipvertical light Ka8", "Standard", "4k3/8/8/8/8/8/8/K7 w - - 0 1"));
-    assert!(matches("flipvertical dark Ka8", "Standard", "4k3/8/8/8/8/8/8/K7 w - - 0 1"));
-    // A black bishop on c8, a light square: a bishop on a light square, of either colour.
-    assert!(matches("flipcolor light B", "Standard", "2b1k3/8/8/8/8/8/8/4K3 w - - 0 1"));
-    // a1 and b1 fit 7 x 8 times; each placement has one light square.
-    assert_eq!(number("shift count (light [a1,b1])", "Standard", KINGS), Some(56));
-    // The four corners, of which a1 and h8 are dark.
-    assert_eq!(number("flip count (dark a1)", "Standard", KINGS), Some(2));
+fn shades_swap_where_transforms_swap_the_squares_shades() {
+    // Ka1: a1 is dark, and a8 light.
+    let ka1 = "4k3/8/8/8/8/8/8/K7 w - - 0 1";
+    assert!(matches("fliphorizontal light Ka8", "Standard", ka1));
+    assert!(!matches("fliphorizontal dark Ka8", "Standard", ka1));
+    // A half turn keeps the shades on 8x8, a step sideways swaps them.
+    assert!(!matches("rotate90 light Kh8", "Standard", ka1) && matches("rotate90 dark Kh8", "Standard", ka1));
+    assert!(matches("shifthorizontal light Kb1", "Standard", ka1));
+    // flipcolor mirrors the ranks: a white bishop on a light square, or a black one on a dark one.
+    assert!(!matches("flipcolor light B", "Standard", "2b1k3/8/8/8/8/8/8/4K3 w - - 0 1"));
+    assert!(matches("flipcolor light B", "Standard", "1b2k3/8/8/8/8/8/8/4K3 w - - 0 1"));
+    // CQL 6.2's counts: every placement of a1 and b1 has one square of each shade; the four
+    // corners each hold the mirror of `dark a1`.
+    assert_eq!(number("shift count (light [a1,b1])", "Standard", KINGS), Some(64));
+    assert_eq!(number("flip count (dark a1)", "Standard", KINGS), Some(4));
+    // On 10x10 as on 8x8, a mirror across the ranks takes the dark a1 to the light a10.
+    assert!(matches("fliphorizontal light Ka10", "Croatian Ties", "Ct Ka1,ke10"));
+    assert!(!matches("fliphorizontal dark Ka10", "Croatian Ties", "Ct Ka1,ke10"));
 }
 
-/// Copies equal in meaning count once: under `flip`, `{Ra1 Rh8}` has two distinct copies,
-/// `{Ra1 Rh8}` and `{Ra8 Rh1}` (some symmetries write them in the other order).
+/// Copies written alike count once, as in CQL 6.2: under `flip`, `{Ra1 Rh8}` has the copies
+/// `{Ra1 Rh8}`, `{Rh8 Ra1}`, `{Ra8 Rh1}` and `{Rh1 Ra8}` (the order of their parts is kept),
+/// and the single set `R[a1,h8]` two.
 #[test]
-fn equal_copies_count_once() {
+fn copies_written_alike_count_once() {
     let rooks = "R7/8/8/8/3k4/8/8/4K2R w - - 0 1";
-    assert_eq!(number("flip count {Ra1 Rh8}", "Standard", rooks), Some(1));
-    assert_eq!(number("flip count (Ra1 | Rh8)", "Standard", rooks), Some(1));
-    assert_eq!(number("flip count ({Ra1 Rh8} or not {Ra1 Rh8})", "Standard", rooks), Some(2));
-    assert_eq!(number("flip count (Ra1 and Rh8 or not (Ra1 and Rh8))", "Standard", rooks), Some(2));
-    // Equal counts compare the same both ways round: a1 = h8 and a8 = h1, both 0 = 0 here.
-    assert_eq!(number("flip count (#Ra1 == #Rh8)", "Standard", KINGS), Some(2));
-    // {a1,d5,h8} is its own mirror in the a8-h1 diagonal (d5 lies on it); its images are
-    // {a1,d5,h8} {a8,d4,h1} {a1,e4,h8} {a8,e5,h1}, however the unions are grouped.
+    // The values are CQL 6.2's.
+    assert_eq!(number("flip count {Ra1 Rh8}", "Standard", rooks), Some(2));
+    assert_eq!(number("flip count (Ra1 | Rh8)", "Standard", rooks), Some(2));
+    assert_eq!(number("flip count R[a1,h8]", "Standard", rooks), Some(1));
+    assert_eq!(number("flip count ({Ra1 Rh8} or not {Ra1 Rh8})", "Standard", rooks), Some(4));
+    assert_eq!(number("flip count (Ra1 and Rh8 or not (Ra1 and Rh8))", "Standard", rooks), Some(4));
+    assert_eq!(number("flip count (#Ra1 == #Rh8)", "Standard", KINGS), Some(4));
     let always = "flip count ((Ra1 | Rd5 | Rh8) or not (Ra1 | Rd5 | Rh8))";
-    assert_eq!(number(always, "Standard", KINGS), Some(4));
+    assert_eq!(number(always, "Standard", KINGS), Some(8));
     let always = "flip count ((Ra1 & Rd5 & Rh8) or not (Ra1 & Rd5 & Rh8))";
-    assert_eq!(number(always, "Standard", KINGS), Some(4));
+    assert_eq!(number(always, "Standard", KINGS), Some(8));
+    // In the initial position, {Ra1 Rh1} and its mirror {Rh1 Ra1} both match.
+    assert_eq!(number("flip count {Ra1 Rh1}", "Standard", START), Some(2));
+    assert!(matches("flip 2 {Ra1 Rh1}", "Standard", START) && !matches("flip 1 {Ra1 Rh1}", "Standard", START));
 }
 
-/// The number of copies a transform makes, counted by hand: each query's filter matches in
-/// every copy (a square designator is never empty), so `T count F` is the number of distinct
-/// copies. A pattern spanning f files and r ranks fits (files - f + 1) x (ranks - r + 1) times.
+/// The number of copies a transform makes: each query's filter matches in every copy (a square
+/// designator is never empty), so `T count F` is the number of distinct copies. As in CQL 6.2, a
+/// shift keeps a copy while each designator keeps a square on the board, and a whole rank (file)
+/// stays whole when it moves sideways (up or down). On 8x8 the counts are CQL 6.2's; on the other
+/// boards, those of the same rules worked out square by square.
 #[test]
 fn copies_on_the_8x8_board() {
     let count = |query: &str| number(query, "Standard", KINGS);
     assert_eq!(count("shift count [a1]"), Some(64));
-    assert_eq!(count("shift count [a1,b3]"), Some(7 * 6));
-    assert_eq!(count("shifthorizontal count [a1,b3]"), Some(7));
-    assert_eq!(count("shiftvertical count [a1,b3]"), Some(6));
-    assert_eq!(count("shift count [a1,h8]"), Some(1));
+    assert_eq!(count("shift count [a1,b3]"), Some(82));
+    assert_eq!(count("shifthorizontal count [a1,b3]"), Some(9));
+    assert_eq!(count("shiftvertical count [a1,b3]"), Some(10));
+    assert_eq!(count("shift count [a1,h8]"), Some(65));
     assert_eq!(count("shift count [a-h1]"), Some(8));
-    // A designator covering the whole board (K, .) is kept as it is: it is "anywhere".
-    assert_eq!(count("shift count {[a1,b3] K .}"), Some(42));
+    assert_eq!(count("shift count [a-g1]"), Some(112));
+    assert_eq!(count("shift count [a1-8,b5]"), Some(72));
+    assert_eq!(count("shift count [a-h4,c1,d7]"), Some(122));
+    // A designator covering the whole board (K, .) keeps every square: it is "anywhere".
+    assert_eq!(count("shift count {[a1,b3] K .}"), Some(82));
     // {a1,b3} has eight distinct images; a corner four; {d4,e5} two (the flips through the
     // centre give {d5,e4}, the turns and diagonal flips repeat one of the two).
     assert_eq!(count("flip count [a1,b3]"), Some(8));
@@ -641,12 +673,12 @@ fn copies_on_the_8x8_board() {
 #[test]
 fn copies_on_the_10x8_board_of_laser_chess() {
     let count = |query: &str| number(query, "Laser Chess", LASER_KINGS);
-    // 10 files, 8 ranks: 80 squares; {a1,b3} spans 2 files and 3 ranks: 9 x 6.
+    // 10 files, 8 ranks: 80 squares.
     assert_eq!(count("shift count [a1]"), Some(80));
-    assert_eq!(count("shift count [a1,b3]"), Some(54));
-    assert_eq!(count("shifthorizontal count [a1,b3]"), Some(9));
-    assert_eq!(count("shiftvertical count [a1,b3]"), Some(6));
-    assert_eq!(count("shift count [a1,j8]"), Some(1));
+    assert_eq!(count("shift count [a1,b3]"), Some(102));
+    assert_eq!(count("shifthorizontal count [a1,b3]"), Some(11));
+    assert_eq!(count("shiftvertical count [a1,b3]"), Some(10));
+    assert_eq!(count("shift count [a1,j8]"), Some(81));
     assert_eq!(count("shift count [a-j1]"), Some(8));
     // Four symmetries on 10x8: identity, the two flips and the half turn.
     assert_eq!(count("flip count [a1,b3]"), Some(4));
@@ -656,27 +688,32 @@ fn copies_on_the_10x8_board_of_laser_chess() {
     assert_eq!(count("flip count [a1,j8]"), Some(2));
     assert_eq!(count("flip count ."), Some(1));
     assert_eq!(count("fliphorizontal count [a1]"), Some(2));
-    assert_eq!(count("flipvertical count [e4,e5]"), Some(1));
+    // The ranks 4 and 5 mirror each other, as do the files e and f.
+    assert_eq!(count("fliphorizontal count [e4,e5]"), Some(1));
+    assert_eq!(count("flipvertical count [e4,f4]"), Some(1));
+    assert_eq!(count("flipvertical count [e4,e5]"), Some(2));
     assert_eq!(count("flipcolor count [a1]"), Some(2));
     assert_eq!(count("flipcolor count [a4,a5]"), Some(1));
     assert_eq!(count("flipcolor count K"), Some(2));
     // The kings of Laser Chess, slid: Ke1 matches one placement of Ka1 among the 80.
     assert_eq!(count("shift count Ka1"), Some(1));
-    // Blocks: every copy matches, as above.
+    // Blocks: each square must stay on the board, 9 x 6 times.
     assert_eq!(count("shift count {a1 b3}"), Some(54));
     assert_eq!(count("flip count {a1 b3}"), Some(4));
     assert_eq!(count("flipcolor count {a1 b3}"), Some(2));
     // Both squares empty: of the 54 placements (files a-i, ranks 1-6 for a1), two put a king on
     // one of them: a1 on e1, and b3 on e8 (a1 on d6).
     assert_eq!(count("shift count {_a1 _b3}"), Some(52));
-    assert_eq!(count("shift count _[a1,b3]"), Some(54), "never both squares taken");
+    // Of the 102 copies of one designator, two are a king's square alone: {e1} and {e8}.
+    assert_eq!(count("shift count _[a1,b3]"), Some(100));
 }
 
 #[test]
 fn copies_on_the_10x10_board_of_croatian_ties() {
     let count = |query: &str| number(query, "Croatian Ties", CT_KINGS);
     assert_eq!(count("shift count [a1]"), Some(100));
-    assert_eq!(count("shift count [a1,b3]"), Some(9 * 8));
+    assert_eq!(count("shift count [a1,b3]"), Some(124));
+    assert_eq!(count("shift count {a1 b3}"), Some(9 * 8));
     assert_eq!(count("flip count [a1,b3]"), Some(8));
     assert_eq!(count("flip count [e5,f6]"), Some(2));
     assert_eq!(count("flipcolor count [a5,a6]"), Some(1));
@@ -688,10 +725,11 @@ fn copies_on_the_10x10_board_of_croatian_ties() {
 fn copies_on_the_26x26_board_of_one() {
     let count = |query: &str| number(query, "One", ONE_KINGS);
     assert_eq!(count("shift count [a1]"), Some(676));
-    assert_eq!(count("shift count [a1,b3]"), Some(25 * 24));
-    assert_eq!(count("shifthorizontal count [a1,b3]"), Some(25));
-    assert_eq!(count("shiftvertical count [a1,b3]"), Some(24));
-    assert_eq!(count("shift count [a1,z1]"), Some(26));
+    assert_eq!(count("shift count [a1,b3]"), Some(748));
+    assert_eq!(count("shifthorizontal count [a1,b3]"), Some(27));
+    assert_eq!(count("shiftvertical count [a1,b3]"), Some(28));
+    assert_eq!(count("shift count [a1,z1]"), Some(702));
+    assert_eq!(count("shift count [a-z1]"), Some(26));
     assert_eq!(count("flip count [a1,b3]"), Some(8));
     assert_eq!(count("flip count [a1]"), Some(4));
     assert_eq!(count("flip count [m13,n14]"), Some(2));
@@ -710,6 +748,7 @@ fn copies_on_the_26x26_board_of_one() {
     assert_eq!(count("flipcolor count {a1 b3}"), Some(2));
     // Of the 600 placements, a1 on n1 and b3 on n26 (a1 on m24) hold a king.
     assert_eq!(count("shift count {_a1 _b3}"), Some(598));
+    assert_eq!(count("shift count _[a1,b3]"), Some(746));
 }
 
 #[test]

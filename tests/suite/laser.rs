@@ -207,14 +207,37 @@ fn transforms_move_the_squares_of_laser_queries_on_the_10x8_board() {
     let matches = |query: &str| Query::parse(query).unwrap().compile(laser).unwrap().matches(&position);
     // Blue's beam from Ace: j2-j4, i4, h4, h5, i5, j5-j8 (laser.md's worked example).
     assert!(matches("beam next & j8") && !matches("beam next & a8") && !matches("beam next & a1"));
-    // Files mirror a-j, ranks 1-8; the transforms move the query's squares, not the beam.
-    assert!(matches("fliphorizontal {beam next & a8}"));
-    assert!(matches("flipvertical {beam next & j1}"));
-    assert!(!matches("flipvertical {beam next & a8}"));
+    // `flipvertical` mirrors the files a-j, `fliphorizontal` the ranks 1-8, as in CQL 6.2; the
+    // transforms move the query's squares, not the beam.
+    assert!(matches("flipvertical {beam next & a8}"));
+    assert!(matches("fliphorizontal {beam next & j1}"));
+    assert!(!matches("fliphorizontal {beam next & a8}"));
     assert!(matches("shifthorizontal {beam next & a6}"));
-    assert!(matches("shift count {beam next & a2} == 1"));
+    // The beam crosses 11 squares: as many copies of a lone square lie on it.
+    assert!(matches("(shift count {beam next & a2}) == 11"));
     // Blue's Deflector on c4 faces one quarter turn: seen from h4 mirrored, from c5 flipped,
     // and as Red's on c5 with the colours flipped.
-    assert!(matches("B+c4") && matches("fliphorizontal B+h4") && matches("flipvertical B+c5"));
+    assert!(matches("B+c4") && matches("flipvertical B+h4") && matches("fliphorizontal B+c5"));
     assert!(matches("flipcolor b+c5") && !matches("b+c5"));
+}
+
+/// The persistent variables of a query go on from game to game whatever their rule family: the
+/// positions of the Laser Chess games are counted (125), then those of classical games after
+/// them in the same run (211 more).
+#[test]
+fn persistent_variables_count_over_every_family() {
+    use cqlq::search::{Input, Search, SearchOptions, Summary};
+    let run = |files: &[&str]| {
+        let search = Search::new(Query::parse("persistent plies += 1").unwrap(), SearchOptions::default()).unwrap();
+        let (mut record, mut summary) = (common::Record::default(), Summary::default());
+        for file in files {
+            let mut input = Input::open(std::path::Path::new(file)).unwrap();
+            let _flow = search.run(&mut input, &mut record, &mut summary).unwrap();
+        }
+        search.persistent_report()
+    };
+    assert_eq!(run(&["samples/games/laser-setups.pgn"]), ["plies: 125"]);
+    assert_eq!(run(&["samples/games/classics.pgn"]), ["plies: 211"]);
+    assert_eq!(run(&["samples/games/laser-setups.pgn", "samples/games/classics.pgn"]), ["plies: 336"]);
+    assert_eq!(run(&["samples/games/classics.pgn", "samples/games/laser-setups.pgn"]), ["plies: 336"]);
 }

@@ -21,9 +21,10 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest_derive::Parser;
 
 use super::ast::{
-    AttackSide, BinaryOp, Castle, Constituent, Coordinate, Direction, Expr, ExprKind, GameFilter, Header, LineOptions,
-    MoveFilter, MoveWhen, PieceAtom, PieceAtomKind, PieceDesignator, PiecePart, PositionWord, QueryAst, RayLines,
-    Region, Side, Sort, Span, SquareDesignator, SquareNumber, SquarePart, TransformKind, UnaryOp, Word,
+    AttackSide, BinaryOp, Castle, Constituent, Coordinate, Direction, Expr, ExprKind, GameFilter, Header, LineMoves,
+    LineOptions, MoveFilter, MoveSquare, MoveWhen, PieceAtom, PieceAtomKind, PieceDesignator, PiecePart, PinPart,
+    PositionWord, QueryAst, RayLines, Region, Side, Sort, Span, SquareDesignator, SquareNumber, SquarePart,
+    TransformKind, UnaryOp, Word,
 };
 use super::check::{Type, type_of};
 use super::diagnostic::{Diagnostic, ending, quoted};
@@ -1042,6 +1043,12 @@ impl Builder {
             Rule::pin_filter => {
                 let (mut from, mut through, mut to) = (None, None, None);
                 let mut depth = 0;
+                // The part written first is the value, as in CQL 6.2.
+                let value = match pair.clone().into_inner().nth(1).map(|part| part.as_rule()) {
+                    Some(Rule::pin_from) => PinPart::From,
+                    Some(Rule::pin_to) => PinPart::To,
+                    _ => PinPart::Through,
+                };
                 for part in pair.into_inner() {
                     let rule = part.as_rule();
                     let Some((argument, argument_depth)) = self.argument(part) else { continue };
@@ -1053,7 +1060,7 @@ impl Builder {
                     };
                     self.once(slot, argument);
                 }
-                (ExprKind::Pin { from, through, to }, depth + 1)
+                (ExprKind::Pin { from, through, to, value }, depth + 1)
             }
             Rule::square_number => {
                 let what = match pair.clone().into_inner().next().map(|word| word.as_str()) {
@@ -1111,13 +1118,20 @@ impl Builder {
             Rule::transform => {
                 let parts: Vec<Pair<'_, Rule>> = pair.into_inner().collect();
                 let transform = transform_kind(parts[0].as_str());
-                let count = parts.iter().any(|part| part.as_rule() == Rule::kw_count);
-                let body = parts
-                    .into_iter()
-                    .find(|part| part.as_rule() == Rule::filter)
-                    .expect("grammar: a transform takes a filter");
+                let count = parts.iter().any(|part| matches!(part.as_rule(), Rule::kw_count | Rule::transform_range));
+                let mut bounds = Vec::new();
+                let mut body = None;
+                for part in parts {
+                    match part.as_rule() {
+                        Rule::transform_range => bounds = self.count_range(part),
+                        Rule::filter => body = Some(part),
+                        _ => {}
+                    }
+                }
+                let body = body.expect("grammar: a transform takes a filter");
                 let (body, depth) = self.operators(body.into_inner());
-                (transform_of(transform, count, body, span.start), depth + 1)
+                let counting = Counting { count, bounds };
+                (transform_of(transform, &counting, body, span.start), depth + 1)
             }
             Rule::line_filter => {
                 let mut constituents = Vec::new();
@@ -1127,6 +1141,11 @@ impl Builder {
                     self.line_option(option, &mut options);
                 }
                 options.backward = pair.clone().into_inner().any(|part| part.as_rule() == Rule::back_arrow);
+                if options.backward && options.moves != LineMoves::Any {
+                    let message = "'primary' and 'secondary' choose the moves a line follows forward: they cannot \
+                                   be used with 'line <--'";
+                    self.diagnostics.push(Diagnostic::new(span, message));
+                }
                 for part in pair.into_inner().filter(|part| part.as_rule() == Rule::constituent) {
                     let mut inner = part.into_inner();
                     let (filter, filter_depth) =
@@ -1177,10 +1196,21 @@ impl Builder {
             drop: false,
             rotate: false,
             swap: false,
+            value: MoveSquare::From,
         };
         let mut depth = 0;
+        let mut valued = false;
         for part in pair.into_inner() {
             let rule = part.as_rule();
+            if !valued && matches!(rule, Rule::move_from | Rule::move_to | Rule::move_capture) {
+                // The first of the sets written is the value, as in CQL 6.2.
+                valued = true;
+                filter.value = match rule {
+                    Rule::move_from => MoveSquare::From,
+                    Rule::move_to => MoveSquare::To,
+                    _ => MoveSquare::Capture,
+                };
+            }
             match rule {
                 Rule::move_when => {
                     filter.when = match part.as_str() {
@@ -1230,9 +1260,14 @@ impl Builder {
             "firstmatch" => options.firstmatch = true,
             "singlecolor" => options.singlecolor = true,
             "lastposition" => options.lastposition = true,
-            // `primary` and `secondary` choose among a game's variations: lines here follow
-            // their own line of positions already.
-            _ => {}
+            word => {
+                let moves = if word == "primary" { LineMoves::Primary } else { LineMoves::Secondary };
+                if options.moves != LineMoves::Any {
+                    let message = "a line takes one of 'primary' and 'secondary', once";
+                    self.diagnostics.push(Diagnostic::new(span_of(&option), message));
+                }
+                options.moves = moves;
+            }
         }
     }
 
@@ -1310,17 +1345,28 @@ fn word(text: &str) -> Word {
 /// transform's filter is a comparison or arithmetic on a filter that has no value
 /// (`flipcolor count {player white "Carlsen"} == 1`), the transform counts that filter and the
 /// operator applies to the count, as CQL 6.2 reads that.
-fn transform_of(transform: TransformKind, count: bool, body: Expr, start: usize) -> ExprKind {
+fn transform_of(transform: TransformKind, counting: &Counting, body: Expr, start: usize) -> ExprKind {
     match body.kind {
         ExprKind::Binary(op, left, right)
-            if count && (op.is_comparison() || op.is_arithmetic()) && type_of(&left) == Type::Filter =>
+            if counting.count && (op.is_comparison() || op.is_arithmetic()) && type_of(&left) == Type::Filter =>
         {
             let span = Span::new(start, left.span.end);
-            let counted = Expr { kind: transform_of(transform, true, *left, start), span };
+            let counted = Expr { kind: transform_of(transform, counting, *left, start), span };
             ExprKind::Binary(op, Box::new(counted), right)
         }
-        kind => ExprKind::Transform { transform, count, body: Box::new(Expr { kind, span: body.span }) },
+        kind => ExprKind::Transform {
+            transform,
+            count: counting.count,
+            bounds: counting.bounds.clone(),
+            body: Box::new(Expr { kind, span: body.span }),
+        },
     }
+}
+
+/// What a transform counts: `count`, or the copies within a range (`flip 2 8 F`).
+struct Counting {
+    count: bool,
+    bounds: Vec<Expr>,
 }
 
 fn transform_kind(text: &str) -> TransformKind {

@@ -157,6 +157,22 @@ impl Builder {
         (parts, depth)
     }
 
+    /// The bounds of `N [M]` before a filter (`find 2 5`, `flip 2 8`): numbers or variables.
+    pub(super) fn count_range(&mut self, range: Pair<'_, Rule>) -> Vec<Expr> {
+        range
+            .into_inner()
+            .map(|bound| {
+                let bound = bound.into_inner().next().expect("grammar: a bound is a number or a variable");
+                let span = span_of(&bound);
+                let kind = match bound.as_rule() {
+                    Rule::number => ExprKind::Number(i64::from(self.small_number(&bound))),
+                    _ => self.variable(&bound),
+                };
+                Expr { kind, span }
+            })
+            .collect()
+    }
+
     /// `find [all | N [M]] [<--] [quiet] F`. Like a transform, `find` takes the whole filter
     /// after it; but where that filter is a comparison or arithmetic on a filter that has no
     /// value (`find all check and btm > 30`), `find all` counts that filter and the operator
@@ -170,17 +186,9 @@ impl Builder {
             match part.as_rule() {
                 Rule::kw_all => quantity = FindQuantity::All,
                 Rule::kw_count => quantity = FindQuantity::Count,
-                Rule::find_range => {
+                Rule::count_range => {
                     quantity = FindQuantity::Range;
-                    for bound in part.into_inner() {
-                        let bound = bound.into_inner().next().expect("grammar: a bound is a number or a variable");
-                        let span = span_of(&bound);
-                        let kind = match bound.as_rule() {
-                            Rule::number => ExprKind::Number(i64::from(self.small_number(&bound))),
-                            _ => self.variable(&bound),
-                        };
-                        bounds.push(Expr { kind, span });
-                    }
+                    bounds = self.count_range(part);
                 }
                 Rule::backward => backward = true,
                 Rule::kw_quiet => quiet = true,

@@ -1,7 +1,7 @@
 //! The classical rules as the query sees them: [`RulesView`] for [`Board`], and the facts of a
 //! move played.
 
-use super::attacks::{self, Bitboard};
+use super::attacks;
 use super::board::{Board, Move, MoveList, bits};
 use crate::board::{Square, SquareSet};
 use crate::position::{MoveFacts, RulesView, Wing};
@@ -99,18 +99,23 @@ impl RulesView<1> for Board {
 
     fn pins(&self, shielded: SquareSet<1>, pin: &mut dyn FnMut(Square, Square, Square)) {
         let occupied = self.occupied();
-        let shielded: Bitboard = shielded.words()[0] & occupied;
-        for target in bits(shielded) {
-            let ours = if self.side(Color::White) & (1 << target) != 0 { Color::White } else { Color::Black };
-            let them = ours.other();
-            let lines = self.pieces(them, Role::Queen);
-            let snipers = (attacks::rook_rays(target) & (self.pieces(them, Role::Rook) | lines))
-                | (attacks::bishop_rays(target) & (self.pieces(them, Role::Bishop) | lines));
-            for sniper in bits(snipers) {
-                let blockers = attacks::between(target, sniper) & occupied;
-                if blockers.count_ones() == 1 && blockers & self.side(ours) != 0 {
-                    let pinned = blockers.trailing_zeros() as u8;
-                    pin(square(sniper as u8), square(pinned), square(target as u8));
+        for target in bits(shielded.words()[0]) {
+            // A piece is shielded from the other side's line pieces; an empty square from both
+            // sides'.
+            for ours in Color::ALL {
+                if occupied & (1 << target) != 0 && self.side(ours) & (1 << target) == 0 {
+                    continue;
+                }
+                let them = ours.other();
+                let lines = self.pieces(them, Role::Queen);
+                let snipers = (attacks::rook_rays(target) & (self.pieces(them, Role::Rook) | lines))
+                    | (attacks::bishop_rays(target) & (self.pieces(them, Role::Bishop) | lines));
+                for sniper in bits(snipers) {
+                    let blockers = attacks::between(target, sniper) & occupied;
+                    if blockers.count_ones() == 1 && blockers & self.side(ours) != 0 {
+                        let pinned = blockers.trailing_zeros() as u8;
+                        pin(square(sniper as u8), square(pinned), square(target as u8));
+                    }
                 }
             }
         }
