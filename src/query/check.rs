@@ -109,7 +109,11 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::Game(_) => Type::Filter,
         ExprKind::Variable { ty, .. } => *ty,
         ExprKind::Assign { .. } => Type::Filter,
-        ExprKind::If { then, otherwise: Some(otherwise), .. } if type_of(then) == type_of(otherwise) => type_of(then),
+        ExprKind::If { then, otherwise: Some(otherwise), .. } => match type_of(then) {
+            // Each branch's type once: an `if` nested in a branch would double the work.
+            ty if ty == type_of(otherwise) => ty,
+            _ => Type::Filter,
+        },
         ExprKind::If { .. } => Type::Filter,
         ExprKind::Loop { all: true, .. } => Type::Filter,
         ExprKind::Position(_) | ExprKind::Lca(..) => Type::Position,

@@ -135,6 +135,26 @@ fn only_terminal(filters: &[Expr], exprs: &[&Expr]) -> bool {
     requires_no_move && !exprs.iter().any(|expr| expr.any(&writes))
 }
 
+/// Whether a filter looks at nothing but the position it is tested at and the line around it:
+/// no variable (read or given), no comment, message or value to sort by. Its answer at a
+/// position is then the same whenever it is asked.
+fn looks_at_positions_only(filter: &Expr) -> bool {
+    !filter.any(&|expr| {
+        matches!(
+            expr.kind,
+            ExprKind::Variable { .. }
+                | ExprKind::Assign { .. }
+                | ExprKind::Comment { .. }
+                | ExprKind::Sort { .. }
+                | ExprKind::Loop { .. }
+                | ExprKind::Echo { .. }
+                | ExprKind::Find { quiet: false, .. }
+                | ExprKind::Line { .. }
+                | ExprKind::Repeat { .. }
+        )
+    })
+}
+
 /// Whether the first `sort` filter of an expression sorts smallest first, if it has one.
 fn body_sort(expr: &Expr) -> Option<bool> {
     if let ExprKind::Sort { min, .. } = &expr.kind {
@@ -343,8 +363,12 @@ impl<const W: usize> Compiler<'_, W> {
                     (FindQuantity::Count, _) => (None, None),
                     _ => (Some(NumberNode::Constant(1)), None),
                 };
-                let find =
-                    FindNode { backward: *backward, quiet: *quiet || self.quiet.automatic, filter: self.filter(body) };
+                let find = FindNode {
+                    backward: *backward,
+                    quiet: *quiet || self.quiet.automatic,
+                    pure: looks_at_positions_only(body),
+                    filter: self.filter(body),
+                };
                 NumberNode::FindCount(Box::new(FindCount { find, min, max }))
             }
             ExprKind::At { position, body } if type_of(body) == Type::Number => {
@@ -584,7 +608,8 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Variable { name, .. } => PositionNode::Variable(self.slot(name, Lasting::Game)),
             ExprKind::Find { backward, quiet, body, .. } => {
                 let quiet = *quiet || self.quiet.automatic;
-                PositionNode::Find(Box::new(FindNode { backward: *backward, quiet, filter: self.filter(body) }))
+                let pure = looks_at_positions_only(body);
+                PositionNode::Find(Box::new(FindNode { backward: *backward, quiet, pure, filter: self.filter(body) }))
             }
             ExprKind::Lca(first, second) => {
                 PositionNode::Lca(Box::new(self.position(first)), Box::new(self.position(second)))

@@ -88,17 +88,63 @@ fn floor_char_boundary(text: &str, mut offset: usize) -> usize {
 
 impl fmt::Display for QueryError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (index, diagnostic) in self.diagnostics.iter().enumerate() {
-            if index > 0 {
-                writeln!(f)?;
-            }
-            render(f, &self.source, &self.origin, diagnostic)?;
-        }
-        Ok(())
+        render_all(f, "error", &self.diagnostics, &self.source, &self.origin)
     }
 }
 
-fn render(f: &mut fmt::Formatter<'_>, source: &str, origin: &str, diagnostic: &Diagnostic) -> fmt::Result {
+/// What may make a sound query slow, or not do what its writer meant, each with its place in
+/// the text: shown before it runs, as `warning:` lines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueryWarnings {
+    diagnostics: Vec<Diagnostic>,
+    source: Arc<str>,
+    origin: String,
+}
+
+impl QueryWarnings {
+    /// The warnings about `source`.
+    #[must_use]
+    pub fn new(diagnostics: Vec<Diagnostic>, source: Arc<str>) -> QueryWarnings {
+        QueryWarnings { diagnostics, source, origin: "query".to_owned() }
+    }
+
+    /// Names the file the query came from, for the `-->` lines.
+    #[must_use]
+    pub fn with_origin(mut self, origin: impl Into<String>) -> QueryWarnings {
+        self.origin = origin.into();
+        self
+    }
+
+    /// The warnings.
+    #[must_use]
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+}
+
+impl fmt::Display for QueryWarnings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        render_all(f, "warning", &self.diagnostics, &self.source, &self.origin)
+    }
+}
+
+fn render_all(
+    f: &mut fmt::Formatter<'_>,
+    label: &str,
+    diagnostics: &[Diagnostic],
+    source: &str,
+    origin: &str,
+) -> fmt::Result {
+    for (index, diagnostic) in diagnostics.iter().enumerate() {
+        if index > 0 {
+            writeln!(f)?;
+        }
+        render(f, label, source, origin, diagnostic)?;
+    }
+    Ok(())
+}
+
+fn render(f: &mut fmt::Formatter<'_>, label: &str, source: &str, origin: &str, diagnostic: &Diagnostic) -> fmt::Result {
     let (line, column) = line_column(source, diagnostic.span.start);
     let start = floor_char_boundary(source, diagnostic.span.start.min(source.len()));
     let end = floor_char_boundary(source, diagnostic.span.end.min(source.len())).max(start);
@@ -110,7 +156,7 @@ fn render(f: &mut fmt::Formatter<'_>, source: &str, origin: &str, diagnostic: &D
     let shown = Window::of(text, caret, caret_end);
     let number = line.to_string();
     let gutter = " ".repeat(number.len());
-    writeln!(f, "error: {}", escape(&diagnostic.message))?;
+    writeln!(f, "{label}: {}", escape(&diagnostic.message))?;
     writeln!(f, "{gutter}--> {}:{line}:{column}", escape(origin))?;
     writeln!(f, "{gutter} |")?;
     writeln!(f, "{number} | {}", shown.text)?;

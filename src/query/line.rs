@@ -40,6 +40,17 @@ use crate::position::RulesView;
 #[derive(Debug, Default)]
 pub struct LineCache {
     entries: RefCell<Vec<Option<Answers>>>,
+    /// For `find` filters that look at nothing but the positions, where each one's search from
+    /// each frame ends, by the address of the `find` in its program (which stays where it is
+    /// while the program lives; a program is used with one cache for a line at a time).
+    finds: RefCell<Vec<(usize, FindAnswers)>>,
+}
+
+/// Where a `find` that looks at nothing but the positions finds its position from each frame.
+#[derive(Debug)]
+struct FindAnswers {
+    key: Key,
+    found: Vec<Option<usize>>,
 }
 
 /// Which frames answers were found for: their address, their number, and whether the line
@@ -77,6 +88,35 @@ impl LineCache {
         for answers in self.entries.get_mut().iter_mut().filter_map(Option::take) {
             give_flags(answers.matches);
         }
+        self.finds.get_mut().clear();
+    }
+
+    /// Where the `find` at `node` finds its position from the frame `at`, worked out for every
+    /// frame of the line at once (`found`) the first time it is asked.
+    pub(super) fn found<P, const W: usize>(
+        &self,
+        node: usize,
+        context: &Context<'_, P, W>,
+        at: usize,
+        found: impl FnOnce() -> Vec<Option<usize>>,
+    ) -> Option<usize> {
+        let key = Key::of(context);
+        let known = |finds: &[(usize, FindAnswers)]| {
+            finds
+                .iter()
+                .find(|(kept, answers)| *kept == node && answers.key == key)
+                .map(|(_, answers)| answers.found[at])
+        };
+        if let Some(answer) = known(&self.finds.borrow()) {
+            return answer;
+        }
+        // No borrow of the cache is held here: the filter may hold `find` or `line` filters.
+        let answers = FindAnswers { key, found: found() };
+        let answer = answers.found[at];
+        let mut finds = self.finds.borrow_mut();
+        finds.retain(|(kept, _)| *kept != node);
+        finds.push((node, answers));
+        answer
     }
 
     /// The answer of the filter `slot` at `at`, if known.

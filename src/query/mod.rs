@@ -36,6 +36,7 @@ mod positions;
 mod quick;
 mod simplify;
 pub mod state;
+mod suggest;
 mod transform;
 mod walk;
 mod xray;
@@ -45,7 +46,7 @@ use std::sync::Arc;
 
 pub use compile::DesignatorReport;
 pub use context::{Context, Frame, GameFacts, TagSource};
-pub use diagnostic::{Diagnostic, QueryError};
+pub use diagnostic::{Diagnostic, QueryError, QueryWarnings};
 pub use line::LineCache;
 #[cfg(test)]
 pub(crate) use line::work as line_work;
@@ -57,6 +58,33 @@ use crate::each_position;
 use crate::position::{AnyPosition, Position, PositionView};
 use crate::variant::Variant;
 use ast::{ExprKind, Header, QueryAst};
+
+/// The fewest loops nested in one another that [`Query::warnings`] speaks of.
+const SLOW_LOOPS: usize = 4;
+
+/// Warns of each outermost loop with [`SLOW_LOOPS`] loops or more nested in it (itself counted).
+fn nested_loops(expr: &ast::Expr, diagnostics: &mut Vec<Diagnostic>) {
+    fn depth(expr: &ast::Expr) -> usize {
+        let inner = expr.children().into_iter().map(depth).max().unwrap_or(0);
+        inner + usize::from(matches!(expr.kind, ExprKind::Loop { .. }))
+    }
+    if matches!(expr.kind, ExprKind::Loop { .. }) {
+        let loops = depth(expr);
+        if loops >= SLOW_LOOPS {
+            let combinations = 16u64.saturating_pow(u32::try_from(loops).unwrap_or(u32::MAX));
+            let message = format!(
+                "{loops} loops nested in one another test the filter inside once for each combination of their \
+                 squares, at every position (over the 16 pieces of a side: {combinations} times): this query may \
+                 run for minutes over a large database"
+            );
+            diagnostics.push(Diagnostic::new(expr.span, message));
+        }
+        return;
+    }
+    for child in expr.children() {
+        nested_loops(child, diagnostics);
+    }
+}
 
 /// The first `sort` filter in an expression (the outer first, then in the order written).
 fn first_sort(expr: &ast::Expr) -> Option<SortSpec> {
@@ -102,8 +130,19 @@ impl Query {
         let named =
             ast.header.as_ref().and_then(|h| h.variant.as_ref()).and_then(|(name, _)| Variant::by_name(name).ok());
         if let Some(variant) = variant.or(named) {
-            let sound: Vec<ast::Expr> =
-                ast.body.iter().filter(|filter| check::check_filter(filter, text).is_empty()).cloned().collect();
+            // A filter that a mistake follows at once is likely part of it (`x =` with no value
+            // after it): only the others are compiled.
+            let followed_by_mistake = |filter: &ast::Expr| {
+                diagnostics.iter().any(|diagnostic| {
+                    text.get(filter.span.end..diagnostic.span.start).is_some_and(|between| between.trim().is_empty())
+                })
+            };
+            let sound: Vec<ast::Expr> = ast
+                .body
+                .iter()
+                .filter(|filter| check::check_filter(filter, text).is_empty() && !followed_by_mistake(filter))
+                .cloned()
+                .collect();
             if let Err(more) = compile_any(variant, &sound, None, Quiet::default(), text) {
                 diagnostics.extend(more);
             }
@@ -152,6 +191,17 @@ impl Query {
         self.ast.body.iter().any(|filter| {
             filter.any(&|expr| matches!(&expr.kind, ExprKind::Assign { lasting, .. } if lasting.is_persistent()))
         })
+    }
+
+    /// What may make the query slow, if anything: loops nested four deep or more, whose inner
+    /// filter is tested once for each combination of their squares at every position.
+    #[must_use]
+    pub fn warnings(&self) -> Option<QueryWarnings> {
+        let mut diagnostics = Vec::new();
+        for filter in &self.ast.body {
+            nested_loops(filter, &mut diagnostics);
+        }
+        (!diagnostics.is_empty()).then(|| QueryWarnings::new(diagnostics, self.source.clone()))
     }
 
     /// The variant named in the header (`variant "One"`), if any.

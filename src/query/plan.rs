@@ -150,6 +150,9 @@ pub(crate) struct FindNode<const W: usize> {
     pub backward: bool,
     /// No comments on the positions found.
     pub quiet: bool,
+    /// The filter looks at nothing but the position it is tested at and the line (no variable,
+    /// no comment): its answers at the positions of a line are found once for all searches.
+    pub pure: bool,
     pub filter: FilterNode<W>,
 }
 

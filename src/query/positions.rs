@@ -51,13 +51,22 @@ impl<const W: usize> Program<W> {
         }
     }
 
-    /// The positions `find` looks at, in the order it looks at them.
+    /// The positions `find` looks at, in the order it looks at them (from `at` on, or back).
     fn searched<P>(find: &FindNode<W>, context: &Context<'_, P, W>, at: usize) -> Box<dyn Iterator<Item = usize>> {
         if find.backward { Box::new((0..=at).rev()) } else { Box::new(at..context.frames.len()) }
     }
 
     fn find_first<P: RulesView<W>>(&self, find: &FindNode<W>, context: &Context<'_, P, W>, at: usize) -> Option<usize> {
-        let found = Self::searched(find, context, at).find(|&there| self.filter(&find.filter, context, there))?;
+        let found = match context.lines {
+            // Its filter looks at nothing but the positions: tested once at each position of the
+            // line, whatever the number of positions the search starts from.
+            Some(cache) if find.pure => cache.found(std::ptr::from_ref(find) as usize, context, at, || {
+                let matches: Vec<bool> =
+                    (0..context.frames.len()).map(|there| self.filter(&find.filter, context, there)).collect();
+                nearest(&matches, find.backward)
+            })?,
+            _ => Self::searched(find, context, at).find(|&there| self.filter(&find.filter, context, there))?,
+        };
         if !find.quiet {
             context.state.note(found, FOUND.to_owned());
         }
@@ -159,4 +168,23 @@ impl<const W: usize> Program<W> {
         }
         None
     }
+}
+
+/// For each position, the nearest at or after it (with `backward`, at or before it) whose value
+/// is true.
+fn nearest(matches: &[bool], backward: bool) -> Vec<Option<usize>> {
+    let mut found = vec![None; matches.len()];
+    let mut last = None;
+    let mut visit = |index: usize| {
+        if matches[index] {
+            last = Some(index);
+        }
+        found[index] = last;
+    };
+    if backward {
+        (0..matches.len()).for_each(&mut visit);
+    } else {
+        (0..matches.len()).rev().for_each(&mut visit);
+    }
+    found
 }

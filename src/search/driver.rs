@@ -29,6 +29,15 @@ const BATCH_GAMES: usize = 32;
 /// next is replayed.
 const SEGMENT_GAMES: usize = 64 * BATCH_GAMES;
 
+/// About the most bytes the records of a segment hold: where a query writes much into each game
+/// (`echo` comments at every pair of positions come to megabytes a game), the next segments hold
+/// fewer games, so that the memory of a search stays within a few segments of this size. The
+/// first segment of a window is small, and the next ones grow while their records stay light.
+const SEGMENT_BYTES: usize = 32 << 20;
+
+/// The games of a window's first segment.
+const FIRST_SEGMENT_GAMES: usize = 4 * BATCH_GAMES;
+
 /// How a search runs.
 #[derive(Clone, Debug)]
 pub struct SearchOptions {
@@ -95,6 +104,8 @@ pub struct Summary {
     pub errors: u64,
     /// Moves whose record leaves out what the rules did (the move stands).
     pub warnings: u64,
+    /// Games read that name no variant (no `Variant` tag), read as the default variant's.
+    pub untagged: u64,
     /// Bytes of games read.
     pub bytes: u64,
     /// Bytes of the inputs as stored (compressed data before it is decompressed) read so far.
@@ -404,7 +415,12 @@ impl Search {
         let batch = |ranges: &[(usize, usize, u64)]| Batch::new(text, ranges, replay_ranges(text, ranges, replay));
         if replay.carried.is_some() {
             // Persistent variables: each game sees what the games before it left.
-            return merge(ranges.chunks(BATCH_GAMES).map(batch).collect());
+            for games in ranges.chunks(BATCH_GAMES) {
+                if merge(vec![batch(games)])?.is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+            return Ok(ControlFlow::Continue(()));
         }
         let replay_segment = |segment: &[(usize, usize, u64)]| -> Vec<Batch> {
             self.pool.install(|| segment.par_chunks(BATCH_GAMES).map(batch).collect())
@@ -413,8 +429,15 @@ impl Search {
             // Two segments may wait replayed: the pool keeps working while this thread writes.
             let (replayed, segments) = std::sync::mpsc::sync_channel(2);
             scope.spawn(move || {
-                for segment in ranges.chunks(SEGMENT_GAMES) {
-                    if replayed.send(replay_segment(segment)).is_err() {
+                let (mut next, mut games) = (0, FIRST_SEGMENT_GAMES);
+                while next < ranges.len() {
+                    let segment = &ranges[next..ranges.len().min(next + games)];
+                    next += segment.len();
+                    let batches = replay_segment(segment);
+                    let bytes: usize = batches.iter().flat_map(|batch| &batch.records).map(GameRecord::weight).sum();
+                    let fitting = segment.len().saturating_mul(SEGMENT_BYTES) / bytes.max(1);
+                    games = fitting.min(2 * segment.len()).clamp(BATCH_GAMES, SEGMENT_GAMES);
+                    if replayed.send(batches).is_err() {
                         // The merge stopped: the rest of the window is not wanted.
                         break;
                     }
@@ -598,6 +621,7 @@ impl Merge<'_, '_> {
                 return ControlFlow::Continue(());
             }
         }
+        self.summary.untagged += u64::from(record.untagged);
         events.extend(record.messages.iter().map(|message| Event::Message(number, message)));
         self.summary.warnings += record.warnings.len() as u64;
         events.extend(record.warnings.iter().zip(warning_lines).map(|(warning, &line)| Event::Warning {

@@ -235,6 +235,9 @@ pub struct GameRecord {
     pub warnings: Vec<GameWarning>,
     /// Whether the game was left out before any replay (its result did not fit).
     pub excluded: bool,
+    /// Whether the game names no variant (no `Variant` tag): it was read as a game of the
+    /// default variant.
+    pub untagged: bool,
     /// The number of plies replayed.
     pub plies: u32,
     /// The game's `sort` value: the largest (with `sort min`, the smallest) over its matching
@@ -256,6 +259,16 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
+    /// About how many bytes the record holds besides its fixed size: what the query wrote (its
+    /// comments, its messages), the moves kept and the positions written.
+    #[must_use]
+    pub fn weight(&self) -> usize {
+        let texts = |texts: &mut dyn Iterator<Item = usize>| texts.sum::<usize>();
+        let notes = texts(&mut self.notes.iter().map(|note| note.text.as_ref().map_or(0, String::len) + 32));
+        let messages = texts(&mut self.messages.iter().map(String::len));
+        notes + messages + self.positions.len() + self.played.len() * std::mem::size_of::<Move>()
+    }
+
     /// Makes the offsets of the positions into the game's own text, which starts at `start`.
     fn rebase(&mut self, start: usize) {
         for ply in &mut self.matched {
@@ -354,6 +367,7 @@ fn replay_ranges_with<R: GameRules<W>, const W: usize>(
                 error: replayer.error.take(),
                 warnings: std::mem::take(&mut replayer.warnings),
                 excluded: replayer.excluded,
+                untagged: replayer.untagged,
                 plies: replayer.plies,
                 sort: replayer.found.sort.take(),
                 played,
@@ -598,6 +612,8 @@ struct Replayer<'a, 'o, R: GameRules<W>, const W: usize> {
     found: Findings,
     error: Option<GameError>,
     excluded: bool,
+    /// The game names no variant.
+    untagged: bool,
     plies: u32,
     /// The number of the game being read in the input.
     number: u64,
@@ -738,6 +754,7 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
             found: Findings::default(),
             error: None,
             excluded: false,
+            untagged: false,
             every_position: false,
             plies: 0,
             number: 0,
@@ -925,6 +942,7 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
         self.found.sort = None;
         self.error = None;
         self.excluded = false;
+        self.untagged = false;
         self.plies = 0;
         self.every_position = false;
     }
@@ -944,6 +962,7 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
             self.excluded = true;
             return ControlFlow::Break(());
         }
+        self.untagged = self.tag_value(b"Variant").is_none_or(|name| tag_text(name).trim().is_empty());
         let variant = match self.variant() {
             Ok(variant) => variant,
             Err(kind) => return self.fail(0, start, b"", kind),

@@ -41,17 +41,21 @@ fn filter_reports_bad_lines_and_goes_on() {
     let errors = stderr(&output);
     assert!(errors.starts_with("cqlq: <stdin>:5: not a Standard position (FEN): invalid board in fen:"), "{errors}");
     assert_eq!(errors.lines().count(), 2, "{errors}");
-    assert!(errors.contains("\ncqlq: 1 positions matched of 3 read, 1 lines not positions, in "), "{errors}");
+    assert!(errors.contains("\ncqlq: 1 position matched of 3 read, 1 line not a position, in "), "{errors}");
     assert_eq!(output.status.code(), Some(0), "a bad line does not change the exit status");
 }
 
 #[test]
 fn filter_counts() {
+    // As `cqlq search --count`: a sentence where the lines would go, and no summary.
     let output = cqlq(&["filter", "--count", "-c", "K"], POSITIONS);
-    assert_eq!(stdout(&output), "3\n");
+    assert_eq!(stdout(&output), "3 positions matched of 3 read, 1 line not a position\n");
+    assert!(!stderr(&output).contains("matched"), "{}", stderr(&output));
     let output = cqlq(&["filter", "--count", "-c", "Qa1"], POSITIONS);
-    assert_eq!(stdout(&output), "0\n");
+    assert_eq!(stdout(&output), "0 positions matched of 3 read, 1 line not a position\n");
     assert_eq!(output.status.code(), Some(1), "nothing matched");
+    let output = cqlq(&["filter", "--count", "-c", "Rb7"], POSITIONS);
+    assert!(stdout(&output).starts_with("1 position matched of 3 read"), "{}", stdout(&output));
 }
 
 #[test]
@@ -72,7 +76,7 @@ fn filter_reads_query_files_and_several_inputs() {
 #[test]
 fn filter_sniffs_variants_line_by_line() {
     let output = cqlq(&["filter", "--count", "-c", "#&A; >= 2", "samples/positions/mixed.txt"], "");
-    assert_eq!(stdout(&output), "6\n", "{}", stderr(&output));
+    assert!(stdout(&output).starts_with("6 positions matched"), "{}", stderr(&output));
     let output = cqlq(&["filter", "-c", "Mb8", "samples/positions/mixed.txt"], "");
     assert_eq!(stdout(&output), "O Ta1,tz1,ta26,Tz26,Mb8,my19,Kn1,kn26,If13\n");
 }
@@ -292,7 +296,9 @@ fn filter_writes_files_stops_at_a_limit_and_lists_bad_lines() {
     let output = cqlq(&["filter", "-q", "--limit", "0", "-c", "Qh7", "-"], &lines);
     assert_eq!(output.status.code(), Some(2));
     let output = cqlq(&["filter", "-q", "--count", "-c", "Qh7", "-o", out_path, "-"], &lines);
-    assert_eq!((stdout(&output).as_str(), std::fs::read_to_string(&out).unwrap().as_str()), ("", "30\n"));
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(stdout(&output), "");
+    assert!(written.starts_with("30 positions matched of "), "{written}");
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -361,7 +367,8 @@ fn positions_lists_every_position_of_every_game() {
     let epd = stdout(&cqlq(&["positions", "--format", "epd", "samples/games/classics.pgn"], ""));
     assert_eq!(epd.lines().count(), pgn.lines().count());
     let output = cqlq(&["filter", "--count", "-c", "true", "-"], &epd);
-    assert_eq!(stdout(&output).trim(), pgn.lines().count().to_string(), "{}", stderr(&output));
+    let matched = stdout(&output).split_whitespace().next().map(str::to_owned);
+    assert_eq!(matched, Some(pgn.lines().count().to_string()), "{}", stderr(&output));
     let jsonl = stdout(&cqlq(&["positions", "--format", "jsonl", "samples/games/classics.pgn"], ""));
     let object: serde_json::Value = serde_json::from_str(jsonl.lines().nth(1).unwrap()).unwrap();
     assert_eq!((object["game"].as_u64(), object["ply"].as_u64()), (Some(1), Some(1)));
@@ -409,7 +416,7 @@ fn x_decor_files_are_searched_and_their_games_written_as_pgn() {
     // A table in letters only is told apart by --notation.
     let letters = "1. e2-e4 e7-e5\n2. Bf1-c4 Ng8-f6\n";
     let output = cqlq(&["search", "--count", "--notation", "xdecor", "-c", "Bc4", "-"], letters);
-    assert_eq!(stdout(&output).trim(), "1 games matched (2 positions) of 1 games read, 0 with errors");
+    assert_eq!(stdout(&output).trim(), "1 game matched (2 positions) of 1 game read, 0 with errors");
     let output = cqlq(&["search", "--count", "--notation", "nothing", "-c", "Bc4", "-"], letters);
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("no notation 'nothing': pgn, xdecor-raw, xdecor"), "{}", stderr(&output));
@@ -470,4 +477,28 @@ fn laser_move_lists_are_written_in_cql_style_with_their_variant() {
     );
     assert!(written.contains("5.f7g6xg6 {CQL} 5...f5- 6.j1-xe1\n{CQL} 0-1"), "{written}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Game numbers past the last game, and a header's variant read into games that name none, are
+/// said once the search is over; counts of one are in the singular.
+#[test]
+fn the_closing_notes_say_what_the_run_did_not_expect() {
+    let output = cqlq(&["search", "--count", "-g", "500", "-c", "Ke1", "samples/games/classics.pgn"], "");
+    assert_eq!(stdout(&output), "0 games matched (0 positions) of 4 games read, 0 with errors\n");
+    assert!(stderr(&output).contains("-g 500: there is no game 500, the input holds 4 games"), "{}", stderr(&output));
+    let output = cqlq(&["search", "-g", "3-9", "-c", "Ke1", "samples/games/classics.pgn"], "");
+    let notes = stderr(&output);
+    assert!(notes.contains("-g 3-9: the input holds 4 games, so the range ends past its last game"), "{notes}");
+    assert!(notes.contains("cqlq: 2 games matched (58 positions) of 4 games read"), "{notes}");
+    let output = cqlq(&["positions", "-g", "4-5", "samples/games/classics.pgn"], "");
+    assert!(stderr(&output).contains("-g 4-5: the input holds 4 games"), "{}", stderr(&output));
+    let output =
+        cqlq(&["search", "--count", "-c", "cql(variant \"Crazyhouse\") N[+]", "samples/games/classics.pgn"], "");
+    let notes = stderr(&output);
+    assert!(
+        notes.contains("4 games name no variant: read as Crazyhouse games, the variant the query's header names"),
+        "{notes}"
+    );
+    let output = cqlq(&["search", "--count", "-c", "mate", "samples/games/short-games.pgn"], "");
+    assert_eq!(stdout(&output), "1 game matched (1 position) of 2 games read, 0 with errors\n");
 }

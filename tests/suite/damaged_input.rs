@@ -26,7 +26,7 @@ fn path(dir: &std::path::Path, name: &str) -> String {
 fn a_comment_never_closed_hides_no_later_game() {
     let pgn = b"[Event \"a\"]\n\n1. e4 {oops e5 1-0\n\n[Event \"b\"]\n\n1. d4 d5 0-1\n";
     let output = cqlq(&["search", "--count", "-c", "Pd4", "-"], pgn);
-    assert_eq!(text(&output.stdout), "1 games matched (2 positions) of 2 games read, 1 with errors\n");
+    assert_eq!(text(&output.stdout), "1 game matched (2 positions) of 2 games read, 1 with errors\n");
     let errors = text(&output.stderr);
     assert!(errors.contains("<stdin>:3: game 1, ply 1, move '{': a comment '{' that is never closed"), "{errors}");
 }

@@ -38,7 +38,13 @@ fn cqlq_count(query: &str) -> usize {
         .unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.is_empty(), "{query}: {stderr}");
-    String::from_utf8(output.stdout).unwrap().trim().parse().unwrap()
+    leading_number(&output.stdout)
+}
+
+/// The number a `--count` sentence starts with.
+fn leading_number(stdout: &[u8]) -> usize {
+    let text = String::from_utf8_lossy(stdout);
+    text.split_whitespace().next().and_then(|number| number.parse().ok()).unwrap_or_else(|| panic!("{text}"))
 }
 
 fn pieces(board: &Board, color: Color, role: Role) -> Bitboard {
@@ -127,7 +133,7 @@ fn every_perft_position_of_the_classical_suites_reads() {
             .unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.is_empty(), "{suite}: {stderr}");
-        let count: usize = String::from_utf8(output.stdout).unwrap().trim().parse().unwrap();
+        let count = leading_number(&output.stdout);
         let text = std::fs::read_to_string(data(&format!("perft/{suite}.perft"))).unwrap();
         assert_eq!(count, text.lines().filter(|line| line.starts_with("epd ")).count(), "{suite}");
     }

@@ -49,3 +49,31 @@ fn control_characters_are_escaped() {
     assert!(!shown.chars().any(|c| c.is_control() && c != '\n'), "{shown:?}");
     insta::assert_snapshot!("control-characters", shown);
 }
+
+/// Functions whose calls never end, or grow too fast once read in (each call making two), are
+/// refused at once: a query of 16 levels of doubling comes to 65,536 calls.
+#[test]
+fn functions_whose_calls_grow_too_fast_are_refused() {
+    let mut doubling = String::from("function f0() { Ka1 }\n");
+    for level in 1..=16 {
+        doubling.push_str(&format!("function f{level}() {{ f{}() f{}() }}\n", level - 1, level - 1));
+    }
+    doubling.push_str("f16()\n");
+    let started = std::time::Instant::now();
+    let shown = rendered(&doubling, "doubling.cql");
+    assert!(shown.contains("come to more than 2000 calls"), "{shown}");
+    assert_eq!(shown.matches("error:").count(), 1, "said once: {shown}");
+    eprintln!("16 levels of doubling refused in {:?}", started.elapsed());
+}
+
+/// Loops nested four deep or more are sound, but slow: the query says so before it runs.
+#[test]
+fn deeply_nested_loops_are_warned_of() {
+    let warned = |text: &str| Query::parse(text).unwrap().warnings().map(|warnings| warnings.to_string());
+    let five = "piece a in A piece b in A piece c in A piece d in A piece e in A true";
+    let shown = warned(five).expect("a warning");
+    assert!(shown.starts_with("warning: 5 loops nested in one another"), "{shown}");
+    assert!(shown.contains("1048576"), "{shown}");
+    assert_eq!(warned("piece a in A piece b in A piece c in A true"), None);
+    assert!(warned("square a in . { square b in . square c in . square d in . true }").is_some());
+}

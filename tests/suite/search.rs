@@ -149,7 +149,7 @@ fn errors_are_reported_and_listed() {
     let errors = dir.join("errors.jsonl");
     let output =
         cqlq(&["search", "-c", "Pc4", "--count", "--errors", errors.to_str().unwrap(), path.to_str().unwrap()], b"");
-    assert_eq!(text(&output.stdout), "1 games matched (1 positions) of 3 games read, 2 with errors\n");
+    assert_eq!(text(&output.stdout), "1 game matched (1 position) of 3 games read, 2 with errors\n");
     let stderr = text(&output.stderr);
     assert!(stderr.contains(&format!("cqlq: {}:4: game 1, ply 6, move 'Qh9': not a move", path.display())), "{stderr}");
     assert!(
@@ -217,7 +217,7 @@ fn header_parameters_and_options() {
     assert_eq!(text(&output.stdout).matches("{R7}").count(), 2, "`-o -` writes to stdout");
     assert_eq!(std::fs::read_to_string(&out).unwrap(), hits, "the header's output is not used");
     let output = cqlq(&["search", query.to_str().unwrap(), "--count", "--limit", "1", "-o", "-"], b"");
-    assert_eq!(text(&output.stdout), "1 games matched (1 positions) of 2 games read, 0 with errors\n");
+    assert_eq!(text(&output.stdout), "1 game matched (1 position) of 2 games read, 0 with errors\n");
     // The count goes where the games would: here, the header's output.
     let output = cqlq(&["search", query.to_str().unwrap(), "--count"], b"");
     assert_eq!(output.stdout, b"");

@@ -16,6 +16,10 @@ use crate::query::diagnostic::{Diagnostic, quoted};
 /// never end.
 const MAX_CALL_DEPTH: usize = 32;
 
+/// The most calls a query's text may come to once each is read in: calls that each make two
+/// (`function f() { f() f() }`) double at every level.
+const MAX_CALLS: usize = 2_000;
+
 /// A function's parameters and the text of its body (a block), where it stands in the query.
 #[derive(Clone, Debug)]
 pub(super) struct Function {
@@ -64,8 +68,23 @@ impl Builder {
             self.diagnostics.push(Diagnostic::new(span, message));
             return (ExprKind::Word(Word::False), 1);
         }
+        if self.calls > MAX_CALLS {
+            // Calls that never end or grow too fast: said once, and read no further.
+            return (ExprKind::Word(Word::False), 1);
+        }
         if self.aliases.len() >= MAX_CALL_DEPTH {
             let message = format!("{} calls itself, or calls go {MAX_CALL_DEPTH} deep: that never ends", quoted(&name));
+            self.diagnostics.push(Diagnostic::new(span, message));
+            self.calls = MAX_CALLS + 1;
+            return (ExprKind::Word(Word::False), 1);
+        }
+        self.calls += 1;
+        if self.calls > MAX_CALLS {
+            let message = format!(
+                "the calls of {} come to more than {MAX_CALLS} calls once each is read in: calls that each make \
+                 several grow too fast",
+                quoted(&name)
+            );
             self.diagnostics.push(Diagnostic::new(span, message));
             return (ExprKind::Word(Word::False), 1);
         }

@@ -28,6 +28,7 @@ use super::ast::{
 };
 use super::check::{Type, type_of};
 use super::diagnostic::{Diagnostic, ending, quoted};
+use super::suggest;
 
 #[derive(Parser)]
 #[grammar = "query/grammar.pest"]
@@ -147,6 +148,7 @@ fn parse_on_this_thread(source: &str) -> (QueryAst, Vec<Diagnostic>) {
         diagnostics,
         functions: HashMap::new(),
         aliases: Vec::new(),
+        calls: 0,
         variables: HashMap::new(),
         persistent: HashSet::new(),
         reported_until: 0,
@@ -293,6 +295,8 @@ struct Builder {
     functions: HashMap<String, functions::Function>,
     /// For each function call being built, the names its parameters stand for.
     aliases: Vec<HashMap<String, String>>,
+    /// How many function calls have been read in so far.
+    calls: usize,
     /// The variables named so far, in the order of the text, with the type of their values.
     variables: HashMap<String, Type>,
     /// The variables declared `persistent`.
@@ -346,6 +350,11 @@ impl Items {
 fn diagnose_junk(source: &str, junk: Span, previous_filter: Option<usize>) -> Diagnostic {
     let token = junk.text(source);
     if token == "=" {
+        let before = source[..junk.start].trim_end();
+        let name = &before[before.trim_end_matches(|c: char| c.is_ascii_alphanumeric() || c == '_').len()..];
+        if !name.is_empty() && source[junk.end..].trim().is_empty() {
+            return Diagnostic::new(junk, format!("the value is missing: write what '{name}' gets after '='"));
+        }
         return Diagnostic::new(junk, "unexpected '=': to compare numbers write ==");
     }
     if token.starts_with('"') {
@@ -383,7 +392,7 @@ fn describe_error(error: &pest::error::Error<Rule>, source: &str, offset: usize)
         position = source[..position].trim_end().len().max(offset);
     }
     if let Some(word) = unknown_word(source, position) {
-        return Diagnostic::new(word, format!("unknown word {}", quoted(word.text(source))));
+        return Diagnostic::new(word, unknown_word_message(word.text(source), &[]));
     }
     if let Some(keyword) = keyword_around(source, position) {
         // A keyword where a filter was expected: the mistake is the keyword, not its letters.
@@ -1250,7 +1259,14 @@ impl Builder {
     fn line_option(&mut self, pair: Pair<'_, Rule>, options: &mut LineOptions) {
         let Some(option) = pair.into_inner().next() else { return };
         if option.as_rule() == Rule::line_range {
+            let span = span_of(&option);
             let numbers: Vec<u32> = option.into_inner().map(|number| self.small_number(&number)).collect();
+            if let [low, high] = numbers[..]
+                && high < low
+            {
+                let message = format!("the range {low} {high} runs backwards and matches nothing: write {high} {low}");
+                self.diagnostics.push(Diagnostic::new(span, message));
+            }
             options.range = Some((numbers[0], numbers.get(1).copied()));
             return;
         }
@@ -1604,6 +1620,16 @@ fn piece_atom(pair: Pair<'_, Rule>) -> Option<PieceAtom> {
         _ => return None,
     };
     Some(PieceAtom { kind, span })
+}
+
+/// The message for a word the query does not know: the word it most likely meant, among the
+/// language's words and `known` (the query's variables), where one is close.
+pub(super) fn unknown_word_message(word: &str, known: &[&str]) -> String {
+    let words = suggest::WORDS.iter().copied().chain(known.iter().copied());
+    match suggest::nearest(word, words) {
+        Some(meant) => format!("unknown word {}: did you mean {}?", quoted(word), quoted(meant)),
+        None => format!("unknown word {}", quoted(word)),
+    }
 }
 
 #[cfg(test)]

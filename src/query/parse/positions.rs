@@ -158,8 +158,11 @@ impl Builder {
     }
 
     /// The bounds of `N [M]` before a filter (`find 2 5`, `flip 2 8`): numbers or variables.
+    /// A range of two numbers that runs backwards (`find 5 3`) is a mistake: it would match
+    /// nothing.
     pub(super) fn count_range(&mut self, range: Pair<'_, Rule>) -> Vec<Expr> {
-        range
+        let span = span_of(&range);
+        let bounds: Vec<Expr> = range
             .into_inner()
             .map(|bound| {
                 let bound = bound.into_inner().next().expect("grammar: a bound is a number or a variable");
@@ -170,7 +173,14 @@ impl Builder {
                 };
                 Expr { kind, span }
             })
-            .collect()
+            .collect();
+        if let [Expr { kind: ExprKind::Number(low), .. }, Expr { kind: ExprKind::Number(high), .. }] = &bounds[..]
+            && high < low
+        {
+            let message = format!("the range {low} {high} runs backwards and matches nothing: write {high} {low}");
+            self.diagnostics.push(Diagnostic::new(span, message));
+        }
+        bounds
     }
 
     /// `find [all | N [M]] [<--] [quiet] F`. Like a transform, `find` takes the whole filter

@@ -27,7 +27,9 @@ impl Builder {
         let ty = match self.variables.get(&name) {
             Some(ty) => *ty,
             None => {
-                self.diagnostics.push(Diagnostic::new(span_of(pair), format!("unknown word {}", quoted(&name))));
+                let known: Vec<&str> = self.variables.keys().map(String::as_str).collect();
+                let message = super::unknown_word_message(&name, &known);
+                self.diagnostics.push(Diagnostic::new(span_of(pair), message));
                 Type::Number
             }
         };

@@ -19,7 +19,9 @@ use cqlq::search::output::{CqlComments, CqlPrinter};
 use cqlq::search::{Search, SearchOptions};
 use cqlq::{Query, QueryError, Variant};
 
-use super::search::{CliSink, Printer, SEARCHED_UP_TO_ERRORS, exit_code, report_problems, search_into};
+use super::search::{
+    CliSink, Printer, SEARCHED_UP_TO_ERRORS, exit_code, note_header_variant, report_problems, search_into,
+};
 use super::{read_query_file, thread_count};
 use crate::args::{Cli, CqlArgs};
 use crate::output::Output;
@@ -111,6 +113,7 @@ pub fn run(args: CqlArgs) -> anyhow::Result<ExitCode> {
         console.print(&format!("{line}\n"));
     }
     report_problems(&sink.shown, &summary, "cqlq search --errors FILE lists them all", SEARCHED_UP_TO_ERRORS);
+    note_header_variant(variant, summary.untagged);
     Ok(exit_code(searched.unreadable, &summary))
 }
 
@@ -157,6 +160,9 @@ fn load_query(query_file: Option<&Path>, options: &CqlOptions) -> anyhow::Result
         Ok(query) => query,
         Err(error) => return Ok(report(error, &origin)),
     };
+    if let Some(warnings) = file_query.warnings() {
+        eprint!("{}", warnings.with_origin(&origin));
+    }
     for filter in &options.filters {
         let (text, option) = match filter {
             Filter::Cql(text) => (text.clone(), "-cql"),

@@ -17,6 +17,7 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     if let Some(extra) = loaded.rest.first() {
         anyhow::bail!("explain reads one query; unexpected argument {}", extra.display());
     }
+    loaded.warn();
     let variant = chosen_variant(&args.query, &loaded.query)?.unwrap_or_else(Variant::standard);
     let plan = match loaded.query.compile(variant) {
         Ok(plan) => plan,

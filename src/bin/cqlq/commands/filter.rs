@@ -18,7 +18,7 @@ use cqlq::notation::{Container, sniff_container};
 use cqlq::search::{LineOutcome, PositionFilter};
 use serde_json::json;
 
-use super::{chosen_variant, load_query, note, thread_count};
+use super::{chosen_variant, counted, load_query, note, thread_count};
 use crate::args::FilterArgs;
 use crate::line_blocks::{Line, LineBlocks};
 use crate::output::Output;
@@ -39,6 +39,9 @@ pub fn run(args: FilterArgs) -> anyhow::Result<ExitCode> {
     let Some(loaded) = load_query(&args.query, args.paths)? else {
         return Ok(ExitCode::from(2));
     };
+    if !args.quiet {
+        loaded.warn();
+    }
     let variant = chosen_variant(&args.query, &loaded.query)?;
     let filter = PositionFilter::new(loaded.query, variant).with_threads(thread_count(args.threads, "-j"))?;
     // A query must compile for the variant asked for, or when positions are sniffed, for some
@@ -83,21 +86,22 @@ pub fn run(args: FilterArgs) -> anyhow::Result<ExitCode> {
         }
     }
     let Run { mut out, problems, counts, failed, .. } = run;
+    let sentence = format!(
+        "{} of {} read, {}",
+        counted(counts.matched, "position matched", "positions matched"),
+        counts.positions,
+        counted(counts.invalid, "line not a position", "lines not positions"),
+    );
     if args.count {
-        writeln!(out, "{}", counts.matched)?;
+        // As `cqlq search --count`: the sentence where the lines would go, and no summary.
+        writeln!(out, "{sentence}")?;
     }
     out.finish()?;
     if let Some(problems) = problems {
         problems.finish()?;
     }
-    if !args.quiet {
-        note(format_args!(
-            "{} positions matched of {} read, {} lines not positions, in {:.1} s",
-            counts.matched,
-            counts.positions,
-            counts.invalid,
-            started.elapsed().as_secs_f64()
-        ));
+    if !args.quiet && !args.count {
+        note(format_args!("{sentence}, in {:.1} s", started.elapsed().as_secs_f64()));
     }
     if counts.invalid > SHOWN_PROBLEMS {
         let where_listed = match &args.errors {
@@ -105,8 +109,8 @@ pub fn run(args: FilterArgs) -> anyhow::Result<ExitCode> {
             None => "--errors FILE lists them all".to_owned(),
         };
         note(format_args!(
-            "{} lines are no positions ({} more not shown; {where_listed})",
-            counts.invalid,
+            "{} ({} more not shown; {where_listed})",
+            counted(counts.invalid, "line is no position", "lines are no positions"),
             counts.invalid - SHOWN_PROBLEMS
         ));
     }

@@ -13,7 +13,7 @@ use cqlq::search::{
 use cqlq::{Query, Variant};
 
 use super::search::{Searched, exit_code, report_problems, search_all};
-use super::{note, thread_count};
+use super::{counted, note, note_games_past_the_end, thread_count};
 use crate::args::{ConvertArgs, GameArgs, PositionsArgs, PositionsFormatArg, TargetArg};
 use crate::output::Output;
 use crate::progress::Progress;
@@ -61,11 +61,6 @@ struct Wording {
     kept: &'static str,
 }
 
-/// `count` and the word for one or more.
-fn counted(count: u64, one: &str, many: &str) -> String {
-    format!("{count} {}", if count == 1 { one } else { many })
-}
-
 /// Reads every game of the inputs and writes what `make` writes of each.
 fn run(
     args: GameArgs,
@@ -111,6 +106,9 @@ fn run(
             summary.errors,
             started.elapsed().as_secs_f64()
         ));
+    }
+    if !args.quiet && !searched.stopped {
+        note_games_past_the_end(args.gamenumber, summary.games);
     }
     let where_listed = match &args.errors {
         Some(path) => format!("all are listed in {}", path.display()),

@@ -40,6 +40,15 @@ pub struct LoadedQuery {
     pub rest: Vec<PathBuf>,
 }
 
+impl LoadedQuery {
+    /// Shows on standard error what may make the query slow, if anything.
+    pub fn warn(&self) {
+        if let Some(warnings) = self.query.warnings() {
+            eprint!("{}", warnings.with_origin(&self.origin));
+        }
+    }
+}
+
 /// Reads and checks the query. On a bad query, prints every mistake and returns `None`.
 pub fn load_query(args: &QueryArgs, mut paths: Vec<PathBuf>) -> anyhow::Result<Option<LoadedQuery>> {
     let (text, origin) = match &args.text {
@@ -67,6 +76,23 @@ pub fn load_query(args: &QueryArgs, mut paths: Vec<PathBuf>) -> anyhow::Result<O
 fn read_query_file(path: &Path) -> anyhow::Result<String> {
     let bytes = std::fs::read(path).with_context(|| format!("cannot read the query file {}", path.display()))?;
     String::from_utf8(bytes).with_context(|| format!("the query file {} is not UTF-8 text", path.display()))
+}
+
+/// Says so when the games asked for (`-g N[-M]`) run past the last game of the inputs.
+pub fn note_games_past_the_end(gamenumber: Option<(u64, Option<u64>)>, games: u64) {
+    let Some((first, last)) = gamenumber else { return };
+    let last = last.unwrap_or(first);
+    let holds = counted(games, "game", "games");
+    if first > games {
+        note(format_args!("-g {first}: there is no game {first}, the input holds {holds}"));
+    } else if last > games {
+        note(format_args!("-g {first}-{last}: the input holds {holds}, so the range ends past its last game"));
+    }
+}
+
+/// `count` and the words for one or more: `1 game`, `2 games`.
+pub fn counted(count: u64, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
 }
 
 /// Writes `cqlq: message` on standard error; a standard error that cannot be written to is

@@ -12,7 +12,7 @@ use cqlq::search::{
     Found, Input, Problem, Render, Search, SearchError, SearchOptions, Sink, SortedSink, Summary, paths_or_stdin,
 };
 
-use super::{chosen_variant, load_query, note, thread_count};
+use super::{chosen_variant, counted, load_query, note, note_games_past_the_end, thread_count};
 use crate::args::{Format, SearchArgs};
 use crate::output::Output;
 use crate::progress::Progress;
@@ -36,6 +36,9 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     if let Err(error) = loaded.query.compile(default_variant) {
         eprint!("{}", error.with_origin(&loaded.origin));
         return Ok(ExitCode::from(2));
+    }
+    if !args.quiet {
+        loaded.warn();
     }
     let from_header = SearchOptions::from_header(Some(&header));
     let options = SearchOptions {
@@ -74,6 +77,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
         }
         (false, Format::Jsonl) => (Printer::Jsonl(JsonlPrinter::new(out)), None),
     };
+    let gamenumber = options.gamenumber;
     let search = Search::new(loaded.query, options)?;
     let watch: Option<Box<dyn Watch>> = (!args.quiet && io::stderr().is_terminal())
         .then(|| Box::new(Progress::new(total_size(&inputs))) as Box<dyn Watch>);
@@ -81,14 +85,23 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     let sort = sort_spec.as_ref().map(|sort| sort.min);
     let (summary, searched) = search_into(&search, &inputs, args.notation, &mut sink, sort, args.limit)?;
     let counts = format!(
-        "{} games matched ({} positions) of {} games read, {} with errors",
-        summary.matched, summary.positions, summary.games, summary.errors
+        "{} ({}) of {}, {} with errors",
+        counted(summary.matched, "game matched", "games matched"),
+        counted(summary.positions, "position", "positions"),
+        counted(summary.games, "game read", "games read"),
+        summary.errors
     );
     if let Some(mut out) = counter {
         writeln!(out, "{counts}")?;
         out.finish()?;
     } else if !args.quiet {
         note(format_args!("{counts}, in {:.1} s", started.elapsed().as_secs_f64()));
+    }
+    if !args.quiet && !searched.stopped {
+        note_games_past_the_end(gamenumber, summary.games);
+    }
+    if !args.quiet && args.query.variant.is_none() {
+        note_header_variant(variant, summary.untagged);
     }
     if !args.quiet {
         // The persistent variables' values at the end, as `cqlq cql` prints them.
@@ -102,6 +115,17 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     };
     report_problems(&sink.shown, &summary, &where_listed, SEARCHED_UP_TO_ERRORS);
     Ok(exit_code(searched.unreadable, &summary))
+}
+
+/// Says so when the variant the query's header names (`cql(variant "Crazyhouse")`) was the
+/// variant of games that name none: it overrides what they would have been read as.
+pub(super) fn note_header_variant(variant: Option<&'static Variant>, untagged: u64) {
+    if let Some(variant) = variant.filter(|variant| *variant != Variant::standard())
+        && untagged > 0
+    {
+        let games = counted(untagged, "game names", "games name");
+        note(format_args!("{games} no variant: read as {} games, the variant the query's header names", variant.name));
+    }
 }
 
 /// The exit status of a search: 2 when an input could not be read or no game could, else 0
@@ -169,10 +193,10 @@ pub(super) fn report_problems(shown: &[String], summary: &Summary, where_listed:
         note(format_args!("{} {warnings}: moves whose record leaves out what the rules did", summary.warnings));
     }
     if more > 0 {
-        note(format_args!("{} games with errors ({more} more not shown; {where_listed})", summary.errors));
+        let games = counted(summary.errors, "game", "games");
+        note(format_args!("{games} with errors ({more} more not shown; {where_listed})"));
     } else if summary.errors > 0 {
-        let games = if summary.errors == 1 { "game" } else { "games" };
-        note(format_args!("{} {games} with errors; {kept}", summary.errors));
+        note(format_args!("{} with errors; {kept}", counted(summary.errors, "game", "games")));
     }
 }
 
