@@ -67,6 +67,7 @@ fuzz_target!(|data: &[u8]| {
         for record in replay_range(data, &options) {
             assert!(record.start <= record.movetext && record.movetext <= record.end && record.end <= data.len());
             assert!(record.matched.iter().all(|ply| ply.offset <= data.len()));
+            assert!(record.variations.is_empty() || record.variations.len() == record.matched.len());
             if record.moves_only && !record.played.is_empty() {
                 let found = Found {
                     input: "fuzz",
@@ -76,6 +77,7 @@ fuzz_target!(|data: &[u8]| {
                     text: &data[record.start..record.end],
                     movetext: record.movetext - record.start,
                     matched: &record.matched,
+                    variations: &record.variations,
                     notes: &record.notes,
                     sort: None,
                     played: &record.played,

@@ -650,6 +650,7 @@ mod tests {
                 text: text.as_bytes(),
                 movetext,
                 matched: &[],
+                variations: &[],
                 notes: &notes,
                 sort: None,
                 played: &played,

@@ -15,7 +15,9 @@ use rayon::prelude::*;
 use super::input::Input;
 use super::plans::Plans;
 use super::positions::PositionsFormat;
-use super::replay::{Carried, GameNote, GameRecord, GameWarning, MatchedPly, ReplayOptions, replay_ranges};
+use super::replay::{
+    Carried, GameErrorKind, GameNote, GameRecord, GameWarning, MatchedPly, ReplayOptions, replay_ranges,
+};
 use crate::notation::Container;
 use crate::query::Query;
 use crate::query::ast::Header;
@@ -106,6 +108,9 @@ pub struct Summary {
     pub warnings: u64,
     /// Games read that name no variant (no `Variant` tag), read as the default variant's.
     pub untagged: u64,
+    /// Games not searched because the query does not compile for their variant (among the
+    /// games with errors).
+    pub unfit: u64,
     /// Bytes of games read.
     pub bytes: u64,
     /// Bytes of the inputs as stored (compressed data before it is decompressed) read so far.
@@ -129,6 +134,10 @@ pub struct Found<'a> {
     pub movetext: usize,
     /// The positions that matched; their offsets are into `text`.
     pub matched: &'a [MatchedPly],
+    /// For each matched position, the variations it lies in (see
+    /// [`GameRecord::variations`](super::GameRecord::variations)); empty when no variation was
+    /// searched.
+    pub variations: &'a [Vec<(u32, u32)>],
     /// The comments the query made, in the order made; their offsets are into `text`.
     pub notes: &'a [GameNote],
     /// The game's `sort` value, where the query sorts and the value exists.
@@ -187,6 +196,8 @@ pub struct Problem<'a> {
     pub token: &'a str,
     /// What is wrong.
     pub message: String,
+    /// The game was not searched at all: the query does not compile for its variant (this one).
+    pub unfit: Option<&'static Variant>,
 }
 
 /// Makes what a sink writes for a game found, on the search's threads, ahead of
@@ -500,7 +511,7 @@ fn problem<'a>(
     message: String,
     warning: bool,
 ) -> Problem<'a> {
-    Problem { warning, input, game: number, offset: base + offset as u64, line, ply, token, message }
+    Problem { warning, input, game: number, offset: base + offset as u64, line, ply, token, message, unfit: None }
 }
 
 /// Turns a window's records, in order, into reports and counts: first what each record gives
@@ -589,7 +600,11 @@ impl Merge<'_, '_> {
                 Event::Problem { record, number, line } => {
                     let error = record.error.as_ref().expect("a problem is a record's error");
                     let at = (*number, *line, error.offset, error.ply);
-                    self.sink.problem(&problem(name, base, at, &error.token, error.kind.to_string(), false))?;
+                    let mut problem = problem(name, base, at, &error.token, error.kind.to_string(), false);
+                    if let GameErrorKind::QueryDoesNotFit(variant) = error.kind {
+                        problem.unfit = Some(variant);
+                    }
+                    self.sink.problem(&problem)?;
                 }
                 Event::Warning { warning, number, line } => {
                     let at = (*number, *line, warning.offset, warning.ply);
@@ -629,8 +644,9 @@ impl Merge<'_, '_> {
             number,
             line,
         }));
-        if record.error.is_some() {
+        if let Some(error) = &record.error {
             self.summary.errors += 1;
+            self.summary.unfit += u64::from(matches!(error.kind, GameErrorKind::QueryDoesNotFit(_)));
             events.push(Event::Problem { record, number, line: problem_line });
         }
         let count = record.matched.len() as u64;
@@ -671,6 +687,7 @@ fn found<'a>(window: &Window<'a>, pending: &'a Pending<'_>, rendered: Option<&'a
         text: &text[record.start..record.end],
         movetext: record.movetext - record.start,
         matched: &record.matched,
+        variations: &record.variations,
         notes: &record.notes,
         sort: pending.sort,
         played: &record.played,

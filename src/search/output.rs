@@ -296,6 +296,11 @@ impl<W: Write> JsonlPrinter<W> {
             "input": game.input,
         });
         let mut object = object;
+        if !game.variations.is_empty() {
+            // Where plies repeat (a ply of the main line and of a variation), this tells them
+            // apart: for each matched position, the variations it lies in.
+            object["variations"] = json!(game.variations);
+        }
         if let Some(value) = game.sort {
             object["sort"] = json!(value);
         }

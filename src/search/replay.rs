@@ -91,6 +91,18 @@ impl Carried {
     }
 }
 
+/// A variation of the game being replayed: which it is, and where its moves are marked.
+#[derive(Clone, Copy, Debug)]
+struct VariationSpan {
+    /// The ply of the move it replaces.
+    replaced: u32,
+    /// Its number among the variations of that move, from 1.
+    number: u32,
+    /// The offsets where the marks of its first and last moves (those of the variations inside
+    /// it included) go, once it has a move.
+    moves: Option<(usize, usize)>,
+}
+
 /// A position that matched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MatchedPly {
@@ -161,7 +173,7 @@ pub enum GameErrorKind {
     /// A variant whose PGN moves cqlq does not replay.
     UnsupportedVariant(&'static str),
     /// The query does not compile for the game's variant.
-    QueryDoesNotFit(&'static str),
+    QueryDoesNotFit(&'static Variant),
     /// The game's text is malformed there: the positions after it are not searched.
     Damaged(Damage),
 }
@@ -187,7 +199,7 @@ impl fmt::Display for GameErrorKind {
             GameErrorKind::BadFen(reason) => write!(f, "bad FEN tag: {reason}"),
             GameErrorKind::UnknownVariant(name) => write!(f, "unknown variant '{name}'"),
             GameErrorKind::UnsupportedVariant(name) => write!(f, "{name} games are not replayed from their moves yet"),
-            GameErrorKind::QueryDoesNotFit(name) => write!(f, "the query does not compile for {name}"),
+            GameErrorKind::QueryDoesNotFit(variant) => write!(f, "the query does not compile for {}", variant.name),
             GameErrorKind::Damaged(damage) => write!(f, "{damage}"),
         }
     }
@@ -238,6 +250,10 @@ pub struct GameRecord {
     /// Whether the game names no variant (no `Variant` tag): it was read as a game of the
     /// default variant.
     pub untagged: bool,
+    /// For each position that matched, the variations it lies in, from the outermost: each as
+    /// the ply of the move it replaces and its number among the variations of that move (from
+    /// 1); none on the main line. Empty when no variation was searched.
+    pub variations: Vec<Vec<(u32, u32)>>,
     /// The number of plies replayed.
     pub plies: u32,
     /// The game's `sort` value: the largest (with `sort min`, the smallest) over its matching
@@ -355,8 +371,9 @@ fn replay_ranges_with<R: GameRules<W>, const W: usize>(
             // family's.
             let classical = (&replayer.played as &dyn Any).downcast_ref::<Vec<Move>>();
             let played = classical.filter(|_| found && options.keep_played).cloned().unwrap_or_default();
-            // Before the error is taken into the record.
+            // Before the error and the matched positions are taken into the record.
             let moves_only = replayer.moves_only && replayer.error.is_none();
+            let variations = replayer.variation_paths();
             let mut record = GameRecord {
                 start: span.start,
                 movetext: span.movetext,
@@ -368,6 +385,7 @@ fn replay_ranges_with<R: GameRules<W>, const W: usize>(
                 warnings: std::mem::take(&mut replayer.warnings),
                 excluded: replayer.excluded,
                 untagged: replayer.untagged,
+                variations,
                 plies: replayer.plies,
                 sort: replayer.found.sort.take(),
                 played,
@@ -614,6 +632,13 @@ struct Replayer<'a, 'o, R: GameRules<W>, const W: usize> {
     excluded: bool,
     /// The game names no variant.
     untagged: bool,
+    /// The variations searched in the game, in the order they begin.
+    spans: Vec<VariationSpan>,
+    /// The variations open, innermost last (indexes into `spans`).
+    open: Vec<usize>,
+    /// The variation that ended last, where no move was played since: its depth, the ply of
+    /// the move it replaced and its number (the next variation of that move is the one after).
+    closed: Option<(usize, u32, u32)>,
     plies: u32,
     /// The number of the game being read in the input.
     number: u64,
@@ -697,6 +722,11 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
                     self.warnings.push(GameWarning { ply, offset: start, token, text });
                 }
                 *line.offsets.last_mut().expect("a line has offsets") = end;
+                self.closed = None;
+                for &open in &self.open {
+                    let moves = &mut self.spans[open].moves;
+                    *moves = Some((moves.map_or(end, |(first, _)| first), end));
+                }
                 self.plies = self.plies.max(ply);
                 if self.options.positions.is_some() {
                     self.write_position();
@@ -713,6 +743,25 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
                 self.fail(ply, start, token, GameErrorKind::Move(error))
             }
         }
+    }
+
+    /// The variations each matched position lies in (see [`GameRecord::variations`]): those
+    /// whose moves' marks take in its mark.
+    fn variation_paths(&self) -> Vec<Vec<(u32, u32)>> {
+        if self.spans.is_empty() {
+            return Vec::new();
+        }
+        let within = |span: &&VariationSpan, offset: usize| {
+            span.moves.is_some_and(|(first, last)| (first..=last).contains(&offset))
+        };
+        self.found
+            .matched
+            .iter()
+            .map(|matched| {
+                let spans = self.spans.iter().filter(|span| within(span, matched.offset));
+                spans.map(|span| (span.replaced, span.number)).collect()
+            })
+            .collect()
     }
 
     /// Hands the persistent variables on to the games another replayer reads next: as the last
@@ -755,6 +804,9 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
             error: None,
             excluded: false,
             untagged: false,
+            spans: Vec::new(),
+            open: Vec::new(),
+            closed: None,
             every_position: false,
             plies: 0,
             number: 0,
@@ -943,6 +995,9 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
         self.error = None;
         self.excluded = false;
         self.untagged = false;
+        self.spans.clear();
+        self.open.clear();
+        self.closed = None;
         self.plies = 0;
         self.every_position = false;
     }
@@ -990,7 +1045,7 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
         self.moves = moves;
         self.movetext_reader = movetext.reader;
         let Some(program) = program else {
-            return self.fail(0, start, b"", GameErrorKind::QueryDoesNotFit(variant.name));
+            return self.fail(0, start, b"", GameErrorKind::QueryDoesNotFit(variant));
         };
         let board = match self.initial_board(variant) {
             Ok(board) => board,
@@ -1103,6 +1158,14 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
             return ControlFlow::Break(());
         }
         // The variation replaces the last move: it continues from the position before it.
+        let replaced = line.ply();
+        let depth = self.open.len();
+        let number = match self.closed.take() {
+            Some((closed_depth, ply, number)) if closed_depth == depth && ply == replaced => number + 1,
+            _ => 1,
+        };
+        self.open.push(self.spans.len());
+        self.spans.push(VariationSpan { replaced, number, moves: None });
         let variation = line.variation();
         self.outer.push(std::mem::replace(self.line.as_mut().expect("checked above"), variation));
         ControlFlow::Continue(())
@@ -1134,6 +1197,10 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
     }
 
     fn end_variation(&mut self) {
+        if let Some(index) = self.open.pop() {
+            let span = &self.spans[index];
+            self.closed = Some((self.open.len(), span.replaced, span.number));
+        }
         if let Some(outer) = self.outer.pop() {
             if let Some(variation) = self.line.take() {
                 self.close_line(&variation, true);

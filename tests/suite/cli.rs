@@ -502,3 +502,66 @@ fn the_closing_notes_say_what_the_run_did_not_expect() {
     let output = cqlq(&["search", "--count", "-c", "mate", "samples/games/short-games.pgn"], "");
     assert_eq!(stdout(&output), "1 game matched (1 position) of 2 games read, 0 with errors\n");
 }
+
+/// A query that does not compile for the variant of some games says why once, with the query's
+/// place, and does not say that their positions were searched.
+#[test]
+fn games_of_a_variant_the_query_does_not_fit_are_said_once() {
+    let files = ["samples/games/laser-captures.pgn", "samples/games/classics.pgn"];
+    let output = cqlq(&["search", "-c", "check", files[0], files[1]], "");
+    let notes = stderr(&output);
+    assert_eq!(notes.matches("does not compile for Laser Chess").count(), 1, "{notes}");
+    assert!(notes.contains("so its 5 games were not searched:\nerror: 'check' needs check"), "{notes}");
+    assert!(!notes.contains("the positions before each error were searched"), "{notes}");
+    assert_eq!(output.status.code(), Some(0));
+    let output = cqlq(&["search", "-c", "check", files[0]], "");
+    assert_eq!(output.status.code(), Some(2), "no game could be searched");
+}
+
+/// A file of games given where the query goes (the arguments swapped) is said in one line, not
+/// as a mistake for every line of it.
+#[test]
+fn games_given_as_the_query_are_said_in_one_line() {
+    let output = cqlq(&["search", "samples/games/classics.pgn", "queries/rook-on-the-seventh.cql"], "");
+    let notes = stderr(&output);
+    assert_eq!(notes.lines().count(), 1, "{notes}");
+    assert!(notes.contains("samples/games/classics.pgn looks like a file of games, not a query"), "{notes}");
+    assert_eq!(output.status.code(), Some(2));
+    let output = cqlq(&["search", "samples/games/xdecor-table.txt", "queries/rook-on-the-seventh.cql"], "");
+    assert_eq!(stderr(&output).lines().count(), 1, "{}", stderr(&output));
+    let output = cqlq(&["filter", "-c", "[Event \"Paris\"]\n1. e4 e5", "samples/positions/classical.epd"], "");
+    assert!(stderr(&output).contains("the text of -c looks like a file of games"), "{}", stderr(&output));
+}
+
+/// `explain --position` reads the variant of the line where nothing names it, as `filter` does.
+#[test]
+fn explain_reads_the_variant_of_a_position_line() {
+    let lines = [
+        ("Ct Ra1&,Kf1&,Gh6,Pe4,ke10", "Croatian Ties"),
+        ("l++3d++kd++b+++2/2b7/3B+6/b++1B1ss+1b+++1B+/b+++1B+1S+S1b++1B/6b+++3/7B++2/2B+DKD3L", "Laser Chess"),
+    ];
+    for (line, variant) in lines {
+        let output = cqlq(&["explain", "-c", "true", "--position", line], "");
+        let shown = stdout(&output);
+        assert!(shown.starts_with(&format!("variant: {variant} (")), "{line}: {shown}{}", stderr(&output));
+        assert!(shown.contains("matches: yes"), "{shown}");
+    }
+}
+
+/// With `--variations`, each JSON line says which variation each matched position lies in, so
+/// that a ply of the main line and the same ply of a variation are told apart.
+#[test]
+fn json_lines_say_the_variation_of_each_matched_position() {
+    let game = "[Event \"variations\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 (3... g6 4. Qf3 (4. Qxe5+ Qe7 (4... Be7 5. Qxh8) \
+        5. Qxh8) 4... Nf6) 4. Qxf7# (4. Qxe5+ Be7 (4... Qe7 5. Qxe7+ Bxe7) 5. Qxe7#) 1-0\n";
+    let output = cqlq(&["search", "--variations", "--format", "jsonl", "-c", "check", "-"], game);
+    let object: serde_json::Value = serde_json::from_str(stdout(&output).trim()).unwrap();
+    assert_eq!(object["plies"], serde_json::json!([7, 7, 7, 9, 9]));
+    // 4. Qxe5+ in the variation of 4. Qf3 inside that of 3... Nf6; 4. Qxf7# on the main line;
+    // 4. Qxe5+ in place of it; 5. Qxe7+ in place of 4... Be7 there; 5. Qxe7#.
+    let variations = serde_json::json!([[[6, 1], [7, 1]], [], [[7, 1]], [[7, 1], [8, 1]], [[7, 1]]]);
+    assert_eq!(object["variations"], variations);
+    let output = cqlq(&["search", "--format", "jsonl", "-c", "check", "-"], game);
+    let object: serde_json::Value = serde_json::from_str(stdout(&output).trim()).unwrap();
+    assert!(object.get("variations").is_none(), "the main line alone: {object}");
+}

@@ -113,14 +113,51 @@ pub const CQL_UNSUPPORTED: &str = "Not supported (an error says so): -a, -u, -ht
 /// An example of `cqlq cql`.
 const CQL_EXAMPLE: &str = "Example: cqlq cql -i games.pgn -cql 'Qh7 kg8' -flipcolor mates.cql";
 
-/// The options of `cqlq cql` for its help: one a line.
-fn cql_options_help() -> String {
-    let width = CQL_OPTIONS.iter().map(|(option, _)| option.len()).max().unwrap_or(0);
-    let mut help = String::from("Options (as CQL 6.2 spells them; two dashes are accepted too):\n");
+/// The options of `cqlq cql` for its help, in lines of at most `columns` characters: each
+/// option, and its meaning beside it, whose lines go on under its first.
+pub fn cql_options_help_in(columns: usize) -> String {
+    let width = CQL_OPTIONS.iter().map(|(option, _)| option.chars().count()).max().unwrap_or(0);
+    let mut help = wrapped("Options (as CQL 6.2 spells them; two dashes are accepted too):", 0, columns);
     for (option, meaning) in CQL_OPTIONS {
-        help.push_str(&format!("  {option:width$}  {meaning}\n"));
+        // Too narrow for the two columns: the meaning goes under its option.
+        let indent = if columns >= width + 24 { width + 4 } else { 6 };
+        let mut lines = wrapped(meaning, indent, columns);
+        let head = format!("  {option:width$}  ");
+        if indent == width + 4 {
+            lines.replace_range(..indent, &head);
+        } else {
+            lines.insert_str(0, &format!("  {option}\n"));
+        }
+        help.push_str(&lines);
     }
-    format!("{help}\n{CQL_UNSUPPORTED}\n\n{CQL_EXAMPLE}")
+    let unsupported = wrapped(CQL_UNSUPPORTED, 0, columns);
+    let example = wrapped(CQL_EXAMPLE, 0, columns);
+    format!("{help}\n{unsupported}\n{example}")
+}
+
+/// The options of `cqlq cql` for its manual page, in lines of 100 characters.
+fn cql_options_help() -> String {
+    cql_options_help_in(100)
+}
+
+/// `text` in lines of at most `columns` characters (a word longer than that alone on its line),
+/// each line `indent` spaces in, each ending with a newline.
+fn wrapped(text: &str, indent: usize, columns: usize) -> String {
+    let room = columns.saturating_sub(indent).max(20);
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > room {
+            out.push_str(&format!("{}{line}\n", " ".repeat(indent)));
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    out.push_str(&format!("{}{line}\n", " ".repeat(indent)));
+    out
 }
 
 /// Where the query comes from.
@@ -372,4 +409,28 @@ pub struct ExplainArgs {
     /// The query file (unless -c is given).
     #[arg(value_name = "QUERY-FILE")]
     pub paths: Vec<PathBuf>,
+}
+
+#[cfg(test)]
+mod cql_help_tests {
+    use super::*;
+
+    /// At any width, each line of the table fits, and the lines of a meaning go on under its
+    /// first line: never from the left margin.
+    #[test]
+    fn the_cql_options_wrap_under_their_column() {
+        for columns in [50, 60, 80, 100, 120] {
+            let help = cql_options_help_in(columns);
+            for line in help.lines() {
+                assert!(line.chars().count() <= columns, "{columns}: {line:?}");
+            }
+            let table = help.lines().skip_while(|line| !line.starts_with("  -")).take_while(|line| !line.is_empty());
+            for line in table {
+                assert!(line.starts_with("  "), "{columns}: {line:?} starts at the margin");
+            }
+            for (option, _) in CQL_OPTIONS {
+                assert!(help.contains(option), "{columns}: {option}");
+            }
+        }
+    }
 }

@@ -20,10 +20,10 @@ use cqlq::search::{Search, SearchOptions};
 use cqlq::{Query, QueryError, Variant};
 
 use super::search::{
-    CliSink, Printer, SEARCHED_UP_TO_ERRORS, exit_code, note_header_variant, report_problems, search_into,
+    CliSink, Printer, SEARCHED_UP_TO_ERRORS, exit_code, note_header_variant, report_problems, report_unfit, search_into,
 };
 use super::{read_query_file, thread_count};
-use crate::args::{Cli, CqlArgs};
+use crate::args::{Cli, CqlArgs, cql_options_help_in};
 use crate::output::Output;
 use console::{Console, Marks, closing_line};
 use options::{Action, CqlOptions, Filter};
@@ -112,6 +112,8 @@ pub fn run(args: CqlArgs) -> anyhow::Result<ExitCode> {
     for line in search.persistent_report() {
         console.print(&format!("{line}\n"));
     }
+    let origin = query_file.as_deref().map_or_else(|| "-cql".to_owned(), |path| path.display().to_string());
+    report_unfit(&sink.unfit, search.plans(), &origin);
     report_problems(&sink.shown, &summary, "cqlq search --errors FILE lists them all", SEARCHED_UP_TO_ERRORS);
     note_header_variant(variant, summary.untagged);
     Ok(exit_code(searched.unreadable, &summary))
@@ -127,7 +129,11 @@ fn help() -> anyhow::Result<ExitCode> {
     let mut cli = Cli::command();
     cli.build();
     let Some(command) = cli.find_subcommand_mut("cql") else { bail!("the cql command is not defined") };
-    print!("{}", command.render_long_help());
+    // The table of options is laid out here, at the terminal's width: clap would wrap its lines
+    // again from the left.
+    let columns = terminal_size::terminal_size().map_or(100, |(width, _)| usize::from(width.0)).clamp(50, 120);
+    let mut command = command.clone().term_width(columns).after_long_help("");
+    print!("{}\n{}", command.render_long_help(), cql_options_help_in(columns));
     Ok(ExitCode::SUCCESS)
 }
 

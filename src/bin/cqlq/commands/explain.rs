@@ -18,7 +18,11 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
         anyhow::bail!("explain reads one query; unexpected argument {}", extra.display());
     }
     loaded.warn();
-    let variant = chosen_variant(&args.query, &loaded.query)?.unwrap_or_else(Variant::standard);
+    let chosen = chosen_variant(&args.query, &loaded.query)?;
+    // A position line names its variant where neither --variant nor the query does, as in
+    // `cqlq filter`: a Croatian Chess setup string, Laser Chess Setup Notation, a CEO position.
+    let given = args.position.as_deref().map(|line| read_position(line, chosen)).transpose()?;
+    let variant = chosen.or(given.as_ref().map(AnyPosition::variant)).unwrap_or_else(Variant::standard);
     let plan = match loaded.query.compile(variant) {
         Ok(plan) => plan,
         Err(error) => {
@@ -29,10 +33,7 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     let moves: Vec<&str> = args.after.as_deref().map_or_else(Vec::new, |after| after.split_whitespace().collect());
     let show_position = args.position.is_some() || !moves.is_empty() || variant.family.has_lasers();
     let shown = if show_position {
-        let position = match &args.position {
-            Some(line) => read_position(line, Some(variant))?,
-            None => AnyPosition::initial(variant),
-        };
+        let position = given.unwrap_or_else(|| AnyPosition::initial(variant));
         match explain::position(&plan, &position, &moves) {
             Ok(shown) => Some(shown),
             Err(error) => {

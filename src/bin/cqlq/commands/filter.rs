@@ -18,7 +18,7 @@ use cqlq::notation::{Container, sniff_container};
 use cqlq::search::{LineOutcome, PositionFilter};
 use serde_json::json;
 
-use super::{chosen_variant, counted, load_query, note, thread_count};
+use super::{chosen_variant, counted, hint_when_reading_a_terminal, load_query, note, thread_count};
 use crate::args::FilterArgs;
 use crate::line_blocks::{Line, LineBlocks};
 use crate::output::Output;
@@ -54,6 +54,7 @@ pub fn run(args: FilterArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(2));
     }
     let inputs = if loaded.rest.is_empty() { vec![PathBuf::from("-")] } else { loaded.rest };
+    let _typed = hint_when_reading_a_terminal(&inputs);
     let mut read: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     read.extend(query_file.as_deref());
     let out = Output::open(args.output.as_deref(), &read, &[])?;

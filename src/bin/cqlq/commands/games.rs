@@ -13,7 +13,7 @@ use cqlq::search::{
 use cqlq::{Query, Variant};
 
 use super::search::{Searched, exit_code, report_problems, search_all};
-use super::{counted, note, note_games_past_the_end, thread_count};
+use super::{counted, hint_when_reading_a_terminal, note, note_games_past_the_end, thread_count};
 use crate::args::{ConvertArgs, GameArgs, PositionsArgs, PositionsFormatArg, TargetArg};
 use crate::output::Output;
 use crate::progress::Progress;
@@ -71,6 +71,7 @@ fn run(
     let started = Instant::now();
     let variant = args.variant.as_deref().map(Variant::by_name).transpose()?;
     let inputs = paths_or_stdin(&args.inputs);
+    let typed = hint_when_reading_a_terminal(&inputs);
     let read: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     let out = Output::open(args.output.as_deref(), &read, &[])?;
     let written: Vec<&Path> = args.output.iter().map(PathBuf::as_path).filter(|path| *path != Path::new("-")).collect();
@@ -88,7 +89,7 @@ fn run(
     };
     // Every position matches `true`: every game read is written.
     let search = Search::new(Query::parse("true")?, options)?;
-    let progress = (!args.quiet && io::stderr().is_terminal()).then(|| Progress::new(None));
+    let progress = (!args.quiet && !typed && io::stderr().is_terminal()).then(|| Progress::new(None));
     let default_variant = variant.unwrap_or_else(Variant::standard);
     let mut sink = GameSink { writer: make(out, default_variant), problems, shown: Vec::new(), progress, written: 0 };
     let mut summary = Summary::default();

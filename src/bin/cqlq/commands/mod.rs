@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
+use cqlq::notation::{Container, sniff_container};
 use cqlq::{Query, Variant};
 
 use crate::args::{Cli, Command, QueryArgs};
@@ -65,11 +66,29 @@ pub fn load_query(args: &QueryArgs, mut paths: Vec<PathBuf>) -> anyhow::Result<O
     let variant = args.variant.as_deref().map(Variant::by_name).transpose()?;
     match Query::parse_for(&text, variant) {
         Ok(query) => Ok(Some(LoadedQuery { query, origin, rest: paths })),
+        Err(_) if looks_like_games(&text) => {
+            let what = if args.text.is_some() { "the text of -c".to_owned() } else { origin };
+            bail!(
+                "{what} looks like a file of games, not a query: the query comes first, then the files to \
+                 read (or give the query with -c TEXT)"
+            );
+        }
         Err(error) => {
             eprint!("{}", error.with_origin(origin));
             Ok(None)
         }
     }
+}
+
+/// Whether a text that is no query holds games: it starts with a PGN tag pair
+/// (`[Event "..."]`), or it is in a native format of games.
+fn looks_like_games(text: &str) -> bool {
+    let first = text.trim_start_matches('\u{feff}').trim_start();
+    let tag = first.strip_prefix('[').is_some_and(|rest| {
+        let name = rest.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_');
+        name.len() < rest.len() && name.trim_start().starts_with('"')
+    });
+    tag || matches!(sniff_container(text.as_bytes()), Container::Native(_))
 }
 
 /// The text of a query file.
@@ -88,6 +107,21 @@ pub fn note_games_past_the_end(gamenumber: Option<(u64, Option<u64>)>, games: u6
     } else if last > games {
         note(format_args!("-g {first}-{last}: the input holds {holds}, so the range ends past its last game"));
     }
+}
+
+/// Says so where standard input is one of the inputs and is a terminal: cqlq waits for what is
+/// typed there, which is seldom what was meant. True when it does (then no progress line is
+/// drawn over what is typed).
+pub fn hint_when_reading_a_terminal(inputs: &[PathBuf]) -> bool {
+    use std::io::IsTerminal;
+    let reads_terminal = inputs.iter().any(|input| input.as_os_str() == "-") && std::io::stdin().is_terminal();
+    if reads_terminal {
+        note(format_args!(
+            "reading standard input from the terminal: type or paste the input and end it with Ctrl-D, or give \
+             files to read"
+        ));
+    }
+    reads_terminal
 }
 
 /// `count` and the words for one or more: `1 game`, `2 games`.

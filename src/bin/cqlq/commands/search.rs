@@ -9,10 +9,12 @@ use cqlq::Variant;
 use cqlq::notation::Container;
 use cqlq::search::output::{CqlPrinter, JsonlPrinter, PgnPrinter, ProblemLog, describe};
 use cqlq::search::{
-    Found, Input, Problem, Render, Search, SearchError, SearchOptions, Sink, SortedSink, Summary, paths_or_stdin,
+    Found, Input, Plans, Problem, Render, Search, SearchError, SearchOptions, Sink, SortedSink, Summary, paths_or_stdin,
 };
 
-use super::{chosen_variant, counted, load_query, note, note_games_past_the_end, thread_count};
+use super::{
+    chosen_variant, counted, hint_when_reading_a_terminal, load_query, note, note_games_past_the_end, thread_count,
+};
 use crate::args::{Format, SearchArgs};
 use crate::output::Output;
 use crate::progress::Progress;
@@ -56,6 +58,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     } else {
         loaded.rest
     };
+    let typed = hint_when_reading_a_terminal(&inputs);
     let output_path = args.output.or(header.output.map(PathBuf::from));
     let mut read: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
     read.extend(query_file.as_deref());
@@ -79,7 +82,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     };
     let gamenumber = options.gamenumber;
     let search = Search::new(loaded.query, options)?;
-    let watch: Option<Box<dyn Watch>> = (!args.quiet && io::stderr().is_terminal())
+    let watch: Option<Box<dyn Watch>> = (!args.quiet && !typed && io::stderr().is_terminal())
         .then(|| Box::new(Progress::new(total_size(&inputs))) as Box<dyn Watch>);
     let mut sink = CliSink::new(printer, problems, watch);
     let sort = sort_spec.as_ref().map(|sort| sort.min);
@@ -113,6 +116,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
         Some(path) => format!("all are listed in {}", path.display()),
         None => "--errors FILE lists them all".to_owned(),
     };
+    report_unfit(&sink.unfit, search.plans(), &loaded.origin);
     report_problems(&sink.shown, &summary, &where_listed, SEARCHED_UP_TO_ERRORS);
     Ok(exit_code(searched.unreadable, &summary))
 }
@@ -178,9 +182,23 @@ fn total_size(inputs: &[PathBuf]) -> Option<u64> {
 /// What a search does with a game with an error.
 pub(super) const SEARCHED_UP_TO_ERRORS: &str = "the positions before each error were searched";
 
+/// Says once for each variant the query does not compile for why, and that its games were not
+/// searched (`origin` names the query).
+pub(super) fn report_unfit(unfit: &[(&'static Variant, u64)], plans: &Plans, origin: &str) {
+    for &(variant, games) in unfit {
+        let games = counted(games, "game", "games");
+        note(format_args!("the query does not compile for {}, so its {games} were not searched:", variant.name));
+        if let Err(error) = plans.get(variant) {
+            eprint!("{}", error.clone().with_origin(origin));
+        }
+    }
+}
+
 /// The problems shown, and how many more there were (`where_listed` says where they all are);
-/// `kept` says what became of the games with errors.
+/// `kept` says what became of the games with errors (those not searched because the query does
+/// not compile for their variant are said by [`report_unfit`]).
 pub(super) fn report_problems(shown: &[String], summary: &Summary, where_listed: &str, kept: &str) {
+    let summary = &Summary { errors: summary.errors - summary.unfit, ..*summary };
     if summary.errors == 0 && summary.warnings == 0 {
         return;
     }
@@ -291,6 +309,9 @@ pub(super) struct CliSink {
     problems: Option<ProblemLog<Output>>,
     /// The first problems, as lines for standard error.
     pub shown: Vec<String>,
+    /// The variants the query does not compile for, each with the number of its games that
+    /// were not searched, in the order met: said once each, not game by game.
+    pub unfit: Vec<(&'static Variant, u64)>,
     watch: Option<Box<dyn Watch>>,
     flushed: Instant,
 }
@@ -298,7 +319,7 @@ pub(super) struct CliSink {
 impl CliSink {
     /// A sink writing with `printer`, logging problems to `problems`, told to `watch`.
     pub(super) fn new(printer: Printer, problems: Option<ProblemLog<Output>>, watch: Option<Box<dyn Watch>>) -> Self {
-        CliSink { printer, problems, shown: Vec::new(), watch, flushed: Instant::now() }
+        CliSink { printer, problems, shown: Vec::new(), unfit: Vec::new(), watch, flushed: Instant::now() }
     }
 
     /// Flushes the outputs when what they hold has waited long enough.
@@ -361,7 +382,12 @@ impl Sink for CliSink {
     }
 
     fn problem(&mut self, problem: &Problem<'_>) -> io::Result<()> {
-        if self.shown.len() < SHOWN_PROBLEMS {
+        if let Some(variant) = problem.unfit {
+            match self.unfit.iter_mut().find(|(known, _)| *known == variant) {
+                Some((_, games)) => *games += 1,
+                None => self.unfit.push((variant, 1)),
+            }
+        } else if self.shown.len() < SHOWN_PROBLEMS {
             self.shown.push(describe(problem));
         }
         match &mut self.problems {
