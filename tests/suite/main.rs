@@ -5,7 +5,8 @@
 //! `cql_reference` beside CQL 6.2), the rules beside shakmaty (`rules_vs_shakmaty`,
 //! `replay_vs_shakmaty`, `filter_vs_shakmaty`, `perft`), the notations (`xdecor`, `laser`), the
 //! boards (`masks`, `positions`), damaged and hostile input (`damaged_input`,
-//! `corrupted_corpus`) and the bundled samples (`samples_check`).
+//! `corrupted_corpus`), the bundled samples (`samples_check`) and the example queries of
+//! `queries/` (`example_queries`).
 //!
 //! The tests that read `../shared` (real data, CQL 6.2) are `#[ignore]`: `.ci/run` runs them
 //! with `cargo test --release -- --ignored`.
@@ -20,6 +21,7 @@ mod cql_probes;
 mod cql_reference;
 mod damaged_input;
 mod designators;
+mod example_queries;
 mod filter_vs_shakmaty;
 mod language;
 mod laser;

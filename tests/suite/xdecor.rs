@@ -263,7 +263,7 @@ fn shakmaty_fens(text: &[u8]) -> Vec<Vec<String>> {
 #[test]
 fn positions_are_shakmatys_fens_after_every_ply_of_the_samples() {
     let samples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("samples/games");
-    for name in ["classics.pgn", "random-standard.pgn", "short-games.pgn", "themes.pgn"] {
+    for name in ["classics.pgn", "random-standard.pgn", "short-games.pgn", "themes.pgn", "near-misses.pgn"] {
         let text = std::fs::read(samples.join(name)).unwrap();
         assert_eq!(fens(&run(&text, None, None)), shakmaty_fens(&text), "{name}");
     }
