@@ -368,6 +368,42 @@ fn positions_lists_every_position_of_every_game() {
 }
 
 #[test]
+fn positions_and_convert_end_quietly_when_their_reader_closes_the_pipe() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let dir = common::temp_dir("closed-pipe");
+    // More than a pipe and the output's buffer hold: cqlq is still writing when the pipe closes.
+    let many = dir.join("many.pgn");
+    std::fs::write(&many, std::fs::read("samples/games/classics.pgn").unwrap().repeat(1000)).unwrap();
+    let runs: [&[&str]; 7] = [
+        &["positions"],
+        &["positions", "--format", "jsonl"],
+        &["positions", "--format", "epd"],
+        &["convert", "--to", "pgn"],
+        &["convert", "--to", "xdecor"],
+        &["convert", "--to", "xdecor-letters"],
+        &["convert", "--to", "xdecor-raw"],
+    ];
+    for args in runs {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cqlq"))
+            .args(args)
+            .arg("-q")
+            .arg(&many)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // `| head -c 100`
+        let mut start = [0u8; 100];
+        child.stdout.take().unwrap().read_exact(&mut start).unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {}", stderr(&output));
+        assert_eq!(stderr(&output), "", "{args:?}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
 fn convert_writes_pgn_and_x_decor_and_reads_them_back() {
     let pgn = cqlq(&["convert", "--to", "pgn", "samples/games/xdecor-moves-raw.txt"], "");
     assert_eq!(pgn.status.code(), Some(0), "{}", stderr(&pgn));
