@@ -342,7 +342,7 @@ fn filter_cuts_a_line_too_long_for_a_position_and_goes_on() {
 fn filter_names_an_output_it_cannot_write() {
     let output = cqlq(&["filter", "-c", "K", "-o", "/dev/full", "samples/positions/classical.epd"], "");
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("cannot write /dev/full: No space left on device"), "{}", stderr(&output));
+    assert!(stderr(&output).contains("cannot write /dev/full: no space left on the device"), "{}", stderr(&output));
 }
 
 #[test]

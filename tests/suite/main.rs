@@ -5,7 +5,8 @@
 //! `cql_reference` beside CQL 6.2), the rules beside shakmaty (`rules_vs_shakmaty`,
 //! `replay_vs_shakmaty`, `filter_vs_shakmaty`, `perft`), the notations (`xdecor`, `laser`), the
 //! boards (`masks`, `positions`), damaged and hostile input (`damaged_input`,
-//! `corrupted_corpus`) and the bundled samples (`samples_check`).
+//! `corrupted_corpus`), the files written under hostile use (`output_files`) and the bundled
+//! samples (`samples_check`).
 //!
 //! The tests that read `../shared` (real data, CQL 6.2) are `#[ignore]`: `.ci/run` runs them
 //! with `cargo test --release -- --ignored`.
@@ -24,6 +25,8 @@ mod filter_vs_shakmaty;
 mod language;
 mod laser;
 mod masks;
+#[cfg(unix)]
+mod output_files;
 mod perft;
 mod positions;
 mod query_errors;
