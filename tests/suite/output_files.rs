@@ -1,7 +1,7 @@
 //! What cqlq writes, under hostile use: `-o FILE` and `--errors FILE` write as the shell's `>`
 //! would (through symbolic links, to pipes and devices, refused where the user may not write,
-//! keeping an existing file's mode, owner and hard links); and a temporary file that a killed
-//! run left behind is removed by the next run.
+//! keeping an existing file's mode, owner and hard links); and a temporary file is never left
+//! behind (removed on a signal; after `kill -9`, by the next run).
 //!
 //! The tests of permissions run cqlq as a user who is not root: the user running the tests, or
 //! `nobody` when that is root (whom no permission stops); where that cannot be, they say they
@@ -13,7 +13,7 @@ use std::ffi::CString;
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt, symlink};
-use std::os::unix::process::CommandExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -349,6 +349,21 @@ fn waiting_search(dir: &Path, signals: &[libc::c_int]) -> (Child, String) {
 fn send(child: &Child, signal: libc::c_int) {
     // SAFETY: the process is our child, not yet waited for.
     assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+}
+
+#[test]
+fn a_signal_removes_the_temporary_file_and_ends_the_run_as_it_would() {
+    let dir = folder("signals");
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+        fs::write(dir.join("out.pgn"), "old\n").unwrap();
+        let (mut child, _) = waiting_search(&dir, &[signal]);
+        send(&child, signal);
+        let status = child.wait().unwrap();
+        assert_eq!(status.signal(), Some(signal), "the signal ends it");
+        assert_eq!(temporaries(&dir), Vec::<String>::new(), "signal {signal}");
+        assert_eq!(fs::read(dir.join("out.pgn")).unwrap(), b"old\n");
+    }
+    fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]

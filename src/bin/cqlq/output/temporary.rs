@@ -1,7 +1,8 @@
 //! A temporary file beside an output's final file, renamed over it when the run ends well.
 //!
-//! It is removed when it is dropped unrenamed, or, when the command was killed where nothing
-//! could remove it, by the next run that writes to the same file ([`super::stale`]). It takes the owner, group and
+//! It is removed when it is dropped unrenamed, when a signal stops the command
+//! ([`crate::signals`]), or, when the command was killed where nothing could remove it, by the
+//! next run that writes to the same file ([`super::stale`]). It takes the owner, group and
 //! permissions of the file it replaces, or it is not made.
 
 use std::fs::{self, File, Metadata, OpenOptions};
@@ -9,6 +10,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::stale;
+use crate::signals::{RemovedOnSignal, remove_on_signal};
 
 /// The names tried before giving up (a name is taken by a file of this process's number left
 /// by an earlier process that had it).
@@ -19,6 +21,8 @@ pub struct Temporary {
     path: PathBuf,
     target: PathBuf,
     renamed: bool,
+    /// Dropped after the file is removed.
+    _on_signal: RemovedOnSignal,
 }
 
 impl Temporary {
@@ -35,12 +39,14 @@ impl Temporary {
         stale::remove_stale(folder, &prefix);
         for attempt in 0..ATTEMPTS {
             let path = folder.join(stale::name(&prefix, attempt));
+            // Known to the signal handler before it exists, so that no moment is left out.
+            let on_signal = remove_on_signal(&path);
             let file = match create_new(&path, replaced.is_some()) {
                 Ok(file) => file,
                 Err(error) if error.kind() == io::ErrorKind::AlreadyExists => continue,
                 Err(error) => return Err(error),
             };
-            let temporary = Temporary { path, target: target.to_path_buf(), renamed: false };
+            let temporary = Temporary { path, target: target.to_path_buf(), renamed: false, _on_signal: on_signal };
             if let Some(replaced) = replaced {
                 // On failure the temporary file is dropped, and so removed.
                 take_on(&file, replaced)?;
