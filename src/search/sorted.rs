@@ -8,7 +8,7 @@
 
 use std::collections::BinaryHeap;
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -255,12 +255,17 @@ impl Sink for SortedSink<'_> {
     }
 }
 
-/// A temporary file holding the bytes of games, removed when done.
+/// A temporary file holding the bytes of games, removed when done. On Unix its name is
+/// removed as soon as it is made (the open file lives on without it, and is read back where it
+/// stands), so that nothing is left behind whatever stops the process.
 struct Spill {
     path: PathBuf,
     out: BufWriter<File>,
     written: u64,
-    /// The file opened to read back, once writing is over.
+    /// Whether the file still has its name, to remove when done.
+    named: bool,
+    /// The file opened to read back by its name, once writing is over (where it keeps one).
+    #[cfg(not(unix))]
     reader: Option<File>,
 }
 
@@ -271,7 +276,17 @@ impl Spill {
         loop {
             let path = folder.join(format!("cqlq-sort-{}-{attempt}.tmp", std::process::id()));
             match OpenOptions::new().read(true).write(true).create_new(true).open(&path) {
-                Ok(file) => return Ok(Spill { path, out: BufWriter::new(file), written: 0, reader: None }),
+                Ok(file) => {
+                    let named = !cfg!(unix) || std::fs::remove_file(&path).is_err();
+                    return Ok(Spill {
+                        path,
+                        out: BufWriter::new(file),
+                        written: 0,
+                        named,
+                        #[cfg(not(unix))]
+                        reader: None,
+                    });
+                }
                 Err(error) if error.kind() == io::ErrorKind::AlreadyExists && attempt < 1000 => attempt += 1,
                 Err(error) => return Err(spill_error(&path, &error)),
             }
@@ -285,7 +300,19 @@ impl Spill {
         Ok(Text::Spilled { at, len: bytes.len() })
     }
 
+    /// Reads back the `len` bytes written at `at`, where they stand in the open file.
+    #[cfg(unix)]
     fn read(&mut self, at: u64, len: usize, buffer: &mut Vec<u8>) -> io::Result<()> {
+        use std::os::unix::fs::FileExt;
+        self.out.flush().map_err(|error| spill_error(&self.path, &error))?;
+        buffer.resize(len, 0);
+        self.out.get_ref().read_exact_at(buffer, at).map_err(|error| spill_error(&self.path, &error))
+    }
+
+    /// Reads back the `len` bytes written at `at`, from the file opened again by its name.
+    #[cfg(not(unix))]
+    fn read(&mut self, at: u64, len: usize, buffer: &mut Vec<u8>) -> io::Result<()> {
+        use std::io::{Read, Seek, SeekFrom};
         if self.reader.is_none() {
             self.out.flush().map_err(|error| spill_error(&self.path, &error))?;
             self.reader = Some(File::open(&self.path).map_err(|error| spill_error(&self.path, &error))?);
@@ -301,7 +328,9 @@ impl Spill {
 
 impl Drop for Spill {
     fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.path);
+        if self.named {
+            let _ = std::fs::remove_file(&self.path);
+        }
     }
 }
 
@@ -363,8 +392,10 @@ mod tests {
         feed(&mut sink, 1000);
         let in_memory = sink.all.iter().filter(|game| matches!(game.text, Text::InMemory(_))).count();
         assert_eq!((sink.all.len(), in_memory), (1000, 0));
-        let path = sink.spill.as_ref().unwrap().path.clone();
-        assert!(path.exists());
+        let spill = sink.spill.as_ref().unwrap();
+        let path = spill.path.clone();
+        // On Unix its name went as it was made; elsewhere it goes at the end.
+        assert_eq!((path.exists(), spill.named), (!cfg!(unix), !cfg!(unix)));
         sink.finish().unwrap();
         assert!(!path.exists(), "the temporary file is removed");
     }

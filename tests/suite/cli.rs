@@ -348,7 +348,7 @@ fn filter_cuts_a_line_too_long_for_a_position_and_goes_on() {
 fn filter_names_an_output_it_cannot_write() {
     let output = cqlq(&["filter", "-c", "K", "-o", "/dev/full", "samples/positions/classical.epd"], "");
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("cannot write /dev/full: No space left on device"), "{}", stderr(&output));
+    assert!(stderr(&output).contains("cannot write /dev/full: no space left on the device"), "{}", stderr(&output));
 }
 
 #[test]
@@ -372,6 +372,42 @@ fn positions_lists_every_position_of_every_game() {
     let jsonl = stdout(&cqlq(&["positions", "--format", "jsonl", "samples/games/classics.pgn"], ""));
     let object: serde_json::Value = serde_json::from_str(jsonl.lines().nth(1).unwrap()).unwrap();
     assert_eq!((object["game"].as_u64(), object["ply"].as_u64()), (Some(1), Some(1)));
+}
+
+#[test]
+fn positions_and_convert_end_quietly_when_their_reader_closes_the_pipe() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let dir = common::temp_dir("closed-pipe");
+    // More than a pipe and the output's buffer hold: cqlq is still writing when the pipe closes.
+    let many = dir.join("many.pgn");
+    std::fs::write(&many, std::fs::read("samples/games/classics.pgn").unwrap().repeat(1000)).unwrap();
+    let runs: [&[&str]; 7] = [
+        &["positions"],
+        &["positions", "--format", "jsonl"],
+        &["positions", "--format", "epd"],
+        &["convert", "--to", "pgn"],
+        &["convert", "--to", "xdecor"],
+        &["convert", "--to", "xdecor-letters"],
+        &["convert", "--to", "xdecor-raw"],
+    ];
+    for args in runs {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cqlq"))
+            .args(args)
+            .arg("-q")
+            .arg(&many)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        // `| head -c 100`
+        let mut start = [0u8; 100];
+        child.stdout.take().unwrap().read_exact(&mut start).unwrap();
+        let output = child.wait_with_output().unwrap();
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {}", stderr(&output));
+        assert_eq!(stderr(&output), "", "{args:?}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
 }
 
 #[test]

@@ -10,6 +10,9 @@ use std::process::{Command, Output, Stdio};
 use std::time::Instant;
 
 use common::{temp_dir, text};
+use cqlq::search::output::{CqlComments, CqlPrinter};
+use cqlq::search::{Found, Input, Render, Search, SearchOptions, Sink, Summary};
+use cqlq::{Query, Variant};
 
 /// A sample file of games, by its absolute path.
 fn sample(name: &str) -> String {
@@ -314,6 +317,62 @@ fn mistakes_are_named_and_stop_before_any_game() {
     let output = cql(&dir, &["-i", &classics, "-cql", "Q["]);
     assert!(text(&output.stderr).contains("--> -cql:1:3"), "{}", text(&output.stderr));
     assert_eq!(output.status.code(), Some(2));
+}
+
+/// A game of `depth` variations, each inside the one before: `1. e4 ( 1. d4 ( 1. c4 ( ... ) ) )
+/// e5 *`.
+fn nested_game(depth: usize) -> String {
+    let moves = ["d4", "c4", "Nf3", "e4"];
+    let mut game = String::from("[Event \"deep\"]\n\n1. e4 ");
+    for index in 0..depth {
+        game.push_str(&format!("( 1. {} ", moves[index % moves.len()]));
+    }
+    game.push_str(&")".repeat(depth));
+    game.push_str(" e5 *\n");
+    game
+}
+
+/// Writes the games found as `cqlq cql` does, rendered on the search's threads.
+struct Printed(CqlPrinter<Vec<u8>>);
+
+impl Sink for Printed {
+    fn renderer(&self) -> Option<&dyn Render> {
+        Some(self.0.renderer())
+    }
+
+    fn found(&mut self, game: &Found<'_>) -> std::io::Result<()> {
+        self.0.write(game)
+    }
+}
+
+#[test]
+fn variations_nested_a_hundred_thousand_deep_are_written_whole() {
+    const DEPTH: usize = 100_000;
+    let opened = |written: &[u8]| written.iter().filter(|&&byte| byte == b'(').count();
+    let comments = CqlComments {
+        matchstring: Some("CQL".to_owned()),
+        game_numbers: true,
+        sort_label: None,
+        variant: Variant::standard(),
+    };
+    let mut printed = Printed(CqlPrinter::new(Vec::new(), comments));
+    let search = Search::new(Query::parse("true").unwrap(), SearchOptions { threads: 2, ..SearchOptions::default() });
+    let mut summary = Summary::default();
+    let input = &mut Input::from_bytes("deep.pgn", nested_game(DEPTH).into_bytes());
+    let _ = search.unwrap().run(input, &mut printed, &mut summary).unwrap();
+    let written = printed.0.into_inner();
+    assert_eq!(opened(&written), DEPTH);
+    assert!(written.ends_with(b") ) ) 1...e5 {CQL} *\n\n\n"), "{}", text(&written[written.len() - 100..]));
+    // The command ends well, and leaves nothing but its output.
+    let dir = folder("deep", "");
+    fs::write(dir.join("deep.pgn"), nested_game(DEPTH)).unwrap();
+    let output = cql(&dir, &["-i", "deep.pgn", "-cql", "true", "-o", "out.pgn"]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    assert_eq!(opened(&fs::read(dir.join("out.pgn")).unwrap()), DEPTH);
+    let mut files: Vec<_> = fs::read_dir(&dir).unwrap().map(|entry| entry.unwrap().file_name()).collect();
+    files.sort();
+    assert_eq!(files, ["deep.pgn", "out.pgn", "query.cql"]);
+    fs::remove_dir_all(dir).unwrap();
 }
 
 // ----- Beside CQL 6.2 ------------------------------------------------------------------------

@@ -115,7 +115,11 @@ fn a_closed_pipe_ends_quietly() {
 fn a_full_disk_is_an_error_naming_the_output() {
     let output = cqlq(&["search", "-c", "K", "samples/games/classics.pgn", "-o", "/dev/full"], b"");
     assert_eq!(output.status.code(), Some(2));
-    assert!(text(&output.stderr).contains("cannot write /dev/full: No space left"), "{}", text(&output.stderr));
+    assert!(
+        text(&output.stderr).contains("cannot write /dev/full: no space left on the device"),
+        "{}",
+        text(&output.stderr)
+    );
     let pgn = b"[Event \"a\"]\n\n1. e4 Ke3 *\n";
     let output = cqlq(&["search", "-c", "K", "--errors", "/dev/full", "-"], pgn);
     assert_eq!(output.status.code(), Some(2));

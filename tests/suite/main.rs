@@ -5,8 +5,8 @@
 //! `cql_reference` beside CQL 6.2), the rules beside shakmaty (`rules_vs_shakmaty`,
 //! `replay_vs_shakmaty`, `filter_vs_shakmaty`, `perft`), the notations (`xdecor`, `laser`), the
 //! boards (`masks`, `positions`), damaged and hostile input (`damaged_input`,
-//! `corrupted_corpus`), the bundled samples (`samples_check`) and the example queries of
-//! `queries/` (`example_queries`).
+//! `corrupted_corpus`), the files written under hostile use (`output_files`), the bundled
+//! samples (`samples_check`) and the example queries of `queries/` (`example_queries`).
 //!
 //! The tests that read `../shared` (real data, CQL 6.2) are `#[ignore]`: `.ci/run` runs them
 //! with `cargo test --release -- --ignored`.
@@ -26,6 +26,8 @@ mod filter_vs_shakmaty;
 mod language;
 mod laser;
 mod masks;
+#[cfg(unix)]
+mod output_files;
 mod perft;
 mod positions;
 mod query_errors;

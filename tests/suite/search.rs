@@ -358,8 +358,23 @@ fn sorted(query: &str, pgn: &[u8], limit: Option<u64>, spill_after: Option<u64>)
     }
     let mut summary = Summary::default();
     let _ = search.run(&mut Input::from_bytes("games.pgn", pgn.to_vec()), &mut sink, &mut summary).unwrap();
+    // On Unix the spill file loses its name as it is made: nothing is left of it if the process
+    // is killed.
+    #[cfg(unix)]
+    assert_eq!(spill_files(), Vec::<String>::new());
     sink.finish().unwrap();
     out.0
+}
+
+/// The names of this process's spill files of sorted games.
+#[cfg(unix)]
+fn spill_files() -> Vec<String> {
+    let prefix = format!("cqlq-sort-{}-", std::process::id());
+    std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| name.starts_with(&prefix))
+        .collect()
 }
 
 #[test]

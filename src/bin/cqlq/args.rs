@@ -184,8 +184,9 @@ pub struct SearchArgs {
     /// output file with -o).
     #[arg(long)]
     pub count: bool,
-    /// Write the matching games to this file (`-` is standard output). The file gets its name
-    /// when the search ends well; an input cannot be the output.
+    /// Write the matching games to this file (`-` is standard output), as the shell's `>`
+    /// would (through links, to pipes and devices), but a regular file is replaced only when
+    /// the search ends well, keeping its mode and owner; an input cannot be the output.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// A game matches when at least N of its positions match (and at most M); 0 takes games
@@ -234,8 +235,9 @@ pub struct GameArgs {
     /// The variant of games that name none (in PGN, with no Variant tag).
     #[arg(long, value_name = "VARIANT")]
     pub variant: Option<String>,
-    /// Write to this file (`-` is standard output). The file gets its name when the run ends
-    /// well; an input cannot be the output.
+    /// Write to this file (`-` is standard output), as the shell's `>` would (through links,
+    /// to pipes and devices), but a regular file is replaced only when the run ends well,
+    /// keeping its mode and owner; an input cannot be the output.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Only game N, or games N to M (counted from 1 over all inputs).
@@ -366,8 +368,9 @@ pub struct FilterArgs {
     /// Print only the number of matching positions (to the output file with -o).
     #[arg(long)]
     pub count: bool,
-    /// Write the matching lines to this file (`-` is standard output). The file gets its name
-    /// when the run ends well; an input cannot be the output.
+    /// Write the matching lines to this file (`-` is standard output), as the shell's `>`
+    /// would (through links, to pipes and devices), but a regular file is replaced only when
+    /// the run ends well, keeping its mode and owner; an input cannot be the output.
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Stop after N matching lines (1 or more).

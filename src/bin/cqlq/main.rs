@@ -5,6 +5,7 @@ mod commands;
 mod line_blocks;
 mod output;
 mod progress;
+mod signals;
 
 use std::process::ExitCode;
 

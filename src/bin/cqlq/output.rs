@@ -1,16 +1,24 @@
 //! Where the command writes: standard output or a file, checked and named.
 //!
-//! A file is written under a temporary name in its own folder and renamed over the final name
-//! only when the run ends well, so that an interrupted run never leaves half a file under the
-//! final name. A file that is also an input (the same file, whatever its name) is refused
-//! before anything is read. Every write is checked, and a failure names the output, never the
-//! input: `cannot write out.pgn: No space left on device`.
+//! A file is written as the shell's `>` would write it, in effect: through symbolic links, to
+//! devices and pipes as they are, refused where the user may not write it; and where it can be
+//! done safely, under a temporary name beside it that is renamed over it only when the run ends
+//! well, so that an interrupted run never leaves half a file in place of a good one
+//! ([`destination`] has the rules). A file that is also an input (the same file, whatever its
+//! name) is refused before anything is read. Every write is checked, and a failure names the
+//! output, never the input: `cannot write out.pgn: no space left on the device`.
 
-use std::fs::{self, File, OpenOptions};
+mod destination;
+mod reasons;
+mod stale;
+mod temporary;
+
 use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::bail;
+
+use destination::{Destination, Stream};
 
 /// Bytes buffered before a write.
 const BUFFER_BYTES: usize = 1 << 20;
@@ -18,15 +26,13 @@ const BUFFER_BYTES: usize = 1 << 20;
 /// An output being written.
 pub struct Output {
     name: String,
-    out: BufWriter<Box<dyn Write>>,
-    /// The temporary file and the final path, for a file renamed at the end.
-    rename: Option<(PathBuf, PathBuf)>,
+    out: BufWriter<Destination>,
 }
 
 impl Output {
     /// Standard output.
     pub fn stdout() -> Output {
-        Output { name: "standard output".to_owned(), out: buffered(Box::new(io::stdout())), rename: None }
+        Output { name: "standard output".to_owned(), out: buffered(Destination::Stream(Stream::Output)) }
     }
 
     /// Standard output for `None` or `-`, else the file at `path`, which must be none of the
@@ -51,14 +57,8 @@ impl Output {
         if let Some(output) = outputs.iter().find(|other| clash(other)) {
             bail!("{name} is written twice, as {} too: give each output its own file", output.display());
         }
-        let existing = fs::metadata(path).ok();
-        if existing.as_ref().is_some_and(|metadata| !metadata.is_file()) {
-            // A device or a pipe (`/dev/null`, a FIFO): written to as it is.
-            let file = OpenOptions::new().write(true).open(path).map_err(|error| cannot_write(&name, &error))?;
-            return Ok(Output { name, out: buffered(Box::new(file)), rename: None });
-        }
-        let (temporary, file) = temporary_beside(path).map_err(|error| cannot_write(&name, &error))?;
-        Ok(Output { name, out: buffered(Box::new(file)), rename: Some((temporary, path.to_path_buf())) })
+        let destination = Destination::open(path, &name)?;
+        Ok(Output { name, out: buffered(destination) })
     }
 
     /// Flushes what is written so far.
@@ -67,16 +67,11 @@ impl Output {
         self.out.flush().map_err(|error| named(name, error))
     }
 
-    /// Flushes, and gives a file its final name.
+    /// Flushes, and gives a file its final name (or its final length, written in place).
     pub fn finish(mut self) -> io::Result<()> {
-        self.flush()?;
-        if let Some((temporary, path)) = self.rename.take() {
-            fs::rename(&temporary, &path).map_err(|error| {
-                let _ = fs::remove_file(&temporary);
-                named(&self.name, error)
-            })?;
-        }
-        Ok(())
+        let out = std::mem::replace(&mut self.out, closed());
+        let destination = out.into_inner().map_err(|error| named(&self.name, error.into_error()))?;
+        destination.finish().map_err(|error| named(&self.name, error))
     }
 }
 
@@ -98,30 +93,23 @@ impl Write for Output {
 
 impl Drop for Output {
     fn drop(&mut self) {
-        // Not finished: the final name is left as it was.
-        if let Some((temporary, _)) = self.rename.take() {
-            let _ = fs::remove_file(temporary);
+        // Not finished. A stream or a device gets what was written to it so far, as the run's
+        // output up to its end; a file is left as it was where it can be (its temporary file
+        // is removed, and the bytes still buffered are not written in place).
+        let (mut destination, buffered) = std::mem::replace(&mut self.out, closed()).into_parts();
+        if let (true, Ok(bytes)) = (destination.is_stream(), buffered) {
+            let _ = destination.write_all(&bytes);
         }
     }
 }
 
-fn buffered(out: Box<dyn Write>) -> BufWriter<Box<dyn Write>> {
-    BufWriter::with_capacity(BUFFER_BYTES, out)
+fn buffered(destination: Destination) -> BufWriter<Destination> {
+    BufWriter::with_capacity(BUFFER_BYTES, destination)
 }
 
-/// A new file in the folder of `path`, with a name of its own.
-fn temporary_beside(path: &Path) -> io::Result<(PathBuf, File)> {
-    let folder = path.parent().filter(|folder| !folder.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let stem = path.file_name().map_or_else(|| "output".into(), |name| name.to_string_lossy());
-    let mut attempt = 0u32;
-    loop {
-        let temporary = folder.join(format!(".{stem}.cqlq-{}-{attempt}.tmp", std::process::id()));
-        match OpenOptions::new().write(true).create_new(true).open(&temporary) {
-            Ok(file) => return Ok((temporary, file)),
-            Err(error) if error.kind() == io::ErrorKind::AlreadyExists && attempt < 100 => attempt += 1,
-            Err(error) => return Err(error),
-        }
-    }
+/// What is left of an output once it is finished or given up.
+fn closed() -> BufWriter<Destination> {
+    BufWriter::with_capacity(0, Destination::Closed)
 }
 
 /// Whether two paths name the same existing file.
@@ -135,12 +123,12 @@ fn same_file(a: &Path, b: &Path) -> bool {
 #[cfg(unix)]
 fn identity(path: &Path) -> Option<(u64, u64)> {
     use std::os::unix::fs::MetadataExt;
-    fs::metadata(path).ok().map(|metadata| (metadata.dev(), metadata.ino()))
+    std::fs::metadata(path).ok().map(|metadata| (metadata.dev(), metadata.ino()))
 }
 
 #[cfg(not(unix))]
-fn identity(path: &Path) -> Option<PathBuf> {
-    fs::canonicalize(path).ok()
+fn identity(path: &Path) -> Option<std::path::PathBuf> {
+    std::fs::canonicalize(path).ok()
 }
 
 /// An error writing the output `name`, saying so; its kind stays (a closed pipe is still one).
@@ -148,11 +136,7 @@ pub fn named(name: &str, error: io::Error) -> io::Error {
     if error.get_ref().is_some_and(|inner| inner.is::<Named>()) {
         return error;
     }
-    io::Error::new(error.kind(), Named(format!("cannot write {name}: {error}")))
-}
-
-fn cannot_write(name: &str, error: &io::Error) -> anyhow::Error {
-    anyhow::anyhow!("cannot write {name}: {error}")
+    io::Error::new(error.kind(), Named(format!("cannot write {name}: {}", reasons::describe(&error))))
 }
 
 /// The message of an error named after its output.

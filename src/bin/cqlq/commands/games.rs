@@ -8,7 +8,8 @@ use std::time::Instant;
 
 use cqlq::search::output::{ProblemLog, describe};
 use cqlq::search::{
-    Converter, Found, PositionsFormat, Problem, Render, Search, SearchOptions, Sink, Summary, Target, paths_or_stdin,
+    Converter, Found, PositionsFormat, Problem, Render, Search, SearchError, SearchOptions, Sink, Summary, Target,
+    paths_or_stdin,
 };
 use cqlq::{Query, Variant};
 
@@ -93,8 +94,11 @@ fn run(
     let default_variant = variant.unwrap_or_else(Variant::standard);
     let mut sink = GameSink { writer: make(out, default_variant), problems, shown: Vec::new(), progress, written: 0 };
     let mut summary = Summary::default();
-    let searched: Searched = search_all(&search, &inputs, args.notation, &mut sink, &mut summary)
-        .map_err(|error| anyhow::anyhow!("{error}"))?;
+    let searched: Searched = match search_all(&search, &inputs, args.notation, &mut sink, &mut summary) {
+        Ok(searched) => searched,
+        // The error as it came, so that a closed pipe (`| head`) ends the run quietly.
+        Err(SearchError::Output(error) | SearchError::Input(error)) => return Err(error.into()),
+    };
     let refused = sink.refused();
     let shown = std::mem::take(&mut sink.shown);
     sink.finish()?;

@@ -31,6 +31,7 @@
 //! ```
 
 mod movetext;
+mod nested;
 pub mod tags;
 mod wrap;
 

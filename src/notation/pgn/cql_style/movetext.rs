@@ -5,6 +5,10 @@
 //! and after a comment or a variation. Annotation glyphs follow their move (`$1`), then its
 //! comment, then the variations that replace it, each inside `( ` and ` )`. A comment is
 //! written in braces with its words separated by single spaces.
+//!
+//! Variations may nest to any depth: the tree is written by a loop over a stack of its own
+//! (and dropped, cloned and compared so too, in `nested.rs`), never by recursion, which would
+//! run out of the stack of a thread on a game of some thousands of nested variations.
 
 use super::wrap::Wrapped;
 
@@ -12,7 +16,10 @@ use super::wrap::Wrapped;
 pub const MAX_NAGS: usize = 7;
 
 /// A line of moves: the main line of a game, or a variation.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// Its `Clone`, `PartialEq`, `Debug` and `Drop` walk the tree of variations by a loop, so any
+/// depth of nesting is safe; `Debug` shows the line as it is written.
+#[derive(Default)]
 pub struct Line {
     /// The comment before the first move (for the main line: the game's comment).
     pub comment: Option<Vec<u8>>,
@@ -169,6 +176,23 @@ pub(super) fn write_moves(lines: &mut Wrapped<'_>, moves: &[MoveNode]) {
     MoveWriter::new(lines).nodes(moves);
 }
 
+/// A line of the tree being written: its moves not yet written, and the variations not yet
+/// written of the move written last.
+struct Frame<'t> {
+    moves: std::slice::Iter<'t, MoveNode>,
+    variations: std::slice::Iter<'t, Line>,
+    /// Whether a move was written whose variations and end are still to come.
+    move_open: bool,
+    /// Whether the line is a variation, closed with `)`.
+    variation: bool,
+}
+
+impl<'t> Frame<'t> {
+    fn new(moves: &'t [MoveNode], variation: bool) -> Frame<'t> {
+        Frame { moves: moves.iter(), variations: [].iter(), move_open: false, variation }
+    }
+}
+
 /// Writes the moves of a line one at a time, as they come: each move, then its glyphs, its
 /// comment and its variations, then [`MoveWriter::end_move`]. Black's move is numbered where
 /// the line begins and after a comment or a variation.
@@ -209,11 +233,11 @@ impl<'w, 'o> MoveWriter<'w, 'o> {
         self.numbered = true;
     }
 
-    /// A variation replacing the last move.
+    /// A variation replacing the last move, with the variations inside it.
     pub fn variation(&mut self, variation: &Line) {
         self.lines.space();
-        write_variation(self.lines, variation);
-        self.numbered = true;
+        let frame = self.open_variation(variation);
+        self.walk(vec![frame]);
     }
 
     /// Ends the move (with a space).
@@ -223,18 +247,47 @@ impl<'w, 'o> MoveWriter<'w, 'o> {
 
     /// Moves held in a tree, with all they carry.
     pub(super) fn nodes(&mut self, moves: &[MoveNode]) {
-        for node in moves {
-            self.move_played(node.number, node.black, node.san.as_bytes());
-            for &nag in &node.nags {
-                self.nag(nag);
+        self.walk(vec![Frame::new(moves, false)]);
+    }
+
+    /// Writes `( `, the comment of a variation, and returns the line of its moves to write;
+    /// its first move of Black's is numbered.
+    fn open_variation<'t>(&mut self, variation: &'t Line) -> Frame<'t> {
+        self.lines.word(b"(");
+        self.lines.space();
+        if let Some(comment) = &variation.comment {
+            write_comment(self.lines, comment);
+            self.lines.space();
+        }
+        self.numbered = true;
+        Frame::new(&variation.moves, true)
+    }
+
+    /// Writes the lines of `stack` to their ends, the innermost first: each move with its
+    /// glyphs, its comment and its variations (each entered as it comes, and closed with `)`),
+    /// then the move's end.
+    fn walk(&mut self, mut stack: Vec<Frame<'_>>) {
+        while let Some(frame) = stack.last_mut() {
+            if let Some(variation) = frame.variations.next() {
+                self.lines.space();
+                let inner = self.open_variation(variation);
+                stack.push(inner);
+            } else if std::mem::take(&mut frame.move_open) {
+                self.end_move();
+            } else if let Some(node) = frame.moves.next() {
+                self.move_played(node.number, node.black, node.san.as_bytes());
+                for &nag in &node.nags {
+                    self.nag(nag);
+                }
+                if let Some(comment) = &node.comment {
+                    self.comment(comment);
+                }
+                frame.variations = node.variations.iter();
+                frame.move_open = true;
+            } else if stack.pop().is_some_and(|line| line.variation) {
+                self.lines.word(b")");
+                self.numbered = true;
             }
-            if let Some(comment) = &node.comment {
-                self.comment(comment);
-            }
-            for variation in &node.variations {
-                self.variation(variation);
-            }
-            self.end_move();
         }
     }
 }
@@ -258,18 +311,6 @@ fn number_word<'b>(buffer: &'b mut [u8; 16], prefix: &[u8], number: u32, suffix:
         len += 1;
     }
     &buffer[..len]
-}
-
-/// Writes a variation: `( `, its comment, its moves, `)`.
-fn write_variation(lines: &mut Wrapped<'_>, variation: &Line) {
-    lines.word(b"(");
-    lines.space();
-    if let Some(comment) = &variation.comment {
-        write_comment(lines, comment);
-        lines.space();
-    }
-    write_moves(lines, &variation.moves);
-    lines.word(b")");
 }
 
 #[cfg(test)]
