@@ -239,7 +239,7 @@ fn manual_pages_and_completions_come_from_the_command_line() {
     assert!(page.contains(".TH cqlq-search 1") && page.contains("matchcount") && page.contains("quiet"), "{page}");
     let output = cqlq(&["man", "nothing"], "");
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("the commands are search, filter"), "{}", stderr(&output));
+    assert!(stderr(&output).contains("no manual page 'nothing': there are search, filter"), "{}", stderr(&output));
     for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
         let output = cqlq(&["completions", shell], "");
         assert_eq!(output.status.code(), Some(0), "{shell}");
@@ -600,4 +600,27 @@ fn json_lines_say_the_variation_of_each_matched_position() {
     let output = cqlq(&["search", "--format", "jsonl", "-c", "check", "-"], game);
     let object: serde_json::Value = serde_json::from_str(stdout(&output).trim()).unwrap();
     assert!(object.get("variations").is_none(), "the main line alone: {object}");
+}
+
+/// The manual pages carry the query language (the README's tour), the exit status, examples,
+/// the environment and the files a command writes.
+#[test]
+fn manual_pages_hold_the_language_exit_status_and_examples() {
+    let page = stdout(&cqlq(&["man"], ""));
+    for section in ["QUERY LANGUAGE", "EXIT STATUS", "EXAMPLES", "ENVIRONMENT", "FILES", "SEE ALSO"] {
+        assert!(page.contains(&format!(".SH \"{section}\"")) || page.contains(&format!(".SH {section}")), "{section}");
+    }
+    assert!(
+        page.contains("A query is a list of filters; a position matches when all of them do."),
+        "the README's tour"
+    );
+    let search = stdout(&cqlq(&["man", "search"], ""));
+    assert!(search.contains(".SH \"EXIT STATUS\"") && search.contains("Nothing matched."), "{search}");
+    let language = stdout(&cqlq(&["man", "language"], ""));
+    assert!(language.starts_with(".TH cqlq\\-language 7"), "{language}");
+    assert!(language.contains("\\fBflip F\\fR"), "{language}");
+    let cql = stdout(&cqlq(&["man", "cql"], ""));
+    assert!(cql.contains(".SH \"CQL OPTIONS\"") && cql.contains("QUERY\\-out.pgn"), "{cql}");
+    let output = cqlq(&["man", "nothing"], "");
+    assert!(stderr(&output).contains("there are search, filter"), "{}", stderr(&output));
 }

@@ -51,10 +51,11 @@ pub enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// Print the manual page in roff, of cqlq or of one of its commands.
+    /// Print the manual page in roff, of cqlq, of one of its commands, or of the query language.
     #[command(after_help = "Example: cqlq man search | man -l -")]
     Man {
-        /// The command (search, cql, filter, explain, variants); cqlq itself when none is given.
+        /// The command (search, cql, filter, positions, convert, explain, variants), or
+        /// `language` for the query language; cqlq itself when none is given.
         command: Option<String>,
     },
 }

@@ -5,6 +5,7 @@ mod docs;
 mod explain;
 mod filter;
 mod games;
+mod roff;
 pub(crate) mod search;
 mod variants;
 
