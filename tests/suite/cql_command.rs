@@ -636,3 +636,20 @@ fn assert_same_output(cql6: &Path, files: &[(PathBuf, PathBuf)], games: &Path, d
     );
     same_bytes
 }
+
+/// A game's first comment keeps its closing brace on its line where it takes the 80th column, as
+/// CQL 6.2 writes it (comments after moves break before it).
+#[test]
+fn the_first_comment_keeps_its_brace_in_the_80th_column() {
+    let game = format!(
+        "[Event \"?\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n\
+         [Result \"*\"]\n\n{{{}}} 1. e4 e5 *\n",
+        "x".repeat(60)
+    );
+    let dir = temp_dir("cql-first-comment-game");
+    fs::write(dir.join("game.pgn"), game).unwrap();
+    let (games, _, _) = search("first-comment", "cql()\ninitial\n", dir.join("game.pgn").to_str().unwrap(), &[]);
+    let first = format!("{{{} Game number 1 CQL}}", "x".repeat(60));
+    assert_eq!(first.len(), 80);
+    assert!(games.contains(&format!("\n{first}\n1.e4 e5 *\n")), "{games}");
+}

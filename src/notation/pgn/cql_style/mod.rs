@@ -38,7 +38,7 @@ mod wrap;
 pub use movetext::{Line, MAX_NAGS, MoveNode, MoveText, MoveWriter, append_comment, nag_of};
 pub use wrap::LINE_WIDTH;
 
-use movetext::write_comment;
+use movetext::write_first_comment;
 use wrap::Wrapped;
 
 /// A game ready to be written as CQL 6.2 writes it.
@@ -81,8 +81,7 @@ pub fn write_game(
     out.push(b'\n');
     let mut lines = Wrapped::new(out);
     if let Some(comment) = comment {
-        write_comment(&mut lines, comment);
-        lines.end_line();
+        write_first_comment(&mut lines, comment);
     }
     moves(&mut MoveWriter::new(&mut lines));
     lines.word(result);

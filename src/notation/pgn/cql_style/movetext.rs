@@ -159,6 +159,20 @@ pub fn nag_of(annotation: &[u8]) -> Option<u8> {
 /// Writes a comment: `{`, its words, `}`; the spaces between words as given (CQL 6.2 writes
 /// two before a `sort` value).
 pub(super) fn write_comment(lines: &mut Wrapped<'_>, comment: &[u8]) {
+    write_comment_words(lines, comment);
+    lines.word(b"}");
+}
+
+/// Writes a game's first comment, before its first move, and ends its line: as CQL 6.2 writes
+/// it, its closing brace stays on the line even where it takes the column after the last.
+pub(super) fn write_first_comment(lines: &mut Wrapped<'_>, comment: &[u8]) {
+    write_comment_words(lines, comment);
+    lines.glued(b"}");
+    lines.end_line();
+}
+
+/// The opening brace and the words of a comment.
+fn write_comment_words(lines: &mut Wrapped<'_>, comment: &[u8]) {
     lines.word(b"{");
     let comment = comment.trim_ascii_end();
     for (i, word) in comment.split(u8::is_ascii_whitespace).enumerate() {
@@ -167,7 +181,6 @@ pub(super) fn write_comment(lines: &mut Wrapped<'_>, comment: &[u8]) {
         }
         lines.word(word);
     }
-    lines.word(b"}");
 }
 
 /// Writes the moves of a line, each followed by a space; the line's own comment is the

@@ -30,6 +30,12 @@ impl<'o> Wrapped<'o> {
         self.column += word.len();
     }
 
+    /// A word on this line, whatever its length.
+    pub(super) fn glued(&mut self, word: &[u8]) {
+        self.out.extend_from_slice(word);
+        self.column += word.len();
+    }
+
     /// A space, or the end of the line when the line is full.
     pub(super) fn space(&mut self) {
         if self.column + 1 > LINE_WIDTH {
