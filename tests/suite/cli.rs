@@ -455,7 +455,7 @@ fn x_decor_files_are_searched_and_their_games_written_as_pgn() {
     assert_eq!(stdout(&output).trim(), "1 game matched (2 positions) of 1 game read, 0 with errors");
     let output = cqlq(&["search", "--count", "--notation", "nothing", "-c", "Bc4", "-"], letters);
     assert_eq!(output.status.code(), Some(2));
-    assert!(stderr(&output).contains("no notation 'nothing': pgn, xdecor-raw, xdecor"), "{}", stderr(&output));
+    assert!(stderr(&output).contains("[possible values: pgn, xdecor-raw, xdecor, laser]"), "{}", stderr(&output));
     // JSON lines carry the result the record ends with.
     let jsonl =
         stdout(&cqlq(&["search", "--format", "jsonl", "-c", "Ra-h7", "samples/games/xdecor-moves-raw.txt"], ""));

@@ -216,8 +216,9 @@ pub struct SearchArgs {
     #[arg(short = 'q', long)]
     pub quiet: bool,
     /// How the inputs hold games: pgn, xdecor (the X-Decor move table), xdecor-raw (its
-    /// moves_raw records). Default: what their first bytes look like.
-    #[arg(long, value_name = "NOTATION", value_parser = parse_notation)]
+    /// moves_raw records), laser (Laser Chess move lists, a game a line). Default: what their
+    /// first bytes look like.
+    #[arg(long, value_name = "NOTATION", value_parser = notation_parser(), ignore_case = true)]
     pub notation: Option<Container>,
     /// The query file (unless -c is given), then the game files ('-' or none: standard input;
     /// .zst and .gz are decompressed).
@@ -230,8 +231,9 @@ pub struct SearchArgs {
 #[derive(Debug, Args)]
 pub struct GameArgs {
     /// How the inputs hold games: pgn, xdecor (the X-Decor move table), xdecor-raw (its
-    /// moves_raw records). Default: what their first bytes look like.
-    #[arg(long, value_name = "NOTATION", value_parser = parse_notation)]
+    /// moves_raw records), laser (Laser Chess move lists, a game a line). Default: what their
+    /// first bytes look like.
+    #[arg(long, value_name = "NOTATION", value_parser = notation_parser(), ignore_case = true)]
     pub notation: Option<Container>,
     /// The variant of games that name none (in PGN, with no Variant tag).
     #[arg(long, value_name = "VARIANT")]
@@ -306,9 +308,17 @@ pub enum TargetArg {
     XdecorRaw,
 }
 
-/// Reads the name of a notation's way of holding games.
-fn parse_notation(text: &str) -> Result<Container, String> {
-    Container::by_name(text).ok_or_else(|| format!("no notation '{text}': {}", Container::names().join(", ")))
+/// Reads the name of a notation's way of holding games: one of [`Container::names`] (`san`
+/// for `pgn` too), whatever its case.
+fn notation_parser() -> impl clap::builder::TypedValueParser<Value = Container> {
+    let names = Container::names().into_iter().map(|name| {
+        let value = clap::builder::PossibleValue::new(name);
+        if name == "pgn" { value.alias("san") } else { value }
+    });
+    let parser = clap::builder::PossibleValuesParser::new(names);
+    clap::builder::TypedValueParser::map(parser, |name: String| {
+        Container::by_name(&name).expect("a name of the notations' list")
+    })
 }
 
 /// Output formats of `cqlq search`.
