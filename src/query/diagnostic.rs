@@ -95,36 +95,32 @@ impl fmt::Display for QueryError {
 /// What may make a sound query slow, or not do what its writer meant, each with its place in
 /// the text: shown before it runs, as `warning:` lines.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct QueryWarnings {
-    diagnostics: Vec<Diagnostic>,
-    source: Arc<str>,
-    origin: String,
-}
+pub struct QueryWarnings(QueryError);
 
 impl QueryWarnings {
-    /// The warnings about `source`.
+    /// The warnings about `source`, in the order of the text.
     #[must_use]
     pub fn new(diagnostics: Vec<Diagnostic>, source: Arc<str>) -> QueryWarnings {
-        QueryWarnings { diagnostics, source, origin: "query".to_owned() }
+        QueryWarnings(QueryError::new(diagnostics, source))
     }
 
     /// Names the file the query came from, for the `-->` lines.
     #[must_use]
-    pub fn with_origin(mut self, origin: impl Into<String>) -> QueryWarnings {
-        self.origin = origin.into();
-        self
+    pub fn with_origin(self, origin: impl Into<String>) -> QueryWarnings {
+        QueryWarnings(self.0.with_origin(origin))
     }
 
     /// The warnings.
     #[must_use]
     pub fn diagnostics(&self) -> &[Diagnostic] {
-        &self.diagnostics
+        self.0.diagnostics()
     }
 }
 
 impl fmt::Display for QueryWarnings {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        render_all(f, "warning", &self.diagnostics, &self.source, &self.origin)
+        let QueryError { diagnostics, source, origin } = &self.0;
+        render_all(f, "warning", diagnostics, source, origin)
     }
 }
 
