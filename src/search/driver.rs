@@ -446,8 +446,7 @@ impl Search {
                     next += segment.len();
                     let batches = replay_segment(segment);
                     let bytes: usize = batches.iter().flat_map(|batch| &batch.records).map(GameRecord::weight).sum();
-                    let fitting = segment.len().saturating_mul(SEGMENT_BYTES) / bytes.max(1);
-                    games = fitting.min(2 * segment.len()).clamp(BATCH_GAMES, SEGMENT_GAMES);
+                    games = next_segment_games(segment.len(), bytes);
                     if replayed.send(batches).is_err() {
                         // The merge stopped: the rest of the window is not wanted.
                         break;
@@ -462,6 +461,14 @@ impl Search {
             Ok(ControlFlow::Continue(()))
         })
     }
+}
+
+/// How many games the next segment of a window holds, after one of `games` games whose records
+/// came to `bytes`: twice as many while they stay light, fewer where they weigh more than
+/// [`SEGMENT_BYTES`], between [`BATCH_GAMES`] and [`SEGMENT_GAMES`].
+fn next_segment_games(games: usize, bytes: usize) -> usize {
+    let fitting = games.saturating_mul(SEGMENT_BYTES) / bytes.max(1);
+    fitting.min(2 * games).clamp(BATCH_GAMES, SEGMENT_GAMES)
 }
 
 /// The records of a batch of games, with the lines they start at.
@@ -696,5 +703,26 @@ fn found<'a>(window: &Window<'a>, pending: &'a Pending<'_>, rendered: Option<&'a
         positions: &record.positions,
         container,
         rendered,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Segments grow while their records are light and shrink where a query writes much into
+    /// each game, so that a few of them stay within a few times [`SEGMENT_BYTES`].
+    #[test]
+    fn segments_hold_about_a_bound_of_bytes() {
+        assert_eq!(next_segment_games(FIRST_SEGMENT_GAMES, 1 << 20), 2 * FIRST_SEGMENT_GAMES);
+        assert_eq!(next_segment_games(SEGMENT_GAMES, 0), SEGMENT_GAMES);
+        // A megabyte a game (echo at every pair of positions of a long game): 32 games.
+        assert_eq!(next_segment_games(FIRST_SEGMENT_GAMES, FIRST_SEGMENT_GAMES << 20), 32);
+        assert_eq!(next_segment_games(64, 64 << 24), BATCH_GAMES, "never fewer than a batch");
+        let mut games = FIRST_SEGMENT_GAMES;
+        for _ in 0..20 {
+            games = next_segment_games(games, games * 1000);
+        }
+        assert_eq!(games, SEGMENT_GAMES, "light records grow to the most");
     }
 }

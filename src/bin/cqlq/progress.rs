@@ -34,20 +34,7 @@ impl Progress {
     /// Shows the counts so far, the speed once there is one, and the time left once it can be
     /// told.
     pub fn show(&self, summary: &Summary) {
-        let elapsed = self.started.elapsed();
-        let mut line = match self.total {
-            Some(_) => counts(summary),
-            None => format!("{} read, {}", bytes(summary.input_bytes), counts(summary)),
-        };
-        if elapsed >= Duration::from_secs(1) && summary.input_bytes > 0 {
-            let rate = summary.input_bytes as f64 / elapsed.as_secs_f64();
-            line.push_str(&format!(", {}/s", bytes(rate as u64)));
-            if let Some(total) = self.total {
-                let left = total.saturating_sub(summary.input_bytes) as f64 / rate;
-                line.push_str(&format!(", {} left", duration(left)));
-            }
-        }
-        self.bar.set_message(line);
+        self.bar.set_message(message(summary, self.total, self.started.elapsed()));
         self.bar.set_position(summary.input_bytes);
     }
 
@@ -55,6 +42,25 @@ impl Progress {
     pub fn clear(&self) {
         self.bar.finish_and_clear();
     }
+}
+
+/// What the line says after its bar, `elapsed` into the search: the counts; with no size known,
+/// the bytes read; once a second has gone and bytes were read, the speed, and with a size, the
+/// time left. No field is ever empty.
+fn message(summary: &Summary, total: Option<u64>, elapsed: Duration) -> String {
+    let mut line = match total {
+        Some(_) => counts(summary),
+        None => format!("{} read, {}", bytes(summary.input_bytes), counts(summary)),
+    };
+    if elapsed >= Duration::from_secs(1) && summary.input_bytes > 0 {
+        let rate = summary.input_bytes as f64 / elapsed.as_secs_f64();
+        line.push_str(&format!(", {}/s", bytes(rate as u64)));
+        if let Some(total) = total {
+            let left = total.saturating_sub(summary.input_bytes) as f64 / rate;
+            line.push_str(&format!(", {} left", duration(left)));
+        }
+    }
+    line
 }
 
 /// A size in bytes, as people read it: `812 B`, `3.4 MiB`.
@@ -112,6 +118,16 @@ mod tests {
         assert_eq!(grouped(0), "0");
         assert_eq!(grouped(999), "999");
         assert_eq!(grouped(1000), "1,000");
+    }
+
+    #[test]
+    fn no_field_is_empty_and_no_time_left_is_told_before_it_is_known() {
+        let start = Summary::default();
+        assert_eq!(message(&start, Some(1 << 20), Duration::ZERO), "0 games, 0 matched");
+        assert_eq!(message(&start, None, Duration::from_secs(5)), "0 B read, 0 games, 0 matched");
+        let half = Summary { games: 10, input_bytes: 1 << 19, ..Summary::default() };
+        assert_eq!(message(&half, Some(1 << 20), Duration::from_millis(500)), "10 games, 0 matched");
+        assert_eq!(message(&half, Some(1 << 20), Duration::from_secs(2)), "10 games, 0 matched, 256.0 KiB/s, 2 s left");
     }
 
     #[test]
