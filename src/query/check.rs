@@ -70,7 +70,9 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
             _ => Type::Filter,
         },
         // A block's value is its last filter's, as in CQL 6.2: `{check #R}` is a number.
-        ExprKind::Block(filters) => filters.last().map_or(Type::Filter, type_of),
+        // A text is a value only where it is written (a quoted text, `typename S`): elsewhere
+        // (the last filter of a block, at another position, a branch) it only matches.
+        ExprKind::Block(filters) => filters.last().map_or(Type::Filter, |last| no_text(type_of(last))),
         ExprKind::Fen(..) => Type::Filter,
         ExprKind::Line { options, .. } if options.lastposition => Type::Position,
         ExprKind::Line { .. } => Type::Number,
@@ -111,7 +113,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::Assign { .. } => Type::Filter,
         ExprKind::If { then, otherwise: Some(otherwise), .. } => match type_of(then) {
             // Each branch's type once: an `if` nested in a branch would double the work.
-            ty if ty == type_of(otherwise) => ty,
+            ty if ty == type_of(otherwise) => no_text(ty),
             _ => Type::Filter,
         },
         ExprKind::If { .. } => Type::Filter,
@@ -119,7 +121,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::Position(_) | ExprKind::Lca(..) => Type::Position,
         ExprKind::Find { quantity: FindQuantity::First, .. } => Type::Position,
         ExprKind::Find { .. } => Type::Number,
-        ExprKind::At { body, .. } => type_of(body),
+        ExprKind::At { body, .. } => no_text(type_of(body)),
         ExprKind::Comment { .. } => Type::Filter,
         ExprKind::Sort { .. } => Type::Number,
         ExprKind::Repeat { .. } => Type::Filter,
@@ -134,6 +136,11 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::Echo { .. } => Type::Filter,
         ExprKind::Loop { .. } => Type::Set,
     }
+}
+
+/// A type, but a text only matches.
+fn no_text(ty: Type) -> Type {
+    if ty == Type::Text { Type::Filter } else { ty }
 }
 
 struct Checker<'a> {

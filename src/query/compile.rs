@@ -308,7 +308,7 @@ impl<const W: usize> Compiler<'_, W> {
                 quiet: *quiet,
                 parts: parts.iter().map(|part| self.text_part(part)).collect(),
             })),
-            ExprKind::At { position, body } if type_of(body) == Type::Filter => {
+            ExprKind::At { position, body } if matches!(type_of(body), Type::Filter | Type::Text) => {
                 FilterNode::At(self.position(position), Box::new(self.filter(body)))
             }
             _ => match type_of(expr) {

@@ -1320,3 +1320,15 @@ fn finds_answered_for_a_whole_line_find_the_same() {
     }
     assert!(!found("find check", &games).is_empty());
 }
+
+/// A text is a value where it is written; at another position, as a block's last filter or in
+/// the branches of an `if`, it only matches (a fuzzed query once reached the compiler with a
+/// text it could not hold).
+#[test]
+fn texts_elsewhere_only_match() {
+    let pgn = "[Event \"t\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+    assert_eq!(found("child : {check \"abc\"}", pgn), found("child : check", pgn));
+    assert_eq!(found("{check \"abc\"}", pgn), found("check", pgn));
+    assert_eq!(found("if check then \"a\" else \"b\"", pgn), found("true", pgn));
+    assert!(Query::parse("max(#Q #q) == 2 child : {move previous \"\"}").is_ok());
+}

@@ -1139,6 +1139,11 @@ impl Builder {
                 }
                 let body = body.expect("grammar: a transform takes a filter");
                 let (body, depth) = self.operators(body.into_inner());
+                if count && transform == TransformKind::ReverseColor {
+                    // One copy, the other colour's: nothing to count, as in CQL 6.2.
+                    let message = "reversecolor makes one copy of its filter: it takes no count or range";
+                    self.diagnostics.push(Diagnostic::new(span, message));
+                }
                 let counting = Counting { count, bounds };
                 (transform_of(transform, &counting, body, span.start), depth + 1)
             }
