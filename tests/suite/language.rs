@@ -1332,3 +1332,12 @@ fn texts_elsewhere_only_match() {
     assert_eq!(found("if check then \"a\" else \"b\"", pgn), found("true", pgn));
     assert!(Query::parse("max(#Q #q) == 2 child : {move previous \"\"}").is_ok());
 }
+
+/// `flipdihedral` and `dihedral` are CQL 6.2's other names of `flip`.
+#[test]
+fn flip_has_cql_6_2_s_other_names() {
+    for name in ["flipdihedral", "dihedral"] {
+        assert_eq!(number(&format!("{name} count [a1,b3]"), "Standard", KINGS), Some(8), "{name}");
+        assert!(matches(&format!("{name} Ka8"), "Standard", "K7/8/8/8/8/8/8/7k w - - 0 1"), "{name}");
+    }
+}

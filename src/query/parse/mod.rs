@@ -126,6 +126,8 @@ fn is_transform_word(word: &str) -> bool {
     matches!(
         word,
         "flip"
+            | "flipdihedral"
+            | "dihedral"
             | "flipvertical"
             | "fliphorizontal"
             | "flipdiagonal"
@@ -1392,7 +1394,8 @@ struct Counting {
 
 fn transform_kind(text: &str) -> TransformKind {
     match text {
-        "flip" | "✵" => TransformKind::Flip,
+        // CQL 6.2 spells `flip` `flipdihedral` and `dihedral` too.
+        "flip" | "flipdihedral" | "dihedral" | "✵" => TransformKind::Flip,
         "flipvertical" => TransformKind::FlipVertical,
         "fliphorizontal" => TransformKind::FlipHorizontal,
         "flipdiagonal" => TransformKind::FlipDiagonal,
