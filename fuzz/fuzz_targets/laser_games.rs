@@ -74,7 +74,7 @@ fuzz_target!(|data: &[u8]| {
         check(&text, Container::Pgn);
     } else {
         let mut starts = Vec::new();
-        LIST_FORMAT.splitter().scan(body, 0, &mut starts);
+        LIST_FORMAT.splitter().scan(body, 0, true, &mut starts);
         let mut at = 0;
         let read: Vec<usize> =
             std::iter::from_fn(|| LIST_FORMAT.next_game(body, &mut at, &mut Spans)).map(|span| span.start).collect();

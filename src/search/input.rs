@@ -24,14 +24,15 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
-use memchr::memrchr;
-
 use crate::notation::pgn::{NotPgn, SNIFF_BYTES, Splitter, foreign_compression, sniff_content};
 use crate::notation::{Container, GameSplitter, sniff_container_for};
 use crate::variant::Variant;
 
 /// About how many bytes a window holds (a game longer than this makes its window longer).
 pub const WINDOW_BYTES: usize = 8 << 20;
+
+/// The most games a window holds (tiny games would otherwise make a window of millions).
+pub const WINDOW_GAMES: usize = 1 << 16;
 
 /// The longest the bytes of a stream wait before they are searched.
 pub const WINDOW_WAIT: Duration = Duration::from_secs(1);
@@ -160,25 +161,21 @@ impl Input {
         self.consumed.clone()
     }
 
-    /// Calls `each` with windows of whole games, in order: the window's bytes, its offset in
-    /// the input, the offsets (within the window) where its games start, and how the input
-    /// holds its games. While `each` works on a window, the next one is read and cut on another
-    /// thread.
+    /// Calls `each` with windows of whole games, in order (see [`Window`]). While `each` works
+    /// on a window, the next one is read and cut on another thread.
     ///
     /// Fails before the first window when the input is taken for PGN and is none (the error
     /// holds a [`NotPgn`]), and after the last one when a stream could not be read to its end.
     pub fn windows<F>(&mut self, mut each: F) -> io::Result<()>
     where
-        F: FnMut(&[u8], u64, &[usize], Container) -> io::Result<ControlFlow<()>>,
+        F: FnMut(&Window<'_>) -> io::Result<ControlFlow<()>>,
     {
         let forced = (self.container, self.variant);
         match &mut self.source {
             Source::Mapped(map) => {
                 let text = map.as_deref().unwrap_or(&[]);
                 let container = choose(forced, text, true)?;
-                mapped_windows(text, container, &self.consumed, &mut |text, base, starts| {
-                    each(text, base, starts, container)
-                })
+                mapped_windows(text, container, &self.consumed, &mut each)
             }
             Source::Stream(reader) => {
                 let reader = std::mem::replace(reader, Box::new(io::empty()));
@@ -187,6 +184,22 @@ impl Input {
             }
         }
     }
+}
+
+/// A window of whole games of an input.
+#[derive(Clone, Copy, Debug)]
+pub struct Window<'a> {
+    /// The window's bytes.
+    pub text: &'a [u8],
+    /// Its offset in the input.
+    pub base: u64,
+    /// The offsets (within the window) where its games start; the bytes before the first hold
+    /// none, or games the splitter left to the reader.
+    pub starts: &'a [usize],
+    /// How the input holds its games.
+    pub container: Container,
+    /// Whether the window runs to the end of the input (of what could be read of it).
+    pub last: bool,
 }
 
 /// How a text (or the first bytes of it, `whole` when it is all of it) holds games: as the
@@ -220,11 +233,8 @@ fn sniff(text: &[u8], whole: bool) -> io::Result<()> {
     sniff_content(text).map_err(|not_pgn: NotPgn| io::Error::new(io::ErrorKind::InvalidData, not_pgn))
 }
 
-/// The callback of [`Input::windows`], once the container is known.
-type Each<'f> = dyn FnMut(&[u8], u64, &[usize]) -> io::Result<ControlFlow<()>> + 'f;
-
-/// The callback of [`Input::windows`], told the container too.
-type EachWithContainer<'f> = dyn FnMut(&[u8], u64, &[usize], Container) -> io::Result<ControlFlow<()>> + 'f;
+/// The callback of [`Input::windows`].
+type Each<'f> = dyn FnMut(&Window<'_>) -> io::Result<ControlFlow<()>> + 'f;
 
 /// Runs `work` on this thread and `ahead` on another, and returns both results.
 fn overlapped<A: Send, W>(work: impl FnOnce() -> W, ahead: impl FnOnce() -> A + Send) -> (W, A) {
@@ -243,10 +253,12 @@ fn mapped_windows(text: &[u8], container: Container, consumed: &AtomicU64, each:
     let mut starts = cutter.take_starts(0, end);
     while base < text.len() {
         let next = end;
+        let window =
+            Window { text: &text[base..end], base: base as u64, starts: &starts, container, last: end == text.len() };
         let (flow, (returned, next_end, next_starts)) = overlapped(
-            || each(&text[base..end], base as u64, &starts),
+            || each(&window),
             move || {
-                let end = if next < text.len() { cutter.cut_mapped(&text[next..], next) } else { next };
+                let end = if next < text.len() { cutter.cut_mapped(text, next) } else { next };
                 let starts = cutter.take_starts(next, end);
                 (cutter, end, starts)
             },
@@ -409,7 +421,7 @@ impl Read for Counting {
 fn stream_windows(
     mut stream: Stream,
     forced: (Option<Container>, Option<&'static Variant>),
-    each: &mut EachWithContainer<'_>,
+    each: &mut Each<'_>,
 ) -> io::Result<()> {
     let mut current: Vec<u8> = Vec::with_capacity(WINDOW_BYTES + CHUNK_BYTES);
     let mut spare: Vec<u8> = Vec::with_capacity(WINDOW_BYTES + CHUNK_BYTES);
@@ -427,8 +439,11 @@ fn stream_windows(
         spare.clear();
         spare.extend_from_slice(&current[used..]);
         let next = end;
+        // The window runs to the end once the stream has ended and left nothing after it.
+        let last = stream.ended && used == current.len();
+        let window = Window { text: &current[..used], base: base as u64, starts: &starts, container, last };
         let (flow, (returned, next_end)) = overlapped(
-            || each(&current[..used], base as u64, &starts, container),
+            || each(&window),
             || {
                 let next_end = stream.gather(&mut cutter, &mut spare, next);
                 (cutter, next_end)
@@ -456,8 +471,8 @@ struct Cutter {
     splitter: Box<dyn GameSplitter>,
     /// Game starts found, as input offsets.
     starts: Vec<usize>,
-    /// How far the input was scanned, as an input offset.
-    scanned: usize,
+    /// How far the input was given to the splitter, as an input offset.
+    given: usize,
 }
 
 impl Cutter {
@@ -467,43 +482,51 @@ impl Cutter {
             Container::Pgn => Box::new(Splitter::default()),
             Container::Native(format) => format.splitter(),
         };
-        Cutter { splitter, starts: Vec::new(), scanned: 0 }
+        Cutter { splitter, starts: Vec::new(), given: 0 }
     }
 
-    /// `text` is the rest of a mapped input, from input offset `base`: scans on until a game
-    /// starts at least a window's size in, and returns that start (or the end of the input).
+    /// `text` is the whole of a mapped input, and its window starts at `base`: scans on, a
+    /// window's size at a time, until a game starts at least a window's size in, and returns
+    /// that start (or the start that ends a window of [`WINDOW_GAMES`], or the end of the
+    /// input).
     fn cut_mapped(&mut self, text: &[u8], base: usize) -> usize {
         loop {
-            let from = self.scanned - base;
-            if from >= text.len() {
-                return base + text.len();
+            if let Some(end) = self.full_window(base) {
+                return end;
             }
-            // Whole lines only: up to the first line end past a window's size.
-            let limit = (from + WINDOW_BYTES).min(text.len());
-            let to = memchr::memchr(b'\n', &text[limit..]).map_or(text.len(), |i| limit + i + 1);
-            self.splitter.scan(&text[from..to], base + from, &mut self.starts);
-            self.scanned = base + to;
             if let Some(&last) = self.starts.last()
                 && last >= base + WINDOW_BYTES
             {
                 return last;
             }
+            if self.given >= text.len() {
+                return text.len();
+            }
+            let to = (self.given + WINDOW_BYTES).min(text.len());
+            self.splitter.scan(&text[..to], 0, to == text.len(), &mut self.starts);
+            self.given = to;
         }
     }
 
-    /// `buffer` holds the stream from input offset `base` on: scans its new whole lines and
-    /// returns where the complete games in it end (`base` when none is complete yet).
-    fn cut_stream(&mut self, buffer: &[u8], base: usize, eof: bool) -> usize {
-        let from = self.scanned - base;
-        let to = if eof { buffer.len() } else { memrchr(b'\n', &buffer[from..]).map_or(from, |i| from + i + 1) };
-        if to > from {
-            self.splitter.scan(&buffer[from..to], base + from, &mut self.starts);
-            self.scanned = base + to;
+    /// `buffer` holds the stream from input offset `base` on (`ended` when that is all of it):
+    /// scans its new bytes and returns where the complete games in it end (`base` when none is
+    /// complete yet).
+    fn cut_stream(&mut self, buffer: &[u8], base: usize, ended: bool) -> usize {
+        self.splitter.scan(buffer, base, ended, &mut self.starts);
+        if let Some(end) = self.full_window(base) {
+            return end;
         }
-        if eof {
+        if ended {
             return base + buffer.len();
         }
         self.starts.iter().rev().find(|&&start| start > base).copied().unwrap_or(base)
+    }
+
+    /// The start that ends a window from `base` holding [`WINDOW_GAMES`] games, if so many
+    /// were found.
+    fn full_window(&self, base: usize) -> Option<usize> {
+        let after = self.starts.partition_point(|&start| start <= base);
+        self.starts.get(after + WINDOW_GAMES - 1).copied()
     }
 
     /// The starts in `[from, to)`, relative to `from`; later ones stay.
@@ -537,10 +560,10 @@ mod tests {
         let mut starts = 0;
         let mut windows = 0;
         input
-            .windows(|window, base, found, _| {
-                assert_eq!(base as usize, joined.len());
-                joined.extend_from_slice(window);
-                starts += found.len();
+            .windows(|window| {
+                assert_eq!(window.base as usize, joined.len());
+                joined.extend_from_slice(window.text);
+                starts += window.starts.len();
                 windows += 1;
                 Ok(ControlFlow::Continue(()))
             })

@@ -62,8 +62,7 @@ fn search(mut input: Input) -> (Seen, Summary, bool) {
 
 /// The byte ranges of the clean file's games: each from its start to the next one's.
 fn game_ranges(text: &[u8]) -> Vec<Range<u64>> {
-    let mut starts = Vec::new();
-    Splitter::default().scan(text, 0, &mut starts);
+    let starts = Splitter::starts(text);
     let mut bounds: Vec<u64> = starts.iter().map(|&start| start as u64).collect();
     bounds.push(text.len() as u64);
     bounds.windows(2).map(|pair| pair[0]..pair[1]).collect()

@@ -287,3 +287,63 @@ fn a_slow_stream_shows_its_games_as_they_come() {
     let _ = child.wait();
     assert_eq!(first.expect("the first game came while the stream was open").unwrap(), b"[Event \"a\"]");
 }
+
+/// `bytes` with every line end a lone `\r`.
+fn cr_only(bytes: &[u8]) -> Vec<u8> {
+    String::from_utf8_lossy(bytes).replace("\r\n", "\r").replace('\n', "\r").into_bytes()
+}
+
+#[test]
+fn native_formats_and_positions_with_lone_cr_line_ends_lose_nothing() {
+    for (file, query) in [
+        ("samples/games/xdecor-moves-raw.txt", "K"),
+        ("samples/games/xdecor-table.txt", "K"),
+        ("samples/games/xdecor-tolerant.txt", "K"),
+        ("samples/games/laser-moves.txt", "K or k"),
+    ] {
+        let bytes = std::fs::read(file).unwrap();
+        let plain = cqlq(&["search", "--count", "-c", query, "-"], &bytes);
+        let cr = cqlq(&["search", "--count", "-c", query, "-"], &cr_only(&bytes));
+        assert_eq!(text(&cr.stdout), text(&plain.stdout), "{file}: {}", text(&cr.stderr));
+        assert!(!text(&plain.stdout).starts_with("0 "), "{file}");
+    }
+    let positions = std::fs::read("samples/positions/classical.epd").unwrap();
+    let plain = cqlq(&["filter", "--count", "-c", "K", "-"], &positions);
+    let cr = cqlq(&["filter", "--count", "-c", "K", "-"], &cr_only(&positions));
+    assert_eq!(text(&cr.stdout), text(&plain.stdout), "{}", text(&cr.stderr));
+    assert!(text(&cr.stderr).contains(" 0 lines not positions"), "{}", text(&cr.stderr));
+}
+
+#[test]
+fn a_move_table_without_result_rows_or_blank_lines_keeps_every_game() {
+    let table = std::fs::read_to_string("samples/games/xdecor-table.txt").unwrap();
+    let bare: String = table
+        .lines()
+        .filter(|line| !line.trim().is_empty() && !["1–0", "0–1", "½–½"].contains(&line.trim()))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let whole = cqlq(&["search", "--count", "-c", "K", "-"], table.as_bytes());
+    for (what, bytes) in [("bare", bare.clone().into_bytes()), ("bare, lone CR", cr_only(bare.as_bytes()))] {
+        let output = cqlq(&["search", "--count", "-c", "K", "-"], &bytes);
+        assert_eq!(text(&output.stdout), text(&whole.stdout), "{what}: {}", text(&output.stderr));
+    }
+    assert_eq!(text(&whole.stdout), "4 games matched (211 positions) of 4 games read, 0 with errors\n");
+}
+
+#[test]
+fn a_comment_quoting_a_game_keeps_its_game_whole() {
+    let pgn = "[Event \"a\"]\n\n1. e4 {as in the game\n[Event \"London 1851\"]\n[Site \"?\"]\n1. d4} e5 2. Nf3 *\n\n\
+               [Event \"b\"]\n\n1. d4 {oops d5 *\n\n[Event \"c\"]\n\n1. c4 e5 *\n";
+    for (what, bytes) in [("LF", pgn.as_bytes().to_vec()), ("lone CR", cr_only(pgn.as_bytes()))] {
+        let output = cqlq(&["search", "--count", "-c", "Nf3", "-"], &bytes);
+        // The first game reaches Nf3 after its comment; the comment never closed ends where
+        // the third game starts.
+        assert_eq!(
+            text(&output.stdout),
+            "1 games matched (1 positions) of 3 games read, 1 with errors\n",
+            "{what}: {}",
+            text(&output.stderr)
+        );
+        assert!(text(&output.stderr).contains(":10: game 2, ply 1, move '{'"), "{what}: {}", text(&output.stderr));
+    }
+}

@@ -5,7 +5,7 @@
 //! `cql_reference` beside CQL 6.2), the rules beside shakmaty (`rules_vs_shakmaty`,
 //! `replay_vs_shakmaty`, `filter_vs_shakmaty`, `perft`), the notations (`xdecor`, `laser`), the
 //! boards (`masks`, `positions`), damaged and hostile input (`damaged_input`,
-//! `corrupted_corpus`) and the bundled samples (`samples_check`).
+//! `hostile_input`, `corrupted_corpus`) and the bundled samples (`samples_check`).
 //!
 //! The tests that read `../shared` (real data, CQL 6.2) are `#[ignore]`: `.ci/run` runs them
 //! with `cargo test --release -- --ignored`.
@@ -21,6 +21,7 @@ mod cql_reference;
 mod damaged_input;
 mod designators;
 mod filter_vs_shakmaty;
+mod hostile_input;
 mod language;
 mod laser;
 mod masks;

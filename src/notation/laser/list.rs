@@ -128,7 +128,7 @@ impl NativeFormat for ListFormat {
     }
 
     fn splitter(&self) -> Box<dyn GameSplitter> {
-        Box::new(LineSplitter)
+        Box::new(LineSplitter::default())
     }
 
     fn next_game<'a>(&self, text: &'a [u8], at: &mut usize, visitor: &mut dyn Visitor<'a>) -> Option<GameSpan> {

@@ -29,14 +29,13 @@
 
 use std::ops::ControlFlow;
 
-use memchr::memchr;
-
 use crate::notation::{MovetextReader, ReadMove};
 
 use super::lines::{
-    CommentEnd, comment_end, content_start, first_on_line, follows_blank_line, is_event_tag, read_tag,
+    BOM, CommentEnd, comment_end_told, content_start, first_on_line, follows_blank_line, is_event_tag, read_tag,
     starts_game_in_tags,
 };
+use crate::notation::lines::{content_end, is_line_end, line_end, line_start};
 
 /// What a reader of games is told, in order: tags, the start of the movetext, then moves and
 /// the rest. Every method has a default that ignores what it is given.
@@ -162,6 +161,9 @@ pub struct GameSpan {
 pub struct Lexer<'a> {
     text: &'a [u8],
     position: usize,
+    /// Whether the end of the text decided where a comment ends (a text cut there may end it
+    /// elsewhere once it goes on).
+    decided_by_end: bool,
 }
 
 /// Byte classes, looked up in one table: a blank, a byte that ends a move token.
@@ -247,8 +249,15 @@ impl<'a> Lexer<'a> {
     /// A lexer at the start of `text`.
     #[must_use]
     pub fn new(text: &'a [u8]) -> Lexer<'a> {
-        let position = if text.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
-        Lexer { text, position }
+        let position = if text.starts_with(BOM) { 3 } else { 0 };
+        Lexer { text, position, decided_by_end: false }
+    }
+
+    /// Whether the end of the text has decided where a comment ends so far: a text cut there
+    /// may give other games once it goes on.
+    #[must_use]
+    pub fn decided_by_end(&self) -> bool {
+        self.decided_by_end
     }
 
     /// Where the lexer stands.
@@ -297,11 +306,11 @@ impl<'a> Lexer<'a> {
     }
 
     fn at_line_start(&self) -> bool {
-        self.position == 0 || self.text[self.position - 1] == b'\n'
+        self.position == 0 || is_line_end(self.text[self.position - 1])
     }
 
     fn skip_line(&mut self) {
-        self.position = memchr(b'\n', &self.text[self.position..]).map_or(self.text.len(), |i| self.position + i + 1);
+        self.position = line_end(self.text, self.position);
     }
 
     /// The tag section: tag pairs up to the movetext, or up to an `[Event` line after a blank
@@ -332,13 +341,13 @@ impl<'a> Lexer<'a> {
 
     /// Whether the tag line at the lexer's position, in a tag section, starts the next game.
     fn starts_game_here(&self) -> bool {
-        let line_end = memchr(b'\n', &self.text[self.position..]).map_or(self.text.len(), |i| self.position + i);
+        let line_end = content_end(self.text, self.position);
         starts_game_in_tags(&self.text[self.position..line_end], follows_blank_line(self.text, self.line_start()))
     }
 
     /// Where the line holding the lexer's position starts.
     fn line_start(&self) -> usize {
-        memchr::memrchr(b'\n', &self.text[..self.position]).map_or(0, |i| i + 1)
+        line_start(self.text, self.position)
     }
 
     /// Whether the lexer's position is the first content of its line.
@@ -375,7 +384,7 @@ impl<'a> Lexer<'a> {
                 continue;
             }
             match byte {
-                b'{' => match comment_end(text, self.position) {
+                b'{' => match self.comment_end(self.position) {
                     CommentEnd::Closed(close) => {
                         if !skip && skipped == 0 {
                             visitor.comment(&text[self.position + 1..close]);
@@ -481,6 +490,14 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// Where the comment opened at `open` ends (see [`comment_end`]), noting whether the end of
+    /// the text decided it.
+    fn comment_end(&mut self, open: usize) -> CommentEnd {
+        let (end, by_end) = comment_end_told(self.text, open);
+        self.decided_by_end |= by_end;
+        end
+    }
+
     /// Skips a movetext nobody listens to, ending where [`Lexer::movetext`] would end it. Only
     /// the bytes that can end a game or hide one (`{ ; % ( ) [ * -`) are looked at; whether a
     /// `*` or a result pattern stands where a token starts is decided by re-reading its blob
@@ -497,7 +514,7 @@ impl<'a> Lexer<'a> {
             let Some(&byte) = text.get(at) else { break };
             self.position = at;
             match byte {
-                b'{' => match comment_end(text, at) {
+                b'{' => match self.comment_end(at) {
                     CommentEnd::Closed(close) => at = close + 1,
                     CommentEnd::GameStarts(line) => at = line,
                     CommentEnd::EndOfText => at = text.len(),
@@ -568,7 +585,7 @@ impl<'a> Lexer<'a> {
         while blob > movetext && !ends_token(text[blob - 1]) {
             blob -= 1;
         }
-        let mut cursor = Lexer { text, position: blob };
+        let mut cursor = Lexer { text, position: blob, decided_by_end: false };
         if blob > movetext && text[blob - 1] == b'$' {
             // A NAG's digits.
             while cursor.position < text.len() && text[cursor.position].is_ascii_digit() {
@@ -605,7 +622,7 @@ impl<'a> Lexer<'a> {
             if self.text.get(self.position) != Some(&b'{') {
                 return;
             }
-            match comment_end(self.text, self.position) {
+            match self.comment_end(self.position) {
                 CommentEnd::Closed(close) => self.position = close + 1,
                 CommentEnd::GameStarts(_) | CommentEnd::EndOfText => return,
             }
@@ -810,8 +827,21 @@ mod tests {
     }
 
     fn splitter_starts(text: &[u8]) -> Vec<usize> {
+        crate::notation::pgn::Splitter::starts(text)
+    }
+
+    /// The starts the splitter finds when the text comes in pieces cut at `cuts`, each piece
+    /// scanned with the text from the last start on.
+    fn splitter_starts_in_pieces(text: &[u8], cuts: &[usize]) -> Vec<usize> {
+        let mut splitter = crate::notation::pgn::Splitter::default();
         let mut starts = Vec::new();
-        crate::notation::pgn::Splitter::default().scan(text, 0, &mut starts);
+        let mut ends: Vec<usize> = cuts.iter().map(|&cut| cut % (text.len() + 1)).collect();
+        ends.push(text.len());
+        ends.sort_unstable();
+        for to in ends {
+            let from = starts.last().copied().unwrap_or(0).min(to);
+            splitter.scan(&text[from..to], from, to == text.len(), &mut starts);
+        }
         starts
     }
 
@@ -819,18 +849,58 @@ mod tests {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
         #[test]
         fn every_start_the_splitter_finds_is_a_game_the_lexer_reads(
-            parts in proptest::collection::vec(0usize..24, 0..48)
+            parts in proptest::collection::vec(0usize..30, 0..48),
+            cuts in proptest::collection::vec(0usize..400, 0..6),
         ) {
-            const PIECES: [&str; 24] = [
+            const PIECES: [&str; 30] = [
                 "[Event \"x\"]", "[Site \"y\"]", "[Ev", "[", "]", "\n", "\n\n", " ", "{", "}", "(", ")", ";", "%",
-                "e4", "1-0", "*", "\"", "\\", "\u{feff}", "\r", "1.", "$1", "[%clk 0:01]",
+                "e4", "1-0", "*", "\"", "\\", "\u{feff}", "\r", "1.", "$1", "[%clk 0:01]", "\r\n", "\r\r",
+                "[Event", "\t", "1/2-1/2", "0-1",
             ];
             let text: String = parts.iter().map(|&i| PIECES[i]).collect();
             let read = lexer_starts(text.as_bytes());
-            for start in splitter_starts(text.as_bytes()) {
+            let found = splitter_starts(text.as_bytes());
+            for &start in &found {
+                proptest::prop_assert!(read.contains(&start), "{:?}: {} not in {:?}", text, start, read);
+            }
+            let in_pieces = splitter_starts_in_pieces(text.as_bytes(), &cuts);
+            proptest::prop_assert_eq!(&in_pieces, &found, "{:?} cut at {:?}", text, cuts);
+        }
+
+        #[test]
+        fn every_start_found_at_a_result_is_a_game_the_lexer_reads(
+            parts in proptest::collection::vec(0usize..26, 0..64),
+            cuts in proptest::collection::vec(0usize..400, 0..6),
+        ) {
+            const PIECES: [&str; 26] = [
+                "1-0", "0-1", "1/2-1/2", "*", " ", "\n", "\r", "1.", "e4", "Nf3", "(", ")", "{", "}", ";", "%", "$1",
+                "[Event \"x\"]", "[", "\n\n", "2...", "0-0", "--", "\u{BD}-\u{BD}", "!", "x",
+            ];
+            let text: String = parts.iter().map(|&i| PIECES[i]).collect();
+            let read = lexer_starts(text.as_bytes());
+            let mut splitter = crate::notation::pgn::Splitter::looking_for_results_after(4);
+            let mut found = Vec::new();
+            let mut ends: Vec<usize> = cuts.iter().map(|&cut| cut % (text.len() + 1)).collect();
+            ends.push(text.len());
+            ends.sort_unstable();
+            for to in ends {
+                let from = found.last().copied().unwrap_or(0).min(to);
+                splitter.scan(&text.as_bytes()[from..to], from, to == text.len(), &mut found);
+            }
+            proptest::prop_assert!(found.windows(2).all(|pair| pair[0] < pair[1]), "{:?}: {:?}", text, found);
+            for &start in &found {
                 proptest::prop_assert!(read.contains(&start), "{:?}: {} not in {:?}", text, start, read);
             }
         }
+    }
+
+    #[test]
+    fn games_without_tags_are_all_found_at_their_results() {
+        let text = b"1. e4 e5 (1... c5 0-1) 2. Nf3 {1-0} 1-0 1. d4 *\n1. c4 1/2-1/2\r\n e4 0-1 1.Nf3 *";
+        let mut splitter = crate::notation::pgn::Splitter::looking_for_results_after(0);
+        let mut found = Vec::new();
+        splitter.scan(text, 0, true, &mut found);
+        assert_eq!(found, lexer_starts(text));
     }
 
     /// The damage told while reading `text`.
