@@ -62,6 +62,7 @@ fuzz_target!(|data: &[u8]| {
             carried: None,
             keep_played: true,
             positions: None,
+            ends_input: true,
         };
         for record in replay_range(data, &options) {
             assert!(record.start <= record.movetext && record.movetext <= record.end && record.end <= data.len());

@@ -341,6 +341,7 @@ impl Search {
             // Only a sink that writes the games again has a use for their moves.
             keep_played: sink.renderer().is_some(),
             positions: self.options.positions,
+            ends_input: false,
         };
         input.assume_variant(self.options.variant);
         let name = input.name().to_owned();
@@ -353,7 +354,7 @@ impl Search {
             let (text, base, starts, container) = (window.text, window.base, window.starts, window.container);
             let default_variant = self.options.variant.unwrap_or_else(|| container.default_variant());
             let first_game = summary.games + 1;
-            let replay = ReplayOptions { first_game, container, default_variant, ..replay };
+            let replay = ReplayOptions { first_game, container, default_variant, ends_input: window.last, ..replay };
             let merged = self.replay_window(text, starts, &replay, |batches| {
                 let mut merge =
                     Merge { search: self, name: &name, text, base, container, lines, summary, sink: &mut *sink };

@@ -12,6 +12,8 @@ fn cqlq(args: &[&str], stdin: &[u8]) -> Output {
 }
 
 use common::text;
+use cqlq::Query;
+use cqlq::search::{Input, Search, SearchOptions, Summary};
 
 /// A folder of its own for a test's files.
 fn scratch(name: &str) -> PathBuf {
@@ -346,4 +348,85 @@ fn a_comment_quoting_a_game_keeps_its_game_whole() {
         );
         assert!(text(&output.stderr).contains(":10: game 2, ply 1, move '{'"), "{what}: {}", text(&output.stderr));
     }
+}
+
+/// Three games, with tags, comments and results, one with its result on a line of its own.
+const THREE_GAMES: &str = "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
+    [Event \"b\"]\n[Result \"1/2-1/2\"]\n\n1. d4 {a comment} d5 2. c4 (2. Nf3) e6\n1/2-1/2\n\n\
+    [Event \"c\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
+
+#[test]
+fn a_pgn_cut_anywhere_gives_its_last_game_whole_or_reports_it_cut_short() {
+    let options = || SearchOptions { matchcount: (0, None), ..SearchOptions::default() };
+    let search = Search::new(Query::parse("K").unwrap(), options()).unwrap();
+    let run = |bytes: &[u8]| {
+        let mut record = common::Record::default();
+        let mut summary = Summary::default();
+        if let Err(error) = search.run(&mut Input::from_bytes("cut", bytes.to_vec()), &mut record, &mut summary) {
+            // Refused whole: reported too.
+            record.problems.push(error.to_string());
+        }
+        (record, summary)
+    };
+    let (whole, _) = run(THREE_GAMES.as_bytes());
+    assert_eq!(whole.games.len(), 3);
+    assert!(whole.problems.is_empty());
+    // Where each game's text ends: after its result.
+    let ends: Vec<usize> = ["4. Qxf7# 1-0", "1/2-1/2\n\n[Event \"c\"", "Qh4# 0-1"]
+        .iter()
+        .map(|at| THREE_GAMES.find(at).unwrap())
+        .collect();
+    let ends = [ends[0] + 12, ends[1] + 7, ends[2] + 8];
+    let starts = [0, THREE_GAMES.find("[Event \"b\"]").unwrap(), THREE_GAMES.find("[Event \"c\"]").unwrap()];
+    for cut in 1..THREE_GAMES.len() {
+        let (record, _) = run(&THREE_GAMES.as_bytes()[..cut]);
+        let complete = ends.iter().filter(|&&end| end <= cut).count();
+        let begun = starts.iter().filter(|&&start| start < cut).count();
+        if record.problems.first().is_some_and(|problem| problem.starts_with("this does not look like PGN")) {
+            // Too little is left to tell (`[Ev`): the input is refused, which is said too.
+            assert!(complete == 0 && cut < 10, "cut at {cut}: {:?}", record.problems);
+            continue;
+        }
+        assert_eq!(record.games[..complete], whole.games[..complete], "cut at {cut}: the games before are whole");
+        if begun > complete {
+            // The last game is cut: it is reported, on the line of the cut.
+            let line = THREE_GAMES[..cut].trim_end().lines().count();
+            assert_eq!(record.problems.len(), 1, "cut at {cut}: {:?}", record.problems);
+            assert!(record.problems[0].contains(&format!(" line {line} ")), "cut at {cut}: {:?}", record.problems);
+        } else {
+            assert!(record.problems.is_empty(), "cut at {cut}: {:?}", record.problems);
+        }
+    }
+}
+
+#[test]
+fn a_last_game_without_a_result_is_cut_short_unless_it_reads_whole() {
+    let problems = |pgn: &str| {
+        let output = cqlq(&["search", "--count", "-c", "Pe4", "-"], pgn.as_bytes());
+        (text(&output.stdout), text(&output.stderr))
+    };
+    // A list of moves without tags, its last line ended: a whole game, as PGN readers take it.
+    let (count, errors) = problems("1. e4 e5 2. Nf3\n");
+    assert_eq!(count, "1 games matched (3 positions) of 1 games read, 0 with errors\n", "{errors}");
+    // Its last line not ended, a Result tag its movetext lacks, or tags only: cut short.
+    for pgn in ["1. e4 e5 2. Nf3", "[Result \"1-0\"]\n\n1. e4 e5 2. Nf3\n", "[Event \"a\"]\n[Site \"b\"]\n"] {
+        let (count, errors) = problems(pgn);
+        assert!(count.ends_with("1 with errors\n"), "{pgn:?}: {count}");
+        assert!(errors.contains("cut short: the input ends before the game does"), "{pgn:?}: {errors}");
+    }
+    // In the middle of the input, a game without a result is whole.
+    let (count, errors) = problems("[Event \"a\"]\n\n1. e4 e5\n\n[Event \"b\"]\n\n1. e4 *\n");
+    assert_eq!(count, "2 games matched (3 positions) of 2 games read, 0 with errors\n", "{errors}");
+}
+
+#[test]
+fn a_tag_without_its_closing_bracket_is_reported_and_its_game_searched() {
+    let pgn = b"[Event \"a\"\n[Site \"b\"]\n\n1. e4 e5 *\n";
+    let output = cqlq(&["search", "--count", "-c", "Pe4", "-"], pgn);
+    assert_eq!(text(&output.stdout), "1 games matched (2 positions) of 1 games read, 0 with errors\n");
+    assert!(
+        text(&output.stderr).contains("<stdin>:1: warning: game 1: a tag without its closing ']'"),
+        "{}",
+        text(&output.stderr)
+    );
 }

@@ -132,6 +132,19 @@ pub enum Damage {
     StrayClose(u8),
     /// A line opening with `[` that is not a tag pair `[Name "value"]`.
     MalformedTag,
+    /// A tag pair without its closing `]` (`[Name "value"`): it is read all the same.
+    UnclosedTag,
+    /// The input ends inside the game: in its tags, or in its movetext before its result.
+    CutShort,
+}
+
+impl Damage {
+    /// Whether the game is read on after this damage as if it were not there (a tag without
+    /// its `]`): the rest of the game is sound.
+    #[must_use]
+    pub fn is_harmless(self) -> bool {
+        matches!(self, Damage::UnclosedTag)
+    }
 }
 
 impl std::fmt::Display for Damage {
@@ -141,6 +154,8 @@ impl std::fmt::Display for Damage {
             Damage::UnclosedVariation => f.write_str("a variation '(' that is never closed"),
             Damage::StrayClose(byte) => write!(f, "a '{}' that closes nothing", char::from(*byte)),
             Damage::MalformedTag => f.write_str("a tag that is not [Name \"value\"]"),
+            Damage::UnclosedTag => f.write_str("a tag without its closing ']'"),
+            Damage::CutShort => f.write_str("cut short: the input ends before the game does"),
         }
     }
 }
@@ -161,6 +176,8 @@ pub struct GameSpan {
 pub struct Lexer<'a> {
     text: &'a [u8],
     position: usize,
+    /// Whether the end of the text is the end of the input: a game it cuts off is damaged.
+    input_ends: bool,
     /// Whether the end of the text decided where a comment ends (a text cut there may end it
     /// elsewhere once it goes on).
     decided_by_end: bool,
@@ -250,7 +267,20 @@ impl<'a> Lexer<'a> {
     #[must_use]
     pub fn new(text: &'a [u8]) -> Lexer<'a> {
         let position = if text.starts_with(BOM) { 3 } else { 0 };
-        Lexer { text, position, decided_by_end: false }
+        Lexer { text, position, input_ends: false, decided_by_end: false }
+    }
+
+    /// Takes the end of the text for the end of the input: a last game cut off there, in its
+    /// tags or before its result, is told as [`Damage::CutShort`] (while its movetext is read).
+    ///
+    /// A game whose movetext has no result is taken as complete, as PGN readers take it, when
+    /// its last line is whole (a line end follows it) and it has no `Result` tag; a game
+    /// without movetext, or whose `Result` tag gives a result its movetext lacks, or whose
+    /// last line is not ended, is cut short.
+    #[must_use]
+    pub fn ending_the_input(mut self, ends: bool) -> Lexer<'a> {
+        self.input_ends = ends;
+        self
     }
 
     /// Whether the end of the text has decided where a comment ends so far: a text cut there
@@ -275,7 +305,7 @@ impl<'a> Lexer<'a> {
         }
         let start = self.position;
         visitor.begin_game(start);
-        self.tags(visitor);
+        let result_tag = self.tags(visitor);
         self.skip_blanks();
         let movetext = self.position;
         if visitor.begin_movetext(movetext).is_break() {
@@ -285,9 +315,26 @@ impl<'a> Lexer<'a> {
             self.skip_movetext();
             reader.read(self.text, movetext, self.position, visitor);
         } else {
-            self.movetext(visitor);
+            let ended = self.movetext(visitor);
+            if !ended && self.input_ends && self.position == self.text.len() {
+                self.cut_short(start, movetext, result_tag, visitor);
+            }
         }
         Some(GameSpan { start, movetext, end: self.position })
+    }
+
+    /// Tells the visitor that the game starting at `start`, whose movetext starts at
+    /// `movetext` and runs to the end of the input without a result, is cut short (where its
+    /// last byte is), unless it reads as a whole game without a result (see
+    /// [`Lexer::ending_the_input`]).
+    fn cut_short<V: Visitor<'a>>(&self, start: usize, movetext: usize, result_tag: bool, visitor: &mut V) {
+        let text = self.text;
+        let moves = text[movetext..].iter().any(|&byte| !is_blank(byte));
+        let last = text[start..].iter().rposition(|&byte| !is_blank(byte)).map_or(start, |i| start + i + 1);
+        let whole = moves && text[last..].iter().any(|&byte| is_line_end(byte));
+        if result_tag || !whole {
+            visitor.damaged(last, Damage::CutShort);
+        }
     }
 
     fn skip_blanks(&mut self) {
@@ -315,24 +362,41 @@ impl<'a> Lexer<'a> {
 
     /// The tag section: tag pairs up to the movetext, or up to an `[Event` line after a blank
     /// line (the next game's). A tag section begins at the start of a line, or at an `[Event`
-    /// tag: a game that begins in the middle of a line otherwise has movetext only.
-    fn tags<V: Visitor<'a>>(&mut self, visitor: &mut V) {
+    /// tag: a game that begins in the middle of a line otherwise has movetext only. Returns
+    /// whether a `Result` tag was read.
+    fn tags<V: Visitor<'a>>(&mut self, visitor: &mut V) -> bool {
         let first = self.position;
+        let mut result_tag = false;
         if !self.first_on_line() && !is_event_tag(&self.text[first..]) {
-            return;
+            return result_tag;
         }
         loop {
             self.skip_blanks_and_line_comments();
             let at = self.position;
             if self.text.get(at) != Some(&b'[') {
-                return;
+                return result_tag;
             }
             if at > first && is_event_tag(&self.text[at..]) && self.first_on_line() && self.starts_game_here() {
-                return;
+                return result_tag;
             }
             let read = read_tag(self.text, at);
             match read.pair {
-                Some((name, value)) => visitor.tag(&self.text[name.0..name.1], &self.text[value.0..value.1]),
+                Some((name, value)) => {
+                    let name = &self.text[name.0..name.1];
+                    result_tag |= name == b"Result";
+                    visitor.tag(name, &self.text[value.0..value.1]);
+                    // A tag cut by the end of the input is told with the game, cut short.
+                    let cut = self.input_ends && read.end == self.text.len();
+                    if !read.closed && !cut {
+                        visitor.damaged(at, Damage::UnclosedTag);
+                    }
+                }
+                None if self.input_ends
+                    && read.end == self.text.len()
+                    && !self.text.last().is_some_and(|&byte| is_line_end(byte)) =>
+                {
+                    visitor.damaged(at, Damage::CutShort);
+                }
                 None => visitor.damaged(at, Damage::MalformedTag),
             }
             self.position = read.end;
@@ -355,8 +419,9 @@ impl<'a> Lexer<'a> {
         first_on_line(self.text, self.position)
     }
 
-    /// The movetext, up to the end of the text, a tag section, or what follows a result.
-    fn movetext<V: Visitor<'a>>(&mut self, visitor: &mut V) {
+    /// The movetext, up to the end of the text, a tag section, or what follows a result;
+    /// returns whether a result ended it.
+    fn movetext<V: Visitor<'a>>(&mut self, visitor: &mut V) -> bool {
         let mut skip = false;
         let text = self.text;
         // Variations entered, and how deep inside a skipped one we are; where the outermost
@@ -443,7 +508,7 @@ impl<'a> Lexer<'a> {
                 b'*' => {
                     self.position += 1;
                     if self.end_of_game(visitor, b"*", entered + skipped) {
-                        return;
+                        return true;
                     }
                 }
                 b'0'..=b'9' | 0xC2 => {
@@ -457,7 +522,7 @@ impl<'a> Lexer<'a> {
                     }
                     if let Some(result) = self.result() {
                         if self.end_of_game(visitor, result, entered + skipped) {
-                            return;
+                            return true;
                         }
                     } else {
                         let token = self.token();
@@ -488,6 +553,7 @@ impl<'a> Lexer<'a> {
         if entered + skipped > 0 {
             visitor.damaged(outermost, Damage::UnclosedVariation);
         }
+        false
     }
 
     /// Where the comment opened at `open` ends (see [`comment_end`]), noting whether the end of
@@ -585,7 +651,7 @@ impl<'a> Lexer<'a> {
         while blob > movetext && !ends_token(text[blob - 1]) {
             blob -= 1;
         }
-        let mut cursor = Lexer { text, position: blob, decided_by_end: false };
+        let mut cursor = Lexer { text, position: blob, input_ends: false, decided_by_end: false };
         if blob > movetext && text[blob - 1] == b'$' {
             // A NAG's digits.
             while cursor.position < text.len() && text[cursor.position].is_ascii_digit() {

@@ -212,6 +212,8 @@ pub(super) struct TagRead {
     /// The name's and the value's byte ranges (the value as written, escapes in), when the tag
     /// is well formed.
     pub pair: Option<((usize, usize), (usize, usize))>,
+    /// Whether a well-formed tag ends with its `]`.
+    pub closed: bool,
     /// Where reading goes on: after the `]` (or the closing quote), or, for a malformed tag,
     /// at the start of the next line.
     pub end: usize,
@@ -221,7 +223,7 @@ pub(super) struct TagRead {
 /// the value. A tag never runs past its line; a malformed one is skipped to the line's end.
 #[inline]
 pub(super) fn read_tag(text: &[u8], open: usize) -> TagRead {
-    let malformed = || TagRead { pair: None, end: line_end(text, open) };
+    let malformed = || TagRead { pair: None, closed: false, end: line_end(text, open) };
     let name_start = open + 1;
     let mut at = name_start;
     while at < text.len() && is_name_byte(text[at]) {
@@ -247,10 +249,11 @@ pub(super) fn read_tag(text: &[u8], open: usize) -> TagRead {
     while at < text.len() && matches!(text[at], b' ' | b'\t') {
         at += 1;
     }
-    if text.get(at) == Some(&b']') {
+    let closed = text.get(at) == Some(&b']');
+    if closed {
         at += 1;
     }
-    TagRead { pair: Some((name, value)), end: at }
+    TagRead { pair: Some((name, value)), closed, end: at }
 }
 
 #[cfg(test)]
@@ -269,6 +272,8 @@ mod tests {
         let second = read_tag(text, first.end + 1);
         assert_eq!(second.pair, None, "a value never runs past its line");
         assert_eq!(second.end, 29);
+        assert!(first.closed);
+        assert!(!read_tag(b"[A \"1\"\r[B \"2\"]", 0).closed);
         assert_eq!(read_tag(b"[A \"1\r[B \"2\"]", 0).end, 6, "a lone \\r ends the line");
         assert_eq!(read_tag(b"[ \"x\"]", 0).pair, None);
     }
