@@ -86,10 +86,13 @@ pub(crate) fn is_blank(line: &[u8]) -> bool {
     line.iter().all(u8::is_ascii_whitespace)
 }
 
-/// The first line of `head` with content.
+/// The byte order mark, which may open a text.
+pub(crate) const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The first line of `head` with content (a byte order mark opening it left out).
 #[must_use]
 pub(crate) fn first_content_line(head: &[u8]) -> Option<&[u8]> {
-    lines(head).find(|line| !is_blank(line))
+    lines(head.strip_prefix(BOM).unwrap_or(head)).find(|line| !is_blank(line))
 }
 
 /// Moves `at` past the lines that `blank` finds blank; false when nothing follows them.

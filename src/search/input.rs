@@ -24,7 +24,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
-use crate::notation::pgn::{NotPgn, SNIFF_BYTES, Splitter, foreign_compression, sniff_content};
+use crate::notation::pgn::{
+    NotPgn, PREAMBLE_BYTES, SNIFF_BYTES, Splitter, foreign_compression, sniff_content, sniff_wants,
+};
 use crate::notation::{Container, GameSplitter, sniff_container_for};
 use crate::variant::Variant;
 
@@ -226,7 +228,7 @@ fn compressed(head: &[u8]) -> bool {
 
 /// Refuses a text that is no PGN; `whole` when `text` is all of it.
 fn sniff(text: &[u8], whole: bool) -> io::Result<()> {
-    if !whole && text.len() < SNIFF_BYTES {
+    if !whole && text.len() < sniff_wants(text) {
         // A stream's first window after a wait: too little to judge, and what there is reads.
         return Ok(());
     }
@@ -316,10 +318,11 @@ impl Stream {
     }
 
     /// Fills `buffer` with the first bytes of the stream, enough to tell what it holds: until it
-    /// holds [`SNIFF_BYTES`], the stream ends, or its first bytes have waited [`WINDOW_WAIT`].
+    /// holds [`SNIFF_BYTES`] after its preamble (see [`sniff_wants`]), the stream ends, or its
+    /// first bytes have waited [`WINDOW_WAIT`].
     fn head(&mut self, buffer: &mut Vec<u8>) {
         let started = Instant::now();
-        while !self.ended && buffer.len() < SNIFF_BYTES {
+        while !self.ended && buffer.len() < sniff_wants(buffer).min(PREAMBLE_BYTES + SNIFF_BYTES) {
             let Some(wait) = WINDOW_WAIT.checked_sub(started.elapsed()) else { break };
             self.take(buffer, Some(wait));
         }
