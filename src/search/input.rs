@@ -41,11 +41,33 @@ pub const WINDOW_WAIT: Duration = Duration::from_secs(1);
 
 /// The bytes a stream's reader hands over at a time, and how many it may hold ready.
 const CHUNK_BYTES: usize = 64 << 10;
+
+/// The bytes read from a decompressor at a time, into a chunk.
+const READ_PIECE: usize = 8 << 10;
 const CHUNKS_AHEAD: usize = 8;
 
 /// The first bytes of the compressed formats cqlq decompresses.
 const ZSTD_MAGIC: &[u8] = b"\x28\xB5\x2F\xFD";
 const GZIP_MAGIC: &[u8] = b"\x1F\x8B";
+
+/// The largest window a zstd frame may ask for, as a power of two: 2 GiB (zstd's own largest
+/// on 64-bit machines, 1 GiB on 32-bit ones), as `zstd --long=31` writes. A frame asks for its
+/// window in its header, and decoding takes that much memory at most, only for frames that
+/// ask for it (the default limit, 128 MiB, refuses `zstd --long=30` files).
+const ZSTD_WINDOW_LOG_MAX: u32 = if usize::BITS >= 64 { 31 } else { 30 };
+
+/// The compressed format data starts with, if cqlq decompresses it: zstd (a frame, or a
+/// skippable frame, magic 0x184D2A50 to 0x184D2A5F, before one) or gzip.
+fn compression(head: &[u8]) -> Option<&'static str> {
+    let skippable = matches!(head, [0x50..=0x5F, 0x2A, 0x4D, 0x18, ..]);
+    if head.starts_with(ZSTD_MAGIC) || skippable {
+        Some("zstd")
+    } else if head.starts_with(GZIP_MAGIC) {
+        Some("gzip")
+    } else {
+        None
+    }
+}
 
 enum Source {
     Mapped(Option<memmap2::Mmap>),
@@ -223,7 +245,7 @@ fn choose(
 
 /// Whether data starts with the first bytes of a compressed format.
 fn compressed(head: &[u8]) -> bool {
-    head.starts_with(ZSTD_MAGIC) || head.starts_with(GZIP_MAGIC) || foreign_compression(head).is_some()
+    compression(head).is_some() || foreign_compression(head).is_some()
 }
 
 /// Refuses a text that is no PGN; `whole` when `text` is all of it.
@@ -274,14 +296,58 @@ fn mapped_windows(text: &[u8], container: Container, consumed: &AtomicU64, each:
     Ok(())
 }
 
+/// Why a stream ended early: the compressed format it was decoded from, if any, and the error.
+struct Failure {
+    format: Option<&'static str>,
+    error: io::Error,
+}
+
+impl Failure {
+    /// The error of a search whose input failed after `decoded` bytes (decompressed, where it
+    /// is compressed), all of them searched.
+    fn into_error(self, decoded: usize) -> io::Error {
+        let Failure { format, error } = self;
+        if error.get_ref().is_some_and(|inner| inner.is::<NotPgn>()) {
+            return error;
+        }
+        let reason = described(&error);
+        let message = match format {
+            Some(format) if reason.contains("checksum") => format!(
+                "the {format} data fails its checksum after {decoded} bytes of decompressed data ({reason}): it is \
+                 damaged before that point, where it could not tell, so games read from it may be damaged too"
+            ),
+            Some(format) => format!(
+                "the {format} data is cut short or damaged: decoding failed after {decoded} bytes of decompressed \
+                 data ({reason}); the games before were searched"
+            ),
+            None => format!(
+                "the input is cut short or damaged: reading failed after {decoded} bytes ({reason}); the games \
+                 before were searched"
+            ),
+        };
+        io::Error::new(error.kind(), message)
+    }
+}
+
+/// An error in words, as messages give it: lowercase, without the system's error number.
+fn described(error: &io::Error) -> String {
+    let text = error.to_string();
+    let text = match text.find(" (os error ") {
+        Some(at) => &text[..at],
+        None => &text,
+    };
+    let mut chars = text.chars();
+    chars.next().map(|first| first.to_lowercase().chain(chars).collect()).unwrap_or_default()
+}
+
 /// A stream read by a thread of its own, in chunks.
 struct Stream {
-    chunks: Receiver<io::Result<Vec<u8>>>,
+    chunks: Receiver<Result<Vec<u8>, Failure>>,
     /// Chunks taken, handed back to the reader to fill again.
     emptied: SyncSender<Vec<u8>>,
     ended: bool,
     /// Why the stream ended early, if it did.
-    failure: Option<io::Error>,
+    failure: Option<Failure>,
 }
 
 impl Stream {
@@ -308,8 +374,8 @@ impl Stream {
                 buffer.extend_from_slice(&chunk);
                 let _ = self.emptied.try_send(chunk);
             }
-            Ok(Err(error)) => {
-                self.failure = Some(error);
+            Ok(Err(failure)) => {
+                self.failure = Some(failure);
                 self.ended = true;
             }
             Err(RecvTimeoutError::Disconnected) => self.ended = true,
@@ -353,7 +419,7 @@ impl Stream {
 /// The reading end of a [`Stream`]: sends chunks of the stream, and fills again the chunks
 /// handed back.
 struct Chunker {
-    sender: SyncSender<io::Result<Vec<u8>>>,
+    sender: SyncSender<Result<Vec<u8>, Failure>>,
     to_fill: Receiver<Vec<u8>>,
 }
 
@@ -363,44 +429,72 @@ impl Chunker {
     fn read(self, mut reader: Counting) {
         let mut head = Vec::with_capacity(8);
         if let Err(error) = (&mut reader).take(6).read_to_end(&mut head) {
-            let _ = self.sender.send(Err(error));
+            let _ = self.sender.send(Err(Failure { format: None, error }));
             return;
         }
+        let format = compression(&head);
         let whole = io::Cursor::new(head.clone()).chain(reader);
-        let decoded: Box<dyn Read> = if head.starts_with(ZSTD_MAGIC) {
-            match zstd::stream::read::Decoder::new(whole) {
-                Ok(decoder) => Box::new(decoder),
-                Err(error) => {
-                    let _ = self.sender.send(Err(error));
-                    return;
-                }
-            }
-        } else if head.starts_with(GZIP_MAGIC) {
-            Box::new(flate2::read::MultiGzDecoder::new(whole))
-        } else if let Some(format) = foreign_compression(&head) {
-            let _ = self.sender.send(Err(io::Error::new(io::ErrorKind::InvalidData, NotPgn::Compressed(format))));
-            return;
-        } else {
-            Box::new(whole)
+        let decoded: io::Result<Box<dyn Read>> = match format {
+            Some("zstd") => zstd::stream::read::Decoder::new(whole).and_then(|mut decoder| {
+                decoder.window_log_max(ZSTD_WINDOW_LOG_MAX)?;
+                Ok(Box::new(decoder) as Box<dyn Read>)
+            }),
+            Some(_) => Ok(Box::new(flate2::read::MultiGzDecoder::new(whole))),
+            None => match foreign_compression(&head) {
+                Some(foreign) => Err(io::Error::new(io::ErrorKind::InvalidData, NotPgn::Compressed(foreign))),
+                None => Ok(Box::new(whole)),
+            },
         };
-        self.send(decoded);
+        match decoded {
+            Ok(decoded) => self.send(decoded, format),
+            Err(error) => {
+                let _ = self.sender.send(Err(Failure { format, error }));
+            }
+        }
     }
 
-    fn send(&self, mut decoded: Box<dyn Read>) {
+    /// Sends the chunks of `decoded`, decompressed from `format` where it is. A chunk is
+    /// filled a read at a time and sent once full, or as soon as a read gives less than asked
+    /// (a slow stream's bytes go on at once). A decompressor that fails drops what it decoded
+    /// in the read that failed: it is read a piece of [`READ_PIECE`] at a time, which keeps
+    /// that loss small, so that where decoding failed is told more closely.
+    fn send(&self, mut decoded: Box<dyn Read>, format: Option<&'static str>) {
+        let piece_bytes = if format.is_some() { READ_PIECE } else { CHUNK_BYTES };
         loop {
             let mut chunk = self.to_fill.try_recv().unwrap_or_default();
             chunk.resize(CHUNK_BYTES, 0);
-            let read = match decoded.read(&mut chunk) {
-                Ok(0) => return,
-                Ok(read) => read,
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-                Err(error) => {
-                    let _ = self.sender.send(Err(error));
-                    return;
+            let mut filled = 0;
+            let mut failure = None;
+            let mut ended = false;
+            while filled < CHUNK_BYTES {
+                let piece = (filled + piece_bytes).min(CHUNK_BYTES);
+                match decoded.read(&mut chunk[filled..piece]) {
+                    Ok(0) => {
+                        ended = true;
+                        break;
+                    }
+                    Ok(read) => {
+                        filled += read;
+                        if filled < piece {
+                            break;
+                        }
+                    }
+                    Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                    Err(error) => {
+                        failure = Some(Failure { format, error });
+                        break;
+                    }
                 }
-            };
-            chunk.truncate(read);
-            if self.sender.send(Ok(chunk)).is_err() {
+            }
+            chunk.truncate(filled);
+            if filled > 0 && self.sender.send(Ok(chunk)).is_err() {
+                return;
+            }
+            if let Some(failure) = failure {
+                let _ = self.sender.send(Err(failure));
+                return;
+            }
+            if ended {
                 return;
             }
         }
@@ -460,11 +554,7 @@ fn stream_windows(
         base = next;
     }
     match stream.failure {
-        Some(error) if error.get_ref().is_some_and(|inner| inner.is::<NotPgn>()) => Err(error),
-        Some(error) => Err(io::Error::new(
-            error.kind(),
-            format!("cut short or damaged after {base} bytes of games ({error}); the games before were searched"),
-        )),
+        Some(failure) => Err(failure.into_error(base)),
         None => Ok(()),
     }
 }

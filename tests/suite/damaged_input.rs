@@ -510,3 +510,68 @@ fn text_that_is_no_notation_is_refused_with_what_it_begins_with() {
     assert!(errors.contains("begin with \"Shopping list\""), "{errors}");
     assert!(errors.contains("say in which notation with --notation (pgn, xdecor-raw, xdecor, laser)"), "{errors}");
 }
+
+#[test]
+fn zstd_with_a_long_window_or_a_skippable_frame_is_read() {
+    let pgn = games();
+    let plain = cqlq(&["search", "--count", "-c", "Ra-h7", "-"], &pgn);
+    // As `zstd --long=30` writes it: a frame asking for a window of 1 GiB.
+    let mut encoder = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+    encoder.long_distance_matching(true).unwrap();
+    encoder.window_log(30).unwrap();
+    encoder.write_all(&pgn).unwrap();
+    let long = encoder.finish().unwrap();
+    let mut decoder = zstd::stream::read::Decoder::new(&long[..]).unwrap();
+    let mut sink = Vec::new();
+    assert!(std::io::Read::read_to_end(&mut decoder, &mut sink).is_err(), "the default limit refuses it");
+    // A skippable frame (magic 0x184D2A5x, its length, anything) before the data.
+    let mut skippable = vec![0x53, 0x2A, 0x4D, 0x18, 5, 0, 0, 0];
+    skippable.extend_from_slice(b"notes");
+    skippable.extend_from_slice(&compressed("zst"));
+    let dir = scratch("zstd");
+    for (what, data) in [("long window", long), ("skippable frame", skippable)] {
+        let file = path(&dir, "games.pgn.zst");
+        std::fs::write(&file, &data).unwrap();
+        for (how, output) in [
+            ("stream", cqlq(&["search", "--count", "-c", "Ra-h7", "-"], &data)),
+            ("file", cqlq(&["search", "--count", "-c", "Ra-h7", &file], b"")),
+        ] {
+            assert_eq!(output.stdout, plain.stdout, "{what} from a {how}: {}", text(&output.stderr));
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn damaged_gzip_is_reported_where_decoding_failed_in_decompressed_bytes() {
+    let pgn = games();
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::none());
+    encoder.write_all(&pgn).unwrap();
+    let stored = encoder.finish().unwrap();
+    // Stored blocks after the 10-byte header: a block's header byte, its length, the length's
+    // complement, its bytes. The second block's lengths made to disagree: decoding fails
+    // after the first block.
+    let first = usize::from(u16::from_le_bytes([stored[11], stored[12]]));
+    let mut damaged = stored.clone();
+    damaged[10 + 5 + first + 3] ^= 0xFF;
+    let output = cqlq(&["search", "--count", "-c", "Ra-h7", "-"], &damaged);
+    let errors = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{errors}");
+    let said = "the gzip data is cut short or damaged: decoding failed after ";
+    let after = errors.find(said).map(|at| &errors[at + said.len()..]).unwrap_or_else(|| panic!("{errors}"));
+    assert!(after.contains(" bytes of decompressed data (corrupt deflate stream)"), "{errors}");
+    let decoded: usize = after.split(' ').next().unwrap().parse().unwrap();
+    // Not the end of the data: where the decoder failed (which reads its input ahead, and
+    // fails as soon as it reads the damaged bytes).
+    assert!(decoded <= first, "{decoded} bytes told, {first} sound: {errors}");
+    // Damage that only its checksum tells is said so, at the end of the data.
+    let mut crc = stored;
+    let at = crc.len() - 8;
+    crc[at] ^= 1;
+    let output = cqlq(&["search", "--count", "-c", "Ra-h7", "-"], &crc);
+    let errors = text(&output.stderr);
+    assert!(
+        errors.contains(&format!("the gzip data fails its checksum after {} bytes of decompressed data", pgn.len())),
+        "{errors}"
+    );
+}
