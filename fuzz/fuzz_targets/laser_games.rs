@@ -42,6 +42,7 @@ fn check(text: &[u8], container: Container) {
         carried: None,
         keep_played: true,
         positions: Some(PositionsFormat::Tsv),
+        ends_input: false,
     };
     for record in replay_range(text, &options) {
         assert!(record.start <= record.movetext && record.movetext <= record.end && record.end <= text.len());
@@ -74,7 +75,7 @@ fuzz_target!(|data: &[u8]| {
         check(&text, Container::Pgn);
     } else {
         let mut starts = Vec::new();
-        LIST_FORMAT.splitter().scan(body, 0, &mut starts);
+        LIST_FORMAT.splitter().scan(body, 0, true, &mut starts);
         let mut at = 0;
         let read: Vec<usize> =
             std::iter::from_fn(|| LIST_FORMAT.next_game(body, &mut at, &mut Spans)).map(|span| span.start).collect();

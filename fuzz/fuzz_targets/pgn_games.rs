@@ -39,8 +39,7 @@ fn plans() -> &'static Plans {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let mut starts = Vec::new();
-    Splitter::default().scan(data, 0, &mut starts);
+    let starts = Splitter::starts(data);
     assert!(starts.windows(2).all(|pair| pair[0] < pair[1]), "game starts in order");
     let skipped = spans(data, true);
     let mut read = Lexer::new(data);
@@ -63,6 +62,7 @@ fuzz_target!(|data: &[u8]| {
             carried: None,
             keep_played: true,
             positions: None,
+            ends_input: true,
         };
         for record in replay_range(data, &options) {
             assert!(record.start <= record.movetext && record.movetext <= record.end && record.end <= data.len());

@@ -1,6 +1,7 @@
 //! Notation readers and writers.
 //!
 //! - [`fen`]: FEN for every variant (X-FEN and Shredder castling, Crazyhouse hands, big boards).
+//! - [`lines`]: lines of any text, ended by `\n`, `\r\n` or a lone `\r`.
 //! - [`crochess`]: Croatian Chess setup strings.
 //! - [`laser`]: Laser Chess Setup Notation.
 //! - [`pgn`]: the PGN container: splitting games, reading tags and movetext.
@@ -16,7 +17,7 @@
 pub mod crochess;
 pub mod fen;
 pub mod laser;
-mod lines;
+pub mod lines;
 pub mod pgn;
 pub mod position_string;
 mod reader;

@@ -107,11 +107,15 @@ pub trait MovetextReader: Sync + fmt::Debug {
     fn read<'a>(&self, text: &'a [u8], start: usize, end: usize, visitor: &mut dyn Visitor<'a>);
 }
 
-/// Finds where the games of a native file start, a whole line at a time.
+/// Finds where the games of a file start, reading it a piece at a time (whole lines or not), in
+/// time linear in its length.
 pub trait GameSplitter: Send {
-    /// Scans text made of whole lines (a window of the input starting at byte `base` of it) and
-    /// pushes the input offsets where games start.
-    fn scan(&mut self, text: &[u8], base: usize, starts: &mut Vec<usize>);
+    /// Scans on from where the last call stopped through `text`, the input from offset `base`
+    /// to what has been read of it so far (all of it when `complete`), and pushes the input
+    /// offsets where games start, in order. `text` holds the input from the last start pushed
+    /// on (from its beginning before the first). The scan may stop short of the end of `text`
+    /// where it needs more bytes to decide: the next call goes on from there.
+    fn scan(&mut self, text: &[u8], base: usize, complete: bool, starts: &mut Vec<usize>);
 }
 
 /// A file format of games in a notation's own terms, not PGN.

@@ -9,7 +9,6 @@ use std::borrow::Cow;
 use std::io;
 use std::ops::ControlFlow;
 
-use memchr::memchr_iter;
 use rayon::prelude::*;
 
 use super::input::Input;
@@ -19,6 +18,7 @@ use super::replay::{
     Carried, GameErrorKind, GameNote, GameRecord, GameWarning, MatchedPly, ReplayOptions, replay_ranges,
 };
 use crate::notation::Container;
+use crate::notation::lines::count_line_ends;
 use crate::query::Query;
 use crate::query::ast::Header;
 use crate::rules::classical::Move;
@@ -363,6 +363,7 @@ impl Search {
             // Only a sink that writes the games again has a use for their moves.
             keep_played: sink.renderer().is_some(),
             positions: self.options.positions,
+            ends_input: false,
         };
         input.assume_variant(self.options.variant);
         let name = input.name().to_owned();
@@ -371,9 +372,11 @@ impl Search {
         let mut lines = 0u64;
         let mut outcome = ControlFlow::Continue(());
         let mut output_error = None;
-        let read = input.windows(|text, base, starts, container| {
+        let read = input.windows(|window| {
+            let (text, base, starts, container) = (window.text, window.base, window.starts, window.container);
             let default_variant = self.options.variant.unwrap_or_else(|| container.default_variant());
-            let replay = ReplayOptions { first_game: summary.games + 1, container, default_variant, ..replay };
+            let first_game = summary.games + 1;
+            let replay = ReplayOptions { first_game, container, default_variant, ends_input: window.last, ..replay };
             let merged = self.replay_window(text, starts, &replay, |batches| {
                 let mut merge =
                     Merge { search: self, name: &name, text, base, container, lines, summary, sink: &mut *sink };
@@ -489,7 +492,7 @@ impl Batch {
         let mut counted_to = first;
         let mut count_to = |offset: usize| {
             let offset = offset.clamp(counted_to, last);
-            newlines += memchr_iter(b'\n', &text[counted_to..offset]).count() as u64;
+            newlines += count_line_ends(text, counted_to, offset);
             counted_to = offset;
             newlines
         };

@@ -24,25 +24,50 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
-use memchr::memrchr;
-
-use crate::notation::pgn::{NotPgn, SNIFF_BYTES, Splitter, foreign_compression, sniff_content};
+use crate::notation::pgn::{
+    NotPgn, PREAMBLE_BYTES, SNIFF_BYTES, Splitter, foreign_compression, sniff_content, sniff_wants,
+};
 use crate::notation::{Container, GameSplitter, sniff_container_for};
 use crate::variant::Variant;
 
 /// About how many bytes a window holds (a game longer than this makes its window longer).
 pub const WINDOW_BYTES: usize = 8 << 20;
 
+/// The most games a window holds (tiny games would otherwise make a window of millions).
+pub const WINDOW_GAMES: usize = 1 << 16;
+
 /// The longest the bytes of a stream wait before they are searched.
 pub const WINDOW_WAIT: Duration = Duration::from_secs(1);
 
 /// The bytes a stream's reader hands over at a time, and how many it may hold ready.
 const CHUNK_BYTES: usize = 64 << 10;
+
+/// The bytes read from a decompressor at a time, into a chunk.
+const READ_PIECE: usize = 8 << 10;
 const CHUNKS_AHEAD: usize = 8;
 
 /// The first bytes of the compressed formats cqlq decompresses.
 const ZSTD_MAGIC: &[u8] = b"\x28\xB5\x2F\xFD";
 const GZIP_MAGIC: &[u8] = b"\x1F\x8B";
+
+/// The largest window a zstd frame may ask for, as a power of two: 2 GiB (zstd's own largest
+/// on 64-bit machines, 1 GiB on 32-bit ones), as `zstd --long=31` writes. A frame asks for its
+/// window in its header, and decoding takes that much memory at most, only for frames that
+/// ask for it (the default limit, 128 MiB, refuses `zstd --long=30` files).
+const ZSTD_WINDOW_LOG_MAX: u32 = if usize::BITS >= 64 { 31 } else { 30 };
+
+/// The compressed format data starts with, if cqlq decompresses it: zstd (a frame, or a
+/// skippable frame, magic 0x184D2A50 to 0x184D2A5F, before one) or gzip.
+fn compression(head: &[u8]) -> Option<&'static str> {
+    let skippable = matches!(head, [0x50..=0x5F, 0x2A, 0x4D, 0x18, ..]);
+    if head.starts_with(ZSTD_MAGIC) || skippable {
+        Some("zstd")
+    } else if head.starts_with(GZIP_MAGIC) {
+        Some("gzip")
+    } else {
+        None
+    }
+}
 
 enum Source {
     Mapped(Option<memmap2::Mmap>),
@@ -160,25 +185,21 @@ impl Input {
         self.consumed.clone()
     }
 
-    /// Calls `each` with windows of whole games, in order: the window's bytes, its offset in
-    /// the input, the offsets (within the window) where its games start, and how the input
-    /// holds its games. While `each` works on a window, the next one is read and cut on another
-    /// thread.
+    /// Calls `each` with windows of whole games, in order (see [`Window`]). While `each` works
+    /// on a window, the next one is read and cut on another thread.
     ///
     /// Fails before the first window when the input is taken for PGN and is none (the error
     /// holds a [`NotPgn`]), and after the last one when a stream could not be read to its end.
     pub fn windows<F>(&mut self, mut each: F) -> io::Result<()>
     where
-        F: FnMut(&[u8], u64, &[usize], Container) -> io::Result<ControlFlow<()>>,
+        F: FnMut(&Window<'_>) -> io::Result<ControlFlow<()>>,
     {
         let forced = (self.container, self.variant);
         match &mut self.source {
             Source::Mapped(map) => {
                 let text = map.as_deref().unwrap_or(&[]);
                 let container = choose(forced, text, true)?;
-                mapped_windows(text, container, &self.consumed, &mut |text, base, starts| {
-                    each(text, base, starts, container)
-                })
+                mapped_windows(text, container, &self.consumed, &mut each)
             }
             Source::Stream(reader) => {
                 let reader = std::mem::replace(reader, Box::new(io::empty()));
@@ -187,6 +208,22 @@ impl Input {
             }
         }
     }
+}
+
+/// A window of whole games of an input.
+#[derive(Clone, Copy, Debug)]
+pub struct Window<'a> {
+    /// The window's bytes.
+    pub text: &'a [u8],
+    /// Its offset in the input.
+    pub base: u64,
+    /// The offsets (within the window) where its games start; the bytes before the first hold
+    /// none, or games the splitter left to the reader.
+    pub starts: &'a [usize],
+    /// How the input holds its games.
+    pub container: Container,
+    /// Whether the window runs to the end of the input (of what could be read of it).
+    pub last: bool,
 }
 
 /// How a text (or the first bytes of it, `whole` when it is all of it) holds games: as the
@@ -208,23 +245,20 @@ fn choose(
 
 /// Whether data starts with the first bytes of a compressed format.
 fn compressed(head: &[u8]) -> bool {
-    head.starts_with(ZSTD_MAGIC) || head.starts_with(GZIP_MAGIC) || foreign_compression(head).is_some()
+    compression(head).is_some() || foreign_compression(head).is_some()
 }
 
 /// Refuses a text that is no PGN; `whole` when `text` is all of it.
 fn sniff(text: &[u8], whole: bool) -> io::Result<()> {
-    if !whole && text.len() < SNIFF_BYTES {
+    if !whole && text.len() < sniff_wants(text) {
         // A stream's first window after a wait: too little to judge, and what there is reads.
         return Ok(());
     }
     sniff_content(text).map_err(|not_pgn: NotPgn| io::Error::new(io::ErrorKind::InvalidData, not_pgn))
 }
 
-/// The callback of [`Input::windows`], once the container is known.
-type Each<'f> = dyn FnMut(&[u8], u64, &[usize]) -> io::Result<ControlFlow<()>> + 'f;
-
-/// The callback of [`Input::windows`], told the container too.
-type EachWithContainer<'f> = dyn FnMut(&[u8], u64, &[usize], Container) -> io::Result<ControlFlow<()>> + 'f;
+/// The callback of [`Input::windows`].
+type Each<'f> = dyn FnMut(&Window<'_>) -> io::Result<ControlFlow<()>> + 'f;
 
 /// Runs `work` on this thread and `ahead` on another, and returns both results.
 fn overlapped<A: Send, W>(work: impl FnOnce() -> W, ahead: impl FnOnce() -> A + Send) -> (W, A) {
@@ -243,10 +277,12 @@ fn mapped_windows(text: &[u8], container: Container, consumed: &AtomicU64, each:
     let mut starts = cutter.take_starts(0, end);
     while base < text.len() {
         let next = end;
+        let window =
+            Window { text: &text[base..end], base: base as u64, starts: &starts, container, last: end == text.len() };
         let (flow, (returned, next_end, next_starts)) = overlapped(
-            || each(&text[base..end], base as u64, &starts),
+            || each(&window),
             move || {
-                let end = if next < text.len() { cutter.cut_mapped(&text[next..], next) } else { next };
+                let end = if next < text.len() { cutter.cut_mapped(text, next) } else { next };
                 let starts = cutter.take_starts(next, end);
                 (cutter, end, starts)
             },
@@ -260,14 +296,58 @@ fn mapped_windows(text: &[u8], container: Container, consumed: &AtomicU64, each:
     Ok(())
 }
 
+/// Why a stream ended early: the compressed format it was decoded from, if any, and the error.
+struct Failure {
+    format: Option<&'static str>,
+    error: io::Error,
+}
+
+impl Failure {
+    /// The error of a search whose input failed after `decoded` bytes (decompressed, where it
+    /// is compressed), all of them searched.
+    fn into_error(self, decoded: usize) -> io::Error {
+        let Failure { format, error } = self;
+        if error.get_ref().is_some_and(|inner| inner.is::<NotPgn>()) {
+            return error;
+        }
+        let reason = described(&error);
+        let message = match format {
+            Some(format) if reason.contains("checksum") => format!(
+                "the {format} data fails its checksum after {decoded} bytes of decompressed data ({reason}): it is \
+                 damaged before that point, where it could not tell, so games read from it may be damaged too"
+            ),
+            Some(format) => format!(
+                "the {format} data is cut short or damaged: decoding failed after {decoded} bytes of decompressed \
+                 data ({reason}); the games before were searched"
+            ),
+            None => format!(
+                "the input is cut short or damaged: reading failed after {decoded} bytes ({reason}); the games \
+                 before were searched"
+            ),
+        };
+        io::Error::new(error.kind(), message)
+    }
+}
+
+/// An error in words, as messages give it: lowercase, without the system's error number.
+fn described(error: &io::Error) -> String {
+    let text = error.to_string();
+    let text = match text.find(" (os error ") {
+        Some(at) => &text[..at],
+        None => &text,
+    };
+    let mut chars = text.chars();
+    chars.next().map(|first| first.to_lowercase().chain(chars).collect()).unwrap_or_default()
+}
+
 /// A stream read by a thread of its own, in chunks.
 struct Stream {
-    chunks: Receiver<io::Result<Vec<u8>>>,
+    chunks: Receiver<Result<Vec<u8>, Failure>>,
     /// Chunks taken, handed back to the reader to fill again.
     emptied: SyncSender<Vec<u8>>,
     ended: bool,
     /// Why the stream ended early, if it did.
-    failure: Option<io::Error>,
+    failure: Option<Failure>,
 }
 
 impl Stream {
@@ -294,8 +374,8 @@ impl Stream {
                 buffer.extend_from_slice(&chunk);
                 let _ = self.emptied.try_send(chunk);
             }
-            Ok(Err(error)) => {
-                self.failure = Some(error);
+            Ok(Err(failure)) => {
+                self.failure = Some(failure);
                 self.ended = true;
             }
             Err(RecvTimeoutError::Disconnected) => self.ended = true,
@@ -304,10 +384,11 @@ impl Stream {
     }
 
     /// Fills `buffer` with the first bytes of the stream, enough to tell what it holds: until it
-    /// holds [`SNIFF_BYTES`], the stream ends, or its first bytes have waited [`WINDOW_WAIT`].
+    /// holds [`SNIFF_BYTES`] after its preamble (see [`sniff_wants`]), the stream ends, or its
+    /// first bytes have waited [`WINDOW_WAIT`].
     fn head(&mut self, buffer: &mut Vec<u8>) {
         let started = Instant::now();
-        while !self.ended && buffer.len() < SNIFF_BYTES {
+        while !self.ended && buffer.len() < sniff_wants(buffer).min(PREAMBLE_BYTES + SNIFF_BYTES) {
             let Some(wait) = WINDOW_WAIT.checked_sub(started.elapsed()) else { break };
             self.take(buffer, Some(wait));
         }
@@ -338,7 +419,7 @@ impl Stream {
 /// The reading end of a [`Stream`]: sends chunks of the stream, and fills again the chunks
 /// handed back.
 struct Chunker {
-    sender: SyncSender<io::Result<Vec<u8>>>,
+    sender: SyncSender<Result<Vec<u8>, Failure>>,
     to_fill: Receiver<Vec<u8>>,
 }
 
@@ -348,44 +429,72 @@ impl Chunker {
     fn read(self, mut reader: Counting) {
         let mut head = Vec::with_capacity(8);
         if let Err(error) = (&mut reader).take(6).read_to_end(&mut head) {
-            let _ = self.sender.send(Err(error));
+            let _ = self.sender.send(Err(Failure { format: None, error }));
             return;
         }
+        let format = compression(&head);
         let whole = io::Cursor::new(head.clone()).chain(reader);
-        let decoded: Box<dyn Read> = if head.starts_with(ZSTD_MAGIC) {
-            match zstd::stream::read::Decoder::new(whole) {
-                Ok(decoder) => Box::new(decoder),
-                Err(error) => {
-                    let _ = self.sender.send(Err(error));
-                    return;
-                }
-            }
-        } else if head.starts_with(GZIP_MAGIC) {
-            Box::new(flate2::read::MultiGzDecoder::new(whole))
-        } else if let Some(format) = foreign_compression(&head) {
-            let _ = self.sender.send(Err(io::Error::new(io::ErrorKind::InvalidData, NotPgn::Compressed(format))));
-            return;
-        } else {
-            Box::new(whole)
+        let decoded: io::Result<Box<dyn Read>> = match format {
+            Some("zstd") => zstd::stream::read::Decoder::new(whole).and_then(|mut decoder| {
+                decoder.window_log_max(ZSTD_WINDOW_LOG_MAX)?;
+                Ok(Box::new(decoder) as Box<dyn Read>)
+            }),
+            Some(_) => Ok(Box::new(flate2::read::MultiGzDecoder::new(whole))),
+            None => match foreign_compression(&head) {
+                Some(foreign) => Err(io::Error::new(io::ErrorKind::InvalidData, NotPgn::Compressed(foreign))),
+                None => Ok(Box::new(whole)),
+            },
         };
-        self.send(decoded);
+        match decoded {
+            Ok(decoded) => self.send(decoded, format),
+            Err(error) => {
+                let _ = self.sender.send(Err(Failure { format, error }));
+            }
+        }
     }
 
-    fn send(&self, mut decoded: Box<dyn Read>) {
+    /// Sends the chunks of `decoded`, decompressed from `format` where it is. A chunk is
+    /// filled a read at a time and sent once full, or as soon as a read gives less than asked
+    /// (a slow stream's bytes go on at once). A decompressor that fails drops what it decoded
+    /// in the read that failed: it is read a piece of [`READ_PIECE`] at a time, which keeps
+    /// that loss small, so that where decoding failed is told more closely.
+    fn send(&self, mut decoded: Box<dyn Read>, format: Option<&'static str>) {
+        let piece_bytes = if format.is_some() { READ_PIECE } else { CHUNK_BYTES };
         loop {
             let mut chunk = self.to_fill.try_recv().unwrap_or_default();
             chunk.resize(CHUNK_BYTES, 0);
-            let read = match decoded.read(&mut chunk) {
-                Ok(0) => return,
-                Ok(read) => read,
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-                Err(error) => {
-                    let _ = self.sender.send(Err(error));
-                    return;
+            let mut filled = 0;
+            let mut failure = None;
+            let mut ended = false;
+            while filled < CHUNK_BYTES {
+                let piece = (filled + piece_bytes).min(CHUNK_BYTES);
+                match decoded.read(&mut chunk[filled..piece]) {
+                    Ok(0) => {
+                        ended = true;
+                        break;
+                    }
+                    Ok(read) => {
+                        filled += read;
+                        if filled < piece {
+                            break;
+                        }
+                    }
+                    Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                    Err(error) => {
+                        failure = Some(Failure { format, error });
+                        break;
+                    }
                 }
-            };
-            chunk.truncate(read);
-            if self.sender.send(Ok(chunk)).is_err() {
+            }
+            chunk.truncate(filled);
+            if filled > 0 && self.sender.send(Ok(chunk)).is_err() {
+                return;
+            }
+            if let Some(failure) = failure {
+                let _ = self.sender.send(Err(failure));
+                return;
+            }
+            if ended {
                 return;
             }
         }
@@ -409,7 +518,7 @@ impl Read for Counting {
 fn stream_windows(
     mut stream: Stream,
     forced: (Option<Container>, Option<&'static Variant>),
-    each: &mut EachWithContainer<'_>,
+    each: &mut Each<'_>,
 ) -> io::Result<()> {
     let mut current: Vec<u8> = Vec::with_capacity(WINDOW_BYTES + CHUNK_BYTES);
     let mut spare: Vec<u8> = Vec::with_capacity(WINDOW_BYTES + CHUNK_BYTES);
@@ -427,8 +536,11 @@ fn stream_windows(
         spare.clear();
         spare.extend_from_slice(&current[used..]);
         let next = end;
+        // The window runs to the end once the stream has ended and left nothing after it.
+        let last = stream.ended && used == current.len();
+        let window = Window { text: &current[..used], base: base as u64, starts: &starts, container, last };
         let (flow, (returned, next_end)) = overlapped(
-            || each(&current[..used], base as u64, &starts, container),
+            || each(&window),
             || {
                 let next_end = stream.gather(&mut cutter, &mut spare, next);
                 (cutter, next_end)
@@ -442,11 +554,7 @@ fn stream_windows(
         base = next;
     }
     match stream.failure {
-        Some(error) if error.get_ref().is_some_and(|inner| inner.is::<NotPgn>()) => Err(error),
-        Some(error) => Err(io::Error::new(
-            error.kind(),
-            format!("cut short or damaged after {base} bytes of games ({error}); the games before were searched"),
-        )),
+        Some(failure) => Err(failure.into_error(base)),
         None => Ok(()),
     }
 }
@@ -456,8 +564,8 @@ struct Cutter {
     splitter: Box<dyn GameSplitter>,
     /// Game starts found, as input offsets.
     starts: Vec<usize>,
-    /// How far the input was scanned, as an input offset.
-    scanned: usize,
+    /// How far the input was given to the splitter, as an input offset.
+    given: usize,
 }
 
 impl Cutter {
@@ -467,43 +575,51 @@ impl Cutter {
             Container::Pgn => Box::new(Splitter::default()),
             Container::Native(format) => format.splitter(),
         };
-        Cutter { splitter, starts: Vec::new(), scanned: 0 }
+        Cutter { splitter, starts: Vec::new(), given: 0 }
     }
 
-    /// `text` is the rest of a mapped input, from input offset `base`: scans on until a game
-    /// starts at least a window's size in, and returns that start (or the end of the input).
+    /// `text` is the whole of a mapped input, and its window starts at `base`: scans on, a
+    /// window's size at a time, until a game starts at least a window's size in, and returns
+    /// that start (or the start that ends a window of [`WINDOW_GAMES`], or the end of the
+    /// input).
     fn cut_mapped(&mut self, text: &[u8], base: usize) -> usize {
         loop {
-            let from = self.scanned - base;
-            if from >= text.len() {
-                return base + text.len();
+            if let Some(end) = self.full_window(base) {
+                return end;
             }
-            // Whole lines only: up to the first line end past a window's size.
-            let limit = (from + WINDOW_BYTES).min(text.len());
-            let to = memchr::memchr(b'\n', &text[limit..]).map_or(text.len(), |i| limit + i + 1);
-            self.splitter.scan(&text[from..to], base + from, &mut self.starts);
-            self.scanned = base + to;
             if let Some(&last) = self.starts.last()
                 && last >= base + WINDOW_BYTES
             {
                 return last;
             }
+            if self.given >= text.len() {
+                return text.len();
+            }
+            let to = (self.given + WINDOW_BYTES).min(text.len());
+            self.splitter.scan(&text[..to], 0, to == text.len(), &mut self.starts);
+            self.given = to;
         }
     }
 
-    /// `buffer` holds the stream from input offset `base` on: scans its new whole lines and
-    /// returns where the complete games in it end (`base` when none is complete yet).
-    fn cut_stream(&mut self, buffer: &[u8], base: usize, eof: bool) -> usize {
-        let from = self.scanned - base;
-        let to = if eof { buffer.len() } else { memrchr(b'\n', &buffer[from..]).map_or(from, |i| from + i + 1) };
-        if to > from {
-            self.splitter.scan(&buffer[from..to], base + from, &mut self.starts);
-            self.scanned = base + to;
+    /// `buffer` holds the stream from input offset `base` on (`ended` when that is all of it):
+    /// scans its new bytes and returns where the complete games in it end (`base` when none is
+    /// complete yet).
+    fn cut_stream(&mut self, buffer: &[u8], base: usize, ended: bool) -> usize {
+        self.splitter.scan(buffer, base, ended, &mut self.starts);
+        if let Some(end) = self.full_window(base) {
+            return end;
         }
-        if eof {
+        if ended {
             return base + buffer.len();
         }
         self.starts.iter().rev().find(|&&start| start > base).copied().unwrap_or(base)
+    }
+
+    /// The start that ends a window from `base` holding [`WINDOW_GAMES`] games, if so many
+    /// were found.
+    fn full_window(&self, base: usize) -> Option<usize> {
+        let after = self.starts.partition_point(|&start| start <= base);
+        self.starts.get(after + WINDOW_GAMES - 1).copied()
     }
 
     /// The starts in `[from, to)`, relative to `from`; later ones stay.
@@ -537,10 +653,10 @@ mod tests {
         let mut starts = 0;
         let mut windows = 0;
         input
-            .windows(|window, base, found, _| {
-                assert_eq!(base as usize, joined.len());
-                joined.extend_from_slice(window);
-                starts += found.len();
+            .windows(|window| {
+                assert_eq!(window.base as usize, joined.len());
+                joined.extend_from_slice(window.text);
+                starts += window.starts.len();
                 windows += 1;
                 Ok(ControlFlow::Continue(()))
             })

@@ -50,6 +50,8 @@ pub struct ReplayOptions<'a> {
     pub keep_played: bool,
     /// Write every position of each game's main line into [`GameRecord::positions`], so.
     pub positions: Option<PositionsFormat>,
+    /// Whether the text ends the input: a last game it cuts off is reported as cut short.
+    pub ends_input: bool,
 }
 
 /// The values of a query's variables that last from game to game (`persistent`), handed from
@@ -351,7 +353,8 @@ fn replay_ranges_with<R: GameRules<W>, const W: usize>(
     let mut records = Vec::with_capacity(ranges.len());
     for &(start, end, number) in ranges {
         replayer.number = number.saturating_sub(1);
-        let mut games = Games::new(options.container, &text[start..end]);
+        let ending = options.ends_input && end == text.len();
+        let mut games = Games::new(options.container, &text[start..end], ending);
         while let Some(span) = games.next(&mut replayer) {
             if let Some(replay) = replayer.other_family.take().and_then(replay_of) {
                 // A game of another rule family, read again with its rules; the persistent
@@ -409,9 +412,10 @@ enum Games<'a> {
 }
 
 impl<'a> Games<'a> {
-    fn new(container: Container, text: &'a [u8]) -> Games<'a> {
+    /// The games of `text`, which ends the input when `ending`.
+    fn new(container: Container, text: &'a [u8], ending: bool) -> Games<'a> {
         match container {
-            Container::Pgn => Games::Pgn(Lexer::new(text)),
+            Container::Pgn => Games::Pgn(Lexer::new(text).ending_the_input(ending)),
             Container::Native(format) => Games::Native { format, text, at: 0 },
         }
     }
@@ -1184,13 +1188,21 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
     }
 
     fn damaged(&mut self, at: usize, damage: Damage) {
+        if damage.is_harmless() {
+            // Reported, and the game is read on.
+            if self.error.is_none() {
+                let ply = self.line.as_ref().map_or(0, Line::ply);
+                self.warnings.push(GameWarning { ply, offset: at, token: String::new(), text: damage.to_string() });
+            }
+            return;
+        }
         self.moves_only = false;
         let _ = self.settle_first();
         let ply = self.line.as_ref().map_or(0, Line::ply);
         let token: &[u8] = match damage {
             Damage::UnclosedComment => b"{",
             Damage::UnclosedVariation => b"(",
-            Damage::StrayClose(_) | Damage::MalformedTag => b"",
+            Damage::StrayClose(_) | Damage::MalformedTag | Damage::UnclosedTag | Damage::CutShort => b"",
         };
         // Nothing after the damage is searched (`san` stops at the error).
         let _ = self.fail(ply, at, token, GameErrorKind::Damaged(damage));
@@ -1243,6 +1255,7 @@ mod tests {
             carried: None,
             keep_played,
             positions: None,
+            ends_input: false,
         }
     }
 

@@ -1,7 +1,9 @@
 //! `gnuchess-book` damaged on purpose: one byte in 10,000 flipped at a fixed seed, and the file
 //! cut at ten points, plain, as zstd and as gzip. Nothing is lost: every game whose bytes were
 //! not touched gives exactly what it gives in the clean file, and every damaged game is read or
-//! reported. Needs `../shared/data`; `.ci/run` runs it (`--ignored`).
+//! reported. The book in hostile forms (lines ended by a lone `\r`, the whole file on one line,
+//! its tags taken out) reads game for game as the clean file. Needs `../shared/data`; `.ci/run`
+//! runs it (`--ignored`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, Write};
@@ -62,8 +64,7 @@ fn search(mut input: Input) -> (Seen, Summary, bool) {
 
 /// The byte ranges of the clean file's games: each from its start to the next one's.
 fn game_ranges(text: &[u8]) -> Vec<Range<u64>> {
-    let mut starts = Vec::new();
-    Splitter::default().scan(text, 0, &mut starts);
+    let starts = Splitter::starts(text);
     let mut bounds: Vec<u64> = starts.iter().map(|&start| start as u64).collect();
     bounds.push(text.len() as u64);
     bounds.windows(2).map(|pair| pair[0]..pair[1]).collect()
@@ -201,4 +202,52 @@ fn decoded_length(format: &str, data: &[u8]) -> usize {
             Ok(read) => total += read,
         }
     }
+}
+
+/// The corpus without its tags: only movetext, games one after another, each ended by its
+/// result (and the blank lines that stood around the tags).
+fn without_tags(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    for line in text.split_inclusive(|&byte| byte == b'\n') {
+        if !line.starts_with(b"[") {
+            out.extend_from_slice(line);
+        }
+    }
+    out
+}
+
+/// The matched plies of every game seen, in the order of the games.
+fn plies_in_order(seen: &Seen) -> Vec<&Vec<u32>> {
+    seen.games.values().collect()
+}
+
+#[test]
+#[ignore = "needs ../shared/data"]
+fn lone_cr_line_ends_one_line_and_no_tags_read_as_the_clean_file() {
+    let Some(text) = corpus() else { return };
+    let (clean, clean_summary, _) = search(Input::from_bytes("clean", text.clone()));
+    assert_eq!((clean_summary.games, clean_summary.errors), (145_716, 0));
+
+    // Line ends a lone `\r`, or every line end a space (the file on one line, mapped): the
+    // games stand at the same offsets.
+    let dir = std::env::temp_dir().join(format!("cqlq-corpus-forms-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let one_line = dir.join("one-line.pgn");
+    let spaced: Vec<u8> = text.iter().map(|&byte| if byte == b'\n' { b' ' } else { byte }).collect();
+    std::fs::write(&one_line, &spaced).unwrap();
+    drop(spaced);
+    let cr: Vec<u8> = text.iter().map(|&byte| if byte == b'\n' { b'\r' } else { byte }).collect();
+    for (form, input) in [("lone CR", Input::from_bytes("cr", cr)), ("one line", Input::open(&one_line).unwrap())] {
+        let (seen, summary, failed) = search(input);
+        assert!(!failed, "{form}");
+        assert_eq!((summary.games, summary.errors), (145_716, 0), "{form}");
+        assert!(seen.games == clean.games, "{form}: every game is read as in the clean file");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+
+    // Without tags: games found at their results, in the same order.
+    let (seen, summary, failed) = search(Input::from_bytes("no tags", without_tags(&text)));
+    assert!(!failed);
+    assert_eq!((summary.games, summary.errors), (145_716, 0), "without tags");
+    assert!(plies_in_order(&seen) == plies_in_order(&clean), "without tags: every game is read as in the clean file");
 }

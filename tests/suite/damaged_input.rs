@@ -12,6 +12,8 @@ fn cqlq(args: &[&str], stdin: &[u8]) -> Output {
 }
 
 use common::text;
+use cqlq::Query;
+use cqlq::search::{Input, Search, SearchOptions, Summary};
 
 /// A folder of its own for a test's files.
 fn scratch(name: &str) -> PathBuf {
@@ -290,4 +292,290 @@ fn a_slow_stream_shows_its_games_as_they_come() {
     drop(input);
     let _ = child.wait();
     assert_eq!(first.expect("the first game came while the stream was open").unwrap(), b"[Event \"a\"]");
+}
+
+/// `bytes` with every line end a lone `\r`.
+fn cr_only(bytes: &[u8]) -> Vec<u8> {
+    String::from_utf8_lossy(bytes).replace("\r\n", "\r").replace('\n', "\r").into_bytes()
+}
+
+#[test]
+fn native_formats_and_positions_with_lone_cr_line_ends_lose_nothing() {
+    for (file, query) in [
+        ("samples/games/xdecor-moves-raw.txt", "K"),
+        ("samples/games/xdecor-table.txt", "K"),
+        ("samples/games/xdecor-tolerant.txt", "K"),
+        ("samples/games/laser-moves.txt", "K or k"),
+    ] {
+        let bytes = std::fs::read(file).unwrap();
+        let plain = cqlq(&["search", "--count", "-c", query, "-"], &bytes);
+        let cr = cqlq(&["search", "--count", "-c", query, "-"], &cr_only(&bytes));
+        assert_eq!(text(&cr.stdout), text(&plain.stdout), "{file}: {}", text(&cr.stderr));
+        assert!(!text(&plain.stdout).starts_with("0 "), "{file}");
+    }
+    let positions = std::fs::read("samples/positions/classical.epd").unwrap();
+    let plain = cqlq(&["filter", "--count", "-c", "K", "-"], &positions);
+    let cr = cqlq(&["filter", "--count", "-c", "K", "-"], &cr_only(&positions));
+    assert_eq!(text(&cr.stdout), text(&plain.stdout), "{}", text(&cr.stderr));
+    assert!(text(&cr.stdout).ends_with(" 0 lines not positions\n"), "{}", text(&cr.stderr));
+}
+
+#[test]
+fn a_move_table_without_result_rows_or_blank_lines_keeps_every_game() {
+    let table = std::fs::read_to_string("samples/games/xdecor-table.txt").unwrap();
+    let bare: String = table
+        .lines()
+        .filter(|line| !line.trim().is_empty() && !["1–0", "0–1", "½–½"].contains(&line.trim()))
+        .map(|line| format!("{line}\n"))
+        .collect();
+    let whole = cqlq(&["search", "--count", "-c", "K", "-"], table.as_bytes());
+    for (what, bytes) in [("bare", bare.clone().into_bytes()), ("bare, lone CR", cr_only(bare.as_bytes()))] {
+        let output = cqlq(&["search", "--count", "-c", "K", "-"], &bytes);
+        assert_eq!(text(&output.stdout), text(&whole.stdout), "{what}: {}", text(&output.stderr));
+    }
+    assert_eq!(text(&whole.stdout), "4 games matched (211 positions) of 4 games read, 0 with errors\n");
+}
+
+#[test]
+fn a_comment_quoting_a_game_keeps_its_game_whole() {
+    let pgn = "[Event \"a\"]\n\n1. e4 {as in the game\n[Event \"London 1851\"]\n[Site \"?\"]\n1. d4} e5 2. Nf3 *\n\n\
+               [Event \"b\"]\n\n1. d4 {oops d5 *\n\n[Event \"c\"]\n\n1. c4 e5 *\n";
+    for (what, bytes) in [("LF", pgn.as_bytes().to_vec()), ("lone CR", cr_only(pgn.as_bytes()))] {
+        let output = cqlq(&["search", "--count", "-c", "Nf3", "-"], &bytes);
+        // The first game reaches Nf3 after its comment; the comment never closed ends where
+        // the third game starts.
+        assert_eq!(
+            text(&output.stdout),
+            "1 game matched (1 position) of 3 games read, 1 with errors\n",
+            "{what}: {}",
+            text(&output.stderr)
+        );
+        assert!(text(&output.stderr).contains(":10: game 2, ply 1, move '{'"), "{what}: {}", text(&output.stderr));
+    }
+}
+
+/// Three games, with tags, comments and results, one with its result on a line of its own.
+const THREE_GAMES: &str = "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n\
+    [Event \"b\"]\n[Result \"1/2-1/2\"]\n\n1. d4 {a comment} d5 2. c4 (2. Nf3) e6\n1/2-1/2\n\n\
+    [Event \"c\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n";
+
+#[test]
+fn a_pgn_cut_anywhere_gives_its_last_game_whole_or_reports_it_cut_short() {
+    let options = || SearchOptions { matchcount: (0, None), ..SearchOptions::default() };
+    let search = Search::new(Query::parse("K").unwrap(), options()).unwrap();
+    let run = |bytes: &[u8]| {
+        let mut record = common::Record::default();
+        let mut summary = Summary::default();
+        if let Err(error) = search.run(&mut Input::from_bytes("cut", bytes.to_vec()), &mut record, &mut summary) {
+            // Refused whole: reported too.
+            record.problems.push(error.to_string());
+        }
+        (record, summary)
+    };
+    let (whole, _) = run(THREE_GAMES.as_bytes());
+    assert_eq!(whole.games.len(), 3);
+    assert!(whole.problems.is_empty());
+    // Where each game's text ends: after its result.
+    let ends: Vec<usize> = ["4. Qxf7# 1-0", "1/2-1/2\n\n[Event \"c\"", "Qh4# 0-1"]
+        .iter()
+        .map(|at| THREE_GAMES.find(at).unwrap())
+        .collect();
+    let ends = [ends[0] + 12, ends[1] + 7, ends[2] + 8];
+    let starts = [0, THREE_GAMES.find("[Event \"b\"]").unwrap(), THREE_GAMES.find("[Event \"c\"]").unwrap()];
+    for cut in 1..THREE_GAMES.len() {
+        let (record, _) = run(&THREE_GAMES.as_bytes()[..cut]);
+        let complete = ends.iter().filter(|&&end| end <= cut).count();
+        let begun = starts.iter().filter(|&&start| start < cut).count();
+        if record.problems.first().is_some_and(|problem| problem.starts_with("this does not look like PGN")) {
+            // Too little is left to tell (`[Ev`): the input is refused, which is said too.
+            assert!(complete == 0 && cut < 10, "cut at {cut}: {:?}", record.problems);
+            continue;
+        }
+        assert_eq!(record.games[..complete], whole.games[..complete], "cut at {cut}: the games before are whole");
+        if begun > complete {
+            // The last game is cut: it is reported, on the line of the cut.
+            let line = THREE_GAMES[..cut].trim_end().lines().count();
+            assert_eq!(record.problems.len(), 1, "cut at {cut}: {:?}", record.problems);
+            assert!(record.problems[0].contains(&format!(" line {line} ")), "cut at {cut}: {:?}", record.problems);
+        } else {
+            assert!(record.problems.is_empty(), "cut at {cut}: {:?}", record.problems);
+        }
+    }
+}
+
+#[test]
+fn a_last_game_without_a_result_is_cut_short_unless_it_reads_whole() {
+    let problems = |pgn: &str| {
+        let output = cqlq(&["search", "--count", "-c", "Pe4", "-"], pgn.as_bytes());
+        (text(&output.stdout), text(&output.stderr))
+    };
+    // A list of moves without tags, its last line ended: a whole game, as PGN readers take it.
+    let (count, errors) = problems("1. e4 e5 2. Nf3\n");
+    assert_eq!(count, "1 game matched (3 positions) of 1 game read, 0 with errors\n", "{errors}");
+    // Its last line not ended, a Result tag its movetext lacks, or tags only: cut short.
+    for pgn in
+        ["1. e4 e5 2. Nf3", "[Result \"1-0\"]\n\n1. e4 e5 2. Nf3\n", "[Event \"a\"]\n[Site \"b\"]\n", "[Event \"a"]
+    {
+        let (count, errors) = problems(pgn);
+        assert!(count.ends_with("1 with errors\n"), "{pgn:?}: {count}");
+        assert!(errors.contains("cut short: the input ends before the game does"), "{pgn:?}: {errors}");
+    }
+    // In the middle of the input, a game without a result is whole.
+    let (count, errors) = problems("[Event \"a\"]\n\n1. e4 e5\n\n[Event \"b\"]\n\n1. e4 *\n");
+    assert_eq!(count, "2 games matched (3 positions) of 2 games read, 0 with errors\n", "{errors}");
+}
+
+#[test]
+fn a_tag_without_its_closing_bracket_is_reported_and_its_game_searched() {
+    let pgn = b"[Event \"a\"\n[Site \"b\"]\n\n1. e4 e5 *\n";
+    let output = cqlq(&["search", "--count", "-c", "Pe4", "-"], pgn);
+    assert_eq!(text(&output.stdout), "1 game matched (2 positions) of 1 game read, 0 with errors\n");
+    assert!(
+        text(&output.stderr).contains("<stdin>:1: warning: game 1: a tag without its closing ']'"),
+        "{}",
+        text(&output.stderr)
+    );
+}
+
+#[test]
+fn one_stray_byte_does_not_make_a_pgn_file_binary() {
+    let mut pgn = games();
+    // A NUL in the first game's movetext, about 2,000 bytes in: that game is reported, every
+    // other one read.
+    let at = pgn.windows(3).position(|window| window == b"\n1.").unwrap() + 5;
+    pgn[at] = 0;
+    let output = cqlq(&["search", "--count", "-c", "K", "-"], &pgn);
+    assert!(text(&output.stdout).ends_with(" of 1500 games read, 1 with errors\n"), "{}", text(&output.stderr));
+    // Mostly control bytes: binary, said with what was seen.
+    let output = cqlq(&["search", "--count", "-c", "K", "-"], &[0u8, 1, 2, 3, 4, 5, 6, 7, b'x'].repeat(100));
+    let errors = text(&output.stderr);
+    assert!(errors.contains("binary data, not text: 800 of its first 900 bytes are control bytes"), "{errors}");
+    assert!(errors.contains("--notation (pgn, xdecor-raw, xdecor, laser)"), "{errors}");
+}
+
+#[test]
+fn a_preamble_of_escape_and_comment_lines_is_read_past() {
+    let games = games();
+    for (line, count) in [("% generated by a program", 100), ("; a comment line", 300)] {
+        let mut pgn = format!("{line}\n").repeat(count).into_bytes();
+        pgn.extend_from_slice(&games);
+        for (how, bytes) in [("LF", pgn.clone()), ("lone CR", cr_only(&pgn))] {
+            let output = cqlq(&["search", "--count", "-c", "K", "-"], &bytes);
+            assert!(
+                text(&output.stdout).ends_with(" of 1500 games read, 0 with errors\n"),
+                "{line} x {count}, {how}: {}",
+                text(&output.stderr)
+            );
+        }
+    }
+}
+
+#[test]
+fn native_files_with_a_byte_order_mark_or_a_title_are_known() {
+    let table = std::fs::read("samples/games/xdecor-table.txt").unwrap();
+    let raw = std::fs::read("samples/games/xdecor-moves-raw.txt").unwrap();
+    let laser = std::fs::read("samples/games/laser-moves.txt").unwrap();
+    let with = |head: &[u8], body: &[u8]| [head, body].concat();
+    for (what, bytes, says) in [
+        (
+            "table, BOM",
+            with(b"\xEF\xBB\xBF", &table),
+            "4 games matched (211 positions) of 4 games read, 0 with errors\n",
+        ),
+        (
+            "table, title",
+            with(b"Games at the club, May 2025\n\n", &table),
+            "4 games matched (211 positions) of 4 games read, 0 with errors\n",
+        ),
+        (
+            "table, BOM and title",
+            with(b"\xEF\xBB\xBFClub games\n", &table),
+            "4 games matched (211 positions) of 4 games read, 0 with errors\n",
+        ),
+        (
+            "moves_raw, BOM",
+            with(b"\xEF\xBB\xBF", &raw),
+            "24 games matched (1600 positions) of 24 games read, 0 with errors\n",
+        ),
+    ] {
+        let output = cqlq(&["search", "--count", "-c", "K", "-"], &bytes);
+        assert_eq!(text(&output.stdout), says, "{what}: {}", text(&output.stderr));
+    }
+    let output =
+        cqlq(&["search", "--count", "--notation", "laser", "-c", "K or k", "-"], &with(b"\xEF\xBB\xBF", &laser));
+    assert_eq!(text(&output.stdout), "3 games matched (52 positions) of 3 games read, 0 with errors\n");
+}
+
+#[test]
+fn text_that_is_no_notation_is_refused_with_what_it_begins_with() {
+    let output = cqlq(&["search", "--count", "-c", "K", "-"], b"Shopping list\n\n- bread\n- milk\n");
+    let errors = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(errors.contains("begin with \"Shopping list\""), "{errors}");
+    assert!(errors.contains("say in which notation with --notation (pgn, xdecor-raw, xdecor, laser)"), "{errors}");
+}
+
+#[test]
+fn zstd_with_a_long_window_or_a_skippable_frame_is_read() {
+    let pgn = games();
+    let plain = cqlq(&["search", "--count", "-c", "Ra-h7", "-"], &pgn);
+    // As `zstd --long=30` writes it: a frame asking for a window of 1 GiB.
+    let mut encoder = zstd::stream::write::Encoder::new(Vec::new(), 3).unwrap();
+    encoder.long_distance_matching(true).unwrap();
+    encoder.window_log(30).unwrap();
+    encoder.write_all(&pgn).unwrap();
+    let long = encoder.finish().unwrap();
+    let mut decoder = zstd::stream::read::Decoder::new(&long[..]).unwrap();
+    let mut sink = Vec::new();
+    assert!(std::io::Read::read_to_end(&mut decoder, &mut sink).is_err(), "the default limit refuses it");
+    // A skippable frame (magic 0x184D2A5x, its length, anything) before the data.
+    let mut skippable = vec![0x53, 0x2A, 0x4D, 0x18, 5, 0, 0, 0];
+    skippable.extend_from_slice(b"notes");
+    skippable.extend_from_slice(&compressed("zst"));
+    let dir = scratch("zstd");
+    for (what, data) in [("long window", long), ("skippable frame", skippable)] {
+        let file = path(&dir, "games.pgn.zst");
+        std::fs::write(&file, &data).unwrap();
+        for (how, output) in [
+            ("stream", cqlq(&["search", "--count", "-c", "Ra-h7", "-"], &data)),
+            ("file", cqlq(&["search", "--count", "-c", "Ra-h7", &file], b"")),
+        ] {
+            assert_eq!(output.stdout, plain.stdout, "{what} from a {how}: {}", text(&output.stderr));
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn damaged_gzip_is_reported_where_decoding_failed_in_decompressed_bytes() {
+    let pgn = games();
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::none());
+    encoder.write_all(&pgn).unwrap();
+    let stored = encoder.finish().unwrap();
+    // Stored blocks after the 10-byte header: a block's header byte, its length, the length's
+    // complement, its bytes. The second block's lengths made to disagree: decoding fails
+    // after the first block.
+    let first = usize::from(u16::from_le_bytes([stored[11], stored[12]]));
+    let mut damaged = stored.clone();
+    damaged[10 + 5 + first + 3] ^= 0xFF;
+    let output = cqlq(&["search", "--count", "-c", "Ra-h7", "-"], &damaged);
+    let errors = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{errors}");
+    let said = "the gzip data is cut short or damaged: decoding failed after ";
+    let after = errors.find(said).map(|at| &errors[at + said.len()..]).unwrap_or_else(|| panic!("{errors}"));
+    assert!(after.contains(" bytes of decompressed data (corrupt deflate stream)"), "{errors}");
+    let decoded: usize = after.split(' ').next().unwrap().parse().unwrap();
+    // Not the end of the data: where the decoder failed (which reads its input ahead, and
+    // fails as soon as it reads the damaged bytes).
+    assert!(decoded <= first, "{decoded} bytes told, {first} sound: {errors}");
+    // Damage that only its checksum tells is said so, at the end of the data.
+    let mut crc = stored;
+    let at = crc.len() - 8;
+    crc[at] ^= 1;
+    let output = cqlq(&["search", "--count", "-c", "Ra-h7", "-"], &crc);
+    let errors = text(&output.stderr);
+    assert!(
+        errors.contains(&format!("the gzip data fails its checksum after {} bytes of decompressed data", pgn.len())),
+        "{errors}"
+    );
 }

@@ -56,6 +56,7 @@ fn replay(text: &str, query: &str) -> Vec<GameRecord> {
         carried: None,
         keep_played: false,
         positions: Some(PositionsFormat::Tsv),
+        ends_input: false,
     };
     replay_range(text.as_bytes(), &options)
 }

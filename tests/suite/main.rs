@@ -5,7 +5,7 @@
 //! `cql_reference` beside CQL 6.2), the rules beside shakmaty (`rules_vs_shakmaty`,
 //! `replay_vs_shakmaty`, `filter_vs_shakmaty`, `perft`), the notations (`xdecor`, `laser`), the
 //! boards (`masks`, `positions`), damaged and hostile input (`damaged_input`,
-//! `corrupted_corpus`), the files written under hostile use (`output_files`), the bundled
+//! `hostile_input`, `corrupted_corpus`), the files written under hostile use (`output_files`), the bundled
 //! samples (`samples_check`) and the example queries of `queries/` (`example_queries`).
 //!
 //! The tests that read `../shared` (real data, CQL 6.2) are `#[ignore]`: `.ci/run` runs them
@@ -23,6 +23,7 @@ mod damaged_input;
 mod designators;
 mod example_queries;
 mod filter_vs_shakmaty;
+mod hostile_input;
 mod language;
 mod laser;
 mod masks;

@@ -199,8 +199,7 @@ struct Report {
 /// Replays every game of a file both ways and compares every position.
 fn compare(path: &str) -> Report {
     let bytes = read(path);
-    let mut starts = Vec::new();
-    Splitter::default().scan(&bytes, 0, &mut starts);
+    let mut starts = Splitter::starts(&bytes);
     starts.push(bytes.len());
     let mut report = Report { games: 0, plies: 0 };
     let mut reader = Reader::new(std::io::Cursor::new(&bytes));

@@ -92,6 +92,23 @@ fn moves(p: &VariantPosition, to: bool, fits: impl Fn(Move) -> bool) -> Bitboard
         .collect()
 }
 
+/// The squares of the pieces taken by the legal captures that fit (the passed pawn's square for
+/// en passant): the value of a `move` whose first keyword is `capture`.
+fn captured(p: &VariantPosition, fits: impl Fn(Move) -> bool) -> Bitboard {
+    let turn = p.turn();
+    p.legal_moves()
+        .iter()
+        .filter(|m| m.is_capture() && fits(**m))
+        .map(|m| {
+            if m.is_en_passant() {
+                Square::from_coords(m.to().file(), m.from().unwrap().rank())
+            } else {
+                landing(*m, turn)
+            }
+        })
+        .collect()
+}
+
 fn is_underpromotion(m: Move) -> bool {
     matches!(m.promotion(), Some(Role::Rook | Role::Bishop | Role::Knight))
 }
@@ -141,14 +158,15 @@ const SETS: &[(&str, SetOf)] = &[
     ("move legal", |p| moves(p, false, |_| true)),
     ("move legal from .", |p| moves(p, false, |m| m.from().is_some())),
     ("move legal to .", |p| moves(p, true, |_| true)),
-    ("move legal capture .", |p| moves(p, false, Move::is_capture)),
+    ("move legal capture .", |p| captured(p, |_| true)),
     ("move legal castle", |p| moves(p, false, Move::is_castle)),
     ("move legal o-o to .", |p| moves(p, true, |m| m.castling_side() == Some(CastlingSide::KingSide))),
     ("move legal o-o-o to .", |p| moves(p, true, |m| m.castling_side() == Some(CastlingSide::QueenSide))),
     ("move legal enpassant to .", |p| moves(p, true, Move::is_en_passant)),
     ("move legal promote [Qq]", |p| moves(p, false, |m| m.promotion() == Some(Role::Queen))),
     ("move legal promote [RBNrbn] to .", |p| moves(p, true, is_underpromotion)),
-    ("move legal capture [Qq] to .", |p| moves(p, true, |m| m.capture() == Some(Role::Queen))),
+    ("move legal capture [Qq] to .", |p| captured(p, |m| m.capture() == Some(Role::Queen))),
+    ("move legal from . capture .", |p| moves(p, false, Move::is_capture)),
     ("move legal from [Kk] to .", |p| moves(p, true, |m| m.role() == Role::King)),
     ("move legal drop to .", |p| moves(p, true, Move::is_put)),
     ("pin", |p| pinned(p.board(), Bitboard::FULL, Bitboard::FULL, p.board().kings())),

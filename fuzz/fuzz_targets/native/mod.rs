@@ -46,11 +46,15 @@ fn outcome(result: &[u8]) -> Option<Outcome> {
 pub fn check(format: &'static dyn NativeFormat, raw: bool, data: &[u8]) {
     let mut starts = Vec::new();
     let mut splitter = format.splitter();
-    splitter.scan(data, 0, &mut starts);
+    splitter.scan(data, 0, true, &mut starts);
     let read = spans(format, data, false);
     assert_eq!(read, spans(format, data, true), "skipping and reading end games at the same bytes");
     let read_starts: Vec<usize> = read.iter().map(|span| span.0).collect();
-    assert_eq!(starts, read_starts, "the splitter finds the games the reader reads");
+    assert!(starts.iter().all(|start| read_starts.contains(start)), "every start found is a game the reader reads");
+    if data.len() <= 4096 {
+        // Lines this short are judged whole: the splitter finds every game.
+        assert_eq!(starts, read_starts, "the splitter finds the games the reader reads");
+    }
     let options = ReplayOptions {
         plans: plans(),
         container: Container::Native(format),
@@ -61,6 +65,7 @@ pub fn check(format: &'static dyn NativeFormat, raw: bool, data: &[u8]) {
         carried: None,
         keep_played: true,
         positions: Some(PositionsFormat::Tsv),
+        ends_input: false,
     };
     for record in replay_range(data, &options) {
         assert!(record.start <= record.end && record.end <= data.len());

@@ -1,6 +1,6 @@
 //! Reading an input in blocks of whole lines, in bounded memory whatever the length of its
 //! lines: a line longer than a position can be is cut, and the rest of it is dropped as it is
-//! read.
+//! read. Lines end at `\n`, `\r\n` or a lone `\r`, all three read as `\n`.
 
 use std::io::{self, Read};
 
@@ -25,6 +25,8 @@ pub struct LineBlocks<R> {
     handed_out: usize,
     ended: bool,
     chunk: Box<[u8]>,
+    /// Whether the last chunk read ended with a `\r`, whose `\n` may begin the next.
+    after_cr: bool,
 }
 
 /// One block: whole lines, in order.
@@ -57,6 +59,7 @@ impl<R: Read> LineBlocks<R> {
             handed_out: 0,
             ended: false,
             chunk: vec![0; (64 << 10).min(block_bytes.next_power_of_two())].into_boxed_slice(),
+            after_cr: false,
         }
     }
 
@@ -107,6 +110,7 @@ impl<R: Read> LineBlocks<R> {
             self.ended = true;
             return Ok(());
         }
+        let read = self.normalize_line_ends(read);
         let mut rest = &self.chunk[..read];
         while !rest.is_empty() {
             if self.dropping {
@@ -141,6 +145,36 @@ impl<R: Read> LineBlocks<R> {
             }
         }
         Ok(())
+    }
+}
+
+impl<R> LineBlocks<R> {
+    /// Turns the line ends of the chunk's first `read` bytes into `\n`, `\r\n` and a lone `\r`
+    /// alike (the `\n` of a `\r` that ends a chunk may begin the next); returns how many bytes
+    /// are left.
+    fn normalize_line_ends(&mut self, read: usize) -> usize {
+        let chunk = &mut self.chunk[..read];
+        let from = usize::from(std::mem::take(&mut self.after_cr) && chunk[0] == b'\n');
+        if memchr(b'\r', &chunk[from..]).is_none() {
+            chunk.copy_within(from.., 0);
+            return read - from;
+        }
+        let mut written = 0;
+        let mut at = from;
+        while at < read {
+            let byte = chunk[at];
+            chunk[written] = if byte == b'\r' { b'\n' } else { byte };
+            written += 1;
+            if byte == b'\r' {
+                match chunk.get(at + 1) {
+                    Some(b'\n') => at += 1,
+                    Some(_) => {}
+                    None => self.after_cr = true,
+                }
+            }
+            at += 1;
+        }
+        written
     }
 }
 
@@ -202,6 +236,8 @@ mod tests {
 
     /// The lines of `data` as cut by the rule, without the reader.
     fn expected(data: &[u8], max_line: usize) -> Vec<(Vec<u8>, bool)> {
+        let data = String::from_utf8_lossy(data).replace("\r\n", "\n").replace('\r', "\n").into_bytes();
+        let data = data.as_slice();
         let mut pieces: Vec<&[u8]> = data.split(|&b| b == b'\n').collect();
         if data.ends_with(b"\n") || data.is_empty() {
             pieces.pop();
@@ -221,6 +257,16 @@ mod tests {
     }
 
     #[test]
+    fn every_line_end_ends_a_line_once() {
+        let data = b"a\rb\r\nc\n\rd\r";
+        for step in [1, 2, 3, 64] {
+            let (lines, _) = read_all(data, step, 4, 1000);
+            let texts: Vec<&[u8]> = lines.iter().map(|(text, _)| text.as_slice()).collect();
+            assert_eq!(texts, [&b"a"[..], b"b", b"c", b"", b"d"], "{step} bytes a read");
+        }
+    }
+
+    #[test]
     fn long_lines_are_cut_and_their_rest_dropped() {
         let mut data = b"short\n".to_vec();
         data.extend(std::iter::repeat_n(b'x', 100_000));
@@ -235,7 +281,7 @@ mod tests {
     proptest! {
         #[test]
         fn blocks_hold_the_lines_of_the_input(
-            data in proptest::collection::vec(prop_oneof![Just(b'\n'), Just(b'a'), Just(b'b')], 0..200),
+            data in proptest::collection::vec(prop_oneof![Just(b'\n'), Just(b'\r'), Just(b'a'), Just(b'b')], 0..200),
             step in 1usize..40,
             block_bytes in 1usize..50,
             max_line in 1usize..30,

@@ -13,7 +13,7 @@
 use std::ops::ControlFlow;
 
 use super::Turn;
-use crate::notation::lines::{LineSplitter, first_content_line, is_blank, line_end, skip_blank_lines};
+use crate::notation::lines::{BOM, LineSplitter, first_content_line, is_blank, line_end, skip_blank_lines};
 use crate::notation::pgn::{GameSpan, Visitor};
 use crate::notation::{FamilyMoves, GameSplitter, NativeFormat};
 use crate::variant::{Family, Variant};
@@ -49,9 +49,10 @@ fn classify(word: &[u8]) -> (Word<'_>, usize) {
     (Word::Turn(word), word.len())
 }
 
-/// The words of a line, each with its offset in the line.
+/// The words of a line, each with its offset in the line (a byte order mark opening it left
+/// out).
 fn words(line: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
-    let mut at = 0;
+    let mut at = if line.starts_with(BOM) { BOM.len() } else { 0 };
     std::iter::from_fn(move || {
         while at < line.len() && line[at].is_ascii_whitespace() {
             at += 1;
@@ -128,7 +129,7 @@ impl NativeFormat for ListFormat {
     }
 
     fn splitter(&self) -> Box<dyn GameSplitter> {
-        Box::new(LineSplitter)
+        Box::new(LineSplitter::default())
     }
 
     fn next_game<'a>(&self, text: &'a [u8], at: &mut usize, visitor: &mut dyn Visitor<'a>) -> Option<GameSpan> {

@@ -29,14 +29,13 @@
 
 use std::ops::ControlFlow;
 
-use memchr::memchr;
-
 use crate::notation::{MovetextReader, ReadMove};
 
 use super::lines::{
-    CommentEnd, comment_end, content_start, first_on_line, follows_blank_line, is_event_tag, read_tag,
+    BOM, CommentEnd, comment_end_told, content_start, first_on_line, follows_blank_line, is_event_tag, read_tag,
     starts_game_in_tags,
 };
+use crate::notation::lines::{content_end, is_line_end, line_end, line_start};
 
 /// What a reader of games is told, in order: tags, the start of the movetext, then moves and
 /// the rest. Every method has a default that ignores what it is given.
@@ -133,6 +132,19 @@ pub enum Damage {
     StrayClose(u8),
     /// A line opening with `[` that is not a tag pair `[Name "value"]`.
     MalformedTag,
+    /// A tag pair without its closing `]` (`[Name "value"`): it is read all the same.
+    UnclosedTag,
+    /// The input ends inside the game: in its tags, or in its movetext before its result.
+    CutShort,
+}
+
+impl Damage {
+    /// Whether the game is read on after this damage as if it were not there (a tag without
+    /// its `]`): the rest of the game is sound.
+    #[must_use]
+    pub fn is_harmless(self) -> bool {
+        matches!(self, Damage::UnclosedTag)
+    }
 }
 
 impl std::fmt::Display for Damage {
@@ -142,6 +154,8 @@ impl std::fmt::Display for Damage {
             Damage::UnclosedVariation => f.write_str("a variation '(' that is never closed"),
             Damage::StrayClose(byte) => write!(f, "a '{}' that closes nothing", char::from(*byte)),
             Damage::MalformedTag => f.write_str("a tag that is not [Name \"value\"]"),
+            Damage::UnclosedTag => f.write_str("a tag without its closing ']'"),
+            Damage::CutShort => f.write_str("cut short: the input ends before the game does"),
         }
     }
 }
@@ -162,6 +176,11 @@ pub struct GameSpan {
 pub struct Lexer<'a> {
     text: &'a [u8],
     position: usize,
+    /// Whether the end of the text is the end of the input: a game it cuts off is damaged.
+    input_ends: bool,
+    /// Whether the end of the text decided where a comment ends (a text cut there may end it
+    /// elsewhere once it goes on).
+    decided_by_end: bool,
 }
 
 /// Byte classes, looked up in one table: a blank, a byte that ends a move token.
@@ -247,8 +266,28 @@ impl<'a> Lexer<'a> {
     /// A lexer at the start of `text`.
     #[must_use]
     pub fn new(text: &'a [u8]) -> Lexer<'a> {
-        let position = if text.starts_with(b"\xEF\xBB\xBF") { 3 } else { 0 };
-        Lexer { text, position }
+        let position = if text.starts_with(BOM) { 3 } else { 0 };
+        Lexer { text, position, input_ends: false, decided_by_end: false }
+    }
+
+    /// Takes the end of the text for the end of the input: a last game cut off there, in its
+    /// tags or before its result, is told as [`Damage::CutShort`] (while its movetext is read).
+    ///
+    /// A game whose movetext has no result is taken as complete, as PGN readers take it, when
+    /// its last line is whole (a line end follows it) and it has no `Result` tag; a game
+    /// without movetext, or whose `Result` tag gives a result its movetext lacks, or whose
+    /// last line is not ended, is cut short.
+    #[must_use]
+    pub fn ending_the_input(mut self, ends: bool) -> Lexer<'a> {
+        self.input_ends = ends;
+        self
+    }
+
+    /// Whether the end of the text has decided where a comment ends so far: a text cut there
+    /// may give other games once it goes on.
+    #[must_use]
+    pub fn decided_by_end(&self) -> bool {
+        self.decided_by_end
     }
 
     /// Where the lexer stands.
@@ -266,7 +305,7 @@ impl<'a> Lexer<'a> {
         }
         let start = self.position;
         visitor.begin_game(start);
-        self.tags(visitor);
+        let result_tag = self.tags(visitor);
         self.skip_blanks();
         let movetext = self.position;
         if visitor.begin_movetext(movetext).is_break() {
@@ -276,9 +315,26 @@ impl<'a> Lexer<'a> {
             self.skip_movetext();
             reader.read(self.text, movetext, self.position, visitor);
         } else {
-            self.movetext(visitor);
+            let ended = self.movetext(visitor);
+            if !ended && self.input_ends && self.position == self.text.len() {
+                self.cut_short(start, movetext, result_tag, visitor);
+            }
         }
         Some(GameSpan { start, movetext, end: self.position })
+    }
+
+    /// Tells the visitor that the game starting at `start`, whose movetext starts at
+    /// `movetext` and runs to the end of the input without a result, is cut short (where its
+    /// last byte is), unless it reads as a whole game without a result (see
+    /// [`Lexer::ending_the_input`]).
+    fn cut_short<V: Visitor<'a>>(&self, start: usize, movetext: usize, result_tag: bool, visitor: &mut V) {
+        let text = self.text;
+        let moves = text[movetext..].iter().any(|&byte| !is_blank(byte));
+        let last = text[start..].iter().rposition(|&byte| !is_blank(byte)).map_or(start, |i| start + i + 1);
+        let whole = moves && text[last..].iter().any(|&byte| is_line_end(byte));
+        if result_tag || !whole {
+            visitor.damaged(last, Damage::CutShort);
+        }
     }
 
     fn skip_blanks(&mut self) {
@@ -297,33 +353,50 @@ impl<'a> Lexer<'a> {
     }
 
     fn at_line_start(&self) -> bool {
-        self.position == 0 || self.text[self.position - 1] == b'\n'
+        self.position == 0 || is_line_end(self.text[self.position - 1])
     }
 
     fn skip_line(&mut self) {
-        self.position = memchr(b'\n', &self.text[self.position..]).map_or(self.text.len(), |i| self.position + i + 1);
+        self.position = line_end(self.text, self.position);
     }
 
     /// The tag section: tag pairs up to the movetext, or up to an `[Event` line after a blank
     /// line (the next game's). A tag section begins at the start of a line, or at an `[Event`
-    /// tag: a game that begins in the middle of a line otherwise has movetext only.
-    fn tags<V: Visitor<'a>>(&mut self, visitor: &mut V) {
+    /// tag: a game that begins in the middle of a line otherwise has movetext only. Returns
+    /// whether a `Result` tag was read.
+    fn tags<V: Visitor<'a>>(&mut self, visitor: &mut V) -> bool {
         let first = self.position;
+        let mut result_tag = false;
         if !self.first_on_line() && !is_event_tag(&self.text[first..]) {
-            return;
+            return result_tag;
         }
         loop {
             self.skip_blanks_and_line_comments();
             let at = self.position;
             if self.text.get(at) != Some(&b'[') {
-                return;
+                return result_tag;
             }
             if at > first && is_event_tag(&self.text[at..]) && self.first_on_line() && self.starts_game_here() {
-                return;
+                return result_tag;
             }
             let read = read_tag(self.text, at);
             match read.pair {
-                Some((name, value)) => visitor.tag(&self.text[name.0..name.1], &self.text[value.0..value.1]),
+                Some((name, value)) => {
+                    let name = &self.text[name.0..name.1];
+                    result_tag |= name == b"Result";
+                    visitor.tag(name, &self.text[value.0..value.1]);
+                    // A tag cut by the end of the input is told with the game, cut short.
+                    let cut = self.input_ends && read.end == self.text.len();
+                    if !read.closed && !cut {
+                        visitor.damaged(at, Damage::UnclosedTag);
+                    }
+                }
+                None if self.input_ends
+                    && read.end == self.text.len()
+                    && !self.text.last().is_some_and(|&byte| is_line_end(byte)) =>
+                {
+                    visitor.damaged(at, Damage::CutShort);
+                }
                 None => visitor.damaged(at, Damage::MalformedTag),
             }
             self.position = read.end;
@@ -332,13 +405,13 @@ impl<'a> Lexer<'a> {
 
     /// Whether the tag line at the lexer's position, in a tag section, starts the next game.
     fn starts_game_here(&self) -> bool {
-        let line_end = memchr(b'\n', &self.text[self.position..]).map_or(self.text.len(), |i| self.position + i);
+        let line_end = content_end(self.text, self.position);
         starts_game_in_tags(&self.text[self.position..line_end], follows_blank_line(self.text, self.line_start()))
     }
 
     /// Where the line holding the lexer's position starts.
     fn line_start(&self) -> usize {
-        memchr::memrchr(b'\n', &self.text[..self.position]).map_or(0, |i| i + 1)
+        line_start(self.text, self.position)
     }
 
     /// Whether the lexer's position is the first content of its line.
@@ -346,8 +419,9 @@ impl<'a> Lexer<'a> {
         first_on_line(self.text, self.position)
     }
 
-    /// The movetext, up to the end of the text, a tag section, or what follows a result.
-    fn movetext<V: Visitor<'a>>(&mut self, visitor: &mut V) {
+    /// The movetext, up to the end of the text, a tag section, or what follows a result;
+    /// returns whether a result ended it.
+    fn movetext<V: Visitor<'a>>(&mut self, visitor: &mut V) -> bool {
         let mut skip = false;
         let text = self.text;
         // Variations entered, and how deep inside a skipped one we are; where the outermost
@@ -375,7 +449,7 @@ impl<'a> Lexer<'a> {
                 continue;
             }
             match byte {
-                b'{' => match comment_end(text, self.position) {
+                b'{' => match self.comment_end(self.position) {
                     CommentEnd::Closed(close) => {
                         if !skip && skipped == 0 {
                             visitor.comment(&text[self.position + 1..close]);
@@ -434,7 +508,7 @@ impl<'a> Lexer<'a> {
                 b'*' => {
                     self.position += 1;
                     if self.end_of_game(visitor, b"*", entered + skipped) {
-                        return;
+                        return true;
                     }
                 }
                 b'0'..=b'9' | 0xC2 => {
@@ -448,7 +522,7 @@ impl<'a> Lexer<'a> {
                     }
                     if let Some(result) = self.result() {
                         if self.end_of_game(visitor, result, entered + skipped) {
-                            return;
+                            return true;
                         }
                     } else {
                         let token = self.token();
@@ -479,6 +553,15 @@ impl<'a> Lexer<'a> {
         if entered + skipped > 0 {
             visitor.damaged(outermost, Damage::UnclosedVariation);
         }
+        false
+    }
+
+    /// Where the comment opened at `open` ends (see [`comment_end`]), noting whether the end of
+    /// the text decided it.
+    fn comment_end(&mut self, open: usize) -> CommentEnd {
+        let (end, by_end) = comment_end_told(self.text, open);
+        self.decided_by_end |= by_end;
+        end
     }
 
     /// Skips a movetext nobody listens to, ending where [`Lexer::movetext`] would end it. Only
@@ -497,7 +580,7 @@ impl<'a> Lexer<'a> {
             let Some(&byte) = text.get(at) else { break };
             self.position = at;
             match byte {
-                b'{' => match comment_end(text, at) {
+                b'{' => match self.comment_end(at) {
                     CommentEnd::Closed(close) => at = close + 1,
                     CommentEnd::GameStarts(line) => at = line,
                     CommentEnd::EndOfText => at = text.len(),
@@ -568,7 +651,7 @@ impl<'a> Lexer<'a> {
         while blob > movetext && !ends_token(text[blob - 1]) {
             blob -= 1;
         }
-        let mut cursor = Lexer { text, position: blob };
+        let mut cursor = Lexer { text, position: blob, input_ends: false, decided_by_end: false };
         if blob > movetext && text[blob - 1] == b'$' {
             // A NAG's digits.
             while cursor.position < text.len() && text[cursor.position].is_ascii_digit() {
@@ -605,7 +688,7 @@ impl<'a> Lexer<'a> {
             if self.text.get(self.position) != Some(&b'{') {
                 return;
             }
-            match comment_end(self.text, self.position) {
+            match self.comment_end(self.position) {
                 CommentEnd::Closed(close) => self.position = close + 1,
                 CommentEnd::GameStarts(_) | CommentEnd::EndOfText => return,
             }
@@ -810,8 +893,21 @@ mod tests {
     }
 
     fn splitter_starts(text: &[u8]) -> Vec<usize> {
+        crate::notation::pgn::Splitter::starts(text)
+    }
+
+    /// The starts the splitter finds when the text comes in pieces cut at `cuts`, each piece
+    /// scanned with the text from the last start on.
+    fn splitter_starts_in_pieces(text: &[u8], cuts: &[usize]) -> Vec<usize> {
+        let mut splitter = crate::notation::pgn::Splitter::default();
         let mut starts = Vec::new();
-        crate::notation::pgn::Splitter::default().scan(text, 0, &mut starts);
+        let mut ends: Vec<usize> = cuts.iter().map(|&cut| cut % (text.len() + 1)).collect();
+        ends.push(text.len());
+        ends.sort_unstable();
+        for to in ends {
+            let from = starts.last().copied().unwrap_or(0).min(to);
+            splitter.scan(&text[from..to], from, to == text.len(), &mut starts);
+        }
         starts
     }
 
@@ -819,18 +915,58 @@ mod tests {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
         #[test]
         fn every_start_the_splitter_finds_is_a_game_the_lexer_reads(
-            parts in proptest::collection::vec(0usize..24, 0..48)
+            parts in proptest::collection::vec(0usize..30, 0..48),
+            cuts in proptest::collection::vec(0usize..400, 0..6),
         ) {
-            const PIECES: [&str; 24] = [
+            const PIECES: [&str; 30] = [
                 "[Event \"x\"]", "[Site \"y\"]", "[Ev", "[", "]", "\n", "\n\n", " ", "{", "}", "(", ")", ";", "%",
-                "e4", "1-0", "*", "\"", "\\", "\u{feff}", "\r", "1.", "$1", "[%clk 0:01]",
+                "e4", "1-0", "*", "\"", "\\", "\u{feff}", "\r", "1.", "$1", "[%clk 0:01]", "\r\n", "\r\r",
+                "[Event", "\t", "1/2-1/2", "0-1",
             ];
             let text: String = parts.iter().map(|&i| PIECES[i]).collect();
             let read = lexer_starts(text.as_bytes());
-            for start in splitter_starts(text.as_bytes()) {
+            let found = splitter_starts(text.as_bytes());
+            for &start in &found {
+                proptest::prop_assert!(read.contains(&start), "{:?}: {} not in {:?}", text, start, read);
+            }
+            let in_pieces = splitter_starts_in_pieces(text.as_bytes(), &cuts);
+            proptest::prop_assert_eq!(&in_pieces, &found, "{:?} cut at {:?}", text, cuts);
+        }
+
+        #[test]
+        fn every_start_found_at_a_result_is_a_game_the_lexer_reads(
+            parts in proptest::collection::vec(0usize..26, 0..64),
+            cuts in proptest::collection::vec(0usize..400, 0..6),
+        ) {
+            const PIECES: [&str; 26] = [
+                "1-0", "0-1", "1/2-1/2", "*", " ", "\n", "\r", "1.", "e4", "Nf3", "(", ")", "{", "}", ";", "%", "$1",
+                "[Event \"x\"]", "[", "\n\n", "2...", "0-0", "--", "\u{BD}-\u{BD}", "!", "x",
+            ];
+            let text: String = parts.iter().map(|&i| PIECES[i]).collect();
+            let read = lexer_starts(text.as_bytes());
+            let mut splitter = crate::notation::pgn::Splitter::looking_for_results_after(4);
+            let mut found = Vec::new();
+            let mut ends: Vec<usize> = cuts.iter().map(|&cut| cut % (text.len() + 1)).collect();
+            ends.push(text.len());
+            ends.sort_unstable();
+            for to in ends {
+                let from = found.last().copied().unwrap_or(0).min(to);
+                splitter.scan(&text.as_bytes()[from..to], from, to == text.len(), &mut found);
+            }
+            proptest::prop_assert!(found.windows(2).all(|pair| pair[0] < pair[1]), "{:?}: {:?}", text, found);
+            for &start in &found {
                 proptest::prop_assert!(read.contains(&start), "{:?}: {} not in {:?}", text, start, read);
             }
         }
+    }
+
+    #[test]
+    fn games_without_tags_are_all_found_at_their_results() {
+        let text = b"1. e4 e5 (1... c5 0-1) 2. Nf3 {1-0} 1-0 1. d4 *\n1. c4 1/2-1/2\r\n e4 0-1 1.Nf3 *";
+        let mut splitter = crate::notation::pgn::Splitter::looking_for_results_after(0);
+        let mut found = Vec::new();
+        splitter.scan(text, 0, true, &mut found);
+        assert_eq!(found, lexer_starts(text));
     }
 
     /// The damage told while reading `text`.

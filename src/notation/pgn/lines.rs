@@ -8,12 +8,18 @@
 //!   damaged byte may have taken the line end before it);
 //! - in a tag section, only at an `[Event ` line after a blank line (ChessBase writes blank lines
 //!   inside tag sections);
-//! - inside a `{` comment, at an `[Event ` line, or at a tag pair `[Name "` after a blank line:
-//!   such a comment was never closed (a damaged byte, a cut file), and the games after it are
-//!   read all the same.
+//! - inside a `{` comment, at an `[Event ` line, or at a tag pair `[Name "` after a blank line,
+//!   when the comment's `}` does not come before the next `{`, the next such line or the end of
+//!   the text: such a comment was never closed (a damaged byte, a cut file), and the games after
+//!   it are read all the same; a comment closed after such a line (one quoting a game's tags)
+//!   stays whole.
+//!
+//! A line ends at `\n`, `\r\n` or a lone `\r`, all three alike.
+
+use crate::notation::lines::{content_end, is_line_end, line_end, previous_line, terminator_len};
 
 /// The byte order mark, taken for a blank where a line starts (concatenated files have it).
-const BOM: &[u8] = b"\xEF\xBB\xBF";
+pub(super) const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// Whether a byte is a blank of PGN (space, tab, line ends, vertical tab, form feed).
 #[inline]
@@ -42,7 +48,7 @@ pub(super) fn content_start(line: &[u8]) -> usize {
 pub(super) fn first_on_line(text: &[u8], mut at: usize) -> bool {
     while at > 0 {
         let byte = text[at - 1];
-        if byte == b'\n' {
+        if is_line_end(byte) {
             return true;
         }
         if is_blank_byte(byte) {
@@ -58,8 +64,7 @@ pub(super) fn first_on_line(text: &[u8], mut at: usize) -> bool {
 
 /// Whether the line before the one starting at `line_start` is blank.
 pub(super) fn follows_blank_line(text: &[u8], line_start: usize) -> bool {
-    let Some(end) = line_start.checked_sub(1) else { return false };
-    let start = memchr::memrchr(b'\n', &text[..end]).map_or(0, |i| i + 1);
+    let Some((start, end)) = previous_line(text, line_start) else { return false };
     content_start(&text[start..end]) == end - start
 }
 
@@ -75,8 +80,14 @@ pub(super) fn is_event_tag(content: &[u8]) -> bool {
     content.starts_with(b"[Event") && content.get(6).is_none_or(|&b| b == b'"' || is_blank_byte(b))
 }
 
-/// Whether a line's content opens a well-formed tag pair: `[Name "`.
-fn is_tag_pair(content: &[u8]) -> bool {
+/// The most bytes of a line's content that [`is_tag_pair`] looks at: a tag's name and the
+/// blanks after it are shorter.
+pub(super) const TAG_HEAD: usize = 256;
+
+/// Whether a line's content opens a well-formed tag pair: `[Name "`, its quote within the first
+/// [`TAG_HEAD`] bytes.
+pub(super) fn is_tag_pair(content: &[u8]) -> bool {
+    let content = &content[..content.len().min(TAG_HEAD)];
     if !(opens_tag(content) && content.get(1).is_some_and(u8::is_ascii_alphabetic)) {
         return false;
     }
@@ -109,33 +120,84 @@ pub(super) enum CommentEnd {
     EndOfText,
 }
 
-/// Finds the end of the `{` comment opened at `open`.
-pub(super) fn comment_end(text: &[u8], open: usize) -> CommentEnd {
+/// Finds the end of the `{` comment opened at `open`, and whether the end of the text decided
+/// it (where the text is cut, a `}` after it could change the answer).
+///
+/// A comment ends at its `}`, over any number of lines. A line inside it where a game would
+/// start (see [`starts_game_in_comment`]) is where the comment ends unless its `}` comes before
+/// the next `{`, the next such line and the end of the text: a comment may quote a game's
+/// tags, and a comment never closed (a damaged byte, a cut file) hides no later game.
+pub(super) fn comment_end_told(text: &[u8], open: usize) -> (CommentEnd, bool) {
     let mut at = open + 1;
     let mut after_blank = false;
     loop {
-        let Some(found) = memchr::memchr2(b'}', b'\n', &text[at..]) else { return CommentEnd::EndOfText };
+        let Some(found) = memchr::memchr3(b'}', b'\n', b'\r', &text[at..]) else {
+            return (CommentEnd::EndOfText, true);
+        };
         let found = at + found;
         if text[found] == b'}' {
-            return CommentEnd::Closed(found);
+            return (CommentEnd::Closed(found), false);
         }
-        let line = found + 1;
-        let line_end = memchr::memchr(b'\n', &text[line..]).map_or(text.len(), |i| line + i);
-        let content = &text[line + content_start(&text[line..line_end])..line_end];
+        let line = found + terminator_len(text, found);
+        let end = content_end(text, line);
+        let content = &text[line + content_start(&text[line..end])..end];
         if content.is_empty() {
             after_blank = true;
-            at = line_end.max(line);
+            at = end;
             if at >= text.len() {
-                return CommentEnd::EndOfText;
+                return (CommentEnd::EndOfText, true);
             }
             continue;
         }
         if starts_game_in_comment(content, after_blank) {
-            return CommentEnd::GameStarts(line);
+            return match closing_brace(text, line) {
+                (Some(close), _) => (CommentEnd::Closed(close), false),
+                (None, at_end) => (CommentEnd::GameStarts(line), at_end),
+            };
         }
         after_blank = false;
         at = line;
     }
+}
+
+/// The `}` that closes a comment holding the line at `line`, where a game would start, if it
+/// comes before the next `{`, the next such line and the end of the text; else `None`, and
+/// whether the end of the text decided it.
+fn closing_brace(text: &[u8], line: usize) -> (Option<usize>, bool) {
+    let mut at = line;
+    let mut after_blank = false;
+    loop {
+        let Some(found) = find_brace_or_line_end(&text[at..]) else { return (None, true) };
+        let found = at + found;
+        match text[found] {
+            b'}' => return (Some(found), false),
+            b'{' => return (None, false),
+            _ => {}
+        }
+        let next = found + terminator_len(text, found);
+        let end = content_end(text, next);
+        let content = &text[next + content_start(&text[next..end])..end];
+        if content.is_empty() {
+            after_blank = true;
+            at = end;
+            if at >= text.len() {
+                return (None, true);
+            }
+            continue;
+        }
+        if starts_game_in_comment(content, after_blank) {
+            return (None, false);
+        }
+        after_blank = false;
+        at = next;
+    }
+}
+
+/// The first `{`, `}`, `\n` or `\r` of `text`.
+fn find_brace_or_line_end(text: &[u8]) -> Option<usize> {
+    let other = memchr::memchr3(b'{', b'}', b'\n', text);
+    let limit = other.unwrap_or(text.len());
+    memchr::memchr(b'\r', &text[..limit]).or(other)
 }
 
 /// Whether a byte may stand in a tag's name.
@@ -150,6 +212,8 @@ pub(super) struct TagRead {
     /// The name's and the value's byte ranges (the value as written, escapes in), when the tag
     /// is well formed.
     pub pair: Option<((usize, usize), (usize, usize))>,
+    /// Whether a well-formed tag ends with its `]`.
+    pub closed: bool,
     /// Where reading goes on: after the `]` (or the closing quote), or, for a malformed tag,
     /// at the start of the next line.
     pub end: usize,
@@ -159,8 +223,7 @@ pub(super) struct TagRead {
 /// the value. A tag never runs past its line; a malformed one is skipped to the line's end.
 #[inline]
 pub(super) fn read_tag(text: &[u8], open: usize) -> TagRead {
-    let next_line = || memchr::memchr(b'\n', &text[open..]).map_or(text.len(), |i| open + i + 1);
-    let malformed = || TagRead { pair: None, end: next_line() };
+    let malformed = || TagRead { pair: None, closed: false, end: line_end(text, open) };
     let name_start = open + 1;
     let mut at = name_start;
     while at < text.len() && is_name_byte(text[at]) {
@@ -175,8 +238,8 @@ pub(super) fn read_tag(text: &[u8], open: usize) -> TagRead {
     }
     let value_start = at + 1;
     at = value_start;
-    while at < text.len() && text[at] != b'"' && text[at] != b'\n' {
-        at += if text[at] == b'\\' && text.get(at + 1).is_some_and(|&b| b != b'\n') { 2 } else { 1 };
+    while at < text.len() && text[at] != b'"' && !is_line_end(text[at]) {
+        at += if text[at] == b'\\' && text.get(at + 1).is_some_and(|&b| !is_line_end(b)) { 2 } else { 1 };
     }
     if text.get(at) != Some(&b'"') {
         return malformed();
@@ -186,35 +249,20 @@ pub(super) fn read_tag(text: &[u8], open: usize) -> TagRead {
     while at < text.len() && matches!(text[at], b' ' | b'\t') {
         at += 1;
     }
-    if text.get(at) == Some(&b']') {
+    let closed = text.get(at) == Some(&b']');
+    if closed {
         at += 1;
     }
-    TagRead { pair: Some((name, value)), end: at }
-}
-
-/// Where the movetext starts on a line that opens with tags (`line` from its first tag): after
-/// the tags and the blanks between them, or `None` when nothing but tags, blanks and a `;`
-/// comment stand on the line.
-pub(super) fn after_tags(line: &[u8]) -> Option<usize> {
-    let mut at = 0;
-    loop {
-        at += content_start(&line[at..]);
-        match line.get(at) {
-            None | Some(b';') => return None,
-            Some(b'[') => {
-                // A malformed tag takes the rest of its line.
-                let read = read_tag(line, at);
-                read.pair?;
-                at = read.end;
-            }
-            Some(_) => return Some(at),
-        }
-    }
+    TagRead { pair: Some((name, value)), closed, end: at }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn comment_end(text: &[u8], open: usize) -> CommentEnd {
+        comment_end_told(text, open).0
+    }
 
     #[test]
     fn tags_are_read_within_their_line() {
@@ -224,27 +272,33 @@ mod tests {
         let second = read_tag(text, first.end + 1);
         assert_eq!(second.pair, None, "a value never runs past its line");
         assert_eq!(second.end, 29);
+        assert!(first.closed);
+        assert!(!read_tag(b"[A \"1\"\r[B \"2\"]", 0).closed);
+        assert_eq!(read_tag(b"[A \"1\r[B \"2\"]", 0).end, 6, "a lone \\r ends the line");
         assert_eq!(read_tag(b"[ \"x\"]", 0).pair, None);
-    }
-
-    #[test]
-    fn what_follows_tags_on_their_line() {
-        assert_eq!(after_tags(b"[A \"1\"] [B \"2\"]\n"), None);
-        assert_eq!(after_tags(b"[A \"1\"] ; note {"), None);
-        assert_eq!(after_tags(b"[A \"1\"] 1. e4 {"), Some(8));
-        assert_eq!(after_tags(b"[A \"1\"} e4"), Some(6));
-        assert_eq!(after_tags(b"[A 1] {"), None, "a malformed tag takes its line");
     }
 
     #[test]
     fn comments_end_at_their_brace_or_at_a_game() {
         assert_eq!(comment_end(b"{ a\n[x] }", 0), CommentEnd::Closed(8));
-        assert_eq!(comment_end(b"{ a\n[Event \"b\"]\n}", 0), CommentEnd::GameStarts(4));
+        assert_eq!(comment_end(b"{ a\n[Event \"b\"]\n1. e4 *", 0), CommentEnd::GameStarts(4));
         assert_eq!(comment_end(b"{ a\n[Site \"b\"]\n}", 0), CommentEnd::Closed(15));
-        assert_eq!(comment_end(b"{ a\n \r\n[Site \"b\"]\n}", 0), CommentEnd::GameStarts(7));
+        assert_eq!(comment_end(b"{ a\n \r\n[Site \"b\"]\n1. e4 {c} *", 0), CommentEnd::GameStarts(7));
         assert_eq!(comment_end(b"{ a\n\n[%clk 0:01] }", 0), CommentEnd::Closed(17));
         assert_eq!(comment_end(b"{ a\n\n", 0), CommentEnd::EndOfText);
         assert_eq!(comment_end(b"{", 0), CommentEnd::EndOfText);
+    }
+
+    #[test]
+    fn a_comment_quoting_tags_stays_whole_when_it_closes() {
+        // Its `}` comes before the next `{` and the next game's line.
+        assert_eq!(comment_end(b"{ see\n[Event \"b\"]\nand more } e5", 0), CommentEnd::Closed(27));
+        assert_eq!(comment_end(b"{ a\r[Event \"b\"]\r\r1. e4 } e5", 0), CommentEnd::Closed(23));
+        // A `{` first, another game's line first, or the end first: never closed.
+        assert_eq!(comment_end(b"{ a\n[Event \"b\"]\n1. e4 {x} *", 0), CommentEnd::GameStarts(4));
+        let text = b"{ a\n[Event \"b\"]\n1. e4 *\n\n[Event \"c\"]\n1. d4 } *";
+        assert_eq!(comment_end(text, 0), CommentEnd::GameStarts(4));
+        assert_eq!(comment_end_told(b"{ a\r[Event \"b\"]\r1. e4 *", 0), (CommentEnd::GameStarts(4), true));
     }
 
     #[test]

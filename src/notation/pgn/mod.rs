@@ -17,7 +17,9 @@ mod san_moves;
 mod split;
 mod text;
 
-pub use content::{NotPgn, SNIFF_BYTES, foreign_compression, sniff_content};
+pub use content::{
+    NotPgn, PREAMBLE_BYTES, SNIFF_BYTES, foreign_compression, preamble_length, sniff_content, sniff_wants,
+};
 pub use lexer::{Damage, GameSpan, Lexer, Visitor, unescape};
 pub use san_moves::{SAN_MOVES, SanMoves, play_san_token};
 pub use split::Splitter;

@@ -9,7 +9,7 @@ use memchr::memchr;
 
 use super::halfmove::Outcome;
 use super::raw::{RawEntry, read_current_move};
-use crate::notation::lines::{LineSplitter, first_content_line, is_blank, line_end, skip_blank_lines};
+use crate::notation::lines::{BOM, LineSplitter, first_content_line, is_blank, line_end, skip_blank_lines};
 use crate::notation::pgn::{GameSpan, Visitor};
 use crate::notation::{FamilyMoves, GameSplitter, NativeFormat};
 use crate::variant::Variant;
@@ -36,6 +36,9 @@ fn record_bounds(line: &[u8], start: usize) -> (usize, usize) {
     }
     while from < to && line[from].is_ascii_whitespace() {
         from += 1;
+    }
+    if line[from..to].starts_with(BOM) {
+        from += BOM.len();
     }
     if line[from..to].starts_with(KEY) {
         from += KEY.len();
@@ -76,7 +79,7 @@ impl NativeFormat for RawFormat {
     }
 
     fn splitter(&self) -> Box<dyn GameSplitter> {
-        Box::new(LineSplitter)
+        Box::new(LineSplitter::default())
     }
 
     fn next_game<'a>(&self, text: &'a [u8], at: &mut usize, visitor: &mut dyn Visitor<'a>) -> Option<GameSpan> {

@@ -1,5 +1,7 @@
 //! The move table as text: rows of a move number and White's and Black's halfmoves, then a
-//! result row; many games to a file, each ending at its result row or at a blank line.
+//! result row; many games to a file, each ending at its result row, at a blank line, or where
+//! a row numbered 1 begins the next one. Lines end at `\n`, `\r\n` or a lone `\r`; a title line
+//! before a game (`Game 2`, not a row) is no part of it.
 //!
 //! [`TABLE_FORMAT`] reads files of such games; [`TABLE_MOVETEXT`] reads the same rows as the
 //! movetext of a PGN game whose `Variant` tag names X-Decor. Both check the rows' syntax only:
@@ -9,8 +11,8 @@
 
 use std::ops::ControlFlow;
 
-use super::halfmove::Outcome;
-use crate::notation::lines::skip_blank_lines;
+use super::halfmove::{Halfmove, Outcome};
+use crate::notation::lines::{content_end, is_line_end, line_end, lines, skip_blank_lines, terminator_len};
 use crate::notation::pgn::{GameSpan, Visitor};
 use crate::notation::{FamilyMoves, GameSplitter, MovetextReader, NativeFormat};
 use crate::variant::Variant;
@@ -29,10 +31,10 @@ pub struct TableMovetext;
 /// The reader of X-Decor movetext in PGN games.
 pub static TABLE_MOVETEXT: TableMovetext = TableMovetext;
 
-/// The byte of a blank within a line: space, TAB, carriage return (a no-break space is two
-/// bytes, see [`blank_len`]).
+/// The byte of a blank within a line: space, TAB, vertical tab, form feed (a no-break space is
+/// two bytes, see [`blank_len`]).
 fn is_line_blank(byte: u8) -> bool {
-    matches!(byte, b' ' | b'\t' | b'\r' | b'\x0B' | b'\x0C')
+    matches!(byte, b' ' | b'\t' | b'\x0B' | b'\x0C')
 }
 
 /// The length of the blank at `at` within a line (0 if none): an ASCII blank or a no-break
@@ -48,7 +50,7 @@ fn blank_len(text: &[u8], at: usize) -> usize {
 
 /// Where the token starting at `at` ends: at a blank, a line end or the end of `text`.
 fn token_end(text: &[u8], mut at: usize) -> usize {
-    while at < text.len() && text[at] != b'\n' && blank_len(text, at) == 0 {
+    while at < text.len() && !is_line_end(text[at]) && blank_len(text, at) == 0 {
         at += 1;
     }
     at
@@ -132,7 +134,8 @@ enum Mode {
 }
 
 /// Reads the rows of `text[start..end]` and tells the visitor; returns where reading stopped
-/// (past the game's last row in [`Mode::File`]).
+/// (past the game's last row in [`Mode::File`], or at the start of the row numbered 1 that
+/// begins the next game).
 fn read_rows<'a>(text: &'a [u8], start: usize, end: usize, mode: Mode, visitor: &mut dyn Visitor<'a>) -> usize {
     let text = &text[..end];
     let mut at = start;
@@ -140,6 +143,7 @@ fn read_rows<'a>(text: &'a [u8], start: usize, end: usize, mode: Mode, visitor: 
     let mut halfmoves: u32 = 0;
     let mut seen_content = false;
     let mut line_has_content = false;
+    let mut line_start = start;
     let mut skipping = false;
     while at < text.len() {
         let blank = blank_len(text, at);
@@ -147,8 +151,9 @@ fn read_rows<'a>(text: &'a [u8], start: usize, end: usize, mode: Mode, visitor: 
             at += blank;
             continue;
         }
-        if text[at] == b'\n' {
-            at += 1;
+        if is_line_end(text[at]) {
+            at += terminator_len(text, at);
+            line_start = at;
             if mode == Mode::File && seen_content && !line_has_content {
                 // A blank line ends the game.
                 return at;
@@ -158,9 +163,13 @@ fn read_rows<'a>(text: &'a [u8], start: usize, end: usize, mode: Mode, visitor: 
         }
         let token_start = at;
         let mut token_stop = token_end(text, at);
+        let (token, length) = classify(&text[token_start..token_stop]);
+        if mode == Mode::File && seen_content && !line_has_content && token == Token::Number(1) {
+            // A row numbered 1: the next game.
+            return line_start;
+        }
         line_has_content = true;
         seen_content = true;
-        let (token, length) = classify(&text[token_start..token_stop]);
         if skipping && !matches!(token, Token::Result(_)) {
             // After an error only a result matters: it may end the game.
             at = (token_start + length).min(token_stop);
@@ -173,8 +182,7 @@ fn read_rows<'a>(text: &'a [u8], start: usize, end: usize, mode: Mode, visitor: 
                 if mode == Mode::File {
                     // The game ends with its result row; what follows the result there is
                     // reported, not dropped.
-                    let line_end = memchr::memchr(b'\n', &text[token_stop..]).map_or(text.len(), |i| token_stop + i);
-                    let rest = &text[token_stop..line_end];
+                    let rest = &text[token_stop..content_end(text, token_stop)];
                     let skipped = rest.len() - rest.trim_ascii_start().len();
                     let after = rest.trim_ascii();
                     if !after.is_empty() && !skipping {
@@ -185,7 +193,7 @@ fn read_rows<'a>(text: &'a [u8], start: usize, end: usize, mode: Mode, visitor: 
                             "text after the result".to_owned(),
                         );
                     }
-                    return (line_end + 1).min(text.len());
+                    return line_end(text, token_stop);
                 }
                 skipping = true;
                 at = token_stop;
@@ -253,7 +261,7 @@ fn line_has_result(line: &[u8]) -> bool {
     let mut at = 0;
     while at < line.len() {
         let blank = blank_len(line, at);
-        if blank > 0 || line[at] == b'\n' {
+        if blank > 0 || is_line_end(line[at]) {
             at += blank.max(1);
             continue;
         }
@@ -267,61 +275,124 @@ fn line_has_result(line: &[u8]) -> bool {
     false
 }
 
-/// Whether a line holds nothing but blanks.
-fn is_blank_line(line: &[u8]) -> bool {
+/// The first token of a line, and where it starts; `None` for a line of blanks.
+fn first_token(line: &[u8]) -> Option<(usize, &[u8])> {
     let mut at = 0;
     while at < line.len() {
         match blank_len(line, at) {
-            0 if line[at] == b'\n' => at += 1,
-            0 => return false,
+            0 if is_line_end(line[at]) => at += 1,
+            0 => return Some((at, &line[at..token_end(line, at)])),
             blank => at += blank,
         }
     }
-    true
+    None
 }
 
-/// Finds the games of a file of move tables: a game starts at the first line with content after
-/// the start, a blank line or a line with a result.
+/// Whether a line holds nothing but blanks.
+fn is_blank_line(line: &[u8]) -> bool {
+    first_token(line).is_none()
+}
+
+/// Whether a line is a title written before a game (`Game 2`, `Alice - Bob`): its first word
+/// begins with a letter or `#` and is no halfmove. Between games it is skipped.
+fn is_title_line(line: &[u8]) -> bool {
+    let Some((_, token)) = first_token(line) else { return false };
+    let word = token.first().is_some_and(|&byte| byte.is_ascii_alphabetic() || byte == b'#');
+    word && classify(token).0 == Token::Halfmove && Halfmove::parse(token).is_err()
+}
+
+/// Whether a line is no part of any game where one may start: blank, or a title.
+fn is_between_games(line: &[u8]) -> bool {
+    is_blank_line(line) || is_title_line(line)
+}
+
+/// Whether a line begins with the move number 1 (`1.`, `1.e2–e4`): a row that begins a game.
+fn is_first_row(line: &[u8]) -> bool {
+    first_token(line).is_some_and(|(_, token)| classify(token).0 == Token::Number(1))
+}
+
+/// How much of a line the splitter waits for before it judges the line by that much.
+const LINE_CAP: usize = 4096;
+
+/// Finds the games of a file of move tables: a game starts at the first line with content that
+/// is no title after the start, a blank line or a line with a result, and at a row numbered 1.
+/// Lines longer than [`LINE_CAP`] are judged by their start (a result after it is not seen, and
+/// the reader then finds the games the splitter does not).
 #[derive(Debug, Default)]
 struct TableSplitter {
+    /// The input offset scanned up to.
+    at: usize,
     in_game: bool,
+    /// Whether the scan is in the rest of a long line already judged.
+    in_long_line: bool,
 }
 
 impl GameSplitter for TableSplitter {
-    fn scan(&mut self, text: &[u8], base: usize, starts: &mut Vec<usize>) {
-        let mut at = 0;
-        while at < text.len() {
-            let end = memchr::memchr(b'\n', &text[at..]).map_or(text.len(), |i| at + i + 1);
-            let line = &text[at..end];
+    fn scan(&mut self, text: &[u8], base: usize, complete: bool, starts: &mut Vec<usize>) {
+        let end = base + text.len();
+        while self.at < end {
+            let from = self.at - base;
+            if self.in_long_line {
+                match memchr::memchr2(b'\n', b'\r', &text[from..]) {
+                    Some(found) if from + found + 1 < text.len() || complete => {
+                        self.at += found + terminator_len(text, from + found);
+                        self.in_long_line = false;
+                    }
+                    Some(found) => {
+                        self.at += found;
+                        return;
+                    }
+                    None => {
+                        self.at = end;
+                        return;
+                    }
+                }
+                continue;
+            }
+            let line_stop = content_end(&text[..(from + LINE_CAP).min(text.len())], from);
+            let whole = line_stop < text.len() && line_stop < from + LINE_CAP;
+            if !whole && !complete && line_stop < from + LINE_CAP {
+                // Wait for the line's end.
+                return;
+            }
+            if whole && text[line_stop] == b'\r' && line_stop + 1 == text.len() && !complete {
+                // Its `\n` may follow.
+                return;
+            }
+            let line = &text[from..line_stop];
             if is_blank_line(line) {
                 self.in_game = false;
-            } else {
-                if !self.in_game {
-                    starts.push(base + at);
+            } else if self.in_game || !is_title_line(line) {
+                if !self.in_game || is_first_row(line) {
+                    starts.push(self.at);
                     self.in_game = true;
                 }
-                if line_has_result(line) {
+                if whole && line_has_result(line) {
                     self.in_game = false;
                 }
             }
-            at = end;
+            if whole || line_stop == text.len() && complete {
+                self.at = base + line_end(text, from);
+            } else {
+                self.at = base + line_stop;
+                self.in_long_line = true;
+            }
         }
     }
 }
 
 /// The first bytes of a file of move tables hold a figurine, an en dash, an em dash or a `×`,
-/// and its first line with content starts with a move number.
+/// and its first row (after a byte order mark and a title line or two) starts with a move
+/// number.
 fn looks_like_table(head: &[u8]) -> bool {
     const MARKS: [&str; 15] =
         ["\u{2013}", "\u{2014}", "\u{d7}", "♔", "♕", "♖", "♗", "♘", "♙", "♚", "♛", "♜", "♝", "♞", "♟"];
-    let first_line = head
-        .split(|&byte| byte == b'\n')
-        .map(|line| {
-            let skip = line.iter().take_while(|byte| byte.is_ascii_whitespace()).count();
-            &line[skip..]
-        })
-        .find(|line| !line.is_empty());
-    let numbered = first_line.is_some_and(|line| matches!(classify(&line[..token_end(line, 0)]).0, Token::Number(_)));
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    let mut rows = lines(head).filter(|line| !is_blank_line(line));
+    let numbered =
+        rows.by_ref().take(3).find(|line| !is_title_line(line)).is_some_and(|line| {
+            first_token(line).is_some_and(|(_, token)| matches!(classify(token).0, Token::Number(_)))
+        });
     numbered && MARKS.iter().any(|mark| memchr::memmem::find(head, mark.as_bytes()).is_some())
 }
 
@@ -347,8 +418,8 @@ impl NativeFormat for TableFormat {
     }
 
     fn next_game<'a>(&self, text: &'a [u8], at: &mut usize, visitor: &mut dyn Visitor<'a>) -> Option<GameSpan> {
-        // Blank lines before the game are no part of it.
-        if !skip_blank_lines(text, at, is_blank_line) {
+        // Blank lines and titles before the game are no part of it.
+        if !skip_blank_lines(text, at, is_between_games) {
             return None;
         }
         let start = *at;
@@ -411,7 +482,7 @@ mod tests {
             spans.push(span.start);
         }
         let mut starts = Vec::new();
-        TableSplitter::default().scan(text.as_bytes(), 0, &mut starts);
+        TableSplitter::default().scan(text.as_bytes(), 0, true, &mut starts);
         assert_eq!(starts, spans, "the splitter and the reader agree on where games start");
         (told.0, spans)
     }

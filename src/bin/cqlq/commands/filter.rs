@@ -259,7 +259,7 @@ fn refuse_games(start: &[u8]) -> io::Result<()> {
     match sniff_content(start) {
         Ok(()) if start.iter().all(u8::is_ascii_whitespace) => Ok(()),
         Ok(()) => refuse("this is PGN, games rather than lines of positions: use `cqlq search`".to_owned()),
-        Err(not @ (NotPgn::Binary | NotPgn::Compressed(_))) => refuse(not.to_string()),
-        Err(NotPgn::Positions(_) | NotPgn::Text) => Ok(()),
+        Err(not @ (NotPgn::Binary { .. } | NotPgn::Compressed(_))) => refuse(not.to_string()),
+        Err(NotPgn::Positions(_) | NotPgn::Text(_)) => Ok(()),
     }
 }

@@ -208,7 +208,10 @@ pub(super) fn report_problems(shown: &[String], summary: &Summary, where_listed:
     let more = (summary.errors + summary.warnings).saturating_sub(shown.len() as u64);
     if summary.warnings > 0 {
         let warnings = if summary.warnings == 1 { "warning" } else { "warnings" };
-        note(format_args!("{} {warnings}: moves whose record leaves out what the rules did", summary.warnings));
+        note(format_args!(
+            "{} {warnings}: moves whose record leaves out what the rules did, or tags without their ']' (the games were read on)",
+            summary.warnings
+        ));
     }
     if more > 0 {
         let games = counted(summary.errors, "game", "games");
