@@ -27,6 +27,6 @@ pub mod xdecor;
 
 pub use reader::{
     Container, FamilyMoves, GameSplitter, MoveError, MoveErrorKind, MoveReader, Movetext, MovetextReader, NativeFormat,
-    ReadMove, movetext, sniff_container, sniff_container_for,
+    ReadMove, movetext, recognise_container, sniff_container, sniff_container_for,
 };
 pub use rows::BoardError;

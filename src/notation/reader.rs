@@ -185,6 +185,15 @@ impl Container {
         }
     }
 
+    /// What it is, in words: `PGN`, or the native format's description.
+    #[must_use]
+    pub fn description(self) -> &'static str {
+        match self {
+            Container::Pgn => "PGN",
+            Container::Native(format) => format.description(),
+        }
+    }
+
     /// The container `--notation` names: `pgn` or a native format's name (without case).
     #[must_use]
     pub fn by_name(name: &str) -> Option<Container> {
@@ -246,6 +255,18 @@ pub fn sniff_container_for(head: &[u8], variant: Option<&Variant>) -> Container 
         .map_or(Container::Pgn, |&format| Container::Native(format))
 }
 
+/// What a text whose first bytes are `head` surely holds, where they tell: PGN when it opens
+/// with a tag pair, a native format whose marks are there. `None` where they do not tell (PGN
+/// movetext without tags reads as such only when nothing else fits).
+#[must_use]
+pub fn recognise_container(head: &[u8]) -> Option<Container> {
+    let head = &head[..head.len().min(super::pgn::SNIFF_BYTES)];
+    if starts_with_tag(head) {
+        return Some(Container::Pgn);
+    }
+    NATIVE.iter().find(|format| format.sniff(head)).map(|&format| Container::Native(format))
+}
+
 /// Whether the first content of a text is a tag pair (`[Name "value"]`): then it is PGN,
 /// whatever its movetext holds.
 fn starts_with_tag(head: &[u8]) -> bool {
@@ -296,6 +317,8 @@ mod tests {
             Container::Pgn
         ));
         assert!(matches!(sniff_container(b"1. e4 e5 *"), Container::Pgn));
+        assert!(recognise_container(b"1. e4 e5 *").is_none());
+        assert!(matches!(recognise_container(b"\n[Event \"a\"]\n"), Some(Container::Pgn)));
         let error = MoveError::because(MoveErrorKind::Illegal, "d8 is empty");
         assert_eq!(error.to_string(), "illegal move: d8 is empty");
         assert_eq!(MoveError::new(MoveErrorKind::Unreadable).to_string(), "not a move");

@@ -15,7 +15,6 @@
 //! text) is refused before any game is read, with what it looks like. A stream that fails part way (a cut `.zst`) first
 //! gives every game read before the failure, then the error.
 
-use std::fs::File;
 use std::io::{self, Read};
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
@@ -27,8 +26,10 @@ use std::time::{Duration, Instant};
 use crate::notation::pgn::{
     NotPgn, PREAMBLE_BYTES, SNIFF_BYTES, Splitter, foreign_compression, sniff_content, sniff_wants,
 };
-use crate::notation::{Container, GameSplitter, sniff_container_for};
+use crate::notation::{Container, GameSplitter, recognise_container, sniff_container_for};
 use crate::variant::Variant;
+
+use super::reasons::{describe, in_words, open_to_read, without_number};
 
 /// About how many bytes a window holds (a game longer than this makes its window longer).
 pub const WINDOW_BYTES: usize = 8 << 20;
@@ -100,8 +101,8 @@ impl Input {
             return Ok(Input::from_reader("<stdin>", io::stdin()));
         }
         let name = path.display().to_string();
-        let file = File::open(path)?;
-        let metadata = file.metadata()?;
+        let file = open_to_read(path)?;
+        let metadata = file.metadata().map_err(in_words)?;
         if !metadata.is_file() {
             return Ok(Input::from_reader(name, file));
         }
@@ -112,7 +113,7 @@ impl Input {
             // SAFETY: the map is only read, and only while the file is searched. A file
             // changed by another process meanwhile may give wrong results, not unsafety
             // in cqlq's own code (which reads bytes without assumptions on them).
-            Some(unsafe { memmap2::Mmap::map(&file)? })
+            Some(unsafe { memmap2::Mmap::map(&file).map_err(in_words)? })
         };
         let head = map.as_deref().unwrap_or(&[]);
         if compressed(head) {
@@ -234,7 +235,20 @@ fn choose(
     whole: bool,
 ) -> io::Result<Container> {
     if let Some(container) = forced {
-        return Ok(container);
+        return match recognise_container(head) {
+            Some(seen) if seen.name() != container.name() => Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "--notation {} reads the format \"{}\", but by its first bytes this is \"{}\": give \
+                     --notation {}, or leave --notation out",
+                    container.name(),
+                    container.description(),
+                    seen.description(),
+                    seen.name()
+                ),
+            )),
+            _ => Ok(container),
+        };
     }
     let container = sniff_container_for(head, variant);
     if let Container::Pgn = container {
@@ -310,7 +324,8 @@ impl Failure {
         if error.get_ref().is_some_and(|inner| inner.is::<NotPgn>()) {
             return error;
         }
-        let reason = described(&error);
+        // A decoder's own message starts in lowercase, as the sentence goes on.
+        let reason = if error.raw_os_error().is_some() { describe(&error) } else { without_number(&error) };
         let message = match format {
             Some(format) if reason.contains("checksum") => format!(
                 "the {format} data fails its checksum after {decoded} bytes of decompressed data ({reason}): it is \
@@ -327,17 +342,6 @@ impl Failure {
         };
         io::Error::new(error.kind(), message)
     }
-}
-
-/// An error in words, as messages give it: lowercase, without the system's error number.
-fn described(error: &io::Error) -> String {
-    let text = error.to_string();
-    let text = match text.find(" (os error ") {
-        Some(at) => &text[..at],
-        None => &text,
-    };
-    let mut chars = text.chars();
-    chars.next().map(|first| first.to_lowercase().chain(chars).collect()).unwrap_or_default()
 }
 
 /// A stream read by a thread of its own, in chunks.

@@ -38,6 +38,7 @@ mod main_line;
 pub mod output;
 mod plans;
 mod positions;
+mod reasons;
 mod replay;
 mod sorted;
 
@@ -48,6 +49,7 @@ pub use input::{Input, WINDOW_BYTES, WINDOW_GAMES, Window, paths_or_stdin};
 pub use main_line::{MainLine, read_main_line};
 pub use plans::Plans;
 pub use positions::{EpdComments, PositionsFormat};
+pub use reasons::{describe, in_words, open_to_read};
 pub use replay::{
     Carried, GameError, GameErrorKind, GameNote, GameRecord, GameWarning, MatchedPly, ReplayOptions, TOKEN_CHARS,
     replay_range, replay_ranges,

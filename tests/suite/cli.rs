@@ -149,6 +149,69 @@ fn an_unreadable_input_is_an_error_but_others_are_read() {
     assert_eq!(stdout(&output).lines().count(), 19);
 }
 
+/// A fatal error on the only input is said in words, once, with no closing line of counts
+/// after it; exit 2.
+#[test]
+fn a_fatal_input_error_stands_alone() {
+    let dir = std::env::temp_dir().join(format!("cqlq-fatal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("binary.pgn"), (0..3000u32).map(|i| (i % 7) as u8).collect::<Vec<u8>>()).unwrap();
+    let xz = [0xFD, b'7', b'z', b'X', b'Z', 0, 0, 4];
+    std::fs::write(dir.join("games.pgn.xz"), xz).unwrap();
+    let path = |name: &str| dir.join(name).display().to_string();
+    let cases: [(&[&str], String, &str); 8] = [
+        (&["search", "-c", "K"], "samples/games/".into(), "give the files in it, as samples/games/*.pgn (9 files)"),
+        (&["search", "-c", "K", "--count"], "samples/".into(), "as samples/*/*.pgn"),
+        (&["search", "-c", "K"], "samples/games/nonexistent.pgn".into(), "nonexistent.pgn: no such file or folder"),
+        (&["search", "-c", "K"], path("binary.pgn"), "this is binary data, not text"),
+        (&["search", "-c", "K"], path("games.pgn.xz"), "this is xz data"),
+        (&["positions"], "samples/games".into(), "a folder, not a file"),
+        (&["filter", "-c", "K", "--count"], "samples/games/classics.pgn".into(), "this is PGN, games rather than"),
+        (&["filter", "-c", "K"], "samples/positions/nonexistent.epd".into(), "no such file or folder"),
+    ];
+    for (command, input, said) in cases {
+        let mut args = command.to_vec();
+        args.push(&input);
+        let output = cqlq(&args, "");
+        let errors = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {errors}");
+        assert_eq!(errors.lines().count(), 1, "{args:?}: one line, no summary: {errors}");
+        assert!(errors.contains(said), "{args:?}: {errors}");
+        assert!(!errors.contains("os error"), "{args:?}: {errors}");
+        assert_eq!(stdout(&output), "", "{args:?}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// `--notation` that the file's first bytes contradict refuses the file, naming the notation
+/// they show, rather than reading every game as broken.
+#[test]
+fn a_notation_the_first_bytes_contradict_is_refused() {
+    let cases = [
+        (
+            "xdecor",
+            "samples/games/classics.pgn",
+            "\"X-Decor move table\", but by its first bytes this is \"PGN\": give --notation pgn",
+        ),
+        ("laser", "samples/games/classics.pgn", "give --notation pgn"),
+        ("xdecor", "samples/games/xdecor-moves-raw.txt", "give --notation xdecor-raw"),
+        ("xdecor-raw", "samples/games/xdecor-table.txt", "give --notation xdecor,"),
+        ("pgn", "samples/games/xdecor-table.txt", "give --notation xdecor,"),
+    ];
+    for (notation, input, said) in cases {
+        let output = cqlq(&["search", "-c", "K", "--notation", notation, input], "");
+        let errors = stderr(&output);
+        assert_eq!(output.status.code(), Some(2), "{notation} {input}: {errors}");
+        assert!(errors.contains(said) && errors.lines().count() == 1, "{notation} {input}: {errors}");
+        assert_eq!(stdout(&output), "");
+    }
+    // The right notation, and a text whose first bytes do not tell (movetext without tags).
+    let output = cqlq(&["search", "-c", "K", "--count", "--notation", "xdecor", "samples/games/xdecor-table.txt"], "");
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let output = cqlq(&["search", "-c", "K", "--count", "--notation", "pgn", "-"], "1. e4 e5 *\n");
+    assert_eq!(stdout(&output), "1 game matched (3 positions) of 1 game read, 0 with errors\n");
+}
+
 #[test]
 fn explain_draws_each_designator() {
     let output = cqlq(&["explain", "-c", "[D1]", "--variant", "Croatian Ties"], "");

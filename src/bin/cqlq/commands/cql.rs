@@ -13,10 +13,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::{Context, bail};
+use anyhow::{anyhow, bail};
 use clap::CommandFactory;
 use cqlq::search::output::{CqlComments, CqlPrinter};
-use cqlq::search::{Search, SearchOptions};
+use cqlq::search::{Search, SearchOptions, open_to_read};
 use cqlq::{Query, QueryError, Variant};
 
 use super::search::{
@@ -59,7 +59,7 @@ pub fn run(args: CqlArgs) -> anyhow::Result<ExitCode> {
         None => bail!("no input: give -i FILE, or input FILE in the query's cql(...) header"),
     };
     if input.as_os_str() != "-" {
-        std::fs::metadata(&input).with_context(|| format!("cannot read the input {}", input.display()))?;
+        open_to_read(&input).map_err(|error| anyhow!("cannot read the input {}: {error}", input.display()))?;
     }
     let output_path = match options.output.clone().or(header.output.as_ref().map(PathBuf::from)) {
         Some(path) => path,
@@ -108,7 +108,9 @@ pub fn run(args: CqlArgs) -> anyhow::Result<ExitCode> {
     // CQL counts the game after the last one asked for, which it read to know it was past.
     let games = summary.games + u64::from(searched.stopped && asked_for_games);
     let output_name = output_path.display().to_string();
-    console.print(&format!("\n{}", closing_line(summary.matched, games, started.elapsed(), threads, &output_name)));
+    if !searched.failed_before_any_game(&summary) {
+        console.print(&format!("\n{}", closing_line(summary.matched, games, started.elapsed(), threads, &output_name)));
+    }
     for line in search.persistent_report() {
         console.print(&format!("{line}\n"));
     }

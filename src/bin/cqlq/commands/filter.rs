@@ -6,7 +6,6 @@
 
 use std::borrow::Cow;
 use std::collections::HashSet;
-use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -15,7 +14,7 @@ use std::time::Instant;
 use cqlq::Variant;
 use cqlq::notation::pgn::{NotPgn, sniff_content};
 use cqlq::notation::{Container, sniff_container};
-use cqlq::search::{LineOutcome, PositionFilter};
+use cqlq::search::{LineOutcome, PositionFilter, open_to_read};
 use serde_json::json;
 
 use super::{chosen_variant, counted, hint_when_reading_a_terminal, load_query, note, thread_count};
@@ -93,7 +92,9 @@ pub fn run(args: FilterArgs) -> anyhow::Result<ExitCode> {
         counts.positions,
         counted(counts.invalid, "line not a position", "lines not positions"),
     );
-    if args.count {
+    // After an input that failed with nothing read, counts of nothing would only hide the error.
+    let nothing_read = failed && counts.positions == 0 && counts.invalid == 0;
+    if args.count && !nothing_read {
         // As `cqlq search --count`: the sentence where the lines would go, and no summary.
         writeln!(out, "{sentence}")?;
     }
@@ -101,7 +102,7 @@ pub fn run(args: FilterArgs) -> anyhow::Result<ExitCode> {
     if let Some(problems) = problems {
         problems.finish()?;
     }
-    if !args.quiet && !args.count {
+    if !args.quiet && !args.count && !nothing_read {
         note(format_args!("{sentence}, in {:.1} s", started.elapsed().as_secs_f64()));
     }
     if counts.invalid > SHOWN_PROBLEMS {
@@ -163,7 +164,7 @@ impl Run<'_> {
         let stdin = path == Path::new("-");
         let name = if stdin { "<stdin>".to_owned() } else { path.display().to_string() };
         let reader: Box<dyn Read> =
-            if stdin { Box::new(io::stdin().lock()) } else { Box::new(File::open(path).map_err(Failure::Read)?) };
+            if stdin { Box::new(io::stdin().lock()) } else { Box::new(open_to_read(path).map_err(Failure::Read)?) };
         let mut blocks = LineBlocks::new(reader, BLOCK_BYTES, MAX_LINE_BYTES);
         let mut line_number = 0u64;
         let mut likely = None;

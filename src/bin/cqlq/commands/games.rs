@@ -102,7 +102,7 @@ fn run(
     let refused = sink.refused();
     let shown = std::mem::take(&mut sink.shown);
     sink.finish()?;
-    if !args.quiet {
+    if !args.quiet && !searched.failed_before_any_game(&summary) {
         let count = if positions.is_some() { summary.positions } else { summary.matched - refused };
         note(format_args!(
             "{} from {} read, {} with errors, in {:.1} s",

@@ -12,8 +12,9 @@ mod variants;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use anyhow::{Context, bail};
+use anyhow::{Context, anyhow, bail};
 use cqlq::notation::{Container, sniff_container};
+use cqlq::search::describe;
 use cqlq::{Query, Variant};
 
 use crate::args::{Cli, Command, QueryArgs};
@@ -94,7 +95,8 @@ fn looks_like_games(text: &str) -> bool {
 
 /// The text of a query file.
 fn read_query_file(path: &Path) -> anyhow::Result<String> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read the query file {}", path.display()))?;
+    let bytes = std::fs::read(path)
+        .map_err(|error| anyhow!("cannot read the query file {}: {}", path.display(), describe(&error)))?;
     String::from_utf8(bytes).with_context(|| format!("the query file {} is not UTF-8 text", path.display()))
 }
 

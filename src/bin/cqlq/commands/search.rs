@@ -94,7 +94,9 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
         counted(summary.games, "game read", "games read"),
         summary.errors
     );
-    if let Some(mut out) = counter {
+    if searched.failed_before_any_game(&summary) {
+        // What went wrong was said: counts of nothing would only hide it.
+    } else if let Some(mut out) = counter {
         writeln!(out, "{counts}")?;
         out.finish()?;
     } else if !args.quiet {
@@ -229,6 +231,14 @@ pub(super) struct Searched {
     /// The search stopped before the end of the inputs (at the limit, or after the last game
     /// number asked for).
     pub stopped: bool,
+}
+
+impl Searched {
+    /// Whether an input failed and no game was read at all: the run has nothing to count, and
+    /// its closing line is left out after the error.
+    pub fn failed_before_any_game(&self, summary: &Summary) -> bool {
+        self.unreadable && summary.games == 0
+    }
 }
 
 /// Searches every input in turn. An input that cannot be read is reported and the search goes

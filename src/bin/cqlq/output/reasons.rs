@@ -5,39 +5,7 @@
 use std::io::{self, ErrorKind};
 use std::path::Path;
 
-/// What went wrong, as the end of a sentence. An error of the system is described by its kind;
-/// an error with a message of its own keeps it.
-pub fn describe(error: &io::Error) -> String {
-    if error.raw_os_error().is_none() {
-        return error.to_string();
-    }
-    let phrase = match error.kind() {
-        ErrorKind::PermissionDenied => "permission denied",
-        ErrorKind::NotFound => "no such file or folder",
-        ErrorKind::StorageFull => "no space left on the device",
-        ErrorKind::QuotaExceeded => "the disk quota is exceeded",
-        ErrorKind::FileTooLarge => "the file would grow too large",
-        ErrorKind::ReadOnlyFilesystem => "the file system is read-only",
-        ErrorKind::IsADirectory => "it is a folder",
-        ErrorKind::NotADirectory => "a part of its path is not a folder",
-        ErrorKind::BrokenPipe => "the pipe was closed by its reader",
-        ErrorKind::ExecutableFileBusy => "it is a program that is running",
-        ErrorKind::InvalidFilename => "the name is too long, or not a valid file name",
-        _ => return without_number(error),
-    };
-    phrase.to_owned()
-}
-
-/// The system's text for an error, without its number, starting in lowercase.
-fn without_number(error: &io::Error) -> String {
-    let text = error.to_string();
-    let text = match text.rfind(" (os error ") {
-        Some(at) if text.ends_with(')') => &text[..at],
-        _ => text.as_str(),
-    };
-    let mut chars = text.chars();
-    chars.next().map_or_else(String::new, |first| first.to_lowercase().chain(chars).collect())
-}
+pub use cqlq::search::describe;
 
 /// How a file was being opened when it failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,11 +42,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn errors_of_the_system_are_told_without_their_number() {
-        assert_eq!(describe(&io::Error::from_raw_os_error(28)), "no space left on the device");
-        let busy = describe(&io::Error::from_raw_os_error(16));
-        assert!(!busy.contains("os error") && busy.starts_with(char::is_lowercase), "{busy}");
-        assert_eq!(describe(&io::Error::other("Its Own words")), "Its Own words");
+    fn a_file_that_cannot_be_made_says_why_and_what_to_do() {
         let denied = io::Error::from_raw_os_error(13);
         let message = cannot_open("out.pgn", Path::new("out.pgn"), Opening::New, &denied).to_string();
         assert_eq!(
