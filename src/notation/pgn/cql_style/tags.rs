@@ -16,6 +16,7 @@
 //! 5. `FEN` last, its fields separated by single spaces, the move counters added when missing.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 
 /// A tag pair as written: name, then value with its escapes.
 pub type Tag<'a> = (Cow<'a, [u8]>, Cow<'a, [u8]>);
@@ -51,6 +52,8 @@ pub fn cql_tags<'a>(tags: &[(&'a [u8], &'a [u8])], result: &'a [u8]) -> Vec<Tag<
     let mut eco = None;
     let mut event_date = None;
     let mut others: Vec<Tag<'a>> = Vec::new();
+    // Where each other tag stands in `others`: a game may have many thousands of tags.
+    let mut placed: HashMap<&'a [u8], usize> = HashMap::new();
     for &(name, value) in tags {
         if let Some(side) = rating_side(name) {
             if ratings[side].is_none() {
@@ -67,9 +70,12 @@ pub fn cql_tags<'a>(tags: &[(&'a [u8], &'a [u8])], result: &'a [u8]) -> Vec<Tag<
             b"ECO" => eco = eco_code(value),
             b"EventDate" => event_date = Some(date(value)).filter(|date| date != "????.??.??"),
             b"FEN" => {}
-            _ => match others.iter_mut().find(|(other, _)| other.as_ref() == name) {
-                Some(other) => other.1 = Cow::Borrowed(value),
-                None => others.push((Cow::Borrowed(name), Cow::Borrowed(value))),
+            _ => match placed.get(name) {
+                Some(&at) => others[at].1 = Cow::Borrowed(value),
+                None => {
+                    placed.insert(name, others.len());
+                    others.push((Cow::Borrowed(name), Cow::Borrowed(value)));
+                }
             },
         }
     }
@@ -277,5 +283,19 @@ mod tests {
         ] {
             assert_eq!(eco_code(value.as_bytes()).as_deref(), code, "{value}");
         }
+    }
+
+    /// Many tags, one given again at the end: each stands once, in the order read, with its
+    /// last value (in time in proportion to their number: 100,000 tags are read at once).
+    #[test]
+    fn many_tags_keep_their_order_and_last_values() {
+        let names: Vec<String> = (0..100_000).map(|i| format!("T{i}")).collect();
+        let mut tags: Vec<(&[u8], &[u8])> = names.iter().map(|name| (name.as_bytes(), b"first".as_slice())).collect();
+        tags.push((b"T7", b"last"));
+        let written = cql_tags(&tags, b"*");
+        assert_eq!(written.len(), 7 + names.len());
+        assert_eq!(written[7].0.as_ref(), b"T0");
+        assert_eq!((written[14].0.as_ref(), written[14].1.as_ref()), (b"T7".as_slice(), b"last".as_slice()));
+        assert_eq!(written.last().unwrap().0.as_ref(), b"T99999");
     }
 }
