@@ -1,7 +1,8 @@
 //! Any bytes as PGN: splitting, reading and replaying them must never panic; skipping the moves
 //! must end every game where reading them does; every game start the splitter finds is a game
 //! the lexer reads (so that no window cut hides a game), whatever precedes it; a game of moves
-//! only is written as CQL writes it from its moves as from its text.
+//! only is written as CQL writes it from its moves as from its text; every matched game is
+//! written as PGN (marked) and as a JSON line (one line, whatever its text holds).
 #![no_main]
 
 use std::ops::ControlFlow;
@@ -10,7 +11,7 @@ use std::sync::OnceLock;
 use cqlq::Query;
 use cqlq::Variant;
 use cqlq::notation::pgn::{Lexer, Splitter, Visitor};
-use cqlq::search::output::{CqlComments, CqlPrinter};
+use cqlq::search::output::{CqlComments, CqlPrinter, JsonlPrinter, PgnPrinter};
 use cqlq::search::{Found, Plans, Render, ReplayOptions, replay_range};
 use libfuzzer_sys::fuzz_target;
 
@@ -68,25 +69,36 @@ fuzz_target!(|data: &[u8]| {
             assert!(record.start <= record.movetext && record.movetext <= record.end && record.end <= data.len());
             assert!(record.matched.iter().all(|ply| ply.offset <= data.len()));
             assert!(record.variations.is_empty() || record.variations.len() == record.matched.len());
+            let found = Found {
+                input: "fuzz",
+                number: 1,
+                offset: 0,
+                line: 1,
+                text: &data[record.start..record.end],
+                movetext: record.movetext - record.start,
+                matched: &record.matched,
+                variations: &record.variations,
+                notes: &record.notes,
+                sort: None,
+                played: &record.played,
+                moves_only: record.moves_only,
+                outcome: record.outcome,
+                positions: &[],
+                container: cqlq::notation::Container::Pgn,
+                rendered: None,
+            };
+            if !record.matched.is_empty() {
+                let mut pgn = PgnPrinter::new(Vec::new(), "CQL}{");
+                pgn.write(&Found { moves_only: false, ..found }).expect("writing to memory");
+                let mut jsonl = JsonlPrinter::new(Vec::new());
+                jsonl.write(&Found { moves_only: false, ..found }).expect("writing to memory");
+                let line = jsonl.into_inner();
+                assert!(
+                    line.ends_with(b"\n") && line.iter().filter(|&&byte| byte == b'\n').count() == 1,
+                    "one JSON line"
+                );
+            }
             if record.moves_only && !record.played.is_empty() {
-                let found = Found {
-                    input: "fuzz",
-                    number: 1,
-                    offset: 0,
-                    line: 1,
-                    text: &data[record.start..record.end],
-                    movetext: record.movetext - record.start,
-                    matched: &record.matched,
-                    variations: &record.variations,
-                    notes: &record.notes,
-                    sort: None,
-                    played: &record.played,
-                    moves_only: true,
-                    outcome: record.outcome,
-                    positions: &[],
-                    container: cqlq::notation::Container::Pgn,
-                    rendered: None,
-                };
                 let comments = CqlComments {
                     matchstring: Some("CQL".into()),
                     game_numbers: true,
