@@ -539,9 +539,10 @@ impl<'a> Visitor<'a> for GameReader<'a> {
         self.result = standard_result(result);
     }
 
-    fn damaged(&mut self, _at: usize, _damage: Damage) {
-        // As in the search, nothing after the damage counts.
-        self.stopped = true;
+    fn damaged(&mut self, _at: usize, damage: Damage) {
+        // As in the search, nothing after the damage counts; a harmless one (a tag without its
+        // `]`) leaves the game read on.
+        self.stopped |= !damage.is_harmless();
     }
 }
 
@@ -558,6 +559,14 @@ mod tests {
 
     fn movetext(written: &str) -> &str {
         written.split("\n\n").nth(1).unwrap()
+    }
+
+    /// A tag without its `]` is harmless: the game is written to its end (found by fuzzing:
+    /// the game was written without moves, where the search had read them all).
+    #[test]
+    fn a_tag_without_its_bracket_leaves_the_moves_written() {
+        let written = written("[Event \"a\"]\n[Round \"]?\"\n[Result \"1-0\"]\n\n1.e4 e5 1-0\n", &[]);
+        assert_eq!(movetext(&written), "1.e4 e5 1-0");
     }
 
     #[test]
