@@ -132,9 +132,19 @@ fn attackers(board: &Board, attackers: Bitboard, targets: Bitboard) -> Bitboard 
         .collect()
 }
 
+/// Which set of a pin a `pin` filter's value is: its first keyword's (`from`, `to`), else the
+/// pinned pieces.
+#[derive(Clone, Copy)]
+enum PinPart {
+    From,
+    Through,
+    To,
+}
+
 /// The pieces on `through` pinned to a piece on `shielded` by an enemy rook, bishop or queen on
-/// `from`: one piece between, of the shielded piece's colour.
-fn pinned(board: &Board, from: Bitboard, through: Bitboard, shielded: Bitboard) -> Bitboard {
+/// `from` (one piece between, of the shielded piece's colour): the pinned pieces, the pinners or
+/// the pieces shielded, as `part` says.
+fn pinned(board: &Board, part: PinPart, from: Bitboard, through: Bitboard, shielded: Bitboard) -> Bitboard {
     let occupied = board.occupied();
     let mut pinned = Bitboard::EMPTY;
     for target in shielded & occupied {
@@ -143,8 +153,12 @@ fn pinned(board: &Board, from: Bitboard, through: Bitboard, shielded: Bitboard) 
         let diagonal = attacks::bishop_attacks(target, Bitboard::EMPTY) & (board.bishops() | board.queens());
         for sniper in (straight | diagonal) & board.by_color(!ours) & from {
             let between = attacks::between(target, sniper) & occupied;
-            if between.count() == 1 && between.is_subset(board.by_color(ours)) {
-                pinned |= between & through;
+            if between.count() == 1 && between.is_subset(board.by_color(ours)) && (between & through).any() {
+                pinned |= match part {
+                    PinPart::From => Bitboard::from_square(sniper),
+                    PinPart::Through => between,
+                    PinPart::To => Bitboard::from_square(target),
+                };
             }
         }
     }
@@ -167,12 +181,20 @@ const SETS: &[(&str, SetOf)] = &[
     ("move legal promote [RBNrbn] to .", |p| moves(p, true, is_underpromotion)),
     ("move legal capture [Qq] to .", |p| captured(p, |m| m.capture() == Some(Role::Queen))),
     ("move legal from . capture .", |p| moves(p, false, Move::is_capture)),
-    ("move legal from [Kk] to .", |p| moves(p, true, |m| m.role() == Role::King)),
+    // The first of `from`, `to` and `capture` names the value.
+    ("move legal to . from [Kk]", |p| moves(p, true, |m| m.role() == Role::King)),
+    ("move legal from [Kk] to .", |p| moves(p, false, |m| m.role() == Role::King)),
     ("move legal drop to .", |p| moves(p, true, Move::is_put)),
-    ("pin", |p| pinned(p.board(), Bitboard::FULL, Bitboard::FULL, p.board().kings())),
-    ("pin to [Qq]", |p| pinned(p.board(), Bitboard::FULL, Bitboard::FULL, p.board().queens())),
-    ("pin from [Bb]", |p| pinned(p.board(), p.board().bishops(), Bitboard::FULL, p.board().kings())),
-    ("pin through [Nn]", |p| pinned(p.board(), Bitboard::FULL, p.board().knights(), p.board().kings())),
+    // The first of `from`, `through` and `to` names the value; the pinned pieces where none.
+    ("pin", |p| pinned(p.board(), PinPart::Through, Bitboard::FULL, Bitboard::FULL, p.board().kings())),
+    ("pin to [Qq]", |p| pinned(p.board(), PinPart::To, Bitboard::FULL, Bitboard::FULL, p.board().queens())),
+    ("pin through . to [Qq]", |p| {
+        pinned(p.board(), PinPart::Through, Bitboard::FULL, Bitboard::FULL, p.board().queens())
+    }),
+    ("pin from [Bb]", |p| pinned(p.board(), PinPart::From, p.board().bishops(), Bitboard::FULL, p.board().kings())),
+    ("pin through [Nn]", |p| {
+        pinned(p.board(), PinPart::Through, Bitboard::FULL, p.board().knights(), p.board().kings())
+    }),
     ("a attackedby A", |p| attacked(p.board(), p.board().white(), p.board().black())),
     ("A attackedby a", |p| attacked(p.board(), p.board().black(), p.board().white())),
     ("q attackedby K", |p| {
@@ -202,7 +224,7 @@ const TESTS: &[(&str, Test)] = &[
     ("move legal promote [Qq]", |p| p.legal_moves().into_iter().any(|m| m.promotion() == Some(Role::Queen))),
     ("move legal promote [RBNrbn]", |p| p.legal_moves().into_iter().any(is_underpromotion)),
     ("move legal drop", |p| p.legal_moves().into_iter().any(Move::is_put)),
-    ("pin", |p| pinned(p.board(), Bitboard::FULL, Bitboard::FULL, p.board().kings()).any()),
+    ("pin", |p| pinned(p.board(), PinPart::Through, Bitboard::FULL, Bitboard::FULL, p.board().kings()).any()),
     ("#(move legal to .) >= 30", |p| moves(p, true, |_| true).count() >= 30),
     ("#(move legal from .) == 1", |p| moves(p, false, |m| m.from().is_some()).count() == 1),
     ("wtm and a attacks K", |p| p.turn() == Color::White && p.is_check()),
