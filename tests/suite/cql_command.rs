@@ -31,7 +31,7 @@ fn cql(dir: &Path, args: &[&str]) -> Output {
 }
 
 /// A folder with the query file `query.cql` holding `query`.
-fn folder(name: &str, query: &str) -> PathBuf {
+fn folder(name: &str, query: &str) -> common::TempDir {
     let dir = temp_dir(&format!("cql-{name}"));
     fs::write(dir.join("query.cql"), query).unwrap();
     dir

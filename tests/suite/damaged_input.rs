@@ -4,7 +4,6 @@
 use crate::common;
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 fn cqlq(args: &[&str], stdin: &[u8]) -> Output {
@@ -16,7 +15,7 @@ use cqlq::Query;
 use cqlq::search::{Input, Search, SearchOptions, Summary};
 
 /// A folder of its own for a test's files.
-fn scratch(name: &str) -> PathBuf {
+fn scratch(name: &str) -> common::TempDir {
     common::temp_dir(&format!("damaged-{name}"))
 }
 

@@ -14,14 +14,14 @@ use std::fs;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{FileTypeExt, MetadataExt, OpenOptionsExt, PermissionsExt, symlink};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{temp_dir, text};
 
 /// A folder of the test's own, readable by every user, with the games `in.pgn` in it.
-fn folder(name: &str) -> PathBuf {
+fn folder(name: &str) -> common::TempDir {
     let dir = temp_dir(&format!("output-{name}"));
     fs::copy(Path::new(env!("CARGO_MANIFEST_DIR")).join("samples/games/classics.pgn"), dir.join("in.pgn")).unwrap();
     dir
