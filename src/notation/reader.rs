@@ -250,9 +250,10 @@ pub fn sniff_container_for(head: &[u8], variant: Option<&Variant>) -> Container 
         return Container::Pgn;
     }
     let untagged = variant.and_then(|variant| NATIVE.iter().find(|format| format.holds_untagged(variant)));
-    untagged
-        .or_else(|| NATIVE.iter().find(|format| format.sniff(head)))
-        .map_or(Container::Pgn, |&format| Container::Native(format))
+    match untagged {
+        Some(&format) => Container::Native(format),
+        None => recognise_container(head).unwrap_or(Container::Pgn),
+    }
 }
 
 /// What a text whose first bytes are `head` surely holds, where they tell: PGN when it opens
