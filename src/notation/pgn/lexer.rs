@@ -873,8 +873,19 @@ mod tests {
         }
     }
 
+    /// Many cases, and the failures found kept beside this file.
+    fn many_cases() -> proptest::prelude::ProptestConfig {
+        proptest::prelude::ProptestConfig {
+            cases: 4096,
+            failure_persistence: Some(Box::new(proptest::test_runner::FileFailurePersistence::WithSource(
+                "proptest-regressions",
+            ))),
+            ..proptest::prelude::ProptestConfig::default()
+        }
+    }
+
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
+        #![proptest_config(many_cases())]
         #[test]
         fn skipping_agrees_with_reading_on_any_mix(parts in proptest::collection::vec(0usize..32, 0..40)) {
             const PIECES: [&str; 32] = [
@@ -912,7 +923,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
+        #![proptest_config(many_cases())]
         #[test]
         fn every_start_the_splitter_finds_is_a_game_the_lexer_reads(
             parts in proptest::collection::vec(0usize..30, 0..48),
