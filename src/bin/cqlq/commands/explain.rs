@@ -31,7 +31,7 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let moves: Vec<&str> = args.after.as_deref().map_or_else(Vec::new, |after| after.split_whitespace().collect());
-    let show_position = args.position.is_some() || !moves.is_empty() || variant.family.has_lasers();
+    let show_position = args.position.is_some() || !moves.is_empty() || variant.capabilities.lasers;
     let shown = if show_position {
         let position = given.unwrap_or_else(|| AnyPosition::initial(variant));
         match explain::position(&plan, &position, &moves) {
