@@ -524,6 +524,27 @@ macro_rules! into_any {
 
 into_any!(1 => W1, 2 => W2, 4 => W4, 8 => W8, 11 => W11);
 
+/// A position of one board width, taken out of an [`AnyPosition`].
+pub trait FromAny {
+    /// The position, if its square sets take this width.
+    fn from_any(any: &AnyPosition) -> Option<&Self>;
+}
+
+macro_rules! from_any {
+    ($($w:literal => $arm:ident),*) => {
+        $(impl FromAny for Position<$w> {
+            fn from_any(any: &AnyPosition) -> Option<&Position<$w>> {
+                match any {
+                    AnyPosition::$arm(position) => Some(position),
+                    _ => None,
+                }
+            }
+        })*
+    };
+}
+
+from_any!(1 => W1, 2 => W2, 4 => W4, 8 => W8, 11 => W11);
+
 impl<const W: usize> From<Position<W>> for AnyPosition
 where
     Position<W>: IntoAny,
