@@ -297,7 +297,7 @@ fn validate<const W: usize>(setup: &Setup<W>) -> Result<(), PositionError> {
         match kings.count() {
             // A Laser Chess beam removes a King: the game ends there, and its last position has
             // none.
-            0 if variant.family.has_lasers() => {}
+            0 if variant.capabilities.lasers => {}
             0 => return Err(PositionError::MissingKing { player }),
             1 => {}
             _ => return Err(PositionError::TooManyKings { player }),
@@ -312,7 +312,7 @@ fn validate<const W: usize>(setup: &Setup<W>) -> Result<(), PositionError> {
     let back_ranks = back_rank(setup, Color::White) | back_rank(setup, Color::Black);
     let pawns = kinds_with_role(variant, Role::Pawn);
     let pawn_squares = pieces_of_kinds(setup, pawns);
-    if matches!(variant.family, Family::Classical | Family::ChessEvolved)
+    if variant.capabilities.pawns_off_back_ranks
         && let Some(square) = (pawn_squares & back_ranks).first()
     {
         return Err(PositionError::PawnOnBackRank(name(square)));
@@ -360,8 +360,8 @@ fn check_marks<const W: usize>(setup: &Setup<W>, pawns: SquareSet<W>) -> Result<
             KindSet::EMPTY
         }),
     );
-    let croatian = variant.family == Family::Croatian;
-    let levelled = matches!(variant.family, Family::ChessEvolved | Family::Laser);
+    let croatian = variant.capabilities.pawn_tags;
+    let levelled = variant.capabilities.levels;
     let drops = variant.backhand == BackhandRule::Drops;
     let allowed = |mark: Mark| -> (SquareSet<W>, &'static str) {
         match mark {
@@ -422,7 +422,7 @@ fn check_castling<const W: usize>(setup: &Setup<W>) -> Result<(), PositionError>
 fn check_en_passant<const W: usize>(setup: &Setup<W>, square: Square) -> Result<(), PositionError> {
     let geometry = setup.geometry();
     let invalid = || PositionError::InvalidEnPassant(geometry.square_name(square));
-    if setup.variant.family != Family::Classical {
+    if !setup.variant.capabilities.en_passant {
         return Err(invalid());
     }
     let pawn = setup.variant.kind_of_role(Role::Pawn).ok_or_else(invalid)?;
@@ -523,6 +523,27 @@ macro_rules! into_any {
 }
 
 into_any!(1 => W1, 2 => W2, 4 => W4, 8 => W8, 11 => W11);
+
+/// A position of one board width, taken out of an [`AnyPosition`].
+pub trait FromAny {
+    /// The position, if its square sets take this width.
+    fn from_any(any: &AnyPosition) -> Option<&Self>;
+}
+
+macro_rules! from_any {
+    ($($w:literal => $arm:ident),*) => {
+        $(impl FromAny for Position<$w> {
+            fn from_any(any: &AnyPosition) -> Option<&Position<$w>> {
+                match any {
+                    AnyPosition::$arm(position) => Some(position),
+                    _ => None,
+                }
+            }
+        })*
+    };
+}
+
+from_any!(1 => W1, 2 => W2, 4 => W4, 8 => W8, 11 => W11);
 
 impl<const W: usize> From<Position<W>> for AnyPosition
 where

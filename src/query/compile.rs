@@ -25,7 +25,7 @@ use super::walk::{Walk, number_lines};
 
 use crate::board::{File, Masks, Rank, Square, SquareSet};
 use crate::position::{PositionView, Wing};
-use crate::variant::{Color, Family, KindSet, Piece, Role, Variant};
+use crate::variant::{Color, KindSet, Piece, Role, Variant};
 
 /// What a designator came to in a variant, for `cqlq explain`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -702,11 +702,11 @@ impl<const W: usize> Compiler<'_, W> {
     /// Reports a filter that needs rules of attack and moves (and with `check`, check) that
     /// the variant lacks, or cqlq does not have for it.
     fn need_rules(&mut self, span: Span, what: &str, check: bool) {
-        let (variant, family) = (self.variant, self.variant.family);
-        let message = if check && !family.has_check() {
-            let why = family.instead_of_check().map(|why| format!(": {why}")).unwrap_or_default();
+        let (variant, capabilities) = (self.variant, self.variant.capabilities);
+        let message = if check && !capabilities.check {
+            let why = capabilities.instead_of_check.map(|why| format!(": {why}")).unwrap_or_default();
             format!("'{what}' needs check, and {} has no check{why}", variant.name)
-        } else if !family.is_played() {
+        } else if !capabilities.played {
             format!("'{what}' needs the rules of attack and moves of {}, which cqlq does not play yet", variant.name)
         } else {
             return;
@@ -716,7 +716,7 @@ impl<const W: usize> Compiler<'_, W> {
 
     /// Reports a filter about lasers in a variant that has none.
     fn need_lasers(&mut self, span: Span, what: &str) {
-        if !self.variant.family.has_lasers() {
+        if !self.variant.capabilities.lasers {
             let message = format!("'{what}' is about the lasers of Laser Chess, and {} has none", self.variant.name);
             self.diagnostics.push(Diagnostic::new(span, message));
         }
@@ -1056,7 +1056,7 @@ impl<const W: usize> Compiler<'_, W> {
         };
         let split_starts: Vec<usize> = classes.iter().map(|(start, _)| *start).collect();
         if level > 0 {
-            if !matches!(variant.family, Family::ChessEvolved | Family::Laser) {
+            if !variant.capabilities.levels {
                 self.diagnostics.push(Diagnostic::new(
                     span,
                     format!(

@@ -19,8 +19,6 @@ use serde_json::{Value, json};
 use super::ast::{AttackSide, Expr, ExprKind, FindQuantity, Header, Lasting, LoopOver};
 use super::{Plan, Query};
 use crate::board::diagram;
-use crate::position::{AnyPosition, Position, PositionView};
-use crate::rules::{ExplainedPosition, explain_position};
 
 /// The explanation as text: the variant, the tree, the letters, and a diagram per designator.
 #[must_use]
@@ -71,49 +69,6 @@ pub fn json(plan: &Plan) -> Value {
         })
         .collect();
     json!({"variant": plan.variant().name, "designators": designators})
-}
-
-/// A position shown beside the query: `moves` (in the variant's own notation) played from it
-/// by its family's rules where cqlq plays them, then drawn and tested with the query; or why
-/// it cannot be.
-pub fn position(plan: &Plan, position: &AnyPosition, moves: &[&str]) -> Result<ExplainedPosition, String> {
-    crate::each_position!(position, p => position_of_width(plan, p, moves))
-}
-
-fn position_of_width<const W: usize>(
-    plan: &Plan,
-    position: &Position<W>,
-    moves: &[&str],
-) -> Result<ExplainedPosition, String> {
-    if position.variant() != plan.variant() {
-        return Err(format!("the position is of {}, the query of {}", position.variant().name, plan.variant().name));
-    }
-    let program = plan.program::<W>().ok_or("the position's board is not the query's")?;
-    explain_position(program, position, moves)
-}
-
-/// A shown position as text: how it was reached, its drawing, and whether the query matches.
-#[must_use]
-pub fn position_text(shown: &ExplainedPosition, moves: &[&str]) -> String {
-    let mut out = String::from("\nposition");
-    if !moves.is_empty() {
-        let _ = write!(out, " after {}", moves.join(" "));
-    }
-    match &shown.written {
-        Some(written) => {
-            let _ = writeln!(out, ": {written}");
-        }
-        None => out.push_str(":\n"),
-    }
-    out.push_str(&shown.drawing);
-    let _ = writeln!(out, "matches: {}", if shown.matches { "yes" } else { "no" });
-    out
-}
-
-/// A shown position as JSON: `{"written", "diagram", "matches"}`.
-#[must_use]
-pub fn position_json(shown: &ExplainedPosition) -> Value {
-    json!({"written": shown.written, "diagram": shown.drawing, "matches": shown.matches})
 }
 
 fn describe_header(header: &Header) -> String {

@@ -41,7 +41,6 @@ mod transform;
 mod walk;
 mod xray;
 
-use std::any::Any;
 use std::sync::Arc;
 
 pub use compile::DesignatorReport;
@@ -54,8 +53,6 @@ pub use plan::{Needs, Program};
 pub use state::{Identities, Persistent, State};
 
 use crate::board::Width;
-use crate::each_position;
-use crate::position::{AnyPosition, Position, PositionView};
 use crate::variant::Variant;
 use ast::{ExprKind, Header, QueryAst};
 
@@ -278,6 +275,28 @@ enum AnyProgram {
     W11(Box<Program<11>>),
 }
 
+/// A compiled program of one board width, taken out of the plan that holds it: implemented
+/// for every width a variant's square sets may take.
+pub trait FromPlan {
+    /// The plan's program, if its square sets take this width.
+    fn from_plan(plan: &Plan) -> Option<&Self>;
+}
+
+macro_rules! from_plan {
+    ($($w:literal => $arm:ident),*) => {
+        $(impl FromPlan for Program<$w> {
+            fn from_plan(plan: &Plan) -> Option<&Program<$w>> {
+                match &plan.program {
+                    AnyProgram::$arm(program) => Some(program),
+                    _ => None,
+                }
+            }
+        })*
+    };
+}
+
+from_plan!(1 => W1, 2 => W2, 4 => W4, 8 => W8, 11 => W11);
+
 impl Plan {
     /// The variant the plan was compiled for.
     #[must_use]
@@ -285,35 +304,15 @@ impl Plan {
         self.variant
     }
 
-    /// Whether the position matches. A position of another variant never does.
-    #[must_use]
-    pub fn matches(&self, position: &AnyPosition) -> bool {
-        each_position!(position, p => self.matches_position(p))
-    }
-
-    /// Whether a position of boards of `W` words matches, as a game of that one position (its
-    /// ply comes from its move counters; it is both initial and terminal). Positions of the
-    /// classical family are tested with the classical rules (attacks, check, legal moves).
-    #[must_use]
-    pub fn matches_position<const W: usize>(&self, position: &Position<W>) -> bool {
-        if position.variant() != self.variant {
-            return false;
-        }
-        self.program::<W>().is_some_and(|program| crate::rules::matches_with_rules(program, position))
-    }
-
     /// The compiled program, if the variant's square sets take `W` words; run it on any
-    /// [`PositionView`] of the plan's variant.
+    /// [`PositionView`](crate::position::PositionView) of the plan's variant. (Whether a position that stands alone matches,
+    /// with its variant's rules, is [`Plan::matches`], which the rule registry gives.)
     #[must_use]
-    pub fn program<const W: usize>(&self) -> Option<&Program<W>> {
-        let program: &dyn Any = match &self.program {
-            AnyProgram::W1(program) => &**program,
-            AnyProgram::W2(program) => &**program,
-            AnyProgram::W4(program) => &**program,
-            AnyProgram::W8(program) => &**program,
-            AnyProgram::W11(program) => &**program,
-        };
-        program.downcast_ref::<Program<W>>()
+    pub fn program<const W: usize>(&self) -> Option<&Program<W>>
+    where
+        Program<W>: FromPlan,
+    {
+        Program::<W>::from_plan(self)
     }
 
     /// What each designator of the query came to in this variant.

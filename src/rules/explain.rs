@@ -1,65 +1,116 @@
-//! A position shown beside a query, for `cqlq explain`: played on by the rules of its family
-//! where cqlq plays them, drawn with what those rules show of it, and tested with the query.
+//! A position that stands alone, tested with a query and shown beside it (`cqlq filter`, `cqlq
+//! explain`): played on by the rules of its variant where cqlq plays them, drawn with what those
+//! rules show of it, else tested and drawn as it is.
 
-use std::any::Any;
+use std::fmt::Write;
+
+use serde_json::{Value, json};
 
 use super::GameRules;
-use super::classical::Board;
-use super::laser::LaserBoard;
+use super::registry::{Typed, WithRules, with_rules};
 use crate::notation::MoveError;
-use crate::position::{Position, PositionView, drawing};
-use crate::query::Program;
-use crate::variant::Family;
+use crate::position::{AnyPosition, FromAny, Position, drawing};
+use crate::query::{FromPlan, Plan, Program};
 
 /// A position as `cqlq explain` shows it beside a query.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExplainedPosition {
     /// The position written as its variant writes positions (FEN; Setup Notation and the side
-    /// to move), where cqlq plays the family's rules.
+    /// to move), where cqlq plays the variant's rules.
     pub written: Option<String>,
-    /// The position drawn, with what its family's rules show of it (each laser's beam).
+    /// The position drawn, with what its rules show of it (each laser's beam).
     pub drawing: String,
     /// Whether the query matches it, as a game of that one position.
     pub matches: bool,
 }
 
-/// Plays `moves` (in the family's own notation: SAN, Laser Algebraic Notation) from
-/// `position`, then draws the position reached and tests `program` on it; or says which move
-/// could not be played, and why.
-pub fn explain_position<const W: usize>(
-    program: &Program<W>,
-    position: &Position<W>,
-    moves: &[&str],
-) -> Result<ExplainedPosition, String> {
-    let (any_program, any_position) = (program as &dyn Any, position as &dyn Any);
-    let family = position.variant().family;
-    match family {
-        Family::Classical => {
-            if let (Some(program), Some(position)) =
-                (any_program.downcast_ref::<Program<1>>(), any_position.downcast_ref::<Position<1>>())
-            {
-                return explain_with(program, Board::from_position(position), moves);
-            }
+impl ExplainedPosition {
+    /// As text: how it was reached (`moves`), its drawing, and whether the query matches.
+    #[must_use]
+    pub fn text(&self, moves: &[&str]) -> String {
+        let mut out = String::from("\nposition");
+        if !moves.is_empty() {
+            let _ = write!(out, " after {}", moves.join(" "));
         }
-        Family::Laser => {
-            if let Some(program) = any_program.downcast_ref::<Program<2>>() {
-                let board = LaserBoard::from_setup(position.setup()).map_err(|error| error.to_string())?;
-                return explain_with(program, board, moves);
+        match &self.written {
+            Some(written) => {
+                let _ = writeln!(out, ": {written}");
             }
+            None => out.push_str(":\n"),
         }
-        Family::Croatian | Family::ChessEvolved => {}
+        out.push_str(&self.drawing);
+        let _ = writeln!(out, "matches: {}", if self.matches { "yes" } else { "no" });
+        out
     }
-    if let Some(first) = moves.first() {
-        return Err(format!("move 1 '{first}': cqlq does not play the moves of {family:?} games"));
+
+    /// As JSON: `{"written", "diagram", "matches"}`.
+    #[must_use]
+    pub fn json(&self) -> Value {
+        json!({"written": self.written, "diagram": self.drawing, "matches": self.matches})
     }
-    Ok(ExplainedPosition {
-        written: None,
-        drawing: drawing::draw(position, |_| None),
-        matches: program.matches(position),
-    })
 }
 
-/// [`explain_position`] on a board of a family whose rules cqlq plays.
+impl Plan {
+    /// Whether the position matches, as a game of that one position (its ply comes from its
+    /// move counters; it is both initial and terminal), tested with its variant's rules
+    /// (attacks, check, legal moves, beams) where cqlq plays them, else as it is. A position of
+    /// another variant never matches.
+    #[must_use]
+    pub fn matches(&self, position: &AnyPosition) -> bool {
+        if position.variant() != self.variant() {
+            return false;
+        }
+        match with_rules(self.variant(), Alone { plan: self, position, moves: &[] }) {
+            Ok(explained) => explained.is_ok_and(|explained| explained.matches),
+            // Tested as it is.
+            Err(_) => crate::each_position!(position, p => as_it_is(self, p).unwrap_or(false)),
+        }
+    }
+}
+
+/// Plays `moves` (in the variant's own notation: SAN, Laser Algebraic Notation) from
+/// `position`, then draws the position reached and tests the plan on it; or says which move
+/// could not be played, and why.
+pub fn explain_position(plan: &Plan, position: &AnyPosition, moves: &[&str]) -> Result<ExplainedPosition, String> {
+    let variant = position.variant();
+    if variant != plan.variant() {
+        return Err(format!("the position is of {}, the query of {}", variant.name, plan.variant().name));
+    }
+    match with_rules(variant, Alone { plan, position, moves }) {
+        Ok(explained) => explained,
+        Err(_) => {
+            if let Some(first) = moves.first() {
+                return Err(format!("move 1 '{first}': cqlq does not play the moves of {} games", variant.name));
+            }
+            crate::each_position!(position, p => shown_as_it_is(plan, p))
+        }
+    }
+}
+
+/// A position that stands alone, with the moves to play from it, and the plan to test.
+struct Alone<'a> {
+    plan: &'a Plan,
+    position: &'a AnyPosition,
+    moves: &'a [&'a str],
+}
+
+impl WithRules for Alone<'_> {
+    type Output = Result<ExplainedPosition, String>;
+
+    fn run<R: GameRules<W>, const W: usize>(self, typed: Typed<W>) -> Self::Output {
+        let program = (typed.program)(self.plan).ok_or("the position's board is not the query's")?;
+        let position = (typed.position)(self.position).ok_or("the position's board is not the query's")?;
+        let board = match R::from_position(position) {
+            Ok(board) => board,
+            // A setup no game can reach (a piece where it may not stand) is tested as it is.
+            Err(_) if self.moves.is_empty() => return shown_as_it_is_with(program, position),
+            Err(error) => return Err(error),
+        };
+        explain_with(program, board, self.moves)
+    }
+}
+
+/// Plays the moves on a board of a rule set, then writes, draws and tests the position reached.
 fn explain_with<R: GameRules<W>, const W: usize>(
     program: &Program<W>,
     mut board: R,
@@ -77,16 +128,45 @@ fn explain_with<R: GameRules<W>, const W: usize>(
     Ok(ExplainedPosition { written: Some(written), drawing: board.draw(), matches: program.matches(&board) })
 }
 
+/// Whether the plan matches a position tested as it is, without rules.
+fn as_it_is<const W: usize>(plan: &Plan, position: &Position<W>) -> Option<bool>
+where
+    Program<W>: FromPlan,
+{
+    plan.program::<W>().map(|program| program.matches(position))
+}
+
+/// A position shown and tested as it is, without rules.
+fn shown_as_it_is<const W: usize>(plan: &Plan, position: &Position<W>) -> Result<ExplainedPosition, String>
+where
+    Program<W>: FromPlan,
+    Position<W>: FromAny,
+{
+    let program = plan.program::<W>().ok_or("the position's board is not the query's")?;
+    shown_as_it_is_with(program, position)
+}
+
+fn shown_as_it_is_with<const W: usize>(
+    program: &Program<W>,
+    position: &Position<W>,
+) -> Result<ExplainedPosition, String> {
+    Ok(ExplainedPosition {
+        written: None,
+        drawing: drawing::draw(position, |_| None),
+        matches: program.matches(position),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::position::AnyPosition;
     use crate::{Query, Variant};
 
     fn explain(variant: &str, query: &str, moves: &[&str]) -> Result<ExplainedPosition, String> {
         let variant = Variant::by_name(variant).unwrap();
         let plan = Query::parse(query).unwrap().compile(variant).unwrap();
-        let position = Position::<2>::initial(variant);
-        explain_position(plan.program::<2>().unwrap(), &position, moves)
+        explain_position(&plan, &AnyPosition::initial(variant), moves)
     }
 
     #[test]

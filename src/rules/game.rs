@@ -4,8 +4,8 @@
 use std::fmt;
 
 use crate::notation::{FamilyMoves, MoveError, MoveErrorKind, MoveReader, ReadMove};
-use crate::position::{MoveFacts, RulesView};
-use crate::variant::{Family, Variant};
+use crate::position::{MoveFacts, Position, RulesView};
+use crate::variant::Variant;
 
 /// A board of a rule family, as a game's replay drives it: where a game starts, how a move
 /// token of the family's own notation is played, what queries see of the move.
@@ -16,9 +16,6 @@ pub trait GameRules<const W: usize>: RulesView<W> + Clone + Send + Sync + 'stati
     /// A move as played: what [`GameRules::facts`] and [`GameRules::warning`] need of it.
     type Played: Copy + Send + Sync + fmt::Debug + 'static;
 
-    /// The family whose rules these are.
-    const FAMILY: Family;
-
     /// Whether a game's move numbers say which side moves first (`1...`: the second player),
     /// because the family's setups do not.
     const TURN_FROM_MOVE_NUMBERS: bool = false;
@@ -26,6 +23,10 @@ pub trait GameRules<const W: usize>: RulesView<W> + Clone + Send + Sync + 'stati
     /// The position a game of `variant` starts from: `setup` (the text of its `FEN` tag), else
     /// the variant's initial position; or why the text is no position of the variant.
     fn start(variant: &'static Variant, setup: Option<&str>) -> Result<Self, String>;
+
+    /// The board of a position that stands alone (a line of `cqlq filter`, `explain
+    /// --position`); or why it is no position the rules can play on.
+    fn from_position(position: &Position<W>) -> Result<Self, String>;
 
     /// Plays a move token of the family's own notation (SAN; Laser Algebraic Notation). On an
     /// error the board is unchanged; the kind is returned and any reason put in `reason`.

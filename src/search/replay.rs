@@ -19,10 +19,10 @@ use crate::notation::{Container, MoveError, MoveErrorKind, MoveReader, MovetextR
 use crate::position::{MoveFacts, PositionView, RulesView};
 use crate::query::{Context, Frame, GameFacts, Identities, LineCache, Needs, Persistent, Program, State, TagSource};
 use crate::rules::GameRules;
-use crate::rules::classical::{Board, Move};
-use crate::rules::laser::LaserBoard;
+use crate::rules::classical::Move;
+use crate::rules::registry::{RuleSetKey, Typed, WithRules, rule_set, with_rules};
 use crate::text::excerpt;
-use crate::variant::{Family, Variant};
+use crate::variant::Variant;
 
 use super::cql_game::{MAX_COMMENT, standard_result};
 use super::plans::Plans;
@@ -322,33 +322,38 @@ pub fn replay_range(text: &[u8], options: &ReplayOptions<'_>) -> Vec<GameRecord>
 /// numbered on from `number`, and their offsets are into `text`. One replayer reads them all,
 /// keeping what it made for one game (its lists, the evaluation's state) for the next.
 ///
-/// The games are replayed with the rules of the default variant's family; a game of another
-/// family is read again with that family's rules.
+/// The games are replayed with the rules of the default variant (Standard's where cqlq does
+/// not play them); a game of a variant of other rules is read again with those.
 #[must_use]
 pub fn replay_ranges(text: &[u8], ranges: &[(usize, usize, u64)], options: &ReplayOptions<'_>) -> Vec<GameRecord> {
-    let replay = replay_of(options.default_variant.family).unwrap_or(replay_ranges_with::<Board, 1>);
-    replay(text, ranges, options)
+    let replay = Replay { text, ranges, options };
+    with_rules(options.default_variant, replay)
+        .or_else(|replay| with_rules(Variant::standard(), replay))
+        .unwrap_or_else(|_| unreachable!("the rules of Standard are registered"))
 }
 
-/// [`replay_ranges`] with the rules of one family.
-type ReplayWith = fn(&[u8], &[(usize, usize, u64)], &ReplayOptions<'_>) -> Vec<GameRecord>;
+/// The games of ranges of a text, to replay with the rules of a rule set.
+struct Replay<'t, 'o> {
+    text: &'t [u8],
+    ranges: &'t [(usize, usize, u64)],
+    options: &'o ReplayOptions<'o>,
+}
 
-/// The rule families whose games are replayed from their moves, each with its replay (its
-/// board, and the width of its square sets): a family more is an entry more.
-const FAMILIES: [(Family, ReplayWith); 2] =
-    [(Family::Classical, replay_ranges_with::<Board, 1>), (Family::Laser, replay_ranges_with::<LaserBoard, 2>)];
+impl WithRules for Replay<'_, '_> {
+    type Output = Vec<GameRecord>;
 
-/// The replay of a family's games, if cqlq replays them.
-fn replay_of(family: Family) -> Option<ReplayWith> {
-    FAMILIES.iter().find(|(known, _)| *known == family).map(|&(_, replay)| replay)
+    fn run<R: GameRules<W>, const W: usize>(self, typed: Typed<W>) -> Vec<GameRecord> {
+        replay_ranges_with::<R, W>(self.text, self.ranges, self.options, typed)
+    }
 }
 
 fn replay_ranges_with<R: GameRules<W>, const W: usize>(
     text: &[u8],
     ranges: &[(usize, usize, u64)],
     options: &ReplayOptions<'_>,
+    typed: Typed<W>,
 ) -> Vec<GameRecord> {
-    let mut replayer = Replayer::<R, W>::new(options);
+    let mut replayer = Replayer::<R, W>::new(options, typed);
     replayer.inherited = options.carried.and_then(Carried::take);
     let mut records = Vec::with_capacity(ranges.len());
     for &(start, end, number) in ranges {
@@ -356,12 +361,14 @@ fn replay_ranges_with<R: GameRules<W>, const W: usize>(
         let ending = options.ends_input && end == text.len();
         let mut games = Games::new(options.container, &text[start..end], ending);
         while let Some(span) = games.next(&mut replayer) {
-            if let Some(replay) = replayer.other_family.take().and_then(replay_of) {
-                // A game of another rule family, read again with its rules; the persistent
+            if let Some(variant) = replayer.other_rules.take() {
+                // A game of a variant of other rules, read again with those; the persistent
                 // variables go on from where the games before left them, and back.
                 replayer.hand_over();
                 let game = [(span.start, span.end, replayer.number)];
-                records.extend(replay(&text[start..end], &game, options).into_iter().map(|mut record| {
+                let replay = Replay { text: &text[start..end], ranges: &game, options };
+                let replayed = with_rules(variant, replay).unwrap_or_default();
+                records.extend(replayed.into_iter().map(|mut record| {
                     record.shift(start);
                     record
                 }));
@@ -617,8 +624,12 @@ struct Replayer<'a, 'o, R: GameRules<W>, const W: usize> {
     played: Vec<R::Played>,
     /// What the game's record leaves out that the rules did.
     warnings: Vec<GameWarning>,
-    /// The game just begun is of another rule family, whose rules must replay it.
-    other_family: Option<Family>,
+    /// Takes the plan's program of this width out of a plan.
+    typed: Typed<W>,
+    /// The rule set these rules are.
+    rules: Option<RuleSetKey>,
+    /// The game just begun is of a variant of other rules, which must replay it.
+    other_rules: Option<&'static Variant>,
     /// The first position waits for the move numbers to say who moves first.
     first_pending: bool,
     /// Whether the movetext read so far holds moves only (see [`GameRecord::moves_only`]).
@@ -779,8 +790,10 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
         }
     }
 
-    fn new(options: &'o ReplayOptions<'o>) -> Replayer<'a, 'o, R, W> {
+    fn new(options: &'o ReplayOptions<'o>, typed: Typed<W>) -> Replayer<'a, 'o, R, W> {
         Replayer {
+            typed,
+            rules: Some(typed.rules),
             options,
             tags: Vec::new(),
             program: None,
@@ -797,7 +810,7 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
             spare: None,
             played: Vec::new(),
             warnings: Vec::new(),
-            other_family: None,
+            other_rules: None,
             first_pending: false,
             moves_only: true,
             outcome: None,
@@ -982,7 +995,7 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
     fn begin_game(&mut self, _start: usize) {
         self.number += 1;
         self.warnings.clear();
-        self.other_family = None;
+        self.other_rules = None;
         self.first_pending = false;
         self.movetext_reader = None;
         self.tags.clear();
@@ -1026,11 +1039,12 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
             Ok(variant) => variant,
             Err(kind) => return self.fail(0, start, b"", kind),
         };
-        if variant.family != R::FAMILY && replay_of(variant.family).is_some() {
-            self.other_family = Some(variant.family);
+        let rules = rule_set(variant);
+        if rules.is_some() && rules != self.rules {
+            self.other_rules = Some(variant);
             return ControlFlow::Break(());
         }
-        let program = self.options.plans.get(variant).ok().and_then(|plan| plan.program::<W>());
+        let program = self.options.plans.get(variant).ok().and_then(self.typed.program);
         if let Some(program) = program {
             self.game = program.game_facts(&Tags(&self.tags)).numbered(self.number);
             if program.decide(&self.game) == Some(false) {
@@ -1038,7 +1052,7 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
                 return ControlFlow::Break(());
             }
         }
-        let movetext = self.options.container.movetext(variant).filter(|_| variant.family == R::FAMILY);
+        let movetext = self.options.container.movetext(variant).filter(|_| rules == self.rules);
         let moves = movetext.map(|movetext| movetext.moves.map(R::reader_of));
         let (Some(movetext), Some(moves)) = (movetext, moves) else {
             return self.fail(0, start, b"", GameErrorKind::UnsupportedVariant(variant.name));

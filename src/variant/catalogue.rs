@@ -11,8 +11,56 @@
 //! without a code in moves, is `P`.
 
 use super::pieces::{PieceType, Role};
-use super::{BackhandRule, CastlingRule, CroatianSetup, Family, Initial, LaserSetup, Notation, Variant};
+use super::{BackhandRule, Capabilities, CastlingRule, CroatianSetup, Family, Initial, LaserSetup, Notation, Variant};
 use crate::board::Geometry;
+
+/// What the classical rules have: cqlq plays them.
+const CLASSICAL_RULES: Capabilities = Capabilities {
+    check: true,
+    instead_of_check: None,
+    played: true,
+    lasers: false,
+    levels: false,
+    pawns_off_back_ranks: true,
+    en_passant: true,
+    pawn_tags: false,
+};
+
+/// What Croatian Chess has: check, and tags on its pawns (their en passant is a tag too).
+const CROATIAN_RULES: Capabilities = Capabilities {
+    check: true,
+    instead_of_check: None,
+    played: false,
+    lasers: false,
+    levels: false,
+    pawns_off_back_ranks: false,
+    en_passant: false,
+    pawn_tags: true,
+};
+
+/// What Laser Chess has: lasers and oriented pieces, no check.
+const LASER_RULES: Capabilities = Capabilities {
+    check: false,
+    instead_of_check: Some("a beam that reaches a King removes it, and the game ends"),
+    played: true,
+    lasers: true,
+    levels: true,
+    pawns_off_back_ranks: false,
+    en_passant: false,
+    pawn_tags: false,
+};
+
+/// What Chess Evolved Online has: tiers, no check.
+const EVOLVED_RULES: Capabilities = Capabilities {
+    check: false,
+    instead_of_check: Some("a side loses when its morale runs out, and a King is captured like any unit"),
+    played: false,
+    lasers: false,
+    levels: true,
+    pawns_off_back_ranks: true,
+    en_passant: false,
+    pawn_tags: false,
+};
 
 const fn board(files: u8, ranks: u8) -> Geometry {
     match Geometry::new(files, ranks) {
@@ -176,6 +224,7 @@ const fn croatian(
         aliases,
         code: Some(code),
         family: Family::Croatian,
+        capabilities: CROATIAN_RULES,
         notation: Notation::Croatian,
         geometry: board(side, side),
         pieces,
@@ -200,6 +249,7 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         aliases: &["Chess", "Normal", "Orthodox", "From Position", "Standard Chess"],
         code: None,
         family: Family::Classical,
+        capabilities: CLASSICAL_RULES,
         notation: Notation::San,
         geometry: board(8, 8),
         pieces: &CLASSICAL,
@@ -213,6 +263,7 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         aliases: &["Fischerandom", "Fischer Random", "FRC", "960"],
         code: None,
         family: Family::Classical,
+        capabilities: CLASSICAL_RULES,
         notation: Notation::San,
         geometry: board(8, 8),
         pieces: &CLASSICAL,
@@ -226,6 +277,7 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         aliases: &["ZH", "House", "Drop Chess"],
         code: None,
         family: Family::Classical,
+        capabilities: CLASSICAL_RULES,
         notation: Notation::San,
         geometry: board(8, 8),
         pieces: &CLASSICAL,
@@ -352,6 +404,7 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         aliases: &["Laser"],
         code: None,
         family: Family::Laser,
+        capabilities: LASER_RULES,
         notation: Notation::Laser,
         geometry: board(10, 8),
         pieces: &LASER,
@@ -375,6 +428,7 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         aliases: &["CEO", "Chess Evolved"],
         code: None,
         family: Family::ChessEvolved,
+        capabilities: EVOLVED_RULES,
         notation: Notation::ChessEvolved,
         geometry: board(8, 8),
         pieces: &CHESS_EVOLVED,
@@ -388,6 +442,7 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         aliases: &["X-Decor-libre", "xdecor chess", "realchess"],
         code: None,
         family: Family::Classical,
+        capabilities: CLASSICAL_RULES,
         notation: Notation::XDecor,
         geometry: board(8, 8),
         pieces: &CLASSICAL,

@@ -36,34 +36,26 @@ pub enum Family {
     Laser,
 }
 
-impl Family {
-    /// Whether the family knows check (and so mate, stalemate and pins).
-    #[must_use]
-    pub const fn has_check(self) -> bool {
-        matches!(self, Family::Classical | Family::Croatian)
-    }
-
-    /// What stands for check in a family without it, in words (for messages).
-    #[must_use]
-    pub const fn instead_of_check(self) -> Option<&'static str> {
-        match self {
-            Family::Laser => Some("a beam that reaches a King removes it, and the game ends"),
-            Family::ChessEvolved => Some("a side loses when its morale runs out, and a King is captured like any unit"),
-            Family::Classical | Family::Croatian => None,
-        }
-    }
-
-    /// Whether cqlq plays the family's moves (and so knows its attacks and legal moves).
-    #[must_use]
-    pub const fn is_played(self) -> bool {
-        matches!(self, Family::Classical | Family::Laser)
-    }
-
-    /// Whether the family's pieces include lasers, whose beams remove pieces.
-    #[must_use]
-    pub const fn has_lasers(self) -> bool {
-        matches!(self, Family::Laser)
-    }
+/// What a variant's rules have, as data: what queries may ask of its positions and what its
+/// positions may hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capabilities {
+    /// Check, and so mate, stalemate and pins.
+    pub check: bool,
+    /// What stands for check where there is none, in words (for messages).
+    pub instead_of_check: Option<&'static str>,
+    /// Whether cqlq plays the variant's moves, and so knows its attacks and legal moves.
+    pub played: bool,
+    /// Lasers, whose beams remove pieces, a King among them: a side may be left without one.
+    pub lasers: bool,
+    /// Pieces with a level: a tier or an orientation (`+` after a letter).
+    pub levels: bool,
+    /// Pawns may not stand on the first or the last rank.
+    pub pawns_off_back_ranks: bool,
+    /// Pawns may be captured en passant, the square named by the position.
+    pub en_passant: bool,
+    /// Pawns carry tags: able to rush, tagged for promotion, rushed, rushing.
+    pub pawn_tags: bool,
 }
 
 /// The notation a variant's game records are written in.
@@ -162,6 +154,8 @@ pub struct Variant {
     pub code: Option<&'static str>,
     /// The rule family.
     pub family: Family,
+    /// What its rules have.
+    pub capabilities: Capabilities,
     /// The notation of its game records.
     pub notation: Notation,
     /// The board.

@@ -617,6 +617,27 @@ fn games_of_a_variant_the_query_does_not_fit_are_said_once() {
     assert_eq!(output.status.code(), Some(2), "no game could be searched");
 }
 
+/// A query is compiled for each variant as its games come: a 10x8 query over Laser Chess games
+/// needs no --variant, and over a mixed input the variants it does not fit are said once, the
+/// rest searched.
+#[test]
+fn a_query_is_compiled_for_each_variant_its_games_are_of() {
+    let laser = "samples/games/laser-setups.pgn";
+    let without = cqlq(&["search", "-c", "B[j1-8]", "--count", laser], "");
+    let with = cqlq(&["search", "-c", "B[j1-8]", "--count", "--variant", "Laser Chess", laser], "");
+    assert_eq!(stdout(&without), stdout(&with), "{}", stderr(&without));
+    assert_eq!(stdout(&without), "5 games matched (101 positions) of 5 games read, 0 with errors\n");
+    let mixed = cqlq(&["search", "-c", "B[j1-8]", "--count", laser, "samples/games/classics.pgn"], "");
+    let notes = stderr(&mixed);
+    assert_eq!(notes.matches("the query does not compile for Standard, so its 4 games were not searched").count(), 1);
+    assert!(stdout(&mixed).starts_with("5 games matched (101 positions) of 9 games read"), "{}", stdout(&mixed));
+    assert_eq!(mixed.status.code(), Some(0));
+    // A variant asked for must fit.
+    let asked = cqlq(&["search", "-c", "B[j1-8]", "--variant", "Standard", laser], "");
+    assert!(stderr(&asked).starts_with("error: file j is outside the 8x8 board of Standard"), "{}", stderr(&asked));
+    assert_eq!(asked.status.code(), Some(2));
+}
+
 /// A file of games given where the query goes (the arguments swapped) is said in one line, not
 /// as a mistake for every line of it.
 #[test]

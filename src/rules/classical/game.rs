@@ -6,18 +6,20 @@ use crate::notation::pgn::{SAN_MOVES, play_san_token};
 use crate::notation::{FamilyMoves, MoveError, MoveErrorKind, MoveReader, ReadMove, fen};
 use crate::position::{MoveFacts, Position};
 use crate::rules::GameRules;
-use crate::variant::{Family, Variant};
+use crate::variant::Variant;
 
 impl GameRules<1> for Board {
     type Played = Move;
-
-    const FAMILY: Family = Family::Classical;
 
     fn start(variant: &'static Variant, setup: Option<&str>) -> Result<Board, String> {
         let Some(text) = setup else { return Ok(Board::initial(variant)) };
         let setup = fen::read::<1>(variant, text).map_err(|error| error.to_string())?;
         let position = Position::from_setup(setup).map_err(|error| error.to_string())?;
         Ok(Board::from_position(&position))
+    }
+
+    fn from_position(position: &Position<1>) -> Result<Board, String> {
+        Ok(Board::from_position(position))
     }
 
     #[inline(always)]

@@ -8,14 +8,12 @@ use super::turns::Played;
 use crate::board::Square;
 use crate::notation::laser::{Turn, setup_notation};
 use crate::notation::{FamilyMoves, MoveError, MoveErrorKind, MoveReader};
-use crate::position::MoveFacts;
+use crate::position::{MoveFacts, Position};
 use crate::rules::GameRules;
-use crate::variant::{Color, Family, Initial, Piece, Variant};
+use crate::variant::{Color, Initial, Piece, Variant};
 
 impl GameRules<2> for LaserBoard {
     type Played = Played;
-
-    const FAMILY: Family = Family::Laser;
 
     const TURN_FROM_MOVE_NUMBERS: bool = true;
 
@@ -31,6 +29,10 @@ impl GameRules<2> for LaserBoard {
             format!("{error} (nor the name of a setup: {})", names.unwrap_or_default())
         })?;
         LaserBoard::from_setup(&setup).map_err(|error| error.to_string())
+    }
+
+    fn from_position(position: &Position<2>) -> Result<LaserBoard, String> {
+        LaserBoard::from_setup(position.setup()).map_err(|error| error.to_string())
     }
 
     fn play_token(&mut self, token: &[u8], reason: &mut Option<MoveError>) -> Result<Played, MoveErrorKind> {

@@ -63,7 +63,10 @@ pub fn number(expr: &str, variant_name: &str, text: &str) -> Option<i64> {
     }
 }
 
-fn value_in<const W: usize, P: RulesView<W>>(plan: &Plan, position: P) -> Option<i64> {
+fn value_in<const W: usize, P: RulesView<W>>(plan: &Plan, position: P) -> Option<i64>
+where
+    cqlq::query::Program<W>: cqlq::query::FromPlan,
+{
     let program = plan.program::<W>().expect("the plan's width");
     let ply = position.ply_from_counters();
     let frames = [Frame::new(position, ply, None)];

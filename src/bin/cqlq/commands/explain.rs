@@ -31,10 +31,10 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
         }
     };
     let moves: Vec<&str> = args.after.as_deref().map_or_else(Vec::new, |after| after.split_whitespace().collect());
-    let show_position = args.position.is_some() || !moves.is_empty() || variant.family.has_lasers();
+    let show_position = args.position.is_some() || !moves.is_empty() || variant.capabilities.lasers;
     let shown = if show_position {
         let position = given.unwrap_or_else(|| AnyPosition::initial(variant));
-        match explain::position(&plan, &position, &moves) {
+        match cqlq::rules::explain_position(&plan, &position, &moves) {
             Ok(shown) => Some(shown),
             Err(error) => {
                 eprintln!("error: {error}");
@@ -48,13 +48,13 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     if args.json {
         let mut json = explain::json(&plan);
         if let Some(shown) = &shown {
-            json["position"] = explain::position_json(shown);
+            json["position"] = shown.json();
         }
         writeln!(out, "{json}")?;
     } else {
         write!(out, "{}", explain::text(&loaded.query, &plan))?;
         if let Some(shown) = &shown {
-            write!(out, "{}", explain::position_text(shown, &moves))?;
+            write!(out, "{}", shown.text(&moves))?;
         }
     }
     Ok(ExitCode::SUCCESS)

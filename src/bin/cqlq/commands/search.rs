@@ -34,8 +34,13 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     let header = loaded.query.header().cloned().unwrap_or_default();
     let sort_spec = loaded.query.sort();
     let variant = chosen_variant(&args.query, &loaded.query)?;
+    // The query is compiled for each variant as its games come: it must fit the variant asked
+    // for, or some variant when games say theirs; a variant it does not fit is reported once,
+    // with its games, after the search.
     let default_variant = variant.unwrap_or_else(Variant::standard);
-    if let Err(error) = loaded.query.compile(default_variant) {
+    if let Err(error) = loaded.query.compile(default_variant)
+        && (variant.is_some() || Variant::all().iter().all(|other| loaded.query.compile(other).is_err()))
+    {
         eprint!("{}", error.with_origin(&loaded.origin));
         return Ok(ExitCode::from(2));
     }

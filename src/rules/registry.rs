@@ -1,0 +1,75 @@
+//! The one place that knows which rule set plays a variant: each rule family registers its
+//! rule sets with every board width it uses, and work that needs a variant's rules (replaying
+//! its games, testing a position that stands alone, explaining one) runs monomorphised on them
+//! through [`with_rules`].
+
+use super::GameRules;
+use super::classical::Board;
+use super::laser::LaserBoard;
+use crate::board::Width;
+use crate::position::{AnyPosition, FromAny, Position};
+use crate::query::{FromPlan, Plan, Program};
+use crate::variant::{Family, Variant};
+
+/// Work to run with the rules of one rule set on boards of `W` words.
+pub trait WithRules {
+    /// What the work gives.
+    type Output;
+
+    /// Runs the work with the rule set `R`; `typed` takes values of its width out of the
+    /// containers that hold any width.
+    fn run<R: GameRules<W>, const W: usize>(self, typed: Typed<W>) -> Self::Output;
+}
+
+/// Which rule set the work runs with, and how values of its board width are taken out of the
+/// containers that hold any width.
+#[derive(Clone, Copy)]
+pub struct Typed<const W: usize> {
+    /// The rule set.
+    pub rules: RuleSetKey,
+    /// A plan's program, where it takes `W` words.
+    pub program: fn(&Plan) -> Option<&Program<W>>,
+    /// A position, where it takes `W` words.
+    pub position: fn(&AnyPosition) -> Option<&Position<W>>,
+}
+
+impl<const W: usize> Typed<W>
+where
+    Program<W>: FromPlan,
+    Position<W>: FromAny,
+{
+    fn new(rules: RuleSetKey) -> Typed<W> {
+        Typed { rules, program: Program::<W>::from_plan, position: Position::<W>::from_any }
+    }
+}
+
+/// Which registered rule set plays a variant: equal for variants whose games one replayer
+/// plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RuleSetKey {
+    family: Family,
+    width: Width,
+}
+
+/// The registered rule sets: a family, and each board width it registers.
+const REGISTERED: [RuleSetKey; 2] = [
+    RuleSetKey { family: Family::Classical, width: Width::W1 },
+    RuleSetKey { family: Family::Laser, width: Width::W2 },
+];
+
+/// The rule set that plays `variant`, if cqlq plays it.
+#[must_use]
+pub fn rule_set(variant: &Variant) -> Option<RuleSetKey> {
+    let key = RuleSetKey { family: variant.family, width: variant.width() };
+    REGISTERED.contains(&key).then_some(key)
+}
+
+/// Runs `work` with the rules of `variant`; gives the work back where cqlq does not play them.
+pub fn with_rules<T: WithRules>(variant: &Variant, work: T) -> Result<T::Output, T> {
+    let Some(key) = rule_set(variant) else { return Err(work) };
+    match (key.family, key.width) {
+        (Family::Classical, Width::W1) => Ok(work.run::<Board, 1>(Typed::new(key))),
+        (Family::Laser, Width::W2) => Ok(work.run::<LaserBoard, 2>(Typed::new(key))),
+        _ => Err(work),
+    }
+}
