@@ -6,7 +6,7 @@
 //! `cargo test --release -- --ignored lichess_vs_shakmaty`; the disagreements found are kept as
 //! plain tests at the end.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use cqlq::rules::classical::Move as OurMove;
 use cqlq::rules::classical::MoveList;
@@ -80,8 +80,71 @@ struct Tally {
     plies: u64,
     /// Games that ended by the variant's own end, by mate or stalemate.
     ended: u64,
-    /// Positions shakmaty calls drawn for want of material, which the rule sets do not tell.
+    /// Horde positions shakmaty calls drawn for want of material, which the rule set does not
+    /// tell.
     insufficient: u64,
+    /// How often each rare rule came into play.
+    events: BTreeMap<&'static str, u64>,
+}
+
+impl Tally {
+    fn count(&mut self, event: &'static str) {
+        *self.events.entry(event).or_default() += 1;
+    }
+
+    /// Asserts that each of `events` happened.
+    fn saw(&self, events: &[&str]) {
+        for event in events {
+            assert!(self.events.get(event).copied().unwrap_or(0) > 0, "never: {event} in {:?}", self.events);
+        }
+    }
+}
+
+/// Notes the rare rules a move brings into play.
+fn note_move<S: Position>(tally: &mut Tally, before: &S, m: &Move, moves: &[Move]) {
+    let board = before.board();
+    if m.is_capture() && (shakmaty::attacks::king_attacks(m.to()) & board.kings()).any() {
+        tally.count("capture next to a king");
+    }
+    if moves.len() > 1 && moves.iter().all(|m| m.is_capture()) {
+        tally.count("only captures");
+    }
+    if m.promotion() == Some(Role::King) {
+        tally.count("promotion to king");
+    }
+    let first_rank = m.from().is_some_and(|from| from.rank() == shakmaty::Rank::First);
+    if m.role() == Role::Pawn && first_rank && m.to().rank() == shakmaty::Rank::Third {
+        tally.count("double step from the first rank");
+    }
+    if m.is_castle() {
+        tally.count("castling");
+    }
+    if m.is_en_passant() {
+        tally.count("en passant");
+    }
+}
+
+/// Notes how a game ended.
+fn note_end<S: Position>(tally: &mut Tally, end: &S, outcome: Outcome) {
+    let board = end.board();
+    let goal = board.kings() & shakmaty::Rank::Eighth;
+    let events = [
+        ("variant end", end.is_variant_end()),
+        ("white wiped out", board.white().is_empty()),
+        ("king on the hill", (board.kings() & shakmaty::Bitboard::CENTER).any()),
+        ("third check", end.remaining_checks().is_some_and(|checks| checks.iter().any(|c| c.is_zero()))),
+        ("both kings home", goal.count() == 2),
+        ("white home, black too late", goal.count() == 1 && (goal & board.white()).any() && end.turn() == Color::White),
+        ("checkmate", end.is_checkmate()),
+        ("stalemate", end.is_stalemate()),
+        ("insufficient material", end.is_insufficient_material()),
+        ("draw", outcome == Outcome::Draw),
+    ];
+    for (event, happened) in events {
+        if happened {
+            tally.count(event);
+        }
+    }
 }
 
 /// Compares one position; panics with the FEN on a disagreement.
@@ -120,7 +183,12 @@ fn random_games<R: RuleSet, S: Position + FromSetup + Clone>(starts: &[&str], ga
             let their_moves = compare(&ours, &theirs);
             let our_outcome = ours.outcome();
             let their = their_outcome(theirs.outcome());
-            if our_outcome.is_none() && their == Some(Outcome::Draw) && theirs.is_insufficient_material() {
+            if R::NAME == "Horde"
+                && our_outcome.is_none()
+                && their == Some(Outcome::Draw)
+                && theirs.is_insufficient_material()
+            {
+                // Horde's judgement of material is not made.
                 tally.insufficient += 1;
             } else {
                 let fen = ours.fen();
@@ -128,6 +196,9 @@ fn random_games<R: RuleSet, S: Position + FromSetup + Clone>(starts: &[&str], ga
             }
             if their_moves.is_empty() || our_outcome.is_some() {
                 tally.ended += u64::from(our_outcome.is_some());
+                if let Some(outcome) = our_outcome {
+                    note_end(&mut tally, &theirs, outcome);
+                }
                 break;
             }
             // Captures, promotions, king moves and checks weigh more.
@@ -150,6 +221,7 @@ fn random_games<R: RuleSet, S: Position + FromSetup + Clone>(starts: &[&str], ga
                 }
             });
             let chosen = their_moves[index.unwrap()];
+            note_move(&mut tally, &theirs, &chosen, &their_moves);
             let key = their_key(&chosen);
             let our_move = our_moves(&ours).into_iter().find(|m| our_key(*m) == key).unwrap();
             ours.play(our_move);
@@ -188,7 +260,7 @@ const GAMES: u64 = 3000;
 fn atomic() {
     let starts = starts(STANDARD, "atomic.perft");
     let starts: Vec<&str> = starts.iter().map(String::as_str).collect();
-    random_games::<ours::Atomic, theirs::Atomic>(&starts, GAMES, 1);
+    random_games::<ours::Atomic, theirs::Atomic>(&starts, GAMES, 1).saw(&["capture next to a king", "variant end", "checkmate", "castling", "en passant", "insufficient material"]);
 }
 
 #[test]
@@ -196,7 +268,7 @@ fn atomic() {
 fn antichess() {
     let starts = starts("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "giveaway.perft");
     let starts: Vec<&str> = starts.iter().map(String::as_str).collect();
-    random_games::<ours::Antichess, theirs::Antichess>(&starts, GAMES, 2);
+    random_games::<ours::Antichess, theirs::Antichess>(&starts, GAMES, 2).saw(&["only captures", "promotion to king", "variant end", "stalemate", "insufficient material"]);
 }
 
 #[test]
@@ -204,14 +276,14 @@ fn antichess() {
 fn horde() {
     let starts = starts("rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1", "horde.perft");
     let starts: Vec<&str> = starts.iter().map(String::as_str).collect();
-    random_games::<ours::Horde, theirs::Horde>(&starts, GAMES, 3);
+    random_games::<ours::Horde, theirs::Horde>(&starts, GAMES, 3).saw(&["double step from the first rank", "white wiped out", "checkmate", "castling", "en passant"]);
 }
 
 #[test]
 #[ignore = "thousands of games: run in release"]
 fn king_of_the_hill() {
     let starts = [STANDARD, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"];
-    random_games::<ours::KingOfTheHill, theirs::KingOfTheHill>(&starts, GAMES, 4);
+    random_games::<ours::KingOfTheHill, theirs::KingOfTheHill>(&starts, GAMES, 4).saw(&["king on the hill", "checkmate", "castling"]);
 }
 
 #[test]
@@ -219,7 +291,7 @@ fn king_of_the_hill() {
 fn racing_kings() {
     let starts = starts("8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1", "racingkings.perft");
     let starts: Vec<&str> = starts.iter().map(String::as_str).collect();
-    random_games::<ours::RacingKings, theirs::RacingKings>(&starts, GAMES, 5);
+    random_games::<ours::RacingKings, theirs::RacingKings>(&starts, GAMES, 5).saw(&["both kings home", "white home, black too late", "variant end"]);
 }
 
 #[test]
@@ -227,7 +299,7 @@ fn racing_kings() {
 fn three_check() {
     let starts = starts("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1", "3check.perft");
     let starts: Vec<&str> = starts.iter().map(String::as_str).collect();
-    random_games::<ours::ThreeCheck, theirs::ThreeCheck>(&starts, GAMES, 6);
+    random_games::<ours::ThreeCheck, theirs::ThreeCheck>(&starts, GAMES, 6).saw(&["third check", "castling"]);
 }
 
 // ---------------------------------------------------------------------------------------------

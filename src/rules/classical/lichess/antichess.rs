@@ -1,8 +1,9 @@
 //! [`Antichess`]: captures are compulsory, and a side that loses everything wins.
 
 use super::moves::{self, Freedoms};
-use super::{Outcome, ParseFenError, RuleSet, fen};
+use super::{Outcome, ParseFenError, RuleSet, fen, insufficient};
 use crate::rules::classical::{Board, Move, MoveList};
+use crate::variant::Color;
 
 /// A position of Antichess (lichess's Giveaway): a side that can capture must; the king is an
 /// ordinary piece (no check, no castling) and a pawn may promote to one; a side with no piece
@@ -43,6 +44,10 @@ impl RuleSet for Antichess {
 
     fn play(&mut self, m: Move) {
         moves::play_standard(&mut self.board, m);
+    }
+
+    fn has_insufficient_material(&self, color: Color) -> bool {
+        insufficient::antichess(&self.board, color)
     }
 
     fn is_check(&self) -> bool {

@@ -1,7 +1,7 @@
 //! [`Atomic`]: captures explode.
 
 use super::moves::{self, Freedoms};
-use super::{Outcome, ParseFenError, RuleSet, fen};
+use super::{Outcome, ParseFenError, RuleSet, fen, insufficient};
 use crate::rules::classical::attacks::{self, Bitboard};
 use crate::rules::classical::{Board, Move, MoveList, bits};
 use crate::variant::{Color, Role};
@@ -74,6 +74,10 @@ impl RuleSet for Atomic {
         for square in bits(blast) {
             board.take_off(square as u8);
         }
+    }
+
+    fn has_insufficient_material(&self, color: Color) -> bool {
+        insufficient::atomic(&self.board, color)
     }
 
     fn is_check(&self) -> bool {

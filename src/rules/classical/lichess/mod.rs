@@ -16,6 +16,7 @@ mod antichess;
 mod atomic;
 mod fen;
 mod horde;
+mod insufficient;
 mod king_of_the_hill;
 mod moves;
 mod racing_kings;
@@ -114,15 +115,26 @@ pub trait RuleSet: Sized + Clone {
         !self.is_check() && self.variant_outcome().is_none() && self.has_no_move()
     }
 
+    /// Whether `color` can no longer win, whatever the moves (as lichess judges it; Horde's
+    /// judgement is not made, and says no).
+    fn has_insufficient_material(&self, _color: Color) -> bool {
+        false
+    }
+
+    /// Whether neither side can win any more.
+    fn is_insufficient_material(&self) -> bool {
+        Color::ALL.into_iter().all(|color| self.has_insufficient_material(color))
+    }
+
     /// How the game has ended, if it has: by the variant's own end, by mate (the side that
-    /// cannot move loses) or by stalemate (a draw, unless the variant says otherwise). A draw
-    /// for want of material is not told.
+    /// cannot move loses), by stalemate (a draw, unless the variant says otherwise), or drawn
+    /// for want of material.
     fn outcome(&self) -> Option<Outcome> {
         if let Some(outcome) = self.variant_outcome() {
             return Some(outcome);
         }
         if !self.has_no_move() {
-            return None;
+            return self.is_insufficient_material().then_some(Outcome::Draw);
         }
         Some(if self.is_check() { Outcome::Decisive { winner: self.board().turn().other() } } else { Outcome::Draw })
     }

@@ -1,7 +1,7 @@
 //! [`ThreeCheck`]: the third check wins.
 
 use super::moves;
-use super::{Outcome, ParseFenError, RuleSet, fen};
+use super::{Outcome, ParseFenError, RuleSet, fen, insufficient};
 use crate::rules::classical::{Board, Move, MoveList};
 use crate::variant::Color;
 
@@ -47,6 +47,10 @@ impl RuleSet for ThreeCheck {
             let remaining = &mut self.remaining[mover.index()];
             *remaining = remaining.saturating_sub(1);
         }
+    }
+
+    fn has_insufficient_material(&self, color: Color) -> bool {
+        insufficient::three_check(&self.board, color)
     }
 
     fn is_check(&self) -> bool {
