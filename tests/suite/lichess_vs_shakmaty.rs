@@ -260,7 +260,14 @@ const GAMES: u64 = 3000;
 fn atomic() {
     let starts = starts(STANDARD, "atomic.perft");
     let starts: Vec<&str> = starts.iter().map(String::as_str).collect();
-    random_games::<ours::Atomic, theirs::Atomic>(&starts, GAMES, 1).saw(&["capture next to a king", "variant end", "checkmate", "castling", "en passant", "insufficient material"]);
+    random_games::<ours::Atomic, theirs::Atomic>(&starts, GAMES, 1).saw(&[
+        "capture next to a king",
+        "variant end",
+        "checkmate",
+        "castling",
+        "en passant",
+        "insufficient material",
+    ]);
 }
 
 #[test]
@@ -268,7 +275,13 @@ fn atomic() {
 fn antichess() {
     let starts = starts("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "giveaway.perft");
     let starts: Vec<&str> = starts.iter().map(String::as_str).collect();
-    random_games::<ours::Antichess, theirs::Antichess>(&starts, GAMES, 2).saw(&["only captures", "promotion to king", "variant end", "stalemate", "insufficient material"]);
+    random_games::<ours::Antichess, theirs::Antichess>(&starts, GAMES, 2).saw(&[
+        "only captures",
+        "promotion to king",
+        "variant end",
+        "stalemate",
+        "insufficient material",
+    ]);
 }
 
 #[test]
@@ -276,14 +289,24 @@ fn antichess() {
 fn horde() {
     let starts = starts("rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1", "horde.perft");
     let starts: Vec<&str> = starts.iter().map(String::as_str).collect();
-    random_games::<ours::Horde, theirs::Horde>(&starts, GAMES, 3).saw(&["double step from the first rank", "white wiped out", "checkmate", "castling", "en passant"]);
+    random_games::<ours::Horde, theirs::Horde>(&starts, GAMES, 3).saw(&[
+        "double step from the first rank",
+        "white wiped out",
+        "checkmate",
+        "castling",
+        "en passant",
+    ]);
 }
 
 #[test]
 #[ignore = "thousands of games: run in release"]
 fn king_of_the_hill() {
     let starts = [STANDARD, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"];
-    random_games::<ours::KingOfTheHill, theirs::KingOfTheHill>(&starts, GAMES, 4).saw(&["king on the hill", "checkmate", "castling"]);
+    random_games::<ours::KingOfTheHill, theirs::KingOfTheHill>(&starts, GAMES, 4).saw(&[
+        "king on the hill",
+        "checkmate",
+        "castling",
+    ]);
 }
 
 #[test]
@@ -291,7 +314,11 @@ fn king_of_the_hill() {
 fn racing_kings() {
     let starts = starts("8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1", "racingkings.perft");
     let starts: Vec<&str> = starts.iter().map(String::as_str).collect();
-    random_games::<ours::RacingKings, theirs::RacingKings>(&starts, GAMES, 5).saw(&["both kings home", "white home, black too late", "variant end"]);
+    random_games::<ours::RacingKings, theirs::RacingKings>(&starts, GAMES, 5).saw(&[
+        "both kings home",
+        "white home, black too late",
+        "variant end",
+    ]);
 }
 
 #[test]

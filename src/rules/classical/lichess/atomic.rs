@@ -63,7 +63,9 @@ impl RuleSet for Atomic {
             _ => return,
         };
         let board = &mut self.board;
-        let blast = attacks::king(usize::from(to)) & board.occupied() & !board.pieces(Color::White, Role::Pawn)
+        let blast = attacks::king(usize::from(to))
+            & board.occupied()
+            & !board.pieces(Color::White, Role::Pawn)
             & !board.pieces(Color::Black, Role::Pawn);
         for color in Color::ALL {
             if blast & board.pieces(color, Role::King) != 0 {
@@ -94,4 +96,3 @@ impl RuleSet for Atomic {
             .map(|color| Outcome::Decisive { winner: color.other() })
     }
 }
-
