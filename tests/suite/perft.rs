@@ -145,7 +145,7 @@ fn lichess_variants_small_counts() {
     assert_eq!(touching.perft(1), 7);
     let pawns: Antichess = position("8/1p6/8/8/8/8/P7/8 w - - 0 1");
     assert_eq!((pawns.perft(1), pawns.perft(2), pawns.perft(3)), (2, 4, 4));
-    // A capture is compulsory: only bxc3 and dxc3... here the lone capture Nxe5 of the knight.
+    // A capture is compulsory: the knight must take on e5.
     let forced: Antichess = position("8/8/8/4p3/8/5N2/8/8 w - - 0 1");
     assert_eq!(forced.perft(1), 1);
     let horde: Horde = position("rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1");

@@ -217,7 +217,7 @@ pub(super) fn write(board: &Board, en_passant: Option<u8>, checks: Option<[u8; 2
         for rook in rights {
             // The outermost rook on its side of the king is written `K` or `Q`, another by its
             // file.
-            let beyond = if rook > king { rooks & !((2u64 << rook) - 1) } else { rooks & ((1u64 << rook) - 1) };
+            let beyond = if rook > king { rooks & !(u64::MAX >> (63 - rook)) } else { rooks & ((1u64 << rook) - 1) };
             let letter = match (beyond == 0, rook > king) {
                 (true, true) => b'k',
                 (true, false) => b'q',
