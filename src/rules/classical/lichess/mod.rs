@@ -59,6 +59,10 @@ pub trait RuleSet: Sized + Clone {
     fn from_fen(text: &str) -> Result<Self, ParseFenError>;
 
     /// The pieces, the side to move, the castling rights, the en passant square and the clocks.
+    ///
+    /// The board names Standard chess as its variant (the lichess variants are not in the
+    /// catalogue): its own move generation and check follow standard rules, so ask the rule
+    /// set, not the board, for moves, check and the end of the game.
     fn board(&self) -> &Board;
 
     /// Appends every legal move to `moves`.
