@@ -26,6 +26,7 @@ mod filter_vs_shakmaty;
 mod hostile_input;
 mod language;
 mod laser;
+mod lichess_vs_shakmaty;
 mod masks;
 #[cfg(unix)]
 mod output_files;

@@ -140,9 +140,21 @@ impl MoveList {
         MoveList { moves: ArrayVec::new() }
     }
 
-    fn push(&mut self, m: Move) {
+    pub(super) fn push(&mut self, m: Move) {
         // No position has more moves than there is room for; one that had would lose the rest.
         let _ = self.moves.try_push(m);
+    }
+
+    /// Keeps, of the moves from index `start` on, those that pass `keep`.
+    pub(super) fn retain_from(&mut self, start: usize, mut keep: impl FnMut(Move) -> bool) {
+        let mut index = start;
+        while index < self.moves.len() {
+            if keep(self.moves[index]) {
+                index += 1;
+            } else {
+                self.moves.remove(index);
+            }
+        }
     }
 
     /// The moves.
@@ -829,6 +841,55 @@ impl Board {
                 next.perft(depth - 1)
             })
             .sum()
+    }
+}
+
+/// The edits the lichess rule sets make beyond [`Board::play`]: they keep their own rules over
+/// the same placement, and read their own FEN.
+impl Board {
+    /// A board of Standard chess's catalogue entry with the given placement and state (the
+    /// lichess variants are not in the catalogue).
+    pub(super) fn from_parts(
+        by_role: [Bitboard; 6],
+        by_color: [Bitboard; 2],
+        turn: Color,
+        castling: Bitboard,
+        en_passant: Option<u8>,
+        halfmoves: u32,
+        fullmoves: u32,
+    ) -> Board {
+        Board {
+            variant: Variant::standard(),
+            rules: Rules::Standard,
+            by_role,
+            by_color,
+            turn,
+            castling,
+            en_passant,
+            halfmoves,
+            fullmoves,
+            backhand: [[0; 6]; 2],
+            promoted: 0,
+        }
+    }
+
+    /// Takes whatever piece stands on `square` off the board, with a castling right there.
+    pub(super) fn take_off(&mut self, square: u8) {
+        let bit = !(1u64 << square);
+        for bitboard in self.by_role.iter_mut().chain(self.by_color.iter_mut()) {
+            *bitboard &= bit;
+        }
+        self.castling &= bit;
+    }
+
+    /// Sets the square a pawn skipped on the last move.
+    pub(super) fn set_en_passant(&mut self, square: Option<u8>) {
+        self.en_passant = square;
+    }
+
+    /// Takes a colour's castling rights away.
+    pub(super) fn discard_castling(&mut self, color: Color) {
+        self.castling &= !self.home_rank(color);
     }
 }
 

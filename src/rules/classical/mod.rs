@@ -4,12 +4,15 @@
 //! [`Board`] holds a position and plays moves; [`San`] reads Standard Algebraic Notation and
 //! [`Board::play_san`] finds the legal move it names. The board implements
 //! [`PositionView`](crate::position::PositionView), so compiled queries run on it directly.
+//! [`lichess`] adds the rules of lichess's variants (Atomic, Antichess, Horde, King of the Hill,
+//! Racing Kings, Three-check) over the same board.
 //! This module (with [`board`](crate::board)) is where the 8x8 `u64` representation lives.
 
 pub mod attacks;
 mod board;
 mod fen;
 mod game;
+pub mod lichess;
 mod san;
 mod view;
 

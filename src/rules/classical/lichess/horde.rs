@@ -1,0 +1,47 @@
+//! [`Horde`]: White's pawns against Black's army.
+
+use super::moves;
+use super::{Outcome, ParseFenError, RuleSet, fen};
+use crate::rules::classical::{Board, Move, MoveList};
+use crate::variant::Color;
+
+/// A position of Horde: White has 36 pawns and no king (pawns on the first rank may step two
+/// squares), Black a standard army; a side whose pieces are all taken loses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Horde {
+    board: Board,
+}
+
+impl RuleSet for Horde {
+    const NAME: &'static str = "Horde";
+
+    fn from_fen(text: &str) -> Result<Horde, ParseFenError> {
+        let (board, _) = fen::read(text, false)?;
+        Ok(Horde { board })
+    }
+
+    fn board(&self) -> &Board {
+        &self.board
+    }
+
+    fn legal_moves(&self, moves: &mut MoveList) {
+        moves::standard_legal(&self.board, moves);
+    }
+
+    fn play(&mut self, m: Move) {
+        moves::play_standard(&mut self.board, m);
+    }
+
+    fn is_check(&self) -> bool {
+        moves::king_attacked(&self.board, self.board.turn())
+    }
+
+    fn variant_outcome(&self) -> Option<Outcome> {
+        match (self.board.side(Color::White) == 0, self.board.side(Color::Black) == 0) {
+            (true, true) => Some(Outcome::Draw),
+            (true, false) => Some(Outcome::Decisive { winner: Color::Black }),
+            (false, true) => Some(Outcome::Decisive { winner: Color::White }),
+            (false, false) => None,
+        }
+    }
+}

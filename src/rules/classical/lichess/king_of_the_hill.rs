@@ -1,0 +1,51 @@
+//! [`KingOfTheHill`]: a king in the centre wins.
+
+use super::moves;
+use super::{Outcome, ParseFenError, RuleSet, fen};
+use crate::rules::classical::attacks::Bitboard;
+use crate::rules::classical::{Board, Move, MoveList};
+use crate::variant::{Color, Role};
+
+/// d4, e4, d5 and e5.
+const HILL: Bitboard = 0x0000_0018_1800_0000;
+
+/// A position of King of the Hill: standard chess, and a king that reaches d4, e4, d5 or e5
+/// wins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KingOfTheHill {
+    board: Board,
+}
+
+impl RuleSet for KingOfTheHill {
+    const NAME: &'static str = "King of the Hill";
+
+    fn from_fen(text: &str) -> Result<KingOfTheHill, ParseFenError> {
+        let (board, _) = fen::read(text, true)?;
+        Ok(KingOfTheHill { board })
+    }
+
+    fn board(&self) -> &Board {
+        &self.board
+    }
+
+    fn legal_moves(&self, moves: &mut MoveList) {
+        if self.variant_outcome().is_none() {
+            moves::standard_legal(&self.board, moves);
+        }
+    }
+
+    fn play(&mut self, m: Move) {
+        moves::play_standard(&mut self.board, m);
+    }
+
+    fn is_check(&self) -> bool {
+        moves::king_attacked(&self.board, self.board.turn())
+    }
+
+    fn variant_outcome(&self) -> Option<Outcome> {
+        Color::ALL
+            .into_iter()
+            .find(|color| self.board.pieces(*color, Role::King) & HILL != 0)
+            .map(|winner| Outcome::Decisive { winner })
+    }
+}

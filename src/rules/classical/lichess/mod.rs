@@ -1,0 +1,163 @@
+//! The rules of lichess's variants on the classical [`Board`]: [`Atomic`], [`Antichess`],
+//! [`Horde`], [`KingOfTheHill`], [`RacingKings`] and [`ThreeCheck`].
+//!
+//! Each rule set is its own type implementing [`RuleSet`], so that code generic over a rule set
+//! is compiled once per variant, with no dispatch per move. A position is read from a FEN:
+//!
+//! ```
+//! use cqlq::rules::classical::lichess::{Atomic, RuleSet};
+//!
+//! let atomic = Atomic::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")?;
+//! assert_eq!(atomic.perft(3), 8902);
+//! # Ok::<_, cqlq::rules::classical::lichess::ParseFenError>(())
+//! ```
+
+mod antichess;
+mod atomic;
+mod fen;
+mod horde;
+mod insufficient;
+mod king_of_the_hill;
+mod moves;
+mod racing_kings;
+mod three_check;
+
+pub use antichess::Antichess;
+pub use atomic::Atomic;
+pub use fen::ParseFenError;
+pub use horde::Horde;
+pub use king_of_the_hill::KingOfTheHill;
+pub use racing_kings::RacingKings;
+pub use three_check::ThreeCheck;
+
+use super::board::{Board, Move, MoveList};
+use crate::variant::Color;
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    /// One side won.
+    Decisive {
+        /// The winner.
+        winner: Color,
+    },
+    /// Nobody won.
+    Draw,
+}
+
+/// A rule set of the classical family: a position of its variant, its legal moves, their
+/// effects and the ways its games end.
+pub trait RuleSet: Sized + Clone {
+    /// The variant's name, as lichess writes it.
+    const NAME: &'static str;
+
+    /// Reads a position from a FEN (or an EPD, without the move counters).
+    ///
+    /// # Errors
+    ///
+    /// If the text is no FEN, or the position is not one of the variant.
+    fn from_fen(text: &str) -> Result<Self, ParseFenError>;
+
+    /// The pieces, the side to move, the castling rights, the en passant square and the clocks.
+    ///
+    /// The board names Standard chess as its variant (the lichess variants are not in the
+    /// catalogue): its own move generation and check follow standard rules, so ask the rule
+    /// set, not the board, for moves, check and the end of the game.
+    fn board(&self) -> &Board;
+
+    /// Appends every legal move to `moves`.
+    fn legal_moves(&self, moves: &mut MoveList);
+
+    /// Plays a move, which must be legal, with all its effects.
+    fn play(&mut self, m: Move);
+
+    /// Whether the side to move is in check, as the variant means it (never in Antichess).
+    fn is_check(&self) -> bool;
+
+    /// The end of the game that is particular to the variant (an exploded king, a king on the
+    /// hill, a third check, ...), if it has come.
+    fn variant_outcome(&self) -> Option<Outcome>;
+
+    /// Appends the position's FEN, as shakmaty and lichess write it.
+    fn write_fen(&self, out: &mut String) {
+        fen::write(self.board(), self.legal_en_passant(), None, out);
+    }
+
+    /// The en passant square, if a pawn of the side to move can legally take there.
+    fn legal_en_passant(&self) -> Option<u8> {
+        self.board().en_passant_target()?;
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        moves.as_slice().iter().find_map(|m| match m {
+            Move::EnPassant { to, .. } => Some(*to),
+            _ => None,
+        })
+    }
+
+    /// The position's FEN.
+    fn fen(&self) -> String {
+        let mut out = String::new();
+        self.write_fen(&mut out);
+        out
+    }
+
+    /// Whether the side to move has no legal move.
+    fn has_no_move(&self) -> bool {
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        moves.is_empty()
+    }
+
+    /// Whether the side to move is checkmated: in check, without a legal move.
+    fn is_checkmate(&self) -> bool {
+        self.is_check() && self.has_no_move()
+    }
+
+    /// Whether the side to move is stalemated: not in check and without a legal move, the game
+    /// not over otherwise.
+    fn is_stalemate(&self) -> bool {
+        !self.is_check() && self.variant_outcome().is_none() && self.has_no_move()
+    }
+
+    /// Whether `color` can no longer win, whatever the moves (as lichess judges it; Horde's
+    /// judgement is not made, and says no).
+    fn has_insufficient_material(&self, _color: Color) -> bool {
+        false
+    }
+
+    /// Whether neither side can win any more.
+    fn is_insufficient_material(&self) -> bool {
+        Color::ALL.into_iter().all(|color| self.has_insufficient_material(color))
+    }
+
+    /// How the game has ended, if it has: by the variant's own end, by mate (the side that
+    /// cannot move loses), by stalemate (a draw, unless the variant says otherwise), or drawn
+    /// for want of material.
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(outcome) = self.variant_outcome() {
+            return Some(outcome);
+        }
+        if !self.has_no_move() {
+            return self.is_insufficient_material().then_some(Outcome::Draw);
+        }
+        Some(if self.is_check() { Outcome::Decisive { winner: self.board().turn().other() } } else { Outcome::Draw })
+    }
+
+    /// The number of leaf positions `depth` plies from here.
+    fn perft(&self, depth: u32) -> u64 {
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        if depth <= 1 {
+            return if depth == 0 { 1 } else { moves.len() as u64 };
+        }
+        moves
+            .as_slice()
+            .iter()
+            .map(|m| {
+                let mut next = self.clone();
+                next.play(*m);
+                next.perft(depth - 1)
+            })
+            .sum()
+    }
+}

@@ -1,0 +1,70 @@
+//! [`ThreeCheck`]: the third check wins.
+
+use super::moves;
+use super::{Outcome, ParseFenError, RuleSet, fen, insufficient};
+use crate::rules::classical::{Board, Move, MoveList};
+use crate::variant::Color;
+
+/// A position of Three-check: standard chess, and a side that gives its third check wins. The
+/// position carries the checks each side has still to give.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct ThreeCheck {
+    board: Board,
+    /// The checks White and Black have still to give, from 3 down to 0.
+    remaining: [u8; 2],
+}
+
+impl ThreeCheck {
+    /// The checks `color` has still to give to win.
+    #[must_use]
+    pub fn remaining_checks(&self, color: Color) -> u8 {
+        self.remaining[color.index()]
+    }
+}
+
+impl RuleSet for ThreeCheck {
+    const NAME: &'static str = "Three-check";
+
+    fn from_fen(text: &str) -> Result<ThreeCheck, ParseFenError> {
+        let (board, remaining) = fen::read(text, true)?;
+        Ok(ThreeCheck { board, remaining: remaining.unwrap_or([3, 3]) })
+    }
+
+    fn board(&self) -> &Board {
+        &self.board
+    }
+
+    fn legal_moves(&self, moves: &mut MoveList) {
+        if self.variant_outcome().is_none() {
+            moves::standard_legal(&self.board, moves);
+        }
+    }
+
+    fn play(&mut self, m: Move) {
+        let mover = self.board.turn();
+        moves::play_standard(&mut self.board, m);
+        if self.is_check() {
+            let remaining = &mut self.remaining[mover.index()];
+            *remaining = remaining.saturating_sub(1);
+        }
+    }
+
+    fn has_insufficient_material(&self, color: Color) -> bool {
+        insufficient::three_check(&self.board, color)
+    }
+
+    fn is_check(&self) -> bool {
+        moves::king_attacked(&self.board, self.board.turn())
+    }
+
+    fn variant_outcome(&self) -> Option<Outcome> {
+        Color::ALL
+            .into_iter()
+            .find(|color| self.remaining[color.index()] == 0)
+            .map(|winner| Outcome::Decisive { winner })
+    }
+
+    fn write_fen(&self, out: &mut String) {
+        fen::write(&self.board, self.legal_en_passant(), Some(self.remaining), out);
+    }
+}

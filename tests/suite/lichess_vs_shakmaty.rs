@@ -1,0 +1,365 @@
+//! The lichess rule sets (`cqlq::rules::classical::lichess`) against shakmaty's variants, in
+//! random games: at every ply the legal moves (from, to, promotion), the check, the outcome and
+//! the FEN must be the same. The games are seeded, and their moves are drawn with a bias towards
+//! what makes each variant's rare rules happen (captures, promotions, king moves, checks).
+//!
+//! `cargo test --release -- --ignored lichess_vs_shakmaty`; the disagreements found are kept as
+//! plain tests at the end.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use cqlq::rules::classical::Move as OurMove;
+use cqlq::rules::classical::MoveList;
+use cqlq::rules::classical::lichess::{self as ours, Outcome, RuleSet};
+use cqlq::variant::Role as OurRole;
+use shakmaty::fen::Fen;
+use shakmaty::variant as theirs;
+use shakmaty::{CastlingMode, Color, EnPassantMode, FromSetup, KnownOutcome, Move, Position, PositionError, Role};
+
+/// A move as both name it: from, to (the rook's square for castling) and promotion.
+type Key = (u8, u8, Option<char>);
+
+fn our_key(m: OurMove) -> Key {
+    let letter = |role: OurRole| match role {
+        OurRole::Pawn => 'p',
+        OurRole::Knight => 'n',
+        OurRole::Bishop => 'b',
+        OurRole::Rook => 'r',
+        OurRole::Queen => 'q',
+        OurRole::King => 'k',
+    };
+    match m {
+        OurMove::Normal { from, to, promotion, .. } => (from, to, promotion.map(letter)),
+        OurMove::EnPassant { from, to } => (from, to, None),
+        OurMove::Castle { king, rook } => (king, rook, None),
+        other => panic!("no lichess move: {other:?}"),
+    }
+}
+
+fn their_key(m: &Move) -> Key {
+    let from = m.from().map_or(64, |square| square as u8);
+    (from, m.to() as u8, m.promotion().map(Role::char))
+}
+
+fn our_moves<R: RuleSet>(position: &R) -> Vec<OurMove> {
+    let mut moves = MoveList::new();
+    position.legal_moves(&mut moves);
+    moves.as_slice().to_vec()
+}
+
+fn their_outcome(outcome: shakmaty::Outcome) -> Option<Outcome> {
+    match outcome {
+        shakmaty::Outcome::Unknown => None,
+        shakmaty::Outcome::Known(KnownOutcome::Draw) => Some(Outcome::Draw),
+        shakmaty::Outcome::Known(KnownOutcome::Decisive { winner }) => Some(Outcome::Decisive {
+            winner: if winner == Color::White { cqlq::Color::White } else { cqlq::Color::Black },
+        }),
+    }
+}
+
+/// A tiny seeded generator (xorshift64*).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+/// What the games of a variant came to.
+#[derive(Debug, Default)]
+struct Tally {
+    games: u64,
+    plies: u64,
+    /// Games that ended by the variant's own end, by mate or stalemate.
+    ended: u64,
+    /// Horde positions shakmaty calls drawn for want of material, which the rule set does not
+    /// tell.
+    insufficient: u64,
+    /// How often each rare rule came into play.
+    events: BTreeMap<&'static str, u64>,
+}
+
+impl Tally {
+    fn count(&mut self, event: &'static str) {
+        *self.events.entry(event).or_default() += 1;
+    }
+
+    /// Asserts that each of `events` happened.
+    fn saw(&self, events: &[&str]) {
+        for event in events {
+            assert!(self.events.get(event).copied().unwrap_or(0) > 0, "never: {event} in {:?}", self.events);
+        }
+    }
+}
+
+/// Notes the rare rules a move brings into play.
+fn note_move<S: Position>(tally: &mut Tally, before: &S, m: &Move, moves: &[Move]) {
+    let board = before.board();
+    if m.is_capture() && (shakmaty::attacks::king_attacks(m.to()) & board.kings()).any() {
+        tally.count("capture next to a king");
+    }
+    if moves.len() > 1 && moves.iter().all(|m| m.is_capture()) {
+        tally.count("only captures");
+    }
+    if m.promotion() == Some(Role::King) {
+        tally.count("promotion to king");
+    }
+    let first_rank = m.from().is_some_and(|from| from.rank() == shakmaty::Rank::First);
+    if m.role() == Role::Pawn && first_rank && m.to().rank() == shakmaty::Rank::Third {
+        tally.count("double step from the first rank");
+    }
+    if m.is_castle() {
+        tally.count("castling");
+    }
+    if m.is_en_passant() {
+        tally.count("en passant");
+    }
+}
+
+/// Notes how a game ended.
+fn note_end<S: Position>(tally: &mut Tally, end: &S, outcome: Outcome) {
+    let board = end.board();
+    let goal = board.kings() & shakmaty::Rank::Eighth;
+    let events = [
+        ("variant end", end.is_variant_end()),
+        ("white wiped out", board.white().is_empty()),
+        ("king on the hill", (board.kings() & shakmaty::Bitboard::CENTER).any()),
+        ("third check", end.remaining_checks().is_some_and(|checks| checks.iter().any(|c| c.is_zero()))),
+        ("both kings home", goal.count() == 2),
+        ("white home, black too late", goal.count() == 1 && (goal & board.white()).any() && end.turn() == Color::White),
+        ("checkmate", end.is_checkmate()),
+        ("stalemate", end.is_stalemate()),
+        ("insufficient material", end.is_insufficient_material()),
+        ("draw", outcome == Outcome::Draw),
+    ];
+    for (event, happened) in events {
+        if happened {
+            tally.count(event);
+        }
+    }
+}
+
+/// Compares one position; panics with the FEN on a disagreement.
+fn compare<R: RuleSet, S: Position + Clone>(ours: &R, theirs: &S) -> Vec<Move> {
+    let fen = Fen::from_position(theirs, EnPassantMode::Legal).to_string();
+    assert_eq!(ours.fen(), fen, "{}: the FEN", R::NAME);
+    let our_set: BTreeSet<Key> = our_moves(ours).into_iter().map(our_key).collect();
+    let their_moves: Vec<Move> = theirs.legal_moves().into_iter().collect();
+    let their_set: BTreeSet<Key> = their_moves.iter().map(their_key).collect();
+    assert_eq!(
+        our_set,
+        their_set,
+        "{}: {fen}: ours only {:?}, theirs only {:?}",
+        R::NAME,
+        our_set.difference(&their_set).collect::<Vec<_>>(),
+        their_set.difference(&our_set).collect::<Vec<_>>()
+    );
+    assert_eq!(ours.is_check(), theirs.is_check(), "{}: {fen}: check", R::NAME);
+    their_moves
+}
+
+/// Plays `games` random games from each start, comparing every ply.
+fn random_games<R: RuleSet, S: Position + FromSetup + Clone>(starts: &[&str], games: u64, seed: u64) -> Tally {
+    let mut rng = Rng(seed);
+    let mut tally = Tally::default();
+    for game in 0..games {
+        let start = starts[(game % starts.len() as u64) as usize];
+        let mut ours = R::from_fen(start).unwrap_or_else(|e| panic!("{}: {start}: {e}", R::NAME));
+        let mut theirs: S = Fen::from_ascii(start.as_bytes())
+            .unwrap()
+            .into_position(CastlingMode::Chess960)
+            .or_else(PositionError::ignore_impossible_check)
+            .unwrap_or_else(|e| panic!("{start}: {e}"));
+        tally.games += 1;
+        for _ in 0..200 {
+            let their_moves = compare(&ours, &theirs);
+            let our_outcome = ours.outcome();
+            let their = their_outcome(theirs.outcome());
+            if R::NAME == "Horde"
+                && our_outcome.is_none()
+                && their == Some(Outcome::Draw)
+                && theirs.is_insufficient_material()
+            {
+                // Horde's judgement of material is not made.
+                tally.insufficient += 1;
+            } else {
+                let fen = ours.fen();
+                assert_eq!(our_outcome, their, "{}: {fen}: the outcome", R::NAME);
+            }
+            if their_moves.is_empty() || our_outcome.is_some() {
+                tally.ended += u64::from(our_outcome.is_some());
+                if let Some(outcome) = our_outcome {
+                    note_end(&mut tally, &theirs, outcome);
+                }
+                break;
+            }
+            // Captures, promotions, king moves and checks weigh more.
+            let weights: Vec<u64> = their_moves
+                .iter()
+                .map(|m| {
+                    1 + 4 * u64::from(m.is_capture())
+                        + 6 * u64::from(m.is_promotion())
+                        + 2 * u64::from(m.role() == Role::King)
+                        + 4 * u64::from(gives_check(&theirs, m))
+                })
+                .collect();
+            let mut pick = rng.below(weights.iter().sum());
+            let index = weights.iter().position(|w| {
+                if pick < *w {
+                    true
+                } else {
+                    pick -= w;
+                    false
+                }
+            });
+            let chosen = their_moves[index.unwrap()];
+            note_move(&mut tally, &theirs, &chosen, &their_moves);
+            let key = their_key(&chosen);
+            let our_move = our_moves(&ours).into_iter().find(|m| our_key(*m) == key).unwrap();
+            ours.play(our_move);
+            theirs.play_unchecked(chosen);
+            tally.plies += 1;
+        }
+    }
+    println!("{}: {tally:?}", R::NAME);
+    tally
+}
+
+fn gives_check<S: Position + Clone>(position: &S, m: &Move) -> bool {
+    let mut after = position.clone();
+    after.play_unchecked(*m);
+    after.is_check()
+}
+
+const STANDARD: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/// Suite positions of every variant, as further starts.
+fn suite_starts(file: &str) -> Vec<String> {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/perft").join(file);
+    std::fs::read_to_string(path)
+        .map(|text| text.lines().filter_map(|l| l.strip_prefix("epd ")).map(str::to_owned).collect())
+        .unwrap_or_default()
+}
+
+fn starts(first: &str, file: &str) -> Vec<String> {
+    std::iter::once(first.to_owned()).chain(suite_starts(file)).collect()
+}
+
+const GAMES: u64 = 3000;
+
+#[test]
+#[ignore = "thousands of games: run in release"]
+fn atomic() {
+    let starts = starts(STANDARD, "atomic.perft");
+    let starts: Vec<&str> = starts.iter().map(String::as_str).collect();
+    random_games::<ours::Atomic, theirs::Atomic>(&starts, GAMES, 1).saw(&[
+        "capture next to a king",
+        "variant end",
+        "checkmate",
+        "castling",
+        "en passant",
+        "insufficient material",
+    ]);
+}
+
+#[test]
+#[ignore = "thousands of games: run in release"]
+fn antichess() {
+    let starts = starts("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1", "giveaway.perft");
+    let starts: Vec<&str> = starts.iter().map(String::as_str).collect();
+    random_games::<ours::Antichess, theirs::Antichess>(&starts, GAMES, 2).saw(&[
+        "only captures",
+        "promotion to king",
+        "variant end",
+        "stalemate",
+        "insufficient material",
+    ]);
+}
+
+#[test]
+#[ignore = "thousands of games: run in release"]
+fn horde() {
+    let starts = starts("rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1", "horde.perft");
+    let starts: Vec<&str> = starts.iter().map(String::as_str).collect();
+    random_games::<ours::Horde, theirs::Horde>(&starts, GAMES, 3).saw(&[
+        "double step from the first rank",
+        "white wiped out",
+        "checkmate",
+        "castling",
+        "en passant",
+    ]);
+}
+
+#[test]
+#[ignore = "thousands of games: run in release"]
+fn king_of_the_hill() {
+    let starts = [STANDARD, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"];
+    random_games::<ours::KingOfTheHill, theirs::KingOfTheHill>(&starts, GAMES, 4).saw(&[
+        "king on the hill",
+        "checkmate",
+        "castling",
+    ]);
+}
+
+#[test]
+#[ignore = "thousands of games: run in release"]
+fn racing_kings() {
+    let starts = starts("8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1", "racingkings.perft");
+    let starts: Vec<&str> = starts.iter().map(String::as_str).collect();
+    random_games::<ours::RacingKings, theirs::RacingKings>(&starts, GAMES, 5).saw(&[
+        "both kings home",
+        "white home, black too late",
+        "variant end",
+    ]);
+}
+
+#[test]
+#[ignore = "thousands of games: run in release"]
+fn three_check() {
+    let starts = starts("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1", "3check.perft");
+    let starts: Vec<&str> = starts.iter().map(String::as_str).collect();
+    random_games::<ours::ThreeCheck, theirs::ThreeCheck>(&starts, GAMES, 6).saw(&["third check", "castling"]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The disagreements the random games found, shrunk.
+
+/// Compares one position of a variant with shakmaty's.
+fn same_as_shakmaty<R: RuleSet, S: Position + FromSetup + Clone>(fen: &str) {
+    let ours = R::from_fen(fen).unwrap();
+    let theirs: S = Fen::from_ascii(fen.as_bytes()).unwrap().into_position(CastlingMode::Chess960).unwrap();
+    compare(&ours, &theirs);
+}
+
+/// A pawn on the seventh rank has no double step (its square two ahead is off the board, and
+/// once wrapped round to the first rank).
+#[test]
+fn pawn_on_the_seventh_rank_steps_once() {
+    same_as_shakmaty::<ours::Horde, theirs::Horde>("4k3/2P5/8/8/8/8/8/P7 w - - 0 1");
+    same_as_shakmaty::<ours::Antichess, theirs::Antichess>("8/P7/8/8/8/8/2p5/8 w - - 0 6");
+    same_as_shakmaty::<ours::ThreeCheck, theirs::ThreeCheck>("4k3/2P5/8/8/8/8/8/4K3 w - - 3+3 0 1");
+}
+
+/// A castling rook is written `K` or `Q` when it is the outermost of its side's rooks, even
+/// with an enemy rook further out.
+#[test]
+fn outermost_own_rook_castles_as_k_or_q() {
+    same_as_shakmaty::<ours::Atomic, theirs::Atomic>("8/8/8/8/8/8/2k5/rR4KR w KQ - 0 1");
+}
+
+/// Three-check reads both forms of the checks and writes shakmaty's.
+#[test]
+fn three_check_fen_forms() {
+    let lichess = ours::ThreeCheck::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 +1+2").unwrap();
+    assert_eq!(lichess.fen(), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 2+1 0 1");
+    let shakmaty = ours::ThreeCheck::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 2+1 0 1").unwrap();
+    assert_eq!(shakmaty, lichess);
+}
