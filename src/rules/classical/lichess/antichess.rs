@@ -31,6 +31,10 @@ impl RuleSet for Antichess {
         &self.board
     }
 
+    fn board_mut(&mut self) -> &mut Board {
+        &mut self.board
+    }
+
     fn legal_moves(&self, moves: &mut MoveList) {
         let start = moves.len();
         moves::pseudo_legal(&self.board, FREEDOMS, moves);

@@ -39,6 +39,10 @@ impl RuleSet for Atomic {
         &self.board
     }
 
+    fn board_mut(&mut self) -> &mut Board {
+        &mut self.board
+    }
+
     fn legal_moves(&self, moves: &mut MoveList) {
         let board = &self.board;
         let us = board.turn();

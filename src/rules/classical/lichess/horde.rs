@@ -1,8 +1,7 @@
 //! [`Horde`]: White's pawns against Black's army.
 
-use super::moves;
 use super::{Outcome, ParseFenError, RuleSet, fen};
-use crate::rules::classical::{Board, Move, MoveList};
+use crate::rules::classical::Board;
 use crate::variant::Color;
 
 /// A position of Horde: White has 36 pawns and no king (pawns on the first rank may step two
@@ -24,16 +23,8 @@ impl RuleSet for Horde {
         &self.board
     }
 
-    fn legal_moves(&self, moves: &mut MoveList) {
-        moves::standard_legal(&self.board, moves);
-    }
-
-    fn play(&mut self, m: Move) {
-        moves::play_standard(&mut self.board, m);
-    }
-
-    fn is_check(&self) -> bool {
-        moves::king_attacked(&self.board, self.board.turn())
+    fn board_mut(&mut self) -> &mut Board {
+        &mut self.board
     }
 
     fn variant_outcome(&self) -> Option<Outcome> {

@@ -1,9 +1,8 @@
 //! [`KingOfTheHill`]: a king in the centre wins.
 
-use super::moves;
 use super::{Outcome, ParseFenError, RuleSet, fen};
+use crate::rules::classical::Board;
 use crate::rules::classical::attacks::Bitboard;
-use crate::rules::classical::{Board, Move, MoveList};
 use crate::variant::{Color, Role};
 
 /// d4, e4, d5 and e5.
@@ -28,18 +27,8 @@ impl RuleSet for KingOfTheHill {
         &self.board
     }
 
-    fn legal_moves(&self, moves: &mut MoveList) {
-        if self.variant_outcome().is_none() {
-            moves::standard_legal(&self.board, moves);
-        }
-    }
-
-    fn play(&mut self, m: Move) {
-        moves::play_standard(&mut self.board, m);
-    }
-
-    fn is_check(&self) -> bool {
-        moves::king_attacked(&self.board, self.board.turn())
+    fn board_mut(&mut self) -> &mut Board {
+        &mut self.board
     }
 
     fn variant_outcome(&self) -> Option<Outcome> {

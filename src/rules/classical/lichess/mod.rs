@@ -65,14 +65,27 @@ pub trait RuleSet: Sized + Clone {
     /// set, not the board, for moves, check and the end of the game.
     fn board(&self) -> &Board;
 
-    /// Appends every legal move to `moves`.
-    fn legal_moves(&self, moves: &mut MoveList);
+    /// The board, to play on.
+    fn board_mut(&mut self) -> &mut Board;
 
-    /// Plays a move, which must be legal, with all its effects.
-    fn play(&mut self, m: Move);
+    /// Appends every legal move to `moves`: by default standard chess's moves, none once the
+    /// variant's own end has come.
+    fn legal_moves(&self, moves: &mut MoveList) {
+        if self.variant_outcome().is_none() {
+            moves::standard_legal(self.board(), moves);
+        }
+    }
 
-    /// Whether the side to move is in check, as the variant means it (never in Antichess).
-    fn is_check(&self) -> bool;
+    /// Plays a move, which must be legal, with all its effects (by default a standard move's).
+    fn play(&mut self, m: Move) {
+        moves::play_standard(self.board_mut(), m);
+    }
+
+    /// Whether the side to move is in check, as the variant means it (never in Antichess; by
+    /// default, its king attacked).
+    fn is_check(&self) -> bool {
+        moves::king_attacked(self.board(), self.board().turn())
+    }
 
     /// The end of the game that is particular to the variant (an exploded king, a king on the
     /// hill, a third check, ...), if it has come.

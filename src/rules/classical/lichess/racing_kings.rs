@@ -33,6 +33,10 @@ impl RuleSet for RacingKings {
         &self.board
     }
 
+    fn board_mut(&mut self) -> &mut Board {
+        &mut self.board
+    }
+
     fn legal_moves(&self, moves: &mut MoveList) {
         if self.variant_outcome().is_some() {
             return;

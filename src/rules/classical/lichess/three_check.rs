@@ -2,7 +2,7 @@
 
 use super::moves;
 use super::{Outcome, ParseFenError, RuleSet, fen, insufficient};
-use crate::rules::classical::{Board, Move, MoveList};
+use crate::rules::classical::{Board, Move};
 use crate::variant::Color;
 
 /// A position of Three-check: standard chess, and a side that gives its third check wins. The
@@ -34,10 +34,8 @@ impl RuleSet for ThreeCheck {
         &self.board
     }
 
-    fn legal_moves(&self, moves: &mut MoveList) {
-        if self.variant_outcome().is_none() {
-            moves::standard_legal(&self.board, moves);
-        }
+    fn board_mut(&mut self) -> &mut Board {
+        &mut self.board
     }
 
     fn play(&mut self, m: Move) {
@@ -51,10 +49,6 @@ impl RuleSet for ThreeCheck {
 
     fn has_insufficient_material(&self, color: Color) -> bool {
         insufficient::three_check(&self.board, color)
-    }
-
-    fn is_check(&self) -> bool {
-        moves::king_attacked(&self.board, self.board.turn())
     }
 
     fn variant_outcome(&self) -> Option<Outcome> {
