@@ -4,22 +4,20 @@
 use super::fen::CastlingStyle;
 use super::{crochess, fen, laser};
 use crate::position::{Backhand, Setup};
-use crate::variant::{BackhandRule, Family};
+use crate::variant::{BackhandRule, PositionFormat};
 
 /// Writes a setup as its variant's players write positions. The pieces captured, which cqlq
 /// keeps beside the board, are no part of a FEN but where they are dropped again (Crazyhouse).
 #[must_use]
 pub fn write<const W: usize>(setup: &Setup<W>) -> String {
-    match setup.variant.family {
-        Family::Classical | Family::ChessEvolved
-            if setup.variant.backhand == BackhandRule::Captures && !setup.backhand.is_empty() =>
-        {
+    match setup.variant.position_format {
+        PositionFormat::Fen if setup.variant.backhand == BackhandRule::Captures && !setup.backhand.is_empty() => {
             let board_only = Setup { backhand: Backhand::empty(setup.variant.pieces.len()), ..setup.clone() };
             fen::write(&board_only, CastlingStyle::XFen)
         }
-        Family::Classical | Family::ChessEvolved => fen::write(setup, CastlingStyle::XFen),
-        Family::Croatian => crochess::setup_string::write(setup),
-        Family::Laser => laser::setup_notation::write(setup),
+        PositionFormat::Fen => fen::write(setup, CastlingStyle::XFen),
+        PositionFormat::SetupString => crochess::setup_string::write(setup),
+        PositionFormat::SetupNotation => laser::setup_notation::write(setup),
     }
 }
 

@@ -5,6 +5,10 @@
 //! (tier or orientation) and `~` when it is a promoted piece. FEN counts empty squares with
 //! numbers of any size (`10`, `26`); Laser Chess Setup Notation uses single digits and `*` for a
 //! rank of ten empty squares.
+//!
+//! Where symbols of several letters stand side by side, a run of letters may split into
+//! symbols in more than one way (Chess Evolved Online's `PSP` is `P SP` or `PS P`): the writer
+//! then puts a `.` between the two tokens, and the reader takes `.` as the end of a token.
 
 use std::fmt;
 
@@ -162,6 +166,9 @@ fn read_rank<const W: usize>(
                 file += 1;
             }
             at += letters;
+        } else if byte == b'.' && syntax == RowSyntax::Fen && last.is_some() {
+            at += 1;
+            last = None;
         } else if byte == b'+' || byte == b'~' {
             let Some(square) = last else {
                 return Err(BoardError::Unexpected { rank: number, found: byte as char });
@@ -202,18 +209,39 @@ pub(crate) fn write<const W: usize>(variant: &Variant, board: &Placement<W>, syn
     for rank_index in (0..geometry.ranks()).rev() {
         let rank = Rank::new(rank_index).expect("rank on the board");
         let mut empty = 0;
+        // The run of letters written last, and the pieces it was written for.
+        let mut run = String::new();
+        let mut run_pieces = Vec::new();
         for file_index in 0..geometry.files() {
             let square = geometry.square(File::new(file_index).expect("file"), rank).expect("square");
             match board.piece_at(square) {
-                None => empty += 1,
+                None => {
+                    empty += 1;
+                    run.clear();
+                    run_pieces.clear();
+                }
                 Some(piece) => {
                     flush_empty(&mut out, &mut empty, syntax);
-                    out.push_str(&variant.symbol(piece));
-                    for _ in 0..board.level(square) {
+                    let symbol = variant.symbol(piece);
+                    run.push_str(&symbol);
+                    run_pieces.push(piece);
+                    if !splits_into(variant, &run, &run_pieces) {
+                        out.push('.');
+                        run.clone_from(&symbol);
+                        run_pieces = vec![piece];
+                    }
+                    out.push_str(&symbol);
+                    let level = board.level(square);
+                    let promoted = board.marked(Mark::Promoted).contains(square);
+                    for _ in 0..level {
                         out.push('+');
                     }
-                    if board.marked(Mark::Promoted).contains(square) {
+                    if promoted {
                         out.push('~');
+                    }
+                    if level > 0 || promoted {
+                        run.clear();
+                        run_pieces.clear();
                     }
                 }
             }
@@ -224,6 +252,11 @@ pub(crate) fn write<const W: usize>(variant: &Variant, board: &Placement<W>, syn
         }
     }
     out
+}
+
+/// Whether a run of letters reads back as the pieces it was written for.
+fn splits_into(variant: &Variant, run: &str, pieces: &[crate::variant::Piece]) -> bool {
+    variant.split_symbols(run).is_ok_and(|split| split.iter().map(|(_, piece)| *piece).eq(pieces.iter().copied()))
 }
 
 fn flush_empty(out: &mut String, empty: &mut usize, syntax: RowSyntax) {
@@ -246,4 +279,52 @@ fn flush_empty(out: &mut String, empty: &mut usize, syntax: RowSyntax) {
         }
     }
     *empty = 0;
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::notation::fen;
+    use crate::variant::Variant;
+
+    /// `PS P` and `P SP` would both be written `PSP`: a `.` keeps them apart, and only where
+    /// needed.
+    /// `PS P` and `P SP` would both be written `PSP`: a `.` keeps them apart, and only where
+    /// needed.
+    #[test]
+    fn dbg() {
+        let ceo = Variant::by_name("Chess Evolved Online").unwrap();
+        eprintln!("{:?}", ceo.split_symbols("PSP"));
+        eprintln!("{:?}", ceo.split_symbols("SP"));
+        for t in [
+            "kk7/8/8/8/8/8/6PSP+++/KK7 w - - 0 1",
+            "kk7/8/8/8/8/8/6P.SP/KK7 w - - 0 1",
+            "kk7/8/8/8/8/8/6PPS/KK7 w - - 0 1",
+        ] {
+            match fen::read::<1>(ceo, t) {
+                Ok(x) => eprintln!(
+                    "{:?} {:?}",
+                    x.board.piece_at(crate::board::Square::from_index(14)),
+                    x.board.piece_at(crate::board::Square::from_index(15))
+                ),
+                Err(e) => eprintln!("{e:?}"),
+            }
+        }
+    }
+    #[test]
+    fn runs_that_split_two_ways_are_written_apart() {
+        let ceo = Variant::by_name("Chess Evolved Online").unwrap();
+        for (fen_text, written) in [
+            ("kk7/8/8/8/8/8/6P.SP/KK7 w - - 0 1", "6P.SP"),
+            ("kk7/8/8/8/8/8/6SPPS/KK7 w - - 0 1", "6SPPS"),
+            ("kk7/8/8/8/8/8/6PS.P+++/KK7 w - - 0 1", "6PSP+++"),
+        ] {
+            let setup = fen::read::<1>(ceo, fen_text).unwrap();
+            let again = fen::write(&setup, fen::CastlingStyle::XFen);
+            assert!(again.contains(&format!("/{written}/")), "{again}");
+            assert_eq!(fen::read::<1>(ceo, &again).unwrap(), setup);
+        }
+        let a = fen::read::<1>(ceo, "kk7/8/8/8/8/8/6PS.P/KK7 w - - 0 1").unwrap();
+        let b = fen::read::<1>(ceo, "kk7/8/8/8/8/8/6P.SP/KK7 w - - 0 1").unwrap();
+        assert_ne!(a, b);
+    }
 }

@@ -26,28 +26,8 @@ use super::fen::{self, ParseFenError};
 use super::laser::setup_notation::{self, ParseSetupNotationError};
 use crate::build_position;
 use crate::position::{AnyPosition, Position};
-use crate::variant::{BackhandRule, Family, Variant};
-
-/// The text formats of a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PositionFormat {
-    /// FEN, extended to every variant.
-    Fen,
-    /// A Croatian Chess setup string.
-    SetupString,
-    /// Laser Chess Setup Notation.
-    SetupNotation,
-}
-
-impl fmt::Display for PositionFormat {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            PositionFormat::Fen => "FEN",
-            PositionFormat::SetupString => "setup string",
-            PositionFormat::SetupNotation => "Setup Notation",
-        })
-    }
-}
+pub use crate::variant::PositionFormat;
+use crate::variant::{BackhandRule, Variant};
 
 /// A line that is no position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,8 +78,23 @@ struct Failure {
     error: ReadPositionError,
 }
 
-/// Reads a position from a line, of the given variant or of a sniffed one.
+/// Reads a position from a line, of the given variant or of a sniffed one. What only the
+/// variant's rules judge is not checked: [`crate::rules::read_position`] checks it too.
 pub fn read_position(line: &str, variant: Option<&'static Variant>) -> Result<AnyPosition, ReadPositionError> {
+    read_position_checked(line, variant, |_| Ok(()))
+}
+
+/// Reads a position as [`read_position`] does; a candidate reading is taken only where `check`
+/// accepts the position, else it failed as an impossible position, for the reason given.
+///
+/// # Errors
+///
+/// Why the line is no position: of the candidate reading that came furthest.
+pub fn read_position_checked(
+    line: &str,
+    variant: Option<&'static Variant>,
+    check: impl Fn(&AnyPosition) -> Result<(), String>,
+) -> Result<AnyPosition, ReadPositionError> {
     let line = line.trim();
     let (text, epd) = match line.strip_prefix("epd ") {
         Some(rest) => (rest.trim_start(), true),
@@ -108,7 +103,14 @@ pub fn read_position(line: &str, variant: Option<&'static Variant>) -> Result<An
     let candidates = candidates(text, variant, epd);
     let mut best: Option<Failure> = None;
     for (candidate, format) in candidates {
-        match read_as(candidate, format, text) {
+        let checked = read_as(candidate, format, text).and_then(|position| match check(&position) {
+            Ok(()) => Ok(position),
+            Err(reason) => Err(Failure {
+                stage: Stage::Validity,
+                error: ReadPositionError { variant: Some(candidate.name), format, reason },
+            }),
+        });
+        match checked {
             Ok(position) => return Ok(position),
             Err(failure) => {
                 if best.as_ref().is_none_or(|best| failure.stage > best.stage) {
@@ -130,9 +132,9 @@ fn candidates(text: &str, variant: Option<&'static Variant>, epd: bool) -> Vec<(
     let first = words.next().unwrap_or("");
     let coded = (!epd).then(|| setup_string::variant_of(text)).flatten().filter(|_| words.next().is_some());
     if let Some(variant) = variant {
-        let format = match variant.family {
-            Family::Croatian if coded.is_some() => PositionFormat::SetupString,
-            Family::Laser if !epd && text.split_ascii_whitespace().count() <= 2 => {
+        let format = match variant.position_format {
+            PositionFormat::SetupString if coded.is_some() => PositionFormat::SetupString,
+            PositionFormat::SetupNotation if !epd && text.split_ascii_whitespace().count() <= 2 => {
                 return vec![(variant, PositionFormat::SetupNotation), (variant, PositionFormat::Fen)];
             }
             _ => PositionFormat::Fen,
@@ -163,7 +165,7 @@ fn candidates(text: &str, variant: Option<&'static Variant>, epd: bool) -> Vec<(
     }
     let mut out = Vec::new();
     for variant in order {
-        if variant.family == Family::Laser && !epd {
+        if variant.position_format == PositionFormat::SetupNotation && !epd {
             out.push((variant, PositionFormat::SetupNotation));
         }
         out.push((variant, PositionFormat::Fen));

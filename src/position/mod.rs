@@ -30,7 +30,7 @@ pub use placement::{Mark, Placement};
 pub use rules_view::{MoveFacts, RulesView, Wing};
 
 use crate::board::{File, Geometry, Rank, Square, SquareName, SquareSet, Width};
-use crate::variant::{BackhandRule, CastlingRule, Color, Family, Kind, KindSet, Piece, Role, Variant};
+use crate::variant::{BackhandRule, CastlingRule, Color, Kind, KindSet, Piece, Role, Variant};
 
 /// What a query needs to know of a position, whatever stores it.
 ///
@@ -156,7 +156,8 @@ impl<const W: usize> PositionView<W> for Setup<W> {
 }
 
 /// A checked position: the variant's royal pieces are there, marks sit where they belong, and
-/// the en passant square and castling rights make sense.
+/// the en passant square and castling rights make sense. What only the variant's rules can
+/// judge (a side not to move in check) is checked by [`crate::rules::check_position`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Position<const W: usize> {
     setup: Setup<W>,
@@ -242,7 +243,8 @@ pub enum PositionError {
         /// The side, as the variant names it.
         player: &'static str,
     },
-    /// The side not to move is in check (its king could be taken).
+    /// The side not to move is in check (its king could be taken): refused by the rules of the
+    /// variant, not by [`Position::from_setup`].
     WaitingSideInCheck {
         /// The side, as the variant names it.
         player: &'static str,
@@ -302,12 +304,6 @@ fn validate<const W: usize>(setup: &Setup<W>) -> Result<(), PositionError> {
             1 => {}
             _ => return Err(PositionError::TooManyKings { player }),
         }
-    }
-    if variant.family == Family::Classical
-        && let Some(setup) = (setup as &dyn std::any::Any).downcast_ref::<Setup<1>>()
-        && crate::rules::classical::Board::waiting_side_in_check(setup)
-    {
-        return Err(PositionError::WaitingSideInCheck { player: variant.player(setup.turn.other()) });
     }
     let back_ranks = back_rank(setup, Color::White) | back_rank(setup, Color::Black);
     let pawns = kinds_with_role(variant, Role::Pawn);

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::notation::{FamilyMoves, MoveError, MoveErrorKind, MoveReader, ReadMove};
-use crate::position::{MoveFacts, Position, RulesView};
+use crate::position::{MoveFacts, Position, PositionError, RulesView};
 use crate::variant::Variant;
 
 /// A board of a rule family, as a game's replay drives it: where a game starts, how a move
@@ -27,6 +27,17 @@ pub trait GameRules<const W: usize>: RulesView<W> + Clone + Send + Sync + 'stati
     /// The board of a position that stands alone (a line of `cqlq filter`, `explain
     /// --position`); or why it is no position the rules can play on.
     fn from_position(position: &Position<W>) -> Result<Self, String>;
+
+    /// What the rules refuse in a position that [`Position::from_setup`] accepts: by default
+    /// nothing.
+    ///
+    /// # Errors
+    ///
+    /// Why no game of the rules can reach the position (the side not to move in check).
+    fn check_position(position: &Position<W>) -> Result<(), PositionError> {
+        let _ = position;
+        Ok(())
+    }
 
     /// Plays a move token of the family's own notation (SAN; Laser Algebraic Notation). On an
     /// error the board is unchanged; the kind is returned and any reason put in `reason`.

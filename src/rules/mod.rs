@@ -16,3 +16,4 @@ pub mod registry;
 
 pub use explain::{ExplainedPosition, explain_position};
 pub use game::GameRules;
+pub use registry::{check_position, read_position};

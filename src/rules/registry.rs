@@ -7,7 +7,8 @@ use super::GameRules;
 use super::classical::Board;
 use super::laser::LaserBoard;
 use crate::board::Width;
-use crate::position::{AnyPosition, FromAny, Position};
+use crate::notation::sniff::{ReadPositionError, read_position_checked};
+use crate::position::{AnyPosition, FromAny, Position, PositionError};
 use crate::query::{FromPlan, Plan, Program};
 use crate::variant::{Family, Variant};
 
@@ -71,5 +72,36 @@ pub fn with_rules<T: WithRules>(variant: &Variant, work: T) -> Result<T::Output,
         (Family::Classical, Width::W1) => Ok(work.run::<Board, 1>(Typed::new(key))),
         (Family::Laser, Width::W2) => Ok(work.run::<LaserBoard, 2>(Typed::new(key))),
         _ => Err(work),
+    }
+}
+
+/// Reads a position from a line, of the given variant or of a sniffed one, as
+/// [`read_position`](crate::notation::sniff::read_position) does, and checked by the rules of
+/// its variant too ([`check_position`]).
+///
+/// # Errors
+///
+/// Why the line is no position a game can reach.
+pub fn read_position(line: &str, variant: Option<&'static Variant>) -> Result<AnyPosition, ReadPositionError> {
+    read_position_checked(line, variant, |position| check_position(position).map_err(|error| error.to_string()))
+}
+
+/// Checks what the rules of a position's variant refuse beyond [`Position::from_setup`] (a
+/// side not to move in check); a position of a variant cqlq does not play passes.
+///
+/// # Errors
+///
+/// Why no game of the variant can reach the position.
+pub fn check_position(position: &AnyPosition) -> Result<(), PositionError> {
+    with_rules(position.variant(), Check(position)).unwrap_or(Ok(()))
+}
+
+struct Check<'a>(&'a AnyPosition);
+
+impl WithRules for Check<'_> {
+    type Output = Result<(), PositionError>;
+
+    fn run<R: GameRules<W>, const W: usize>(self, typed: Typed<W>) -> Self::Output {
+        (typed.position)(self.0).map_or(Ok(()), R::check_position)
     }
 }

@@ -18,8 +18,9 @@
 use rayon::prelude::*;
 
 use super::plans::Plans;
-use crate::notation::sniff::{ReadPositionError, read_position};
+use crate::notation::sniff::ReadPositionError;
 use crate::query::{Plan, Query, QueryError};
+use crate::rules::read_position;
 use crate::variant::Variant;
 
 /// What became of one line.

@@ -11,7 +11,10 @@
 //! without a code in moves, is `P`.
 
 use super::pieces::{PieceType, Role};
-use super::{BackhandRule, Capabilities, CastlingRule, CroatianSetup, Family, Initial, LaserSetup, Notation, Variant};
+use super::{
+    BackhandRule, Capabilities, CastlingRule, CroatianSetup, Family, Initial, LaserSetup, Notation, PositionFormat,
+    Variant,
+};
 use crate::board::Geometry;
 
 /// What the classical rules have: cqlq plays them.
@@ -226,6 +229,7 @@ const fn croatian(
         family: Family::Croatian,
         capabilities: CROATIAN_RULES,
         notation: Notation::Croatian,
+        position_format: PositionFormat::SetupString,
         geometry: board(side, side),
         pieces,
         players: LIGHT_DARK,
@@ -251,6 +255,7 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         family: Family::Classical,
         capabilities: CLASSICAL_RULES,
         notation: Notation::San,
+        position_format: PositionFormat::Fen,
         geometry: board(8, 8),
         pieces: &CLASSICAL,
         players: WHITE_BLACK,
@@ -265,6 +270,7 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         family: Family::Classical,
         capabilities: CLASSICAL_RULES,
         notation: Notation::San,
+        position_format: PositionFormat::Fen,
         geometry: board(8, 8),
         pieces: &CLASSICAL,
         players: WHITE_BLACK,
@@ -279,6 +285,7 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         family: Family::Classical,
         capabilities: CLASSICAL_RULES,
         notation: Notation::San,
+        position_format: PositionFormat::Fen,
         geometry: board(8, 8),
         pieces: &CLASSICAL,
         players: WHITE_BLACK,
@@ -406,6 +413,7 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         family: Family::Laser,
         capabilities: LASER_RULES,
         notation: Notation::Laser,
+        position_format: PositionFormat::SetupNotation,
         geometry: board(10, 8),
         pieces: &LASER,
         players: ["Blue", "Red"],
@@ -430,6 +438,7 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         family: Family::ChessEvolved,
         capabilities: EVOLVED_RULES,
         notation: Notation::ChessEvolved,
+        position_format: PositionFormat::Fen,
         geometry: board(8, 8),
         pieces: &CHESS_EVOLVED,
         players: WHITE_BLACK,
@@ -444,6 +453,7 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         family: Family::Classical,
         capabilities: CLASSICAL_RULES,
         notation: Notation::XDecor,
+        position_format: PositionFormat::Fen,
         geometry: board(8, 8),
         pieces: &CLASSICAL,
         players: WHITE_BLACK,

@@ -73,6 +73,27 @@ pub enum Notation {
     Laser,
 }
 
+/// The text formats of a position: each variant writes its positions in one of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PositionFormat {
+    /// FEN, extended to every variant.
+    Fen,
+    /// A Croatian Chess setup string.
+    SetupString,
+    /// Laser Chess Setup Notation.
+    SetupNotation,
+}
+
+impl fmt::Display for PositionFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PositionFormat::Fen => "FEN",
+            PositionFormat::SetupString => "setup string",
+            PositionFormat::SetupNotation => "Setup Notation",
+        })
+    }
+}
+
 /// What the backhand (the place beside the board) holds in a variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BackhandRule {
@@ -158,6 +179,8 @@ pub struct Variant {
     pub capabilities: Capabilities,
     /// The notation of its game records.
     pub notation: Notation,
+    /// The format its positions are written in.
+    pub position_format: PositionFormat,
     /// The board.
     pub geometry: Geometry,
     /// The piece alphabet; a [`Kind`] indexes it.

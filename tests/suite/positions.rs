@@ -7,7 +7,7 @@ use cqlq::board::Square;
 use cqlq::notation::crochess::setup_string;
 use cqlq::notation::fen::{self, CastlingStyle};
 use cqlq::notation::laser::setup_notation;
-use cqlq::position::{Mark, Position, PositionError, Setup};
+use cqlq::position::{IntoAny, Mark, Position, PositionError, Setup};
 use cqlq::variant::{BackhandRule, CastlingRule, Color, Family, Kind, Piece, Role};
 use cqlq::{Variant, with_width};
 use proptest::prelude::*;
@@ -175,20 +175,33 @@ fn give_castling_rights<const W: usize>(setup: &mut Setup<W>, rng: &mut Rng, for
     }
 }
 
-fn round_trip<const W: usize>(variant: &'static Variant, seed: u64) -> Result<(), TestCaseError> {
+/// The setup as a position checked by its variant's rules too.
+fn checked<const W: usize>(setup: &Setup<W>) -> Result<Position<W>, PositionError>
+where
+    Position<W>: IntoAny,
+{
+    let position = Position::from_setup(setup.clone())?;
+    cqlq::rules::check_position(&position.clone().into_any())?;
+    Ok(position)
+}
+
+fn round_trip<const W: usize>(variant: &'static Variant, seed: u64) -> Result<(), TestCaseError>
+where
+    Position<W>: IntoAny,
+{
     let mut rng = Rng(seed | 1);
     // FEN, for every variant.
     let mut setup = random_setup::<W>(variant, &mut rng, Format::Fen);
-    if let Err(PositionError::WaitingSideInCheck { .. }) = Position::from_setup(setup.clone()) {
+    if let Err(PositionError::WaitingSideInCheck { .. }) = checked(&setup) {
         // Random pieces may attack the king of the side not to move: let that side move, and
         // leave out the setups where both kings are attacked.
         setup.turn = setup.turn.other();
         setup.en_passant = None;
-        if Position::from_setup(setup.clone()).is_err() {
+        if checked(&setup).is_err() {
             return Ok(());
         }
     }
-    prop_assert!(Position::from_setup(setup.clone()).is_ok(), "{}", fen::write(&setup, CastlingStyle::XFen));
+    prop_assert!(checked(&setup).is_ok(), "{}", fen::write(&setup, CastlingStyle::XFen));
     for style in [CastlingStyle::XFen, CastlingStyle::Shredder] {
         if style == CastlingStyle::Shredder && variant.geometry.files() > 10 {
             continue; // File letters k and q read as K and Q on the widest boards.
@@ -224,6 +237,16 @@ proptest! {
     fn every_variant_round_trips(seed in any::<u64>()) {
         for variant in Variant::all() {
             with_width!(variant.width(), W => round_trip::<W>(variant, seed))?;
+        }
+    }
+}
+
+/// Seeds that found bugs: a Chess Evolved Online rank whose letters split two ways (`PSP`).
+#[test]
+fn round_trips_that_failed_once() {
+    for seed in [10_389_551_495_173_981_176] {
+        for variant in Variant::all() {
+            with_width!(variant.width(), W => round_trip::<W>(variant, seed)).unwrap();
         }
     }
 }

@@ -16,7 +16,7 @@ use super::Turn;
 use crate::notation::lines::{BOM, LineSplitter, first_content_line, is_blank, line_end, skip_blank_lines};
 use crate::notation::pgn::{GameSpan, Visitor};
 use crate::notation::{FamilyMoves, GameSplitter, NativeFormat};
-use crate::variant::{Family, Variant};
+use crate::variant::{Notation, Variant};
 
 /// The format of Laser Chess move lists.
 #[derive(Clone, Copy, Debug, Default)]
@@ -121,7 +121,10 @@ impl NativeFormat for ListFormat {
     }
 
     fn variant(&self) -> &'static Variant {
-        Variant::all().iter().find(|variant| variant.family == Family::Laser).expect("the catalogue has Laser Chess")
+        Variant::all()
+            .iter()
+            .find(|variant| variant.notation == Notation::Laser)
+            .expect("the catalogue has Laser Chess")
     }
 
     fn sniff(&self, head: &[u8]) -> bool {
@@ -156,7 +159,7 @@ impl NativeFormat for ListFormat {
     }
 
     fn holds_untagged(&self, variant: &Variant) -> bool {
-        variant.family == Family::Laser
+        variant.notation == Notation::Laser
     }
 }
 

@@ -22,7 +22,7 @@ use std::fmt;
 
 use crate::notation::rows::{self, BoardError, RowSyntax};
 use crate::position::Setup;
-use crate::variant::{Color, Family, Variant};
+use crate::variant::{Color, PositionFormat, Variant};
 
 /// Why a Setup Notation text could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,7 +53,7 @@ impl std::error::Error for ParseSetupNotationError {}
 
 /// Reads Setup Notation for a Laser Chess variant.
 pub fn read<const W: usize>(variant: &'static Variant, text: &str) -> Result<Setup<W>, ParseSetupNotationError> {
-    if variant.family != Family::Laser {
+    if variant.position_format != PositionFormat::SetupNotation {
         return Err(ParseSetupNotationError::NotLaser(variant.name));
     }
     let mut words = text.split_ascii_whitespace();

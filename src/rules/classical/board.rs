@@ -7,9 +7,9 @@ use std::sync::OnceLock;
 use arrayvec::ArrayVec;
 
 use super::attacks::{self, Bitboard};
-use crate::board::{File, Rank, Square, SquareSet};
+use crate::board::{File, Rank, Square, SquareSet, Width};
 use crate::position::{Mark, Position, PositionView, Setup};
-use crate::variant::{BackhandRule, CastlingRule, Color, Family, Kind, KindSet, Piece, Role, Variant};
+use crate::variant::{BackhandRule, CastlingRule, Color, Kind, KindSet, Piece, Role, Variant};
 
 /// The rules a board follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -231,6 +231,14 @@ impl Board {
         board.attackers(board.king(waiting), board.turn, board.occupied()) != 0
     }
 
+    /// Whether a variant's positions fit the board: 8x8, the six classical pieces.
+    fn plays(variant: &Variant) -> bool {
+        variant.width() == Width::W1
+            && variant.geometry.files() == 8
+            && variant.geometry.ranks() == 8
+            && variant.pieces.len() == 6
+    }
+
     fn from_setup(setup: &Setup<1>) -> Board {
         let variant = setup.variant;
         assert_eq!(variant.pieces.len(), 6, "a classical variant");
@@ -270,9 +278,7 @@ impl Board {
         let boards = INITIAL.get_or_init(|| {
             Variant::all()
                 .iter()
-                .map(|variant| {
-                    (variant.family == Family::Classical).then(|| Board::from_position(&Position::initial(variant)))
-                })
+                .map(|variant| Board::plays(variant).then(|| Board::from_position(&Position::initial(variant))))
                 .collect()
         });
         match &boards[variant.index()] {

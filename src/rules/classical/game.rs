@@ -4,7 +4,7 @@
 use super::board::{Board, Move};
 use crate::notation::pgn::{SAN_MOVES, play_san_token};
 use crate::notation::{FamilyMoves, MoveError, MoveErrorKind, MoveReader, ReadMove, fen};
-use crate::position::{MoveFacts, Position};
+use crate::position::{MoveFacts, Position, PositionError};
 use crate::rules::GameRules;
 use crate::variant::Variant;
 
@@ -15,7 +15,16 @@ impl GameRules<1> for Board {
         let Some(text) = setup else { return Ok(Board::initial(variant)) };
         let setup = fen::read::<1>(variant, text).map_err(|error| error.to_string())?;
         let position = Position::from_setup(setup).map_err(|error| error.to_string())?;
+        Board::check_position(&position).map_err(|error| error.to_string())?;
         Ok(Board::from_position(&position))
+    }
+
+    fn check_position(position: &Position<1>) -> Result<(), PositionError> {
+        let setup = position.setup();
+        if Board::waiting_side_in_check(setup) {
+            return Err(PositionError::WaitingSideInCheck { player: setup.variant.player(setup.turn.other()) });
+        }
+        Ok(())
     }
 
     fn from_position(position: &Position<1>) -> Result<Board, String> {

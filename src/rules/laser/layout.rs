@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 
 use super::beam::LaserKind;
 use crate::board::Geometry;
-use crate::variant::{Family, Initial, Kind, LaserSetup, MAX_KINDS, Variant};
+use crate::variant::{Initial, Kind, LaserSetup, MAX_KINDS, Variant};
 
 /// The most squares a Laser Chess board may have: its square sets are 128-bit words.
 pub const MAX_SQUARES: usize = 128;
@@ -58,7 +58,7 @@ impl std::error::Error for LayoutError {}
 static LAYOUTS: LazyLock<Vec<(&'static Variant, Result<Layout, LayoutError>)>> = LazyLock::new(|| {
     Variant::all()
         .iter()
-        .filter(|variant| variant.family == Family::Laser)
+        .filter(|variant| matches!(variant.initial, Initial::Laser(_)))
         .map(|variant| (variant, Layout::read(variant)))
         .collect()
 });

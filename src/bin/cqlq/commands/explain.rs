@@ -3,8 +3,8 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use cqlq::notation::sniff::read_position;
 use cqlq::query::explain;
+use cqlq::rules::read_position;
 use cqlq::{AnyPosition, Variant};
 
 use super::{chosen_variant, load_query};
