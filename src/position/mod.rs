@@ -30,7 +30,7 @@ pub use placement::{Mark, Placement};
 pub use rules_view::{MoveFacts, RulesView, Wing};
 
 use crate::board::{File, Geometry, Rank, Square, SquareName, SquareSet, Width};
-use crate::variant::{BackhandRule, CastlingRule, Color, Kind, KindSet, Piece, Role, Variant};
+use crate::variant::{BackhandRule, CastlingRule, Color, Kind, KindSet, Kings, Piece, Role, Variant};
 
 /// What a query needs to know of a position, whatever stores it.
 ///
@@ -296,12 +296,9 @@ fn validate<const W: usize>(setup: &Setup<W>) -> Result<(), PositionError> {
     for color in Color::ALL {
         let kings = setup.board.pieces(Piece { kind: king, color });
         let player = variant.player(color);
-        match kings.count() {
-            // A Laser Chess beam removes a King: the game ends there, and its last position has
-            // none.
-            0 if variant.capabilities.lasers => {}
-            0 => return Err(PositionError::MissingKing { player }),
-            1 => {}
+        match (kings.count(), variant.capabilities.kings) {
+            (_, Kings::Any) | (1, _) | (0, Kings::AtMostOne) => {}
+            (0, _) => return Err(PositionError::MissingKing { player }),
             _ => return Err(PositionError::TooManyKings { player }),
         }
     }

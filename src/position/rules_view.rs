@@ -311,6 +311,18 @@ pub trait RulesView<const W: usize>: PositionView<W> {
         !moves.is_empty()
     }
 
+    /// Whether the side to move is mated: in check, without a legal move (as the variant
+    /// means check).
+    fn is_mate(&self) -> bool {
+        self.in_check() && !self.has_legal_move()
+    }
+
+    /// Whether the side to move is stalemated: not in check, without a legal move, the game
+    /// not ended otherwise by the variant's own rules.
+    fn is_stalemate(&self) -> bool {
+        !self.in_check() && !self.has_legal_move()
+    }
+
     /// The pieces standing alone on a line between an enemy line piece and one of `shielded`
     /// (a piece of theirs, or an empty square, as CQL 6.2 counts pins), each given to `pin` as
     /// `(pinner, pinned, shielded)` squares.
@@ -405,6 +417,12 @@ impl<const W: usize, T: RulesView<W>> RulesView<W> for &T {
     }
     fn has_legal_move(&self) -> bool {
         (**self).has_legal_move()
+    }
+    fn is_mate(&self) -> bool {
+        (**self).is_mate()
+    }
+    fn is_stalemate(&self) -> bool {
+        (**self).is_stalemate()
     }
     fn pins(&self, shielded: SquareSet<W>, pin: &mut dyn FnMut(Square, Square, Square)) {
         (**self).pins(shielded, pin);

@@ -673,7 +673,8 @@ impl<const W: usize> Program<W> {
             FilterNode::Constant(value) => *value,
             FilterNode::Turn(color) => view.turn() == *color,
             FilterNode::Check => view.in_check(),
-            FilterNode::NoMove { check } => view.in_check() == *check && !view.has_legal_move(),
+            FilterNode::NoMove { check: true } => view.is_mate(),
+            FilterNode::NoMove { check: false } => view.is_stalemate(),
             FilterNode::Initial => frame.ply == 0,
             FilterNode::Terminal => context.complete && at + 1 == context.frames.len(),
             FilterNode::Placement(pieces) => {

@@ -7,6 +7,29 @@ use crate::notation::{FamilyMoves, MoveError, MoveErrorKind, MoveReader, ReadMov
 use crate::position::{MoveFacts, Position, PositionError, RulesView};
 use crate::variant::Variant;
 
+/// The formats of other programs' game records that a family may write its games in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RecordFormat {
+    /// The X-Decor move table, as the mod shows it (figurines, en dashes, `×`).
+    XDecorTable,
+    /// The X-Decor move table in ASCII letters (`Ng1-f3`, `O-O`).
+    XDecorLetters,
+    /// X-Decor's `moves_raw` record, one game a line.
+    XDecorRaw,
+}
+
+impl RecordFormat {
+    /// The format's name, in words.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            RecordFormat::XDecorTable => "an X-Decor move table",
+            RecordFormat::XDecorLetters => "an X-Decor move table in letters",
+            RecordFormat::XDecorRaw => "an X-Decor moves_raw record",
+        }
+    }
+}
+
 /// A board of a rule family, as a game's replay drives it: where a game starts, how a move
 /// token of the family's own notation is played, what queries see of the move.
 ///
@@ -73,6 +96,46 @@ pub trait GameRules<const W: usize>: RulesView<W> + Clone + Send + Sync + 'stati
     fn warning(&self, played: &Self::Played) -> Option<String> {
         let _ = played;
         None
+    }
+
+    /// Writes `played`, the move that led from this position to `after`, as the family's own
+    /// records write it (SAN with its check sign); `goes_on`: a move follows it, so a check is
+    /// no mate. `false`, writing nothing, where the family writes no moves of its own (its
+    /// games keep their tokens as written).
+    fn write_move(&self, played: &Self::Played, after: &Self, goes_on: bool, out: &mut String) -> bool {
+        let _ = (played, after, goes_on, out);
+        false
+    }
+
+    /// A move kept with a game found, to play it again for writing the game without reading
+    /// its record: `None` where the family keeps none.
+    fn keep(played: &Self::Played) -> Option<u32> {
+        let _ = played;
+        None
+    }
+
+    /// Plays a move [`GameRules::keep`] kept, which was legal here; `None` where it is no move
+    /// of the family.
+    fn play_kept(&mut self, kept: u32) -> Option<Self::Played> {
+        let _ = kept;
+        None
+    }
+
+    /// Writes the moves of a main line from this position in a record format of another
+    /// program, with its result.
+    ///
+    /// # Errors
+    ///
+    /// Why the game cannot be written so (by default, the family writes no such format).
+    fn write_record(
+        &self,
+        moves: &[Self::Played],
+        format: RecordFormat,
+        result: Option<&[u8]>,
+        out: &mut Vec<u8>,
+    ) -> Result<(), String> {
+        let _ = (moves, result, out);
+        Err(format!("{} games cannot be written as {}", self.variant().name, format.name()))
     }
 
     /// Writes the position as its variant writes positions (FEN; Setup Notation and the side

@@ -15,5 +15,5 @@ pub mod laser;
 pub mod registry;
 
 pub use explain::{ExplainedPosition, explain_position};
-pub use game::GameRules;
+pub use game::{GameRules, RecordFormat};
 pub use registry::{check_position, read_position};

@@ -5,12 +5,13 @@
 
 use super::GameRules;
 use super::classical::Board;
+use super::classical::lichess::{Antichess, Atomic, Horde, KingOfTheHill, RacingKings, ThreeCheck};
 use super::laser::LaserBoard;
 use crate::board::Width;
 use crate::notation::sniff::{ReadPositionError, read_position_checked};
 use crate::position::{AnyPosition, FromAny, Position, PositionError};
 use crate::query::{FromPlan, Plan, Program};
-use crate::variant::{Family, Variant};
+use crate::variant::{RuleSetId, Variant};
 
 /// Work to run with the rules of one rule set on boards of `W` words.
 pub trait WithRules {
@@ -44,33 +45,51 @@ where
     }
 }
 
-/// Which registered rule set plays a variant: equal for variants whose games one replayer
-/// plays.
+/// Which registered rule set plays a variant, on boards of which width: equal for variants
+/// whose games one replayer plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RuleSetKey {
-    family: Family,
+    id: RuleSetId,
     width: Width,
 }
 
-/// The registered rule sets: a family, and each board width it registers.
-const REGISTERED: [RuleSetKey; 2] = [
-    RuleSetKey { family: Family::Classical, width: Width::W1 },
-    RuleSetKey { family: Family::Laser, width: Width::W2 },
+impl RuleSetKey {
+    const fn new(id: RuleSetId, width: Width) -> RuleSetKey {
+        RuleSetKey { id, width }
+    }
+}
+
+/// The registered rule sets, each with every board width it registers.
+const REGISTERED: [RuleSetKey; 8] = [
+    RuleSetKey::new(RuleSetId::Classical, Width::W1),
+    RuleSetKey::new(RuleSetId::Atomic, Width::W1),
+    RuleSetKey::new(RuleSetId::Antichess, Width::W1),
+    RuleSetKey::new(RuleSetId::Horde, Width::W1),
+    RuleSetKey::new(RuleSetId::KingOfTheHill, Width::W1),
+    RuleSetKey::new(RuleSetId::RacingKings, Width::W1),
+    RuleSetKey::new(RuleSetId::ThreeCheck, Width::W1),
+    RuleSetKey::new(RuleSetId::Laser, Width::W2),
 ];
 
 /// The rule set that plays `variant`, if cqlq plays it.
 #[must_use]
 pub fn rule_set(variant: &Variant) -> Option<RuleSetKey> {
-    let key = RuleSetKey { family: variant.family, width: variant.width() };
+    let key = RuleSetKey::new(variant.rule_set, variant.width());
     REGISTERED.contains(&key).then_some(key)
 }
 
 /// Runs `work` with the rules of `variant`; gives the work back where cqlq does not play them.
 pub fn with_rules<T: WithRules>(variant: &Variant, work: T) -> Result<T::Output, T> {
     let Some(key) = rule_set(variant) else { return Err(work) };
-    match (key.family, key.width) {
-        (Family::Classical, Width::W1) => Ok(work.run::<Board, 1>(Typed::new(key))),
-        (Family::Laser, Width::W2) => Ok(work.run::<LaserBoard, 2>(Typed::new(key))),
+    match (key.id, key.width) {
+        (RuleSetId::Classical, Width::W1) => Ok(work.run::<Board, 1>(Typed::new(key))),
+        (RuleSetId::Atomic, Width::W1) => Ok(work.run::<Atomic, 1>(Typed::new(key))),
+        (RuleSetId::Antichess, Width::W1) => Ok(work.run::<Antichess, 1>(Typed::new(key))),
+        (RuleSetId::Horde, Width::W1) => Ok(work.run::<Horde, 1>(Typed::new(key))),
+        (RuleSetId::KingOfTheHill, Width::W1) => Ok(work.run::<KingOfTheHill, 1>(Typed::new(key))),
+        (RuleSetId::RacingKings, Width::W1) => Ok(work.run::<RacingKings, 1>(Typed::new(key))),
+        (RuleSetId::ThreeCheck, Width::W1) => Ok(work.run::<ThreeCheck, 1>(Typed::new(key))),
+        (RuleSetId::Laser, Width::W2) => Ok(work.run::<LaserBoard, 2>(Typed::new(key))),
         _ => Err(work),
     }
 }

@@ -10,9 +10,9 @@ use std::fmt;
 use super::driver::{Found, Render};
 use super::main_line::{MainLine, read_main_line};
 use crate::notation::pgn::export;
-use crate::notation::xdecor::{Outcome, Style, write_raw, write_table};
 use crate::notation::{Container, NativeFormat};
-use crate::rules::classical::Rules;
+use crate::rules::registry::{Typed, WithRules, with_rules};
+use crate::rules::{GameRules, RecordFormat};
 use crate::variant::{Notation, Variant};
 
 /// The notations games are converted to.
@@ -98,39 +98,41 @@ impl Converter {
         let line = read_main_line(game.text, game.container, self.default_variant).ok_or_else(|| {
             NotConverted("its moves cannot be read as chess moves (its variant or its FEN tag)".to_owned())
         })?;
-        let outcome = line.outcome.and_then(outcome_of);
-        let xdecor = |error: crate::notation::xdecor::WriteError| NotConverted(error.to_string());
-        match self.target {
+        let format = match self.target {
             Target::Pgn => {
                 pgn_of(&line, game, &[], out);
-                Ok(())
+                return Ok(());
             }
-            Target::XDecor => write_table(&line.initial, &line.moves, outcome, Style::Strict, out).map_err(xdecor),
-            Target::XDecorLetters => {
-                write_table(&line.initial, &line.moves, outcome, Style::Letters, out).map_err(xdecor)
-            }
-            Target::XDecorRaw => {
-                write_raw(&line.initial, &line.moves, outcome, out).map_err(xdecor)?;
-                out.push(b'\n');
-                Ok(())
-            }
-        }
-        .map(|()| {
-            if matches!(self.target, Target::XDecor | Target::XDecorLetters) {
-                // A blank line ends a game of the table.
-                out.push(b'\n');
-            }
-        })
+            Target::XDecor => RecordFormat::XDecorTable,
+            Target::XDecorLetters => RecordFormat::XDecorLetters,
+            Target::XDecorRaw => RecordFormat::XDecorRaw,
+        };
+        let record = Record { line: &line, format, out };
+        with_rules(line.variant, record).map_err(|_| NotConverted("its moves are not replayed".to_owned()))??;
+        // A blank line ends a game of the table, a line end a raw record.
+        out.push(b'\n');
+        Ok(())
     }
 }
 
-/// The outcome of a result as PGN spells it.
-fn outcome_of(result: &[u8]) -> Option<Outcome> {
-    match result {
-        b"1-0" => Some(Outcome::WhiteWins),
-        b"0-1" => Some(Outcome::BlackWins),
-        b"1/2-1/2" => Some(Outcome::Draw),
-        _ => None,
+/// Writing a main line in the record format of another program, by the rules of its variant.
+struct Record<'l, 'a, 'o> {
+    line: &'l MainLine<'a>,
+    format: RecordFormat,
+    out: &'o mut Vec<u8>,
+}
+
+impl WithRules for Record<'_, '_, '_> {
+    type Output = Result<(), NotConverted>;
+
+    fn run<R: GameRules<W>, const W: usize>(self, _typed: Typed<W>) -> Result<(), NotConverted> {
+        let line = self.line;
+        let initial = R::start(line.variant, line.fen_tag.as_deref()).map_err(NotConverted)?;
+        let mut board = initial.clone();
+        let moves: Option<Vec<R::Played>> = line.kept.iter().map(|&kept| board.play_kept(kept)).collect();
+        let moves = moves.filter(|moves| moves.len() == line.moves.len());
+        let moves = moves.ok_or_else(|| NotConverted("its moves are not kept by its rules".to_owned()))?;
+        initial.write_record(&moves, self.format, line.outcome, self.out).map_err(NotConverted)
     }
 }
 
@@ -192,7 +194,7 @@ pub fn pgn_of(line: &MainLine<'_>, game: &Found<'_>, comments: &[(u32, String)],
         .iter()
         .map(|(name, value)| (String::from_utf8_lossy(name), crate::notation::pgn::tag_text(value)))
         .collect();
-    let standard_rules = Rules::of(line.variant) == Rules::Standard;
+    let standard_rules = line.variant.same_rules(Variant::standard());
     if !is_san(line, game.container) {
         if standard_rules {
             tags.retain(|(name, _)| !name.eq_ignore_ascii_case("Variant"));
@@ -209,6 +211,6 @@ pub fn pgn_of(line: &MainLine<'_>, game: &Found<'_>, comments: &[(u32, String)],
         ));
         result = "*";
     }
-    let game = export::Game { tags, initial: line.initial, moves: &line.moves, comments: &comments, result };
+    let game = export::Game { tags, setup: line.setup.clone(), moves: &line.moves, comments: &comments, result };
     export::write(&game, out);
 }

@@ -15,12 +15,12 @@ use super::convert::provenance;
 use super::main_line::read_main_line;
 use super::replay::GameNote;
 use crate::notation::Container;
-use crate::notation::fen;
 use crate::notation::pgn::cql_style::{CqlGame, Line, MoveNode, MoveText, append_comment, nag_of, write_game};
+use crate::notation::pgn::export::WrittenMove;
 use crate::notation::pgn::{Damage, Lexer, Visitor, tag_text};
-use crate::position::Position;
-use crate::rules::classical::{Board, Move, Rules, San, SanText};
-use crate::variant::{Color, Family, Notation, Variant};
+use crate::rules::GameRules;
+use crate::rules::registry::{Typed, WithRules, rule_set, with_rules};
+use crate::variant::{Color, Notation, Variant};
 
 /// A game read for writing, and what the comment before its first move gains (the initial
 /// position's notes and mark, which go there with the game's other comments).
@@ -40,7 +40,7 @@ pub struct ReadGame<'a> {
 pub fn read_game<'a>(
     text: &'a [u8],
     notes: &'a [GameNote],
-    played: &'a [Move],
+    played: &'a [u32],
     default_variant: &'static Variant,
     mark: &'a [u8],
 ) -> ReadGame<'a> {
@@ -50,21 +50,46 @@ pub fn read_game<'a>(
         notes.iter().filter(|note| note.ply > 0).map(|note| (note.offset, note_text(note, mark))).collect();
     marks.sort_by_key(|&(offset, _)| offset);
     let (mark_ends, mark_texts) = marks.into_iter().unzip();
-    let mut reader = GameReader {
-        default_variant,
-        mark_ends,
-        mark_texts,
-        next_mark: 0,
-        played,
-        tags: Vec::new(),
-        lines: Vec::new(),
-        result: None,
-        stopped: false,
-    };
-    Lexer::new(text).next_game(&mut reader);
-    let main = reader.close_all();
-    let result = reader.result.or_else(|| tag_result(&reader.tags)).unwrap_or(b"*");
-    ReadGame { game: CqlGame { tags: reader.tags, line: main, result }, initial_notes: initial_notes(notes, mark) }
+    let mut tags = TagReader(Vec::with_capacity(12));
+    Lexer::new(text).next_game(&mut tags);
+    // The moves of a variant cqlq does not replay are kept as written.
+    let variant = variant_of(&tags.0, default_variant).filter(|variant| rule_set(variant).is_some());
+    let read = ReadWith { text, played, variant, mark_ends, mark_texts };
+    let game = with_rules(variant.unwrap_or_else(Variant::standard), read)
+        .unwrap_or_else(|_| unreachable!("the rules of Standard are registered"));
+    ReadGame { game, initial_notes: initial_notes(notes, mark) }
+}
+
+/// Reading a game for writing, its moves played by the rules of its variant where `variant`
+/// is given.
+struct ReadWith<'a> {
+    text: &'a [u8],
+    played: &'a [u32],
+    variant: Option<&'static Variant>,
+    mark_ends: Vec<usize>,
+    mark_texts: Vec<&'a [u8]>,
+}
+
+impl<'a> WithRules for ReadWith<'a> {
+    type Output = CqlGame<'a>;
+
+    fn run<R: GameRules<W>, const W: usize>(self, _typed: Typed<W>) -> CqlGame<'a> {
+        let mut reader: GameReader<'a, R, W> = GameReader {
+            variant: self.variant,
+            mark_ends: self.mark_ends,
+            mark_texts: self.mark_texts,
+            next_mark: 0,
+            played: self.played,
+            tags: Vec::new(),
+            lines: Vec::new(),
+            result: None,
+            stopped: false,
+        };
+        Lexer::new(self.text).next_game(&mut reader);
+        let main = reader.close_all();
+        let result = reader.result.or_else(|| tag_result(&reader.tags)).unwrap_or(b"*");
+        CqlGame { tags: reader.tags, line: main, result }
+    }
 }
 
 /// What the comment before the first move gains: the initial position's notes, in order.
@@ -99,14 +124,47 @@ pub fn write_played(
     let mut tags = TagReader(Vec::with_capacity(12));
     Lexer::new(&game.text[..game.movetext.min(game.text.len())]).next_game(&mut tags);
     let tags = tags.0;
-    if variant_of(&tags, default_variant).is_some_and(|variant| variant.notation != Notation::San) {
+    let Some(variant) = variant_of(&tags, default_variant) else { return false };
+    if variant.notation != Notation::San {
         return write_other_notation(out, game, notes, default_variant, mark, comment);
     }
-    let Some(board) = starting_board(&tags, default_variant) else { return false };
+    let fen = tag(&tags, b"FEN");
+    let Ok(Some(moves)) = with_rules(variant, KeptMoves { variant, fen: fen.as_deref(), kept: game.played }) else {
+        return false;
+    };
     let result = game.outcome.or_else(|| tag_result(&tags)).unwrap_or(b"*");
-    let line = PlayedLine { tags: &tags, board, moves: game.played, result, error: None };
+    let line = PlayedLine { tags: &tags, moves: &moves, result, error: None };
     write_line(out, &line, notes, mark, comment);
     true
+}
+
+/// The moves a game's rules kept, played again from the position a game of `variant` with
+/// the `FEN` tag `fen` starts from, as its notation writes them: `None` where they cannot be.
+struct KeptMoves<'a> {
+    variant: &'static Variant,
+    fen: Option<&'a str>,
+    kept: &'a [u32],
+}
+
+impl WithRules for KeptMoves<'_> {
+    type Output = Option<Vec<WrittenMove>>;
+
+    fn run<R: GameRules<W>, const W: usize>(self, _typed: Typed<W>) -> Option<Vec<WrittenMove>> {
+        let mut board = R::start(self.variant, self.fen).ok()?;
+        let mut moves = Vec::with_capacity(self.kept.len());
+        for (index, &kept) in self.kept.iter().enumerate() {
+            let before = board.clone();
+            let played = board.play_kept(kept)?;
+            let mut san = String::new();
+            // A check before the last move is no mate: the game went on.
+            let goes_on = index + 1 < self.kept.len();
+            if !before.write_move(&played, &board, goes_on, &mut san) {
+                return None;
+            }
+            moves.push(WrittenMove { number: before.move_number(), black: before.turn() == Color::Black, san });
+        }
+        Some(moves)
+    }
 }
 
 /// Writes a game found that is written in another notation than SAN (a file of X-Decor
@@ -127,8 +185,12 @@ fn write_other_notation(
     let Some(main) = read_main_line(game.text, game.container, default_variant) else { return false };
     let error = main.error.as_ref().map(|(_, token, _)| token.as_bytes());
     let result = if error.is_some() { b"*" } else { main.outcome.unwrap_or(b"*") };
+    if main.kept.len() != main.moves.len() {
+        // Moves its rules keep none of are written as they stand.
+        return false;
+    }
     // Written in SAN, a game of standard rules is a standard game: its `Variant` goes.
-    let standard = Rules::of(main.variant) == Rules::Standard;
+    let standard = main.variant.same_rules(Variant::standard());
     let annotation = provenance(&main, game);
     let mut tags: Vec<_> = main
         .tags
@@ -139,7 +201,7 @@ fn write_other_notation(
         })
         .collect();
     tags.push((b"Annotator", annotation.as_bytes()));
-    let line = PlayedLine { tags: &tags, board: main.initial, moves: &main.moves, result, error };
+    let line = PlayedLine { tags: &tags, moves: &main.moves, result, error };
     write_line(out, &line, notes, mark, comment);
     true
 }
@@ -161,9 +223,8 @@ pub fn in_other_notation(game: &Found<'_>, default_variant: &'static Variant) ->
 /// A main line to write from its moves.
 struct PlayedLine<'a> {
     tags: &'a [(&'a [u8], &'a [u8])],
-    /// The position before its first move.
-    board: Board,
-    moves: &'a [Move],
+    /// Its moves, as written.
+    moves: &'a [WrittenMove],
     result: &'a [u8],
     /// The token of the move that could not be played after the last of `moves`.
     error: Option<&'a [u8]>,
@@ -172,7 +233,6 @@ struct PlayedLine<'a> {
 /// Writes a main line from its moves, `notes` (by ply) after the moves that reached their
 /// positions, `comment` before the first move.
 fn write_line(out: &mut Vec<u8>, line: &PlayedLine<'_>, notes: &[GameNote], mark: &[u8], comment: Option<&[u8]>) {
-    let mut board = line.board;
     // What each move's comment gains, by ply, in the order made.
     let mut marks: Vec<(u32, &[u8])> =
         notes.iter().filter(|note| note.ply > 0).map(|note| (note.ply, note_text(note, mark))).collect();
@@ -189,14 +249,9 @@ fn write_line(out: &mut Vec<u8>, line: &PlayedLine<'_>, notes: &[GameNote], mark
         append_comment(&mut comment, error);
     }
     write_game(out, line.tags, line.result, comment.as_deref(), |moves| {
-        for (ply, &played) in (1..).zip(line.moves) {
+        for (ply, played) in (1..).zip(line.moves) {
             let last = usize::try_from(ply).is_ok_and(|ply| ply == line.moves.len());
-            let (number, black) = (board.fullmoves(), board.turn() == Color::Black);
-            let mut san = board.san_body(played);
-            board.play(played);
-            // A check before the last move is no mate: the game went on.
-            board.push_check_sign(played, &mut san, !last);
-            moves.move_played(number, black, san.as_bytes());
+            moves.move_played(played.number, played.black, played.san.as_bytes());
             let marked = marks.peek().is_some_and(|&(at, _)| at <= ply);
             if marked || (last && error.is_some()) {
                 texts.clear();
@@ -238,19 +293,6 @@ impl<'a> Visitor<'a> for TagReader<'a> {
     fn begin_movetext(&mut self, _start: usize) -> ControlFlow<()> {
         ControlFlow::Break(())
     }
-}
-
-/// The position a game with these tags starts from (its `Variant` tag, else
-/// `default_variant`; its `FEN` tag, else the variant's first position), when cqlq replays
-/// the variant's moves.
-fn starting_board(tags: &[(&[u8], &[u8])], default_variant: &'static Variant) -> Option<Board> {
-    let variant = variant_of(tags, default_variant)?;
-    if variant.family != Family::Classical {
-        return None;
-    }
-    let Some(text) = tag(tags, b"FEN") else { return Some(Board::initial(variant)) };
-    let position = Position::from_setup(fen::read::<1>(variant, &text).ok()?).ok()?;
-    Some(Board::from_position(&position))
 }
 
 /// The value of a tag, unescaped.
@@ -313,12 +355,12 @@ pub(super) fn standard_result(result: &[u8]) -> Option<&'static [u8]> {
 }
 
 /// A line being read: the main line or a variation.
-struct OpenLine {
+struct OpenLine<R> {
     line: Line,
     /// The position now, when the game's moves are replayed.
-    board: Option<Board>,
+    board: Option<R>,
     /// The position before the last move (where a variation of it starts).
-    before: Option<Board>,
+    before: Option<R>,
     /// The number and side of the next move.
     next: (u32, bool),
     /// What the last move's comment gains (the notes and mark of the position it reached), as
@@ -328,8 +370,8 @@ struct OpenLine {
     dead: bool,
 }
 
-impl OpenLine {
-    fn new(board: Option<Board>, next: (u32, bool)) -> OpenLine {
+impl<R> OpenLine<R> {
+    fn new(board: Option<R>, next: (u32, bool)) -> OpenLine<R> {
         OpenLine { line: Line::default(), before: None, board, next, last_marks: 0..0, dead: false }
     }
 
@@ -360,24 +402,25 @@ impl OpenLine {
     }
 }
 
-struct GameReader<'a> {
-    default_variant: &'static Variant,
+struct GameReader<'a, R, const W: usize> {
+    /// The game's variant, where its moves are replayed.
+    variant: Option<&'static Variant>,
     /// Where the moves whose comments gain something end, in order, and what each gains.
     mark_ends: Vec<usize>,
     mark_texts: Vec<&'a [u8]>,
     /// The first of the marks not yet reached.
     next_mark: usize,
-    /// The main line's moves not yet reached, as the search played them.
-    played: &'a [Move],
+    /// The main line's moves not yet reached, as the search played and kept them.
+    played: &'a [u32],
     tags: Vec<(&'a [u8], &'a [u8])>,
     /// The main line, then the variations entered.
-    lines: Vec<OpenLine>,
+    lines: Vec<OpenLine<R>>,
     result: Option<&'a [u8]>,
     /// Whether the game's text is damaged or its main line has a move that cannot be played.
     stopped: bool,
 }
 
-impl GameReader<'_> {
+impl<R: GameRules<W>, const W: usize> GameReader<'_, R, W> {
     /// The marks of the move that ends at `end` (the moves are met in order): a range of
     /// `mark_texts`.
     fn marks_at(&mut self, end: usize) -> Range<usize> {
@@ -395,8 +438,8 @@ impl GameReader<'_> {
     }
 
     /// The position the game starts from, when cqlq replays its variant's moves.
-    fn starting_board(&self) -> Option<Board> {
-        starting_board(&self.tags, self.default_variant)
+    fn starting_board(&self) -> Option<R> {
+        R::start(self.variant?, tag(&self.tags, b"FEN").as_deref()).ok()
     }
 
     /// Closes the variations left open (by damage or an error) and returns the main line.
@@ -407,19 +450,20 @@ impl GameReader<'_> {
         self.lines.pop().map(|open| open.line).unwrap_or_default()
     }
 
-    /// The SAN of a move token played on `board` (which was `before`), or `None` when it
-    /// cannot be played there.
-    fn play(board: &mut Board, before: &Board, token: &[u8]) -> Option<SanText> {
-        let played = match board.play_san(&San::from_ascii(token).ok()?) {
-            Ok(played) => played,
-            // A lower-case `b` may name a bishop where no pawn move fits (`bd3`).
-            Err(_) if token.first() == Some(&b'b') => {
-                *board = *before;
-                board.play_san(&San::from_ascii(&[b"B", &token[1..]].concat()).ok()?).ok()?
-            }
-            Err(_) => return None,
+    /// The move `played` (a kept move, else the token) played on `board`, written as the
+    /// variant's notation writes it (the token as it stands where its rules write no moves);
+    /// `None` when it cannot be played there.
+    fn play(board: &mut R, kept: Option<u32>, token: &[u8], written: &[u8]) -> Option<String> {
+        let before = board.clone();
+        let played = match kept {
+            Some(kept) => board.play_kept(kept)?,
+            None => board.play_token(token, &mut None).ok()?,
         };
-        Some(before.san_to(played, board))
+        let mut text = String::new();
+        if !before.write_move(&played, board, false, &mut text) {
+            text = String::from_utf8_lossy(written).into_owned();
+        }
+        Some(text)
     }
 }
 
@@ -437,14 +481,14 @@ fn split_annotation(token: &[u8]) -> (&[u8], &[u8]) {
     token.split_at(end)
 }
 
-impl<'a> Visitor<'a> for GameReader<'a> {
+impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for GameReader<'a, R, W> {
     fn tag(&mut self, name: &'a [u8], value: &'a [u8]) {
         self.tags.push((name, value));
     }
 
     fn begin_movetext(&mut self, _start: usize) -> ControlFlow<()> {
         let board = self.starting_board();
-        let next = board.as_ref().map_or((1, false), |board| (board.fullmoves(), board.turn() == Color::Black));
+        let next = board.as_ref().map_or((1, false), |board| (board.move_number(), board.turn() == Color::Black));
         self.lines.push(OpenLine::new(board, next));
         ControlFlow::Continue(())
     }
@@ -467,24 +511,24 @@ impl<'a> Visitor<'a> for GameReader<'a> {
             return ControlFlow::Continue(());
         }
         let (written, annotation) = split_annotation(token);
-        let before = open.board;
-        // The main line's moves the search played are played as they were.
-        let known = if in_variation { None } else { self.played.split_first() };
-        let san = match (&mut open.board, &before) {
-            (Some(board), Some(before)) if let Some((&m, rest)) = known => {
-                self.played = rest;
-                board.play(m);
-                MoveText::from(before.san_to(m, board).as_str())
-            }
-            (Some(board), Some(before)) => match GameReader::play(board, before, token) {
-                Some(san) => MoveText::from(san.as_str()),
-                None => {
-                    open.fail(written);
-                    self.stopped = !in_variation;
-                    return if in_variation { ControlFlow::Continue(()) } else { ControlFlow::Break(()) };
+        let before = open.board.clone();
+        let san = match &mut open.board {
+            Some(board) => {
+                // The main line's moves the search played are played as they were.
+                let kept = if in_variation { None } else { self.played.split_first() };
+                if let Some((_, rest)) = kept {
+                    self.played = rest;
                 }
-            },
-            _ => MoveText::from(String::from_utf8_lossy(written).as_ref()),
+                match GameReader::<R, W>::play(board, kept.map(|(&kept, _)| kept), token, written) {
+                    Some(san) => MoveText::from(san.as_str()),
+                    None => {
+                        open.fail(written);
+                        self.stopped = !in_variation;
+                        return if in_variation { ControlFlow::Continue(()) } else { ControlFlow::Break(()) };
+                    }
+                }
+            }
+            None => MoveText::from(String::from_utf8_lossy(written).as_ref()),
         };
         let (number, black) = open.next;
         let mut node = MoveNode { number, black, san, ..MoveNode::default() };
@@ -520,7 +564,7 @@ impl<'a> Visitor<'a> for GameReader<'a> {
             // A variation before the first move replaces nothing: it is left out.
             return ControlFlow::Break(());
         };
-        let variation = OpenLine::new(open.before, (replaced.number, replaced.black));
+        let variation = OpenLine::new(open.before.clone(), (replaced.number, replaced.black));
         self.lines.push(variation);
         ControlFlow::Continue(())
     }
@@ -549,6 +593,9 @@ impl<'a> Visitor<'a> for GameReader<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::notation::fen;
+    use crate::position::Position;
+    use crate::rules::classical::{Board, San};
 
     fn written(text: &str, notes: &[GameNote]) -> String {
         let read = read_game(text.as_bytes(), notes, &[], Variant::standard(), b"CQL");
@@ -597,13 +644,13 @@ mod tests {
                     8. Rxd1 fxe5 9. Rd8+ Kxd8 1-0";
         let mut board = Board::initial(Variant::standard());
         let main_line = "e4 e5 Nf3 Nc6 Bb5 a6 Bxc6 dxc6 O-O f6 d4 Bg4 dxe5 Qxd1 Rxd1 fxe5 Rd8+ Kxd8";
-        let played: Vec<Move> = main_line
+        let played: Vec<u32> = main_line
             .split(' ')
-            .map(|token| board.play_san(&San::from_ascii(token.as_bytes()).unwrap()).unwrap())
+            .map(|token| board.play_san(&San::from_ascii(token.as_bytes()).unwrap()).unwrap().code())
             .collect();
         assert_eq!(played.len(), 18);
         let notes = [GameNote { ply: 4, offset: text.find("Nc6").unwrap() + 3, text: None }];
-        let write = |played: &[Move]| {
+        let write = |played: &[u32]| {
             let mut out = Vec::new();
             read_game(text.as_bytes(), &notes, played, Variant::standard(), b"CQL").game.write(&mut out);
             String::from_utf8(out).unwrap()
@@ -626,7 +673,7 @@ mod tests {
         ];
         for text in games {
             let movetext = text.find("\n\n").map_or(0, |blank| blank + 2);
-            let mut board = starting_board(&[], Variant::standard()).unwrap();
+            let mut board = Board::initial(Variant::standard());
             if let Some(fen) = text.split('"').nth(1).filter(|_| text.starts_with("[FEN")) {
                 let position = Position::from_setup(fen::read::<1>(Variant::standard(), fen).unwrap()).unwrap();
                 board = Board::from_position(&position);
@@ -639,7 +686,7 @@ mod tests {
                 at = text[at..].find(token).unwrap() + at + token.len();
                 if !token.ends_with('.') && !results.contains(&token) {
                     ends.push(at);
-                    played.push(board.play_san(&San::from_ascii(token.as_bytes()).unwrap()).unwrap());
+                    played.push(board.play_san(&San::from_ascii(token.as_bytes()).unwrap()).unwrap().code());
                 }
             }
             // Marks at the first, third and last moves, two texts at the third.

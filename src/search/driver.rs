@@ -21,7 +21,6 @@ use crate::notation::Container;
 use crate::notation::lines::count_line_ends;
 use crate::query::Query;
 use crate::query::ast::Header;
-use crate::rules::classical::Move;
 use crate::variant::Variant;
 
 /// Games replayed together by one thread.
@@ -142,9 +141,9 @@ pub struct Found<'a> {
     pub notes: &'a [GameNote],
     /// The game's `sort` value, where the query sorts and the value exists.
     pub sort: Option<i64>,
-    /// The moves of its main line as the search replayed them (classical games; it may stop
-    /// short, or be empty), so that writing the game again needs no SAN read.
-    pub played: &'a [Move],
+    /// The moves of its main line as the search replayed them, as its rules keep them (it may
+    /// stop short, or be empty), so that writing the game again needs no SAN read.
+    pub played: &'a [u32],
     /// Whether `played` holds the whole game, whose movetext has moves only (no comment,
     /// glyph or variation), so that it can be written again without reading its text.
     pub moves_only: bool,

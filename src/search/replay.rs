@@ -6,7 +6,6 @@
 //! marking comment goes), the moves of a game found, and the first error, if any. It never
 //! prints.
 
-use std::any::Any;
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -19,7 +18,6 @@ use crate::notation::{Container, MoveError, MoveErrorKind, MoveReader, MovetextR
 use crate::position::{MoveFacts, PositionView, RulesView};
 use crate::query::{Context, Frame, GameFacts, Identities, LineCache, Needs, Persistent, Program, State, TagSource};
 use crate::rules::GameRules;
-use crate::rules::classical::Move;
 use crate::rules::registry::{RuleSetKey, Typed, WithRules, rule_set, with_rules};
 use crate::text::excerpt;
 use crate::variant::Variant;
@@ -261,10 +259,11 @@ pub struct GameRecord {
     /// The game's `sort` value: the largest (with `sort min`, the smallest) over its matching
     /// positions, where the query sorts.
     pub sort: Option<i64>,
-    /// The moves of the main line as replayed, up to any error, for a game that matched when
-    /// [`ReplayOptions::keep_played`] asks for them (so that writing it again needs no SAN
-    /// read); empty for the others.
-    pub played: Vec<Move>,
+    /// The moves of the main line as replayed, up to any error, each as its rules keep it
+    /// ([`GameRules::keep`]), for a game that matched when [`ReplayOptions::keep_played`] asks
+    /// for them (so that writing it again needs no SAN read); empty for the others, and for
+    /// the games of rules that keep no moves.
+    pub played: Vec<u32>,
     /// Whether the movetext holds nothing but moves, all of them replayed, and a result: no
     /// comment, glyph or variation, no damage, no error. `played` then holds the whole game
     /// (where it is kept), which can be written again without reading its text.
@@ -284,7 +283,7 @@ impl GameRecord {
         let texts = |texts: &mut dyn Iterator<Item = usize>| texts.sum::<usize>();
         let notes = texts(&mut self.notes.iter().map(|note| note.text.as_ref().map_or(0, String::len) + 32));
         let messages = texts(&mut self.messages.iter().map(String::len));
-        notes + messages + self.positions.len() + self.played.len() * std::mem::size_of::<Move>()
+        notes + messages + self.positions.len() + self.played.len() * std::mem::size_of::<u32>()
     }
 
     /// Makes the offsets of the positions into the game's own text, which starts at `start`.
@@ -377,10 +376,12 @@ fn replay_ranges_with<R: GameRules<W>, const W: usize>(
             }
             replayer.finish_game();
             let found = !replayer.found.matched.is_empty() || !replayer.found.notes.is_empty();
-            // The moves are kept where the game can be written again from them: the classical
-            // family's.
-            let classical = (&replayer.played as &dyn Any).downcast_ref::<Vec<Move>>();
-            let played = classical.filter(|_| found && options.keep_played).cloned().unwrap_or_default();
+            // The moves are kept where the game can be written again from them.
+            let played = if found && options.keep_played {
+                replayer.played.iter().map(R::keep).collect::<Option<Vec<u32>>>().unwrap_or_default()
+            } else {
+                Vec::new()
+            };
             // Before the error and the matched positions are taken into the record.
             let moves_only = replayer.moves_only && replayer.error.is_none();
             let variations = replayer.variation_paths();

@@ -12,8 +12,8 @@
 
 use super::pieces::{PieceType, Role};
 use super::{
-    BackhandRule, Capabilities, CastlingRule, CroatianSetup, Family, Initial, LaserSetup, Notation, PositionFormat,
-    Variant,
+    BackhandRule, Capabilities, CastlingRule, CroatianSetup, Family, Initial, Kings, LaserSetup, Notation,
+    PositionFormat, RuleSetId, Variant,
 };
 use crate::board::Geometry;
 
@@ -27,6 +27,7 @@ const CLASSICAL_RULES: Capabilities = Capabilities {
     pawns_off_back_ranks: true,
     en_passant: true,
     pawn_tags: false,
+    kings: Kings::OneEach,
 };
 
 /// What Croatian Chess has: check, and tags on its pawns (their en passant is a tag too).
@@ -39,6 +40,7 @@ const CROATIAN_RULES: Capabilities = Capabilities {
     pawns_off_back_ranks: false,
     en_passant: false,
     pawn_tags: true,
+    kings: Kings::OneEach,
 };
 
 /// What Laser Chess has: lasers and oriented pieces, no check.
@@ -51,6 +53,7 @@ const LASER_RULES: Capabilities = Capabilities {
     pawns_off_back_ranks: false,
     en_passant: false,
     pawn_tags: false,
+    kings: Kings::AtMostOne,
 };
 
 /// What Chess Evolved Online has: tiers, no check.
@@ -63,7 +66,49 @@ const EVOLVED_RULES: Capabilities = Capabilities {
     pawns_off_back_ranks: true,
     en_passant: false,
     pawn_tags: false,
+    kings: Kings::OneEach,
 };
+
+/// What Atomic has: check (never by a king touching the other), and a king gone at the end.
+const ATOMIC_RULES: Capabilities = Capabilities { kings: Kings::AtMostOne, ..CLASSICAL_RULES };
+
+/// What Antichess has: no check, and kings like any other piece.
+const ANTICHESS_RULES: Capabilities = Capabilities {
+    check: false,
+    instead_of_check: Some("a king is a piece like any other, and may be taken"),
+    kings: Kings::Any,
+    ..CLASSICAL_RULES
+};
+
+/// What Horde has: a White side of pawns, some on the first rank, and no White king.
+const HORDE_RULES: Capabilities =
+    Capabilities { kings: Kings::AtMostOne, pawns_off_back_ranks: false, ..CLASSICAL_RULES };
+
+/// A variant of lichess, on the classical board with the classical pieces.
+const fn lichess(
+    name: &'static str,
+    aliases: &'static [&'static str],
+    rule_set: RuleSetId,
+    capabilities: Capabilities,
+    initial: &'static str,
+) -> Variant {
+    Variant {
+        name,
+        aliases,
+        code: None,
+        family: Family::Classical,
+        rule_set,
+        capabilities,
+        notation: Notation::San,
+        position_format: PositionFormat::Fen,
+        geometry: board(8, 8),
+        pieces: &CLASSICAL,
+        players: WHITE_BLACK,
+        backhand: BackhandRule::Captures,
+        castling: CastlingRule::Standard,
+        initial: Initial::Fen(initial),
+    }
+}
 
 const fn board(files: u8, ranks: u8) -> Geometry {
     match Geometry::new(files, ranks) {
@@ -227,6 +272,7 @@ const fn croatian(
         aliases,
         code: Some(code),
         family: Family::Croatian,
+        rule_set: RuleSetId::Croatian,
         capabilities: CROATIAN_RULES,
         notation: Notation::Croatian,
         position_format: PositionFormat::SetupString,
@@ -247,12 +293,13 @@ const ONE_SCOUTS: &[&str] =
     &["e4", "i4", "j4", "m4", "n4", "q4", "r4", "v4", "f5", "h5", "k5", "m5", "n5", "p5", "s5", "u5"];
 
 /// Every variant, Standard first.
-pub(super) static CATALOGUE: [Variant; 17] = [
+pub(super) static CATALOGUE: [Variant; 23] = [
     Variant {
         name: "Standard",
         aliases: &["Chess", "Normal", "Orthodox", "From Position", "Standard Chess"],
         code: None,
         family: Family::Classical,
+        rule_set: RuleSetId::Classical,
         capabilities: CLASSICAL_RULES,
         notation: Notation::San,
         position_format: PositionFormat::Fen,
@@ -268,6 +315,7 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         aliases: &["Fischerandom", "Fischer Random", "FRC", "960"],
         code: None,
         family: Family::Classical,
+        rule_set: RuleSetId::Classical,
         capabilities: CLASSICAL_RULES,
         notation: Notation::San,
         position_format: PositionFormat::Fen,
@@ -283,6 +331,7 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         aliases: &["ZH", "House", "Drop Chess"],
         code: None,
         family: Family::Classical,
+        rule_set: RuleSetId::Classical,
         capabilities: CLASSICAL_RULES,
         notation: Notation::San,
         position_format: PositionFormat::Fen,
@@ -411,6 +460,7 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         aliases: &["Laser"],
         code: None,
         family: Family::Laser,
+        rule_set: RuleSetId::Laser,
         capabilities: LASER_RULES,
         notation: Notation::Laser,
         position_format: PositionFormat::SetupNotation,
@@ -436,6 +486,7 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         aliases: &["CEO", "Chess Evolved"],
         code: None,
         family: Family::ChessEvolved,
+        rule_set: RuleSetId::ChessEvolved,
         capabilities: EVOLVED_RULES,
         notation: Notation::ChessEvolved,
         position_format: PositionFormat::Fen,
@@ -451,6 +502,7 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         aliases: &["X-Decor-libre", "xdecor chess", "realchess"],
         code: None,
         family: Family::Classical,
+        rule_set: RuleSetId::Classical,
         capabilities: CLASSICAL_RULES,
         notation: Notation::XDecor,
         position_format: PositionFormat::Fen,
@@ -461,6 +513,30 @@ pub(super) static CATALOGUE: [Variant; 17] = [
         castling: CastlingRule::Standard,
         initial: Initial::Fen(STANDARD_FEN),
     },
+    lichess("Atomic", &["Atomic Chess"], RuleSetId::Atomic, ATOMIC_RULES, STANDARD_FEN),
+    lichess(
+        "Antichess",
+        &["Giveaway", "Suicide", "Losing Chess", "Take All"],
+        RuleSetId::Antichess,
+        ANTICHESS_RULES,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+    ),
+    lichess(
+        "Horde",
+        &["Horde Chess"],
+        RuleSetId::Horde,
+        HORDE_RULES,
+        "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1",
+    ),
+    lichess("King of the Hill", &["KOTH"], RuleSetId::KingOfTheHill, CLASSICAL_RULES, STANDARD_FEN),
+    lichess(
+        "Racing Kings",
+        &["Racing", "Racing Kings Chess"],
+        RuleSetId::RacingKings,
+        CLASSICAL_RULES,
+        "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1",
+    ),
+    lichess("Three-check", &["3check", "Three Check Chess"], RuleSetId::ThreeCheck, CLASSICAL_RULES, STANDARD_FEN),
 ];
 
 #[cfg(test)]

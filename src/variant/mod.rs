@@ -36,6 +36,33 @@ pub enum Family {
     Laser,
 }
 
+/// The rule set a variant's games are played by: variants of one rule set share one set of
+/// rules (Standard, Chess960, Crazyhouse and X-Decor share the classical board's), and the
+/// rule registry maps each, with the board width of the variant, to its code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RuleSetId {
+    /// Chess on the classical board: Standard, Chess960, Crazyhouse, X-Decor.
+    Classical,
+    /// Atomic: captures explode.
+    Atomic,
+    /// Antichess: captures are compulsory, and losing every piece wins.
+    Antichess,
+    /// Horde: White's pawns against Black's army.
+    Horde,
+    /// King of the Hill: a king in the centre wins.
+    KingOfTheHill,
+    /// Racing Kings: the first king on the last rank wins.
+    RacingKings,
+    /// Three-check: the third check wins.
+    ThreeCheck,
+    /// Croatian Chess.
+    Croatian,
+    /// Chess Evolved Online.
+    ChessEvolved,
+    /// Laser Chess.
+    Laser,
+}
+
 /// What a variant's rules have, as data: what queries may ask of its positions and what its
 /// positions may hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,6 +83,20 @@ pub struct Capabilities {
     pub en_passant: bool,
     /// Pawns carry tags: able to rush, tagged for promotion, rushed, rushing.
     pub pawn_tags: bool,
+    /// How many kings a side has.
+    pub kings: Kings,
+}
+
+/// How many kings a side of a variant has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kings {
+    /// One each, always.
+    OneEach,
+    /// One at most: a side's king may be gone (Laser Chess's beam, Atomic's explosions) or
+    /// never there (Horde's White).
+    AtMostOne,
+    /// Any number: kings are ordinary pieces (Antichess, where pawns promote to kings).
+    Any,
 }
 
 /// The notation a variant's game records are written in.
@@ -175,6 +216,8 @@ pub struct Variant {
     pub code: Option<&'static str>,
     /// The rule family.
     pub family: Family,
+    /// The rule set its games are played by.
+    pub rule_set: RuleSetId,
     /// What its rules have.
     pub capabilities: Capabilities,
     /// The notation of its game records.
@@ -220,6 +263,17 @@ impl Variant {
                     || variant.aliases.iter().any(|alias| normalize_name(alias) == wanted)
             })
             .ok_or_else(|| UnknownVariant { name: name.to_owned() })
+    }
+
+    /// Whether the games of `other` are played by the same rules on the same board: the
+    /// variants differ in name, or in the notation of their records, only.
+    #[must_use]
+    pub fn same_rules(&self, other: &Variant) -> bool {
+        self.rule_set == other.rule_set
+            && self.geometry == other.geometry
+            && std::ptr::eq(self.pieces, other.pieces)
+            && self.backhand == other.backhand
+            && self.castling == other.castling
     }
 
     /// The position of this variant in the catalogue.

@@ -263,6 +263,70 @@ const CASES: &[Case] = &[
         finds: &["Mayan Ascendancy: a light Pyramid on the first rank"],
         passes_over: &["Mayan Ascendancy, the initial position: as many light pieces as dark ones"],
     },
+    Case {
+        query: "antichess-forced-capture.cql",
+        sample: Games(&["antichess.pgn"]),
+        finds: &["Casual Antichess game, round 3", "Casual Antichess game, round 4", "Casual Antichess game, round 6"],
+        passes_over: &[
+            "Casual Antichess game, round 1",
+            "Casual Antichess game, round 2",
+            "Casual Antichess game, round 5",
+        ],
+    },
+    Case {
+        query: "atomic-explosion-next-to-king.cql",
+        sample: Games(&["atomic.pgn"]),
+        finds: &[
+            "Casual Atomic game, round 2",
+            "Casual Atomic game, round 3",
+            "Casual Atomic game, round 4",
+            "Casual Atomic game, round 6",
+        ],
+        passes_over: &["Casual Atomic game, round 1", "Casual Atomic game, round 5"],
+    },
+    Case {
+        query: "horde-pawn-wall.cql",
+        sample: Games(&["horde.pgn"]),
+        finds: &["Casual Horde game, round 1", "Casual Horde game, round 3", "Casual Horde game, round 4"],
+        passes_over: &["Casual Horde game, round 2", "Casual Horde game, round 5", "Casual Horde game, round 6"],
+    },
+    Case {
+        query: "king-of-the-hill-centre.cql",
+        sample: Games(&["king-of-the-hill.pgn"]),
+        finds: &["Casual King of the Hill game, round 2", "Casual King of the Hill game, round 4"],
+        passes_over: &[
+            "Casual King of the Hill game, round 1",
+            "Casual King of the Hill game, round 3",
+            "Casual King of the Hill game, round 5",
+            "Casual King of the Hill game, round 6",
+        ],
+    },
+    Case {
+        query: "racing-kings-race.cql",
+        sample: Games(&["racing-kings.pgn"]),
+        finds: &["Casual Racing Kings game, round 5"],
+        passes_over: &[
+            "Casual Racing Kings game, round 1",
+            "Casual Racing Kings game, round 2",
+            "Casual Racing Kings game, round 3",
+            "Casual Racing Kings game, round 4",
+            "Casual Racing Kings game, round 6",
+        ],
+    },
+    Case {
+        query: "three-check-checks.cql",
+        sample: Games(&["three-check.pgn"]),
+        finds: &[
+            "Casual Three-check game, round 1",
+            "Casual Three-check game, round 4",
+            "Casual Three-check game, round 6",
+        ],
+        passes_over: &[
+            "Casual Three-check game, round 2",
+            "Casual Three-check game, round 3",
+            "Casual Three-check game, round 5",
+        ],
+    },
 ];
 
 /// A file of the crate, as text.

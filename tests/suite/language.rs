@@ -1142,7 +1142,7 @@ fn filters_that_need_check() {
 #[test]
 fn mistakes_in_the_new_filters() {
     let cases: [(&str, &str, usize, usize); 20] = [
-        ("variant \"Atomic\"", "", 1, 16),
+        ("variant \"Makruk\"", "", 1, 16),
         ("line --> check{3,1}", "the count {3,1} runs backwards: the fewest comes first, as in {1,3}", 15, 5),
         (
             "move previous promote Qa1",
@@ -1178,11 +1178,11 @@ fn mistakes_in_the_new_filters() {
         if message.is_empty() {
             // The list of known variants is long: check its start and the place.
             assert!(
-                shown_text.starts_with("error: unknown variant 'Atomic' (known: Standard, Chess960, "),
+                shown_text.starts_with("error: unknown variant 'Makruk' (known: Standard, Chess960, "),
                 "{shown_text}"
             );
             assert!(
-                shown_text.contains("\n --> query:1:1\n  |\n1 | variant \"Atomic\"\n  | ^^^^^^^^^^^^^^^^\n"),
+                shown_text.contains("\n --> query:1:1\n  |\n1 | variant \"Makruk\"\n  | ^^^^^^^^^^^^^^^^\n"),
                 "{shown_text}"
             );
             continue;
@@ -1190,7 +1190,7 @@ fn mistakes_in_the_new_filters() {
         assert_eq!(shown_text, shown(message, query, 1, column, width), "{query}");
     }
     // An unknown variant is a mistake whatever the variant compiled for.
-    assert!(Query::parse("variant \"Atomic\"").is_err());
+    assert!(Query::parse("variant \"Makruk\"").is_err());
     // The Croatian Ties board has ten ranks.
     let query = "fen \"4k3/8/8/8/8/8/8/4K3\"";
     let message = "'4k3/8/8/8/8/8/8/4K3' is no board of Croatian Ties: 8 ranks where the board has 10";

@@ -3,16 +3,26 @@
 //! the FEN must be the same. The games are seeded, and their moves are drawn with a bias towards
 //! what makes each variant's rare rules happen (captures, promotions, king moves, checks).
 //!
+//! Each game is also written as PGN in shakmaty's SAN, with its `Variant` tag, and replayed
+//! through cqlq's reader of records: every position of the replay must be shakmaty's, and each
+//! move cqlq writes must be shakmaty's SAN (a variant's own end written as a mate, `#`, as
+//! lichess writes it).
+//!
 //! `cargo test --release -- --ignored lichess_vs_shakmaty`; the disagreements found are kept as
 //! plain tests at the end.
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use cqlq::notation::Container;
+use cqlq::rules::GameRules;
 use cqlq::rules::classical::Move as OurMove;
 use cqlq::rules::classical::MoveList;
 use cqlq::rules::classical::lichess::{self as ours, Outcome, RuleSet};
+use cqlq::search::{Plans, PositionsFormat, ReplayOptions, replay_range};
 use cqlq::variant::Role as OurRole;
+use cqlq::{Query, Variant};
 use shakmaty::fen::Fen;
+use shakmaty::san::SanPlus;
 use shakmaty::variant as theirs;
 use shakmaty::{CastlingMode, Color, EnPassantMode, FromSetup, KnownOutcome, Move, Position, PositionError, Role};
 
@@ -167,9 +177,14 @@ fn compare<R: RuleSet, S: Position + Clone>(ours: &R, theirs: &S) -> Vec<Move> {
 }
 
 /// Plays `games` random games from each start, comparing every ply.
-fn random_games<R: RuleSet, S: Position + FromSetup + Clone>(starts: &[&str], games: u64, seed: u64) -> Tally {
+fn random_games<R, S>(starts: &[&str], games: u64, seed: u64) -> Tally
+where
+    R: RuleSet + GameRules<1, Played = OurMove>,
+    S: Position + FromSetup + Clone,
+{
     let mut rng = Rng(seed);
     let mut tally = Tally::default();
+    let mut records = Records::default();
     for game in 0..games {
         let start = starts[(game % starts.len() as u64) as usize];
         let mut ours = R::from_fen(start).unwrap_or_else(|e| panic!("{}: {start}: {e}", R::NAME));
@@ -179,6 +194,7 @@ fn random_games<R: RuleSet, S: Position + FromSetup + Clone>(starts: &[&str], ga
             .or_else(PositionError::ignore_impossible_check)
             .unwrap_or_else(|e| panic!("{start}: {e}"));
         tally.games += 1;
+        records.begin(R::NAME, start, &theirs);
         for _ in 0..200 {
             let their_moves = compare(&ours, &theirs);
             let our_outcome = ours.outcome();
@@ -224,13 +240,93 @@ fn random_games<R: RuleSet, S: Position + FromSetup + Clone>(starts: &[&str], ga
             note_move(&mut tally, &theirs, &chosen, &their_moves);
             let key = their_key(&chosen);
             let our_move = our_moves(&ours).into_iter().find(|m| our_key(*m) == key).unwrap();
+            let before = ours.clone();
             ours.play(our_move);
-            theirs.play_unchecked(chosen);
+            let san = SanPlus::from_move_and_play_unchecked(&mut theirs, chosen);
+            records.play(&before, our_move, &ours, san, &theirs);
             tally.plies += 1;
         }
     }
+    records.replay_and_compare(R::NAME);
     println!("{}: {tally:?}", R::NAME);
     tally
+}
+
+/// The games played, written as PGN, and the position lines their replay must write.
+#[derive(Default)]
+struct Records {
+    pgn: String,
+    expected: String,
+    games: u64,
+    ply: u32,
+}
+
+impl Records {
+    fn begin<S: Position>(&mut self, variant: &str, start: &str, theirs: &S) {
+        if self.games > 0 {
+            self.pgn.push_str("*\n\n");
+        }
+        self.games += 1;
+        self.ply = 0;
+        let fen = Fen::from_position(theirs, EnPassantMode::Legal).to_string();
+        self.pgn.push_str(&format!("[Event \"{}\"]\n[Variant \"{variant}\"]\n[FEN \"{start}\"]\n\n", self.games));
+        self.expected.push_str(&format!("{}\t0\t{fen}\n", self.games));
+    }
+
+    /// A move played: cqlq writes it as shakmaty does, and the record gains shakmaty's SAN.
+    fn play<R: RuleSet + GameRules<1, Played = OurMove>, S: Position>(
+        &mut self,
+        before: &R,
+        played: OurMove,
+        after: &R,
+        san: SanPlus,
+        theirs: &S,
+    ) {
+        let mut written = String::new();
+        assert!(before.write_move(&played, after, false, &mut written));
+        let their_san = san.to_string();
+        let ended = after.variant_outcome().is_some();
+        let expected = if ended { format!("{}#", their_san.trim_end_matches(['+', '#'])) } else { their_san.clone() };
+        assert_eq!(written, expected, "{}: {}: the SAN of {their_san}", R::NAME, before.fen());
+        self.ply += 1;
+        self.pgn.push_str(&their_san);
+        self.pgn.push(' ');
+        let fen = Fen::from_position(theirs, EnPassantMode::Legal).to_string();
+        self.expected.push_str(&format!("{}\t{}\t{fen}\n", self.games, self.ply));
+        if self.ply % 200 == 0 {
+            self.pgn.push('\n');
+        }
+    }
+
+    /// Replays the records as `cqlq positions` does; every position line must be the expected.
+    fn replay_and_compare(&mut self, variant: &str) {
+        self.pgn.push_str("*\n\n");
+        let plans = Plans::new(Query::parse("true").unwrap());
+        let options = ReplayOptions {
+            plans: &plans,
+            container: Container::Pgn,
+            default_variant: Variant::standard(),
+            variations: false,
+            result: None,
+            first_game: 1,
+            carried: None,
+            keep_played: false,
+            positions: Some(PositionsFormat::Tsv),
+            ends_input: true,
+        };
+        let pgn = std::mem::take(&mut self.pgn);
+        let records = replay_range(pgn.as_bytes(), &options);
+        let mut written = String::new();
+        for record in &records {
+            assert!(record.error.is_none(), "{variant}: {:?}", record.error);
+            written.push_str(std::str::from_utf8(&record.positions).unwrap());
+        }
+        assert_eq!(records.len() as u64, self.games, "{variant}: the games read");
+        for (line, (ours, theirs)) in written.lines().zip(self.expected.lines()).enumerate() {
+            assert_eq!(ours, theirs, "{variant}: position line {}", line + 1);
+        }
+        assert_eq!(written.lines().count(), self.expected.lines().count(), "{variant}: the positions replayed");
+    }
 }
 
 fn gives_check<S: Position + Clone>(position: &S, m: &Move) -> bool {
@@ -327,6 +423,23 @@ fn three_check() {
     let starts = starts("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1", "3check.perft");
     let starts: Vec<&str> = starts.iter().map(String::as_str).collect();
     random_games::<ours::ThreeCheck, theirs::ThreeCheck>(&starts, GAMES, 6).saw(&["third check", "castling"]);
+}
+
+/// A few games of each variant from its first position, for every `cargo test`: rules, SAN and
+/// replay of the records.
+#[test]
+fn a_few_games_of_each_variant() {
+    random_games::<ours::Atomic, theirs::Atomic>(&[STANDARD], 12, 11);
+    random_games::<ours::Antichess, theirs::Antichess>(
+        &["rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1"],
+        12,
+        12,
+    );
+    let horde = "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1";
+    random_games::<ours::Horde, theirs::Horde>(&[horde], 12, 13);
+    random_games::<ours::KingOfTheHill, theirs::KingOfTheHill>(&[STANDARD], 12, 14);
+    random_games::<ours::RacingKings, theirs::RacingKings>(&["8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1"], 12, 15);
+    random_games::<ours::ThreeCheck, theirs::ThreeCheck>(&[STANDARD], 12, 16);
 }
 
 // ---------------------------------------------------------------------------------------------

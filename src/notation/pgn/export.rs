@@ -3,17 +3,13 @@
 //! most 79 characters, and the result.
 //!
 //! ```
-//! use cqlq::Variant;
-//! use cqlq::notation::pgn::{SAN_MOVES, export};
-//! use cqlq::notation::MoveReader;
-//! use cqlq::rules::classical::Board;
+//! use cqlq::notation::pgn::export::{self, Game, WrittenMove};
 //!
-//! let initial = Board::initial(Variant::standard());
-//! let mut board = initial;
-//! let moves: Vec<_> = ["e4", "e5", "Nf3"].iter().map(|san| SAN_MOVES.play(&mut board, san.as_bytes())).collect::<Result<_, _>>()?;
-//! let game = export::Game {
+//! let moves = [(1, false, "e4"), (1, true, "e5"), (2, false, "Nf3")]
+//!     .map(|(number, black, san)| WrittenMove { number, black, san: san.to_owned() });
+//! let game = Game {
 //!     tags: vec![("White".into(), "Morphy".into())],
-//!     initial,
+//!     setup: None,
 //!     moves: &moves,
 //!     comments: &[(2, "a classic".into())],
 //!     result: "*",
@@ -27,10 +23,6 @@
 //! ```
 
 use std::borrow::Cow;
-
-use crate::notation::fen::{self, CastlingStyle};
-use crate::rules::classical::{Board, Move};
-use crate::variant::Color;
 
 /// The longest line of movetext written.
 const LINE_WIDTH: usize = 79;
@@ -50,16 +42,28 @@ const ROSTER: [(&str, &str); 7] = [
 #[derive(Clone, Debug)]
 pub struct Game<'a> {
     /// Its tags (the roster's ones in any order; `Result` is taken from [`Game::result`],
-    /// `SetUp` and `FEN` from [`Game::initial`]).
+    /// `SetUp` and `FEN` from [`Game::setup`]).
     pub tags: Vec<(Cow<'a, str>, Cow<'a, str>)>,
-    /// The position it starts from.
-    pub initial: Board,
-    /// Its moves, legal from `initial` on.
-    pub moves: &'a [Move],
+    /// The position it starts from, where it is not its variant's first: as its `FEN` tag
+    /// gives it.
+    pub setup: Option<String>,
+    /// Its moves, as written.
+    pub moves: &'a [WrittenMove],
     /// Comments, each after the move of its ply (ply 0: before the first move), in order.
     pub comments: &'a [(u32, String)],
     /// Its result: `1-0`, `0-1`, `1/2-1/2` or `*`.
     pub result: &'a str,
+}
+
+/// A move as the game's notation writes it, and its number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WrittenMove {
+    /// The number of the move.
+    pub number: u32,
+    /// Whether the second player makes it.
+    pub black: bool,
+    /// The move (SAN, its check sign included).
+    pub san: String,
 }
 
 /// Writes a tag pair, its value escaped.
@@ -136,11 +140,9 @@ pub fn write_tags<'t>(tags: impl Iterator<Item = (&'t str, &'t str)> + Clone, re
 pub fn write(game: &Game<'_>, out: &mut Vec<u8>) {
     let tags = game.tags.iter().filter(|(name, _)| !["SetUp", "FEN"].iter().any(|tag| name.eq_ignore_ascii_case(tag)));
     write_tags(tags.map(|(name, value)| (name.as_ref(), value.as_ref())), game.result, out);
-    let variant = game.initial.variant();
-    let from_start = game.initial == Board::initial(variant);
-    if !from_start {
+    if let Some(setup) = &game.setup {
         write_tag(out, "SetUp", "1");
-        write_tag(out, "FEN", &fen::write(&game.initial.to_setup(), CastlingStyle::XFen));
+        write_tag(out, "FEN", setup);
     }
     out.push(b'\n');
     let mut lines = Wrapped { out, line: 0 };
@@ -148,23 +150,18 @@ pub fn write(game: &Game<'_>, out: &mut Vec<u8>) {
     while let Some((_, text)) = comments.next_if(|(ply, _)| *ply == 0) {
         lines.comment(text);
     }
-    let mut board = game.initial;
     let mut after_comment = true;
-    for (index, &m) in game.moves.iter().enumerate() {
-        let number = board.fullmoves();
-        let mut after = board;
-        after.play(m);
-        let san = board.san_to(m, &after);
+    for (index, written) in game.moves.iter().enumerate() {
+        let (number, san) = (written.number, &written.san);
         // A move number stays on the line of its move.
-        let word = if board.turn() == Color::White {
+        let word = if !written.black {
             format!("{number}. {san}")
         } else if after_comment {
             format!("{number}... {san}")
         } else {
-            san.to_string()
+            san.clone()
         };
         lines.word(word.as_bytes());
-        board = after;
         let ply = u32::try_from(index + 1).unwrap_or(u32::MAX);
         after_comment = false;
         while let Some((_, text)) = comments.next_if(|(at, _)| *at == ply) {
@@ -179,22 +176,24 @@ pub fn write(game: &Game<'_>, out: &mut Vec<u8>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::Variant;
-    use crate::notation::MoveReader;
-    use crate::notation::pgn::SAN_MOVES;
 
-    fn moves(initial: Board, sans: &[&str]) -> Vec<Move> {
-        let mut board = initial;
-        sans.iter().map(|san| SAN_MOVES.play(&mut board, san.as_bytes()).unwrap()).collect()
+    fn moves(first: (u32, bool), sans: &[&str]) -> Vec<WrittenMove> {
+        let mut next = first;
+        sans.iter()
+            .map(|san| {
+                let (number, black) = next;
+                next = if black { (number + 1, false) } else { (number, true) };
+                WrittenMove { number, black, san: (*san).to_owned() }
+            })
+            .collect()
     }
 
     #[test]
     fn games_are_written_in_export_format() {
-        let initial = Board::initial(Variant::standard());
-        let played = moves(initial, &["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]);
+        let played = moves((1, false), &["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6", "Qxf7#"]);
         let tags = vec![("Black".into(), "B \"x\"".into()), ("Annotator".into(), "cqlq".into())];
         let comments = [(0, "start".to_owned()), (3, "the queen}".to_owned()), (7, "mate".to_owned())];
-        let game = Game { tags, initial, moves: &played, comments: &comments, result: "1-0" };
+        let game = Game { tags, setup: None, moves: &played, comments: &comments, result: "1-0" };
         let mut out = Vec::new();
         write(&game, &mut out);
         assert_eq!(
@@ -208,14 +207,12 @@ mod tests {
     #[test]
     fn long_games_wrap_and_positions_set_up_are_given() {
         let fen = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 30";
-        let setup = fen::read::<1>(Variant::standard(), fen).unwrap();
-        let initial = Board::from_position(&crate::Position::from_setup(setup).unwrap());
         let mut sans = Vec::new();
         for _ in 0..20 {
             sans.extend(["Kd8", "Kd1", "Ke8", "Ke1"]);
         }
-        let played = moves(initial, &sans);
-        let game = Game { tags: Vec::new(), initial, moves: &played, comments: &[], result: "*" };
+        let played = moves((30, true), &sans);
+        let game = Game { tags: Vec::new(), setup: Some(fen.to_owned()), moves: &played, comments: &[], result: "*" };
         let mut out = Vec::new();
         write(&game, &mut out);
         let text = String::from_utf8(out).unwrap();

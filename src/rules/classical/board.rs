@@ -853,8 +853,15 @@ impl Board {
 /// The edits the lichess rule sets make beyond [`Board::play`]: they keep their own rules over
 /// the same placement, and read their own FEN.
 impl Board {
-    /// A board of Standard chess's catalogue entry with the given placement and state (the
-    /// lichess variants are not in the catalogue).
+    /// The board, named a game of `variant` (whose moves its rule set plays; the board's own
+    /// move generation stays standard).
+    pub(super) fn named(mut self, variant: &'static Variant) -> Board {
+        self.variant = variant;
+        self
+    }
+
+    /// A board of Standard chess's catalogue entry with the given placement and state (a rule
+    /// set of lichess names its own variant with [`Board::named`]).
     pub(super) fn from_parts(
         by_role: [Bitboard; 6],
         by_color: [Bitboard; 2],

@@ -3,9 +3,10 @@
 
 use super::board::{Board, Move};
 use crate::notation::pgn::{SAN_MOVES, play_san_token};
+use crate::notation::xdecor::{Outcome, Style, write_raw, write_table};
 use crate::notation::{FamilyMoves, MoveError, MoveErrorKind, MoveReader, ReadMove, fen};
 use crate::position::{MoveFacts, Position, PositionError};
-use crate::rules::GameRules;
+use crate::rules::{GameRules, RecordFormat};
 use crate::variant::Variant;
 
 impl GameRules<1> for Board {
@@ -64,7 +65,56 @@ impl GameRules<1> for Board {
         Board::facts_of(played, self.turn().other())
     }
 
+    fn write_move(&self, played: &Move, after: &Board, goes_on: bool, out: &mut String) -> bool {
+        let mut san = self.san_body(*played);
+        after.push_check_sign(*played, &mut san, goes_on);
+        out.push_str(san.as_str());
+        true
+    }
+
+    fn keep(played: &Move) -> Option<u32> {
+        Some(played.code())
+    }
+
+    fn play_kept(&mut self, kept: u32) -> Option<Move> {
+        let played = Move::from_code(kept)?;
+        self.play(played);
+        Some(played)
+    }
+
+    fn write_record(
+        &self,
+        moves: &[Move],
+        format: RecordFormat,
+        result: Option<&[u8]>,
+        out: &mut Vec<u8>,
+    ) -> Result<(), String> {
+        xdecor_record(self, moves, format, result, out)
+    }
+
     fn write_position(&self, out: &mut String) {
         self.write_fen(out);
     }
+}
+
+/// Writes a main line of the standard rules as X-Decor records it.
+fn xdecor_record(
+    initial: &Board,
+    moves: &[Move],
+    format: RecordFormat,
+    result: Option<&[u8]>,
+    out: &mut Vec<u8>,
+) -> Result<(), String> {
+    let outcome = match result {
+        Some(b"1-0") => Some(Outcome::WhiteWins),
+        Some(b"0-1") => Some(Outcome::BlackWins),
+        Some(b"1/2-1/2") => Some(Outcome::Draw),
+        _ => None,
+    };
+    let written = match format {
+        RecordFormat::XDecorTable => write_table(initial, moves, outcome, Style::Strict, out),
+        RecordFormat::XDecorLetters => write_table(initial, moves, outcome, Style::Letters, out),
+        RecordFormat::XDecorRaw => write_raw(initial, moves, outcome, out),
+    };
+    written.map_err(|error| error.to_string())
 }

@@ -12,6 +12,7 @@ pub mod attacks;
 mod board;
 mod fen;
 mod game;
+mod kept;
 pub mod lichess;
 mod san;
 mod view;

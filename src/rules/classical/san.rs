@@ -104,7 +104,8 @@ fn role_of_letter(letter: u8) -> Option<Role> {
 
 fn promotion_of_letter(letter: u8) -> Option<Role> {
     match letter.to_ascii_uppercase() {
-        b'N' | b'B' | b'R' | b'Q' => role_of_letter(letter.to_ascii_uppercase()),
+        // `=K`: Antichess promotes to a king; the standard rules refuse it.
+        b'N' | b'B' | b'R' | b'Q' | b'K' => role_of_letter(letter.to_ascii_uppercase()),
         _ => None,
     }
 }
@@ -194,7 +195,7 @@ fn simple(token: &[u8]) -> Option<San> {
     Some(San::Normal { role, file, rank: None, capture, to, promotion: None })
 }
 
-fn role_letter(role: Role) -> Option<u8> {
+pub(super) fn role_letter(role: Role) -> Option<u8> {
     match role {
         Role::Pawn => None,
         Role::Knight => Some(b'N'),
@@ -205,11 +206,11 @@ fn role_letter(role: Role) -> Option<u8> {
     }
 }
 
-fn file_letter(square: u8) -> u8 {
+pub(super) fn file_letter(square: u8) -> u8 {
     b'a' + square % 8
 }
 
-fn rank_digit(square: u8) -> u8 {
+pub(super) fn rank_digit(square: u8) -> u8 {
     b'1' + square / 8
 }
 
@@ -223,11 +224,11 @@ pub struct SanText {
 impl SanText {
     const CAPACITY: usize = 8;
 
-    fn new() -> SanText {
+    pub(super) fn new() -> SanText {
         SanText { bytes: [0; SanText::CAPACITY], len: 0 }
     }
 
-    fn push(&mut self, byte: u8) {
+    pub(super) fn push(&mut self, byte: u8) {
         // SAN writes at most 7 bytes; a longer text would be a defect, and is cut instead.
         if let Some(slot) = self.bytes.get_mut(usize::from(self.len)) {
             *slot = byte;
@@ -235,7 +236,7 @@ impl SanText {
         }
     }
 
-    fn push_square(&mut self, square: u8) {
+    pub(super) fn push_square(&mut self, square: u8) {
         self.push(file_letter(square));
         self.push(rank_digit(square));
     }
@@ -293,7 +294,8 @@ impl Board {
                     _ => role,
                 };
                 // Reading refuses a promotion after a piece letter; a square can name a piece too.
-                if promotion.is_some() && role != Role::Pawn {
+                // No standard pawn becomes a king.
+                if promotion.is_some() && role != Role::Pawn || promotion == Some(Role::King) {
                     return Err(SanError::Illegal);
                 }
                 let mut origins = !0u64;
@@ -786,7 +788,20 @@ mod tests {
             board.play_san(&san(uci)).unwrap_or_else(|e| panic!("{uci}: {e}"));
         }
         assert_eq!(board.role_at(6), Some(Role::King), "e1g1 castles");
-        for bad in ["", "x", "Nf9", "Xf3", "K@e4", "e8=K", "i4", "Nbbd7", "Ke1B", "Nf8=Q"] {
+        // A king is promoted to in Antichess: read here, refused by the standard rules.
+        let king = san("e8=K");
+        assert_eq!(
+            king,
+            San::Normal {
+                role: Role::Pawn,
+                file: None,
+                rank: None,
+                capture: false,
+                to: 60,
+                promotion: Some(Role::King)
+            }
+        );
+        for bad in ["", "x", "Nf9", "Xf3", "K@e4", "i4", "Nbbd7", "Ke1B", "Nf8=Q"] {
             assert!(San::from_ascii(bad.as_bytes()).is_err(), "{bad}");
         }
     }

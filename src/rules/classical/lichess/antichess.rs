@@ -27,6 +27,10 @@ impl RuleSet for Antichess {
         Ok(Antichess { board })
     }
 
+    fn from_board(board: Board) -> Antichess {
+        Antichess { board }
+    }
+
     fn board(&self) -> &Board {
         &self.board
     }

@@ -35,6 +35,10 @@ impl RuleSet for Atomic {
         Ok(Atomic { board })
     }
 
+    fn from_board(board: Board) -> Atomic {
+        Atomic { board }
+    }
+
     fn board(&self) -> &Board {
         &self.board
     }

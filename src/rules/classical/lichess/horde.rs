@@ -19,6 +19,10 @@ impl RuleSet for Horde {
         Ok(Horde { board })
     }
 
+    fn from_board(board: Board) -> Horde {
+        Horde { board }
+    }
+
     fn board(&self) -> &Board {
         &self.board
     }

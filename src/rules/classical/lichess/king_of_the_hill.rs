@@ -23,6 +23,10 @@ impl RuleSet for KingOfTheHill {
         Ok(KingOfTheHill { board })
     }
 
+    fn from_board(board: Board) -> KingOfTheHill {
+        KingOfTheHill { board }
+    }
+
     fn board(&self) -> &Board {
         &self.board
     }

@@ -15,11 +15,13 @@
 mod antichess;
 mod atomic;
 mod fen;
+mod game;
 mod horde;
 mod insufficient;
 mod king_of_the_hill;
 mod moves;
 mod racing_kings;
+mod san;
 mod three_check;
 
 pub use antichess::Antichess;
@@ -31,7 +33,7 @@ pub use racing_kings::RacingKings;
 pub use three_check::ThreeCheck;
 
 use super::board::{Board, Move, MoveList};
-use crate::variant::Color;
+use crate::variant::{Color, Variant};
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -58,11 +60,22 @@ pub trait RuleSet: Sized + Clone {
     /// If the text is no FEN, or the position is not one of the variant.
     fn from_fen(text: &str) -> Result<Self, ParseFenError>;
 
+    /// The position of a board (its pieces, side to move, castling rights, en passant square
+    /// and clocks), the variant's own state at its start (Three-check's checks).
+    fn from_board(board: Board) -> Self;
+
+    /// The position, its board naming `variant` as its game's.
+    #[must_use]
+    fn named(mut self, variant: &'static Variant) -> Self {
+        let board = *self.board();
+        *self.board_mut() = board.named(variant);
+        self
+    }
+
     /// The pieces, the side to move, the castling rights, the en passant square and the clocks.
     ///
-    /// The board names Standard chess as its variant (the lichess variants are not in the
-    /// catalogue): its own move generation and check follow standard rules, so ask the rule
-    /// set, not the board, for moves, check and the end of the game.
+    /// The board's own move generation and check follow standard rules: ask the rule set, not
+    /// the board, for moves, check and the end of the game.
     fn board(&self) -> &Board;
 
     /// The board, to play on.

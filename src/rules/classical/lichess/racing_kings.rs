@@ -29,6 +29,10 @@ impl RuleSet for RacingKings {
         Ok(RacingKings { board })
     }
 
+    fn from_board(board: Board) -> RacingKings {
+        RacingKings { board }
+    }
+
     fn board(&self) -> &Board {
         &self.board
     }

@@ -30,6 +30,10 @@ impl RuleSet for ThreeCheck {
         Ok(ThreeCheck { board, remaining: remaining.unwrap_or([3, 3]) })
     }
 
+    fn from_board(board: Board) -> ThreeCheck {
+        ThreeCheck { board, remaining: [3, 3] }
+    }
+
     fn board(&self) -> &Board {
         &self.board
     }

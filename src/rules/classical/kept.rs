@@ -1,0 +1,76 @@
+//! A move of the classical family in 32 bits, kept with a game found so that its writers play
+//! it again without reading its SAN.
+
+use super::board::Move;
+use crate::variant::Role;
+
+const ROLES: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
+
+fn role_code(role: Option<Role>) -> u32 {
+    role.map_or(0, |role| role as u32 + 1)
+}
+
+fn role_of(code: u32) -> Option<Option<Role>> {
+    match code {
+        0 => Some(None),
+        code => ROLES.get(code as usize - 1).map(|&role| Some(role)),
+    }
+}
+
+impl Move {
+    /// The move in 32 bits: its shape, two squares and three roles.
+    #[must_use]
+    pub fn code(self) -> u32 {
+        let pack = |shape: u32, a: u8, b: u8, role: Option<Role>, capture: Option<Role>, promotion: Option<Role>| {
+            shape
+                | u32::from(a) << 3
+                | u32::from(b) << 9
+                | role_code(role) << 15
+                | role_code(capture) << 18
+                | role_code(promotion) << 21
+        };
+        match self {
+            Move::Normal { role, from, to, capture, promotion } => pack(0, from, to, Some(role), capture, promotion),
+            Move::EnPassant { from, to } => pack(1, from, to, None, None, None),
+            Move::Castle { king, rook } => pack(2, king, rook, None, None, None),
+            Move::Drop { role, to } => pack(3, 0, to, Some(role), None, None),
+            Move::Null => pack(4, 0, 0, None, None, None),
+        }
+    }
+
+    /// The move of a [`Move::code`]; `None` for a number that is no code.
+    #[must_use]
+    pub fn from_code(code: u32) -> Option<Move> {
+        let (a, b) = ((code >> 3 & 63) as u8, (code >> 9 & 63) as u8);
+        let (role, capture, promotion) = (role_of(code >> 15 & 7)?, role_of(code >> 18 & 7)?, role_of(code >> 21 & 7)?);
+        Some(match code & 7 {
+            0 => Move::Normal { role: role?, from: a, to: b, capture, promotion },
+            1 => Move::EnPassant { from: a, to: b },
+            2 => Move::Castle { king: a, rook: b },
+            3 => Move::Drop { role: role?, to: b },
+            4 => Move::Null,
+            _ => return None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_shape_comes_back() {
+        let moves = [
+            Move::Normal { role: Role::Pawn, from: 52, to: 60, capture: Some(Role::Rook), promotion: Some(Role::King) },
+            Move::Normal { role: Role::Knight, from: 6, to: 21, capture: None, promotion: None },
+            Move::EnPassant { from: 36, to: 43 },
+            Move::Castle { king: 4, rook: 7 },
+            Move::Drop { role: Role::Queen, to: 63 },
+            Move::Null,
+        ];
+        for m in moves {
+            assert_eq!(Move::from_code(m.code()), Some(m));
+        }
+        assert_eq!(Move::from_code(7), None);
+    }
+}
