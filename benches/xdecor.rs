@@ -14,7 +14,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use cqlq::notation::Container;
-use cqlq::notation::xdecor::{RAW_FORMAT, TABLE_FORMAT};
+use cqlq::rules::classical::xdecor::{RAW_FORMAT, TABLE_FORMAT};
 use cqlq::search::{Converter, Found, Input, Render, Search, SearchOptions, Sink, Summary, Target};
 use cqlq::{Query, Variant};
 

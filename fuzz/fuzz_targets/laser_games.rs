@@ -8,7 +8,7 @@
 
 use std::sync::OnceLock;
 
-use cqlq::notation::laser::LIST_FORMAT;
+use cqlq::rules::laser::notation::LIST_FORMAT;
 use cqlq::notation::pgn::{Damage, Visitor};
 use cqlq::notation::{Container, NativeFormat};
 use cqlq::search::{GameError, GameErrorKind, Plans, PositionsFormat, ReplayOptions, replay_range};

@@ -4,7 +4,8 @@
 #![no_main]
 
 use cqlq::Variant;
-use cqlq::notation::laser::{Turn, setup_notation};
+use cqlq::notation::laser::setup_notation;
+use cqlq::rules::laser::notation::Turn;
 use cqlq::rules::laser::LaserBoard;
 use cqlq::variant::Initial;
 use libfuzzer_sys::fuzz_target;

@@ -4,7 +4,7 @@
 
 mod native;
 
-use cqlq::notation::xdecor::RAW_FORMAT;
+use cqlq::rules::classical::xdecor::RAW_FORMAT;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| native::check(&RAW_FORMAT, true, data));

@@ -4,7 +4,7 @@
 
 mod native;
 
-use cqlq::notation::xdecor::TABLE_FORMAT;
+use cqlq::rules::classical::xdecor::TABLE_FORMAT;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| native::check(&TABLE_FORMAT, false, data));

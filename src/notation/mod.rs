@@ -7,12 +7,12 @@
 //! - [`pgn`]: the PGN container: splitting games, reading tags and movetext.
 //! - [`position_string`]: a position in its variant's own string.
 //! - [`sniff`]: one position from a line whose format and variant may be unknown.
-//! - [`xdecor`]: X-Decor-libre chess: halfmoves of its move table and `moves_raw` entries.
 //!
 //! How files of games and move tokens are read, whatever the notation, is one seam: a file is a
 //! [`Container`] (PGN, or a [`NativeFormat`]); a PGN game's movetext in a notation other than SAN
-//! is read by its [`MovetextReader`]; a [`MoveReader`] plays move tokens. The variant's
-//! notation, `--notation` or sniffing ([`sniff_container`]) chooses them.
+//! is read by its [`MovetextReader`]; a [`MoveReader`] plays move tokens. The notations of moves
+//! belong to the rule families (`rules::classical::xdecor`, `rules::laser::notation`), which list
+//! their formats in `rules::formats`; this module holds what all share: PGN, positions, lines.
 
 pub mod crochess;
 pub mod fen;
@@ -23,10 +23,9 @@ pub mod position_string;
 mod reader;
 mod rows;
 pub mod sniff;
-pub mod xdecor;
 
 pub use reader::{
-    Container, FamilyMoves, GameSplitter, MoveError, MoveErrorKind, MoveReader, Movetext, MovetextReader, NativeFormat,
-    ReadMove, movetext, recognise_container, sniff_container, sniff_container_for,
+    Container, GameSplitter, MoveError, MoveErrorKind, MoveNotation, MoveReader, Movetext, MovetextReader,
+    NativeFormat, starts_with_tag,
 };
 pub use rows::BoardError;

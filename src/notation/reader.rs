@@ -12,15 +12,14 @@
 //! - A [`MoveReader`] turns one move token into a move on the board of the game's rule family,
 //!   checking that the move is legal and that the token says what the move does.
 //!
-//! The readers are chosen from data: the variant's [`Notation`], a `--notation` name, or what the
-//! first bytes of a file look like ([`sniff_container`]).
+//! The readers are chosen from data: the variant's notation, a `--notation` name, or what the
+//! first bytes of a file look like; the formats themselves belong to the rule families, which
+//! list them in `rules::formats`.
 
 use std::fmt;
 
 use super::pgn::{GameSpan, Visitor};
-use super::{laser, xdecor};
-use crate::rules::classical::{Board, Move};
-use crate::variant::{Notation, Variant};
+use crate::variant::Variant;
 
 /// Why a move token could not be played.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,9 +71,9 @@ impl fmt::Display for MoveError {
 
 impl std::error::Error for MoveError {}
 
-/// Plays the move tokens of a notation on a board of a rule family (`B`, the classical board
-/// unless said), giving the move played (`M`).
-pub trait MoveReader<B = Board, M = Move>: Sync + fmt::Debug {
+/// Plays the move tokens of a notation on a board of a rule family (`B`), giving the move
+/// played (`M`).
+pub trait MoveReader<B, M>: Sync + fmt::Debug {
     /// Plays the move `token` names, if it is legal and the token says what it does; on an
     /// error the board is unchanged.
     fn play(&self, board: &mut B, token: &[u8]) -> Result<M, MoveError>;
@@ -84,20 +83,6 @@ pub trait MoveReader<B = Board, M = Move>: Sync + fmt::Debug {
         let _ = token;
         false
     }
-}
-
-/// A move its notation's reader has read already, as the text names it, to be checked and
-/// played on a board of the classical family: a native reader that reads each move as it
-/// finds where the move ends tells it so ([`Visitor::read_move`]), and the move is not read
-/// twice.
-pub trait ReadMove {
-    /// Plays the move at once where it is legal and all the text says of it is so (nearly
-    /// always); `None`, the board unchanged, otherwise.
-    fn play(&self, board: &mut Board) -> Option<Move>;
-
-    /// Plays the move the careful way after [`ReadMove::play`] refused it, or says what is
-    /// wrong with it; on an error the board is unchanged.
-    fn play_or_explain(&self, board: &mut Board) -> Result<Move, MoveError>;
 }
 
 /// Reads a PGN game's movetext written in a notation other than SAN.
@@ -139,9 +124,9 @@ pub trait NativeFormat: Sync + fmt::Debug {
     /// and moves `*at` past it; `None` when nothing but blanks remains.
     fn next_game<'a>(&self, text: &'a [u8], at: &mut usize, visitor: &mut dyn Visitor<'a>) -> Option<GameSpan>;
 
-    /// What plays its move tokens; `None` when they are the own notation of its variant's
-    /// rule family, which the family's rules play.
-    fn moves(&self) -> Option<FamilyMoves>;
+    /// The notation of its move tokens, which the rules of its variant's family play; `None`
+    /// for the family's own notation.
+    fn moves(&self) -> Option<MoveNotation>;
 
     /// Whether each game of this format is PGN movetext of its variant as it stands (move
     /// numbers, moves in the variant's own notation, a result), so that it is written as PGN
@@ -158,13 +143,11 @@ pub trait NativeFormat: Sync + fmt::Debug {
     }
 }
 
-/// The reader of a notation's move tokens, for the boards of the rule family it writes moves
-/// of: one arm per family whose moves a notation other than the family's own writes.
-#[derive(Clone, Copy, Debug)]
-pub enum FamilyMoves {
-    /// Moves on the classical board (the X-Decor move table and `moves_raw`).
-    Classical(&'static dyn MoveReader),
-}
+/// A notation of move tokens other than a rule family's own, by its name (`X-Decor move
+/// table`): the rules of the family whose moves it writes give its reader
+/// ([`GameRules::reader_of`](crate::rules::GameRules::reader_of)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MoveNotation(pub &'static str);
 
 /// How a file holds its games.
 #[derive(Clone, Copy, Debug)]
@@ -194,15 +177,6 @@ impl Container {
         }
     }
 
-    /// The container `--notation` names: `pgn` or a native format's name (without case).
-    #[must_use]
-    pub fn by_name(name: &str) -> Option<Container> {
-        if name.eq_ignore_ascii_case("pgn") || name.eq_ignore_ascii_case("san") {
-            return Some(Container::Pgn);
-        }
-        NATIVE.iter().find(|format| format.name().eq_ignore_ascii_case(name)).map(|&format| Container::Native(format))
-    }
-
     /// The variant of its games that name none: Standard for PGN, the format's own else.
     #[must_use]
     pub fn default_variant(self) -> &'static Variant {
@@ -211,66 +185,11 @@ impl Container {
             Container::Native(format) => format.variant(),
         }
     }
-
-    /// How the moves of a game of `variant` in this container are read and played; `None`
-    /// where cqlq does not replay them yet.
-    #[must_use]
-    pub fn movetext(self, variant: &Variant) -> Option<Movetext> {
-        match self {
-            Container::Pgn => movetext(variant.notation),
-            Container::Native(format) => Some(Movetext { reader: None, moves: format.moves() }),
-        }
-    }
-
-    /// The names `--notation` takes.
-    #[must_use]
-    pub fn names() -> Vec<&'static str> {
-        std::iter::once("pgn").chain(NATIVE.iter().map(|format| format.name())).collect()
-    }
-}
-
-/// The native formats, in the order sniffing tries them.
-static NATIVE: [&dyn NativeFormat; 3] = [&xdecor::RAW_FORMAT, &xdecor::TABLE_FORMAT, &laser::LIST_FORMAT];
-
-/// What a file whose first bytes are `head` holds (only the first
-/// [`SNIFF_BYTES`](super::pgn::SNIFF_BYTES) are looked at): a native format whose marks are
-/// there, else PGN (which [`sniff_content`](super::pgn::sniff_content) then checks).
-#[must_use]
-pub fn sniff_container(head: &[u8]) -> Container {
-    sniff_container_for(head, None)
-}
-
-/// [`sniff_container`] for a text whose games are of `variant` where they name none: a text
-/// that starts with no tag is in the native format that holds such games of the variant (a
-/// Laser Chess move list), if one does.
-#[must_use]
-pub fn sniff_container_for(head: &[u8], variant: Option<&Variant>) -> Container {
-    let head = &head[..head.len().min(super::pgn::SNIFF_BYTES)];
-    if starts_with_tag(head) {
-        return Container::Pgn;
-    }
-    let untagged = variant.and_then(|variant| NATIVE.iter().find(|format| format.holds_untagged(variant)));
-    match untagged {
-        Some(&format) => Container::Native(format),
-        None => recognise_container(head).unwrap_or(Container::Pgn),
-    }
-}
-
-/// What a text whose first bytes are `head` surely holds, where they tell: PGN when it opens
-/// with a tag pair, a native format whose marks are there. `None` where they do not tell (PGN
-/// movetext without tags reads as such only when nothing else fits).
-#[must_use]
-pub fn recognise_container(head: &[u8]) -> Option<Container> {
-    let head = &head[..head.len().min(super::pgn::SNIFF_BYTES)];
-    if starts_with_tag(head) {
-        return Some(Container::Pgn);
-    }
-    NATIVE.iter().find(|format| format.sniff(head)).map(|&format| Container::Native(format))
 }
 
 /// Whether the first content of a text is a tag pair (`[Name "value"]`): then it is PGN,
 /// whatever its movetext holds.
-fn starts_with_tag(head: &[u8]) -> bool {
+pub fn starts_with_tag(head: &[u8]) -> bool {
     let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
     head.iter().find(|byte| !byte.is_ascii_whitespace()) == Some(&b'[')
 }
@@ -280,26 +199,11 @@ fn starts_with_tag(head: &[u8]) -> bool {
 pub struct Movetext {
     /// The reader of its movetext; `None` for SAN, which the PGN lexer reads itself.
     pub reader: Option<&'static dyn MovetextReader>,
-    /// What plays its move tokens; `None` for the own notation of the variant's rule family
-    /// (SAN, Laser Algebraic Notation), which replay plays through the family's
+    /// The notation of its move tokens; `None` for the own notation of the variant's rule
+    /// family (SAN, Laser Algebraic Notation), which replay plays through the family's
     /// [`GameRules`](crate::rules::GameRules) without a call through a pointer (most games are
     /// SAN).
-    pub moves: Option<FamilyMoves>,
-}
-
-/// How the PGN movetext of games in `notation` is read; `None` for the notations cqlq does not
-/// replay yet.
-#[must_use]
-pub fn movetext(notation: Notation) -> Option<Movetext> {
-    match notation {
-        Notation::San => Some(Movetext { reader: None, moves: None }),
-        Notation::XDecor => Some(Movetext {
-            reader: Some(&xdecor::TABLE_MOVETEXT),
-            moves: Some(FamilyMoves::Classical(&xdecor::TABLE_MOVES)),
-        }),
-        Notation::Laser => Some(Movetext { reader: None, moves: None }),
-        Notation::Croatian | Notation::ChessEvolved => None,
-    }
+    pub moves: Option<MoveNotation>,
 }
 
 #[cfg(test)]
@@ -307,21 +211,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn containers_are_named_and_sniffed() {
-        assert!(matches!(Container::by_name("PGN"), Some(Container::Pgn)));
-        for name in Container::names() {
-            assert_eq!(Container::by_name(name).map(Container::name), Some(name));
-        }
-        assert!(Container::by_name("nothing").is_none());
-        assert!(matches!(
-            sniff_container(b"[Event \"a\"]\n[Variant \"X-Decor\"]\n\n1. e2\xE2\x80\x93e4 *"),
-            Container::Pgn
-        ));
-        assert!(matches!(sniff_container(b"1. e4 e5 *"), Container::Pgn));
-        assert!(recognise_container(b"1. e4 e5 *").is_none());
-        assert!(matches!(recognise_container(b"\n[Event \"a\"]\n"), Some(Container::Pgn)));
+    fn move_errors_say_why() {
         let error = MoveError::because(MoveErrorKind::Illegal, "d8 is empty");
         assert_eq!(error.to_string(), "illegal move: d8 is empty");
         assert_eq!(MoveError::new(MoveErrorKind::Unreadable).to_string(), "not a move");
+        assert!(starts_with_tag(b"\xEF\xBB\xBF\n[Event \"a\"]\n"));
     }
 }

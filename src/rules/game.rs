@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::notation::{FamilyMoves, MoveError, MoveErrorKind, MoveReader, ReadMove};
+use crate::notation::{MoveError, MoveErrorKind, MoveNotation, MoveReader};
 use crate::position::{MoveFacts, Position, PositionError, RulesView};
 use crate::variant::Variant;
 
@@ -72,21 +72,12 @@ pub trait GameRules<const W: usize>: RulesView<W> + Clone + Send + Sync + 'stati
         false
     }
 
-    /// Plays a move that a native reader of another notation has read already. Only the
-    /// classical family has such readers; the others refuse the move.
-    fn play_read(
-        &mut self,
-        read: &dyn ReadMove,
-        reason: &mut Option<MoveError>,
-    ) -> Result<Self::Played, MoveErrorKind> {
-        let _ = read;
-        *reason = Some(MoveError::because(MoveErrorKind::Unreadable, "not a move of this game's rules"));
-        Err(MoveErrorKind::Unreadable)
+    /// The reader that plays the tokens of a notation other than the family's own on its
+    /// boards; `None` where the family's moves are not written in that notation.
+    fn reader_of(notation: MoveNotation) -> Option<&'static dyn MoveReader<Self, Self::Played>> {
+        let _ = notation;
+        None
     }
-
-    /// The reader, among those a notation offers, that plays its tokens on this family's
-    /// boards; `None` when it offers none for this family.
-    fn reader_of(moves: FamilyMoves) -> Option<&'static dyn MoveReader<Self, Self::Played>>;
 
     /// What queries see of `played`, the move that reached this position.
     fn facts(&self, played: Self::Played) -> Option<MoveFacts>;

@@ -10,6 +10,7 @@
 
 pub mod classical;
 mod explain;
+pub mod formats;
 mod game;
 pub mod laser;
 pub mod registry;

@@ -26,7 +26,8 @@ use std::time::{Duration, Instant};
 use crate::notation::pgn::{
     NotPgn, PREAMBLE_BYTES, SNIFF_BYTES, Splitter, foreign_compression, sniff_content, sniff_wants,
 };
-use crate::notation::{Container, GameSplitter, recognise_container, sniff_container_for};
+use crate::notation::{Container, GameSplitter};
+use crate::rules::formats::{recognise_container, sniff_container_for};
 use crate::variant::Variant;
 
 use super::reasons::{describe, in_words, open_to_read, without_number};

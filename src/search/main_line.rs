@@ -10,8 +10,8 @@ use super::cql_game::standard_result;
 use crate::notation::pgn::export::WrittenMove;
 use crate::notation::pgn::{GameSpan, Lexer, Visitor, decode_text, tag_text};
 use crate::notation::{Container, MoveError, MoveErrorKind, MoveReader, MovetextReader};
-use crate::rules::GameRules;
 use crate::rules::registry::{Typed, WithRules, with_rules};
+use crate::rules::{GameRules, formats};
 use crate::text::excerpt;
 use crate::variant::{Color, Variant};
 
@@ -162,7 +162,7 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for LineReader<'a, R, W> {
 
     fn begin_movetext(&mut self, _start: usize) -> ControlFlow<()> {
         let variant = self.variant;
-        let Some(movetext) = self.container.movetext(variant) else { return ControlFlow::Break(()) };
+        let Some(movetext) = formats::movetext(self.container, variant) else { return ControlFlow::Break(()) };
         let fen_tag = self.tag_value(b"FEN");
         let Ok(initial) = R::start(variant, fen_tag.as_deref()) else { return ControlFlow::Break(()) };
         let written = |board: &R| {
@@ -242,7 +242,7 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for LineReader<'a, R, W> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::xdecor::{RAW_FORMAT, TABLE_FORMAT};
+    use crate::rules::classical::xdecor::{RAW_FORMAT, TABLE_FORMAT};
 
     #[test]
     fn main_lines_are_read_in_every_notation() {

@@ -14,11 +14,11 @@ use std::sync::{Mutex, PoisonError};
 
 use crate::board::{Square, SquareSet};
 use crate::notation::pgn::{Damage, GameSpan, Lexer, Visitor, decode_text, tag_text};
-use crate::notation::{Container, MoveError, MoveErrorKind, MoveReader, MovetextReader, NativeFormat, ReadMove};
+use crate::notation::{Container, MoveError, MoveErrorKind, MoveReader, MovetextReader, NativeFormat};
 use crate::position::{MoveFacts, PositionView, RulesView};
 use crate::query::{Context, Frame, GameFacts, Identities, LineCache, Needs, Persistent, Program, State, TagSource};
-use crate::rules::GameRules;
 use crate::rules::registry::{RuleSetKey, Typed, WithRules, rule_set, with_rules};
+use crate::rules::{GameRules, formats};
 use crate::text::excerpt;
 use crate::variant::Variant;
 
@@ -1053,7 +1053,7 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
                 return ControlFlow::Break(());
             }
         }
-        let movetext = self.options.container.movetext(variant).filter(|_| rules == self.rules);
+        let movetext = formats::movetext(self.options.container, variant).filter(|_| rules == self.rules);
         let moves = movetext.map(|movetext| movetext.moves.map(R::reader_of));
         let (Some(movetext), Some(moves)) = (movetext, moves) else {
             return self.fail(0, start, b"", GameErrorKind::UnsupportedVariant(variant.name));
@@ -1148,10 +1148,6 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
                 moves.play(board, token).map_err(|error| keep_reason(error, failure))
             }),
         }
-    }
-
-    fn read_move(&mut self, token: &'a [u8], end: usize, read: &dyn ReadMove) -> ControlFlow<()> {
-        self.play_token(token, end, |board, failure| board.play_read(read, failure))
     }
 
     fn movetext_reader(&self) -> Option<&'static dyn MovetextReader> {

@@ -11,7 +11,8 @@
 //! assert_eq!(ties.name, "Croatian Ties");
 //! assert_eq!(ties.geometry.to_string(), "10x10");
 //! assert_eq!(Variant::by_name("Miranda's Veil"), Variant::by_name("MIRANDASVEIL"));
-//! assert!(Variant::by_name("Atomic").is_err());
+//! assert_eq!(Variant::by_name("giveaway").map(|variant| variant.name), Ok("Antichess"));
+//! assert!(Variant::by_name("Makruk").is_err());
 //! ```
 
 mod catalogue;

@@ -6,10 +6,11 @@ use crate::common;
 use common::laser_games::{Game, Random, setups};
 use cqlq::Variant;
 use cqlq::notation::Container;
-use cqlq::notation::laser::{Turn, setup_notation};
+use cqlq::notation::laser::setup_notation;
 use cqlq::notation::sniff::read_position;
 use cqlq::query::Query;
 use cqlq::rules::laser::LaserBoard;
+use cqlq::rules::laser::notation::Turn;
 use cqlq::search::{GameRecord, Plans, PositionsFormat, ReplayOptions, replay_range};
 use cqlq::variant::Color;
 

@@ -12,7 +12,7 @@ use std::ops::ControlFlow;
 use std::path::PathBuf;
 
 use cqlq::notation::Container;
-use cqlq::notation::xdecor::{RAW_FORMAT, TABLE_FORMAT};
+use cqlq::rules::classical::xdecor::{RAW_FORMAT, TABLE_FORMAT};
 use cqlq::search::{
     Converter, Found, Input, LineOutcome, PositionFilter, PositionsFormat, Problem, Render, Search, SearchOptions,
     Sink, Summary, Target,

@@ -7,7 +7,7 @@ use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
 use cqlq::notation::pgn::Visitor;
-use cqlq::notation::xdecor::{Outcome, Style, write_raw, write_table};
+use cqlq::rules::classical::xdecor::{Outcome, Style, write_raw, write_table};
 use cqlq::notation::{Container, NativeFormat};
 use cqlq::search::{Plans, PositionsFormat, ReplayOptions, read_main_line, replay_range};
 use cqlq::{Query, Variant};

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 use cqlq::notation::Container;
+use cqlq::rules::formats::{container_by_name, container_names};
 
 /// Find chess positions with a CQL-style query language, on boards from 8x8 to 26x26.
 #[derive(Debug, Parser)]
@@ -308,16 +309,16 @@ pub enum TargetArg {
     XdecorRaw,
 }
 
-/// Reads the name of a notation's way of holding games: one of [`Container::names`] (`san`
+/// Reads the name of a notation's way of holding games: one of [`container_names`] (`san`
 /// for `pgn` too), whatever its case.
 fn notation_parser() -> impl clap::builder::TypedValueParser<Value = Container> {
-    let names = Container::names().into_iter().map(|name| {
+    let names = container_names().into_iter().map(|name| {
         let value = clap::builder::PossibleValue::new(name);
         if name == "pgn" { value.alias("san") } else { value }
     });
     let parser = clap::builder::PossibleValuesParser::new(names);
     clap::builder::TypedValueParser::map(parser, |name: String| {
-        Container::by_name(&name).expect("a name of the notations' list")
+        container_by_name(&name).expect("a name of the notations' list")
     })
 }
 

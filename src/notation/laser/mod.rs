@@ -1,9 +1,4 @@
-//! Laser Chess notation: Setup Notation, the turns of Laser Algebraic Notation, and files of
-//! bare move lists.
+//! Laser Chess positions: Setup Notation. The turns of its games are the family's own, read
+//! and written beside its rules (`rules::laser::notation`).
 
-mod list;
 pub mod setup_notation;
-mod turn;
-
-pub use list::{LIST_FORMAT, ListFormat};
-pub use turn::{Action, ParseTurnError, SquareAt, Turn};

@@ -27,7 +27,6 @@ use super::lexer::{Lexer, Visitor};
 use super::lines::{content_start, is_tag_pair};
 use crate::notation::lines::{first_content_line, line_end, lines};
 use crate::notation::sniff::read_position;
-use crate::rules::classical::San;
 
 /// How many bytes of a text are looked at, after its preamble.
 pub const SNIFF_BYTES: usize = 4096;
@@ -58,9 +57,13 @@ pub enum NotPgn {
     Text(String),
 }
 
+/// The names `--notation` takes, for messages: the registry of rule families holds the formats
+/// (`rules::formats`), and a test keeps the two lists the same.
+pub const NOTATION_NAMES: [&str; 4] = ["pgn", "xdecor-raw", "xdecor", "laser"];
+
 impl fmt::Display for NotPgn {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let names = crate::notation::Container::names().join(", ");
+        let names = NOTATION_NAMES.join(", ");
         match self {
             NotPgn::Binary { control, sample } => write!(
                 f,
@@ -185,6 +188,27 @@ struct Sample {
     moves: usize,
 }
 
+/// Whether a token has the shape of a SAN move (`e4`, `Nbxd7+`, `exd8=Q#`, `O-O`, `N@f3`,
+/// `g1f3`): what sniffing needs, not whether any position allows it.
+fn looks_like_san(token: &[u8]) -> bool {
+    let token = token.strip_suffix(b"+").or_else(|| token.strip_suffix(b"#")).unwrap_or(token);
+    if matches!(token, b"O-O" | b"O-O-O" | b"0-0" | b"0-0-0" | b"--") {
+        return true;
+    }
+    let token = match token {
+        [rest @ .., b'=', letter] if b"NBRQKnbrqk".contains(letter) => rest,
+        _ => token,
+    };
+    match token {
+        [rest @ .., file, rank] if (2..=7).contains(&token.len()) => {
+            (b'a'..=b'h').contains(file)
+                && (b'1'..=b'8').contains(rank)
+                && rest.iter().all(|byte| b"KQRBNPabcdefgh12345678x@".contains(byte))
+        }
+        _ => false,
+    }
+}
+
 impl<'a> Visitor<'a> for Sample {
     fn tag(&mut self, _name: &'a [u8], _value: &'a [u8]) {
         self.tags += 1;
@@ -193,7 +217,7 @@ impl<'a> Visitor<'a> for Sample {
     fn move_token(&mut self, token: &'a [u8], _end: usize) -> ControlFlow<()> {
         self.tokens += 1;
         let bare = token.strip_suffix(b"!").or_else(|| token.strip_suffix(b"?")).unwrap_or(token);
-        if San::from_ascii(bare).is_ok() {
+        if looks_like_san(bare) {
             self.moves += 1;
         }
         if self.tokens >= 64 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }

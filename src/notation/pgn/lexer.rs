@@ -29,7 +29,7 @@
 
 use std::ops::ControlFlow;
 
-use crate::notation::{MovetextReader, ReadMove};
+use crate::notation::MovetextReader;
 
 use super::lines::{
     BOM, CommentEnd, comment_end_told, content_start, first_on_line, follows_blank_line, is_event_tag, read_tag,
@@ -75,13 +75,6 @@ pub trait Visitor<'a> {
     fn move_token(&mut self, token: &'a [u8], end: usize) -> ControlFlow<()> {
         let _ = (token, end);
         ControlFlow::Continue(())
-    }
-
-    /// A move token its notation's reader has read already, ending at byte `end`: `read` plays
-    /// it. By default it is told as [`Visitor::move_token`], to be read again.
-    fn read_move(&mut self, token: &'a [u8], end: usize, read: &dyn ReadMove) -> ControlFlow<()> {
-        let _ = read;
-        self.move_token(token, end)
     }
 
     /// Text that stands where a move should, ending at byte `end`, which the reader cannot read

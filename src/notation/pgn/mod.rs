@@ -13,14 +13,13 @@ pub mod cql_style;
 pub mod export;
 mod lexer;
 mod lines;
-mod san_moves;
 mod split;
 mod text;
 
 pub use content::{
-    NotPgn, PREAMBLE_BYTES, SNIFF_BYTES, foreign_compression, preamble_length, sniff_content, sniff_wants,
+    NOTATION_NAMES, NotPgn, PREAMBLE_BYTES, SNIFF_BYTES, foreign_compression, preamble_length, sniff_content,
+    sniff_wants,
 };
 pub use lexer::{Damage, GameSpan, Lexer, Visitor, unescape};
-pub use san_moves::{SAN_MOVES, SanMoves, play_san_token};
 pub use split::Splitter;
 pub use text::{decode_text, tag_text};

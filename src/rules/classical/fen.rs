@@ -79,9 +79,9 @@ fn letter(role: Role) -> char {
 mod tests {
     use crate::Variant;
     use crate::notation::MoveReader;
-    use crate::notation::pgn::SAN_MOVES;
     use crate::notation::position_string;
     use crate::rules::classical::Board;
+    use crate::rules::classical::SAN_MOVES;
 
     #[test]
     fn the_fast_fen_is_the_general_one() {

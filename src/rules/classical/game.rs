@@ -2,9 +2,9 @@
 //! initial position, and their moves are SAN.
 
 use super::board::{Board, Move};
-use crate::notation::pgn::{SAN_MOVES, play_san_token};
-use crate::notation::xdecor::{Outcome, Style, write_raw, write_table};
-use crate::notation::{FamilyMoves, MoveError, MoveErrorKind, MoveReader, ReadMove, fen};
+use super::san_moves::{SAN_MOVES, play_san_token};
+use super::xdecor::{self, Outcome, Style, write_raw, write_table};
+use crate::notation::{MoveError, MoveErrorKind, MoveNotation, MoveReader, fen};
 use crate::position::{MoveFacts, Position, PositionError};
 use crate::rules::{GameRules, RecordFormat};
 use crate::variant::Variant;
@@ -41,21 +41,11 @@ impl GameRules<1> for Board {
         SAN_MOVES.is_null(token)
     }
 
-    #[inline(always)]
-    fn play_read(&mut self, read: &dyn ReadMove, reason: &mut Option<MoveError>) -> Result<Move, MoveErrorKind> {
-        match read.play(self) {
-            Some(played) => Ok(played),
-            None => read.play_or_explain(self).map_err(|error| {
-                let kind = error.kind;
-                *reason = Some(error);
-                kind
-            }),
-        }
-    }
-
-    fn reader_of(moves: FamilyMoves) -> Option<&'static dyn MoveReader<Board, Move>> {
-        match moves {
-            FamilyMoves::Classical(reader) => Some(reader),
+    fn reader_of(notation: MoveNotation) -> Option<&'static dyn MoveReader<Board, Move>> {
+        match notation {
+            xdecor::TABLE_NOTATION => Some(&xdecor::TABLE_MOVES),
+            xdecor::RAW_NOTATION => Some(&xdecor::RAW_MOVES),
+            _ => None,
         }
     }
 

@@ -15,7 +15,10 @@ mod game;
 mod kept;
 pub mod lichess;
 mod san;
+mod san_moves;
 mod view;
+pub mod xdecor;
 
 pub use board::{Board, Move, MoveList, Rules, bits, file_and_rank, square_index};
 pub use san::{ParseSanError, San, SanError, SanText};
+pub use san_moves::{SAN_MOVES, SanMoves, play_san_token};

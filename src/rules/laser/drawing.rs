@@ -70,7 +70,8 @@ impl LaserBoard {
 mod tests {
     use super::*;
     use crate::Variant;
-    use crate::notation::laser::{Turn, setup_notation};
+    use crate::notation::laser::setup_notation;
+    use crate::rules::laser::notation::Turn;
 
     #[test]
     fn both_shots_are_drawn_with_what_they_remove() {

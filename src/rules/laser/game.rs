@@ -6,10 +6,11 @@ use super::board::LaserBoard;
 use super::moves::LaserMove;
 use super::turns::Played;
 use crate::board::Square;
-use crate::notation::laser::{Turn, setup_notation};
-use crate::notation::{FamilyMoves, MoveError, MoveErrorKind, MoveReader};
+use crate::notation::laser::setup_notation;
+use crate::notation::{MoveError, MoveErrorKind};
 use crate::position::{MoveFacts, Position};
 use crate::rules::GameRules;
+use crate::rules::laser::notation::Turn;
 use crate::variant::{Color, Initial, Piece, Variant};
 
 impl GameRules<2> for LaserBoard {
@@ -44,10 +45,6 @@ impl GameRules<2> for LaserBoard {
             *reason = Some(MoveError::because(MoveErrorKind::Illegal, error.describe(self)));
             MoveErrorKind::Illegal
         })
-    }
-
-    fn reader_of(_moves: FamilyMoves) -> Option<&'static dyn MoveReader<LaserBoard, Played>> {
-        None
     }
 
     fn facts(&self, played: Played) -> Option<MoveFacts> {

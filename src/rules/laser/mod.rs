@@ -25,6 +25,7 @@ mod drawing;
 mod game;
 mod layout;
 mod moves;
+pub mod notation;
 mod turns;
 
 pub use beam::{BEAM_TABLE, BeamTable, Effect, LaserKind, Travel};

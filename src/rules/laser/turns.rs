@@ -3,7 +3,7 @@
 
 use super::board::{LaserBoard, Shot};
 use super::moves::{IllegalLaserMove, LaserMove};
-use crate::notation::laser::{Action, SquareAt, Turn};
+use crate::rules::laser::notation::{Action, SquareAt, Turn};
 
 /// A turn that was played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -12,8 +12,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use cqlq::Variant;
+use cqlq::notation::Container;
 use cqlq::notation::pgn::{NotPgn, sniff_content};
-use cqlq::notation::{Container, sniff_container};
+use cqlq::rules::formats::sniff_container;
 use cqlq::search::{LineOutcome, PositionFilter, open_to_read};
 use serde_json::json;
 

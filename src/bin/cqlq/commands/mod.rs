@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, anyhow, bail};
-use cqlq::notation::{Container, sniff_container};
+use cqlq::notation::Container;
+use cqlq::rules::formats::sniff_container;
 use cqlq::search::describe;
 use cqlq::{Query, Variant};
 

@@ -4,7 +4,7 @@
 use super::san::{play_san, write_san};
 use super::{Antichess, Atomic, Horde, KingOfTheHill, RacingKings, RuleSet, ThreeCheck};
 use crate::board::{Square, SquareSet};
-use crate::notation::{FamilyMoves, MoveError, MoveErrorKind, MoveReader};
+use crate::notation::{MoveError, MoveErrorKind};
 use crate::position::{Mark, MoveFacts, Position, PositionView, RulesView};
 use crate::rules::GameRules;
 use crate::rules::classical::{Board, Move, MoveList};
@@ -113,10 +113,6 @@ macro_rules! lichess_rules {
 
             fn play_token(&mut self, token: &[u8], _reason: &mut Option<MoveError>) -> Result<Move, MoveErrorKind> {
                 play_san(self, token)
-            }
-
-            fn reader_of(_moves: FamilyMoves) -> Option<&'static dyn MoveReader<Self, Move>> {
-                None
             }
 
             fn facts(&self, played: Move) -> Option<MoveFacts> {

@@ -9,7 +9,7 @@
 use super::halfmove::{Figurine, Halfmove, TableMove};
 use super::raw::{RawEntry, RawMove, current_move};
 use crate::board::{File, Rank};
-use crate::notation::{MoveError, MoveErrorKind, MoveReader, ReadMove};
+use crate::notation::{MoveError, MoveErrorKind, MoveReader};
 use crate::rules::classical::{Board, Move, MoveList, square_index};
 use crate::variant::{Color, Role};
 
@@ -99,7 +99,7 @@ fn play_from_to(board: &mut Board, role: Role, from: u8, to: u8, promotion: Opti
     })
 }
 
-impl MoveReader for TableMoves {
+impl MoveReader<Board, Move> for TableMoves {
     fn play(&self, board: &mut Board, token: &[u8]) -> Result<Move, MoveError> {
         let halfmove =
             Halfmove::parse(token).map_err(|error| MoveError::because(MoveErrorKind::Unreadable, error.to_string()))?;
@@ -157,7 +157,7 @@ fn play_table_move(board: &mut Board, halfmove: &TableMove) -> Result<Move, Move
     play_from_to(board, role, from, to, promotion)
 }
 
-impl MoveReader for RawMoves {
+impl MoveReader<Board, Move> for RawMoves {
     fn play(&self, board: &mut Board, token: &[u8]) -> Result<Move, MoveError> {
         let raw = match current_move(token) {
             Some(raw) => raw,
@@ -179,11 +179,12 @@ impl MoveReader for RawMoves {
     }
 }
 
-impl ReadMove for RawMove {
+impl RawMove {
     /// Checks what the entry says against the board while playing it: the side, the piece
-    /// taken (or the promoted piece the mod writes in its place), the promotion's colour.
+    /// taken (or the promoted piece the mod writes in its place), the promotion's colour;
+    /// `None`, the board unchanged, where any of it is not so.
     #[inline(always)]
-    fn play(&self, board: &mut Board) -> Option<Move> {
+    pub fn play(&self, board: &mut Board) -> Option<Move> {
         let (from, to) = (square_index(self.from.0, self.from.1)?, square_index(self.to.0, self.to.1)?);
         let us = board.turn();
         let (role, color) = self.piece;
@@ -206,7 +207,9 @@ impl ReadMove for RawMove {
         board.play_piece_taking(role, from, to, capture, promotion).ok()
     }
 
-    fn play_or_explain(&self, board: &mut Board) -> Result<Move, MoveError> {
+    /// Plays the entry the careful way after [`RawMove::play`] refused it, or says what is
+    /// wrong with it; on an error the board is unchanged.
+    pub fn play_or_explain(&self, board: &mut Board) -> Result<Move, MoveError> {
         explain_raw_move(board, self)
     }
 }
@@ -258,7 +261,7 @@ mod tests {
     use super::*;
     use crate::Variant;
 
-    fn replay(reader: &dyn MoveReader, tokens: &[&str]) -> Result<Board, (usize, String)> {
+    fn replay(reader: &dyn MoveReader<Board, Move>, tokens: &[&str]) -> Result<Board, (usize, String)> {
         let mut board = Board::initial(Variant::standard());
         for (ply, token) in tokens.iter().enumerate() {
             reader.play(&mut board, token.as_bytes()).map_err(|error| (ply + 1, error.to_string()))?;

@@ -10,7 +10,7 @@
 //! few days, the same with `,special` after it; [`RawEntry::parse`] reads those too.
 //!
 //! ```
-//! use cqlq::notation::xdecor::{ParseRawError, RawEntry, entries};
+//! use cqlq::rules::classical::xdecor::{ParseRawError, RawEntry, entries};
 //! use cqlq::variant::{Color, Role};
 //!
 //! let record = b"realchess:pawn_white_5,,53,37,;realchess:pawn_black_5,,13,29,";

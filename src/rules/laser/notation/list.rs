@@ -15,7 +15,7 @@ use std::ops::ControlFlow;
 use super::Turn;
 use crate::notation::lines::{BOM, LineSplitter, first_content_line, is_blank, line_end, skip_blank_lines};
 use crate::notation::pgn::{GameSpan, Visitor};
-use crate::notation::{FamilyMoves, GameSplitter, NativeFormat};
+use crate::notation::{GameSplitter, MoveNotation, NativeFormat};
 use crate::variant::{Notation, Variant};
 
 /// The format of Laser Chess move lists.
@@ -149,7 +149,7 @@ impl NativeFormat for ListFormat {
         Some(GameSpan { start, movetext: start, end })
     }
 
-    fn moves(&self) -> Option<FamilyMoves> {
+    fn moves(&self) -> Option<MoveNotation> {
         // The turns are the family's own notation, which its rules play.
         None
     }

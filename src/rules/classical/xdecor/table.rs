@@ -14,7 +14,7 @@ use std::ops::ControlFlow;
 use super::halfmove::{Halfmove, Outcome};
 use crate::notation::lines::{content_end, is_line_end, line_end, lines, skip_blank_lines, terminator_len};
 use crate::notation::pgn::{GameSpan, Visitor};
-use crate::notation::{FamilyMoves, GameSplitter, MovetextReader, NativeFormat};
+use crate::notation::{GameSplitter, MoveNotation, MovetextReader, NativeFormat};
 use crate::variant::Variant;
 
 /// Files of X-Decor move tables.
@@ -433,8 +433,8 @@ impl NativeFormat for TableFormat {
         Some(GameSpan { start, movetext: start, end })
     }
 
-    fn moves(&self) -> Option<FamilyMoves> {
-        Some(FamilyMoves::Classical(&super::TABLE_MOVES))
+    fn moves(&self) -> Option<MoveNotation> {
+        Some(super::TABLE_NOTATION)
     }
 }
 

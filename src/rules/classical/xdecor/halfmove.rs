@@ -7,7 +7,7 @@
 //!
 //! ```
 //! use cqlq::Color;
-//! use cqlq::notation::xdecor::{Halfmove, ParseHalfmoveError, Style};
+//! use cqlq::rules::classical::xdecor::{Halfmove, ParseHalfmoveError, Style};
 //!
 //! let half = Halfmove::parse("g7×h8♕".as_bytes())?;
 //! let mut out = Vec::new();

@@ -8,10 +8,10 @@
 use memchr::memchr;
 
 use super::halfmove::Outcome;
-use super::raw::{RawEntry, read_current_move};
+use super::raw::RawEntry;
 use crate::notation::lines::{BOM, LineSplitter, first_content_line, is_blank, line_end, skip_blank_lines};
 use crate::notation::pgn::{GameSpan, Visitor};
-use crate::notation::{FamilyMoves, GameSplitter, NativeFormat};
+use crate::notation::{GameSplitter, MoveNotation, NativeFormat};
 use crate::variant::Variant;
 
 /// Files of `moves_raw` records.
@@ -97,8 +97,8 @@ impl NativeFormat for RawFormat {
         Some(GameSpan { start, movetext: start, end })
     }
 
-    fn moves(&self) -> Option<FamilyMoves> {
-        Some(FamilyMoves::Classical(&super::RAW_MOVES))
+    fn moves(&self) -> Option<MoveNotation> {
+        Some(super::RAW_NOTATION)
     }
 }
 
@@ -108,13 +108,6 @@ fn read_entries<'a>(text: &'a [u8], from: usize, to: usize, visitor: &mut dyn Vi
     let mut at = from;
     let mut moving = true;
     while at < to {
-        // Entries as the mod writes them are read as their end is found, and played as read.
-        if moving && let Some((raw, len)) = read_current_move(&text[at..to]) {
-            let end = at + len;
-            moving = visitor.read_move(&text[at..end], end, &raw).is_continue();
-            at = end + 1;
-            continue;
-        }
         let end = memchr(b';', &text[at..to]).map_or(to, |i| at + i);
         let entry = &text[at..end];
         if let Some(outcome) = result_marker(entry) {

@@ -12,7 +12,7 @@
 //!
 //! ```
 //! use cqlq::Color;
-//! use cqlq::notation::xdecor::{Halfmove, Outcome, RawEntry, Style};
+//! use cqlq::rules::classical::xdecor::{Halfmove, Outcome, RawEntry, Style};
 //!
 //! let half = Halfmove::parse("♘g1–f3".as_bytes())?;
 //! let mut out = Vec::new();
@@ -37,6 +37,14 @@ pub use raw::{Excerpt, ParseRawError, RawEntry, RawMove, entries, raw_index, raw
 pub use raw_file::{RAW_FORMAT, RawFormat};
 pub use table::{TABLE_FORMAT, TABLE_MOVETEXT, TableFormat, TableMovetext};
 pub use write::{WriteError, write_raw, write_table};
+
+use crate::notation::MoveNotation;
+
+/// The halfmoves of the move table, as the classical rules play them.
+pub const TABLE_NOTATION: MoveNotation = MoveNotation("X-Decor move table");
+
+/// The entries of `moves_raw`, as the classical rules play them.
+pub const RAW_NOTATION: MoveNotation = MoveNotation("X-Decor moves_raw");
 
 /// The X-Decor variant of the catalogue.
 fn variant() -> &'static crate::Variant {

@@ -6,14 +6,14 @@
 //! the `x` says, is for replay.
 //!
 //! ```
-//! use cqlq::notation::laser::{Action, Turn};
+//! use cqlq::rules::laser::notation::{Action, Turn};
 //!
 //! let turn = Turn::parse(b"h2r+xg3")?;
 //! assert!(matches!(turn.action, Action::Rotate { clockwise: true, .. }));
 //! let mut out = Vec::new();
 //! turn.write(&mut out);
 //! assert_eq!(out, b"h2+xg3");
-//! # Ok::<_, cqlq::notation::laser::ParseTurnError>(())
+//! # Ok::<_, cqlq::rules::laser::notation::ParseTurnError>(())
 //! ```
 
 use std::fmt;

@@ -26,7 +26,7 @@ pub fn play_san_token(board: &mut Board, token: &[u8]) -> Result<Move, MoveError
     played.map_err(|error| if error == SanError::Ambiguous { MoveErrorKind::Ambiguous } else { MoveErrorKind::Illegal })
 }
 
-impl MoveReader for SanMoves {
+impl MoveReader<Board, Move> for SanMoves {
     fn play(&self, board: &mut Board, token: &[u8]) -> Result<Move, MoveError> {
         play_san_token(board, token).map_err(MoveError::new)
     }

@@ -204,8 +204,8 @@ mod tests {
     use crate::Variant;
     use crate::notation::MoveReader;
     use crate::notation::NativeFormat;
-    use crate::notation::pgn::SAN_MOVES;
-    use crate::notation::xdecor::{RAW_MOVES, TABLE_FORMAT, TABLE_MOVES, entries};
+    use crate::rules::classical::SAN_MOVES;
+    use crate::rules::classical::xdecor::{RAW_MOVES, TABLE_FORMAT, TABLE_MOVES, entries};
 
     fn game(sans: &str) -> (Board, Vec<Move>) {
         let initial = Board::initial(Variant::standard());
@@ -225,7 +225,7 @@ mod tests {
     }
 
     /// Reads the tokens back with a move reader and checks the moves are the same.
-    fn replays(reader: &dyn MoveReader, tokens: &[&[u8]], moves: &[Move]) {
+    fn replays(reader: &dyn MoveReader<Board, Move>, tokens: &[&[u8]], moves: &[Move]) {
         let mut board = Board::initial(Variant::standard());
         let read: Vec<Move> = tokens.iter().map(|token| reader.play(&mut board, token).unwrap()).collect();
         assert_eq!(read, moves);
