@@ -7,8 +7,9 @@ use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
 use cqlq::notation::pgn::Visitor;
-use cqlq::rules::classical::xdecor::{Outcome, Style, write_raw, write_table};
 use cqlq::notation::{Container, NativeFormat};
+use cqlq::rules::classical::xdecor::{Outcome, Style, write_raw, write_table};
+use cqlq::rules::classical::{Board, Move};
 use cqlq::search::{Plans, PositionsFormat, ReplayOptions, read_main_line, replay_range};
 use cqlq::{Query, Variant};
 
@@ -77,10 +78,14 @@ pub fn check(format: &'static dyn NativeFormat, raw: bool, data: &[u8]) {
         }
         let mut again = Vec::new();
         let outcome = line.outcome.and_then(outcome);
+        // Native games start from the first position: their moves are the kept ones.
+        let initial = Board::initial(format.variant());
+        let moves: Vec<Move> = line.kept.iter().map(|&kept| Move::from_code(kept).expect("a kept move")).collect();
+        assert_eq!(moves.len(), line.moves.len(), "every move is kept");
         let written = if raw {
-            write_raw(&line.initial, &line.moves, outcome, &mut again)
+            write_raw(&initial, &moves, outcome, &mut again)
         } else {
-            write_table(&line.initial, &line.moves, outcome, Style::Strict, &mut again)
+            write_table(&initial, &moves, outcome, Style::Strict, &mut again)
         };
         written.expect("a game read from the start writes");
         let Some(back) = read_main_line(&again, Container::Native(format), Variant::standard()) else {
@@ -89,6 +94,7 @@ pub fn check(format: &'static dyn NativeFormat, raw: bool, data: &[u8]) {
             continue;
         };
         assert_eq!(back.moves, line.moves, "a game written again reads back to its moves");
+        assert_eq!(back.kept, line.kept);
         assert!(back.error.is_none());
     }
 }
