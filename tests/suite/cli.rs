@@ -627,10 +627,23 @@ fn a_query_is_compiled_for_each_variant_its_games_are_of() {
     let with = cqlq(&["search", "-c", "B[j1-8]", "--count", "--variant", "Laser Chess", laser], "");
     assert_eq!(stdout(&without), stdout(&with), "{}", stderr(&without));
     assert_eq!(stdout(&without), "5 games matched (101 positions) of 5 games read, 0 with errors\n");
-    let mixed = cqlq(&["search", "-c", "B[j1-8]", "--count", laser, "samples/games/classics.pgn"], "");
+    // Standard, Laser Chess, Atomic and Chess960 games in one file.
+    let dir = common::temp_dir("mixed-variants");
+    let files = [laser, "samples/games/classics.pgn", "samples/games/atomic.pgn", "samples/games/random-chess960.pgn"];
+    let text: String = files.iter().map(|file| std::fs::read_to_string(file).unwrap() + "\n").collect();
+    let path = dir.join("mixed.pgn");
+    std::fs::write(&path, text).unwrap();
+    let mixed = cqlq(&["search", "-c", "B[j1-8]", "--count", path.to_str().unwrap()], "");
     let notes = stderr(&mixed);
-    assert_eq!(notes.matches("the query does not compile for Standard, so its 4 games were not searched").count(), 1);
-    assert!(stdout(&mixed).starts_with("5 games matched (101 positions) of 9 games read"), "{}", stdout(&mixed));
+    for (variant, games) in [("Standard", 4), ("Atomic", 6), ("Chess960", 30)] {
+        let said = format!("the query does not compile for {variant}, so its {games} games were not searched");
+        assert_eq!(notes.matches(&said).count(), 1, "{notes}");
+    }
+    assert_eq!(
+        stdout(&mixed),
+        "5 games matched (101 positions) of 45 games read, 0 with errors, 40 not searched (the query does not fit \
+         their variant)\n"
+    );
     assert_eq!(mixed.status.code(), Some(0));
     // A variant asked for must fit.
     let asked = cqlq(&["search", "-c", "B[j1-8]", "--variant", "Standard", laser], "");

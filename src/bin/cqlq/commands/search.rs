@@ -1,5 +1,6 @@
 //! `cqlq search`: the games with a position that matches.
 
+use std::fmt::Write as _;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -92,13 +93,17 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     let mut sink = CliSink::new(printer, problems, watch);
     let sort = sort_spec.as_ref().map(|sort| sort.min);
     let (summary, searched) = search_into(&search, &inputs, args.notation, &mut sink, sort, args.limit)?;
-    let counts = format!(
+    let mut counts = format!(
         "{} ({}) of {}, {} with errors",
         counted(summary.matched, "game matched", "games matched"),
         counted(summary.positions, "position", "positions"),
         counted(summary.games, "game read", "games read"),
-        summary.errors
+        summary.errors - summary.unfit
     );
+    if summary.unfit > 0 {
+        // Said variant by variant above the counts.
+        let _ = write!(counts, ", {} not searched (the query does not fit their variant)", summary.unfit);
+    }
     if searched.failed_before_any_game(&summary) {
         // What went wrong was said: counts of nothing would only hide it.
     } else if let Some(mut out) = counter {
