@@ -4,8 +4,8 @@
 //! - [`sniff_content`] tells PGN from what is not (binary, positions, other text).
 //! - [`Lexer`] reads the games of a stretch of text and pushes tags, moves (with their byte
 //!   offsets), comments, variations and results to a [`Visitor`].
-//! - [`SAN_MOVES`] plays SAN move tokens.
-//! - [`export`] writes a game in PGN's export format, from its moves.
+//! - SAN move tokens are played by the classical rules (`rules::classical::SAN_MOVES`).
+//! - [`export`] writes a game in PGN's export format, from its moves as written.
 //! - [`cql_style`] writes games as CQL 6.2 writes the games it finds.
 
 mod content;
