@@ -18,6 +18,8 @@ pub struct KingOfTheHill {
 impl RuleSet for KingOfTheHill {
     const NAME: &'static str = "King of the Hill";
 
+    const STANDARD_MOVES: bool = true;
+
     fn from_fen(text: &str) -> Result<KingOfTheHill, ParseFenError> {
         let (board, _) = fen::read(text, true)?;
         Ok(KingOfTheHill { board })

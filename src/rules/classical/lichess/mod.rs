@@ -53,6 +53,10 @@ pub trait RuleSet: Sized + Clone {
     /// The variant's name, as lichess writes it.
     const NAME: &'static str;
 
+    /// Whether the variant's legal moves are standard chess's until its own end has come
+    /// (King of the Hill, Three-check): its SAN is then found by the board's own reader.
+    const STANDARD_MOVES: bool = false;
+
     /// Reads a position from a FEN (or an EPD, without the move counters).
     ///
     /// # Errors

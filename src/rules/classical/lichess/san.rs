@@ -5,11 +5,19 @@
 use super::RuleSet;
 use crate::notation::MoveErrorKind;
 use crate::rules::classical::san::{file_letter, rank_digit, role_letter};
-use crate::rules::classical::{Move, MoveList, San, SanText};
+use crate::rules::classical::{Move, MoveList, San, SanText, play_san_token};
 use crate::variant::Role;
 
 /// Finds the legal move a SAN token names and plays it; on an error the position is unchanged.
 pub(super) fn play_san<R: RuleSet>(rules: &mut R, token: &[u8]) -> Result<Move, MoveErrorKind> {
+    if R::STANDARD_MOVES && rules.variant_outcome().is_none() {
+        // The board's reader finds the move among the standard moves, on a copy; the rule set
+        // plays it with all its effects (a check counted).
+        let mut board = *rules.board();
+        let found = play_san_token(&mut board, token)?;
+        rules.play(found);
+        return Ok(found);
+    }
     let Ok(san) = San::from_ascii(token) else { return Err(MoveErrorKind::Unreadable) };
     let found = find(rules, &san).or_else(|error| {
         // A lower-case `b` may name a bishop where no pawn move fits (`bd3`).

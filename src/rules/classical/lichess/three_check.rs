@@ -25,6 +25,8 @@ impl ThreeCheck {
 impl RuleSet for ThreeCheck {
     const NAME: &'static str = "Three-check";
 
+    const STANDARD_MOVES: bool = true;
+
     fn from_fen(text: &str) -> Result<ThreeCheck, ParseFenError> {
         let (board, remaining) = fen::read(text, true)?;
         Ok(ThreeCheck { board, remaining: remaining.unwrap_or([3, 3]) })
