@@ -299,7 +299,7 @@ fn a_bad_query_stops_before_any_game() {
     assert!(text(&output.stdout).contains("[Event \"Paris\"]"), "other inputs are still read");
 }
 
-/// The real data: the lichess sample and every edge file replay (or report why not).
+/// The real data: the lichess sample and every edge file replay, with no error.
 #[test]
 #[ignore = "needs ../shared/data"]
 fn real_files_replay() {
@@ -313,8 +313,8 @@ fn real_files_replay() {
         let count = text(&output.stdout);
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let errors = text(&output.stderr);
-        let expected_errors = if name == "antichess-programfox.pgn" { 2 } else { 0 };
-        assert!(count.ends_with(&format!(", {expected_errors} with errors\n")), "{name}: {count}{errors}");
+        // The Antichess games (lichess's, with promotions to a king) replay to their end too.
+        assert!(count.ends_with(", 0 with errors\n"), "{name}: {count}{errors}");
         lines.push(format!("{name}: {}", count.trim()));
     }
     println!("{}", lines.join("\n"));
