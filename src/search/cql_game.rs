@@ -283,7 +283,7 @@ fn error_comment(token: &[u8]) -> Vec<u8> {
 }
 
 /// The tag pairs of a game, as read.
-struct TagReader<'a>(Vec<(&'a [u8], &'a [u8])>);
+pub(super) struct TagReader<'a>(pub(super) Vec<(&'a [u8], &'a [u8])>);
 
 impl<'a> Visitor<'a> for TagReader<'a> {
     fn tag(&mut self, name: &'a [u8], value: &'a [u8]) {
@@ -303,7 +303,7 @@ fn tag(tags: &[(&[u8], &[u8])], name: &[u8]) -> Option<String> {
 
 /// The variant of a game with these tags: its `Variant` tag, else `default_variant`; `None`
 /// for a variant cqlq does not know.
-fn variant_of(tags: &[(&[u8], &[u8])], default_variant: &'static Variant) -> Option<&'static Variant> {
+pub(super) fn variant_of(tags: &[(&[u8], &[u8])], default_variant: &'static Variant) -> Option<&'static Variant> {
     match tag(tags, b"Variant").filter(|name| !name.trim().is_empty()) {
         Some(name) => Variant::by_name(&name).ok(),
         None => Some(default_variant),

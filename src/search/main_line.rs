@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 use std::ops::ControlFlow;
 
-use super::cql_game::standard_result;
+use super::cql_game::{TagReader, standard_result, variant_of};
 use crate::notation::pgn::export::WrittenMove;
 use crate::notation::pgn::{GameSpan, Lexer, Visitor, decode_text, tag_text};
 use crate::notation::{Container, MoveError, MoveErrorKind, MoveReader, MovetextReader};
@@ -60,36 +60,13 @@ pub fn read_main_line<'a>(
 ) -> Option<MainLine<'a>> {
     let variant = match container {
         Container::Pgn => {
-            let mut tags = TagsOnly(Vec::new());
+            let mut tags = TagReader(Vec::new());
             Lexer::new(text).next_game(&mut tags)?;
             variant_of(&tags.0, default_variant)?
         }
         Container::Native(format) => format.variant(),
     };
     with_rules(variant, ReadLine { text, container, variant }).ok().flatten()
-}
-
-/// The variant of a game with these tags: its `Variant` tag, else `default_variant`; `None`
-/// for a variant cqlq does not know.
-fn variant_of(tags: &[(&[u8], &[u8])], default_variant: &'static Variant) -> Option<&'static Variant> {
-    let named = tags.iter().rev().find(|(name, _)| name.eq_ignore_ascii_case(b"Variant"));
-    match named.map(|(_, value)| tag_text(value)).filter(|name| !name.trim().is_empty()) {
-        Some(name) => Variant::by_name(&name).ok(),
-        None => Some(default_variant),
-    }
-}
-
-/// The tag pairs of a game, as read.
-struct TagsOnly<'a>(Vec<(&'a [u8], &'a [u8])>);
-
-impl<'a> Visitor<'a> for TagsOnly<'a> {
-    fn tag(&mut self, name: &'a [u8], value: &'a [u8]) {
-        self.0.push((name, value));
-    }
-
-    fn begin_movetext(&mut self, _start: usize) -> ControlFlow<()> {
-        ControlFlow::Break(())
-    }
 }
 
 /// Reading a main line with the rules of its variant.

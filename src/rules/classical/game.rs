@@ -2,6 +2,7 @@
 //! initial position, and their moves are SAN.
 
 use super::board::{Board, Move};
+use super::kept;
 use super::san_moves::{SAN_MOVES, play_san_token};
 use super::xdecor::{self, Outcome, Style, write_raw, write_table};
 use crate::notation::{MoveError, MoveErrorKind, MoveNotation, MoveReader, fen};
@@ -67,9 +68,7 @@ impl GameRules<1> for Board {
     }
 
     fn play_kept(&mut self, kept: u32) -> Option<Move> {
-        let played = Move::from_code(kept)?;
-        self.play(played);
-        Some(played)
+        kept::play_kept(kept, |played| self.play(played))
     }
 
     fn write_record(

@@ -54,6 +54,14 @@ impl Move {
     }
 }
 
+/// Plays a kept move with `play` (a rule set's own): `None`, nothing played, for a number that
+/// is no code.
+pub(crate) fn play_kept(kept: u32, play: impl FnOnce(Move)) -> Option<Move> {
+    let played = Move::from_code(kept)?;
+    play(played);
+    Some(played)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

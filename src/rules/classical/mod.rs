@@ -12,7 +12,7 @@ pub mod attacks;
 mod board;
 mod fen;
 mod game;
-mod kept;
+pub(crate) mod kept;
 pub mod lichess;
 mod san;
 mod san_moves;

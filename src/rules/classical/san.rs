@@ -195,6 +195,68 @@ fn simple(token: &[u8]) -> Option<San> {
     Some(San::Normal { role, file, rank: None, capture, to, promotion: None })
 }
 
+/// The SAN of a move without its check sign; `rivals(role, from, to)` gives the squares of the
+/// other pieces of the mover's kind that may legally go to `to`, which say how a piece move
+/// names its square of departure.
+pub(super) fn write_body(m: Move, rivals: impl FnOnce(Role, u8, u8) -> u64) -> SanText {
+    let mut text = SanText::new();
+    match m {
+        Move::Null => {
+            text.push(b'-');
+            text.push(b'-');
+        }
+        Move::Castle { king, rook } => {
+            let written: &[u8] = if rook > king { b"O-O" } else { b"O-O-O" };
+            written.iter().for_each(|&byte| text.push(byte));
+        }
+        Move::Drop { role, to } => {
+            if let Some(letter) = role_letter(role) {
+                text.push(letter);
+            }
+            text.push(b'@');
+            text.push_square(to);
+        }
+        Move::EnPassant { from, to } => {
+            text.push(file_letter(from));
+            text.push(b'x');
+            text.push_square(to);
+        }
+        Move::Normal { role: Role::Pawn, from, to, capture, promotion } => {
+            if capture.is_some() {
+                text.push(file_letter(from));
+                text.push(b'x');
+            }
+            text.push_square(to);
+            if let Some(promotion) = promotion {
+                text.push(b'=');
+                text.push(role_letter(promotion).unwrap_or(b'Q'));
+            }
+        }
+        Move::Normal { role, from, to, capture, .. } => {
+            if let Some(letter) = role_letter(role) {
+                text.push(letter);
+            }
+            let rivals = rivals(role, from, to);
+            if rivals != 0 {
+                let same_file = rivals & (attacks::FILE_A << (from % 8)) != 0;
+                let same_rank = rivals & (attacks::RANK_1 << (8 * (from / 8))) != 0;
+                if !same_file {
+                    text.push(file_letter(from));
+                } else if !same_rank {
+                    text.push(rank_digit(from));
+                } else {
+                    text.push_square(from);
+                }
+            }
+            if capture.is_some() {
+                text.push(b'x');
+            }
+            text.push_square(to);
+        }
+    }
+    text
+}
+
 pub(super) fn role_letter(role: Role) -> Option<u8> {
     match role {
         Role::Pawn => None,
@@ -484,67 +546,13 @@ impl Board {
     /// The SAN of a legal move without its check sign.
     #[must_use]
     pub fn san_body(&self, m: Move) -> SanText {
-        let mut text = SanText::new();
-        match m {
-            Move::Null => {
-                text.push(b'-');
-                text.push(b'-');
-                return text;
-            }
-            Move::Castle { king, rook } => {
-                let written: &[u8] = if rook > king { b"O-O" } else { b"O-O-O" };
-                written.iter().for_each(|&byte| text.push(byte));
-            }
-            Move::Drop { role, to } => {
-                if let Some(letter) = role_letter(role) {
-                    text.push(letter);
-                }
-                text.push(b'@');
-                text.push_square(to);
-            }
-            Move::EnPassant { from, to } => {
-                text.push(file_letter(from));
-                text.push(b'x');
-                text.push_square(to);
-            }
-            Move::Normal { role: Role::Pawn, from, to, capture, promotion } => {
-                if capture.is_some() {
-                    text.push(file_letter(from));
-                    text.push(b'x');
-                }
-                text.push_square(to);
-                if let Some(promotion) = promotion {
-                    text.push(b'=');
-                    text.push(role_letter(promotion).unwrap_or(b'Q'));
-                }
-            }
-            Move::Normal { role, from, to, capture, .. } => {
-                if let Some(letter) = role_letter(role) {
-                    text.push(letter);
-                }
-                // The other pieces of the kind that could go there, and may.
-                let others = self.candidates(role, to, false) & !(1u64 << from);
-                let rivals = bits(others)
-                    .filter(|&square| self.is_legal(self.normal_move(role, square as u8, to, None)))
-                    .fold(0u64, |rivals, square| rivals | 1u64 << square);
-                if rivals != 0 {
-                    let same_file = rivals & (attacks::FILE_A << (from % 8)) != 0;
-                    let same_rank = rivals & (attacks::RANK_1 << (8 * (from / 8))) != 0;
-                    if !same_file {
-                        text.push(file_letter(from));
-                    } else if !same_rank {
-                        text.push(rank_digit(from));
-                    } else {
-                        text.push_square(from);
-                    }
-                }
-                if capture.is_some() {
-                    text.push(b'x');
-                }
-                text.push_square(to);
-            }
-        }
-        text
+        write_body(m, |role, from, to| {
+            // The other pieces of the kind that could go there, and may.
+            let others = self.candidates(role, to, false) & !(1u64 << from);
+            bits(others)
+                .filter(|&square| self.is_legal(self.normal_move(role, square as u8, to, None)))
+                .fold(0u64, |rivals, square| rivals | 1u64 << square)
+        })
     }
 
     /// The squares of the side to move's pieces of `role` that could reach `to`, before pins and

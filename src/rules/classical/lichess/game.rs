@@ -7,7 +7,7 @@ use crate::board::{Square, SquareSet};
 use crate::notation::{MoveError, MoveErrorKind};
 use crate::position::{Mark, MoveFacts, Position, PositionView, RulesView};
 use crate::rules::GameRules;
-use crate::rules::classical::{Board, Move, MoveList};
+use crate::rules::classical::{Board, Move, MoveList, kept};
 use crate::variant::{Color, Initial, Kind, KindSet, Piece, Variant};
 
 /// The position a game of `variant` starts from: the FEN `setup`, else the variant's own.
@@ -129,9 +129,7 @@ macro_rules! lichess_rules {
             }
 
             fn play_kept(&mut self, kept: u32) -> Option<Move> {
-                let played = Move::from_code(kept)?;
-                self.play(played);
-                Some(played)
+                kept::play_kept(kept, |played| self.play(played))
             }
 
             fn write_position(&self, out: &mut String) {

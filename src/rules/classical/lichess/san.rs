@@ -4,7 +4,7 @@
 
 use super::RuleSet;
 use crate::notation::MoveErrorKind;
-use crate::rules::classical::san::{file_letter, rank_digit, role_letter};
+use crate::rules::classical::san::write_body;
 use crate::rules::classical::{Move, MoveList, San, SanText, play_san_token};
 use crate::variant::Role;
 
@@ -83,71 +83,19 @@ fn names(san: &San, m: Move) -> bool {
 /// where it gives check as the variant means it, `#` where it mates or ends the game by the
 /// variant's own rule; `goes_on`: a move follows, so a check is no mate.
 pub(super) fn write_san<R: RuleSet>(before: &R, m: Move, after: &R, goes_on: bool) -> SanText {
-    let mut text = SanText::new();
-    match m {
-        Move::Null => {
-            text.push(b'-');
-            text.push(b'-');
-            return text;
-        }
-        Move::Castle { king, rook } => {
-            (if rook > king { &b"O-O"[..] } else { b"O-O-O" }).iter().for_each(|&b| text.push(b))
-        }
-        Move::Drop { role, to } => {
-            if let Some(letter) = role_letter(role) {
-                text.push(letter);
+    let mut text = write_body(m, |role, from, to| {
+        // The other pieces of the kind that may legally go there.
+        let mut moves = MoveList::new();
+        before.legal_moves(&mut moves);
+        moves.as_slice().iter().fold(0u64, |rivals, other| match *other {
+            Move::Normal { role: moved, from: square, to: landing, .. }
+                if moved == role && landing == to && square != from =>
+            {
+                rivals | 1u64 << square
             }
-            text.push(b'@');
-            text.push_square(to);
-        }
-        Move::EnPassant { from, to } => {
-            text.push(file_letter(from));
-            text.push(b'x');
-            text.push_square(to);
-        }
-        Move::Normal { role: Role::Pawn, from, to, capture, promotion } => {
-            if capture.is_some() {
-                text.push(file_letter(from));
-                text.push(b'x');
-            }
-            text.push_square(to);
-            if let Some(letter) = promotion.and_then(role_letter) {
-                text.push(b'=');
-                text.push(letter);
-            }
-        }
-        Move::Normal { role, from, to, capture, .. } => {
-            if let Some(letter) = role_letter(role) {
-                text.push(letter);
-            }
-            // The other pieces of the kind that may legally go there.
-            let mut moves = MoveList::new();
-            before.legal_moves(&mut moves);
-            let rivals = moves.as_slice().iter().fold(0u64, |rivals, other| match *other {
-                Move::Normal { role: moved, from: square, to: landing, .. }
-                    if moved == role && landing == to && square != from =>
-                {
-                    rivals | 1u64 << square
-                }
-                _ => rivals,
-            });
-            if rivals != 0 {
-                let same_file = rivals & (0x0101_0101_0101_0101u64 << (from % 8)) != 0;
-                let same_rank = rivals & (0xFFu64 << (8 * (from / 8))) != 0;
-                if !same_file {
-                    text.push(file_letter(from));
-                } else if !same_rank {
-                    text.push(rank_digit(from));
-                } else {
-                    text.push_square(from);
-                }
-            }
-            if capture.is_some() {
-                text.push(b'x');
-            }
-            text.push_square(to);
-        }
-    }
+            _ => rivals,
+        })
+    });
     // The variant's own end (a king exploded, on the hill or on the last rank, a third check,
     // no piece left) is written as a mate, as lichess writes it.
     if after.variant_outcome().is_some() || !goes_on && after.is_checkmate() {
