@@ -1341,3 +1341,24 @@ fn flip_has_cql_6_2_s_other_names() {
         assert!(matches(&format!("{name} Ka8"), "Standard", "K7/8/8/8/8/8/8/7k w - - 0 1"), "{name}");
     }
 }
+
+/// `check`, `mate` and `stalemate` as each lichess variant means them, beside Standard's.
+#[test]
+fn check_mate_and_stalemate_take_each_variants_meaning() {
+    // A rook checks the white king on e3, which touches the black king: in Atomic a king
+    // touching the other is never in check.
+    let touching = "4r3/8/8/8/8/3kK3/8/8 w - - 0 1";
+    assert!(matches("check", "Standard", touching));
+    assert!(!matches("check", "Atomic", touching));
+    // The black king has reached the hill: the game is over, White has no move, and that is
+    // no stalemate.
+    let hill = "rnbq1bnr/pppppppp/8/8/3k4/8/PPPPPPPP/RNBQKBNR w KQ - 0 1";
+    assert!(!matches("stalemate", "King of the Hill", hill));
+    assert!(!matches("mate", "King of the Hill", hill));
+    assert!(!matches("move legal from A", "King of the Hill", hill));
+    // Antichess has no check: the query says so instead of never matching.
+    let antichess = cqlq::Variant::by_name("Antichess").unwrap();
+    for word in ["check", "mate"] {
+        assert!(Query::parse(word).unwrap().compile(antichess).is_err(), "{word}");
+    }
+}

@@ -833,25 +833,36 @@ impl Board {
     /// The number of leaf positions `depth` plies from here.
     #[must_use]
     pub fn perft(&self, depth: u32) -> u64 {
-        let mut moves = MoveList::new();
-        self.legal_moves(&mut moves);
-        if depth <= 1 {
-            return if depth == 0 { 1 } else { moves.len() as u64 };
-        }
-        moves
-            .as_slice()
-            .iter()
-            .map(|m| {
-                let mut next = *self;
-                next.play(*m);
-                next.perft(depth - 1)
-            })
-            .sum()
+        perft(self, depth, Board::legal_moves, Board::play)
     }
 }
 
 /// The edits the lichess rule sets make beyond [`Board::play`]: they keep their own rules over
 /// the same placement, and read their own FEN.
+/// The number of leaf positions `depth` plies from `position`, whose legal moves `legal`
+/// lists and `play` plays: one count for the classical board and every lichess rule set.
+pub(super) fn perft<P: Clone>(
+    position: &P,
+    depth: u32,
+    legal: impl Fn(&P, &mut MoveList) + Copy,
+    play: impl Fn(&mut P, Move) + Copy,
+) -> u64 {
+    let mut moves = MoveList::new();
+    legal(position, &mut moves);
+    if depth <= 1 {
+        return if depth == 0 { 1 } else { moves.len() as u64 };
+    }
+    moves
+        .as_slice()
+        .iter()
+        .map(|&m| {
+            let mut next = position.clone();
+            play(&mut next, m);
+            perft(&next, depth - 1, legal, play)
+        })
+        .sum()
+}
+
 impl Board {
     /// The board, named a game of `variant` (whose moves its rule set plays; the board's own
     /// move generation stays standard).

@@ -175,19 +175,11 @@ pub trait RuleSet: Sized + Clone {
 
     /// The number of leaf positions `depth` plies from here.
     fn perft(&self, depth: u32) -> u64 {
-        let mut moves = MoveList::new();
-        self.legal_moves(&mut moves);
-        if depth <= 1 {
-            return if depth == 0 { 1 } else { moves.len() as u64 };
-        }
-        moves
-            .as_slice()
-            .iter()
-            .map(|m| {
-                let mut next = self.clone();
-                next.play(*m);
-                next.perft(depth - 1)
-            })
-            .sum()
+        super::board::perft(
+            self,
+            depth,
+            |rules: &Self, moves| rules.legal_moves(moves),
+            |rules: &mut Self, m| rules.play(m),
+        )
     }
 }
