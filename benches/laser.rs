@@ -28,7 +28,7 @@ use measure::{Job, env_number, prepare_corpus, secs};
 
 /// Where the side to move's beam would pass through a piece of its own: every ply traces a
 /// beam.
-const LASER_QUERY: &str = "cql(variant \"Laser Chess\") wtm (beam next & [KSDB]) or btm (beam next & [ksdb])";
+const LASER_QUERY: &str = "cql(variant \"Laser Chess\") wtm (nextbeam & [KSDB]) or btm (nextbeam & [ksdb])";
 
 /// The classical query of the other benchmarks.
 const CLASSICAL_QUERY: &str = "Ra-h7 ka-h8";

@@ -30,6 +30,7 @@ use std::fmt;
 use super::rows::{self, BoardError, RowSyntax};
 use crate::board::{File, Rank, Square};
 use crate::position::{Backhand, Mark, Setup};
+use crate::variant::vocabulary::CounterFen;
 use crate::variant::{BackhandRule, CastlingRule, Color, Piece, Role, Variant};
 
 /// How castling rights are written.
@@ -59,6 +60,8 @@ pub enum ParseFenError {
     EnPassant(String),
     /// The halfmove clock or move number.
     Clock(String),
+    /// The variant's counters (Three-check's `3+3`).
+    Counter(String),
 }
 
 impl fmt::Display for ParseFenError {
@@ -71,6 +74,7 @@ impl fmt::Display for ParseFenError {
             ParseFenError::Castling(text) => write!(f, "invalid castling part in fen: {text}"),
             ParseFenError::EnPassant(text) => write!(f, "invalid en passant square in fen: '{text}'"),
             ParseFenError::Clock(text) => write!(f, "invalid move counter in fen: '{text}'"),
+            ParseFenError::Counter(text) => write!(f, "invalid counters in fen: '{text}'"),
         }
     }
 }
@@ -110,7 +114,13 @@ pub fn read<const W: usize>(variant: &'static Variant, text: &str) -> Result<Set
             variant.geometry.parse_square(en_passant).map_err(|_| ParseFenError::EnPassant(en_passant.to_owned()))?;
         setup.en_passant = Some(square);
     }
-    let clocks: Vec<&str> = fields.take(2).collect();
+    let rest: Vec<&str> = fields.collect();
+    let mut clocks = Vec::with_capacity(2);
+    for field in rest {
+        if !read_counters(&mut setup, field)? {
+            clocks.push(field);
+        }
+    }
     let numeric = |text: &str| text.bytes().all(|b| b.is_ascii_digit());
     if clocks.first().is_some_and(|text| numeric(text)) {
         setup.halfmove_clock = parse_clock(clocks[0])?;
@@ -122,6 +132,51 @@ pub fn read<const W: usize>(variant: &'static Variant, text: &str) -> Result<Set
         derive_rush_tags(&mut setup);
     }
     Ok(setup)
+}
+
+/// Reads a field that writes the variant's counters (`2+3`: what is left of the limit for
+/// White and Black; `+1+0`: the counts), if the field is one; whether it was.
+fn read_counters<const W: usize>(setup: &mut Setup<W>, field: &str) -> Result<bool, ParseFenError> {
+    let counters = setup.variant.vocabulary().counters;
+    let Some((index, limit)) = counters.iter().enumerate().find_map(|(index, counter)| match counter.fen {
+        CounterFen::LeftOf { limit } => Some((index, limit)),
+        CounterFen::Unwritten => None,
+    }) else {
+        return Ok(false);
+    };
+    let (counts, text) = match field.strip_prefix('+') {
+        Some(text) => (true, text),
+        None => (false, field),
+    };
+    let Some((white, black)) = text.split_once('+') else { return Ok(false) };
+    let digits = |text: &str| !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    if !digits(white) || !digits(black) {
+        return Ok(false);
+    }
+    let invalid = || ParseFenError::Counter(field.to_owned());
+    let mut values = [0; 2];
+    for (value, text) in values.iter_mut().zip([white, black]) {
+        let number: u16 = text.parse().map_err(|_| invalid())?;
+        if number > limit {
+            return Err(invalid());
+        }
+        *value = if counts { number } else { limit - number };
+    }
+    setup.counters[index] = values;
+    Ok(true)
+}
+
+/// The field that writes the variant's counters, as lichess writes Three-check's (`2+3`, what
+/// is left of the limit), if the variant's FEN writes any.
+fn write_counters<const W: usize>(setup: &Setup<W>) -> Option<String> {
+    setup.variant.vocabulary().counters.iter().zip(&setup.counters).find_map(|(counter, [white, black])| match counter
+        .fen
+    {
+        CounterFen::LeftOf { limit } => {
+            Some(format!("{}+{}", limit.saturating_sub(*white), limit.saturating_sub(*black)))
+        }
+        CounterFen::Unwritten => None,
+    })
 }
 
 fn parse_clock(text: &str) -> Result<u32, ParseFenError> {
@@ -258,6 +313,10 @@ pub fn write<const W: usize>(setup: &Setup<W>, style: CastlingStyle) -> String {
     match setup.en_passant {
         Some(square) => out.push_str(&variant.geometry.square_name(square).to_string()),
         None => out.push('-'),
+    }
+    if let Some(counters) = write_counters(setup) {
+        out.push(' ');
+        out.push_str(&counters);
     }
     out.push_str(&format!(" {} {}", setup.halfmove_clock, setup.fullmove_number));
     out

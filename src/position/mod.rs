@@ -27,9 +27,10 @@ use std::fmt;
 
 pub use backhand::Backhand;
 pub use placement::{Mark, Placement};
-pub use rules_view::{MoveFacts, RulesView, Wing};
+pub use rules_view::{MoveEffects, MoveFacts, RulesView, Wing};
 
 use crate::board::{File, Geometry, Rank, Square, SquareName, SquareSet, Width};
+use crate::variant::vocabulary::MAX_COUNTERS;
 use crate::variant::{BackhandRule, CastlingRule, Color, Kind, KindSet, Kings, Piece, Role, Variant};
 
 /// What a query needs to know of a position, whatever stores it.
@@ -59,6 +60,13 @@ pub trait PositionView<const W: usize> {
             of_kinds |= self.kind(kind);
         }
         of_kinds & self.color(color)
+    }
+
+    /// The value of a counter the variant keeps (an index into its vocabulary's counters)
+    /// for a side; 0 for a counter it does not keep.
+    fn counter(&self, counter: u8, side: Color) -> i64 {
+        let _ = (counter, side);
+        0
     }
 
     /// The squares holding any piece.
@@ -96,6 +104,9 @@ pub struct Setup<const W: usize> {
     pub halfmove_clock: u32,
     /// The move number, from 1.
     pub fullmove_number: u32,
+    /// The counters the variant keeps for each side (its vocabulary names them): by counter,
+    /// then by side, White first.
+    pub counters: [[u16; 2]; MAX_COUNTERS],
 }
 
 impl<const W: usize> Setup<W> {
@@ -110,6 +121,7 @@ impl<const W: usize> Setup<W> {
             en_passant: None,
             halfmove_clock: 0,
             fullmove_number: 1,
+            counters: start_counters(variant),
         }
     }
 
@@ -153,6 +165,18 @@ impl<const W: usize> PositionView<W> for Setup<W> {
     fn turn(&self) -> Color {
         self.turn
     }
+    fn counter(&self, counter: u8, side: Color) -> i64 {
+        self.counters.get(usize::from(counter)).map_or(0, |sides| i64::from(sides[side.index()]))
+    }
+}
+
+/// The counters of a variant's initial position.
+fn start_counters(variant: &Variant) -> [[u16; 2]; MAX_COUNTERS] {
+    let mut counters = [[0; 2]; MAX_COUNTERS];
+    for (values, counter) in counters.iter_mut().zip(variant.vocabulary().counters) {
+        *values = [counter.start; 2];
+    }
+    counters
 }
 
 /// A checked position: the variant's royal pieces are there, marks sit where they belong, and
@@ -227,6 +251,9 @@ impl<const W: usize> PositionView<W> for Position<W> {
     #[inline]
     fn turn(&self) -> Color {
         self.setup.turn
+    }
+    fn counter(&self, counter: u8, side: Color) -> i64 {
+        self.setup.counter(counter, side)
     }
 }
 

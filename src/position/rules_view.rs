@@ -6,6 +6,7 @@ use std::num::NonZeroU64;
 
 use super::{Mark, Position, PositionView, Setup};
 use crate::board::{Square, SquareSet};
+use crate::variant::vocabulary::MAX_ACTIONS;
 use crate::variant::{Color, Kind, KindSet, MAX_KINDS, Piece, Variant};
 
 /// The side of the board a king castles to.
@@ -41,15 +42,17 @@ mod packed {
     pub const KING_WING: u64 = 1 << 57;
     pub const QUEEN_WING: u64 = 1 << 58;
     pub const DROP: u64 = 1 << 59;
-    pub const ROTATE: u64 = 1 << 60;
-    pub const CLOCKWISE: u64 = 1 << 61;
-    pub const SWAP: u64 = 1 << 62;
+    /// The actions of the variant's moves, one bit each (see `Vocabulary::actions`).
+    pub const ACTIONS: u32 = 60;
+    pub const ACTION_BITS: u64 = 0b111;
     /// Set in every value, so that none is zero.
     pub const PRESENT: u64 = 1 << 63;
 }
 
 // Every square of the largest board, and every kind, fits its field, beside a value for none.
 const _: () = assert!(26 * 26 < packed::SQUARE_BITS as usize && MAX_KINDS < packed::KIND_BITS as usize);
+// Every action a vocabulary may list has its bit.
+const _: () = assert!(packed::ACTION_BITS == (1 << MAX_ACTIONS) - 1);
 
 impl MoveFacts {
     /// A move of `mover` from `from` (none for a drop) to `to`, capturing nothing, promoting
@@ -108,34 +111,21 @@ impl MoveFacts {
         self.with_flag(packed::DROP)
     }
 
-    /// The same move, a piece turning on its square (Laser Chess), clockwise or not.
+    /// The same move, doing the action its variant's vocabulary lists `action`th (a Laser
+    /// Chess turn or swap).
     #[must_use]
     #[inline]
-    pub fn rotating(self, clockwise: bool) -> MoveFacts {
-        self.with_flag(packed::ROTATE | if clockwise { packed::CLOCKWISE } else { 0 })
+    pub fn acting(self, action: u8) -> MoveFacts {
+        debug_assert!(usize::from(action) < MAX_ACTIONS, "a vocabulary lists at most {MAX_ACTIONS} actions");
+        self.with_flag((1 << action & packed::ACTION_BITS) << packed::ACTIONS)
     }
 
-    /// The same move, a Switch changing places with the piece on the square it goes to (Laser
-    /// Chess).
+    /// The actions the move does, one bit each (bit `i` the action its variant's vocabulary
+    /// lists `i`th).
     #[must_use]
     #[inline]
-    pub fn swapping(self) -> MoveFacts {
-        self.with_flag(packed::SWAP)
-    }
-
-    /// For a piece turning on its square: whether clockwise.
-    #[must_use]
-    #[inline]
-    pub fn rotation(self) -> Option<bool> {
-        let bits = self.0.get();
-        (bits & packed::ROTATE != 0).then_some(bits & packed::CLOCKWISE != 0)
-    }
-
-    /// Whether a Switch changes places with another piece.
-    #[must_use]
-    #[inline]
-    pub fn is_swap(self) -> bool {
-        self.0.get() & packed::SWAP != 0
+    pub fn actions(self) -> u8 {
+        self.field(packed::ACTIONS, packed::ACTION_BITS) as u8
     }
 
     /// The square the piece leaves (none for a drop).
@@ -247,10 +237,26 @@ impl fmt::Debug for MoveFacts {
             .field("en_passant", &self.is_en_passant())
             .field("castle", &self.castle())
             .field("drop", &self.is_drop())
-            .field("rotation", &self.rotation())
-            .field("swap", &self.is_swap())
+            .field("actions", &self.actions())
             .finish()
     }
+}
+
+/// What a move did besides what its [`MoveFacts`] hold: the open part of a move's facts, for
+/// the rules whose moves do more than move one piece and capture one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveEffects<const W: usize> {
+    /// The squares whose pieces the move removed besides the one it captured (an Atomic
+    /// explosion's).
+    pub removed: SquareSet<W>,
+    /// Another piece that changed squares, from and to (the piece a Laser Chess Switch took
+    /// the place of).
+    pub displaced: Option<(Square, Square)>,
+}
+
+impl<const W: usize> MoveEffects<W> {
+    /// Nothing besides the facts.
+    pub const NONE: MoveEffects<W> = MoveEffects { removed: SquareSet::EMPTY, displaced: None };
 }
 
 /// A position with the rules of its variant: what its pieces attack, whether the side to move
@@ -330,15 +336,10 @@ pub trait RulesView<const W: usize>: PositionView<W> {
         let _ = (shielded, pin);
     }
 
-    /// The squares a laser's beam passes through: of the last shot, or (`next`) of the shot
-    /// the side to move's laser would fire now. None where the variant has no lasers.
-    fn beam(&self, next: bool) -> SquareSet<W> {
-        let _ = next;
-        SquareSet::EMPTY
-    }
-
-    /// The square of the piece the last shot of a laser removed, if any.
-    fn hit(&self) -> SquareSet<W> {
+    /// A set of squares the variant's rules find, as its vocabulary names it
+    /// ([`crate::variant::WordMeaning::RulesSet`]): Laser Chess's beams. None by default.
+    fn rules_set(&self, set: u8) -> SquareSet<W> {
+        let _ = set;
         SquareSet::EMPTY
     }
 
@@ -389,6 +390,9 @@ impl<const W: usize, T: PositionView<W>> PositionView<W> for &T {
     fn turn(&self) -> Color {
         (**self).turn()
     }
+    fn counter(&self, counter: u8, side: Color) -> i64 {
+        (**self).counter(counter, side)
+    }
     #[inline]
     fn pieces(&self, color: Color, kinds: KindSet) -> SquareSet<W> {
         (**self).pieces(color, kinds)
@@ -427,11 +431,8 @@ impl<const W: usize, T: RulesView<W>> RulesView<W> for &T {
     fn pins(&self, shielded: SquareSet<W>, pin: &mut dyn FnMut(Square, Square, Square)) {
         (**self).pins(shielded, pin);
     }
-    fn beam(&self, next: bool) -> SquareSet<W> {
-        (**self).beam(next)
-    }
-    fn hit(&self) -> SquareSet<W> {
-        (**self).hit()
+    fn rules_set(&self, set: u8) -> SquareSet<W> {
+        (**self).rules_set(set)
     }
     fn move_number(&self) -> u32 {
         (**self).move_number()

@@ -107,6 +107,7 @@ impl Expr {
             | ExprKind::Fen(..)
             | ExprKind::Game(_)
             | ExprKind::Variable { .. }
+            | ExprKind::FamilyWord(_)
             | ExprKind::Position(_)
             | ExprKind::Text(_) => Vec::new(),
             ExprKind::Unary(_, operand)
@@ -332,6 +333,9 @@ pub enum ExprKind {
     },
     /// A filter on the game's tags.
     Game(GameFilter),
+    /// A word of some variants' vocabularies (`hill`, `whitechecks`, `beam`), resolved against
+    /// the vocabulary of the variant the query is compiled for.
+    FamilyWord(String),
     /// A variable, by name, with the type of the values it holds.
     Variable {
         /// Its name.
@@ -584,13 +588,6 @@ pub enum Word {
     DoubledPawns,
     /// `connectedpawns`: the pawns with a pawn of their side on a file beside theirs.
     ConnectedPawns,
-    /// `beam`: the squares the last shot of a laser passed through (Laser Chess).
-    Beam,
-    /// `beam next`: the squares the laser of the side to move would pass through if it fired
-    /// now (Laser Chess).
-    BeamNext,
-    /// `hit`: the square of the piece the last shot removed (Laser Chess).
-    Hit,
 }
 
 impl Word {
@@ -619,9 +616,6 @@ impl Word {
             Word::IsolatedPawns => "isolatedpawns",
             Word::DoubledPawns => "doubledpawns",
             Word::ConnectedPawns => "connectedpawns",
-            Word::Beam => "beam",
-            Word::BeamNext => "beam next",
-            Word::Hit => "hit",
         }
     }
 
@@ -629,12 +623,6 @@ impl Word {
     #[must_use]
     pub const fn needs_check(self) -> bool {
         matches!(self, Word::Check | Word::Mate | Word::Stalemate)
-    }
-
-    /// Whether the word is about the lasers of Laser Chess.
-    #[must_use]
-    pub const fn needs_lasers(self) -> bool {
-        matches!(self, Word::Beam | Word::BeamNext | Word::Hit)
     }
 }
 
@@ -693,10 +681,9 @@ pub struct MoveFilter {
     pub castle: Option<Castle>,
     /// `drop`: a piece put on the board from the hand.
     pub drop: bool,
-    /// `rotate`: a piece turning on its square (Laser Chess).
-    pub rotate: bool,
-    /// `swap`: a Switch changing places with another piece (Laser Chess).
-    pub swap: bool,
+    /// The actions of the variant's moves asked for (`rotate`, `swap` in Laser Chess), each
+    /// with where it is written.
+    pub actions: Vec<(String, Span)>,
     /// What the value is made of: the part of `from`, `to` and `capture` written first (the
     /// from-squares when none is).
     pub value: MoveSquare,

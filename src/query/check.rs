@@ -13,6 +13,7 @@ use super::ast::{
 };
 use super::diagnostic::{Diagnostic, quoted, unknown_variant};
 use crate::variant::Variant;
+use crate::variant::vocabulary::{self, WordValue};
 
 impl Type {
     fn noun(self) -> &'static str {
@@ -80,13 +81,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
             Word::Ply | Word::MoveNumber | Word::SideToMove | Word::White | Word::Black | Word::GameNumber => {
                 Type::Number
             }
-            Word::PassedPawns
-            | Word::IsolatedPawns
-            | Word::DoubledPawns
-            | Word::ConnectedPawns
-            | Word::Beam
-            | Word::BeamNext
-            | Word::Hit => Type::Set,
+            Word::PassedPawns | Word::IsolatedPawns | Word::DoubledPawns | Word::ConnectedPawns => Type::Set,
             _ => Type::Filter,
         },
         ExprKind::Attacks { .. }
@@ -110,6 +105,10 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::Game(GameFilter::Elo(_) | GameFilter::Year) => Type::Number,
         ExprKind::Game(_) => Type::Filter,
         ExprKind::Variable { ty, .. } => *ty,
+        ExprKind::FamilyWord(name) => match vocabulary::word_value(name) {
+            Some(WordValue::Number) => Type::Number,
+            _ => Type::Set,
+        },
         ExprKind::Assign { .. } => Type::Filter,
         ExprKind::If { then, otherwise: Some(otherwise), .. } => match type_of(then) {
             // Each branch's type once: an `if` nested in a branch would double the work.
@@ -271,7 +270,7 @@ impl Checker<'_> {
                     self.diagnostics.push(Diagnostic::new(expr.span, unknown_variant(name)));
                 }
             }
-            ExprKind::Game(_) | ExprKind::Variable { .. } => {}
+            ExprKind::Game(_) | ExprKind::Variable { .. } | ExprKind::FamilyWord(_) => {}
             ExprKind::Assign { name, op, value, .. } => self.assignment(expr, name, *op, value),
             ExprKind::If { condition, then, otherwise } => {
                 self.expr(condition);

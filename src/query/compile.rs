@@ -9,11 +9,11 @@ use super::ast::{
 };
 use super::check::{Type, type_of};
 use super::context::GameTest;
-use super::diagnostic::{Diagnostic, quoted, unknown_variant};
+use super::diagnostic::{Diagnostic, or_list, quoted, unknown_variant};
 use super::plan::{
-    CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, FilterNode, FindCount, FindNode, LaserSet,
-    LoopNode, MoveNode, Needs, NumberNode, PieceClass, PositionNode, Program, Sequence, SetNode, SetValue, SortKey,
-    Step, TextNode, TextValue, ValueNode, XRayNode,
+    CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, FilterNode, FindCount, FindNode, LoopNode,
+    MoveNode, Needs, NumberNode, PieceClass, PositionNode, Program, Sequence, SetNode, SetValue, SortKey, Step,
+    TextNode, TextValue, ValueNode, XRayNode,
 };
 use std::collections::HashMap;
 
@@ -25,6 +25,7 @@ use super::walk::{Walk, number_lines};
 
 use crate::board::{File, Masks, Rank, Square, SquareSet};
 use crate::position::{PositionView, Wing};
+use crate::variant::vocabulary::{self, WordMeaning};
 use crate::variant::{Color, KindSet, Piece, Role, Variant};
 
 /// What a designator came to in a variant, for `cqlq explain`.
@@ -339,6 +340,10 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Word(Word::White) => NumberNode::Constant(1),
             ExprKind::Word(Word::Black) => NumberNode::Constant(-1),
             ExprKind::Word(Word::GameNumber) => NumberNode::GameNumber,
+            ExprKind::FamilyWord(name) => match self.family_word(name, expr.span) {
+                Some(WordMeaning::Counter { counter, side }) => NumberNode::Counter { counter, side },
+                _ => NumberNode::Constant(0),
+            },
             ExprKind::Sort { value, .. } => NumberNode::Sorted(Box::new(self.number(value))),
             ExprKind::Distance(first, second) => {
                 NumberNode::Distance(Box::new(self.position(first)), Box::new(self.position(second)))
@@ -441,7 +446,7 @@ impl<const W: usize> Compiler<'_, W> {
                 }
             }
             ExprKind::Between(first, second) => SetNode::Between(Box::new(self.set(first)), Box::new(self.set(second))),
-            ExprKind::Word(word) if word.needs_lasers() => self.laser_set(*word, expr.span),
+            ExprKind::FamilyWord(name) => self.family_set(name, expr.span),
             ExprKind::Word(word) => SetNode::Unmapped(Box::new(self.pawn_structure(*word))),
             ExprKind::Arrows { forward, sets } if sets.len() == 2 => {
                 self.need_rules(expr.span, "->", false);
@@ -714,27 +719,43 @@ impl<const W: usize> Compiler<'_, W> {
         self.diagnostics.push(Diagnostic::new(span, message));
     }
 
-    /// Reports a filter about lasers in a variant that has none.
-    fn need_lasers(&mut self, span: Span, what: &str) {
-        if !self.variant.capabilities.lasers {
-            let message = format!("'{what}' is about the lasers of Laser Chess, and {} has none", self.variant.name);
-            self.diagnostics.push(Diagnostic::new(span, message));
+    /// What a word of the variants' vocabularies means in this variant, reporting a word it
+    /// lacks.
+    fn family_word(&mut self, name: &str, span: Span) -> Option<WordMeaning> {
+        if let Some(word) = self.variant.vocabulary().word(name) {
+            return Some(word.meaning);
         }
+        let message = format!(
+            "{} is a word of {}, and {} has no such word",
+            quoted(name),
+            or_list(&vocabulary::variants_knowing(name)),
+            self.variant.name
+        );
+        self.diagnostics.push(Diagnostic::new(span, message));
+        None
     }
 
-    /// `beam`, `beam next`, `hit`.
-    fn laser_set(&mut self, word: Word, span: Span) -> SetNode<W> {
-        self.need_lasers(span, word.text());
-        SetNode::Laser(match word {
-            Word::Beam => LaserSet::Beam,
-            Word::BeamNext => LaserSet::BeamNext,
-            _ => LaserSet::Hit,
-        })
+    /// A set word of the variant's vocabulary: fixed squares (which transforms leave where
+    /// they are), or a set its rules find.
+    fn family_set(&mut self, name: &str, span: Span) -> SetNode<W> {
+        match self.family_word(name, span) {
+            Some(WordMeaning::Squares(names)) => {
+                let geometry = &self.variant.geometry;
+                let squares = names
+                    .iter()
+                    .filter_map(|name| geometry.parse_square(name).ok())
+                    .fold(SquareSet::EMPTY, SquareSet::with);
+                SetNode::Unmapped(Box::new(SetNode::Squares { squares, backhand: [KindSet::EMPTY; 2] }))
+            }
+            Some(WordMeaning::RulesSet(set)) => SetNode::Rules(set),
+            _ => SetNode::Squares { squares: SquareSet::EMPTY, backhand: [KindSet::EMPTY; 2] },
+        }
     }
 
     fn word(&mut self, word: Word, span: Span) -> FilterNode<W> {
         if word.needs_check() {
-            self.need_rules(span, word.text(), true);
+            let check = word != Word::Stalemate || !self.variant.capabilities.stalemate_without_check;
+            self.need_rules(span, word.text(), check);
         }
         match word {
             Word::Wtm => FilterNode::Turn(Color::White),
@@ -757,10 +778,7 @@ impl<const W: usize> Compiler<'_, W> {
             | Word::PassedPawns
             | Word::IsolatedPawns
             | Word::DoubledPawns
-            | Word::ConnectedPawns
-            | Word::Beam
-            | Word::BeamNext
-            | Word::Hit => unreachable!("check: {} is a number or a set", word.text()),
+            | Word::ConnectedPawns => unreachable!("check: {} is a number or a set", word.text()),
         }
     }
 
@@ -836,9 +854,19 @@ impl<const W: usize> Compiler<'_, W> {
 
     fn move_filter(&mut self, filter: &MoveFilter, span: Span) -> SetNode<W> {
         self.need_rules(span, "move", false);
-        for (asked, word) in [(filter.rotate, "rotate"), (filter.swap, "swap")] {
-            if asked {
-                self.need_lasers(span, &format!("move {word}"));
+        let mut actions = 0u8;
+        for (name, span) in &filter.actions {
+            match self.variant.vocabulary().action(name) {
+                Some(action) => actions |= 1 << action,
+                None => {
+                    let message = format!(
+                        "{} is an action of the moves of {}, and {} has no such action",
+                        quoted(&format!("move {name}")),
+                        or_list(&vocabulary::variants_knowing(name)),
+                        self.variant.name
+                    );
+                    self.diagnostics.push(Diagnostic::new(*span, message));
+                }
             }
         }
         let promote = filter.promote.as_ref().map(|promote| match self.set(promote) {
@@ -860,14 +888,16 @@ impl<const W: usize> Compiler<'_, W> {
             en_passant: filter.en_passant,
             castle,
             drop: filter.drop,
-            rotate: filter.rotate,
-            swap: filter.swap,
+            actions,
             by_facts: false,
             value: filter.value,
         };
         // Transforms and simplification keep squares and pieces what they are: a move the
         // facts decide here is decided by them in every copy.
-        let node = MoveNode { by_facts: node.decided_by_facts(), ..node };
+        // Where a move may remove pieces besides the one it captures, what stood on those
+        // squares is looked for in the position before it.
+        let removals = node.capture.is_some() && self.variant.capabilities.removals;
+        let node = MoveNode { by_facts: !removals && node.decided_by_facts(), ..node };
         if node.when == MoveWhen::Previous && !node.by_facts {
             self.needs_parent = true;
         }
@@ -1224,7 +1254,7 @@ fn may_hold_backhand<const W: usize>(set: &SetNode<W>) -> bool {
         | SetNode::Pin { .. }
         | SetNode::Move(_)
         | SetNode::Variable(_)
-        | SetNode::Laser(_)
+        | SetNode::Rules(_)
         | SetNode::Loop(_) => false,
         SetNode::At(_, set) => may_hold_backhand(set),
         SetNode::Unmapped(set) => may_hold_backhand(set),

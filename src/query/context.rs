@@ -6,19 +6,23 @@ use std::borrow::Cow;
 use super::ast::{GameFilter, Side};
 use super::line::LineCache;
 use super::state::{Identities, State};
+use crate::board::SquareSet;
 use crate::position::MoveFacts;
 use crate::variant::Color;
 
 /// One position of a line, with where it stands in the game. Frames of positions that are
 /// `Copy` are too, so that a line copies them as plain memory.
 #[derive(Clone, Copy, Debug)]
-pub struct Frame<P> {
+pub struct Frame<P, const W: usize> {
     /// The position.
     pub position: P,
     /// Plies played since the game's first position (0 there).
     pub ply: u32,
     /// The move that led here, if known.
     pub previous: Option<MoveFacts>,
+    /// The squares whose pieces that move removed besides the one it captured (an Atomic
+    /// explosion's), which `move ... capture` counts as captured.
+    pub removed: SquareSet<W>,
     /// Whether the position is on the game's main line (not in a variation).
     pub mainline: bool,
     /// Whether the move that led here begins a variation: it is not the main continuation of
@@ -26,10 +30,10 @@ pub struct Frame<P> {
     pub branch: bool,
 }
 
-impl<P> Frame<P> {
+impl<P, const W: usize> Frame<P, W> {
     /// A position of the main line, `ply` plies from the game's first, reached by `previous`.
-    pub fn new(position: P, ply: u32, previous: Option<MoveFacts>) -> Frame<P> {
-        Frame { position, ply, previous, mainline: true, branch: false }
+    pub fn new(position: P, ply: u32, previous: Option<MoveFacts>) -> Frame<P, W> {
+        Frame { position, ply, previous, removed: SquareSet::EMPTY, mainline: true, branch: false }
     }
 }
 
@@ -38,7 +42,7 @@ impl<P> Frame<P> {
 #[derive(Clone, Copy, Debug)]
 pub struct Context<'a, P, const W: usize> {
     /// Consecutive positions of one line; each after the move stored in it.
-    pub frames: &'a [Frame<P>],
+    pub frames: &'a [Frame<P, W>],
     /// The identities of the pieces of each frame's position, when the query follows pieces
     /// (`piece x in ...`); empty otherwise.
     pub pieces: &'a [Identities],

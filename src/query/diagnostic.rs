@@ -214,6 +214,15 @@ pub(crate) fn quoted(text: &str) -> String {
     format!("'{}'", excerpt(text))
 }
 
+/// Names joined as a sentence says them: `A`, `A or B`, `A, B or C`.
+pub(crate) fn or_list(names: &[&str]) -> String {
+    match names {
+        [] => String::from("no variant"),
+        [only] => (*only).to_owned(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
 /// A piece of the query as a message shows it: escaped, and cut to its first 32 characters
 /// with `…`.
 pub(crate) fn excerpt(text: &str) -> String {

@@ -182,6 +182,7 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
         }
         ExprKind::Game(_) => line(out, &indent, &format!("game: {text}")),
         ExprKind::Variable { name, .. } => line(out, &indent, &format!("variable {name}")),
+        ExprKind::FamilyWord(name) => line(out, &indent, &format!("variant word {name}")),
         ExprKind::Assign { name, lasting, .. } => {
             let kind = match lasting {
                 Lasting::Game => "",

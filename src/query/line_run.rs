@@ -34,7 +34,7 @@ struct Track {
 }
 
 impl Track {
-    fn new<P>(options: &LineOptions, start: usize, frames: &[Frame<P>]) -> Track {
+    fn new<P, const W: usize>(options: &LineOptions, start: usize, frames: &[Frame<P, W>]) -> Track {
         let stride = if options.singlecolor { 2 } else { 1 };
         let mut len = if options.backward { start / stride + 1 } else { (frames.len() - start).div_ceil(stride) };
         if options.moves != LineMoves::Any && !options.backward {

@@ -100,9 +100,9 @@ pub(crate) enum SetNode<const W: usize> {
     /// A set that transforms leave as it is (the pawn structures: `passedpawns` is the same
     /// set in every copy of a transformed filter).
     Unmapped(Box<SetNode<W>>),
-    /// What the lasers did or would do (Laser Chess): the same in every copy of a transformed
-    /// filter.
-    Laser(LaserSet),
+    /// A set the variant's rules find, named by its vocabulary (Laser Chess's beams): the same
+    /// in every copy of a transformed filter.
+    Rules(u8),
     /// The last set of a block, empty where the filters before it do not all match.
     Block(Box<Sequence<SetNode<W>, W>>),
 }
@@ -221,17 +221,6 @@ pub(crate) enum ValueNode<const W: usize> {
     Position(PositionNode<W>),
 }
 
-/// The squares of a laser's beam, or of what it hit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum LaserSet {
-    /// `beam`: the squares the last shot passed through.
-    Beam,
-    /// `beam next`: the squares the side to move's laser would pass through now.
-    BeamNext,
-    /// `hit`: the square of the piece the last shot removed.
-    Hit,
-}
-
 /// A `move` filter.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct MoveNode<const W: usize> {
@@ -243,10 +232,9 @@ pub(crate) struct MoveNode<const W: usize> {
     pub en_passant: bool,
     pub castle: Option<Option<Wing>>,
     pub drop: bool,
-    /// Only rotations (Laser Chess).
-    pub rotate: bool,
-    /// Only swaps (Laser Chess).
-    pub swap: bool,
+    /// The actions of the variant's moves asked for, one bit each (bit `i` the action its
+    /// vocabulary lists `i`th).
+    pub actions: u8,
     /// Whether the move alone decides the sets ([`MoveNode::decided_by_facts`]), found once.
     pub by_facts: bool,
     /// What the value is made of.
@@ -291,6 +279,13 @@ pub(crate) enum NumberNode<const W: usize> {
     OrbitMax(Vec<NumberNode<W>>),
     /// The value of a numeric variable.
     Variable(usize),
+    /// A counter the position keeps (named by the variant's vocabulary) for a side.
+    Counter {
+        /// The counter.
+        counter: u8,
+        /// The side.
+        side: Color,
+    },
     /// One number or the other, as a filter decides.
     If(Box<Conditional<NumberNode<W>, W>>),
     /// How many positions from this one on (or back) a filter matches, when that many do.
@@ -758,6 +753,7 @@ impl<const W: usize> Program<W> {
             }
             NumberNode::OrbitMax(copies) => copies.iter().filter_map(|copy| self.number(copy, context, at)).max(),
             NumberNode::Variable(slot) => self.number_variable(*slot, context),
+            NumberNode::Counter { counter, side } => Some(frame.position.counter(*counter, *side)),
             NumberNode::If(conditional) => self.number(self.choose(conditional, context, at)?, context, at),
             NumberNode::FindCount(count) => {
                 let bound = |bound: &Option<NumberNode<W>>| match bound {
@@ -835,14 +831,7 @@ impl<const W: usize> Program<W> {
                 self.on_board(classes, *empty, &context.frames[at].position) & *squares
             }
             SetNode::Move(node) => self.moves(node, context, at),
-            SetNode::Laser(set) => {
-                let view = &context.frames[at].position;
-                match set {
-                    LaserSet::Beam => view.beam(false),
-                    LaserSet::BeamNext => view.beam(true),
-                    LaserSet::Hit => view.hit(),
-                }
-            }
+            SetNode::Rules(set) => context.frames[at].position.rules_set(*set),
             _ => self.composite_squares(node, context, at),
         }
     }
@@ -1016,7 +1005,7 @@ impl<const W: usize> Program<W> {
             | SetNode::XRay(..)
             | SetNode::Pin { .. }
             | SetNode::Move(..)
-            | SetNode::Laser(..)
+            | SetNode::Rules(..)
             | SetNode::Loop(..) => SetValue::board(self.squares(node, context, at)),
             SetNode::Variable(slot) => self.set_variable(*slot, context, at),
             SetNode::If(conditional) => match self.choose(conditional, context, at) {
@@ -1155,17 +1144,18 @@ impl<const W: usize> Program<W> {
                     return self.fitting_by_facts(node, previous);
                 }
                 let Some(parent) = at.checked_sub(1) else { return SquareSet::EMPTY };
-                self.fitting(node, std::slice::from_ref(&previous), context, parent, (None, None))
+                let listed = Listed { removed: frame.removed, ..Listed::default() };
+                self.fitting(node, std::slice::from_ref(&previous), context, parent, listed)
             }
             MoveWhen::Played => {
                 // The move that led to the next position was made in this one.
-                let Some(played) = context.frames.get(at + 1).and_then(|next| next.previous) else {
-                    return SquareSet::EMPTY;
-                };
+                let Some(next) = context.frames.get(at + 1) else { return SquareSet::EMPTY };
+                let Some(played) = next.previous else { return SquareSet::EMPTY };
                 if node.by_facts {
                     return self.fitting_by_facts(node, played);
                 }
-                self.fitting(node, std::slice::from_ref(&played), context, at, (None, None))
+                let listed = Listed { removed: next.removed, ..Listed::default() };
+                self.fitting(node, std::slice::from_ref(&played), context, at, listed)
             }
             MoveWhen::Legal | MoveWhen::PseudoLegal => {
                 // Only the moves between the squares asked for are listed, into the thread's
@@ -1175,7 +1165,7 @@ impl<const W: usize> Program<W> {
                 let mut legal = MOVE_LISTS.with(|lists| lists.borrow_mut().pop()).unwrap_or_default();
                 legal.clear();
                 frame.position.moves_within(node.when == MoveWhen::PseudoLegal, from, to, &mut legal);
-                let value = self.fitting(node, &legal, context, at, (from, to));
+                let value = self.fitting(node, &legal, context, at, Listed { from, to, removed: SquareSet::EMPTY });
                 MOVE_LISTS.with(|lists| lists.borrow_mut().push(legal));
                 value
             }
@@ -1184,38 +1174,54 @@ impl<const W: usize> Program<W> {
 
     /// The from-squares (with `to`, the to-squares) of the moves, made in the position
     /// `reference`, that fit the filter; `listed` holds its from and to sets where they are
-    /// already known.
+    /// already known, and the squares of the pieces the move removed besides its capture
+    /// (which count as captured).
     fn fitting<P: RulesView<W>>(
         &self,
         node: &MoveNode<W>,
         moves: &[MoveFacts],
         context: &Context<'_, P, W>,
         reference: usize,
-        listed: (Option<SquareSet<W>>, Option<SquareSet<W>>),
+        listed: Listed<W>,
     ) -> SquareSet<W> {
         // The sets are worked out when a move first needs them (most moves fail sooner), and
         // kept, in these slots.
         const FROM: usize = 0;
         const TO: usize = 1;
         const CAPTURE: usize = 2;
-        let mut sets = [listed.0, listed.1, None];
-        let mut within = |slot: usize, set: &Option<SetNode<W>>, square: Option<Square>| {
-            let Some(set) = set else { return true };
-            let Some(square) = square else { return false };
-            let squares = *sets[slot].get_or_insert_with(|| match set {
+        let mut sets = [listed.from, listed.to, None];
+        let mut squares_of = |slot: usize, set: &SetNode<W>| {
+            *sets[slot].get_or_insert_with(|| match set {
                 SetNode::Squares { squares, .. } => *squares,
                 set => self.squares(set, context, reference),
-            });
-            squares.contains(square)
+            })
         };
         let mut value = SquareSet::EMPTY;
         for &m in moves {
-            let fits = node.fits_kind(m)
-                && within(TO, &node.to, Some(m.to()))
-                && within(FROM, &node.from, m.from())
-                && within(CAPTURE, &node.capture, m.capture());
-            if fits {
-                value = value.with(node.square_of(m));
+            let mut within = |slot: usize, set: &Option<SetNode<W>>, square: Option<Square>| match (set, square) {
+                (None, _) => true,
+                (Some(_), None) => false,
+                (Some(set), Some(square)) => squares_of(slot, set).contains(square),
+            };
+            let fits = node.fits_kind(m) && within(TO, &node.to, Some(m.to())) && within(FROM, &node.from, m.from());
+            if !fits {
+                continue;
+            }
+            let captured = match &node.capture {
+                None => SquareSet::EMPTY,
+                Some(_) if m.capture().is_none() => continue,
+                // Every piece the move removed counts as captured.
+                Some(set) => {
+                    let captured = listed.removed.with(m.capture().expect("a capture")) & squares_of(CAPTURE, set);
+                    if captured.is_empty() {
+                        continue;
+                    }
+                    captured
+                }
+            };
+            value = value.with(node.square_of(m));
+            if node.value == MoveSquare::Capture {
+                value |= captured;
             }
         }
         value
@@ -1288,6 +1294,15 @@ impl RayLines {
 
 /// The eight directions of a line.
 const RAY_STEPS: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+/// What [`Program::fitting`] knows before it looks at the moves: the from and to sets where
+/// they are known, and the squares of the pieces the move removed besides its capture.
+#[derive(Clone, Copy, Default)]
+struct Listed<const W: usize> {
+    from: Option<SquareSet<W>>,
+    to: Option<SquareSet<W>>,
+    removed: SquareSet<W>,
+}
 
 thread_local! {
     /// Lists of moves kept for [`Program::moves`], so that listing the legal moves of each
@@ -1406,8 +1421,7 @@ impl<const W: usize> MoveNode<W> {
         }) && (!self.en_passant || m.is_en_passant())
             && self.castle.is_none_or(|wing| m.castle().is_some() && wing.is_none_or(|wing| m.castle() == Some(wing)))
             && (!self.drop || m.is_drop())
-            && (!self.rotate || m.rotation().is_some())
-            && (!self.swap || m.is_swap())
+            && m.actions() & self.actions == self.actions
     }
 
     /// The square a fitting move gives: where it lands when the filter names that, else where

@@ -469,6 +469,9 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
             },
             NumberNode::Sorted(value) => NumberNode::Sorted(boxed(&**value, mapper)?),
             NumberNode::At(position, number) => NumberNode::At(boxed(&**position, mapper)?, boxed(&**number, mapper)?),
+            NumberNode::Counter { counter, side } => {
+                NumberNode::Counter { counter: *counter, side: mapper.color(*side) }
+            }
             // A variable's value is what it was given, mapped or not where it was given.
             NumberNode::Constant(_)
             | NumberNode::Ply
@@ -545,7 +548,7 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
             SetNode::Loop(node) => SetNode::Loop(boxed(&**node, mapper)?),
             SetNode::At(position, set) => SetNode::At(boxed(&**position, mapper)?, boxed(&**set, mapper)?),
             SetNode::Block(block) => SetNode::Block(boxed(&**block, mapper)?),
-            SetNode::Variable(_) | SetNode::Unmapped(_) | SetNode::Laser(_) => self.clone(),
+            SetNode::Variable(_) | SetNode::Unmapped(_) | SetNode::Rules(_) => self.clone(),
             SetNode::Dash(node) => SetNode::Dash(boxed(&**node, mapper)?),
         })
     }

@@ -134,6 +134,7 @@ impl<const W: usize> Walk<W> for NumberNode<W> {
             | NumberNode::SideToMove
             | NumberNode::Game(_)
             | NumberNode::Variable(_)
+            | NumberNode::Counter { .. }
             | NumberNode::GameNumber
             | NumberNode::SortRecorded => {}
         }
@@ -175,7 +176,7 @@ impl<const W: usize> Walk<W> for SetNode<W> {
             SetNode::Block(block) => block.each_filter(visit),
             SetNode::Unmapped(set) => set.each_filter(visit),
             SetNode::Dash(node) => node.each_filter(visit),
-            SetNode::Squares { .. } | SetNode::Pieces { .. } | SetNode::Variable(_) | SetNode::Laser(_) => {}
+            SetNode::Squares { .. } | SetNode::Pieces { .. } | SetNode::Variable(_) | SetNode::Rules(_) => {}
         }
     }
 }

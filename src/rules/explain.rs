@@ -171,7 +171,7 @@ mod tests {
 
     #[test]
     fn a_laser_position_is_played_on_drawn_with_its_beams_and_tested() {
-        let explained = explain("Laser Chess", "beam next & j8", &["j4j3"]).unwrap();
+        let explained = explain("Laser Chess", "nextbeam & j8", &["j4j3"]).unwrap();
         assert!(explained.written.as_deref().is_some_and(|written| written.ends_with(" b")));
         assert!(explained.drawing.starts_with("Blue's laser on j1 fired last: "), "{}", explained.drawing);
         assert!(explained.drawing.contains("\nRed's laser on a8 fires next: "), "{}", explained.drawing);

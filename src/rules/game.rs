@@ -4,7 +4,7 @@
 use std::fmt;
 
 use crate::notation::{MoveError, MoveErrorKind, MoveNotation, MoveReader};
-use crate::position::{MoveFacts, Position, PositionError, RulesView};
+use crate::position::{MoveEffects, MoveFacts, Position, PositionError, RulesView};
 use crate::variant::Variant;
 
 /// The formats of other programs' game records that a family may write its games in.
@@ -81,6 +81,14 @@ pub trait GameRules<const W: usize>: RulesView<W> + Clone + Send + Sync + 'stati
 
     /// What queries see of `played`, the move that reached this position.
     fn facts(&self, played: Self::Played) -> Option<MoveFacts>;
+
+    /// What `played`, the move that reached this position, did besides what its facts hold
+    /// (pieces removed besides its capture, another piece moved); nothing by default.
+    #[inline(always)]
+    fn effects(&self, played: Self::Played) -> MoveEffects<W> {
+        let _ = played;
+        MoveEffects::NONE
+    }
 
     /// What the rules did that the record of `played` (reaching this position) does not say,
     /// in words: a warning, the move stands.

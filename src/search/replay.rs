@@ -15,7 +15,7 @@ use std::sync::{Mutex, PoisonError};
 use crate::board::{Square, SquareSet};
 use crate::notation::pgn::{Damage, GameSpan, Lexer, Visitor, decode_text, tag_text};
 use crate::notation::{Container, MoveError, MoveErrorKind, MoveReader, MovetextReader, NativeFormat};
-use crate::position::{MoveFacts, PositionView, RulesView};
+use crate::position::{MoveEffects, MoveFacts, PositionView, RulesView};
 use crate::query::{Context, Frame, GameFacts, Identities, LineCache, Needs, Persistent, Program, State, TagSource};
 use crate::rules::registry::{RuleSetKey, Typed, WithRules, rule_set, with_rules};
 use crate::rules::{GameRules, formats};
@@ -445,8 +445,8 @@ const TRIM_SLACK: usize = 14;
 /// The positions of one line (the main line or a variation) that are kept: all of them when the
 /// query looks ahead, else (at least) the last one or two.
 #[derive(Clone)]
-struct Line<R> {
-    frames: Vec<Frame<R>>,
+struct Line<R, const W: usize> {
+    frames: Vec<Frame<R, W>>,
     /// Where the marking comment of each frame goes.
     offsets: Vec<usize>,
     /// The identities of the pieces of each frame, when the query follows pieces; else empty.
@@ -458,10 +458,10 @@ struct Line<R> {
     mainline: bool,
 }
 
-impl<R: Clone> Line<R> {
+impl<R: Clone, const W: usize> Line<R, W> {
     /// What a test of the line's positions sees: `complete` when the line ends with its last
     /// frame, `lines` to keep the answers of `line` filters over all its positions.
-    fn context<'c, const W: usize>(
+    fn context<'c>(
         &'c self,
         game: &'c GameFacts,
         state: &'c State<W>,
@@ -471,7 +471,7 @@ impl<R: Clone> Line<R> {
         Context { frames: &self.frames, pieces: &self.pieces, complete, game, lines, state }
     }
 
-    fn current(&self) -> &Frame<R> {
+    fn current(&self) -> &Frame<R, W> {
         self.frames.last().expect("a line has a position")
     }
 
@@ -503,7 +503,7 @@ impl<R: Clone> Line<R> {
     }
 
     /// A variation of this line that replaces its last move: it holds the positions before it.
-    fn variation(&self) -> Line<R> {
+    fn variation(&self) -> Line<R, W> {
         let branch = self.frames.len() - 1;
         Line {
             frames: self.frames[..branch].to_vec(),
@@ -528,7 +528,7 @@ impl<R: Clone> Line<R> {
     /// Whether the position `at` may have no legal move: it is the last, or the move after it
     /// moved no piece (a null move; or a castling whose king and rook swapped squares, which
     /// is tested for nothing).
-    fn may_end_at<const W: usize>(&self, at: usize) -> bool
+    fn may_end_at(&self, at: usize) -> bool
     where
         R: PositionView<W>,
     {
@@ -617,10 +617,10 @@ struct Replayer<'a, 'o, R: GameRules<W>, const W: usize> {
     state: Option<(&'o Program<W>, State<W>)>,
     /// What the games before left in the persistent variables, not yet taken up.
     inherited: Option<Carry>,
-    line: Option<Line<R>>,
-    outer: Vec<Line<R>>,
+    line: Option<Line<R, W>>,
+    outer: Vec<Line<R, W>>,
     /// The lists of the last game's main line, emptied, for the next game's.
-    spare: Option<Line<R>>,
+    spare: Option<Line<R, W>>,
     /// The moves of the game's main line, as played.
     played: Vec<R::Played>,
     /// What the game's record leaves out that the rules did.
@@ -728,10 +728,12 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
                 }
                 if needs_facts {
                     let facts = frame.position.facts(played);
+                    let effects = frame.position.effects(played);
                     if let (Some(facts), Some(pieces)) = (&facts, line.pieces.last_mut()) {
-                        follow(pieces, *facts, PositionView::occupied(&frame.position));
+                        follow(pieces, *facts, &effects, PositionView::occupied(&frame.position));
                     }
                     frame.previous = facts;
+                    frame.removed = effects.removed;
                 }
                 if let Some(text) = frame.position.warning(&played) {
                     let token = excerpt(&decode_text(token), TOKEN_CHARS);
@@ -897,7 +899,7 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
 
     /// Tests the positions of a line that has ended, when the query looks ahead; its last
     /// position, when only the ends of lines can match.
-    fn close_line(&mut self, line: &Line<R>, complete: bool) {
+    fn close_line(&mut self, line: &Line<R, W>, complete: bool) {
         if self.needs.terminal
             && !self.needs.lookahead
             && let Some(program) = self.program
@@ -978,17 +980,26 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
 
 /// Follows the pieces of `pieces` through a move, after which the board is occupied on
 /// `occupied`.
-fn follow<const W: usize>(pieces: &mut Identities, facts: MoveFacts, occupied: SquareSet<W>) {
+fn follow<const W: usize>(pieces: &mut Identities, facts: MoveFacts, effects: &MoveEffects<W>, occupied: SquareSet<W>) {
     let occupied = |index: usize| u16::try_from(index).is_ok_and(|index| occupied.contains(Square::from_index(index)));
-    match facts.from() {
-        Some(from) if facts.is_swap() => {
+    match (facts.from(), effects.displaced) {
+        (Some(from), Some(displaced)) if displaced == (facts.to(), from) => {
+            // Two pieces changed places (a Laser Chess swap).
             pieces.swap(from, facts.to());
             if let Some(removed) = facts.capture() {
                 // The piece a beam removed after the swap.
                 pieces.play(Some(removed), removed, None, false, occupied);
             }
         }
-        _ => pieces.play(facts.from(), facts.to(), facts.capture(), facts.castle().is_some(), occupied),
+        _ => {
+            pieces.play(facts.from(), facts.to(), facts.capture(), facts.castle().is_some(), occupied);
+            if let Some((from, to)) = effects.displaced {
+                pieces.play(Some(from), to, None, false, occupied);
+            }
+        }
+    }
+    for removed in effects.removed.iter() {
+        pieces.play(Some(removed), removed, None, false, occupied);
     }
 }
 

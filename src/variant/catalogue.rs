@@ -11,11 +11,13 @@
 //! without a code in moves, is `P`.
 
 use super::pieces::{PieceType, Role};
+use super::vocabulary::{Counter, CounterFen, FamilyWord, Vocabulary, WordMeaning};
 use super::{
     BackhandRule, Capabilities, CastlingRule, CroatianSetup, Family, Initial, Kings, LaserSetup, Notation,
     PositionFormat, RuleSetId, Variant,
 };
 use crate::board::Geometry;
+use crate::variant::Color;
 
 /// What the classical rules have: cqlq plays them.
 const CLASSICAL_RULES: Capabilities = Capabilities {
@@ -28,6 +30,9 @@ const CLASSICAL_RULES: Capabilities = Capabilities {
     en_passant: true,
     pawn_tags: false,
     kings: Kings::OneEach,
+    stalemate_without_check: false,
+    removals: false,
+    vocabulary: Vocabulary::NONE,
 };
 
 /// What Croatian Chess has: check, and tags on its pawns (their en passant is a tag too).
@@ -41,6 +46,9 @@ const CROATIAN_RULES: Capabilities = Capabilities {
     en_passant: false,
     pawn_tags: true,
     kings: Kings::OneEach,
+    stalemate_without_check: false,
+    removals: false,
+    vocabulary: Vocabulary::NONE,
 };
 
 /// What Laser Chess has: lasers and oriented pieces, no check.
@@ -54,7 +62,47 @@ const LASER_RULES: Capabilities = Capabilities {
     en_passant: false,
     pawn_tags: false,
     kings: Kings::AtMostOne,
+    stalemate_without_check: false,
+    removals: false,
+    vocabulary: Vocabulary { words: &LASER_WORDS, counters: &[], actions: &[laser::ROTATE_ACTION, laser::SWAP_ACTION] },
 };
+
+/// The names the Laser Chess rules answer to: the sets their words ask for, and the actions of
+/// their moves.
+pub mod laser {
+    /// `beam`: the squares the last shot passed through.
+    pub const BEAM: u8 = 0;
+    /// `nextbeam`: the squares the side to move's laser would pass through if it fired now.
+    pub const NEXT_BEAM: u8 = 1;
+    /// `hit`: the square of the piece the last shot removed.
+    pub const HIT: u8 = 2;
+    /// A piece turning on its square.
+    pub const ROTATE_ACTION: &str = "rotate";
+    /// A Switch changing places with another piece.
+    pub const SWAP_ACTION: &str = "swap";
+    /// The index of [`ROTATE_ACTION`] among the actions.
+    pub const ROTATE: u8 = 0;
+    /// The index of [`SWAP_ACTION`] among the actions.
+    pub const SWAP: u8 = 1;
+}
+
+const LASER_WORDS: [FamilyWord; 3] = [
+    FamilyWord {
+        name: "beam",
+        meaning: WordMeaning::RulesSet(laser::BEAM),
+        about: "the squares the last shot passed through",
+    },
+    FamilyWord {
+        name: "nextbeam",
+        meaning: WordMeaning::RulesSet(laser::NEXT_BEAM),
+        about: "the squares the side to move's laser would pass through if it fired now",
+    },
+    FamilyWord {
+        name: "hit",
+        meaning: WordMeaning::RulesSet(laser::HIT),
+        about: "the square of the piece the last shot removed",
+    },
+];
 
 /// What Chess Evolved Online has: tiers, no check.
 const EVOLVED_RULES: Capabilities = Capabilities {
@@ -67,22 +115,61 @@ const EVOLVED_RULES: Capabilities = Capabilities {
     en_passant: false,
     pawn_tags: false,
     kings: Kings::OneEach,
+    stalemate_without_check: false,
+    removals: false,
+    vocabulary: Vocabulary::NONE,
 };
 
 /// What Atomic has: check (never by a king touching the other), and a king gone at the end.
-const ATOMIC_RULES: Capabilities = Capabilities { kings: Kings::AtMostOne, ..CLASSICAL_RULES };
+const ATOMIC_RULES: Capabilities = Capabilities { kings: Kings::AtMostOne, removals: true, ..CLASSICAL_RULES };
 
 /// What Antichess has: no check, and kings like any other piece.
 const ANTICHESS_RULES: Capabilities = Capabilities {
     check: false,
     instead_of_check: Some("a king is a piece like any other, and may be taken"),
     kings: Kings::Any,
+    stalemate_without_check: true,
     ..CLASSICAL_RULES
 };
 
 /// What Horde has: a White side of pawns, some on the first rank, and no White king.
 const HORDE_RULES: Capabilities =
     Capabilities { kings: Kings::AtMostOne, pawns_off_back_ranks: false, ..CLASSICAL_RULES };
+
+/// What King of the Hill has: the hill, where a king wins.
+const KING_OF_THE_HILL_RULES: Capabilities = Capabilities {
+    vocabulary: Vocabulary {
+        words: &[FamilyWord {
+            name: "hill",
+            meaning: WordMeaning::Squares(&["d4", "e4", "d5", "e5"]),
+            about: "the four centre squares, where a king wins",
+        }],
+        counters: &[],
+        actions: &[],
+    },
+    ..CLASSICAL_RULES
+};
+
+/// What Three-check has: the checks each side has given, the third of which wins.
+const THREE_CHECK_RULES: Capabilities = Capabilities {
+    vocabulary: Vocabulary {
+        words: &[
+            FamilyWord {
+                name: "whitechecks",
+                meaning: WordMeaning::Counter { counter: 0, side: Color::White },
+                about: "the checks White has given",
+            },
+            FamilyWord {
+                name: "blackchecks",
+                meaning: WordMeaning::Counter { counter: 0, side: Color::Black },
+                about: "the checks Black has given",
+            },
+        ],
+        counters: &[Counter { name: "checks given", start: 0, fen: CounterFen::LeftOf { limit: 3 } }],
+        actions: &[],
+    },
+    ..CLASSICAL_RULES
+};
 
 /// A variant of lichess, on the classical board with the classical pieces.
 const fn lichess(
@@ -528,7 +615,7 @@ pub(super) static CATALOGUE: [Variant; 23] = [
         HORDE_RULES,
         "rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1",
     ),
-    lichess("King of the Hill", &["KOTH"], RuleSetId::KingOfTheHill, CLASSICAL_RULES, STANDARD_FEN),
+    lichess("King of the Hill", &["KOTH"], RuleSetId::KingOfTheHill, KING_OF_THE_HILL_RULES, STANDARD_FEN),
     lichess(
         "Racing Kings",
         &["Racing", "Racing Kings Chess"],
@@ -536,7 +623,7 @@ pub(super) static CATALOGUE: [Variant; 23] = [
         CLASSICAL_RULES,
         "8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1",
     ),
-    lichess("Three-check", &["3check", "Three Check Chess"], RuleSetId::ThreeCheck, CLASSICAL_RULES, STANDARD_FEN),
+    lichess("Three-check", &["3check", "Three Check Chess"], RuleSetId::ThreeCheck, THREE_CHECK_RULES, STANDARD_FEN),
 ];
 
 #[cfg(test)]

@@ -17,10 +17,13 @@
 
 mod catalogue;
 mod pieces;
+pub mod vocabulary;
 
 use std::fmt;
 
+pub use catalogue::laser;
 pub use pieces::{Color, Kind, KindSet, MAX_KINDS, Piece, PieceType, Role};
+pub use vocabulary::{FamilyWord, Vocabulary, WordMeaning};
 
 use crate::board::{Geometry, Width};
 
@@ -86,6 +89,14 @@ pub struct Capabilities {
     pub pawn_tags: bool,
     /// How many kings a side has.
     pub kings: Kings,
+    /// A side to move without a legal move is a position of its own even though the variant
+    /// has no check (Antichess's stalemate, which wins): `stalemate` asks for it.
+    pub stalemate_without_check: bool,
+    /// A move may remove pieces besides the one it captures (Atomic's explosions), which
+    /// `move ... capture S` counts as captured too.
+    pub removals: bool,
+    /// The words, counters and move actions the variant adds to the language.
+    pub vocabulary: Vocabulary,
 }
 
 /// How many kings a side of a variant has.
@@ -244,6 +255,12 @@ impl Variant {
     #[must_use]
     pub fn all() -> &'static [Variant] {
         &catalogue::CATALOGUE
+    }
+
+    /// The words, counters and move actions the variant adds to the query language.
+    #[must_use]
+    pub const fn vocabulary(&self) -> &Vocabulary {
+        &self.capabilities.vocabulary
     }
 
     /// Standard chess.

@@ -241,7 +241,7 @@ fn explain_json() {
 fn explain_draws_the_lasers_beams() {
     // The worked example of laser.md: from Ace, Blue's beam goes j1-j4, left to h4, up to h5,
     // right to j5 and up off the board.
-    let output = cqlq(&["explain", "-c", "beam next & j8", "--variant", "Laser Chess"], "");
+    let output = cqlq(&["explain", "-c", "nextbeam & j8", "--variant", "Laser Chess"], "");
     let text = stdout(&output);
     let start = "\
 Blue's laser on j1 fires next: it leaves the board after j8, removing nothing

@@ -1116,12 +1116,18 @@ fn filters_that_need_check() {
         let query = query.replace("KK", "L");
         assert!(Query::parse(&query).unwrap().compile(common::variant("Laser Chess")).is_ok(), "{query}");
     }
-    // The words about lasers are Laser Chess's.
-    for (query, width) in [("beam", 4), ("beam next", 9), ("hit", 3), ("move previous rotate", 20)] {
+    // The words about lasers are Laser Chess's vocabulary.
+    for (query, width) in [("beam", 4), ("nextbeam", 8), ("hit", 3)] {
         assert!(Query::parse(query).unwrap().compile(common::variant("Laser Chess")).is_ok(), "{query}");
-        let word = if query.starts_with("move") { "move rotate" } else { query };
-        let message = format!("'{word}' is about the lasers of Laser Chess, and Standard has none");
+        let message = format!("'{query}' is a word of Laser Chess, and Standard has no such word");
         assert_eq!(error(query, "Standard"), shown(&message, query, 1, 1, width), "{query}");
+    }
+    for action in ["rotate", "swap"] {
+        let query = format!("move previous {action}");
+        assert!(Query::parse(&query).unwrap().compile(common::variant("Laser Chess")).is_ok(), "{query}");
+        let message =
+            format!("'move {action}' is an action of the moves of Laser Chess, and Standard has no such action");
+        assert_eq!(error(&query, "Standard"), shown(&message, &query, 1, 15, action.len()), "{query}");
     }
     // Croatian Chess has check, but cqlq does not play it yet.
     let query = "pin from R";
@@ -1361,4 +1367,64 @@ fn check_mate_and_stalemate_take_each_variants_meaning() {
     for word in ["check", "mate"] {
         assert!(Query::parse(word).unwrap().compile(antichess).is_err(), "{word}");
     }
+}
+
+/// A variant's own words come from its vocabulary: the hill of King of the Hill, the checks of
+/// Three-check (from the FEN's counters and from the game), an Atomic explosion's squares as
+/// the last move's captures, and Antichess's stalemate.
+#[test]
+fn each_variant_brings_its_own_words() {
+    // The hill is d4, e4, d5 and e5, wherever a transform would move other squares.
+    assert_eq!(set_of("hill", "King of the Hill", START), names("d4 e4 d5 e5"));
+    assert_eq!(set_of("shift hill", "King of the Hill", START), names("d4 e4 d5 e5"));
+    assert!(matches("k & hill", "King of the Hill", "8/8/8/8/3k4/8/8/4K3 w - - 0 1"));
+    let error = Query::parse("k & hill").unwrap().compile(common::variant("Standard")).unwrap_err().to_string();
+    assert!(error.contains("'hill' is a word of King of the Hill, and Standard has no such word"), "{error}");
+
+    // The checks given: what is left of three in the FEN (`1+3`), White's and Black's.
+    let checked = "r1bqkbnr/pppp1Bpp/2n5/4p3/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1+3 0 3";
+    assert_eq!(number("whitechecks", "Three-check", checked), Some(2));
+    assert_eq!(number("blackchecks", "Three-check", checked), Some(0));
+    assert!(matches("flipcolor {blackchecks == 2}", "Three-check", checked));
+    assert!(!matches("blackchecks == 2", "Three-check", checked));
+    // The counts after the clocks (`+2+0`) say the same.
+    let counted = "r1bqkbnr/pppp1Bpp/2n5/4p3/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 0 3 +2+0";
+    assert_eq!(number("whitechecks", "Three-check", counted), Some(2));
+    // In a game, each check counts: the third ends it.
+    let game = "[Variant \"Three-check\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Bxf7+ Kxf7 4. Qh5+ g6 5. Qxe5 Nf6 \
+                6. Qf4 d6 7. Qxf6+ *\n";
+    assert_eq!(found("whitechecks == 1", game), vec![(1, vec![5, 6])]);
+    assert_eq!(found("whitechecks == 3 and blackchecks == 0", game), vec![(1, vec![13])]);
+
+    // Atomic: the knight takes on d7, and the blast takes the queen, bishop and king beside it.
+    let game = "[Variant \"Atomic\"]\n\n1. Nf3 d5 2. Ne5 Nd7 3. Nxd7 1-0\n";
+    assert_eq!(found("move previous capture q", game), vec![(1, vec![5])]);
+    assert_eq!(found("move previous capture k", game), vec![(1, vec![5])]);
+    assert_eq!(found("move previous capture n", game), vec![(1, vec![5])]);
+    assert_eq!(found("move previous capture p", game), Vec::new());
+    assert_eq!(number("#(move previous capture [a-h8])", "Atomic", START), Some(0));
+    let squares = "[Variant \"Atomic\"]\n\n1. Nf3 d5 2. Ne5 Nd7 3. Nxd7 { the blast } 1-0\n";
+    assert_eq!(found("(move previous capture .) == [c8,d8,e8,d7]", squares), vec![(1, vec![5])]);
+    // Where a move removes only what it captures, the value is the capture square alone.
+    let plain = "[Variant \"Standard\"]\n\n1. Nf3 d5 2. Ne5 Nd7 3. Nxd7 *\n";
+    assert_eq!(found("(move previous capture .) == d7", plain), vec![(1, vec![5])]);
+
+    // Antichess: a side with pieces but no legal move is stalemated (and wins); one without a
+    // piece has won already.
+    assert!(matches("stalemate", "Antichess", "8/8/8/p7/P7/8/8/K7 b - - 0 1"));
+    assert!(!matches("stalemate", "Antichess", "8/8/8/8/8/8/8/K7 b - - 0 1"));
+    assert!(!matches("stalemate", "Antichess", START));
+}
+
+/// A word after `move` that no variant's moves do is the filter after the move, as CQL 6.2
+/// reads it; an action is one only where no variable has its name.
+#[test]
+fn words_after_move_are_actions_or_the_next_filter() {
+    let game = "[Variant \"Standard\"]\n\n1. e4 e5 2. Nf3 *\n";
+    assert_eq!(found("x = 1 move legal x", game), found("x = 1 move legal", game));
+    assert_eq!(found("x = 0 move legal x > 0", game), Vec::new());
+    assert_eq!(found("x = 2 move previous from N\nx > 1", game), vec![(1, vec![3])]);
+    assert!(Query::parse("move legal swap").unwrap().compile(common::variant("Laser Chess")).is_ok());
+    // A variable named like an action stays a variable.
+    assert!(Query::parse("swap = 1 move legal swap").unwrap().compile(common::variant("Standard")).is_ok());
 }

@@ -174,7 +174,7 @@ fn wrong_turns_are_reported_at_their_ply_and_spare_the_games_around() {
 /// legal swaps) answers as it did in the game.
 #[test]
 fn written_positions_read_back_and_match_as_in_their_games() {
-    let query = "cql(variant \"Laser Chess\") beam next & [KSDB] or L attacks [ksdb] or move legal swap capture .";
+    let query = "cql(variant \"Laser Chess\") nextbeam & [KSDB] or L attacks [ksdb] or move legal swap capture .";
     let mut random = Random(0x9e6c_63d0_676a_9a99);
     let mut text = String::new();
     for (name, start) in setups() {
@@ -208,15 +208,15 @@ fn transforms_move_the_squares_of_laser_queries_on_the_10x8_board() {
     let position = read_position(ace, Some(laser)).unwrap();
     let matches = |query: &str| Query::parse(query).unwrap().compile(laser).unwrap().matches(&position);
     // Blue's beam from Ace: j2-j4, i4, h4, h5, i5, j5-j8 (laser.md's worked example).
-    assert!(matches("beam next & j8") && !matches("beam next & a8") && !matches("beam next & a1"));
+    assert!(matches("nextbeam & j8") && !matches("nextbeam & a8") && !matches("nextbeam & a1"));
     // `flipvertical` mirrors the files a-j, `fliphorizontal` the ranks 1-8, as in CQL 6.2; the
     // transforms move the query's squares, not the beam.
-    assert!(matches("flipvertical {beam next & a8}"));
-    assert!(matches("fliphorizontal {beam next & j1}"));
-    assert!(!matches("fliphorizontal {beam next & a8}"));
-    assert!(matches("shifthorizontal {beam next & a6}"));
+    assert!(matches("flipvertical {nextbeam & a8}"));
+    assert!(matches("fliphorizontal {nextbeam & j1}"));
+    assert!(!matches("fliphorizontal {nextbeam & a8}"));
+    assert!(matches("shifthorizontal {nextbeam & a6}"));
     // The beam crosses 11 squares: as many copies of a lone square lie on it.
-    assert!(matches("(shift count {beam next & a2}) == 11"));
+    assert!(matches("(shift count {nextbeam & a2}) == 11"));
     // Blue's Deflector on c4 faces one quarter turn: seen from h4 mirrored, from c5 flipped,
     // and as Red's on c5 with the colours flipped.
     assert!(matches("B+c4") && matches("flipvertical B+h4") && matches("fliphorizontal B+c5"));

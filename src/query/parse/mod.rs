@@ -29,6 +29,7 @@ use super::ast::{
 use super::check::{Type, type_of};
 use super::diagnostic::{Diagnostic, ending, quoted};
 use super::suggest;
+use crate::variant::vocabulary;
 
 #[derive(Parser)]
 #[grammar = "query/grammar.pest"]
@@ -143,10 +144,37 @@ fn is_transform_word(word: &str) -> bool {
 }
 
 /// [`parse`], on the calling thread's stack.
+///
+/// A word after `move`'s parameters may be an action of some variant's moves (`move previous
+/// rotate`) or the filter after the move (`move legal x`, as CQL 6.2 reads it). It is read as
+/// an action first; where the builder finds it is not one, the query is read again with a
+/// `stop` in the space before it, until every such word is settled.
 fn parse_on_this_thread(source: &str) -> (QueryAst, Vec<Diagnostic>) {
+    let mut stops = Vec::new();
+    loop {
+        let (ast, diagnostics, strays) = parse_with_stops(source, &stops);
+        let new: Vec<usize> = strays.into_iter().filter(|at| !stops.contains(at)).collect();
+        if new.is_empty() {
+            return (ast, diagnostics);
+        }
+        stops.extend(new);
+    }
+}
+
+/// Parses a query with a `stop` before each word at `stops` (which must follow a space).
+/// Returns the tree, the mistakes found, and where words after `move` were found that are no
+/// action of any variant.
+fn parse_with_stops(source: &str, stops: &[usize]) -> (QueryAst, Vec<Diagnostic>, Vec<usize>) {
     let (balanced, diagnostics) = balance(source);
+    let mut marked = balanced.clone().into_bytes();
+    for &at in stops {
+        if let Some(space) = at.checked_sub(1).and_then(|space| marked.get_mut(space)) {
+            *space = STOP;
+        }
+    }
+    let marked = String::from_utf8(marked).unwrap_or_else(|_| balanced.clone());
     let mut builder = Builder {
-        source: balanced.clone(),
+        source: balanced,
         diagnostics,
         functions: HashMap::new(),
         aliases: Vec::new(),
@@ -156,13 +184,14 @@ fn parse_on_this_thread(source: &str) -> (QueryAst, Vec<Diagnostic>) {
         reported_until: 0,
         too_deep: false,
         nested: 0,
+        strays: Vec::new(),
     };
     let mut ast = QueryAst { header: None, body: Vec::new() };
-    let mut pairs = match parse_rule(Rule::query, &balanced) {
+    let mut pairs = match parse_rule(Rule::query, &marked) {
         Ok(pairs) => pairs,
         Err(error) => {
-            builder.diagnostics.push(describe_error(&error, &balanced, 0));
-            return (ast, builder.diagnostics);
+            builder.diagnostics.push(describe_error(&error, &builder.source, 0));
+            return (ast, builder.diagnostics, Vec::new());
         }
     };
     let query = pairs.next().expect("grammar: a query");
@@ -175,7 +204,24 @@ fn parse_on_this_thread(source: &str) -> (QueryAst, Vec<Diagnostic>) {
         builder.too_deep = false;
     }
     ast.body = items.filters;
-    (ast, builder.diagnostics)
+    (ast, builder.diagnostics, builder.strays)
+}
+
+/// The byte the grammar's `stop` is.
+const STOP: u8 = 1;
+
+/// Whether a `stop` may take the place of the byte before `at`: a space or tab, or the end of
+/// a line that no `//` comment runs to.
+fn stop_fits(source: &str, at: usize) -> bool {
+    let Some(before) = at.checked_sub(1) else { return false };
+    match source.as_bytes()[before] {
+        b' ' | b'\t' => true,
+        b'\n' => {
+            let line_start = source[..before].rfind('\n').map_or(0, |newline| newline + 1);
+            !source[line_start..before].contains("//")
+        }
+        _ => false,
+    }
 }
 
 /// Where a pair is, without the spaces a rule may end with (`pin ` before a filter that is not
@@ -309,6 +355,9 @@ struct Builder {
     too_deep: bool,
     /// How many filters hold the one being built (arguments, constituents, brackets).
     nested: u32,
+    /// Where words after `move` were read as actions that no variant's moves do: the filters
+    /// after the move, to read again as such.
+    strays: Vec<usize>,
 }
 
 /// The filters of a query, a block or parentheses, read one item at a time.
@@ -1210,8 +1259,7 @@ impl Builder {
             en_passant: false,
             castle: None,
             drop: false,
-            rotate: false,
-            swap: false,
+            actions: Vec::new(),
             value: MoveSquare::From,
         };
         let mut depth = 0;
@@ -1238,12 +1286,26 @@ impl Builder {
                 Rule::move_flag => match part.as_str().to_ascii_lowercase().as_str() {
                     "enpassant" => filter.en_passant = true,
                     "drop" => filter.drop = true,
-                    "rotate" => filter.rotate = true,
-                    "swap" => filter.swap = true,
                     "castle" => filter.castle = Some(Castle::Any),
                     "o-o" => filter.castle = Some(Castle::KingSide),
                     _ => filter.castle = Some(Castle::QueenSide),
                 },
+                Rule::move_action => {
+                    let span = span_of(&part);
+                    let name = part.as_str();
+                    if vocabulary::is_action(name) && !self.is_variable(name) {
+                        filter.actions.push((name.to_owned(), span));
+                    } else if stop_fits(&self.source, span.start) {
+                        self.strays.push(span.start);
+                    } else {
+                        let message = format!(
+                            "{} after 'move' is no action of any variant's moves; to test a filter after the \
+                             move, write a space before it",
+                            quoted(name)
+                        );
+                        self.diagnostics.push(Diagnostic::new(span, message));
+                    }
+                }
                 Rule::move_from | Rule::move_to | Rule::move_capture | Rule::move_promote => {
                     let Some((argument, argument_depth)) = self.argument(part) else { continue };
                     depth = depth.max(argument_depth);
@@ -1357,9 +1419,6 @@ fn word(text: &str) -> Word {
         "isolatedpawns" => Word::IsolatedPawns,
         "doubledpawns" => Word::DoubledPawns,
         "connectedpawns" => Word::ConnectedPawns,
-        "hit" => Word::Hit,
-        "beam" => Word::Beam,
-        beam if beam.starts_with("beam") => Word::BeamNext,
         _ => Word::MoveNumber,
     }
 }

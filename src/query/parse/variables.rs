@@ -8,6 +8,7 @@ use super::{Builder, Rule, span_of};
 use crate::query::ast::{AssignOp, BinaryOp, Expr, ExprKind, Lasting, LoopOver, Span, Type};
 use crate::query::check::type_of;
 use crate::query::diagnostic::{Diagnostic, quoted};
+use crate::variant::vocabulary;
 
 impl Builder {
     /// The variable a name stands for: inside a function's body, a parameter stands for what
@@ -26,6 +27,7 @@ impl Builder {
         let name = self.resolve(pair.as_str());
         let ty = match self.variables.get(&name) {
             Some(ty) => *ty,
+            None if vocabulary::word_value(&name).is_some() => return ExprKind::FamilyWord(name),
             None => {
                 let known: Vec<&str> = self.variables.keys().map(String::as_str).collect();
                 let message = super::unknown_word_message(&name, &known);

@@ -6,7 +6,7 @@ use super::layout::{Layout, LayoutError, MAX_SQUARES};
 use crate::board::SquareSet;
 use crate::position::{Mark, MoveFacts, PositionView, RulesView, Setup};
 use crate::rules::laser::LaserMove;
-use crate::variant::{Color, Kind, KindSet, Piece, Variant};
+use crate::variant::{Color, Kind, KindSet, Piece, Variant, laser};
 
 /// A piece as the rules see it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -364,12 +364,13 @@ impl RulesView<2> for LaserBoard {
         moves.extend(turns.into_iter().filter_map(|m| self.facts_on(&mut scratch, m)));
     }
 
-    fn beam(&self, next: bool) -> SquareSet<2> {
-        LaserBoard::set(if next { self.aim(self.turn).path } else { self.last_shot.path })
-    }
-
-    fn hit(&self) -> SquareSet<2> {
-        LaserBoard::set(self.last_shot.hit.map_or(0, |(square, _)| 1u128 << square))
+    fn rules_set(&self, set: u8) -> SquareSet<2> {
+        match set {
+            laser::BEAM => LaserBoard::set(self.last_shot.path),
+            laser::NEXT_BEAM => LaserBoard::set(self.aim(self.turn).path),
+            laser::HIT => LaserBoard::set(self.last_shot.hit.map_or(0, |(square, _)| 1u128 << square)),
+            _ => SquareSet::EMPTY,
+        }
     }
 
     fn move_number(&self) -> u32 {
@@ -396,11 +397,11 @@ impl LaserBoard {
         scratch.unarrange(m);
         let facts = match m {
             LaserMove::Step { from, to } => MoveFacts::new(Some(square(from)), square(to), piece(self.piece_at(from)?)),
-            LaserMove::Rotate { square: at, clockwise } => {
-                MoveFacts::new(Some(square(at)), square(at), piece(self.piece_at(at)?)).rotating(clockwise)
+            LaserMove::Rotate { square: at, .. } => {
+                MoveFacts::new(Some(square(at)), square(at), piece(self.piece_at(at)?)).acting(laser::ROTATE)
             }
             LaserMove::Swap { switch, with } => {
-                MoveFacts::new(Some(square(switch)), square(with), piece(self.piece_at(switch)?)).swapping()
+                MoveFacts::new(Some(square(switch)), square(with), piece(self.piece_at(switch)?)).acting(laser::SWAP)
             }
         };
         Some(match shot.hit {
@@ -547,7 +548,7 @@ mod tests {
         let mut turns = Vec::new();
         board.legal_turns(&mut turns);
         assert_eq!(facts.len(), turns.len());
-        let rotations = facts.iter().filter(|m| m.rotation().is_some()).count();
+        let rotations = facts.iter().filter(|m| m.actions() == 1 << laser::ROTATE).count();
         assert_eq!(rotations, 6);
         // A turn of Blue's King leaves the beam on Red's King.
         let piece = |kind: LaserKind, color| Piece { kind: layout.kinds[kind as usize], color };
@@ -560,7 +561,7 @@ mod tests {
         let deflector = piece(LaserKind::Deflector, Color::White);
         let captures: Vec<&MoveFacts> = others.into_iter().filter(|m| m.captured().is_some()).collect();
         assert_eq!(captures.len(), 1);
-        assert_eq!((captures[0].rotation(), captures[0].captured()), (Some(true), Some(deflector)));
+        assert_eq!((captures[0].actions(), captures[0].captured()), (1 << laser::ROTATE, Some(deflector)));
         assert_eq!(board.move_number(), 1);
     }
 

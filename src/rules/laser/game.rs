@@ -8,10 +8,10 @@ use super::turns::Played;
 use crate::board::Square;
 use crate::notation::laser::setup_notation;
 use crate::notation::{MoveError, MoveErrorKind};
-use crate::position::{MoveFacts, Position};
+use crate::position::{MoveEffects, MoveFacts, Position};
 use crate::rules::GameRules;
 use crate::rules::laser::notation::Turn;
-use crate::variant::{Color, Initial, Piece, Variant};
+use crate::variant::{Color, Initial, Piece, Variant, laser};
 
 impl GameRules<2> for LaserBoard {
     type Played = Played;
@@ -63,14 +63,25 @@ impl GameRules<2> for LaserBoard {
         let piece = |kind, color| Piece { kind: self.layout().kinds[kind as usize], color };
         let facts = MoveFacts::new(Some(square(from)), square(to), piece(mover.kind, mover.color));
         let facts = match played.m {
-            LaserMove::Rotate { clockwise, .. } => facts.rotating(clockwise),
-            LaserMove::Swap { .. } => facts.swapping(),
+            LaserMove::Rotate { .. } => facts.acting(laser::ROTATE),
+            LaserMove::Swap { .. } => facts.acting(laser::SWAP),
             LaserMove::Step { .. } => facts,
         };
         Some(match played.shot.hit {
             Some((hit, removed)) => facts.capturing(square(hit), piece(removed.kind, removed.color)),
             None => facts,
         })
+    }
+
+    fn effects(&self, played: Played) -> MoveEffects<2> {
+        match played.m {
+            // The piece the Switch took the place of went to the Switch's square.
+            LaserMove::Swap { switch, with } => MoveEffects {
+                displaced: Some((Square::from_index(u16::from(with)), Square::from_index(u16::from(switch)))),
+                ..MoveEffects::NONE
+            },
+            LaserMove::Step { .. } | LaserMove::Rotate { .. } => MoveEffects::NONE,
+        }
     }
 
     fn warning(&self, played: &Played) -> Option<String> {

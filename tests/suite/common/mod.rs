@@ -9,7 +9,7 @@ use cqlq::position::RulesView;
 use cqlq::query::{Context, Frame, GameFacts};
 use cqlq::rules::classical::Board;
 use cqlq::search::{Found, Input, Problem, Search, SearchOptions, Sink, Summary};
-use cqlq::variant::Family;
+use cqlq::variant::RuleSetId;
 use cqlq::{AnyPosition, Plan, Query, Variant};
 
 /// The variant with this name.
@@ -52,7 +52,7 @@ pub fn matches(query: &str, variant_name: &str, text: &str) -> bool {
 pub fn number(expr: &str, variant_name: &str, text: &str) -> Option<i64> {
     let plan = plan(&format!("cql(sort \"value\" {expr})"), variant_name);
     match position(variant_name, text) {
-        AnyPosition::W1(position) if plan.variant().family == Family::Classical => {
+        AnyPosition::W1(position) if plan.variant().rule_set == RuleSetId::Classical => {
             value_in(&plan, Board::from_position(&position))
         }
         AnyPosition::W1(position) => value_in::<1, _>(&plan, position),

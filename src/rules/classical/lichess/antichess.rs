@@ -62,6 +62,11 @@ impl RuleSet for Antichess {
         false
     }
 
+    /// A side with pieces but no legal move is stalemated, which wins it the game.
+    fn is_stalemate(&self) -> bool {
+        self.board.side(self.board.turn()) != 0 && self.has_no_move()
+    }
+
     fn variant_outcome(&self) -> Option<Outcome> {
         let us = self.board.turn();
         (self.board.side(us) == 0 || self.has_no_move()).then_some(Outcome::Decisive { winner: us })

@@ -13,6 +13,9 @@ use crate::variant::{Color, Role};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Atomic {
     board: Board,
+    /// The squares whose pieces the last capture's explosion removed, besides the capture
+    /// square.
+    exploded: Bitboard,
 }
 
 impl Atomic {
@@ -32,11 +35,11 @@ impl RuleSet for Atomic {
 
     fn from_fen(text: &str) -> Result<Atomic, ParseFenError> {
         let (board, _) = fen::read(text, true)?;
-        Ok(Atomic { board })
+        Ok(Atomic { board, exploded: 0 })
     }
 
     fn from_board(board: Board) -> Atomic {
-        Atomic { board }
+        Atomic { board, exploded: 0 }
     }
 
     fn board(&self) -> &Board {
@@ -66,6 +69,7 @@ impl RuleSet for Atomic {
 
     fn play(&mut self, m: Move) {
         moves::play_standard(&mut self.board, m);
+        self.exploded = 0;
         let to = match m {
             Move::Normal { capture: Some(_), to, .. } | Move::EnPassant { to, .. } => to,
             _ => return,
@@ -84,6 +88,11 @@ impl RuleSet for Atomic {
         for square in bits(blast) {
             board.take_off(square as u8);
         }
+        self.exploded = blast;
+    }
+
+    fn removed_by_last_move(&self) -> Bitboard {
+        self.exploded
     }
 
     fn has_insufficient_material(&self, color: Color) -> bool {

@@ -5,7 +5,7 @@ use super::san::{play_san, write_san};
 use super::{Antichess, Atomic, Horde, KingOfTheHill, RacingKings, RuleSet, ThreeCheck};
 use crate::board::{Square, SquareSet};
 use crate::notation::{MoveError, MoveErrorKind};
-use crate::position::{Mark, MoveFacts, Position, PositionView, RulesView};
+use crate::position::{Mark, MoveEffects, MoveFacts, Position, PositionView, RulesView};
 use crate::rules::GameRules;
 use crate::rules::classical::{Board, Move, MoveList, kept};
 use crate::variant::{Color, Initial, Kind, KindSet, Piece, Variant};
@@ -55,6 +55,9 @@ macro_rules! lichess_rules {
             }
             fn turn(&self) -> Color {
                 self.board().turn()
+            }
+            fn counter(&self, counter: u8, side: Color) -> i64 {
+                self.counters().get(usize::from(counter)).map_or(0, |sides| i64::from(sides[side.index()]))
             }
         }
 
@@ -108,7 +111,7 @@ macro_rules! lichess_rules {
 
             fn from_position(position: &Position<1>) -> Result<Self, String> {
                 let variant = position.setup().variant;
-                Ok(<$rules>::from_board(Board::from_position(position)).named(variant))
+                Ok(<$rules>::from_board(Board::from_position(position)).with_counters(position.setup().counters).named(variant))
             }
 
             fn play_token(&mut self, token: &[u8], _reason: &mut Option<MoveError>) -> Result<Move, MoveErrorKind> {
@@ -117,6 +120,10 @@ macro_rules! lichess_rules {
 
             fn facts(&self, played: Move) -> Option<MoveFacts> {
                 Board::facts_of(played, self.board().turn().other())
+            }
+
+            fn effects(&self, _played: Move) -> MoveEffects<1> {
+                MoveEffects { removed: SquareSet::from_words([self.removed_by_last_move()]), displaced: None }
             }
 
             fn write_move(&self, played: &Move, after: &Self, goes_on: bool, out: &mut String) -> bool {

@@ -32,7 +32,9 @@ pub use king_of_the_hill::KingOfTheHill;
 pub use racing_kings::RacingKings;
 pub use three_check::ThreeCheck;
 
+use super::attacks::Bitboard;
 use super::board::{Board, Move, MoveList};
+use crate::variant::vocabulary::MAX_COUNTERS;
 use crate::variant::{Color, Variant};
 
 /// How a game ended.
@@ -73,6 +75,25 @@ pub trait RuleSet: Sized + Clone {
     fn named(mut self, variant: &'static Variant) -> Self {
         let board = *self.board();
         *self.board_mut() = board.named(variant);
+        self
+    }
+
+    /// The squares whose pieces the last move removed besides the one it captured (Atomic's
+    /// explosions); none by default.
+    fn removed_by_last_move(&self) -> Bitboard {
+        0
+    }
+
+    /// The counters the variant keeps beside the board (Three-check's checks given), by
+    /// counter as its vocabulary lists them, then by side.
+    fn counters(&self) -> [[u16; 2]; MAX_COUNTERS] {
+        [[0; 2]; MAX_COUNTERS]
+    }
+
+    /// The position with the counters of a setup (as [`RuleSet::counters`] gives them).
+    #[must_use]
+    fn with_counters(self, counters: [[u16; 2]; MAX_COUNTERS]) -> Self {
+        let _ = counters;
         self
     }
 

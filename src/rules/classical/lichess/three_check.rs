@@ -4,6 +4,10 @@ use super::moves;
 use super::{Outcome, ParseFenError, RuleSet, fen, insufficient};
 use crate::rules::classical::{Board, Move};
 use crate::variant::Color;
+use crate::variant::vocabulary::MAX_COUNTERS;
+
+/// The checks that win.
+const CHECKS: u8 = 3;
 
 /// A position of Three-check: standard chess, and a side that gives its third check wins. The
 /// position carries the checks each side has still to give.
@@ -29,11 +33,23 @@ impl RuleSet for ThreeCheck {
 
     fn from_fen(text: &str) -> Result<ThreeCheck, ParseFenError> {
         let (board, remaining) = fen::read(text, true)?;
-        Ok(ThreeCheck { board, remaining: remaining.unwrap_or([3, 3]) })
+        Ok(ThreeCheck { board, remaining: remaining.unwrap_or([CHECKS; 2]) })
     }
 
     fn from_board(board: Board) -> ThreeCheck {
-        ThreeCheck { board, remaining: [3, 3] }
+        ThreeCheck { board, remaining: [CHECKS; 2] }
+    }
+
+    fn counters(&self) -> [[u16; 2]; MAX_COUNTERS] {
+        let given = |color: Color| u16::from(CHECKS - self.remaining[color.index()]);
+        let mut counters = [[0; 2]; MAX_COUNTERS];
+        counters[0] = [given(Color::White), given(Color::Black)];
+        counters
+    }
+
+    fn with_counters(self, counters: [[u16; 2]; MAX_COUNTERS]) -> ThreeCheck {
+        let left = |given: u16| CHECKS.saturating_sub(u8::try_from(given).unwrap_or(u8::MAX));
+        ThreeCheck { remaining: [left(counters[0][0]), left(counters[0][1])], ..self }
     }
 
     fn board(&self) -> &Board {
