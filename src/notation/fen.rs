@@ -272,11 +272,11 @@ fn read_castling<const W: usize>(setup: &mut Setup<W>, text: &str) -> Result<(),
             _ => return Err(ParseFenError::Castling(format!("'{letter}' is no castling right"))),
         };
         let rook = rook.ok_or_else(missing)?;
-        setup.board.set_mark(Mark::Castle, rook, true);
+        setup.board.set_mark(Mark::CASTLE, rook, true);
         if variant.castling == CastlingRule::Croatian
             && let Some(king) = king
         {
-            setup.board.set_mark(Mark::Castle, king, true);
+            setup.board.set_mark(Mark::CASTLE, king, true);
         }
     }
     Ok(())
@@ -290,7 +290,7 @@ fn derive_rush_tags<const W: usize>(setup: &mut Setup<W>) {
         let piece = Piece { kind: pawn, color };
         let home = setup.board.pieces(piece) & initial.board.pieces(piece);
         for square in home {
-            setup.board.set_mark(Mark::Rush, square, true);
+            setup.board.set_mark(Mark::RUSH, square, true);
         }
     }
 }
@@ -344,7 +344,7 @@ fn write_castling<const W: usize>(setup: &Setup<W>, style: CastlingStyle) -> Str
         let Some(king) = king else { continue };
         let king_file = geometry.file_of(king);
         let castling: Vec<Square> =
-            rooks.iter().copied().filter(|rook| setup.board.marked(Mark::Castle).contains(*rook)).collect();
+            rooks.iter().copied().filter(|rook| setup.board.marked(Mark::CASTLE).contains(*rook)).collect();
         // King side first, then queen side, as FEN writes them.
         let king_side = castling.iter().rev().filter(|rook| geometry.file_of(**rook) > king_file);
         let queen_side = castling.iter().filter(|rook| geometry.file_of(**rook) < king_file);
@@ -411,7 +411,7 @@ mod tests {
         // Two rooks on the queen side: the inner one's right is written with its file.
         let chess960 = Variant::by_name("Chess960").unwrap();
         let setup = read::<1>(chess960, "1r1r2k1/8/8/8/8/8/8/1R1R2K1 w Dd - 0 1").unwrap();
-        assert!(setup.board.marked(Mark::Castle).contains(chess960.geometry.parse_square("d1").unwrap()));
+        assert!(setup.board.marked(Mark::CASTLE).contains(chess960.geometry.parse_square("d1").unwrap()));
         assert_eq!(write_castling(&setup, CastlingStyle::XFen), "Dd");
         let setup = read::<1>(chess960, "1r1r2k1/8/8/8/8/8/8/1R1R2K1 w Qq - 0 1").unwrap();
         assert_eq!(write_castling(&setup, CastlingStyle::Shredder), "Bb");

@@ -180,7 +180,7 @@ fn read_rank<const W: usize>(
                 }
                 board.set_level(square, level);
             } else {
-                board.set_mark(Mark::Promoted, square, true);
+                board.set_mark(Mark::PROMOTED, square, true);
             }
             at += 1;
         } else {
@@ -232,7 +232,7 @@ pub(crate) fn write<const W: usize>(variant: &Variant, board: &Placement<W>, syn
                     }
                     out.push_str(&symbol);
                     let level = board.level(square);
-                    let promoted = board.marked(Mark::Promoted).contains(square);
+                    let promoted = board.marked(Mark::PROMOTED).contains(square);
                     for _ in 0..level {
                         out.push('+');
                     }

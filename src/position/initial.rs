@@ -36,10 +36,10 @@ fn croatian<const W: usize>(variant: &'static Variant, description: &CroatianSet
         setup.board.put(square, piece);
         let role = variant.piece_type(piece.kind).role;
         if role == Some(Role::Pawn) {
-            setup.board.set_mark(Mark::Rush, square, true);
+            setup.board.set_mark(Mark::RUSH, square, true);
         }
         if matches!(role, Some(Role::King | Role::Rook)) {
-            setup.board.set_mark(Mark::Castle, square, true);
+            setup.board.set_mark(Mark::CASTLE, square, true);
         }
     };
     for (file, symbol) in description.figure_row.chars().enumerate() {

@@ -25,13 +25,14 @@ mod rules_view;
 
 use std::fmt;
 
+pub use crate::variant::vocabulary::Mark;
 pub use backhand::Backhand;
-pub use placement::{Mark, Placement};
+pub use placement::Placement;
 pub use rules_view::{MoveEffects, MoveFacts, RulesView, Wing};
 
 use crate::board::{File, Geometry, Rank, Square, SquareName, SquareSet, Width};
-use crate::variant::vocabulary::MAX_COUNTERS;
-use crate::variant::{BackhandRule, CastlingRule, Color, Kind, KindSet, Kings, Piece, Role, Variant};
+use crate::variant::vocabulary::{self, MAX_COUNTERS, MarkOn};
+use crate::variant::{CastlingRule, Color, Kind, KindSet, Kings, Piece, Role, Variant};
 
 /// What a query needs to know of a position, whatever stores it.
 ///
@@ -76,8 +77,8 @@ pub trait PositionView<const W: usize> {
 
     /// The squares whose pieces have a level (tier or orientation, 0 to 3).
     fn with_level(&self, level: u8) -> SquareSet<W> {
-        let low = self.marked(Mark::LevelLow);
-        let high = self.marked(Mark::LevelHigh);
+        let low = self.marked(Mark::LEVEL_LOW);
+        let high = self.marked(Mark::LEVEL_HIGH);
         match level & 3 {
             0 => self.occupied() - low - high,
             1 => low - high,
@@ -380,27 +381,23 @@ fn check_marks<const W: usize>(setup: &Setup<W>, pawns: SquareSet<W>) -> Result<
             KindSet::EMPTY
         }),
     );
-    let croatian = variant.capabilities.pawn_tags;
-    let levelled = variant.capabilities.levels;
-    let drops = variant.backhand == BackhandRule::Drops;
-    let allowed = |mark: Mark| -> (SquareSet<W>, &'static str) {
-        match mark {
-            Mark::Promoted if drops => (occupied - royal_or_pawn, "a promoted piece"),
-            Mark::Promoted => (SquareSet::EMPTY, "a promoted piece"),
-            Mark::LevelLow | Mark::LevelHigh if levelled => (occupied, "levelled"),
-            Mark::LevelLow | Mark::LevelHigh => (SquareSet::EMPTY, "given a tier or orientation"),
-            Mark::Castle => (castlers, "able to castle"),
-            Mark::Rush if croatian => (pawns, "able to rush"),
-            Mark::PromotionTag if croatian => (pawns, "tagged for promotion"),
-            Mark::Rushed | Mark::Rushing if croatian => (pawns, "rushing"),
-            Mark::Rush | Mark::PromotionTag | Mark::Rushed | Mark::Rushing => {
-                (SquareSet::EMPTY, "given a Croatian Chess tag")
-            }
-        }
+    let allowed = |on: MarkOn| match on {
+        MarkOn::Pieces => occupied,
+        MarkOn::Promoted => occupied - royal_or_pawn,
+        MarkOn::Castlers => castlers,
+        MarkOn::Pawns => pawns,
     };
     for mark in Mark::ALL {
-        let (fits, meaning) = allowed(mark);
-        if let Some(square) = (board.marked(mark) - fits).first() {
+        let marked = board.marked(mark);
+        if marked.is_empty() {
+            continue;
+        }
+        // A mark the variant's pieces may not carry fits nowhere.
+        let (fits, meaning) = match variant.vocabulary().mark(mark) {
+            Some(def) => (allowed(def.on), def.meaning),
+            None => (SquareSet::EMPTY, vocabulary::mark_meaning(mark)),
+        };
+        if let Some(square) = (marked - fits).first() {
             return Err(PositionError::MisplacedMark { mark: meaning, square: variant.geometry.square_name(square) });
         }
     }
@@ -420,7 +417,7 @@ fn check_castling<const W: usize>(setup: &Setup<W>) -> Result<(), PositionError>
     let fixed_start = variant.castling == CastlingRule::Standard;
     for color in Color::ALL {
         let home = back_rank(setup, color);
-        let rights = setup.board.marked(Mark::Castle) & setup.board.color(color);
+        let rights = setup.board.marked(Mark::CASTLE) & setup.board.color(color);
         let king_square = setup.board.pieces(Piece { kind: king, color }).first();
         for square in rights {
             let is_rook = setup.board.kind(rook).contains(square);

@@ -2,52 +2,15 @@
 //! marks.
 
 use crate::board::{Square, SquareSet};
+use crate::variant::vocabulary::{MAX_MARKS, Mark};
 use crate::variant::{Color, Kind, Piece};
-
-/// A fact about the piece on a square that the piece's kind and colour do not tell.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Mark {
-    /// The piece was a Pawn that promoted (Crazyhouse: it goes back to the hand as a Pawn; `Q~`).
-    Promoted,
-    /// Bit 0 of the level: a Chess Evolved Online tier or a Laser Chess orientation (`+`).
-    LevelLow,
-    /// Bit 1 of the level.
-    LevelHigh,
-    /// The King or Rook may still castle (Croatian `&`; classical castling rights sit on rooks).
-    Castle,
-    /// The private may still rush (Croatian `|`).
-    Rush,
-    /// The Pawn is tagged for a delayed promotion (Croatian `=`).
-    PromotionTag,
-    /// The private rushed on the last move and may be taken en passant (Croatian `:`).
-    Rushed,
-    /// The private is rushing in the move being made (Croatian `;`).
-    Rushing,
-}
-
-impl Mark {
-    /// Every mark.
-    pub const ALL: [Mark; 8] = [
-        Mark::Promoted,
-        Mark::LevelLow,
-        Mark::LevelHigh,
-        Mark::Castle,
-        Mark::Rush,
-        Mark::PromotionTag,
-        Mark::Rushed,
-        Mark::Rushing,
-    ];
-
-    /// The number of marks.
-    pub const COUNT: usize = Mark::ALL.len();
-}
 
 /// The pieces on a board of at most `64 * W` squares.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Placement<const W: usize> {
     by_kind: Vec<SquareSet<W>>,
     by_color: [SquareSet<W>; 2],
-    marks: [SquareSet<W>; Mark::COUNT],
+    marks: [SquareSet<W>; MAX_MARKS],
 }
 
 impl<const W: usize> Placement<W> {
@@ -57,7 +20,7 @@ impl<const W: usize> Placement<W> {
         Placement {
             by_kind: vec![SquareSet::EMPTY; kinds],
             by_color: [SquareSet::EMPTY; 2],
-            marks: [SquareSet::EMPTY; Mark::COUNT],
+            marks: [SquareSet::EMPTY; MAX_MARKS],
         }
     }
 
@@ -93,7 +56,7 @@ impl<const W: usize> Placement<W> {
     #[must_use]
     #[inline]
     pub fn marked(&self, mark: Mark) -> SquareSet<W> {
-        self.marks[mark as usize]
+        self.marks[mark.index()]
     }
 
     /// The piece on a square.
@@ -125,23 +88,23 @@ impl<const W: usize> Placement<W> {
     /// Sets or clears a mark on a square.
     pub fn set_mark(&mut self, mark: Mark, square: Square, on: bool) {
         if on {
-            self.marks[mark as usize].add(square);
+            self.marks[mark.index()].add(square);
         } else {
-            self.marks[mark as usize].discard(square);
+            self.marks[mark.index()].discard(square);
         }
     }
 
     /// The level (tier or orientation, 0 to 3) of the piece on a square.
     #[must_use]
     pub fn level(&self, square: Square) -> u8 {
-        u8::from(self.marked(Mark::LevelLow).contains(square))
-            | u8::from(self.marked(Mark::LevelHigh).contains(square)) << 1
+        u8::from(self.marked(Mark::LEVEL_LOW).contains(square))
+            | u8::from(self.marked(Mark::LEVEL_HIGH).contains(square)) << 1
     }
 
     /// Sets the level (0 to 3; higher values keep their two low bits).
     pub fn set_level(&mut self, square: Square, level: u8) {
-        self.set_mark(Mark::LevelLow, square, level & 1 != 0);
-        self.set_mark(Mark::LevelHigh, square, level & 2 != 0);
+        self.set_mark(Mark::LEVEL_LOW, square, level & 1 != 0);
+        self.set_mark(Mark::LEVEL_HIGH, square, level & 2 != 0);
     }
 
     /// Every piece with its square, in square order.
@@ -161,12 +124,12 @@ mod tests {
         let piece = Piece { kind: Kind::new(3), color: Color::Black };
         board.put(square, piece);
         board.set_level(square, 3);
-        board.set_mark(Mark::Castle, square, true);
+        board.set_mark(Mark::CASTLE, square, true);
         assert_eq!(board.piece_at(square), Some(piece));
         assert_eq!(board.level(square), 3);
         assert_eq!(board.take(square), Some(piece));
         assert!(board.occupied().is_empty());
-        assert!(board.marked(Mark::Castle).is_empty());
+        assert!(board.marked(Mark::CASTLE).is_empty());
         assert_eq!(board.level(square), 0);
     }
 }

@@ -11,13 +11,66 @@
 //! without a code in moves, is `P`.
 
 use super::pieces::{PieceType, Role};
-use super::vocabulary::{Counter, CounterFen, FamilyWord, Vocabulary, WordMeaning};
+use super::vocabulary::{Counter, CounterFen, FamilyWord, Mark, MarkDef, MarkOn, Vocabulary, WordMeaning};
 use super::{
     BackhandRule, Capabilities, CastlingRule, CroatianSetup, Family, Initial, Kings, LaserSetup, Notation,
     PositionFormat, RuleSetId, Variant,
 };
 use crate::board::Geometry;
 use crate::variant::Color;
+
+impl Mark {
+    /// A piece that was a pawn and promoted (Crazyhouse: it goes back to the hand as a pawn;
+    /// `Q~`).
+    pub const PROMOTED: Mark = Mark::new(0);
+    /// Bit 0 of a piece's level: a Chess Evolved Online tier or a Laser Chess orientation (`+`).
+    pub const LEVEL_LOW: Mark = Mark::new(1);
+    /// Bit 1 of the level.
+    pub const LEVEL_HIGH: Mark = Mark::new(2);
+    /// A rook (and in Croatian Chess a king) that may still castle (Croatian `&`).
+    pub const CASTLE: Mark = Mark::new(3);
+    /// A Croatian Chess private that may still rush (`|`).
+    pub const RUSH: Mark = Mark::new(4);
+    /// A Croatian Chess pawn tagged for a delayed promotion (`=`).
+    pub const PROMOTION_TAG: Mark = Mark::new(5);
+    /// A Croatian Chess private that rushed in the last move and may be taken en passant (`:`).
+    pub const RUSHED: Mark = Mark::new(6);
+    /// A Croatian Chess private rushing in the move being made (`;`).
+    pub const RUSHING: Mark = Mark::new(7);
+}
+
+/// Castling rights, which classical chess keeps on its rooks.
+const CASTLE_RIGHTS: MarkDef =
+    MarkDef { mark: Mark::CASTLE, meaning: "able to castle", symbol: None, on: MarkOn::Castlers };
+
+/// The marks of classical chess: castling rights.
+const CLASSICAL_MARKS: [MarkDef; 1] = [CASTLE_RIGHTS];
+
+/// The marks of Crazyhouse: castling rights, and promoted pieces (`Q~`).
+const CRAZYHOUSE_MARKS: [MarkDef; 2] = [
+    CASTLE_RIGHTS,
+    MarkDef { mark: Mark::PROMOTED, meaning: "a promoted piece", symbol: Some('~'), on: MarkOn::Promoted },
+];
+
+/// The tags of Croatian Chess, in the order setup strings write them.
+const CROATIAN_MARKS: [MarkDef; 5] = [
+    MarkDef { mark: Mark::RUSH, meaning: "able to rush", symbol: Some('|'), on: MarkOn::Pawns },
+    MarkDef { mark: Mark::CASTLE, meaning: "able to castle", symbol: Some('&'), on: MarkOn::Castlers },
+    MarkDef { mark: Mark::PROMOTION_TAG, meaning: "tagged for promotion", symbol: Some('='), on: MarkOn::Pawns },
+    MarkDef { mark: Mark::RUSHED, meaning: "rushing", symbol: Some(':'), on: MarkOn::Pawns },
+    MarkDef { mark: Mark::RUSHING, meaning: "rushing", symbol: Some(';'), on: MarkOn::Pawns },
+];
+
+/// The levels of Laser Chess's orientations and Chess Evolved Online's tiers (`+` each).
+const LEVEL_LOW: MarkDef =
+    MarkDef { mark: Mark::LEVEL_LOW, meaning: "given a tier or orientation", symbol: None, on: MarkOn::Pieces };
+const LEVEL_HIGH: MarkDef = MarkDef { mark: Mark::LEVEL_HIGH, ..LEVEL_LOW };
+
+/// The marks of Laser Chess: orientations.
+const LASER_MARKS: [MarkDef; 2] = [LEVEL_LOW, LEVEL_HIGH];
+
+/// The marks of Chess Evolved Online: tiers, and castling rights on its rooks.
+const EVOLVED_MARKS: [MarkDef; 3] = [LEVEL_LOW, LEVEL_HIGH, CASTLE_RIGHTS];
 
 /// What the classical rules have: cqlq plays them.
 const CLASSICAL_RULES: Capabilities = Capabilities {
@@ -32,8 +85,13 @@ const CLASSICAL_RULES: Capabilities = Capabilities {
     kings: Kings::OneEach,
     stalemate_without_check: false,
     removals: false,
-    vocabulary: Vocabulary::NONE,
+    vocabulary: Vocabulary { marks: &CLASSICAL_MARKS, ..Vocabulary::NONE },
 };
+
+/// What Crazyhouse has: the classical rules, and promoted pieces that go back to the hand as
+/// pawns.
+const CRAZYHOUSE_RULES: Capabilities =
+    Capabilities { vocabulary: Vocabulary { marks: &CRAZYHOUSE_MARKS, ..Vocabulary::NONE }, ..CLASSICAL_RULES };
 
 /// What Croatian Chess has: check, and tags on its pawns (their en passant is a tag too).
 const CROATIAN_RULES: Capabilities = Capabilities {
@@ -48,7 +106,7 @@ const CROATIAN_RULES: Capabilities = Capabilities {
     kings: Kings::OneEach,
     stalemate_without_check: false,
     removals: false,
-    vocabulary: Vocabulary::NONE,
+    vocabulary: Vocabulary { marks: &CROATIAN_MARKS, ..Vocabulary::NONE },
 };
 
 /// What Laser Chess has: lasers and oriented pieces, no check.
@@ -64,7 +122,12 @@ const LASER_RULES: Capabilities = Capabilities {
     kings: Kings::AtMostOne,
     stalemate_without_check: false,
     removals: false,
-    vocabulary: Vocabulary { words: &LASER_WORDS, counters: &[], actions: &[laser::ROTATE_ACTION, laser::SWAP_ACTION] },
+    vocabulary: Vocabulary {
+        words: &LASER_WORDS,
+        counters: &[],
+        actions: &[laser::ROTATE_ACTION, laser::SWAP_ACTION],
+        marks: &LASER_MARKS,
+    },
 };
 
 /// The names the Laser Chess rules answer to: the sets their words ask for, and the actions of
@@ -117,7 +180,7 @@ const EVOLVED_RULES: Capabilities = Capabilities {
     kings: Kings::OneEach,
     stalemate_without_check: false,
     removals: false,
-    vocabulary: Vocabulary::NONE,
+    vocabulary: Vocabulary { marks: &EVOLVED_MARKS, ..Vocabulary::NONE },
 };
 
 /// What Atomic has: check (never by a king touching the other), and a king gone at the end.
@@ -146,6 +209,7 @@ const KING_OF_THE_HILL_RULES: Capabilities = Capabilities {
         }],
         counters: &[],
         actions: &[],
+        marks: &CLASSICAL_MARKS,
     },
     ..CLASSICAL_RULES
 };
@@ -167,6 +231,7 @@ const THREE_CHECK_RULES: Capabilities = Capabilities {
         ],
         counters: &[Counter { name: "checks given", start: 0, fen: CounterFen::LeftOf { limit: 3 } }],
         actions: &[],
+        marks: &CLASSICAL_MARKS,
     },
     ..CLASSICAL_RULES
 };
@@ -419,7 +484,7 @@ pub(super) static CATALOGUE: [Variant; 23] = [
         code: None,
         family: Family::Classical,
         rule_set: RuleSetId::Classical,
-        capabilities: CLASSICAL_RULES,
+        capabilities: CRAZYHOUSE_RULES,
         notation: Notation::San,
         position_format: PositionFormat::Fen,
         geometry: board(8, 8),

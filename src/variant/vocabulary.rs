@@ -1,6 +1,7 @@
 //! The words a variant adds to the query language, as data: named squares (King of the Hill's
 //! hill), sets its rules find (Laser Chess's beams), numbers its positions keep (Three-check's
-//! checks given), and the actions its moves may do (a Laser Chess turn or swap).
+//! checks given), the actions its moves may do (a Laser Chess turn or swap), and the marks its
+//! pieces may carry (Crazyhouse's promoted pieces, Croatian Chess's tags).
 //!
 //! The query compiler resolves a word against the vocabulary of the variant it compiles for,
 //! so the shared grammar and plan hold no word of any one family; a family adds a word by
@@ -19,6 +20,69 @@ pub struct Vocabulary {
     /// The actions a move may do besides moving, capturing and promoting, each named as
     /// `move` takes it (`move previous rotate`); an action's index in this list names it.
     pub actions: &'static [&'static str],
+    /// The marks its pieces may carry, and on which pieces.
+    pub marks: &'static [MarkDef],
+}
+
+/// A mark a piece may carry beside its kind and colour: a slot of [`MAX_MARKS`], which each
+/// variant's vocabulary gives a meaning, a symbol and the pieces that may carry it
+/// ([`MarkDef`]); the slots the catalogue uses are named on this type (`Mark::CASTLE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Mark(u8);
+
+/// The most marks a position keeps for its pieces.
+pub const MAX_MARKS: usize = 8;
+
+impl Mark {
+    /// The mark of a slot, below [`MAX_MARKS`].
+    #[must_use]
+    pub const fn new(slot: u8) -> Mark {
+        assert!((slot as usize) < MAX_MARKS, "a mark's slot is below MAX_MARKS");
+        Mark(slot)
+    }
+
+    /// Its slot.
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    /// Every slot.
+    pub const ALL: [Mark; MAX_MARKS] = {
+        let mut all = [Mark(0); MAX_MARKS];
+        let mut slot = 0;
+        while slot < MAX_MARKS {
+            all[slot] = Mark(slot as u8);
+            slot += 1;
+        }
+        all
+    };
+}
+
+/// What a mark means in a variant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MarkDef {
+    /// The mark.
+    pub mark: Mark,
+    /// What a marked piece is, in words that follow "the piece cannot be" (`able to rush`).
+    pub meaning: &'static str,
+    /// The symbol that writes it after a piece in the variant's position strings, if one does.
+    pub symbol: Option<char>,
+    /// The pieces that may carry it.
+    pub on: MarkOn,
+}
+
+/// The pieces that may carry a mark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkOn {
+    /// Any piece.
+    Pieces,
+    /// Pieces that are neither royal nor pawns (the pieces a pawn promotes to).
+    Promoted,
+    /// Rooks, and kings where castling rights sit on them too (Croatian Chess).
+    Castlers,
+    /// Pawns.
+    Pawns,
 }
 
 /// A query word of a variant.
@@ -92,12 +156,18 @@ pub const MAX_ACTIONS: usize = 3;
 
 impl Vocabulary {
     /// No words, counters or actions.
-    pub const NONE: Vocabulary = Vocabulary { words: &[], counters: &[], actions: &[] };
+    pub const NONE: Vocabulary = Vocabulary { words: &[], counters: &[], actions: &[], marks: &[] };
 
     /// The word of this name.
     #[must_use]
     pub fn word(&self, name: &str) -> Option<&'static FamilyWord> {
         self.words.iter().find(|word| word.name == name)
+    }
+
+    /// What a mark means in the variant, if its pieces may carry it.
+    #[must_use]
+    pub fn mark(&self, mark: Mark) -> Option<&'static MarkDef> {
+        self.marks.iter().find(|def| def.mark == mark)
     }
 
     /// The index of the action of this name.
@@ -128,6 +198,12 @@ pub fn word_value(name: &str) -> Option<WordValue> {
 #[must_use]
 pub fn is_action(name: &str) -> bool {
     Variant::all().iter().any(|variant| variant.vocabulary().action(name).is_some())
+}
+
+/// What a mark means in the first variant of the catalogue whose pieces may carry it.
+#[must_use]
+pub fn mark_meaning(mark: Mark) -> &'static str {
+    Variant::all().iter().find_map(|variant| variant.vocabulary().mark(mark)).map_or("marked", |def| def.meaning)
 }
 
 /// The variants whose vocabulary has this word or action, by name.
@@ -164,5 +240,23 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A variant lists a mark once, and writes each with its own symbol.
+    #[test]
+    fn a_variant_lists_each_mark_once() {
+        for variant in Variant::all() {
+            let marks = variant.vocabulary().marks;
+            for (index, def) in marks.iter().enumerate() {
+                let later = &marks[index + 1..];
+                assert!(later.iter().all(|other| other.mark != def.mark), "{}", variant.name);
+                if def.symbol.is_some() {
+                    assert!(later.iter().all(|other| other.symbol != def.symbol), "{}", variant.name);
+                }
+            }
+        }
+        let standard = Variant::standard().vocabulary();
+        assert!(standard.mark(Mark::CASTLE).is_some() && standard.mark(Mark::PROMOTED).is_none());
+        assert_eq!(mark_meaning(Mark::RUSH), "able to rush");
     }
 }

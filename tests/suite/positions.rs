@@ -83,10 +83,10 @@ fn random_setup<const W: usize>(variant: &'static Variant, rng: &mut Rng, format
             setup.board.set_level(square, rng.below(4) as u8);
         }
         if variant.backhand == BackhandRule::Drops && !matches!(role, Some(Role::Pawn | Role::King)) && rng.chance(30) {
-            setup.board.set_mark(Mark::Promoted, square, true);
+            setup.board.set_mark(Mark::PROMOTED, square, true);
         }
         if variant.family == Family::Croatian && is_pawn && format == Format::SetupString {
-            for mark in [Mark::Rush, Mark::PromotionTag, Mark::Rushed, Mark::Rushing] {
+            for mark in [Mark::RUSH, Mark::PROMOTION_TAG, Mark::RUSHED, Mark::RUSHING] {
                 if rng.chance(20) {
                     setup.board.set_mark(mark, square, true);
                 }
@@ -100,7 +100,7 @@ fn random_setup<const W: usize>(variant: &'static Variant, rng: &mut Rng, format
         for color in Color::ALL {
             let piece = Piece { kind: pawn.unwrap(), color };
             for square in setup.board.pieces(piece) & initial.board.pieces(piece) {
-                setup.board.set_mark(Mark::Rush, square, true);
+                setup.board.set_mark(Mark::RUSH, square, true);
             }
         }
     }
@@ -166,9 +166,9 @@ fn give_castling_rights<const W: usize>(setup: &mut Setup<W>, rng: &mut Rng, for
                 _ => outermost.contains(&Some(square)),
             };
             if allowed && rng.chance(60) {
-                setup.board.set_mark(Mark::Castle, square, true);
+                setup.board.set_mark(Mark::CASTLE, square, true);
                 if variant.castling == CastlingRule::Croatian {
-                    setup.board.set_mark(Mark::Castle, king_square, true);
+                    setup.board.set_mark(Mark::CASTLE, king_square, true);
                 }
             }
         }

@@ -29,9 +29,11 @@ use crate::board::{SquareSet, split_square};
 use crate::position::{Mark, Setup};
 use crate::variant::{Color, Variant};
 
-/// The tags of setup strings, in the order they are written.
-const TAGS: [(char, Mark); 5] =
-    [('|', Mark::Rush), ('&', Mark::Castle), ('=', Mark::PromotionTag), (':', Mark::Rushed), (';', Mark::Rushing)];
+/// The tags of a variant's setup strings (the marks its catalogue row writes with a symbol),
+/// in the order they are written.
+fn tag_marks(variant: &Variant) -> impl Iterator<Item = (char, Mark)> {
+    variant.vocabulary().marks.iter().filter_map(|def| Some((def.symbol?, def.mark)))
+}
 
 /// Why a setup string could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,11 +110,11 @@ fn read_item<const W: usize>(setup: &mut Setup<W>, item: &str) -> Result<(), Par
     setup.board.put(square, piece);
     let tags = &rest[rest.len() - tags.len()..];
     for tag in tags.chars() {
-        let (_, mark) = TAGS
-            .iter()
-            .find(|(symbol, _)| *symbol == tag)
-            .ok_or_else(|| error(format!("'{tag}' is no tag (tags: | & = : ;)")))?;
-        setup.board.set_mark(*mark, square, true);
+        let (_, mark) = tag_marks(variant).find(|(symbol, _)| *symbol == tag).ok_or_else(|| {
+            let known: Vec<String> = tag_marks(variant).map(|(symbol, _)| symbol.to_string()).collect();
+            error(format!("'{tag}' is no tag (tags: {})", known.join(" ")))
+        })?;
+        setup.board.set_mark(mark, square, true);
     }
     Ok(())
 }
@@ -141,7 +143,7 @@ pub fn write<const W: usize>(setup: &Setup<W>) -> String {
         .map(|(square, piece)| {
             let mut item = variant.symbol(piece);
             item.push_str(&variant.geometry.square_name(square).to_string());
-            for (symbol, mark) in TAGS {
+            for (symbol, mark) in tag_marks(variant) {
                 if setup.board.marked(mark).contains(square) {
                     item.push(symbol);
                 }

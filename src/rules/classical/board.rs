@@ -248,12 +248,12 @@ impl Board {
             by_role: [0; 6],
             by_color: [0; 2],
             turn: setup.turn,
-            castling: word(setup.board.marked(Mark::Castle)),
+            castling: word(setup.board.marked(Mark::CASTLE)),
             en_passant: setup.en_passant.map(|square| square.index() as u8),
             halfmoves: setup.halfmove_clock,
             fullmoves: setup.fullmove_number,
             backhand: [[0; 6]; 2],
-            promoted: word(setup.board.marked(Mark::Promoted)),
+            promoted: word(setup.board.marked(Mark::PROMOTED)),
         };
         for (index, role) in ROLES.iter().enumerate() {
             let kind = Kind::new(index as u8);
@@ -301,10 +301,10 @@ impl Board {
             }
         }
         for square in bits(self.castling) {
-            setup.board.set_mark(Mark::Castle, Square::from_index(square as u16), true);
+            setup.board.set_mark(Mark::CASTLE, Square::from_index(square as u16), true);
         }
         for square in bits(self.promoted) {
-            setup.board.set_mark(Mark::Promoted, Square::from_index(square as u16), true);
+            setup.board.set_mark(Mark::PROMOTED, Square::from_index(square as u16), true);
         }
         setup.turn = self.turn;
         setup.en_passant = self.legal_en_passant().map(|square| Square::from_index(u16::from(square)));
@@ -967,8 +967,8 @@ impl PositionView<1> for Board {
     #[inline]
     fn marked(&self, mark: Mark) -> SquareSet<1> {
         match mark {
-            Mark::Castle => set(self.castling),
-            Mark::Promoted => set(self.promoted),
+            Mark::CASTLE => set(self.castling),
+            Mark::PROMOTED => set(self.promoted),
             _ => SquareSet::EMPTY,
         }
     }

@@ -120,8 +120,8 @@ impl LaserBoard {
             };
             let Some(kind) = layout.laser_kind(piece.kind) else { continue };
             let at = crate::board::Square::from_index(u16::from(square));
-            let orientation = u8::from(setup.board.marked(Mark::LevelLow).contains(at))
-                | u8::from(setup.board.marked(Mark::LevelHigh).contains(at)) << 1;
+            let orientation = u8::from(setup.board.marked(Mark::LEVEL_LOW).contains(at))
+                | u8::from(setup.board.marked(Mark::LEVEL_HIGH).contains(at)) << 1;
             board.put(square, LaserPiece { kind, color: piece.color, orientation });
         }
         board.turn = setup.turn;
@@ -273,8 +273,8 @@ impl LaserBoard {
             let Some(piece) = self.piece_at(at) else { continue };
             let square = crate::board::Square::from_index(u16::from(at));
             setup.board.put(square, Piece { kind: self.kind_of(piece.kind), color: piece.color });
-            setup.board.set_mark(Mark::LevelLow, square, piece.orientation & 1 != 0);
-            setup.board.set_mark(Mark::LevelHigh, square, piece.orientation & 2 != 0);
+            setup.board.set_mark(Mark::LEVEL_LOW, square, piece.orientation & 1 != 0);
+            setup.board.set_mark(Mark::LEVEL_HIGH, square, piece.orientation & 2 != 0);
         }
         setup.turn = self.turn;
         setup.fullmove_number = self.ply / 2 + 1;
@@ -432,8 +432,8 @@ impl PositionView<2> for LaserBoard {
     #[inline]
     fn marked(&self, mark: Mark) -> SquareSet<2> {
         match mark {
-            Mark::LevelLow => LaserBoard::set(self.turned[0]),
-            Mark::LevelHigh => LaserBoard::set(self.turned[1]),
+            Mark::LEVEL_LOW => LaserBoard::set(self.turned[0]),
+            Mark::LEVEL_HIGH => LaserBoard::set(self.turned[1]),
             _ => SquareSet::EMPTY,
         }
     }
