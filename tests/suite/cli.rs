@@ -285,7 +285,10 @@ fn explain_uses_the_header_variant() {
 fn variants_lists_the_catalogue() {
     let output = cqlq(&["variants"], "");
     let text = stdout(&output);
-    assert_eq!(text.lines().count(), 1 + 23);
+    let (table, words) = text.split_once("\nwords of their own\n").expect("the words follow the table");
+    assert_eq!(table.lines().count(), 1 + 23);
+    assert!(words.lines().any(|line| line.starts_with("King of the Hill") && line.contains("hill")), "{words}");
+    assert!(words.lines().any(|line| line.starts_with("Laser Chess") && line.contains("move ... rotate")));
     assert!(text.contains("One                    26x26  Light/Dark"), "{text}");
     assert!(text.contains("Laser Chess            10x8   Blue/Red"), "{text}");
     assert!(text.lines().any(|line| line.starts_with("Croatian Ties") && line.ends_with("P N B R Q K G")));

@@ -29,7 +29,7 @@ use super::ast::{
 use super::check::{Type, type_of};
 use super::diagnostic::{Diagnostic, ending, quoted};
 use super::suggest;
-use crate::variant::vocabulary;
+use crate::variant::{Variant, vocabulary};
 
 #[derive(Parser)]
 #[grammar = "query/grammar.pest"]
@@ -1690,9 +1690,11 @@ fn piece_atom(pair: Pair<'_, Rule>) -> Option<PieceAtom> {
 }
 
 /// The message for a word the query does not know: the word it most likely meant, among the
-/// language's words and `known` (the query's variables), where one is close.
+/// language's words, the variants' own words and `known` (the query's variables), where one is
+/// close.
 pub(super) fn unknown_word_message(word: &str, known: &[&str]) -> String {
-    let words = suggest::WORDS.iter().copied().chain(known.iter().copied());
+    let family_words = Variant::all().iter().flat_map(|variant| variant.vocabulary().words).map(|word| word.name);
+    let words = suggest::WORDS.iter().copied().chain(family_words).chain(known.iter().copied());
     match suggest::nearest(word, words) {
         Some(meant) => format!("unknown word {}: did you mean {}?", quoted(word), quoted(meant)),
         None => format!("unknown word {}", quoted(word)),

@@ -1,4 +1,5 @@
-//! `cqlq variants`: the catalogue as a table.
+//! `cqlq variants`: the catalogue as a table, then the query words variants add to the
+//! language.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -20,6 +21,16 @@ pub fn run() -> anyhow::Result<ExitCode> {
             also,
             variant.letters()
         )?;
+    }
+    writeln!(out, "\nwords of their own")?;
+    for variant in Variant::all() {
+        let vocabulary = variant.vocabulary();
+        for word in vocabulary.words {
+            writeln!(out, "{:<22} {:<20} {}", variant.name, word.name, word.about)?;
+        }
+        for action in vocabulary.actions {
+            writeln!(out, "{:<22} {:<20} a move that does this", variant.name, format!("move ... {action}"))?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
