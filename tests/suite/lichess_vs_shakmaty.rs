@@ -1,12 +1,16 @@
 //! The lichess rule sets (`cqlq::rules::classical::lichess`) against shakmaty's variants, in
-//! random games: at every ply the legal moves (from, to, promotion), the check, the outcome and
-//! the FEN must be the same. The games are seeded, and their moves are drawn with a bias towards
-//! what makes each variant's rare rules happen (captures, promotions, king moves, checks).
+//! random games: at every ply the legal moves (from, to, promotion), the check, the outcome,
+//! whether each side still has the material to win and the FEN must be the same. The games are
+//! seeded, and their moves are drawn with a bias towards what makes each variant's rare rules
+//! happen (captures, promotions, king moves, checks).
 //!
 //! Each game is also written as PGN in shakmaty's SAN, with its `Variant` tag, and replayed
 //! through cqlq's reader of records: every position of the replay must be shakmaty's, and each
 //! move cqlq writes must be shakmaty's SAN (a variant's own end written as a mate, `#`, as
 //! lichess writes it).
+//!
+//! Horde's judgement of material is also compared in random positions of few pieces, and over
+//! every small set of material.
 //!
 //! `cargo test --release -- --ignored lichess_vs_shakmaty`; the disagreements found are kept as
 //! plain tests at the end.
@@ -90,8 +94,7 @@ struct Tally {
     plies: u64,
     /// Games that ended by the variant's own end, by mate or stalemate.
     ended: u64,
-    /// Horde positions shakmaty calls drawn for want of material, which the rule set does not
-    /// tell.
+    /// Positions where a side can no longer win for want of material (both judge alike).
     insufficient: u64,
     /// How often each rare rule came into play.
     events: BTreeMap<&'static str, u64>,
@@ -176,6 +179,23 @@ fn compare<R: RuleSet, S: Position + Clone>(ours: &R, theirs: &S) -> Vec<Move> {
     their_moves
 }
 
+/// Asserts that both judge each side's material alike; whether a side cannot win any more.
+fn same_material_judgement<R: RuleSet, S: Position>(ours: &R, theirs: &S) -> bool {
+    let mut any = false;
+    for (our_color, their_color) in [(cqlq::Color::White, Color::White), (cqlq::Color::Black, Color::Black)] {
+        let insufficient = ours.has_insufficient_material(our_color);
+        assert_eq!(
+            insufficient,
+            theirs.has_insufficient_material(their_color),
+            "{}: {}: {their_color:?}'s insufficient material",
+            R::NAME,
+            ours.fen()
+        );
+        any |= insufficient;
+    }
+    any
+}
+
 /// Plays `games` random games from each start, comparing every ply.
 fn random_games<R, S>(starts: &[&str], games: u64, seed: u64) -> Tally
 where
@@ -198,18 +218,8 @@ where
         for _ in 0..200 {
             let their_moves = compare(&ours, &theirs);
             let our_outcome = ours.outcome();
-            let their = their_outcome(theirs.outcome());
-            if R::NAME == "Horde"
-                && our_outcome.is_none()
-                && their == Some(Outcome::Draw)
-                && theirs.is_insufficient_material()
-            {
-                // Horde's judgement of material is not made.
-                tally.insufficient += 1;
-            } else {
-                let fen = ours.fen();
-                assert_eq!(our_outcome, their, "{}: {fen}: the outcome", R::NAME);
-            }
+            assert_eq!(our_outcome, their_outcome(theirs.outcome()), "{}: {}: the outcome", R::NAME, ours.fen());
+            tally.insufficient += u64::from(same_material_judgement(&ours, &theirs));
             if their_moves.is_empty() || our_outcome.is_some() {
                 tally.ended += u64::from(our_outcome.is_some());
                 if let Some(outcome) = our_outcome {
@@ -385,13 +395,9 @@ fn antichess() {
 fn horde() {
     let starts = starts("rnbqkbnr/pppppppp/8/1PP2PP1/PPPPPPPP/PPPPPPPP/PPPPPPPP/PPPPPPPP w kq - 0 1", "horde.perft");
     let starts: Vec<&str> = starts.iter().map(String::as_str).collect();
-    random_games::<ours::Horde, theirs::Horde>(&starts, GAMES, 3).saw(&[
-        "double step from the first rank",
-        "white wiped out",
-        "checkmate",
-        "castling",
-        "en passant",
-    ]);
+    let tally = random_games::<ours::Horde, theirs::Horde>(&starts, GAMES, 3);
+    tally.saw(&["double step from the first rank", "white wiped out", "checkmate", "castling", "en passant"]);
+    assert!(tally.insufficient > 0, "the horde never ran short of material");
 }
 
 #[test]
@@ -440,6 +446,229 @@ fn a_few_games_of_each_variant() {
     random_games::<ours::KingOfTheHill, theirs::KingOfTheHill>(&[STANDARD], 12, 14);
     random_games::<ours::RacingKings, theirs::RacingKings>(&["8/8/8/8/8/8/krbnNBRK/qrbnNBRQ w - - 0 1"], 12, 15);
     random_games::<ours::ThreeCheck, theirs::ThreeCheck>(&[STANDARD], 12, 16);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Horde's judgement of material, in random positions of few pieces: a king with a few pieces
+// against a horde of a few pieces, both sides to move, usually White's horde.
+
+/// A piece to place: its FEN letter (upper case for White) and, for a bishop, whether it stands
+/// on a light square.
+type Piece = (char, Option<bool>);
+
+/// A Horde position of few pieces.
+#[derive(Clone)]
+struct Sparse {
+    squares: [Option<char>; 64],
+    white_to_move: bool,
+}
+
+impl Sparse {
+    fn fen(&self) -> String {
+        let mut fen = String::new();
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                match self.squares[rank * 8 + file] {
+                    Some(letter) => {
+                        if empty > 0 {
+                            fen.push_str(&empty.to_string());
+                            empty = 0;
+                        }
+                        fen.push(letter);
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                fen.push_str(&empty.to_string());
+            }
+            if rank > 0 {
+                fen.push('/');
+            }
+        }
+        fen.push_str(if self.white_to_move { " w - - 0 1" } else { " b - - 0 1" });
+        fen
+    }
+
+    /// Places the pieces on random squares where they may stand: pawns off the back ranks,
+    /// save the horde's on its own first rank.
+    fn place(rng: &mut Rng, pieces: &[Piece], white_to_move: bool) -> Option<Sparse> {
+        let horde_white = pieces.iter().all(|(letter, _)| *letter != 'K');
+        let mut squares = [None; 64];
+        for &(letter, light) in pieces {
+            let white = letter.is_ascii_uppercase();
+            let fits = |square: usize| {
+                let (rank, file) = (square / 8, square % 8);
+                let pawn_rank_ok = match (letter.eq_ignore_ascii_case(&'p'), white == horde_white) {
+                    (false, _) => true,
+                    (true, true) => rank != if white { 7 } else { 0 },
+                    (true, false) => rank != 0 && rank != 7,
+                };
+                squares[square].is_none() && light.is_none_or(|light| light == ((rank + file) % 2 == 1)) && pawn_rank_ok
+            };
+            let free: Vec<usize> = (0..64).filter(|square| fits(*square)).collect();
+            if free.is_empty() {
+                return None;
+            }
+            squares[free[rng.below(free.len() as u64) as usize]] = Some(letter);
+        }
+        Some(Sparse { squares, white_to_move })
+    }
+
+    /// The position with one piece fewer, for each piece but the king.
+    fn smaller(&self) -> Vec<Sparse> {
+        (0..64)
+            .filter(|square| matches!(self.squares[*square], Some(letter) if !letter.eq_ignore_ascii_case(&'k')))
+            .map(|square| {
+                let mut smaller = self.clone();
+                smaller.squares[square] = None;
+                smaller
+            })
+            .collect()
+    }
+}
+
+/// The ways cqlq and shakmaty judge a Horde position differently (material of each side, the
+/// outcome), or `None` if they agree or shakmaty rejects the position.
+fn horde_disagreement(fen: &str) -> Option<Option<String>> {
+    let theirs: theirs::Horde = Fen::from_ascii(fen.as_bytes())
+        .unwrap()
+        .into_position(CastlingMode::Standard)
+        .or_else(PositionError::ignore_impossible_check)
+        .ok()?;
+    let ours = ours::Horde::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    let mut differences = Vec::new();
+    for (our_color, their_color) in [(cqlq::Color::White, Color::White), (cqlq::Color::Black, Color::Black)] {
+        let (ours, theirs) = (ours.has_insufficient_material(our_color), theirs.has_insufficient_material(their_color));
+        if ours != theirs {
+            differences.push(format!("{their_color:?} insufficient: ours {ours}, theirs {theirs}"));
+        }
+    }
+    let (our_outcome, their) = (ours.outcome(), their_outcome(theirs.outcome()));
+    if our_outcome != their {
+        differences.push(format!("outcome: ours {our_outcome:?}, theirs {their:?}"));
+    }
+    Some((!differences.is_empty()).then(|| differences.join("; ")))
+}
+
+/// Compares a position; on a disagreement, removes pieces while they still disagree and panics
+/// with the smallest position's FEN.
+fn compare_sparse(position: &Sparse) -> bool {
+    let Some(disagreement) = horde_disagreement(&position.fen()) else {
+        return false;
+    };
+    let Some(mut why) = disagreement else {
+        return true;
+    };
+    let mut smallest = position.clone();
+    let still_disagrees = |smaller: Sparse| match horde_disagreement(&smaller.fen()) {
+        Some(Some(why)) => Some((smaller, why)),
+        _ => None,
+    };
+    while let Some(next) = smallest.smaller().into_iter().find_map(still_disagrees) {
+        (smallest, why) = next;
+    }
+    panic!("Horde: {} (shrunk from {}): {why}", smallest.fen(), position.fen());
+}
+
+/// Draws a random set of material, places it and compares the position with both sides to
+/// move; returns the number of positions compared.
+fn random_sparse_hordes(positions: u64, seed: u64) -> u64 {
+    const HORDE: [char; 12] = ['P', 'P', 'P', 'N', 'N', 'N', 'B', 'B', 'B', 'B', 'R', 'Q'];
+    const ARMY: [char; 12] = ['P', 'P', 'P', 'N', 'N', 'B', 'B', 'B', 'R', 'R', 'Q', 'Q'];
+    let mut rng = Rng(seed);
+    let mut compared = 0;
+    let mut insufficient = 0;
+    while compared < positions {
+        // One position in six, the horde is Black's.
+        let horde_white = rng.below(6) != 0;
+        let case = |letter: char, white: bool| if white { letter } else { letter.to_ascii_lowercase() };
+        let mut pieces: Vec<Piece> = vec![(case('K', !horde_white), None)];
+        for _ in 0..rng.below(6) {
+            pieces.push((case(ARMY[rng.below(12) as usize], !horde_white), None));
+        }
+        for _ in 0..rng.below(5) {
+            pieces.push((case(HORDE[rng.below(12) as usize], horde_white), None));
+        }
+        let Some(mut position) = Sparse::place(&mut rng, &pieces, true) else { continue };
+        for white_to_move in [true, false] {
+            position.white_to_move = white_to_move;
+            if compared < positions && compare_sparse(&position) {
+                compared += 1;
+                let horde = if horde_white { cqlq::Color::White } else { cqlq::Color::Black };
+                insufficient +=
+                    u64::from(ours::Horde::from_fen(&position.fen()).unwrap().has_insufficient_material(horde));
+            }
+        }
+    }
+    println!("Horde: {compared} positions of few pieces, {insufficient} with the horde short of material");
+    compared
+}
+
+/// Every set of material of a king with up to five pieces against White's horde of up to four
+/// (bishops told apart by the colour of their squares), once each, placed at random.
+fn every_sparse_material(seed: u64) -> u64 {
+    const KINDS: [Piece; 6] =
+        [('P', None), ('N', None), ('B', Some(true)), ('B', Some(false)), ('R', None), ('Q', None)];
+    /// The multisets of kinds of up to `most` pieces.
+    fn sets(most: usize) -> Vec<Vec<Piece>> {
+        let mut sets = vec![Vec::new()];
+        let mut last = vec![Vec::new()];
+        for _ in 0..most {
+            let mut next = Vec::new();
+            for set in &last {
+                let from = set.last().map_or(0, |piece| KINDS.iter().position(|kind| kind == piece).unwrap());
+                for kind in &KINDS[from..] {
+                    let mut bigger = set.clone();
+                    bigger.push(*kind);
+                    next.push(bigger);
+                }
+            }
+            sets.extend(next.iter().cloned());
+            last = next;
+        }
+        sets
+    }
+    let mut rng = Rng(seed);
+    let mut compared = 0;
+    let armies = sets(5);
+    for horde in sets(4) {
+        for army in &armies {
+            let mut pieces: Vec<Piece> = vec![('k', None)];
+            pieces.extend(army.iter().map(|(letter, light)| (letter.to_ascii_lowercase(), *light)));
+            pieces.extend(horde.iter().copied());
+            // A few tries at a placement shakmaty takes.
+            for _ in 0..20 {
+                let white_to_move = rng.below(2) == 0;
+                let Some(position) = Sparse::place(&mut rng, &pieces, white_to_move) else { continue };
+                if compare_sparse(&position) {
+                    compared += 1;
+                    break;
+                }
+            }
+        }
+    }
+    println!("Horde: {compared} sets of material compared");
+    compared
+}
+
+/// Random Horde positions of few pieces: cqlq judges each side's material as shakmaty does.
+#[test]
+fn horde_material_of_few_pieces() {
+    assert_eq!(random_sparse_hordes(20_000, 21), 20_000);
+}
+
+#[test]
+#[ignore = "millions of positions: run in release"]
+fn horde_material_of_few_pieces_long() {
+    random_sparse_hordes(2_000_000, 22);
+}
+
+#[test]
+#[ignore = "a hundred thousand positions: run in release"]
+fn horde_every_material_of_few_pieces() {
+    assert_eq!(every_sparse_material(23), 210 * 462);
 }
 
 // ---------------------------------------------------------------------------------------------

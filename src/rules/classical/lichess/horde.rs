@@ -1,6 +1,6 @@
 //! [`Horde`]: White's pawns against Black's army.
 
-use super::{Outcome, ParseFenError, RuleSet, fen};
+use super::{Outcome, ParseFenError, RuleSet, fen, insufficient};
 use crate::rules::classical::Board;
 use crate::variant::Color;
 
@@ -29,6 +29,10 @@ impl RuleSet for Horde {
 
     fn board_mut(&mut self) -> &mut Board {
         &mut self.board
+    }
+
+    fn has_insufficient_material(&self, color: Color) -> bool {
+        insufficient::horde(&self.board, color)
     }
 
     fn variant_outcome(&self) -> Option<Outcome> {

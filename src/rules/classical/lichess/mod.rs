@@ -170,8 +170,8 @@ pub trait RuleSet: Sized + Clone {
         !self.is_check() && self.variant_outcome().is_none() && self.has_no_move()
     }
 
-    /// Whether `color` can no longer win, whatever the moves (as lichess judges it; Horde's
-    /// judgement is not made, and says no).
+    /// Whether `color` can no longer win, whatever the moves, as lichess judges it (by default
+    /// it always can).
     fn has_insufficient_material(&self, _color: Color) -> bool {
         false
     }
