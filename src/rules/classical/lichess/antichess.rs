@@ -39,7 +39,8 @@ impl RuleSet for Antichess {
         &mut self.board
     }
 
-    fn legal_moves(&self, moves: &mut MoveList) {
+    /// The pseudo-legal moves, only the captures where there is one: all legal.
+    fn candidate_moves(&self, moves: &mut MoveList) {
         let start = moves.len();
         moves::pseudo_legal(&self.board, FREEDOMS, moves);
         let captures = moves.as_slice()[start..]
@@ -48,6 +49,10 @@ impl RuleSet for Antichess {
         if captures {
             moves.retain_from(start, |m| matches!(m, Move::EnPassant { .. } | Move::Normal { capture: Some(_), .. }));
         }
+    }
+
+    fn is_legal_candidate(&self, _m: Move) -> bool {
+        true
     }
 
     fn play(&mut self, m: Move) {

@@ -50,21 +50,23 @@ impl RuleSet for Atomic {
         &mut self.board
     }
 
-    fn legal_moves(&self, moves: &mut MoveList) {
+    fn candidate_moves(&self, moves: &mut MoveList) {
         let board = &self.board;
-        let us = board.turn();
-        let them = us.other();
-        let start = moves.len();
+        let them = board.turn().other();
         moves::pseudo_legal(board, Freedoms { king_captures: false, king_promotion: false }, moves);
         moves::castling(board, |square, occupied| Atomic::attackers(board, square, them, occupied) != 0, moves);
-        moves.retain_from(start, |m| {
-            let mut after = *self;
-            after.play(m);
-            let ours = after.board.pieces(us, Role::King);
-            ours != 0
-                && (after.board.pieces(them, Role::King) == 0
-                    || Atomic::attackers(&after.board, ours.trailing_zeros() as u8, them, after.board.occupied()) == 0)
-        });
+    }
+
+    /// A move is legal when the mover's king survives it and is not left in check (a king
+    /// touching the other, or the other gone, is not).
+    fn is_legal_candidate(&self, m: Move) -> bool {
+        let (us, them) = (self.board.turn(), self.board.turn().other());
+        let mut after = *self;
+        after.play(m);
+        let ours = after.board.pieces(us, Role::King);
+        ours != 0
+            && (after.board.pieces(them, Role::King) == 0
+                || Atomic::attackers(&after.board, ours.trailing_zeros() as u8, them, after.board.occupied()) == 0)
     }
 
     fn play(&mut self, m: Move) {

@@ -106,12 +106,28 @@ pub trait RuleSet: Sized + Clone {
     /// The board, to play on.
     fn board_mut(&mut self) -> &mut Board;
 
-    /// Appends every legal move to `moves`: by default standard chess's moves, none once the
-    /// variant's own end has come.
+    /// Appends every legal move to `moves`: the candidates that
+    /// [`RuleSet::is_legal_candidate`] keeps.
     fn legal_moves(&self, moves: &mut MoveList) {
+        let start = moves.len();
+        self.candidate_moves(moves);
+        moves.retain_from(start, |m| self.is_legal_candidate(m));
+    }
+
+    /// Appends moves among which are all the legal ones, quick to list: by default standard
+    /// chess's pseudo-legal moves and legal castlings, none once the variant's own end has come.
+    /// A move read from a record is looked for among these, and only the ones it may name are
+    /// tested further.
+    fn candidate_moves(&self, moves: &mut MoveList) {
         if self.variant_outcome().is_none() {
-            moves::standard_legal(self.board(), moves);
+            moves::standard_candidates(self.board(), moves);
         }
+    }
+
+    /// Whether a move of [`RuleSet::candidate_moves`] is legal: by default, whether it leaves
+    /// the mover's king (if it has one) unattacked.
+    fn is_legal_candidate(&self, m: Move) -> bool {
+        moves::keeps_king_safe(self.board(), m)
     }
 
     /// Plays a move, which must be legal, with all its effects (by default a standard move's).

@@ -128,15 +128,21 @@ pub(super) fn king_attacked(board: &Board, color: Color) -> bool {
     king != 0 && board.attackers(king.trailing_zeros() as u8, color.other(), board.occupied()) != 0
 }
 
-/// Appends the legal moves of standard chess (a side without a king has no king to keep safe).
-pub(super) fn standard_legal(board: &Board, moves: &mut MoveList) {
+/// Appends standard chess's pseudo-legal moves, then its legal castlings: every legal move is
+/// among them, and [`keeps_king_safe`] tells which.
+pub(super) fn standard_candidates(board: &Board, moves: &mut MoveList) {
     let us = board.turn();
-    let start = moves.len();
     pseudo_legal(board, STANDARD, moves);
-    moves.retain_from(start, |m| {
-        let mut after = *board;
-        play_standard(&mut after, m);
-        !king_attacked(&after, us)
-    });
     castling(board, |square, occupied| board.attackers(square, us.other(), occupied) != 0, moves);
+}
+
+/// Whether a move of [`standard_candidates`] leaves the mover's king, if any, unattacked
+/// (castlings are listed only where legal).
+pub(super) fn keeps_king_safe(board: &Board, m: Move) -> bool {
+    if matches!(m, Move::Castle { .. }) {
+        return true;
+    }
+    let mut after = *board;
+    play_standard(&mut after, m);
+    !king_attacked(&after, board.turn())
 }

@@ -3,7 +3,7 @@
 use super::moves;
 use super::{Outcome, ParseFenError, RuleSet, fen};
 use crate::rules::classical::attacks::{self, Bitboard};
-use crate::rules::classical::{Board, Move, MoveList, bits};
+use crate::rules::classical::{Board, Move, bits};
 use crate::variant::{Color, Role};
 
 /// The eighth rank.
@@ -41,18 +41,12 @@ impl RuleSet for RacingKings {
         &mut self.board
     }
 
-    fn legal_moves(&self, moves: &mut MoveList) {
-        if self.variant_outcome().is_some() {
-            return;
-        }
-        let start = moves.len();
-        moves::standard_legal(&self.board, moves);
-        let them = self.board.turn().other();
-        moves.retain_from(start, |m| {
-            let mut after = *self;
-            after.play(m);
-            !moves::king_attacked(&after.board, them)
-        });
+    /// A move is legal when it keeps the mover's king safe and gives no check.
+    fn is_legal_candidate(&self, m: Move) -> bool {
+        let mut after = *self;
+        after.play(m);
+        let (us, them) = (self.board.turn(), self.board.turn().other());
+        !moves::king_attacked(&after.board, us) && !moves::king_attacked(&after.board, them)
     }
 
     fn play(&mut self, m: Move) {

@@ -33,7 +33,7 @@ pub(super) fn play_san<R: RuleSet>(rules: &mut R, token: &[u8]) -> Result<Move, 
 /// The one legal move `san` names.
 fn find<R: RuleSet>(rules: &R, san: &San) -> Result<Move, MoveErrorKind> {
     let mut moves = MoveList::new();
-    rules.legal_moves(&mut moves);
+    rules.candidate_moves(&mut moves);
     let board = rules.board();
     // Long algebraic and UCI moves (`g1f3`) name the square, not the piece.
     let san = match *san {
@@ -44,7 +44,8 @@ fn find<R: RuleSet>(rules: &R, san: &San) -> Result<Move, MoveErrorKind> {
         }
         other => other,
     };
-    let mut fitting = moves.as_slice().iter().copied().filter(|&m| names(&san, m));
+    let mut fitting =
+        moves.as_slice().iter().copied().filter(|&m| names(&san, m)).filter(|&m| rules.is_legal_candidate(m));
     match (fitting.next(), fitting.next()) {
         (Some(found), None) => Ok(found),
         (Some(_), Some(_)) => Err(MoveErrorKind::Ambiguous),
