@@ -214,7 +214,8 @@ const STOP: u8 = 1;
 /// a line that no `//` comment runs to.
 fn stop_fits(source: &str, at: usize) -> bool {
     let Some(before) = at.checked_sub(1) else { return false };
-    match source.as_bytes()[before] {
+    let Some(&byte) = source.as_bytes().get(before) else { return false };
+    match byte {
         b' ' | b'\t' => true,
         b'\n' => {
             let line_start = source[..before].rfind('\n').map_or(0, |newline| newline + 1);
