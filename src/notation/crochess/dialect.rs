@@ -1,0 +1,295 @@
+//! The symbols of the two editions of Croatian Chess notation, as tables: piece letters, the
+//! links between the plies of a move, and the lost-tag marks. The reader is one; an edition is
+//! a choice of tables.
+
+use std::fmt;
+
+/// An edition of the book, whose notation a record is written in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Edition {
+    /// The 2020 edition (the seed appendix): Pegasus `G`, Pawn-sacrifice `::`, a lost promotion
+    /// tag written after the field (`e12==`), `||` a failed teleport.
+    #[default]
+    Ed2020,
+    /// The current book and reference library: Pegasus `E`, Scout `O`, Grenadier `G`,
+    /// Pawn-sacrifice `;;`, lost tags written before the field (`==e12`), `||` re-emergence and
+    /// `|||` oblation, journeys `@@` `@@@`, sense-journeys `"` `'`.
+    Current,
+}
+
+impl Edition {
+    /// The edition a `[Edition "..."]` tag or `--edition` names: `2020` or `current`.
+    #[must_use]
+    pub fn by_name(name: &str) -> Option<Edition> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "2020" | "ed2020" => Some(Edition::Ed2020),
+            "current" | "now" | "ednow" => Some(Edition::Current),
+            _ => None,
+        }
+    }
+
+    /// The symbol table of the edition.
+    #[must_use]
+    pub const fn dialect(self) -> &'static Dialect {
+        match self {
+            Edition::Ed2020 => &ED2020,
+            Edition::Current => &CURRENT,
+        }
+    }
+}
+
+impl fmt::Display for Edition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Edition::Ed2020 => "2020 edition",
+            Edition::Current => "current edition",
+        })
+    }
+}
+
+/// A piece of Croatian Chess, whatever letter an edition gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Figure {
+    /// Pawn.
+    Pawn,
+    /// Knight.
+    Knight,
+    /// Bishop.
+    Bishop,
+    /// Rook.
+    Rook,
+    /// Queen.
+    Queen,
+    /// King.
+    King,
+    /// Pegasus (`G` in 2020, `E` now).
+    Pegasus,
+    /// Pyramid.
+    Pyramid,
+    /// Unicorn.
+    Unicorn,
+    /// Wave.
+    Wave,
+    /// Star.
+    Star,
+    /// Centaur.
+    Centaur,
+    /// Scout (current edition).
+    Scout,
+    /// Grenadier (current edition).
+    Grenadier,
+    /// Serpent.
+    Serpent,
+    /// Shaman.
+    Shaman,
+    /// Monolith.
+    Monolith,
+    /// Starchild.
+    Starchild,
+}
+
+/// How one ply of a move follows the one before.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Link {
+    /// `~`: the piece the last ply activated moves on (a cascade).
+    Cascade,
+    /// `|`: the piece teleports and emerges on the field written.
+    Teleport,
+    /// `||` in 2020: the teleport fails.
+    FailedTeleport,
+    /// `||` now: a Starchild re-emerges beside the body it entered.
+    Reemergence,
+    /// `|||` now: the piece is oblated, no portal-field being free.
+    Oblation,
+    /// `@`: a trance-journey.
+    TranceJourney,
+    /// `@@` now: a dual trance-journey.
+    DualTranceJourney,
+    /// `@@@` now: a failed trance-journey.
+    FailedTranceJourney,
+    /// `::` in 2020, `;;` now: a Pawn-sacrifice, after which the Serpent moves on.
+    PawnSacrifice,
+    /// `"` now: a sense-journey.
+    SenseJourney,
+    /// `'` now: a failed sense-journey.
+    FailedSenseJourney,
+}
+
+/// A tag a piece loses as it moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LostTag {
+    /// `==`: the tag for a delayed promotion.
+    Promotion,
+    /// `::` (current edition): the right to rush.
+    Rush,
+    /// `&&` (current edition): the right to castle.
+    Castling,
+}
+
+/// Where an edition writes a lost tag.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LostTagPlace {
+    /// After the field (`e12==`).
+    AfterField,
+    /// Before the field, after the piece (`==e12`, `P::b3`).
+    BeforeField,
+}
+
+/// The symbols of an edition.
+#[derive(Debug)]
+pub struct Dialect {
+    /// The edition.
+    pub edition: Edition,
+    /// The piece letters.
+    pub pieces: &'static [(char, Figure)],
+    /// The links between plies, longest first.
+    pub links: &'static [(&'static str, Link)],
+    /// The lost tags, longest first, and where they are written.
+    pub lost_tags: &'static [(&'static str, LostTag)],
+    /// Where lost tags are written.
+    pub lost_tag_place: LostTagPlace,
+    /// Whether `++` is a double check (2020) rather than a mate.
+    pub double_check: bool,
+}
+
+impl Dialect {
+    /// The piece a letter names.
+    #[must_use]
+    pub fn figure(&self, letter: char) -> Option<Figure> {
+        self.pieces.iter().find(|(symbol, _)| *symbol == letter).map(|(_, figure)| *figure)
+    }
+
+    /// The letter of a piece.
+    #[must_use]
+    pub fn letter(&self, figure: Figure) -> Option<char> {
+        self.pieces.iter().find(|(_, known)| *known == figure).map(|(symbol, _)| *symbol)
+    }
+
+    /// The letters, for messages.
+    #[must_use]
+    pub fn letters(&self) -> String {
+        self.pieces.iter().map(|(symbol, _)| symbol.to_string()).collect::<Vec<_>>().join(" ")
+    }
+
+    /// The link at the start of `text`, with its length.
+    #[must_use]
+    pub fn link_at(&self, text: &str) -> Option<(Link, usize)> {
+        self.links.iter().find(|(symbol, _)| text.starts_with(symbol)).map(|(symbol, link)| (*link, symbol.len()))
+    }
+
+    /// The lost tag at the start of `text`, with its length.
+    #[must_use]
+    pub fn lost_tag_at(&self, text: &str) -> Option<(LostTag, usize)> {
+        self.lost_tags.iter().find(|(symbol, _)| text.starts_with(symbol)).map(|(symbol, tag)| (*tag, symbol.len()))
+    }
+
+    /// How the edition writes a link.
+    #[must_use]
+    pub fn link_symbol(&self, link: Link) -> Option<&'static str> {
+        self.links.iter().find(|(_, known)| *known == link).map(|(symbol, _)| *symbol)
+    }
+}
+
+const CLASSICAL_LETTERS: [(char, Figure); 6] = [
+    ('P', Figure::Pawn),
+    ('N', Figure::Knight),
+    ('B', Figure::Bishop),
+    ('R', Figure::Rook),
+    ('Q', Figure::Queen),
+    ('K', Figure::King),
+];
+
+/// The 2020 edition's symbols (the seed appendix).
+pub static ED2020: Dialect = Dialect {
+    edition: Edition::Ed2020,
+    pieces: &[
+        CLASSICAL_LETTERS[0],
+        CLASSICAL_LETTERS[1],
+        CLASSICAL_LETTERS[2],
+        CLASSICAL_LETTERS[3],
+        CLASSICAL_LETTERS[4],
+        CLASSICAL_LETTERS[5],
+        ('G', Figure::Pegasus),
+        ('A', Figure::Pyramid),
+        ('U', Figure::Unicorn),
+        ('W', Figure::Wave),
+        ('T', Figure::Star),
+        ('C', Figure::Centaur),
+        ('S', Figure::Serpent),
+        ('H', Figure::Shaman),
+        ('M', Figure::Monolith),
+        ('I', Figure::Starchild),
+    ],
+    links: &[
+        ("~", Link::Cascade),
+        ("||", Link::FailedTeleport),
+        ("|", Link::Teleport),
+        ("@", Link::TranceJourney),
+        ("::", Link::PawnSacrifice),
+    ],
+    lost_tags: &[("==", LostTag::Promotion)],
+    lost_tag_place: LostTagPlace::AfterField,
+    double_check: true,
+};
+
+/// The current edition's symbols (the current book and libcrochess).
+pub static CURRENT: Dialect = Dialect {
+    edition: Edition::Current,
+    pieces: &[
+        CLASSICAL_LETTERS[0],
+        CLASSICAL_LETTERS[1],
+        CLASSICAL_LETTERS[2],
+        CLASSICAL_LETTERS[3],
+        CLASSICAL_LETTERS[4],
+        CLASSICAL_LETTERS[5],
+        ('E', Figure::Pegasus),
+        ('A', Figure::Pyramid),
+        ('U', Figure::Unicorn),
+        ('W', Figure::Wave),
+        ('T', Figure::Star),
+        ('C', Figure::Centaur),
+        ('O', Figure::Scout),
+        ('G', Figure::Grenadier),
+        ('S', Figure::Serpent),
+        ('H', Figure::Shaman),
+        ('M', Figure::Monolith),
+        ('I', Figure::Starchild),
+    ],
+    links: &[
+        ("~", Link::Cascade),
+        ("|||", Link::Oblation),
+        ("||", Link::Reemergence),
+        ("|", Link::Teleport),
+        ("@@@", Link::FailedTranceJourney),
+        ("@@", Link::DualTranceJourney),
+        ("@", Link::TranceJourney),
+        (";;", Link::PawnSacrifice),
+        ("\"", Link::SenseJourney),
+        ("'", Link::FailedSenseJourney),
+    ],
+    lost_tags: &[("==", LostTag::Promotion), ("::", LostTag::Rush), ("&&", LostTag::Castling)],
+    lost_tag_place: LostTagPlace::BeforeField,
+    double_check: false,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_letter_names_one_piece_and_links_are_longest_first() {
+        for dialect in [&ED2020, &CURRENT] {
+            for (index, (letter, figure)) in dialect.pieces.iter().enumerate() {
+                assert!(dialect.pieces[index + 1..].iter().all(|(other, _)| other != letter), "{letter}");
+                assert_eq!(dialect.letter(*figure), Some(*letter));
+            }
+            for (index, (symbol, _)) in dialect.links.iter().enumerate() {
+                // A longer symbol starting with this one must come before it.
+                assert!(dialect.links[index + 1..].iter().all(|(later, _)| !later.starts_with(symbol)), "{symbol}");
+            }
+        }
+        assert_eq!(ED2020.figure('G'), Some(Figure::Pegasus));
+        assert_eq!(CURRENT.figure('G'), Some(Figure::Grenadier));
+        assert_eq!(Edition::by_name("Current"), Some(Edition::Current));
+    }
+}
