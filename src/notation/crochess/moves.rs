@@ -62,10 +62,18 @@ pub enum PlyBody {
         /// The steps, the last one the destination.
         steps: Vec<Step>,
     },
-    /// Nothing after a link that may stand alone (`He12@`, `Ra18|||`).
+    /// Nothing after a link that may stand alone (`He12@`), or the piece alone (`Ra18|||R`).
     Unwritten,
-    /// Pieces listed after a dual trance-journey (`He12@@P,B,R`).
-    Pieces(Vec<Figure>),
+    /// Pieces listed after a dual trance-journey (`He12@@P,B,R`), each where it stood if
+    /// written (`Pq16,Bp14`).
+    Pieces(Vec<(Figure, Coordinates)>),
+    /// A sense-journey's uplifted piece, where it stood, then its ply (`Bc5,z11-n7`).
+    Uplift {
+        /// Where the uplifted piece stood.
+        from: Coordinates,
+        /// Its ply.
+        ply: Box<PlyBody>,
+    },
 }
 
 /// A field, or part of one: `e4`, `e`, `4`, or nothing.
@@ -258,6 +266,10 @@ impl Ply {
     pub fn steps(&self) -> &[Step] {
         match &self.body {
             PlyBody::Steps { steps, .. } => steps,
+            PlyBody::Uplift { ply, .. } => match &**ply {
+                PlyBody::Steps { steps, .. } => steps,
+                _ => &[],
+            },
             PlyBody::Unwritten | PlyBody::Pieces(_) => &[],
         }
     }
@@ -267,6 +279,7 @@ impl Ply {
     pub fn start(&self) -> Coordinates {
         match &self.body {
             PlyBody::Steps { start, .. } => *start,
+            PlyBody::Uplift { from, .. } => *from,
             PlyBody::Unwritten | PlyBody::Pieces(_) => Coordinates::default(),
         }
     }
@@ -343,7 +356,11 @@ impl Reader<'_> {
         }
         let (body, annotation) = match text.find('_') {
             Some(at) => (&text[..at], Some(text[at + 1..].to_owned())),
-            None => (text, None),
+            // Glyphs glued to the move (`ef8*!`), as PGN writes them.
+            None => {
+                let plain = text.trim_end_matches(['!', '?']);
+                (plain, (plain.len() < text.len()).then(|| text[plain.len()..].to_owned()))
+            }
         };
         let claim = match body {
             "#" => Some(Claim::SelfMate),
@@ -411,6 +428,7 @@ impl Reader<'_> {
             let start = at + usize::from(bracketed);
             let ply = self.ply(inner, start, link, bracketed)?;
             plies.push(ply);
+            self.step = None;
             at += length;
             if at == text.len() {
                 return Ok(plies);
@@ -447,21 +465,31 @@ impl Reader<'_> {
             }
             return Err(self.error(at, "an empty ply"));
         }
-        if link == Some(Link::DualTranceJourney) && text.contains(',') {
-            let pieces = text
-                .split(',')
-                .map(|letter| {
-                    let mut chars = letter.chars();
-                    match (chars.next().and_then(|c| self.dialect.figure(c)), chars.next()) {
-                        (Some(figure), None) => Ok(figure),
-                        _ => Err(self.error(at, format!("'{letter}' is no piece of the {}", self.dialect.edition))),
-                    }
-                })
-                .collect::<Result<Vec<_>, _>>()?;
+        if link == Some(Link::DualTranceJourney) {
+            let pieces = self.listed_pieces(text, at)?;
             return Ok(Ply { link, piece: None, lost: None, body: PlyBody::Pieces(pieces), bracketed, column: at });
         }
         let piece = self.piece(&mut cursor)?;
+        if cursor.rest().is_empty() && link.is_some_and(may_stand_alone) {
+            // The piece alone: its fate is the link's (`Ra18|||R`).
+            return Ok(Ply { link, piece, lost: None, body: PlyBody::Unwritten, bracketed, column: at });
+        }
         let lost = self.lost_before(&mut cursor);
+        if let Some(comma) = cursor.rest().find(',').filter(|_| link == Some(Link::SenseJourney)) {
+            // A sense-journey: the uplifted piece's field, then its ply (`Bc5,z11-n7`).
+            let from_column = cursor.column();
+            let mut field_cursor = Cursor { text: &cursor.rest()[..comma], at: 0, base: from_column };
+            let from = self.field(&mut field_cursor, "an uplifted piece is named with its field")?;
+            cursor.advance(comma + 1);
+            let rest = cursor.rest();
+            let ply = if rest.contains(['.', '-', '\\']) {
+                self.stepped(&mut cursor)?
+            } else {
+                self.destination_only(&mut cursor)?
+            };
+            let body = PlyBody::Uplift { from, ply: Box::new(ply) };
+            return Ok(Ply { link, piece, lost, body, bracketed, column: at });
+        }
         let rest = cursor.rest();
         let body = if rest.contains(['.', '-', '\\']) {
             self.stepped(&mut cursor)?
@@ -472,6 +500,25 @@ impl Reader<'_> {
             return Err(self.error(cursor.column(), format!("unexpected '{}'", cursor.rest())));
         }
         Ok(Ply { link, piece, lost, body, bracketed, column: at })
+    }
+
+    /// The pieces listed after a dual trance-journey, each with its field if written
+    /// (`P,B,R` or `Pq16,Bp14`).
+    fn listed_pieces(&self, text: &str, at: usize) -> Result<Vec<(Figure, Coordinates)>, NotationError> {
+        let mut pieces = Vec::new();
+        let mut offset = 0;
+        for item in text.split(',') {
+            let mut cursor = Cursor { text: item, at: 0, base: at + offset };
+            let piece =
+                self.piece(&mut cursor)?.ok_or_else(|| self.error(cursor.column(), "expected a piece letter"))?;
+            let field = self.partial(&mut cursor)?;
+            if !cursor.rest().is_empty() {
+                return Err(self.error(cursor.column(), format!("unexpected '{}'", cursor.rest())));
+            }
+            pieces.push((piece, field));
+            offset += item.len() + 1;
+        }
+        Ok(pieces)
     }
 
     /// The piece letter at the cursor, if an upper-case letter is there.
@@ -731,7 +778,8 @@ impl Reader<'_> {
 }
 
 /// Whether a link may end a move with nothing after it: the piece's fate is the link itself, or
-/// the rules work out what it did.
+/// the rules work out what it did (the spiral of a trance-journey, the Serpent's ply after a
+/// Pawn-sacrifice).
 fn may_stand_alone(link: Link) -> bool {
     matches!(
         link,
@@ -740,7 +788,9 @@ fn may_stand_alone(link: Link) -> bool {
             | Link::FailedTranceJourney
             | Link::FailedTeleport
             | Link::Oblation
+            | Link::SenseJourney
             | Link::FailedSenseJourney
+            | Link::PawnSacrifice
     )
 }
 
@@ -866,7 +916,18 @@ mod tests {
         let unwritten = read("[Hf10-d11]~[Wd11-e13]@", Edition::Ed2020);
         assert_eq!(unwritten.plies[2].body, PlyBody::Unwritten);
         let dual = read("He12@@P,B,R", Edition::Current);
-        assert_eq!(dual.plies[1].body, PlyBody::Pieces(vec![Figure::Pawn, Figure::Bishop, Figure::Rook]));
+        let listed = |figures: [Figure; 3]| figures.map(|figure| (figure, Coordinates::default())).to_vec();
+        assert_eq!(dual.plies[1].body, PlyBody::Pieces(listed([Figure::Pawn, Figure::Bishop, Figure::Rook])));
+        let placed = read("[Hd13-e12]@@Pq16,Bp14", Edition::Current);
+        assert_eq!(
+            placed.plies[1].body,
+            PlyBody::Pieces(vec![(Figure::Pawn, field("q16")), (Figure::Bishop, field("p14"))])
+        );
+        let uplift = read("[Id4-c5]\"[Bc5,z11-n7]", Edition::Current);
+        assert_eq!(uplift.plies[1].start(), field("c5"));
+        assert_eq!(uplift.plies[1].destination(), Some(field("n7")));
+        assert_eq!(read("Ra13-a18|||R", Edition::Current).plies[1].piece, Some(Figure::Rook));
+        assert_eq!(read("ef8*!", Edition::Current).annotation.as_deref(), Some("!"));
         let capture = read("e26*R=Q", Edition::Current);
         assert_eq!(
             capture.plies[0].steps()[0].effect,
