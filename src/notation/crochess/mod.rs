@@ -4,3 +4,4 @@
 pub mod dialect;
 pub mod moves;
 pub mod setup_string;
+pub mod write;

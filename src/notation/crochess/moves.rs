@@ -831,7 +831,7 @@ impl Cursor<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
 
     fn read(text: &str, edition: Edition) -> Move {
@@ -969,7 +969,7 @@ mod tests {
     }
 
     /// The notation strings of the seed appendix (`\alg{...}` that write a move).
-    const SEED_EXAMPLES: &[&str] = &[
+    pub(in crate::notation::crochess) const SEED_EXAMPLES: &[&str] = &[
         "Bd5~Ah5%",
         "Bd5~Ah5%R",
         "Bh9-d5~Ad5-h5%",
@@ -1027,7 +1027,7 @@ mod tests {
 
     /// Strings of the current edition: those the reference library reads, and the book's forms
     /// it refuses.
-    const CURRENT_EXAMPLES: &[&str] = &[
+    pub(in crate::notation::crochess) const CURRENT_EXAMPLES: &[&str] = &[
         "Bdh5",
         "B..f3-h5",
         "[Qk2-f7]~[Af7-i7]~[Ai7-i9]",
