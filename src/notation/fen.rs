@@ -285,12 +285,13 @@ fn read_castling<const W: usize>(setup: &mut Setup<W>, text: &str) -> Result<(),
 /// Croatian Chess privates may rush from where the initial setup puts them.
 fn derive_rush_tags<const W: usize>(setup: &mut Setup<W>) {
     let initial = Setup::<W>::initial(setup.variant);
-    let Some(pawn) = setup.variant.kind_of_role(Role::Pawn) else { return };
-    for color in Color::ALL {
-        let piece = Piece { kind: pawn, color };
-        let home = setup.board.pieces(piece) & initial.board.pieces(piece);
-        for square in home {
-            setup.board.set_mark(Mark::RUSH, square, true);
+    for kind in setup.variant.kinds_where(|piece| piece.private).iter() {
+        for color in Color::ALL {
+            let piece = Piece { kind, color };
+            let home = setup.board.pieces(piece) & initial.board.pieces(piece);
+            for square in home {
+                setup.board.set_mark(Mark::RUSH, square, true);
+            }
         }
     }
 }

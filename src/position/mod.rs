@@ -338,7 +338,8 @@ fn validate<const W: usize>(setup: &Setup<W>) -> Result<(), PositionError> {
     {
         return Err(PositionError::PawnOnBackRank(name(square)));
     }
-    check_marks(setup, pawn_squares)?;
+    // Marks for pawns fit every private (Croatian Chess's Scouts and Grenadiers rush too).
+    check_marks(setup, pieces_of_kinds(setup, variant.kinds_where(|piece| piece.private)))?;
     check_castling(setup)?;
     if let Some(square) = setup.en_passant {
         check_en_passant(setup, square)?;

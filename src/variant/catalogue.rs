@@ -13,7 +13,7 @@
 use super::pieces::{PieceType, Role};
 use super::vocabulary::{Counter, CounterFen, FamilyWord, Mark, MarkDef, MarkOn, Vocabulary, WordMeaning};
 use super::{
-    BackhandRule, Capabilities, CastlingRule, CroatianSetup, Family, Initial, Kings, LaserSetup, Notation,
+    BackhandRule, Capabilities, CastlingRule, CroatianSetup, Edition, Family, Initial, Kings, LaserSetup, Notation,
     PositionFormat, RuleSetId, Variant,
 };
 use crate::board::Geometry;
@@ -270,11 +270,16 @@ const fn board(files: u8, ranks: u8) -> Geometry {
 }
 
 const fn piece(name: &'static str, symbol: &'static str, role: Option<Role>, value: Option<i32>) -> PieceType {
-    PieceType { name, symbol, role, ownerless: false, value }
+    PieceType { name, symbol, role, ownerless: false, private: matches!(role, Some(Role::Pawn)), value }
 }
 
 const fn ownerless(name: &'static str, symbol: &'static str) -> PieceType {
-    PieceType { name, symbol, role: None, ownerless: true, value: None }
+    PieceType { name, symbol, role: None, ownerless: true, private: false, value: None }
+}
+
+/// A piece that rushes and is taken en passant as pawns are.
+const fn private(name: &'static str, symbol: &'static str) -> PieceType {
+    PieceType { name, symbol, role: None, ownerless: false, private: true, value: None }
 }
 
 const PAWN: PieceType = piece("Pawn", "P", Some(Role::Pawn), Some(1));
@@ -298,6 +303,12 @@ const SHAMAN: PieceType = piece("Shaman", "H", None, None);
 const MONOLITH: PieceType = ownerless("Monolith", "M");
 const STARCHILD: PieceType = piece("Starchild", "I", None, None);
 
+/// The current edition's letter for the Pegasus, and its two new privates.
+const PEGASUS_NOW: PieceType = piece("Pegasus", "E", None, None);
+const SCOUT: PieceType = private("Scout", "O");
+const GRENADIER: PieceType = private("Grenadier", "G");
+
+/// The alphabets of the 2020 edition.
 const CROATIAN_TIES: [PieceType; 7] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS];
 const MAYAN_ASCENDANCY: [PieceType; 8] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID];
 const AGE_OF_AQUARIUS: [PieceType; 9] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN];
@@ -314,6 +325,92 @@ const DISCOVERY: [PieceType; 15] = [
 ];
 const ONE: [PieceType; 16] = [
     PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR, CENTAUR, SERPENT, SHAMAN, MONOLITH,
+    STARCHILD,
+];
+
+/// The alphabets of the current edition: Pegasus `E`, and Scouts and Grenadiers from Hemera's
+/// Dawn on.
+const CROATIAN_TIES_NOW: [PieceType; 7] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS_NOW];
+const MAYAN_ASCENDANCY_NOW: [PieceType; 8] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS_NOW, PYRAMID];
+const AGE_OF_AQUARIUS_NOW: [PieceType; 9] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS_NOW, PYRAMID, UNICORN];
+const MIRANDAS_VEIL_NOW: [PieceType; 10] =
+    [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS_NOW, PYRAMID, UNICORN, WAVE];
+const NINETEEN_NOW: [PieceType; 11] =
+    [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS_NOW, PYRAMID, UNICORN, WAVE, STAR];
+const HEMERAS_DAWN_NOW: [PieceType; 14] =
+    [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS_NOW, PYRAMID, UNICORN, WAVE, STAR, CENTAUR, SCOUT, GRENADIER];
+const TAMOANCHAN_REVISITED_NOW: [PieceType; 15] = [
+    PAWN,
+    KNIGHT,
+    BISHOP,
+    ROOK,
+    QUEEN,
+    KING,
+    PEGASUS_NOW,
+    PYRAMID,
+    UNICORN,
+    WAVE,
+    STAR,
+    CENTAUR,
+    SCOUT,
+    GRENADIER,
+    SERPENT,
+];
+const CONQUEST_OF_TLALOCAN_NOW: [PieceType; 16] = [
+    PAWN,
+    KNIGHT,
+    BISHOP,
+    ROOK,
+    QUEEN,
+    KING,
+    PEGASUS_NOW,
+    PYRAMID,
+    UNICORN,
+    WAVE,
+    STAR,
+    CENTAUR,
+    SCOUT,
+    GRENADIER,
+    SERPENT,
+    SHAMAN,
+];
+const DISCOVERY_NOW: [PieceType; 17] = [
+    PAWN,
+    KNIGHT,
+    BISHOP,
+    ROOK,
+    QUEEN,
+    KING,
+    PEGASUS_NOW,
+    PYRAMID,
+    UNICORN,
+    WAVE,
+    STAR,
+    CENTAUR,
+    SCOUT,
+    GRENADIER,
+    SERPENT,
+    SHAMAN,
+    MONOLITH,
+];
+const ONE_NOW: [PieceType; 18] = [
+    PAWN,
+    KNIGHT,
+    BISHOP,
+    ROOK,
+    QUEEN,
+    KING,
+    PEGASUS_NOW,
+    PYRAMID,
+    UNICORN,
+    WAVE,
+    STAR,
+    CENTAUR,
+    SCOUT,
+    GRENADIER,
+    SERPENT,
+    SHAMAN,
+    MONOLITH,
     STARCHILD,
 ];
 
@@ -437,6 +534,8 @@ const fn croatian(
     }
 }
 
+/// The scouts of Hemera's Dawn onwards (crochess.md §1): the files two either side of each
+/// Centaur (and Shaman) on rank 4, one either side on rank 5.
 const HD_SCOUTS: &[&str] = &["c4", "g4", "n4", "r4", "d5", "f5", "o5", "q5"];
 const TR_SCOUTS: &[&str] = &["g4", "k4", "l4", "p4", "h5", "j5", "m5", "o5"];
 const COT_SCOUTS: &[&str] =
@@ -444,8 +543,37 @@ const COT_SCOUTS: &[&str] =
 const ONE_SCOUTS: &[&str] =
     &["e4", "i4", "j4", "m4", "n4", "q4", "r4", "v4", "f5", "h5", "k5", "m5", "n5", "p5", "s5", "u5"];
 
+/// The current edition's Grenadiers: under each rank-4 scout on rank 3, under each rank-5
+/// scout on rank 2.
+const HD_GRENADIERS: &[&str] = &["c3", "g3", "n3", "r3", "d2", "f2", "o2", "q2"];
+const TR_GRENADIERS: &[&str] = &["g3", "k3", "l3", "p3", "h2", "j2", "m2", "o2"];
+const COT_GRENADIERS: &[&str] =
+    &["d3", "h3", "i3", "l3", "m3", "p3", "q3", "u3", "e2", "g2", "j2", "l2", "m2", "o2", "r2", "t2"];
+const ONE_GRENADIERS: &[&str] =
+    &["e3", "i3", "j3", "m3", "n3", "q3", "r3", "v3", "f2", "h2", "k2", "m2", "n2", "p2", "s2", "u2"];
+
+/// A setup of the 2020 edition: Pawns on the scouts' squares.
+const fn ed2020(
+    figure_row: &'static str,
+    pawn_ranks: &'static [u8],
+    privates: &'static [(char, &'static [&'static str])],
+    monoliths: &'static [&'static str],
+) -> CroatianSetup {
+    CroatianSetup { edition: Edition::Ed2020, figure_row, pawn_ranks, privates, monoliths }
+}
+
+/// A setup of the current edition: Scouts, and Grenadiers under them.
+const fn current(
+    figure_row: &'static str,
+    pawn_ranks: &'static [u8],
+    privates: &'static [(char, &'static [&'static str])],
+    monoliths: &'static [&'static str],
+) -> CroatianSetup {
+    CroatianSetup { edition: Edition::Current, figure_row, pawn_ranks, privates, monoliths }
+}
+
 /// Every variant, Standard first.
-pub(super) static CATALOGUE: [Variant; 23] = [
+pub(super) static CATALOGUE: [Variant; 34] = [
     Variant {
         name: "Standard",
         aliases: &["Chess", "Normal", "Orthodox", "From Position", "Standard Chess"],
@@ -494,66 +622,19 @@ pub(super) static CATALOGUE: [Variant; 23] = [
         castling: CastlingRule::Standard,
         initial: Initial::Fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1"),
     },
-    croatian(
-        "Classical Chess",
-        "cc",
-        &["Croatian Classical Chess"],
-        8,
-        &CLASSICAL,
-        CroatianSetup { figure_row: "RNBQKBNR", pawn_ranks: &[2], extra_pawns: &[], monoliths: &[] },
-    ),
-    croatian(
-        "Croatian Ties",
-        "ct",
-        &[],
-        10,
-        &CROATIAN_TIES,
-        CroatianSetup { figure_row: "RGNBQKBNGR", pawn_ranks: &[2], extra_pawns: &[], monoliths: &[] },
-    ),
-    croatian(
-        "Mayan Ascendancy",
-        "ma",
-        &[],
-        12,
-        &MAYAN_ASCENDANCY,
-        CroatianSetup { figure_row: "RGANBQKBNAGR", pawn_ranks: &[2], extra_pawns: &[], monoliths: &[] },
-    ),
-    croatian(
-        "Age of Aquarius",
-        "aoa",
-        &[],
-        14,
-        &AGE_OF_AQUARIUS,
-        CroatianSetup { figure_row: "RGAUNBQKBNUAGR", pawn_ranks: &[2], extra_pawns: &[], monoliths: &[] },
-    ),
-    croatian(
-        "Miranda's Veil",
-        "mv",
-        &[],
-        16,
-        &MIRANDAS_VEIL,
-        CroatianSetup { figure_row: "RGAUWNBQKBNWUAGR", pawn_ranks: &[2], extra_pawns: &[], monoliths: &[] },
-    ),
-    croatian(
-        "Nineteen",
-        "n",
-        &["19"],
-        18,
-        &NINETEEN,
-        CroatianSetup { figure_row: "TRNBWGUAQKAUGWBNRt", pawn_ranks: &[2, 3], extra_pawns: &[], monoliths: &[] },
-    ),
+    croatian("Classical Chess", "cc", &["Croatian Classical Chess"], 8, &CLASSICAL, ed2020("RNBQKBNR", &[2], &[], &[])),
+    croatian("Croatian Ties", "ct", &[], 10, &CROATIAN_TIES, ed2020("RGNBQKBNGR", &[2], &[], &[])),
+    croatian("Mayan Ascendancy", "ma", &[], 12, &MAYAN_ASCENDANCY, ed2020("RGANBQKBNAGR", &[2], &[], &[])),
+    croatian("Age of Aquarius", "aoa", &[], 14, &AGE_OF_AQUARIUS, ed2020("RGAUNBQKBNUAGR", &[2], &[], &[])),
+    croatian("Miranda's Veil", "mv", &[], 16, &MIRANDAS_VEIL, ed2020("RGAUWNBQKBNWUAGR", &[2], &[], &[])),
+    croatian("Nineteen", "n", &["19"], 18, &NINETEEN, ed2020("TRNBWGUAQKAUGWBNRt", &[2, 3], &[], &[])),
     croatian(
         "Hemera's Dawn",
         "hd",
         &[],
         20,
         &HEMERAS_DAWN,
-        CroatianSetup {
-            figure_row: "TRNBCWGUAQKAUGWCBNRt",
-            pawn_ranks: &[2, 3],
-            extra_pawns: HD_SCOUTS,
-            monoliths: &[],
-        },
+        ed2020("TRNBCWGUAQKAUGWCBNRt", &[2, 3], &[('P', HD_SCOUTS)], &[]),
     ),
     croatian(
         "Tamoanchan Revisited",
@@ -561,12 +642,7 @@ pub(super) static CATALOGUE: [Variant; 23] = [
         &[],
         22,
         &TAMOANCHAN_REVISITED,
-        CroatianSetup {
-            figure_row: "TRNBSWUGCAQKACGUWSBNRt",
-            pawn_ranks: &[2, 3],
-            extra_pawns: TR_SCOUTS,
-            monoliths: &[],
-        },
+        ed2020("TRNBSWUGCAQKACGUWSBNRt", &[2, 3], &[('P', TR_SCOUTS)], &[]),
     ),
     croatian(
         "Conquest of Tlalocan",
@@ -574,12 +650,7 @@ pub(super) static CATALOGUE: [Variant; 23] = [
         &[],
         24,
         &CONQUEST_OF_TLALOCAN,
-        CroatianSetup {
-            figure_row: "TRNBSCUWGAHQKHAGWUCSBNRt",
-            pawn_ranks: &[2, 3],
-            extra_pawns: COT_SCOUTS,
-            monoliths: &[],
-        },
+        ed2020("TRNBSCUWGAHQKHAGWUCSBNRt", &[2, 3], &[('P', COT_SCOUTS)], &[]),
     ),
     croatian(
         "Discovery",
@@ -587,12 +658,7 @@ pub(super) static CATALOGUE: [Variant; 23] = [
         &[],
         24,
         &DISCOVERY,
-        CroatianSetup {
-            figure_row: "TRNBSCUWGAHQKHAGWUCSBNRt",
-            pawn_ranks: &[2, 3],
-            extra_pawns: COT_SCOUTS,
-            monoliths: &["b7", "w18"],
-        },
+        ed2020("TRNBSCUWGAHQKHAGWUCSBNRt", &[2, 3], &[('P', COT_SCOUTS)], &["b7", "w18"]),
     ),
     croatian(
         "One",
@@ -600,12 +666,88 @@ pub(super) static CATALOGUE: [Variant; 23] = [
         &[],
         26,
         &ONE,
-        CroatianSetup {
-            figure_row: "TRNBSICUGWAHQKHAWGUCISBNRt",
-            pawn_ranks: &[2, 3],
-            extra_pawns: ONE_SCOUTS,
-            monoliths: &["b8", "y19"],
-        },
+        ed2020("TRNBSICUGWAHQKHAWGUCISBNRt", &[2, 3], &[('P', ONE_SCOUTS)], &["b8", "y19"]),
+    ),
+    croatian("Classical Chess (current edition)", "cc", &[], 8, &CLASSICAL, current("RNBQKBNR", &[2], &[], &[])),
+    croatian(
+        "Croatian Ties (current edition)",
+        "ct",
+        &[],
+        10,
+        &CROATIAN_TIES_NOW,
+        current("RENBQKBNER", &[2], &[], &[]),
+    ),
+    croatian(
+        "Mayan Ascendancy (current edition)",
+        "ma",
+        &[],
+        12,
+        &MAYAN_ASCENDANCY_NOW,
+        current("REANBQKBNAER", &[2], &[], &[]),
+    ),
+    croatian(
+        "Age of Aquarius (current edition)",
+        "aoa",
+        &[],
+        14,
+        &AGE_OF_AQUARIUS_NOW,
+        current("REAUNBQKBNUAER", &[2], &[], &[]),
+    ),
+    croatian(
+        "Miranda's Veil (current edition)",
+        "mv",
+        &[],
+        16,
+        &MIRANDAS_VEIL_NOW,
+        current("REAUWNBQKBNWUAER", &[2], &[], &[]),
+    ),
+    croatian(
+        "Nineteen (current edition)",
+        "n",
+        &[],
+        18,
+        &NINETEEN_NOW,
+        current("TRNBWEUAQKAUEWBNRt", &[2, 3], &[], &[]),
+    ),
+    croatian(
+        "Hemera's Dawn (current edition)",
+        "hd",
+        &[],
+        20,
+        &HEMERAS_DAWN_NOW,
+        current("TRNBCWEUAQKAUEWCBNRt", &[2, 3], &[('O', HD_SCOUTS), ('G', HD_GRENADIERS)], &[]),
+    ),
+    croatian(
+        "Tamoanchan Revisited (current edition)",
+        "tr",
+        &[],
+        22,
+        &TAMOANCHAN_REVISITED_NOW,
+        current("TRNBSWUECAQKACEUWSBNRt", &[2, 3], &[('O', TR_SCOUTS), ('G', TR_GRENADIERS)], &[]),
+    ),
+    croatian(
+        "Conquest of Tlalocan (current edition)",
+        "cot",
+        &[],
+        24,
+        &CONQUEST_OF_TLALOCAN_NOW,
+        current("TRNBSCUWEAHQKHAEWUCSBNRt", &[2, 3], &[('O', COT_SCOUTS), ('G', COT_GRENADIERS)], &[]),
+    ),
+    croatian(
+        "Discovery (current edition)",
+        "d",
+        &[],
+        24,
+        &DISCOVERY_NOW,
+        current("TRNBSCUWEAHQKHAEWUCSBNRt", &[2, 3], &[('O', COT_SCOUTS), ('G', COT_GRENADIERS)], &["b7", "w18"]),
+    ),
+    croatian(
+        "One (current edition)",
+        "o",
+        &[],
+        26,
+        &ONE_NOW,
+        current("TRNBSICUEWAHQKHAWEUCISBNRt", &[2, 3], &[('O', ONE_SCOUTS), ('G', ONE_GRENADIERS)], &["b8", "y19"]),
     ),
     Variant {
         name: "Laser Chess",
@@ -708,27 +850,66 @@ mod tests {
         }
     }
 
-    /// The scout Pawns stand two files either side of each Centaur and Shaman on rank 4, and one
-    /// file either side on rank 5 (crochess.md §1).
+    /// The scouts stand two files either side of each Centaur and Shaman on rank 4, and one
+    /// file either side on rank 5 (crochess.md §1): Pawns in 2020, Scouts now, with a
+    /// Grenadier under each (rank 3 under rank 4, rank 2 under rank 5).
     #[test]
-    fn scout_pawns_follow_the_centaurs_and_shamans() {
+    fn scouts_follow_the_centaurs_and_shamans() {
         for variant in &CATALOGUE {
             let Initial::Croatian(setup) = &variant.initial else { continue };
-            let mut expected = Vec::new();
+            let mut scouts = Vec::new();
+            let mut grenadiers = Vec::new();
             for (file, letter) in setup.figure_row.bytes().enumerate() {
                 let spawns = letter == b'C' || (letter == b'H' && setup.figure_row.len() >= 24);
                 if spawns && variant.geometry.files() >= 20 {
                     for (offset, rank) in [(-2, 4), (2, 4), (-1, 5), (1, 5)] {
-                        let file = (file as i32 + offset) as u8;
-                        expected.push(format!("{}{rank}", (b'a' + file) as char));
+                        let file = (b'a' + (file as i32 + offset) as u8) as char;
+                        scouts.push(format!("{file}{rank}"));
+                        grenadiers.push(format!("{file}{}", 7 - rank));
                     }
                 }
             }
-            let mut listed: Vec<String> = setup.extra_pawns.iter().map(|s| s.to_string()).collect();
-            listed.sort();
-            expected.sort();
-            expected.dedup();
-            assert_eq!(listed, expected, "{}", variant.name);
+            let listed = |letter: char| {
+                let mut squares: Vec<String> = setup
+                    .privates
+                    .iter()
+                    .filter(|(symbol, _)| *symbol == letter)
+                    .flat_map(|(_, squares)| squares.iter().map(|s| s.to_string()))
+                    .collect();
+                squares.sort();
+                squares
+            };
+            for list in [&mut scouts, &mut grenadiers] {
+                list.sort();
+                list.dedup();
+            }
+            match setup.edition {
+                Edition::Ed2020 => {
+                    assert_eq!(listed('P'), scouts, "{}", variant.name);
+                    assert_eq!(setup.privates.len(), usize::from(!scouts.is_empty()), "{}", variant.name);
+                }
+                Edition::Current => {
+                    assert_eq!(listed('O'), scouts, "{}", variant.name);
+                    assert_eq!(listed('G'), grenadiers, "{}", variant.name);
+                }
+            }
         }
+    }
+
+    /// Each variant has its twin in the other edition, of the same board, and names it apart.
+    #[test]
+    fn every_croatian_variant_has_both_editions() {
+        for variant in CATALOGUE.iter().filter(|variant| variant.edition().is_some()) {
+            for edition in Edition::ALL {
+                let twin = variant.in_edition(edition).expect("both editions");
+                assert_eq!((twin.edition(), twin.code, twin.geometry), (Some(edition), variant.code, variant.geometry));
+            }
+            let letters = variant.letters();
+            match variant.edition() {
+                Some(Edition::Ed2020) => assert!(!letters.contains('E') && !letters.contains('O'), "{letters}"),
+                _ => assert!(!variant.name.contains("Ties") || letters.contains('E'), "{letters}"),
+            }
+        }
+        assert!(Variant::standard().in_edition(Edition::Current).is_none());
     }
 }

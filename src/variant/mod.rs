@@ -200,19 +200,60 @@ impl LaserSetup {
     }
 }
 
+/// An edition of the Croatian Chess book, whose pieces, setups and notation a variant follows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Edition {
+    /// The 2020 edition (the seed appendix): Pegasus `G`, Pawn-sacrifice `::`, a lost promotion
+    /// tag written after the field (`e12==`), `||` a failed teleport.
+    #[default]
+    Ed2020,
+    /// The current book and reference library: Pegasus `E`, Scout `O`, Grenadier `G`,
+    /// Pawn-sacrifice `;;`, lost tags written before the field (`==e12`), `||` re-emergence and
+    /// `|||` oblation, journeys `@@` `@@@`, sense-journeys `"` `'`.
+    Current,
+}
+
+impl Edition {
+    /// Both editions, the default first.
+    pub const ALL: [Edition; 2] = [Edition::Ed2020, Edition::Current];
+
+    /// The edition an `[Edition "..."]` tag or `--edition` names: `2020` or `current`.
+    #[must_use]
+    pub fn by_name(name: &str) -> Option<Edition> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "2020" | "ed2020" => Some(Edition::Ed2020),
+            "current" | "now" | "ednow" => Some(Edition::Current),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Edition {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Edition::Ed2020 => "2020 edition",
+            Edition::Current => "current edition",
+        })
+    }
+}
+
 /// The initial setup of a Croatian Chess variant, in the terms of the book.
 ///
 /// The dark side mirrors the light side vertically with colours swapped; the Monoliths are not
 /// mirrored (each is listed).
 #[derive(Debug, PartialEq, Eq)]
 pub struct CroatianSetup {
+    /// The edition of the book the variant's pieces, setup and notation follow.
+    pub edition: Edition,
     /// The light figure row on rank 1, file `a` first. Case matters only for the ownerless Stars
     /// (`T` bright, `t` dim).
     pub figure_row: &'static str,
     /// The ranks full of light Pawns.
     pub pawn_ranks: &'static [u8],
-    /// Further light Pawns (the scout Pawns of Hemera's Dawn onwards).
-    pub extra_pawns: &'static [&'static str],
+    /// Further light privates by letter, each put where the list says in place of what stands
+    /// there: the scouts of Hemera's Dawn onwards (Pawns in 2020, Scouts now) and the current
+    /// edition's Grenadiers under them.
+    pub privates: &'static [(char, &'static [&'static str])],
     /// The Monoliths: the one in the light half (`M`), then the one in the dark half (`m`).
     pub monoliths: &'static [&'static str],
 }
@@ -332,6 +373,27 @@ impl Variant {
             .filter(|(_, piece)| test(piece))
             .map(|(index, _)| Kind::new(index as u8))
             .collect()
+    }
+
+    /// The edition of the Croatian Chess book the variant follows; `None` for variants of one
+    /// edition only.
+    #[must_use]
+    pub const fn edition(&self) -> Option<Edition> {
+        match &self.initial {
+            Initial::Croatian(setup) => Some(setup.edition),
+            _ => None,
+        }
+    }
+
+    /// The same variant as an edition of the book has it: the catalogue row of the same code
+    /// and that edition; `None` for variants of one edition only.
+    #[must_use]
+    pub fn in_edition(&'static self, edition: Edition) -> Option<&'static Variant> {
+        if self.edition() == Some(edition) {
+            return Some(self);
+        }
+        self.edition()?;
+        Variant::all().iter().find(|other| other.code == self.code && other.edition() == Some(edition))
     }
 
     /// The type of a kind of this variant.
@@ -511,7 +573,9 @@ mod tests {
     fn names_and_aliases_are_unique() {
         let mut seen = std::collections::HashSet::new();
         for variant in Variant::all() {
-            for name in std::iter::once(&variant.name).chain(variant.aliases).chain(variant.code.as_ref()) {
+            // The two editions of a Croatian Chess variant share its code.
+            let code = variant.code.filter(|_| variant.edition() != Some(Edition::Current));
+            for name in std::iter::once(&variant.name).chain(variant.aliases).chain(code.as_ref()) {
                 assert!(seen.insert(normalize_name(name)), "{name} is listed twice");
             }
         }

@@ -93,6 +93,9 @@ pub struct PieceType {
     pub role: Option<Role>,
     /// Whether the piece belongs to nobody (Stars, Monoliths).
     pub ownerless: bool,
+    /// Whether it is a private: a pawn, or a piece that rushes and is taken en passant as pawns
+    /// are (Croatian Chess's Scouts and Grenadiers).
+    pub private: bool,
     /// The material value used by `power`, where the variant defines one.
     pub value: Option<i32>,
 }

@@ -286,11 +286,13 @@ fn variants_lists_the_catalogue() {
     let output = cqlq(&["variants"], "");
     let text = stdout(&output);
     let (table, words) = text.split_once("\nwords of their own\n").expect("the words follow the table");
-    assert_eq!(table.lines().count(), 1 + 23);
+    assert_eq!(table.lines().count(), 1 + 34);
     assert!(words.lines().any(|line| line.starts_with("King of the Hill") && line.contains("hill")), "{words}");
     assert!(words.lines().any(|line| line.starts_with("Laser Chess") && line.contains("move ... rotate")));
-    assert!(text.contains("One                    26x26  Light/Dark"), "{text}");
-    assert!(text.contains("Laser Chess            10x8   Blue/Red"), "{text}");
+    let row = |name: &str| text.lines().find(|line| line.split("  ").next() == Some(name)).unwrap_or_default();
+    assert!(row("One").contains(" 26x26  Light/Dark "), "{text}");
+    assert!(row("One (current edition)").ends_with("P N B R Q K E A U W T C O G S H M I"), "{text}");
+    assert!(row("Laser Chess").contains(" 10x8   Blue/Red "), "{text}");
     assert!(text.lines().any(|line| line.starts_with("Croatian Ties") && line.ends_with("P N B R Q K G")));
 }
 

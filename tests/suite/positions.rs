@@ -8,7 +8,7 @@ use cqlq::notation::crochess::setup_string;
 use cqlq::notation::fen::{self, CastlingStyle};
 use cqlq::notation::laser::setup_notation;
 use cqlq::position::{IntoAny, Mark, Position, PositionError, Setup};
-use cqlq::variant::{BackhandRule, CastlingRule, Color, Family, Kind, Piece, Role};
+use cqlq::variant::{BackhandRule, CastlingRule, Color, Edition, Family, Kind, Piece, Role};
 use cqlq::{Variant, with_width};
 use proptest::prelude::*;
 
@@ -85,7 +85,7 @@ fn random_setup<const W: usize>(variant: &'static Variant, rng: &mut Rng, format
         if variant.backhand == BackhandRule::Drops && !matches!(role, Some(Role::Pawn | Role::King)) && rng.chance(30) {
             setup.board.set_mark(Mark::PROMOTED, square, true);
         }
-        if variant.family == Family::Croatian && is_pawn && format == Format::SetupString {
+        if variant.family == Family::Croatian && variant.piece_type(kind).private && format == Format::SetupString {
             for mark in [Mark::RUSH, Mark::PROMOTION_TAG, Mark::RUSHED, Mark::RUSHING] {
                 if rng.chance(20) {
                     setup.board.set_mark(mark, square, true);
@@ -97,10 +97,12 @@ fn random_setup<const W: usize>(variant: &'static Variant, rng: &mut Rng, format
     if variant.family == Family::Croatian && format == Format::Fen {
         // FEN says nothing of Croatian rush tags: they are derived from the initial setup.
         let initial = Setup::<W>::initial(variant);
-        for color in Color::ALL {
-            let piece = Piece { kind: pawn.unwrap(), color };
-            for square in setup.board.pieces(piece) & initial.board.pieces(piece) {
-                setup.board.set_mark(Mark::RUSH, square, true);
+        for kind in variant.kinds_where(|piece| piece.private).iter() {
+            for color in Color::ALL {
+                let piece = Piece { kind, color };
+                for square in setup.board.pieces(piece) & initial.board.pieces(piece) {
+                    setup.board.set_mark(Mark::RUSH, square, true);
+                }
             }
         }
     }
@@ -215,9 +217,13 @@ where
         let setup = random_setup::<W>(variant, &mut rng, Format::SetupString);
         prop_assert!(Position::from_setup(setup.clone()).is_ok());
         let text = setup_string::write(&setup);
-        let (named, read) = setup_string::read::<W>(&text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
-        prop_assert_eq!(named, variant);
+        let read =
+            setup_string::read_of::<W>(variant, &text).map_err(|e| TestCaseError::fail(format!("{text}: {e}")))?;
         prop_assert_eq!(&read, &setup, "{}", text);
+        // A string names its variant by code, in the 2020 edition unless told otherwise.
+        if variant.edition() == Some(Edition::Ed2020) {
+            prop_assert_eq!(setup_string::read::<W>(&text).map(|(named, _)| named), Ok(variant));
+        }
     }
     // Setup Notation, for Laser Chess.
     if variant.family == Family::Laser {

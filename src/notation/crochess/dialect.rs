@@ -2,50 +2,7 @@
 //! links between the plies of a move, and the lost-tag marks. The reader is one; an edition is
 //! a choice of tables.
 
-use std::fmt;
-
-/// An edition of the book, whose notation a record is written in.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Edition {
-    /// The 2020 edition (the seed appendix): Pegasus `G`, Pawn-sacrifice `::`, a lost promotion
-    /// tag written after the field (`e12==`), `||` a failed teleport.
-    #[default]
-    Ed2020,
-    /// The current book and reference library: Pegasus `E`, Scout `O`, Grenadier `G`,
-    /// Pawn-sacrifice `;;`, lost tags written before the field (`==e12`), `||` re-emergence and
-    /// `|||` oblation, journeys `@@` `@@@`, sense-journeys `"` `'`.
-    Current,
-}
-
-impl Edition {
-    /// The edition a `[Edition "..."]` tag or `--edition` names: `2020` or `current`.
-    #[must_use]
-    pub fn by_name(name: &str) -> Option<Edition> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "2020" | "ed2020" => Some(Edition::Ed2020),
-            "current" | "now" | "ednow" => Some(Edition::Current),
-            _ => None,
-        }
-    }
-
-    /// The symbol table of the edition.
-    #[must_use]
-    pub const fn dialect(self) -> &'static Dialect {
-        match self {
-            Edition::Ed2020 => &ED2020,
-            Edition::Current => &CURRENT,
-        }
-    }
-}
-
-impl fmt::Display for Edition {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Edition::Ed2020 => "2020 edition",
-            Edition::Current => "current edition",
-        })
-    }
-}
+pub use crate::variant::Edition;
 
 /// A piece of Croatian Chess, whatever letter an edition gives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -153,6 +110,15 @@ pub struct Dialect {
 }
 
 impl Dialect {
+    /// The symbol table of an edition.
+    #[must_use]
+    pub const fn of(edition: Edition) -> &'static Dialect {
+        match edition {
+            Edition::Ed2020 => &ED2020,
+            Edition::Current => &CURRENT,
+        }
+    }
+
     /// The piece a letter names.
     #[must_use]
     pub fn figure(&self, letter: char) -> Option<Figure> {

@@ -306,7 +306,7 @@ impl Coordinates {
 ///
 /// What is wrong, with the ply, the step and the column.
 pub fn read_move(text: &str, edition: Edition) -> Result<Move, NotationError> {
-    Reader { text, dialect: edition.dialect(), ply: None, step: None }.read()
+    Reader { text, dialect: Dialect::of(edition), ply: None, step: None }.read()
 }
 
 /// Reads one move of Classical Chess, where the classical forms are allowed besides: `x` for a

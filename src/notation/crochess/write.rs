@@ -24,7 +24,7 @@ impl std::error::Error for Untranslatable {}
 /// Where the edition has no symbol for something the move holds (a Scout in 2020, a
 /// re-emergence, `++` as a double check now).
 pub fn write_move(m: &Move, edition: Edition) -> Result<String, Untranslatable> {
-    let dialect = edition.dialect();
+    let dialect = Dialect::of(edition);
     let mut out = String::new();
     if let Some(claim) = m.claim {
         out.push_str(match claim {

@@ -8,13 +8,14 @@ use cqlq::Variant;
 
 pub fn run() -> anyhow::Result<ExitCode> {
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{:<22} {:<6} {:<12} {:<14} pieces", "variant", "board", "players", "also")?;
+    let name = Variant::all().iter().map(|variant| variant.name.len()).max().unwrap_or(0);
+    writeln!(out, "{:<name$} {:<6} {:<12} {:<14} pieces", "variant", "board", "players", "also")?;
     for variant in Variant::all() {
         let players = format!("{}/{}", variant.players[0], variant.players[1]);
         let also = variant.code.or(variant.aliases.first().copied()).unwrap_or("");
         writeln!(
             out,
-            "{:<22} {:<6} {:<12} {:<14} {}",
+            "{:<name$} {:<6} {:<12} {:<14} {}",
             variant.name,
             variant.geometry.to_string(),
             players,
@@ -26,10 +27,10 @@ pub fn run() -> anyhow::Result<ExitCode> {
     for variant in Variant::all() {
         let vocabulary = variant.vocabulary();
         for word in vocabulary.words {
-            writeln!(out, "{:<22} {:<20} {}", variant.name, word.name, word.about)?;
+            writeln!(out, "{:<name$} {:<20} {}", variant.name, word.name, word.about)?;
         }
         for action in vocabulary.actions {
-            writeln!(out, "{:<22} {:<20} a move that does this", variant.name, format!("move ... {action}"))?;
+            writeln!(out, "{:<name$} {:<20} a move that does this", variant.name, format!("move ... {action}"))?;
         }
     }
     Ok(ExitCode::SUCCESS)
