@@ -193,6 +193,7 @@ fn cqlq_replay(text: &str, plans: &Plans) -> Replayed {
         plans,
         container: Container::Pgn,
         default_variant: Variant::standard(),
+        edition: None,
         variations: false,
         result: None,
         first_game: 1,

@@ -37,6 +37,7 @@ fn check(text: &[u8], container: Container) {
         plans: plans(),
         container,
         default_variant: laser(),
+        edition: None,
         variations: true,
         result: None,
         first_game: 1,

@@ -57,6 +57,7 @@ fuzz_target!(|data: &[u8]| {
             plans: plans(),
             container: cqlq::notation::Container::Pgn,
             default_variant: Variant::standard(),
+            edition: None,
             variations,
             result: None,
             first_game: 1,

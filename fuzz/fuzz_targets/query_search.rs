@@ -62,6 +62,7 @@ fn replay(plans: &Plans, result: Option<&[u8]>, variations: bool) -> Vec<GameRec
         plans,
         container: cqlq::notation::Container::Pgn,
         default_variant: Variant::standard(),
+        edition: None,
         variations,
         result,
         first_game: 1,

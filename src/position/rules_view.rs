@@ -2,7 +2,7 @@
 //! moves), for the query filters that need them; and [`MoveFacts`], a move as those filters see it.
 
 use std::fmt;
-use std::num::NonZeroU64;
+use std::num::NonZeroU128;
 
 use super::{Mark, Position, PositionView, Setup};
 use crate::board::{Square, SquareSet};
@@ -21,32 +21,33 @@ pub enum Wing {
 /// A move as the query's move filters see it: where it goes from and to, which piece moves,
 /// what it captures, what it promotes to, and whether it is en passant, castling or a drop.
 ///
-/// It is packed into one word, so that it is made, kept with each position and copied in a
-/// register, as each move of a game is replayed.
+/// It is packed into two words, so that it is made, kept with each position and copied in
+/// registers, as each move of a game is replayed.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct MoveFacts(NonZeroU64);
+pub struct MoveFacts(NonZeroU128);
 
 /// The fields of [`MoveFacts`]: the shift of each, its width, and the value that says "none".
 mod packed {
     pub const FROM: u32 = 0;
     pub const TO: u32 = 10;
     pub const CAPTURE: u32 = 20;
-    pub const SQUARE_BITS: u64 = 0x3ff;
+    pub const SQUARE_BITS: u128 = 0x3ff;
     pub const PROMOTION: u32 = 30;
     pub const MOVER: u32 = 38;
     pub const CAPTURED: u32 = 46;
-    pub const KIND_BITS: u64 = 0xff;
-    pub const MOVER_BLACK: u64 = 1 << 54;
-    pub const CAPTURED_BLACK: u64 = 1 << 55;
-    pub const EN_PASSANT: u64 = 1 << 56;
-    pub const KING_WING: u64 = 1 << 57;
-    pub const QUEEN_WING: u64 = 1 << 58;
-    pub const DROP: u64 = 1 << 59;
-    /// The actions of the variant's moves, one bit each (see `Vocabulary::actions`).
-    pub const ACTIONS: u32 = 60;
-    pub const ACTION_BITS: u64 = 0b111;
+    pub const KIND_BITS: u128 = 0xff;
+    pub const MOVER_BLACK: u128 = 1 << 54;
+    pub const CAPTURED_BLACK: u128 = 1 << 55;
+    pub const EN_PASSANT: u128 = 1 << 56;
+    pub const KING_WING: u128 = 1 << 57;
+    pub const QUEEN_WING: u128 = 1 << 58;
+    pub const DROP: u128 = 1 << 59;
     /// Set in every value, so that none is zero.
-    pub const PRESENT: u64 = 1 << 63;
+    pub const PRESENT: u128 = 1 << 63;
+    /// The actions of the variant's moves, one bit each (see `Vocabulary::actions`), in the
+    /// second word.
+    pub const ACTIONS: u32 = 64;
+    pub const ACTION_BITS: u128 = 0xffff;
 }
 
 // Every square of the largest board, and every kind, fits its field, beside a value for none.
@@ -60,17 +61,17 @@ impl MoveFacts {
     #[must_use]
     #[inline]
     pub fn new(from: Option<Square>, to: Square, mover: Piece) -> MoveFacts {
-        let from = from.map_or(packed::SQUARE_BITS, |square| square.index() as u64);
+        let from = from.map_or(packed::SQUARE_BITS, |square| square.index() as u128);
         let black = if mover.color == Color::Black { packed::MOVER_BLACK } else { 0 };
         let bits = packed::PRESENT
             | black
             | from << packed::FROM
-            | (to.index() as u64) << packed::TO
+            | (to.index() as u128) << packed::TO
             | packed::SQUARE_BITS << packed::CAPTURE
             | packed::KIND_BITS << packed::PROMOTION
-            | (mover.kind.index() as u64) << packed::MOVER
+            | (mover.kind.index() as u128) << packed::MOVER
             | packed::KIND_BITS << packed::CAPTURED;
-        MoveFacts(NonZeroU64::new(bits).expect("the present bit is set"))
+        MoveFacts(NonZeroU128::new(bits).expect("the present bit is set"))
     }
 
     /// The same move, capturing `captured` on `square`.
@@ -78,8 +79,8 @@ impl MoveFacts {
     #[inline]
     pub fn capturing(self, square: Square, captured: Piece) -> MoveFacts {
         let black = if captured.color == Color::Black { packed::CAPTURED_BLACK } else { 0 };
-        self.with_field(packed::CAPTURE, packed::SQUARE_BITS, square.index() as u64)
-            .with_field(packed::CAPTURED, packed::KIND_BITS, captured.kind.index() as u64)
+        self.with_field(packed::CAPTURE, packed::SQUARE_BITS, square.index() as u128)
+            .with_field(packed::CAPTURED, packed::KIND_BITS, captured.kind.index() as u128)
             .with_flag(black)
     }
 
@@ -87,7 +88,7 @@ impl MoveFacts {
     #[must_use]
     #[inline]
     pub fn promoting(self, kind: Kind) -> MoveFacts {
-        self.with_field(packed::PROMOTION, packed::KIND_BITS, kind.index() as u64)
+        self.with_field(packed::PROMOTION, packed::KIND_BITS, kind.index() as u128)
     }
 
     /// The same move, an en passant capture of `captured` on `square`.
@@ -124,8 +125,8 @@ impl MoveFacts {
     /// lists `i`th).
     #[must_use]
     #[inline]
-    pub fn actions(self) -> u8 {
-        self.field(packed::ACTIONS, packed::ACTION_BITS) as u8
+    pub fn actions(self) -> u16 {
+        self.field(packed::ACTIONS, packed::ACTION_BITS) as u16
     }
 
     /// The square the piece leaves (none for a drop).
@@ -201,7 +202,7 @@ impl MoveFacts {
         self.0.get() & packed::DROP != 0
     }
 
-    fn field(self, shift: u32, mask: u64) -> u64 {
+    fn field(self, shift: u32, mask: u128) -> u128 {
         (self.0.get() >> shift) & mask
     }
 
@@ -215,12 +216,12 @@ impl MoveFacts {
         (index != packed::KIND_BITS).then(|| Kind::new(index as u8))
     }
 
-    fn with_field(self, shift: u32, mask: u64, value: u64) -> MoveFacts {
+    fn with_field(self, shift: u32, mask: u128, value: u128) -> MoveFacts {
         let bits = (self.0.get() & !(mask << shift)) | (value & mask) << shift;
-        MoveFacts(NonZeroU64::new(bits | packed::PRESENT).expect("the present bit is set"))
+        MoveFacts(NonZeroU128::new(bits | packed::PRESENT).expect("the present bit is set"))
     }
 
-    fn with_flag(self, flag: u64) -> MoveFacts {
+    fn with_flag(self, flag: u128) -> MoveFacts {
         MoveFacts(self.0 | flag)
     }
 }
@@ -471,6 +472,6 @@ mod tests {
         }
         let drop = MoveFacts::new(None, last, rare).dropping();
         assert_eq!((drop.from(), drop.is_drop(), drop.capture(), drop.mover()), (None, true, None, rare));
-        assert_eq!(std::mem::size_of::<Option<MoveFacts>>(), 8);
+        assert_eq!(std::mem::size_of::<Option<MoveFacts>>(), 16);
     }
 }

@@ -748,6 +748,7 @@ impl<const W: usize> Compiler<'_, W> {
                 SetNode::Unmapped(Box::new(SetNode::Squares { squares, backhand: [KindSet::EMPTY; 2] }))
             }
             Some(WordMeaning::RulesSet(set)) => SetNode::Rules(set),
+            Some(WordMeaning::Marked(mark)) => SetNode::Marked(mark),
             _ => SetNode::Squares { squares: SquareSet::EMPTY, backhand: [KindSet::EMPTY; 2] },
         }
     }
@@ -854,7 +855,7 @@ impl<const W: usize> Compiler<'_, W> {
 
     fn move_filter(&mut self, filter: &MoveFilter, span: Span) -> SetNode<W> {
         self.need_rules(span, "move", false);
-        let mut actions = 0u8;
+        let mut actions = 0u16;
         for (name, span) in &filter.actions {
             match self.variant.vocabulary().action(name) {
                 Some(action) => actions |= 1 << action,
@@ -1255,6 +1256,7 @@ fn may_hold_backhand<const W: usize>(set: &SetNode<W>) -> bool {
         | SetNode::Move(_)
         | SetNode::Variable(_)
         | SetNode::Rules(_)
+        | SetNode::Marked(_)
         | SetNode::Loop(_) => false,
         SetNode::At(_, set) => may_hold_backhand(set),
         SetNode::Unmapped(set) => may_hold_backhand(set),

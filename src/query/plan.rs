@@ -11,6 +11,7 @@ use super::quick::Quick;
 use super::state::{State, Value};
 use crate::board::{Masks, Square, SquareSet};
 use crate::position::{MoveFacts, PositionView, RulesView, Wing};
+use crate::variant::vocabulary::Mark;
 use crate::variant::{Color, Kind, KindSet, Piece};
 
 /// Pieces of some kinds of one colour, perhaps only at one level (tier or orientation).
@@ -103,6 +104,9 @@ pub(crate) enum SetNode<const W: usize> {
     /// A set the variant's rules find, named by its vocabulary (Laser Chess's beams): the same
     /// in every copy of a transformed filter.
     Rules(u8),
+    /// The squares of the pieces that carry a mark (Croatian Chess's tags), named by the
+    /// variant's vocabulary.
+    Marked(Mark),
     /// The last set of a block, empty where the filters before it do not all match.
     Block(Box<Sequence<SetNode<W>, W>>),
 }
@@ -234,7 +238,7 @@ pub(crate) struct MoveNode<const W: usize> {
     pub drop: bool,
     /// The actions of the variant's moves asked for, one bit each (bit `i` the action its
     /// vocabulary lists `i`th).
-    pub actions: u8,
+    pub actions: u16,
     /// Whether the move alone decides the sets ([`MoveNode::decided_by_facts`]), found once.
     pub by_facts: bool,
     /// What the value is made of.
@@ -832,6 +836,7 @@ impl<const W: usize> Program<W> {
             }
             SetNode::Move(node) => self.moves(node, context, at),
             SetNode::Rules(set) => context.frames[at].position.rules_set(*set),
+            SetNode::Marked(mark) => context.frames[at].position.marked(*mark),
             _ => self.composite_squares(node, context, at),
         }
     }
@@ -1006,6 +1011,7 @@ impl<const W: usize> Program<W> {
             | SetNode::Pin { .. }
             | SetNode::Move(..)
             | SetNode::Rules(..)
+            | SetNode::Marked(..)
             | SetNode::Loop(..) => SetValue::board(self.squares(node, context, at)),
             SetNode::Variable(slot) => self.set_variable(*slot, context, at),
             SetNode::If(conditional) => match self.choose(conditional, context, at) {

@@ -548,7 +548,7 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
             SetNode::Loop(node) => SetNode::Loop(boxed(&**node, mapper)?),
             SetNode::At(position, set) => SetNode::At(boxed(&**position, mapper)?, boxed(&**set, mapper)?),
             SetNode::Block(block) => SetNode::Block(boxed(&**block, mapper)?),
-            SetNode::Variable(_) | SetNode::Unmapped(_) | SetNode::Rules(_) => self.clone(),
+            SetNode::Variable(_) | SetNode::Unmapped(_) | SetNode::Rules(_) | SetNode::Marked(_) => self.clone(),
             SetNode::Dash(node) => SetNode::Dash(boxed(&**node, mapper)?),
         })
     }

@@ -176,7 +176,11 @@ impl<const W: usize> Walk<W> for SetNode<W> {
             SetNode::Block(block) => block.each_filter(visit),
             SetNode::Unmapped(set) => set.each_filter(visit),
             SetNode::Dash(node) => node.each_filter(visit),
-            SetNode::Squares { .. } | SetNode::Pieces { .. } | SetNode::Variable(_) | SetNode::Rules(_) => {}
+            SetNode::Squares { .. }
+            | SetNode::Pieces { .. }
+            | SetNode::Variable(_)
+            | SetNode::Rules(_)
+            | SetNode::Marked(_) => {}
         }
     }
 }

@@ -3,6 +3,7 @@
 
 use super::classical::xdecor;
 use super::laser::notation::LIST_FORMAT;
+use crate::notation::crochess::movetext::CROATIAN_MOVETEXT;
 use crate::notation::pgn::SNIFF_BYTES;
 use crate::notation::{Container, Movetext, NativeFormat, starts_with_tag};
 use crate::variant::{Notation, Variant};
@@ -72,7 +73,8 @@ pub fn movetext(container: Container, variant: &Variant) -> Option<Movetext> {
             Notation::XDecor => {
                 Some(Movetext { reader: Some(&xdecor::TABLE_MOVETEXT), moves: Some(xdecor::TABLE_NOTATION) })
             }
-            Notation::Croatian | Notation::ChessEvolved => None,
+            Notation::Croatian => Some(Movetext { reader: Some(&CROATIAN_MOVETEXT), moves: None }),
+            Notation::ChessEvolved => None,
         },
     }
 }

@@ -6,6 +6,7 @@
 use super::GameRules;
 use super::classical::Board;
 use super::classical::lichess::{Antichess, Atomic, Horde, KingOfTheHill, RacingKings, ThreeCheck};
+use super::crochess::CroatianBoard;
 use super::laser::LaserBoard;
 use crate::board::Width;
 use crate::notation::sniff::{ReadPositionError, read_position_checked};
@@ -60,7 +61,7 @@ impl RuleSetKey {
 }
 
 /// The registered rule sets, each with every board width it registers.
-const REGISTERED: [RuleSetKey; 8] = [
+const REGISTERED: [RuleSetKey; 13] = [
     RuleSetKey::new(RuleSetId::Classical, Width::W1),
     RuleSetKey::new(RuleSetId::Atomic, Width::W1),
     RuleSetKey::new(RuleSetId::Antichess, Width::W1),
@@ -69,6 +70,11 @@ const REGISTERED: [RuleSetKey; 8] = [
     RuleSetKey::new(RuleSetId::RacingKings, Width::W1),
     RuleSetKey::new(RuleSetId::ThreeCheck, Width::W1),
     RuleSetKey::new(RuleSetId::Laser, Width::W2),
+    RuleSetKey::new(RuleSetId::Croatian, Width::W1),
+    RuleSetKey::new(RuleSetId::Croatian, Width::W2),
+    RuleSetKey::new(RuleSetId::Croatian, Width::W4),
+    RuleSetKey::new(RuleSetId::Croatian, Width::W8),
+    RuleSetKey::new(RuleSetId::Croatian, Width::W11),
 ];
 
 /// The rule set that plays `variant`, if cqlq plays it.
@@ -90,6 +96,11 @@ pub fn with_rules<T: WithRules>(variant: &Variant, work: T) -> Result<T::Output,
         (RuleSetId::RacingKings, Width::W1) => Ok(work.run::<RacingKings, 1>(Typed::new(key))),
         (RuleSetId::ThreeCheck, Width::W1) => Ok(work.run::<ThreeCheck, 1>(Typed::new(key))),
         (RuleSetId::Laser, Width::W2) => Ok(work.run::<LaserBoard, 2>(Typed::new(key))),
+        (RuleSetId::Croatian, Width::W1) => Ok(work.run::<CroatianBoard<1>, 1>(Typed::new(key))),
+        (RuleSetId::Croatian, Width::W2) => Ok(work.run::<CroatianBoard<2>, 2>(Typed::new(key))),
+        (RuleSetId::Croatian, Width::W4) => Ok(work.run::<CroatianBoard<4>, 4>(Typed::new(key))),
+        (RuleSetId::Croatian, Width::W8) => Ok(work.run::<CroatianBoard<8>, 8>(Typed::new(key))),
+        (RuleSetId::Croatian, Width::W11) => Ok(work.run::<CroatianBoard<11>, 11>(Typed::new(key))),
         _ => Err(work),
     }
 }

@@ -14,10 +14,10 @@ use super::Found;
 use super::convert::provenance;
 use super::main_line::read_main_line;
 use super::replay::GameNote;
-use crate::notation::Container;
 use crate::notation::pgn::cql_style::{CqlGame, Line, MoveNode, MoveText, append_comment, nag_of, write_game};
 use crate::notation::pgn::export::WrittenMove;
 use crate::notation::pgn::{Damage, Lexer, Visitor, tag_text};
+use crate::notation::{Container, MovetextReader};
 use crate::rules::GameRules;
 use crate::rules::registry::{Typed, WithRules, rule_set, with_rules};
 use crate::variant::{Color, Notation, Variant};
@@ -486,6 +486,12 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for GameReader<'a, R, W> {
         self.tags.push((name, value));
     }
 
+    fn movetext_reader(&self) -> Option<&'static dyn MovetextReader> {
+        // A notation of the family's own that is not SAN (Croatian Chess) reads its movetext.
+        let movetext = crate::rules::formats::movetext(Container::Pgn, self.variant?)?;
+        movetext.moves.is_none().then_some(movetext.reader).flatten()
+    }
+
     fn begin_movetext(&mut self, _start: usize) -> ControlFlow<()> {
         let board = self.starting_board();
         let next = board.as_ref().map_or((1, false), |board| (board.move_number(), board.turn() == Color::Black));
@@ -735,7 +741,9 @@ mod tests {
             ),
             ("1. e4 (1. d4 Ke7 2. c4) e5 *", "1.e4 ( 1.d4 {Error reading move: Ke7} ) 1...e5 *"),
             ("[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 30\"]\n\n30... Kd7 31. e4 *", "30...Kd7 31.e4 *"),
-            ("[Variant \"Croatian Ties\"]\n\n1. Kd2! Ke9 *", "1.Kd2 $1 Ke9 *"),
+            ("[Variant \"Chess Evolved Online\"]\n\n1. Kd2! Ke9 *", "1.Kd2 $1 Ke9 *"),
+            ("[Variant \"Croatian Ties\"]\n\n1. Kd2! Ke9 *", "{Error reading move: Kd2}\n*"),
+            ("[Variant \"Croatian Ties\"]\n\n1. e4! [Gb10-c8] *", "1.e4 $1 [Gb10-c8] *"),
             ("1. e4 +- e5 N 2. Nf3 *", "1.e4 $18 e5 $146 2.Nf3 *"),
         ] {
             assert_eq!(movetext(&written(text, &[])), movetext_written, "{text}");

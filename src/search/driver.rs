@@ -21,7 +21,7 @@ use crate::notation::Container;
 use crate::notation::lines::count_line_ends;
 use crate::query::Query;
 use crate::query::ast::Header;
-use crate::variant::Variant;
+use crate::variant::{Edition, Variant};
 
 /// Games replayed together by one thread.
 const BATCH_GAMES: usize = 32;
@@ -44,6 +44,9 @@ const FIRST_SEGMENT_GAMES: usize = 4 * BATCH_GAMES;
 pub struct SearchOptions {
     /// The variant of games without a `Variant` tag (Standard when none is given).
     pub variant: Option<&'static Variant>,
+    /// The edition of the book that Croatian Chess games without an `Edition` tag follow
+    /// (the 2020 edition when none is given).
+    pub edition: Option<Edition>,
     /// Search the positions of variations too.
     pub variations: bool,
     /// How many positions must match: at least the first, at most the second.
@@ -64,6 +67,7 @@ impl Default for SearchOptions {
     fn default() -> Self {
         SearchOptions {
             variant: None,
+            edition: None,
             variations: false,
             matchcount: (1, None),
             gamenumber: None,
@@ -355,6 +359,7 @@ impl Search {
             plans: &self.plans,
             container: Container::Pgn,
             default_variant: Variant::standard(),
+            edition: self.options.edition,
             variations: self.options.variations,
             result: self.options.result.as_deref().map(str::as_bytes),
             first_game: 1,

@@ -20,7 +20,7 @@ use crate::query::{Context, Frame, GameFacts, Identities, LineCache, Needs, Pers
 use crate::rules::registry::{RuleSetKey, Typed, WithRules, rule_set, with_rules};
 use crate::rules::{GameRules, formats};
 use crate::text::excerpt;
-use crate::variant::Variant;
+use crate::variant::{Edition, Variant};
 
 use super::cql_game::{MAX_COMMENT, standard_result};
 use super::plans::Plans;
@@ -35,6 +35,9 @@ pub struct ReplayOptions<'a> {
     pub container: Container,
     /// The variant of games without a `Variant` tag.
     pub default_variant: &'static Variant,
+    /// The edition of the book that games of variants with editions follow where they have
+    /// no `Edition` tag: the default variant's, else the 2020 edition.
+    pub edition: Option<Edition>,
     /// Search the positions of variations too.
     pub variations: bool,
     /// Only games with this result (from the `Result` tag).
@@ -170,6 +173,8 @@ pub enum GameErrorKind {
     BadFen(String),
     /// The `Variant` tag names no variant cqlq knows.
     UnknownVariant(String),
+    /// The `Edition` tag names no edition of the book (`2020`, `current`).
+    UnknownEdition(String),
     /// A variant whose PGN moves cqlq does not replay.
     UnsupportedVariant(&'static str),
     /// The query does not compile for the game's variant.
@@ -198,6 +203,7 @@ impl fmt::Display for GameErrorKind {
             GameErrorKind::Move(error) => write!(f, "{error}"),
             GameErrorKind::BadFen(reason) => write!(f, "bad FEN tag: {reason}"),
             GameErrorKind::UnknownVariant(name) => write!(f, "unknown variant '{name}'"),
+            GameErrorKind::UnknownEdition(name) => write!(f, "unknown edition '{name}' (editions: 2020, current)"),
             GameErrorKind::UnsupportedVariant(name) => write!(f, "{name} games are not replayed from their moves yet"),
             GameErrorKind::QueryDoesNotFit(variant) => write!(f, "the query does not compile for {}", variant.name),
             GameErrorKind::Damaged(damage) => write!(f, "{damage}"),
@@ -844,14 +850,23 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
         ControlFlow::Break(())
     }
 
-    /// The game's variant: its `Variant` tag, else the default.
+    /// The game's variant: its `Variant` tag, else the default; in the edition of the book its
+    /// `Edition` tag names, else the one asked for, where the variant has editions.
     fn variant(&self) -> Result<&'static Variant, GameErrorKind> {
-        let Some(raw) = self.tag_value(b"Variant") else { return Ok(self.options.default_variant) };
-        let name = tag_text(raw).into_owned();
-        if name.trim().is_empty() {
-            return Ok(self.options.default_variant);
-        }
-        Variant::by_name(&name).map_err(|_| GameErrorKind::UnknownVariant(excerpt(&name, TAG_CHARS)))
+        let named = match self.tag_value(b"Variant").map(|raw| tag_text(raw).into_owned()) {
+            Some(name) if !name.trim().is_empty() => {
+                Variant::by_name(&name).map_err(|_| GameErrorKind::UnknownVariant(excerpt(&name, TAG_CHARS)))?
+            }
+            _ => self.options.default_variant,
+        };
+        let Some(own) = named.edition() else { return Ok(named) };
+        let edition = match self.tag_value(b"Edition").map(|raw| tag_text(raw).into_owned()) {
+            Some(name) if !name.trim().is_empty() => {
+                Edition::by_name(&name).ok_or_else(|| GameErrorKind::UnknownEdition(excerpt(&name, TAG_CHARS)))?
+            }
+            _ => self.options.edition.unwrap_or(own),
+        };
+        Ok(named.in_edition(edition).unwrap_or(named))
     }
 
     /// The board the game starts from: its `FEN` tag, else the variant's initial position.
@@ -1271,6 +1286,7 @@ mod tests {
             plans,
             container: Container::Pgn,
             default_variant: Variant::standard(),
+            edition: None,
             variations: false,
             result: None,
             first_game: 1,

@@ -105,9 +105,80 @@ const CROATIAN_RULES: Capabilities = Capabilities {
     pawn_tags: true,
     kings: Kings::OneEach,
     stalemate_without_check: false,
-    removals: false,
-    vocabulary: Vocabulary { marks: &CROATIAN_MARKS, ..Vocabulary::NONE },
+    removals: true,
+    vocabulary: Vocabulary {
+        words: &CROATIAN_WORDS,
+        counters: &[Counter { name: "momentum", start: 0, fen: CounterFen::Unwritten }],
+        actions: &croatian::ACTIONS,
+        marks: &CROATIAN_MARKS,
+    },
 };
+
+/// The names the Croatian Chess rules answer to: the actions of their moves, and the counter
+/// of the last move's momentum.
+pub mod croatian {
+    /// The actions a Croatian Chess move may do besides moving, capturing and promoting, each
+    /// at its index: `move previous cascade`.
+    pub const ACTIONS: [&str; 10] = [
+        "cascade",
+        "teleport",
+        "conversion",
+        "displacement",
+        "resurrection",
+        "demotion",
+        "promotion",
+        "rush",
+        "journey",
+        "oblation",
+    ];
+    /// A ply activated another piece, which moved on (`~`).
+    pub const CASCADE: u8 = 0;
+    /// A piece entered a Star or Monolith and emerged elsewhere (`|`).
+    pub const TELEPORT: u8 = 1;
+    /// A Pyramid converted an enemy piece, or failed to (`%`, `%%`).
+    pub const CONVERSION: u8 = 2;
+    /// A piece was displaced to another field (`<`).
+    pub const DISPLACEMENT: u8 = 3;
+    /// A captured piece came back (`$`, `$$`).
+    pub const RESURRECTION: u8 = 4;
+    /// A figure was demoted to a Pawn (`>`).
+    pub const DEMOTION: u8 = 5;
+    /// A Pawn promoted, or was tagged for promotion (`=`).
+    pub const PROMOTION: u8 = 6;
+    /// A private rushed two fields or more.
+    pub const RUSH: u8 = 7;
+    /// A Shaman's trance-journey or a Starchild's sense-journey (`@`, `"`).
+    pub const JOURNEY: u8 = 8;
+    /// A piece was oblated: removed from play, not captured (`||` in 2020, `|||`, a
+    /// Pawn-sacrifice, a dual journey).
+    pub const OBLATION: u8 = 9;
+    /// The counter of the momentum the last move's cascade spent.
+    pub const MOMENTUM: u8 = 0;
+}
+
+const CROATIAN_WORDS: [FamilyWord; 5] = [
+    FamilyWord {
+        name: "tagged",
+        meaning: WordMeaning::Marked(Mark::PROMOTION_TAG),
+        about: "the Pawns tagged for a delayed promotion",
+    },
+    FamilyWord { name: "canrush", meaning: WordMeaning::Marked(Mark::RUSH), about: "the privates that may still rush" },
+    FamilyWord {
+        name: "cancastle",
+        meaning: WordMeaning::Marked(Mark::CASTLE),
+        about: "the Kings and Rooks that may still castle",
+    },
+    FamilyWord {
+        name: "rushed",
+        meaning: WordMeaning::Marked(Mark::RUSHED),
+        about: "the privates that rushed in the last move, which may be taken en passant",
+    },
+    FamilyWord {
+        name: "momentum",
+        meaning: WordMeaning::Counter { counter: croatian::MOMENTUM, side: Color::White },
+        about: "the momentum the last move's cascade spent: the fields its plies travelled",
+    },
+];
 
 /// What Laser Chess has: lasers and oriented pieces, no check.
 const LASER_RULES: Capabilities = Capabilities {

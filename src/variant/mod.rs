@@ -21,7 +21,7 @@ pub mod vocabulary;
 
 use std::fmt;
 
-pub use catalogue::laser;
+pub use catalogue::{croatian, laser};
 pub use pieces::{Color, Kind, KindSet, MAX_KINDS, Piece, PieceType, Role};
 pub use vocabulary::{FamilyWord, Vocabulary, WordMeaning};
 

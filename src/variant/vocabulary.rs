@@ -104,6 +104,8 @@ pub enum WordMeaning {
     /// A set of squares the variant's rules find in each position; the number names it to
     /// the rules.
     RulesSet(u8),
+    /// The squares of the pieces that carry a mark (Croatian Chess's tags).
+    Marked(Mark),
     /// The value of a counter of the position (an index into [`Vocabulary::counters`]) for a
     /// side; `flipcolor` takes the other side's.
     Counter {
@@ -152,7 +154,7 @@ pub const MAX_COUNTERS: usize = 2;
 
 /// The most actions a variant's moves may do (the bits [`crate::position::MoveFacts`] keeps
 /// for them).
-pub const MAX_ACTIONS: usize = 3;
+pub const MAX_ACTIONS: usize = 16;
 
 impl Vocabulary {
     /// No words, counters or actions.
@@ -182,7 +184,7 @@ impl WordMeaning {
     #[must_use]
     pub const fn value(&self) -> WordValue {
         match self {
-            WordMeaning::Squares(_) | WordMeaning::RulesSet(_) => WordValue::Set,
+            WordMeaning::Squares(_) | WordMeaning::RulesSet(_) | WordMeaning::Marked(_) => WordValue::Set,
             WordMeaning::Counter { .. } => WordValue::Number,
         }
     }

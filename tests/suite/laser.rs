@@ -51,6 +51,7 @@ fn replay(text: &str, query: &str) -> Vec<GameRecord> {
         plans: &plans,
         container: Container::Pgn,
         default_variant: Variant::standard(),
+        edition: None,
         variations: false,
         result: None,
         first_game: 1,

@@ -316,6 +316,7 @@ impl Records {
             plans: &plans,
             container: Container::Pgn,
             default_variant: Variant::standard(),
+            edition: None,
             variations: false,
             result: None,
             first_game: 1,

@@ -60,6 +60,7 @@ pub fn check(format: &'static dyn NativeFormat, raw: bool, data: &[u8]) {
         plans: plans(),
         container: Container::Native(format),
         default_variant: format.variant(),
+        edition: None,
         variations: false,
         result: None,
         first_game: 1,

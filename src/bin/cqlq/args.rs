@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 use cqlq::notation::Container;
 use cqlq::rules::formats::{container_by_name, container_names};
+use cqlq::variant::Edition;
 
 /// Find chess positions with a CQL-style query language, on boards from 8x8 to 26x26.
 #[derive(Debug, Parser)]
@@ -172,6 +173,10 @@ pub struct QueryArgs {
     /// sniffed from a position line or read from a game's `Variant` tag; else Standard).
     #[arg(long, value_name = "VARIANT")]
     pub variant: Option<String>,
+    /// The edition of the Croatian Chess book that games without an `Edition` tag follow:
+    /// 2020 (the default) or current.
+    #[arg(long, value_name = "EDITION", value_parser = parse_edition)]
+    pub edition: Option<Edition>,
 }
 
 /// `cqlq search`.
@@ -239,6 +244,10 @@ pub struct GameArgs {
     /// The variant of games that name none (in PGN, with no Variant tag).
     #[arg(long, value_name = "VARIANT")]
     pub variant: Option<String>,
+    /// The edition of the Croatian Chess book that games without an `Edition` tag follow:
+    /// 2020 (the default) or current.
+    #[arg(long, value_name = "EDITION", value_parser = parse_edition)]
+    pub edition: Option<Edition>,
     /// Write to this file (`-` is standard output), as the shell's `>` would (through links,
     /// to pipes and devices), but a regular file is replaced only when the run ends well,
     /// keeping its mode and owner; an input cannot be the output.
@@ -338,6 +347,10 @@ fn positive(text: &str, zero: &str) -> Result<u64, String> {
         Ok(number) => Ok(number),
         Err(_) => Err(format!("'{text}' is not a number")),
     }
+}
+
+fn parse_edition(text: &str) -> Result<Edition, String> {
+    Edition::by_name(text).ok_or_else(|| format!("'{text}' is no edition of the book: give 2020 or current"))
 }
 
 fn parse_limit(text: &str) -> Result<u64, String> {

@@ -45,6 +45,61 @@ pub enum Figure {
     Starchild,
 }
 
+impl Figure {
+    /// Every piece, in the order of the book's tables.
+    pub const ALL: [Figure; 18] = [
+        Figure::Pawn,
+        Figure::Knight,
+        Figure::Bishop,
+        Figure::Rook,
+        Figure::Queen,
+        Figure::King,
+        Figure::Pegasus,
+        Figure::Pyramid,
+        Figure::Unicorn,
+        Figure::Wave,
+        Figure::Star,
+        Figure::Centaur,
+        Figure::Scout,
+        Figure::Grenadier,
+        Figure::Serpent,
+        Figure::Shaman,
+        Figure::Monolith,
+        Figure::Starchild,
+    ];
+
+    /// Its name, as the catalogue names the piece.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Figure::Pawn => "Pawn",
+            Figure::Knight => "Knight",
+            Figure::Bishop => "Bishop",
+            Figure::Rook => "Rook",
+            Figure::Queen => "Queen",
+            Figure::King => "King",
+            Figure::Pegasus => "Pegasus",
+            Figure::Pyramid => "Pyramid",
+            Figure::Unicorn => "Unicorn",
+            Figure::Wave => "Wave",
+            Figure::Star => "Star",
+            Figure::Centaur => "Centaur",
+            Figure::Scout => "Scout",
+            Figure::Grenadier => "Grenadier",
+            Figure::Serpent => "Serpent",
+            Figure::Shaman => "Shaman",
+            Figure::Monolith => "Monolith",
+            Figure::Starchild => "Starchild",
+        }
+    }
+
+    /// Whether it is a private: it rushes, and is taken en passant.
+    #[must_use]
+    pub const fn is_private(self) -> bool {
+        matches!(self, Figure::Pawn | Figure::Scout | Figure::Grenadier)
+    }
+}
+
 /// How one ply of a move follows the one before.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Link {

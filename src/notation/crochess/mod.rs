@@ -3,5 +3,6 @@
 
 pub mod dialect;
 pub mod moves;
+pub mod movetext;
 pub mod setup_string;
 pub mod write;

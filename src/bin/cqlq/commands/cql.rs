@@ -73,6 +73,7 @@ pub fn run(args: CqlArgs) -> anyhow::Result<ExitCode> {
     let threads = thread_count(options.threads, "-threads");
     let search_options = SearchOptions {
         variant,
+        edition: None,
         variations: !options.mainline && (options.variations || header.variations),
         // A single number is an exact count, as in CQL 6.2 (the header reads it so too).
         matchcount: options.matchcount.map(|(low, high)| (low, Some(high))).or(header.matchcount).unwrap_or((1, None)),

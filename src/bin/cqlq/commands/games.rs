@@ -70,7 +70,7 @@ fn run(
     wording: Wording,
 ) -> anyhow::Result<ExitCode> {
     let started = Instant::now();
-    let variant = args.variant.as_deref().map(Variant::by_name).transpose()?;
+    let variant = super::variant_in_edition(args.variant.as_deref(), args.edition)?;
     let inputs = paths_or_stdin(&args.inputs);
     let typed = hint_when_reading_a_terminal(&inputs);
     let read: Vec<&Path> = inputs.iter().map(PathBuf::as_path).collect();
@@ -82,6 +82,7 @@ fn run(
     };
     let options = SearchOptions {
         variant,
+        edition: args.edition,
         gamenumber: args.gamenumber,
         limit: args.limit,
         threads: thread_count(args.threads, "-j"),

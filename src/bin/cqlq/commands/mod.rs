@@ -66,7 +66,7 @@ pub fn load_query(args: &QueryArgs, mut paths: Vec<PathBuf>) -> anyhow::Result<O
             (text, path.display().to_string())
         }
     };
-    let variant = args.variant.as_deref().map(Variant::by_name).transpose()?;
+    let variant = variant_in_edition(args.variant.as_deref(), args.edition)?;
     match Query::parse_for(&text, variant) {
         Ok(query) => Ok(Some(LoadedQuery { query, origin, rest: paths })),
         Err(_) if looks_like_games(&text) => {
@@ -157,10 +157,26 @@ pub fn thread_count(requested: Option<u64>, option: &str) -> usize {
     }
 }
 
-/// The variant named on the command line, else in the query's header.
+/// The variant named on the command line, else in the query's header; in the edition asked
+/// for.
 pub fn chosen_variant(args: &QueryArgs, query: &Query) -> anyhow::Result<Option<&'static Variant>> {
     match &args.variant {
-        Some(name) => Ok(Some(Variant::by_name(name)?)),
-        None => Ok(query.variant()),
+        Some(name) => variant_in_edition(Some(name), args.edition),
+        None => Ok(query
+            .variant()
+            .map(|variant| args.edition.and_then(|edition| variant.in_edition(edition)).unwrap_or(variant))),
+    }
+}
+
+/// The variant `--variant` names, in the edition `--edition` names where it has editions.
+pub fn variant_in_edition(
+    name: Option<&str>,
+    edition: Option<cqlq::variant::Edition>,
+) -> anyhow::Result<Option<&'static Variant>> {
+    let Some(variant) = name.map(Variant::by_name).transpose()? else { return Ok(None) };
+    match edition {
+        Some(edition) if variant.edition().is_some() => Ok(variant.in_edition(edition)),
+        Some(_) => anyhow::bail!("{} has one edition only: --edition is for Croatian Chess", variant.name),
+        None => Ok(Some(variant)),
     }
 }

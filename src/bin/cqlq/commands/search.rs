@@ -51,6 +51,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     let from_header = SearchOptions::from_header(Some(&header));
     let options = SearchOptions {
         variant,
+        edition: args.query.edition,
         variations: args.variations || from_header.variations,
         matchcount: args.matchcount.unwrap_or(from_header.matchcount),
         gamenumber: args.gamenumber.or(from_header.gamenumber),

@@ -1,0 +1,70 @@
+//! Croatian Chess's [`GameRules`]: a game starts from the variant's setup or a setup string
+//! (or FEN) in its `FEN` tag, partial boards included; its moves are the book's notation in the
+//! edition of the variant, short or long, and Classical Chess's own forms (`Nxe5`, `O-O`).
+
+use super::board::CroatianBoard;
+use super::play::Played;
+use crate::notation::crochess::moves::{read_classical_move, read_move};
+use crate::notation::crochess::setup_string;
+use crate::notation::{MoveError, MoveErrorKind, fen};
+use crate::position::{MoveEffects, MoveFacts, Position, Setup};
+use crate::rules::GameRules;
+use crate::variant::Variant;
+
+impl<const W: usize> GameRules<W> for CroatianBoard<W> {
+    type Played = Played<W>;
+
+    fn start(variant: &'static Variant, setup: Option<&str>) -> Result<CroatianBoard<W>, String> {
+        let Some(text) = setup.map(str::trim).filter(|text| !text.is_empty()) else {
+            return Ok(CroatianBoard::from_setup(Setup::initial(variant)));
+        };
+        let code = text.split_ascii_whitespace().next().unwrap_or("");
+        let setup = if variant.code.is_some_and(|own| own.eq_ignore_ascii_case(code)) {
+            setup_string::read_of::<W>(variant, text).map_err(|error| error.to_string())?
+        } else {
+            fen::read::<W>(variant, text).map_err(|error| format!("neither a setup string nor a FEN: {error}"))?
+        };
+        Ok(CroatianBoard::from_setup(setup))
+    }
+
+    fn from_position(position: &Position<W>) -> Result<CroatianBoard<W>, String> {
+        Ok(CroatianBoard::from_setup(position.setup().clone()))
+    }
+
+    fn play_token(&mut self, token: &[u8], reason: &mut Option<MoveError>) -> Result<Played<W>, MoveErrorKind> {
+        let unreadable = |reason: &mut Option<MoveError>, why: String| {
+            *reason = Some(MoveError::because(MoveErrorKind::Unreadable, why));
+            MoveErrorKind::Unreadable
+        };
+        let Ok(text) = std::str::from_utf8(token) else {
+            return Err(unreadable(reason, "the move is not UTF-8".to_owned()));
+        };
+        // Classical Chess also takes the classical forms (`Nxe5`, `O-O`, `e.p.`).
+        let classical = self.setup().variant.geometry.files() == 8;
+        let read = if classical { read_classical_move(text, self.edition()) } else { read_move(text, self.edition()) };
+        let m = match read {
+            Ok(m) => m,
+            Err(error) => return Err(unreadable(reason, format!("{} ({})", error, self.edition()))),
+        };
+        if m.plies.is_empty() {
+            // A claim alone (`#`, `##`, `(==)`) moves nothing.
+            return Err(unreadable(reason, "a claim, not a move".to_owned()));
+        }
+        self.play_move(&m).map_err(|error| {
+            *reason = Some(MoveError::because(error.kind, format!("ply {}: {}", error.ply, error.reason)));
+            error.kind
+        })
+    }
+
+    fn facts(&self, played: Played<W>) -> Option<MoveFacts> {
+        Some(played.facts)
+    }
+
+    fn effects(&self, played: Played<W>) -> MoveEffects<W> {
+        MoveEffects { removed: played.removed, displaced: played.displaced }
+    }
+
+    fn write_position(&self, out: &mut String) {
+        out.push_str(&setup_string::write(self.setup()));
+    }
+}
