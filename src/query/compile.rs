@@ -854,7 +854,18 @@ impl<const W: usize> Compiler<'_, W> {
     }
 
     fn move_filter(&mut self, filter: &MoveFilter, span: Span) -> SetNode<W> {
-        self.need_rules(span, "move", false);
+        if filter.when == MoveWhen::Previous {
+            // The move that reached a position is known wherever games are replayed.
+            if !self.variant.capabilities.replayed {
+                let message = format!(
+                    "'move previous' needs the games of {} replayed, which cqlq does not do yet",
+                    self.variant.name
+                );
+                self.diagnostics.push(Diagnostic::new(span, message));
+            }
+        } else {
+            self.need_rules(span, "move", false);
+        }
         let mut actions = 0u16;
         for (name, span) in &filter.actions {
             match self.variant.vocabulary().action(name) {

@@ -77,6 +77,9 @@ pub struct Capabilities {
     pub instead_of_check: Option<&'static str>,
     /// Whether cqlq plays the variant's moves, and so knows its attacks and legal moves.
     pub played: bool,
+    /// Whether cqlq replays the variant's games, and so knows the move that reached each
+    /// position (`move previous`), where it may not know the legal moves.
+    pub replayed: bool,
     /// Lasers, whose beams remove pieces, a King among them: a side may be left without one.
     pub lasers: bool,
     /// Pieces with a level: a tier or an orientation (`+` after a letter).
