@@ -19,6 +19,7 @@ mod cql_command;
 mod cql_language;
 mod cql_probes;
 mod cql_reference;
+mod crochess;
 mod damaged_input;
 mod designators;
 mod example_queries;

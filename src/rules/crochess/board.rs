@@ -69,12 +69,15 @@ impl<const W: usize> CroatianBoard<W> {
         self.edition
     }
 
-    pub(super) fn geometry(&self) -> Geometry {
+    /// The board's geometry.
+    #[must_use]
+    pub fn geometry(&self) -> Geometry {
         self.setup.variant.geometry
     }
 
     /// The piece on a field, with the book's name for it.
-    pub(super) fn figure_at(&self, square: Square) -> Option<(Piece, Figure)> {
+    #[must_use]
+    pub fn figure_at(&self, square: Square) -> Option<(Piece, Figure)> {
         let piece = self.setup.board.piece_at(square)?;
         Some((piece, self.alphabet.figure(piece.kind)?))
     }

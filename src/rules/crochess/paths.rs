@@ -5,7 +5,7 @@
 //! edition) and ends where the ply ends.
 
 use super::board::CroatianBoard;
-use crate::board::Square;
+use crate::board::{Square, SquareSet};
 use crate::notation::crochess::dialect::Figure;
 use crate::notation::crochess::moves::{Coordinates, SideEffect};
 use crate::position::Mark;
@@ -52,6 +52,64 @@ pub(super) struct Wanted<'a> {
 }
 
 impl<const W: usize> CroatianBoard<W> {
+    /// The fields the piece on `from` may end a ply of its own on, moving as a `figure` of
+    /// its side (a Wave moves as its activator): empty fields and enemy pieces, and with
+    /// `goes_on` own pieces and celestial bodies too (a cascade, a teleport goes on from there).
+    /// Castling, en passant, promotions and journeys are not among them.
+    #[must_use]
+    pub fn ply_ends(&self, from: Square, figure: Figure, goes_on: bool) -> Vec<Square> {
+        let Some((piece, _)) = self.figure_at(from) else { return Vec::new() };
+        if let Some(fields) = self.far_fields(figure, from, piece.color) {
+            // The pieces whose paths are searched: search once.
+            return fields
+                .iter()
+                .filter(|&destination| {
+                    let wanted = Wanted {
+                        figure,
+                        color: piece.color,
+                        start: Coordinates::default(),
+                        through: &[],
+                        destination,
+                        effect: None,
+                        goes_on,
+                    };
+                    self.may_end_on(&wanted, destination)
+                })
+                .collect();
+        }
+        self.geometry()
+            .all_squares()
+            .filter(|&destination| {
+                let wanted = Wanted {
+                    figure,
+                    color: piece.color,
+                    start: Coordinates::default(),
+                    through: &[],
+                    destination,
+                    effect: None,
+                    goes_on,
+                };
+                self.reaches(&wanted, from)
+            })
+            .collect()
+    }
+
+    /// The fields of the side's pieces of a kind that reach `destination` with a ply as the
+    /// short notation writes it: from the file or rank of `start` (or anywhere), ending with
+    /// `effect`; the piece the short notation's first ply moves is the one of these.
+    #[must_use]
+    pub fn ply_origins(
+        &self,
+        figure: Figure,
+        start: Coordinates,
+        destination: Square,
+        effect: Option<&SideEffect>,
+        goes_on: bool,
+    ) -> Vec<Square> {
+        let color = self.setup.turn;
+        self.origins(&Wanted { figure, color, start, through: &[], destination, effect, goes_on })
+    }
+
     /// The fields of the side's pieces that may make the ply.
     pub(super) fn origins(&self, wanted: &Wanted<'_>) -> Vec<Square> {
         let owner = (!matches!(wanted.figure, Figure::Monolith | Figure::Star)).then_some(wanted.color);
@@ -108,14 +166,14 @@ impl<const W: usize> CroatianBoard<W> {
                 let jumps: &[(i32, i32)] = if self.on_own_colour(from, color) { &KNIGHT } else { &LONG_JUMP };
                 jumps.contains(&(df, dr))
             }
-            Figure::Centaur => self.centaur_reaches(from, to, color),
-            Figure::Serpent => self.serpent_reaches(from, to, ranks),
+            Figure::Centaur | Figure::Serpent | Figure::Monolith => {
+                self.far_fields(wanted.figure, from, color).is_some_and(|fields| fields.contains(to))
+            }
             Figure::Shaman => {
                 let (moves, captures): (&[Vector], &[Vector]) =
                     if color == Color::White { (&KNIGHT, &LONG_JUMP) } else { (&LONG_JUMP, &KNIGHT) };
                 self.repeats(from, (df, dr), moves) || self.repeats_through_anything(from, (df, dr), captures)
             }
-            Figure::Monolith => self.monolith_reaches(from, to),
             Figure::Starchild => {
                 let miracle = df.abs().max(dr.abs()) == 1;
                 miracle || self.geometry().is_light(from) != self.geometry().is_light(to)
@@ -245,68 +303,86 @@ impl<const W: usize> CroatianBoard<W> {
         })
     }
 
+    /// The fields a piece whose paths are searched (Centaur, Serpent, Monolith) may land on at
+    /// the end of a ply from `from`; `None` for the other pieces.
+    fn far_fields(&self, figure: Figure, from: Square, color: Color) -> Option<SquareSet<W>> {
+        match figure {
+            Figure::Centaur => Some(self.centaur_fields(from, color)),
+            Figure::Serpent => Some(self.serpent_fields(from)),
+            Figure::Monolith => Some(self.monolith_fields(from)),
+            _ => None,
+        }
+    }
+
     /// A Centaur alternates short (knight) and long jumps, the first as the Unicorn would from
     /// its field, each pair of vectors repeated until it is blocked or leaves the board.
-    fn centaur_reaches(&self, from: Square, to: Square, color: Color) -> bool {
+    fn centaur_fields(&self, from: Square, color: Color) -> SquareSet<W> {
         let short_first = self.on_own_colour(from, color);
         let (first, second): (&[Vector], &[Vector]) =
             if short_first { (&KNIGHT, &LONG_JUMP) } else { (&LONG_JUMP, &KNIGHT) };
         let occupied = self.setup.board.occupied();
+        let mut fields = SquareSet::EMPTY;
         for &one in first {
             for &two in second {
                 let mut at = from;
-                for index in 0.. {
+                for index in 0..self.geometry().squares() {
                     let Some(next) = self.offset(at, if index % 2 == 0 { one } else { two }) else { break };
-                    if next == to {
-                        return true;
+                    if next == from {
+                        break;
                     }
-                    if occupied.contains(next) || next == from {
+                    fields.add(next);
+                    if occupied.contains(next) {
                         break;
                     }
                     at = next;
                 }
             }
         }
-        false
+        fields
     }
 
     /// A Serpent steps diagonally, alternating between the two diagonals, over empty fields, up
     /// to its limit of steps.
-    fn serpent_reaches(&self, from: Square, to: Square, ranks: i32) -> bool {
+    fn serpent_fields(&self, from: Square) -> SquareSet<W> {
+        let ranks = i32::from(self.geometry().ranks());
         let limit = match self.edition {
             Edition::Ed2020 => (ranks + 2) / 3,
             Edition::Current => ranks / 2 + 3,
         };
-        // Fields reached, by the diagonal of the last step: (1,1)/(-1,-1) or (1,-1)/(-1,1).
-        let mut frontier = vec![(from, 0u8), (from, 1u8)];
-        let mut seen = std::collections::HashSet::new();
+        let occupied = self.setup.board.occupied();
+        let mut fields = SquareSet::EMPTY;
+        // Empty fields reached, by the diagonal of the last step: 0 rising, 1 falling.
+        let mut seen = [SquareSet::<W>::EMPTY; 2];
+        let mut frontier = vec![(from, 0usize), (from, 1usize)];
         for _ in 0..limit {
             let mut next = Vec::new();
             for (at, last) in frontier {
-                let diagonal: [(i32, i32); 2] = if last == 0 { [(1, -1), (-1, 1)] } else { [(1, 1), (-1, -1)] };
+                let diagonal: [Vector; 2] = if last == 0 { [(1, -1), (-1, 1)] } else { [(1, 1), (-1, -1)] };
                 for vector in diagonal {
                     let Some(field) = self.offset(at, vector) else { continue };
-                    if field == to {
-                        return true;
-                    }
+                    fields.add(field);
                     let parity = 1 - last;
-                    if !self.setup.board.occupied().contains(field) && seen.insert((field, parity)) {
+                    if !occupied.contains(field) && !seen[parity].contains(field) {
+                        seen[parity].add(field);
                         next.push((field, parity));
                     }
                 }
             }
             frontier = next;
         }
-        false
+        fields.discard(from);
+        fields
     }
 
     /// A Monolith's steps land on empty fields only: in 2020 up to three knight steps; now
-    /// step k jumps a distance of 2k+1 (both coordinates moving).
-    fn monolith_reaches(&self, from: Square, to: Square) -> bool {
+    /// step k jumps a distance of 2k+1 (both coordinates moving). It may end on a Star.
+    fn monolith_fields(&self, from: Square) -> SquareSet<W> {
         let occupied = self.setup.board.occupied();
-        let mut frontier = vec![from];
+        let stars = self.fields_of(Figure::Star, None);
         let steps = if self.edition == Edition::Ed2020 { 3 } else { 8 };
-        let mut seen = std::collections::HashSet::new();
+        let mut fields = SquareSet::EMPTY;
+        let mut frontier = vec![from];
+        let mut seen = SquareSet::<W>::EMPTY;
         for step in 1..=steps {
             let radius: i32 = if self.edition == Edition::Ed2020 { 3 } else { 2 * step + 1 };
             let mut next = Vec::new();
@@ -318,11 +394,12 @@ impl<const W: usize> CroatianBoard<W> {
                     }
                     for dr in [dr_abs, -dr_abs] {
                         let Some(field) = self.offset(at, (df, dr)) else { continue };
-                        if field == to {
-                            return !occupied.contains(to)
-                                || self.figure_at(to).is_some_and(|(_, f)| f == Figure::Star);
+                        if stars.contains(field) {
+                            fields.add(field);
                         }
-                        if !occupied.contains(field) && seen.insert(field) {
+                        if !occupied.contains(field) && !seen.contains(field) {
+                            seen.add(field);
+                            fields.add(field);
                             next.push(field);
                         }
                     }
@@ -330,7 +407,8 @@ impl<const W: usize> CroatianBoard<W> {
             }
             frontier = next;
         }
-        false
+        fields.discard(from);
+        fields
     }
 
     /// Whether the fields written between the start and the destination lie, in order, on a

@@ -316,6 +316,8 @@ impl<const W: usize> CroatianBoard<W> {
         journal: &mut Journal<W>,
     ) -> Result<Square, (MoveErrorKind, String)> {
         let (last, passed) = steps.split_last().ok_or((MoveErrorKind::Illegal, "the ply goes nowhere".to_owned()))?;
+        // The fields the ply has passed, to count a Centaur's jumps across a gap.
+        let mut path: Vec<Square> = hand.at.into_iter().collect();
         for step in passed {
             let field = self
                 .field(step.field)
@@ -324,7 +326,8 @@ impl<const W: usize> CroatianBoard<W> {
                 hand.at = Some(field);
                 continue;
             }
-            record.momentum += hand.at.map_or(1, |at| self.distance(at, field));
+            record.momentum += hand.at.map_or(1, |at| self.momentum(hand.figure, &path, at, field));
+            path.push(field);
             match &step.effect {
                 Some(SideEffect::Capture { .. }) => {
                     let (piece, _) = self
@@ -341,7 +344,7 @@ impl<const W: usize> CroatianBoard<W> {
             Some(destination) => destination,
             None => return Err((MoveErrorKind::Illegal, "the destination is not written in full".to_owned())),
         };
-        record.momentum += hand.at.map_or(1, |at| self.distance(at, destination));
+        record.momentum += hand.at.map_or(1, |at| self.momentum(hand.figure, &path, at, destination));
         Ok(destination)
     }
 
@@ -739,6 +742,44 @@ impl<const W: usize> CroatianBoard<W> {
         self.geometry().square_name(square).to_string()
     }
 
+    /// The momentum a step from `from` to `to` spends, as the piece moves: the fields a line
+    /// crosses, the jumps a Pegasus or Shaman repeats, the jumps of a Centaur's alternation
+    /// (from the two jumps before, where the ply wrote them), one for any other jump.
+    fn momentum(&self, figure: Figure, path: &[Square], from: Square, to: Square) -> u32 {
+        let geometry = self.geometry();
+        let delta = |a: Square, b: Square| {
+            (
+                i32::from(geometry.file_of(b).index()) - i32::from(geometry.file_of(a).index()),
+                i32::from(geometry.rank_of(b).index()) - i32::from(geometry.rank_of(a).index()),
+            )
+        };
+        let (df, dr) = delta(from, to);
+        match figure {
+            Figure::Pegasus | Figure::Shaman => {
+                // One vector repeated: the count is how many times.
+                let step = gcd(df.unsigned_abs(), dr.unsigned_abs());
+                let (vf, vr) = (df.unsigned_abs() / step.max(1), dr.unsigned_abs() / step.max(1));
+                if matches!((vf.min(vr), vf.max(vr)), (1, 2) | (1, 4) | (2, 3)) { step } else { 1 }
+            }
+            Figure::Centaur if path.len() >= 3 => {
+                // The jumps alternate the two vectors of its first two jumps.
+                let n = path.len();
+                let vectors = [delta(path[n - 3], path[n - 2]), delta(path[n - 2], path[n - 1])];
+                let mut at = (0, 0);
+                for jumps in 1..=64u32 {
+                    let (vf, vr) = vectors[(jumps as usize - 1) % 2];
+                    at = (at.0 + vf, at.1 + vr);
+                    if at == (df, dr) {
+                        return jumps;
+                    }
+                }
+                1
+            }
+            Figure::Knight | Figure::Unicorn | Figure::Centaur | Figure::Starchild | Figure::Monolith => 1,
+            _ => self.distance(from, to),
+        }
+    }
+
     /// The fields a step travels: along a line, the fields crossed; a jump counts one.
     fn distance(&self, from: Square, to: Square) -> u32 {
         let geometry = self.geometry();
@@ -746,4 +787,9 @@ impl<const W: usize> CroatianBoard<W> {
         let dr = i32::from(geometry.rank_of(to).index()) - i32::from(geometry.rank_of(from).index());
         if df == 0 || dr == 0 || df.abs() == dr.abs() { df.unsigned_abs().max(dr.unsigned_abs()) } else { 1 }
     }
+}
+
+/// The greatest common divisor.
+fn gcd(a: u32, b: u32) -> u32 {
+    if b == 0 { a } else { gcd(b, a % b) }
 }

@@ -137,6 +137,7 @@ pub fn names(list: &str) -> Vec<String> {
     list.split_whitespace().map(str::to_owned).collect()
 }
 
+pub mod crochess_games;
 pub mod games;
 pub mod laser_games;
 
