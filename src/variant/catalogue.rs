@@ -383,92 +383,16 @@ const PEGASUS_NOW: PieceType = piece("Pegasus", "E", None, None);
 const SCOUT: PieceType = private("Scout", "O");
 const GRENADIER: PieceType = private("Grenadier", "G");
 
-/// The alphabets of the 2020 edition.
-const CROATIAN_TIES: [PieceType; 7] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS];
-const MAYAN_ASCENDANCY: [PieceType; 8] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID];
-const AGE_OF_AQUARIUS: [PieceType; 9] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN];
-const MIRANDAS_VEIL: [PieceType; 10] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE];
-const NINETEEN: [PieceType; 11] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR];
-const HEMERAS_DAWN: [PieceType; 12] =
-    [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR, CENTAUR];
-const TAMOANCHAN_REVISITED: [PieceType; 13] =
-    [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR, CENTAUR, SERPENT];
-const CONQUEST_OF_TLALOCAN: [PieceType; 14] =
-    [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR, CENTAUR, SERPENT, SHAMAN];
-const DISCOVERY: [PieceType; 15] = [
-    PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR, CENTAUR, SERPENT, SHAMAN, MONOLITH,
-];
-const ONE: [PieceType; 16] = [
+/// The pieces of the 2020 edition in the order the variants add them: each variant's alphabet
+/// is a beginning of this list (Croatian Ties the first seven, One all of it).
+static ED2020_PIECES: [PieceType; 16] = [
     PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS, PYRAMID, UNICORN, WAVE, STAR, CENTAUR, SERPENT, SHAMAN, MONOLITH,
     STARCHILD,
 ];
 
-/// The alphabets of the current edition: Pegasus `E`, and Scouts and Grenadiers from Hemera's
-/// Dawn on.
-const CROATIAN_TIES_NOW: [PieceType; 7] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS_NOW];
-const MAYAN_ASCENDANCY_NOW: [PieceType; 8] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS_NOW, PYRAMID];
-const AGE_OF_AQUARIUS_NOW: [PieceType; 9] = [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS_NOW, PYRAMID, UNICORN];
-const MIRANDAS_VEIL_NOW: [PieceType; 10] =
-    [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS_NOW, PYRAMID, UNICORN, WAVE];
-const NINETEEN_NOW: [PieceType; 11] =
-    [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS_NOW, PYRAMID, UNICORN, WAVE, STAR];
-const HEMERAS_DAWN_NOW: [PieceType; 14] =
-    [PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PEGASUS_NOW, PYRAMID, UNICORN, WAVE, STAR, CENTAUR, SCOUT, GRENADIER];
-const TAMOANCHAN_REVISITED_NOW: [PieceType; 15] = [
-    PAWN,
-    KNIGHT,
-    BISHOP,
-    ROOK,
-    QUEEN,
-    KING,
-    PEGASUS_NOW,
-    PYRAMID,
-    UNICORN,
-    WAVE,
-    STAR,
-    CENTAUR,
-    SCOUT,
-    GRENADIER,
-    SERPENT,
-];
-const CONQUEST_OF_TLALOCAN_NOW: [PieceType; 16] = [
-    PAWN,
-    KNIGHT,
-    BISHOP,
-    ROOK,
-    QUEEN,
-    KING,
-    PEGASUS_NOW,
-    PYRAMID,
-    UNICORN,
-    WAVE,
-    STAR,
-    CENTAUR,
-    SCOUT,
-    GRENADIER,
-    SERPENT,
-    SHAMAN,
-];
-const DISCOVERY_NOW: [PieceType; 17] = [
-    PAWN,
-    KNIGHT,
-    BISHOP,
-    ROOK,
-    QUEEN,
-    KING,
-    PEGASUS_NOW,
-    PYRAMID,
-    UNICORN,
-    WAVE,
-    STAR,
-    CENTAUR,
-    SCOUT,
-    GRENADIER,
-    SERPENT,
-    SHAMAN,
-    MONOLITH,
-];
-const ONE_NOW: [PieceType; 18] = [
+/// The pieces of the current edition in the order the variants add them: Pegasus `E`, and
+/// Scouts and Grenadiers with Hemera's Dawn's Centaurs.
+static CURRENT_PIECES: [PieceType; 18] = [
     PAWN,
     KNIGHT,
     BISHOP,
@@ -488,6 +412,11 @@ const ONE_NOW: [PieceType; 18] = [
     MONOLITH,
     STARCHILD,
 ];
+
+/// The first `count` pieces of an edition's list: a variant's alphabet.
+const fn first(pieces: &'static [PieceType], count: usize) -> &'static [PieceType] {
+    pieces.split_at(count).0
+}
 
 const LASER: [PieceType; 5] = [
     piece("King", "K", Some(Role::King), None),
@@ -698,17 +627,17 @@ pub(super) static CATALOGUE: [Variant; 34] = [
         initial: Initial::Fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1"),
     },
     croatian("Classical Chess", "cc", &["Croatian Classical Chess"], 8, &CLASSICAL, ed2020("RNBQKBNR", &[2], &[], &[])),
-    croatian("Croatian Ties", "ct", &[], 10, &CROATIAN_TIES, ed2020("RGNBQKBNGR", &[2], &[], &[])),
-    croatian("Mayan Ascendancy", "ma", &[], 12, &MAYAN_ASCENDANCY, ed2020("RGANBQKBNAGR", &[2], &[], &[])),
-    croatian("Age of Aquarius", "aoa", &[], 14, &AGE_OF_AQUARIUS, ed2020("RGAUNBQKBNUAGR", &[2], &[], &[])),
-    croatian("Miranda's Veil", "mv", &[], 16, &MIRANDAS_VEIL, ed2020("RGAUWNBQKBNWUAGR", &[2], &[], &[])),
-    croatian("Nineteen", "n", &["19"], 18, &NINETEEN, ed2020("TRNBWGUAQKAUGWBNRt", &[2, 3], &[], &[])),
+    croatian("Croatian Ties", "ct", &[], 10, first(&ED2020_PIECES, 7), ed2020("RGNBQKBNGR", &[2], &[], &[])),
+    croatian("Mayan Ascendancy", "ma", &[], 12, first(&ED2020_PIECES, 8), ed2020("RGANBQKBNAGR", &[2], &[], &[])),
+    croatian("Age of Aquarius", "aoa", &[], 14, first(&ED2020_PIECES, 9), ed2020("RGAUNBQKBNUAGR", &[2], &[], &[])),
+    croatian("Miranda's Veil", "mv", &[], 16, first(&ED2020_PIECES, 10), ed2020("RGAUWNBQKBNWUAGR", &[2], &[], &[])),
+    croatian("Nineteen", "n", &["19"], 18, first(&ED2020_PIECES, 11), ed2020("TRNBWGUAQKAUGWBNRt", &[2, 3], &[], &[])),
     croatian(
         "Hemera's Dawn",
         "hd",
         &[],
         20,
-        &HEMERAS_DAWN,
+        first(&ED2020_PIECES, 12),
         ed2020("TRNBCWGUAQKAUGWCBNRt", &[2, 3], &[('P', HD_SCOUTS)], &[]),
     ),
     croatian(
@@ -716,7 +645,7 @@ pub(super) static CATALOGUE: [Variant; 34] = [
         "tr",
         &[],
         22,
-        &TAMOANCHAN_REVISITED,
+        first(&ED2020_PIECES, 13),
         ed2020("TRNBSWUGCAQKACGUWSBNRt", &[2, 3], &[('P', TR_SCOUTS)], &[]),
     ),
     croatian(
@@ -724,7 +653,7 @@ pub(super) static CATALOGUE: [Variant; 34] = [
         "cot",
         &[],
         24,
-        &CONQUEST_OF_TLALOCAN,
+        first(&ED2020_PIECES, 14),
         ed2020("TRNBSCUWGAHQKHAGWUCSBNRt", &[2, 3], &[('P', COT_SCOUTS)], &[]),
     ),
     croatian(
@@ -732,7 +661,7 @@ pub(super) static CATALOGUE: [Variant; 34] = [
         "d",
         &[],
         24,
-        &DISCOVERY,
+        first(&ED2020_PIECES, 15),
         ed2020("TRNBSCUWGAHQKHAGWUCSBNRt", &[2, 3], &[('P', COT_SCOUTS)], &["b7", "w18"]),
     ),
     croatian(
@@ -740,7 +669,7 @@ pub(super) static CATALOGUE: [Variant; 34] = [
         "o",
         &[],
         26,
-        &ONE,
+        first(&ED2020_PIECES, 16),
         ed2020("TRNBSICUGWAHQKHAWGUCISBNRt", &[2, 3], &[('P', ONE_SCOUTS)], &["b8", "y19"]),
     ),
     croatian("Classical Chess (current edition)", "cc", &[], 8, &CLASSICAL, current("RNBQKBNR", &[2], &[], &[])),
@@ -749,7 +678,7 @@ pub(super) static CATALOGUE: [Variant; 34] = [
         "ct",
         &[],
         10,
-        &CROATIAN_TIES_NOW,
+        first(&CURRENT_PIECES, 7),
         current("RENBQKBNER", &[2], &[], &[]),
     ),
     croatian(
@@ -757,7 +686,7 @@ pub(super) static CATALOGUE: [Variant; 34] = [
         "ma",
         &[],
         12,
-        &MAYAN_ASCENDANCY_NOW,
+        first(&CURRENT_PIECES, 8),
         current("REANBQKBNAER", &[2], &[], &[]),
     ),
     croatian(
@@ -765,7 +694,7 @@ pub(super) static CATALOGUE: [Variant; 34] = [
         "aoa",
         &[],
         14,
-        &AGE_OF_AQUARIUS_NOW,
+        first(&CURRENT_PIECES, 9),
         current("REAUNBQKBNUAER", &[2], &[], &[]),
     ),
     croatian(
@@ -773,7 +702,7 @@ pub(super) static CATALOGUE: [Variant; 34] = [
         "mv",
         &[],
         16,
-        &MIRANDAS_VEIL_NOW,
+        first(&CURRENT_PIECES, 10),
         current("REAUWNBQKBNWUAER", &[2], &[], &[]),
     ),
     croatian(
@@ -781,7 +710,7 @@ pub(super) static CATALOGUE: [Variant; 34] = [
         "n",
         &[],
         18,
-        &NINETEEN_NOW,
+        first(&CURRENT_PIECES, 11),
         current("TRNBWEUAQKAUEWBNRt", &[2, 3], &[], &[]),
     ),
     croatian(
@@ -789,7 +718,7 @@ pub(super) static CATALOGUE: [Variant; 34] = [
         "hd",
         &[],
         20,
-        &HEMERAS_DAWN_NOW,
+        first(&CURRENT_PIECES, 14),
         current("TRNBCWEUAQKAUEWCBNRt", &[2, 3], &[('O', HD_SCOUTS), ('G', HD_GRENADIERS)], &[]),
     ),
     croatian(
@@ -797,7 +726,7 @@ pub(super) static CATALOGUE: [Variant; 34] = [
         "tr",
         &[],
         22,
-        &TAMOANCHAN_REVISITED_NOW,
+        first(&CURRENT_PIECES, 15),
         current("TRNBSWUECAQKACEUWSBNRt", &[2, 3], &[('O', TR_SCOUTS), ('G', TR_GRENADIERS)], &[]),
     ),
     croatian(
@@ -805,7 +734,7 @@ pub(super) static CATALOGUE: [Variant; 34] = [
         "cot",
         &[],
         24,
-        &CONQUEST_OF_TLALOCAN_NOW,
+        first(&CURRENT_PIECES, 16),
         current("TRNBSCUWEAHQKHAEWUCSBNRt", &[2, 3], &[('O', COT_SCOUTS), ('G', COT_GRENADIERS)], &[]),
     ),
     croatian(
@@ -813,7 +742,7 @@ pub(super) static CATALOGUE: [Variant; 34] = [
         "d",
         &[],
         24,
-        &DISCOVERY_NOW,
+        first(&CURRENT_PIECES, 17),
         current("TRNBSCUWEAHQKHAEWUCSBNRt", &[2, 3], &[('O', COT_SCOUTS), ('G', COT_GRENADIERS)], &["b7", "w18"]),
     ),
     croatian(
@@ -821,7 +750,7 @@ pub(super) static CATALOGUE: [Variant; 34] = [
         "o",
         &[],
         26,
-        &ONE_NOW,
+        first(&CURRENT_PIECES, 18),
         current("TRNBSICUEWAHQKHAWEUCISBNRt", &[2, 3], &[('O', ONE_SCOUTS), ('G', ONE_GRENADIERS)], &["b8", "y19"]),
     ),
     Variant {

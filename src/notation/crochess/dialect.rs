@@ -195,13 +195,22 @@ impl Dialect {
     /// The link at the start of `text`, with its length.
     #[must_use]
     pub fn link_at(&self, text: &str) -> Option<(Link, usize)> {
-        self.links.iter().find(|(symbol, _)| text.starts_with(symbol)).map(|(symbol, link)| (*link, symbol.len()))
+        // The first byte rules out most places before the whole symbol is compared.
+        let first = *text.as_bytes().first()?;
+        self.links
+            .iter()
+            .find(|(symbol, _)| symbol.as_bytes()[0] == first && text.starts_with(symbol))
+            .map(|(symbol, link)| (*link, symbol.len()))
     }
 
     /// The lost tag at the start of `text`, with its length.
     #[must_use]
     pub fn lost_tag_at(&self, text: &str) -> Option<(LostTag, usize)> {
-        self.lost_tags.iter().find(|(symbol, _)| text.starts_with(symbol)).map(|(symbol, tag)| (*tag, symbol.len()))
+        let first = *text.as_bytes().first()?;
+        self.lost_tags
+            .iter()
+            .find(|(symbol, _)| symbol.as_bytes()[0] == first && text.starts_with(symbol))
+            .map(|(symbol, tag)| (*tag, symbol.len()))
     }
 
     /// How the edition writes a link.

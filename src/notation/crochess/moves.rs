@@ -325,8 +325,13 @@ pub fn read_classical_move(text: &str, edition: Edition) -> Result<Move, Notatio
     if let Some(rewritten) = rewritten {
         return read_move(&rewritten, edition);
     }
+    let capture_mark =
+        |text: &str| text.find('x').filter(|&at| text[at + 1..].starts_with(|c: char| c.is_ascii_lowercase()));
+    if !text.contains("e.p.") && capture_mark(text).is_none() {
+        return read_move(text, edition);
+    }
     let mut plain = text.replace("e.p.", ":");
-    if let Some(at) = plain.find('x').filter(|&at| plain[at + 1..].starts_with(|c: char| c.is_ascii_lowercase())) {
+    if let Some(at) = capture_mark(&plain) {
         // `Nxe5`: the capture marked before the field becomes the default capture.
         plain.remove(at);
     }
@@ -650,24 +655,30 @@ impl Reader<'_> {
     }
 
     /// Files (`a`..`z`) and ranks (1 to 26) written one after the other.
-    fn coordinate_run(&self, cursor: &mut Cursor<'_>) -> Result<Vec<Part>, NotationError> {
-        let mut parts = Vec::new();
+    fn coordinate_run(&self, cursor: &mut Cursor<'_>) -> Result<Parts, NotationError> {
+        let mut parts = Parts::default();
         while let Some(next) = cursor.peek() {
-            if next.is_ascii_lowercase() {
-                parts.push(Part::File(next as u8 - b'a'));
+            let column = cursor.column();
+            let part = if next.is_ascii_lowercase() {
                 cursor.advance(1);
+                Part::File(next as u8 - b'a')
             } else if next.is_ascii_digit() {
-                let column = cursor.column();
-                let digits: String = cursor.rest().chars().take_while(char::is_ascii_digit).take(2).collect();
+                let length = cursor.rest().bytes().take(2).take_while(u8::is_ascii_digit).count();
+                let digits = &cursor.rest()[..length];
                 let rank: u8 = digits.parse().unwrap_or(0);
                 if rank == 0 || rank > MAX_SIDE {
                     return Err(self.error(column, format!("rank {digits} is off every board (1 to {MAX_SIDE})")));
                 }
-                parts.push(Part::Rank(rank - 1));
-                cursor.advance(digits.len());
+                cursor.advance(length);
+                Part::Rank(rank - 1)
             } else {
                 break;
+            };
+            if parts.len == parts.items.len() {
+                return Err(self.error(column, "more files and ranks than a start and a field"));
             }
+            parts.items[parts.len] = part;
+            parts.len += 1;
         }
         Ok(parts)
     }
@@ -795,10 +806,34 @@ fn may_stand_alone(link: Link) -> bool {
 }
 
 /// A file or a rank, from 0.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum Part {
+    #[default]
+    Empty,
     File(u8),
     Rank(u8),
+}
+
+/// The files and ranks written in a run (`d1h5`: a start and a field), kept without an
+/// allocation: at most two of each, and one more to tell a run too long.
+#[derive(Clone, Copy, Debug, Default)]
+struct Parts {
+    items: [Part; 5],
+    len: usize,
+}
+
+impl Parts {
+    fn as_slice(&self) -> &[Part] {
+        &self.items[..self.len]
+    }
+}
+
+impl std::ops::Deref for Parts {
+    type Target = [Part];
+
+    fn deref(&self) -> &[Part] {
+        self.as_slice()
+    }
 }
 
 /// A position in a ply's text.

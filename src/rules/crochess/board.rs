@@ -2,6 +2,7 @@
 //! the backhand of captured pieces, the side to move, and which piece of the book each kind of
 //! the variant is.
 
+use super::play::Journal;
 use crate::board::{Geometry, Square, SquareSet};
 use crate::notation::crochess::dialect::Figure;
 use crate::position::{Mark, PositionView, RulesView, Setup};
@@ -47,6 +48,8 @@ pub struct CroatianBoard<const W: usize> {
     pub(super) setup: Setup<W>,
     pub(super) alphabet: Alphabet,
     pub(super) edition: Edition,
+    /// What the move being played changed, empty between moves.
+    pub(super) journal: Journal<W>,
 }
 
 impl<const W: usize> CroatianBoard<W> {
@@ -54,7 +57,12 @@ impl<const W: usize> CroatianBoard<W> {
     #[must_use]
     pub fn from_setup(setup: Setup<W>) -> CroatianBoard<W> {
         let variant = setup.variant;
-        CroatianBoard { alphabet: Alphabet::of(variant), edition: variant.edition().unwrap_or_default(), setup }
+        CroatianBoard {
+            alphabet: Alphabet::of(variant),
+            edition: variant.edition().unwrap_or_default(),
+            setup,
+            journal: Journal::default(),
+        }
     }
 
     /// The position as a setup.

@@ -59,39 +59,24 @@ impl<const W: usize> CroatianBoard<W> {
     #[must_use]
     pub fn ply_ends(&self, from: Square, figure: Figure, goes_on: bool) -> Vec<Square> {
         let Some((piece, _)) = self.figure_at(from) else { return Vec::new() };
-        if let Some(fields) = self.far_fields(figure, from, piece.color) {
+        let wanted = |destination| Wanted {
+            figure,
+            color: piece.color,
+            start: Coordinates::default(),
+            through: &[],
+            destination,
+            effect: None,
+            goes_on,
+        };
+        match self.far_fields(figure, from, piece.color) {
             // The pieces whose paths are searched: search once.
-            return fields
-                .iter()
-                .filter(|&destination| {
-                    let wanted = Wanted {
-                        figure,
-                        color: piece.color,
-                        start: Coordinates::default(),
-                        through: &[],
-                        destination,
-                        effect: None,
-                        goes_on,
-                    };
-                    self.may_end_on(&wanted, destination)
-                })
-                .collect();
+            Some(fields) => {
+                fields.iter().filter(|&destination| self.may_end_on(&wanted(destination), destination)).collect()
+            }
+            None => {
+                self.geometry().all_squares().filter(|&destination| self.reaches(&wanted(destination), from)).collect()
+            }
         }
-        self.geometry()
-            .all_squares()
-            .filter(|&destination| {
-                let wanted = Wanted {
-                    figure,
-                    color: piece.color,
-                    start: Coordinates::default(),
-                    through: &[],
-                    destination,
-                    effect: None,
-                    goes_on,
-                };
-                self.reaches(&wanted, from)
-            })
-            .collect()
     }
 
     /// The fields of the side's pieces of a kind that reach `destination` with a ply as the
@@ -125,7 +110,7 @@ impl<const W: usize> CroatianBoard<W> {
     }
 
     /// Whether the piece on `from` reaches the destination as the ply asks.
-    fn reaches(&self, wanted: &Wanted<'_>, from: Square) -> bool {
+    pub(super) fn reaches(&self, wanted: &Wanted<'_>, from: Square) -> bool {
         let to = wanted.destination;
         if from == to {
             // A tagged Pawn promoting where it stands (`l14Q`).

@@ -71,30 +71,72 @@ impl<const W: usize> Record<W> {
     }
 }
 
-/// The fields a move changed, as they were before it, to put back if it fails.
-struct Journal<const W: usize> {
+/// The fields a move changed, as they were before it, and the pieces it put in the backhand
+/// or took out of it, to put back if it fails. The board keeps one, empty between moves, so
+/// that a move allocates nothing.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Journal<const W: usize> {
     touched: SquareSet<W>,
     saved: Vec<(Square, Option<Piece>, u8)>,
+    /// Pieces put in the backhand (`true`) or taken out of it.
+    backhand: Vec<(Piece, bool)>,
+    /// The fields of the pieces whose paths fit the first ply, where more than one does.
+    candidates: Vec<Square>,
 }
 
 impl<const W: usize> CroatianBoard<W> {
     /// Plays a move; on an error the board is unchanged.
     pub(super) fn play_move(&mut self, m: &Move) -> Result<Played<W>, PlayError> {
-        let backhand = self.setup.backhand.clone();
-        let mut journal = Journal { touched: SquareSet::EMPTY, saved: Vec::new() };
-        match self.play_plies(m, &mut journal) {
-            Ok(played) => Ok(played),
-            Err(error) => {
-                for (square, piece, marks) in journal.saved.into_iter().rev() {
-                    self.restore(square, piece, marks);
+        let result = self.play_journalled(m, None);
+        let candidates = std::mem::take(&mut self.journal.candidates);
+        match result {
+            Err(error) if error.kind == MoveErrorKind::Ambiguous && !candidates.is_empty() => {
+                // Several pieces fit the first ply: keep those with which the whole move can be
+                // played (a cascade that needs the field one of them stands on).
+                let fits: Vec<Square> = candidates
+                    .iter()
+                    .copied()
+                    .filter(|&origin| self.clone().play_journalled(m, Some(origin)).is_ok())
+                    .collect();
+                match fits.as_slice() {
+                    [origin] => self.play_journalled(m, Some(*origin)),
+                    _ => Err(error),
                 }
-                self.setup.backhand = backhand;
-                Err(error)
             }
+            result => result,
         }
     }
 
-    fn play_plies(&mut self, m: &Move, journal: &mut Journal<W>) -> Result<Played<W>, PlayError> {
+    /// Plays a move, its first ply from `origin` where given; on an error the board is as it
+    /// was.
+    fn play_journalled(&mut self, m: &Move, origin: Option<Square>) -> Result<Played<W>, PlayError> {
+        let mut journal = std::mem::take(&mut self.journal);
+        let result = self.play_plies(m, &mut journal, origin);
+        if result.is_err() {
+            for &(square, piece, marks) in journal.saved.iter().rev() {
+                self.restore(square, piece, marks);
+            }
+            for &(piece, added) in journal.backhand.iter().rev() {
+                if added {
+                    self.setup.backhand.remove(piece);
+                } else {
+                    self.setup.backhand.add(piece);
+                }
+            }
+        }
+        journal.touched = SquareSet::EMPTY;
+        journal.saved.clear();
+        journal.backhand.clear();
+        self.journal = journal;
+        result
+    }
+
+    fn play_plies(
+        &mut self,
+        m: &Move,
+        journal: &mut Journal<W>,
+        origin: Option<Square>,
+    ) -> Result<Played<W>, PlayError> {
         let color = self.setup.turn;
         let rushed_before = self.setup.board.marked(Mark::RUSHED);
         let mut record = Record {
@@ -113,17 +155,18 @@ impl<const W: usize> CroatianBoard<W> {
             return Err(PlayError { kind: MoveErrorKind::Unreadable, ply: 0, reason: "the move has no ply".into() });
         }
         let mut hand: Option<Hand> = None;
-        let mut ends: Vec<Square> = Vec::new();
+        // Where the last two plies ended, the last first.
+        let mut ends: [Option<Square>; 2] = [None; 2];
         for (index, ply) in m.plies.iter().enumerate() {
             let fail = |kind, reason: String| PlayError { kind, ply: index + 1, reason };
             let next = m.plies.get(index + 1).and_then(|next| next.link);
             let mut current = match ply.link {
-                None => self.lift_first(ply, color, next.is_some(), journal).map_err(|(k, r)| fail(k, r))?,
+                None => self.lift_first(ply, color, next.is_some(), origin, journal).map_err(|(k, r)| fail(k, r))?,
                 Some(Link::FailedTeleport | Link::Oblation) => {
                     // The piece that entered the body finds no field free: it leaves play.
                     let gone = hand.take().ok_or_else(|| fail(MoveErrorKind::Illegal, "no piece teleports".into()))?;
                     record.act(croatian::OBLATION);
-                    if let Some(&body) = ends.last() {
+                    if let Some(body) = ends[0] {
                         record.removed.add(body);
                     }
                     let _ = gone;
@@ -131,10 +174,8 @@ impl<const W: usize> CroatianBoard<W> {
                 }
                 Some(Link::PawnSacrifice) => {
                     // The Serpent that activated the Pyramid moves on from where it stands.
-                    let serpent_at =
-                        ends.len().checked_sub(2).map(|at| ends[at]).ok_or_else(|| {
-                            fail(MoveErrorKind::Illegal, "no Serpent before the Pawn-sacrifice".into())
-                        })?;
+                    let serpent_at = ends[1]
+                        .ok_or_else(|| fail(MoveErrorKind::Illegal, "no Serpent before the Pawn-sacrifice".into()))?;
                     self.lift(serpent_at, journal).ok_or_else(|| fail(MoveErrorKind::Illegal, "no Serpent".into()))?
                 }
                 Some(_) => hand.take().ok_or_else(|| fail(MoveErrorKind::Illegal, "no piece moves on".into()))?,
@@ -201,7 +242,7 @@ impl<const W: usize> CroatianBoard<W> {
                 let from = record.mover.map_or(end, |(from, _, _)| from);
                 record.mover = Some((from, end, current.piece));
             }
-            ends.push(end);
+            ends = [Some(end), ends[0]];
             self.end_ply(current, end, ply, next, &mut hand, &mut record, journal).map_err(|(k, r)| fail(k, r))?;
         }
         // En passant lasts one move: the privates that rushed before may no longer be taken.
@@ -242,6 +283,7 @@ impl<const W: usize> CroatianBoard<W> {
         ply: &Ply,
         color: Color,
         goes_on: bool,
+        forced: Option<Square>,
         journal: &mut Journal<W>,
     ) -> Result<Hand, (MoveErrorKind, String)> {
         let figure = ply.piece.unwrap_or(Figure::Pawn);
@@ -262,11 +304,26 @@ impl<const W: usize> CroatianBoard<W> {
         let through: Vec<Square> = steps[..steps.len() - 1].iter().filter_map(|step| self.field(step.field)).collect();
         let wanted =
             Wanted { figure, color, start, through: &through, destination, effect: last.effect.as_ref(), goes_on };
-        let origin = match from_field {
+        let origin = match forced.or(from_field) {
             Some(field) => {
                 let found = self.figure_at(field);
                 let own = |piece: Piece| piece.color == color || matches!(figure, Figure::Monolith);
                 match found {
+                    // A ply written from its field to its destination in one step goes where the
+                    // piece's paths go (longer plies are journeys and captures along the way).
+                    Some((piece, found))
+                        if found == figure
+                            && own(piece)
+                            && forced.is_none()
+                            && steps.len() == 1
+                            && !self.reaches(&wanted, field) =>
+                    {
+                        let name = |square: Square| self.geometry().square_name(square).to_string();
+                        return Err((
+                            MoveErrorKind::Illegal,
+                            format!("the {} on {} does not reach {}", figure.name(), name(field), name(destination)),
+                        ));
+                    }
                     Some((piece, found)) if found == figure && own(piece) => field,
                     _ => {
                         let name = self.geometry().square_name(field);
@@ -289,6 +346,7 @@ impl<const W: usize> CroatianBoard<W> {
                         ));
                     }
                     many => {
+                        journal.candidates = many.to_vec();
                         let fields: Vec<String> = many.iter().map(|&square| name(square)).collect();
                         return Err((
                             MoveErrorKind::Ambiguous,
@@ -317,7 +375,11 @@ impl<const W: usize> CroatianBoard<W> {
     ) -> Result<Square, (MoveErrorKind, String)> {
         let (last, passed) = steps.split_last().ok_or((MoveErrorKind::Illegal, "the ply goes nowhere".to_owned()))?;
         // The fields the ply has passed, to count a Centaur's jumps across a gap.
-        let mut path: Vec<Square> = hand.at.into_iter().collect();
+        // The last three fields the ply passed, the oldest first.
+        let mut path = Path::default();
+        if let Some(at) = hand.at {
+            path.push(at);
+        }
         for step in passed {
             let field = self
                 .field(step.field)
@@ -326,7 +388,7 @@ impl<const W: usize> CroatianBoard<W> {
                 hand.at = Some(field);
                 continue;
             }
-            record.momentum += hand.at.map_or(1, |at| self.momentum(hand.figure, &path, at, field));
+            record.momentum += hand.at.map_or(1, |at| self.momentum(hand.figure, path.fields(), at, field));
             path.push(field);
             match &step.effect {
                 Some(SideEffect::Capture { .. }) => {
@@ -344,7 +406,7 @@ impl<const W: usize> CroatianBoard<W> {
             Some(destination) => destination,
             None => return Err((MoveErrorKind::Illegal, "the destination is not written in full".to_owned())),
         };
-        record.momentum += hand.at.map_or(1, |at| self.momentum(hand.figure, &path, at, destination));
+        record.momentum += hand.at.map_or(1, |at| self.momentum(hand.figure, path.fields(), at, destination));
         Ok(destination)
     }
 
@@ -515,6 +577,7 @@ impl<const W: usize> CroatianBoard<W> {
                 if !self.setup.backhand.remove(resurrected) {
                     return Err((MoveErrorKind::Illegal, format!("no {} was captured", piece.name())));
                 }
+                journal.backhand.push((resurrected, false));
                 self.put(field, resurrected, journal);
                 record.act(croatian::RESURRECTION);
             }
@@ -664,6 +727,7 @@ impl<const W: usize> CroatianBoard<W> {
     fn capture(&mut self, square: Square, piece: Piece, record: &mut Record<W>, journal: &mut Journal<W>) {
         self.lift(square, journal);
         self.setup.backhand.add(piece);
+        journal.backhand.push((piece, true));
         record.took(square, piece);
     }
 
@@ -792,4 +856,33 @@ impl<const W: usize> CroatianBoard<W> {
 /// The greatest common divisor.
 fn gcd(a: u32, b: u32) -> u32 {
     if b == 0 { a } else { gcd(b, a % b) }
+}
+
+/// The last three fields a ply passed, kept without an allocation.
+#[derive(Clone, Copy)]
+struct Path {
+    fields: [Square; 3],
+    len: usize,
+}
+
+impl Default for Path {
+    fn default() -> Path {
+        Path { fields: [Square::from_index(0); 3], len: 0 }
+    }
+}
+
+impl Path {
+    fn push(&mut self, field: Square) {
+        if self.len == self.fields.len() {
+            self.fields.rotate_left(1);
+            self.len -= 1;
+        }
+        self.fields[self.len] = field;
+        self.len += 1;
+    }
+
+    /// The fields, the oldest first.
+    fn fields(&self) -> &[Square] {
+        &self.fields[..self.len]
+    }
 }

@@ -40,8 +40,10 @@ fn same(setup: &str, forms: &[&str], expected: &str) {
 fn simple_moves_captures_and_disambiguation() {
     let ties = "Ct Ke1,Gc2,ke10";
     same(ties, &["Gf8", "Gc2-f8"], "ct Ke1,Gf8,ke10");
-    // The appendix's `Gf7` (its figure shows f8) is no Pegasus move from c2.
-    assert_eq!(replay(Edition::Ed2020, ties, &["Gf7"]).unwrap_err().0, MoveErrorKind::Illegal);
+    // The appendix's `Gf7` and `Gc2-f7` (its figure shows f8) are no Pegasus move from c2.
+    for typo in ["Gf7", "Gc2-f7"] {
+        assert_eq!(replay(Edition::Ed2020, ties, &[typo]).unwrap_err().0, MoveErrorKind::Illegal);
+    }
     // With another Pegasus on i2, the file tells them apart.
     let two = "Ct Ke1,Gc2,Gi2,ke10";
     assert_eq!(replay(Edition::Ed2020, two, &["Gf8"]).unwrap_err().0, MoveErrorKind::Ambiguous);
@@ -117,7 +119,16 @@ fn trance_journeys_displace_and_capture() {
     let quiet = "Cot Km1,Hf10,Wd11,He13,km24";
     same(quiet, &["[Hf10-d11]~[Wd11-e13]@[He13-g24]"], "cot Km1,Hd11,We13,Hg24,km24");
     same(conquest, &["[Hf10-d11]~[Wd11-e13]@[He13..e18<Ni14..m12<Pj17..g24]"], "cot Km1,Hd11,We13,Ni14,Pj17,Hg24,km24");
+    // The short forms: two light Shamans reach d11, but only with the one from f10 does the
+    // Wave find the other on e13.
+    same(quiet, &["Hd11~We13@Hg24"], "cot Km1,Hd11,We13,Hg24,km24");
+    same(conquest, &["Hd11~We13@H..e18<i14..m12<j17..g24"], "cot Km1,Hd11,We13,Ni14,Pj17,Hg24,km24");
+    // A ply written alone moves the Shaman along its steps.
+    let alone = "Cot Km1,He13,Ne18,Pm12,km24";
+    same(alone, &["[He13..e18<Ni14..m12<Pj17..g24]"], "cot Km1,Ni14,Pj17,Hg24,km24");
+    same(alone, &["[He13..e18*N..m12*P..g24]"], "cot Km1,Hg24,km24");
     let dark = "cot Km1,he13,ne18,pm12,wd9,wf12,hj13,km24";
+    assert_eq!(after(dark, &["Hf12~Wd9~We13@H..e18*..m12*..g24"]), "Cot Km1,wd9,hf12,we13,hg24,km24");
     let taken = after(dark, &["[H-f12]~[Wf12-d9]~[Wd9-e13]@[He13..e18*N..m12*P..g24]"]);
     assert_eq!(taken, "Cot Km1,wd9,hf12,we13,hg24,km24");
 }
