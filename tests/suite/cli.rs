@@ -160,7 +160,7 @@ fn a_fatal_input_error_stands_alone() {
     std::fs::write(dir.join("games.pgn.xz"), xz).unwrap();
     let path = |name: &str| dir.join(name).display().to_string();
     let cases: [(&[&str], String, &str); 8] = [
-        (&["search", "-c", "K"], "samples/games/".into(), "give the files in it, as samples/games/*.pgn (15 files)"),
+        (&["search", "-c", "K"], "samples/games/".into(), "give the files in it, as samples/games/*.pgn (18 files)"),
         (&["search", "-c", "K", "--count"], "samples/".into(), "as samples/*/*.pgn"),
         (&["search", "-c", "K"], "samples/games/nonexistent.pgn".into(), "nonexistent.pgn: no such file or folder"),
         (&["search", "-c", "K"], path("binary.pgn"), "this is binary data, not text"),

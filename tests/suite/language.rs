@@ -1106,16 +1106,20 @@ fn filters_that_need_check() {
     let not_played = |word: &str| {
         format!("'{word}' needs the rules of attack and moves of Chess Evolved Online, which cqlq does not play yet")
     };
-    for (query, word, width) in [
-        ("KK attacks a1", "attacks", 13),
-        ("a1 attackedby KK", "attacks", 16),
-        ("move to a1", "move", 10),
-        ("move previous", "move", 13),
-    ] {
+    for (query, word, width) in
+        [("KK attacks a1", "attacks", 13), ("a1 attackedby KK", "attacks", 16), ("move to a1", "move", 10)]
+    {
         assert_eq!(error(query, "Chess Evolved Online"), shown(&not_played(word), query, 1, 1, width), "{query}");
         let query = query.replace("KK", "L");
         assert!(Query::parse(&query).unwrap().compile(common::variant("Laser Chess")).is_ok(), "{query}");
     }
+    // The move that reached a position needs the games replayed, not the legal moves: Croatian
+    // Chess has it.
+    let not_replayed = "'move previous' needs the games of Chess Evolved Online replayed, which cqlq does not do yet";
+    assert_eq!(error("move previous", "Chess Evolved Online"), shown(not_replayed, "move previous", 1, 1, 13));
+    assert!(Query::parse("move previous cascade").unwrap().compile(common::variant("One")).is_ok());
+    let legal = "'move' needs the rules of attack and moves of One, which cqlq does not play yet";
+    assert_eq!(error("move legal", "One"), shown(legal, "move legal", 1, 1, 10));
     // The words about lasers are Laser Chess's vocabulary.
     for (query, width) in [("beam", 4), ("nextbeam", 8), ("hit", 3)] {
         assert!(Query::parse(query).unwrap().compile(common::variant("Laser Chess")).is_ok(), "{query}");

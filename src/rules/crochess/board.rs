@@ -2,7 +2,7 @@
 //! the backhand of captured pieces, the side to move, and which piece of the book each kind of
 //! the variant is.
 
-use super::play::Journal;
+use super::journal::Journal;
 use crate::board::{Geometry, Square, SquareSet};
 use crate::notation::crochess::dialect::Figure;
 use crate::position::{Mark, PositionView, RulesView, Setup};

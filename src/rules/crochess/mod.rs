@@ -13,15 +13,16 @@
 //! let mut board = CroatianBoard::<2>::start(ties, None)?;
 //! let mut reason = None;
 //! board.play_token(b"e4", &mut reason).unwrap();
-//! board.play_token(b"Gi10-h7", &mut reason).unwrap();
+//! board.play_token(b"Gi10-h8", &mut reason).unwrap();
 //! let mut position = String::new();
 //! board.write_position(&mut position);
-//! assert!(position.contains("Pe4,") && position.contains("gh7,"));
+//! assert!(position.contains("Pe4,") && position.contains("gh8,"));
 //! # Ok::<_, String>(())
 //! ```
 
 mod board;
 mod game;
+mod journal;
 mod paths;
 mod play;
 

@@ -4,6 +4,7 @@
 //! Every change is journalled, so that a move that fails leaves the board as it was.
 
 use super::board::CroatianBoard;
+use super::journal::Journal;
 use super::paths::Wanted;
 use crate::board::{Square, SquareSet};
 use crate::notation::MoveErrorKind;
@@ -69,19 +70,6 @@ impl<const W: usize> Record<W> {
             self.removed.add(square);
         }
     }
-}
-
-/// The fields a move changed, as they were before it, and the pieces it put in the backhand
-/// or took out of it, to put back if it fails. The board keeps one, empty between moves, so
-/// that a move allocates nothing.
-#[derive(Clone, Debug, Default)]
-pub(super) struct Journal<const W: usize> {
-    touched: SquareSet<W>,
-    saved: Vec<(Square, Option<Piece>, u8)>,
-    /// Pieces put in the backhand (`true`) or taken out of it.
-    backhand: Vec<(Piece, bool)>,
-    /// The fields of the pieces whose paths fit the first ply, where more than one does.
-    candidates: Vec<Square>,
 }
 
 impl<const W: usize> CroatianBoard<W> {
