@@ -127,7 +127,8 @@ fn sample(name: &str) -> String {
 /// The positions of the effects sample, each worked out by hand from the book's rules: a
 /// Pegasus's repeated jump, a rush and its en passant, a cascade of two Pyramids, a conversion,
 /// castling with the Rook's file written, a delayed promotion, a teleport, a Centaur's path, a
-/// Pawn-sacrifice, a trance-journey's displacements, a failed conversion.
+/// Pawn-sacrifice, a trance-journey's displacements, a failed conversion, a Unicorn's long and
+/// short jumps, a Monolith's knight steps, a Grenadier's and a Scout's lines.
 #[test]
 fn the_effects_sample_gives_the_positions_worked_out_by_hand() {
     let expected = "\
@@ -168,6 +169,18 @@ fn the_effects_sample_gives_the_positions_worked_out_by_hand() {
 10\t0\tO Kn1,Bs16,ih23,Al23,kn26
 10\t1\to Kn1,ih23,Bl23,kn26
 10\t2\tO Kn1,ih23,Bl23,km26
+11\t0\tAoa Ke1,Ud4,ke14
+11\t1\taoa Ke1,Ue8,ke14
+11\t2\tAoa Ke1,Ue8,ke13
+11\t3\taoa Ke1,Uf10,ke13
+12\t0\tD Km1,Mb7,km24
+12\t1\td Km1,Mc9,km24
+12\t2\tD Km1,Mc9,kl24
+12\t3\td Km1,Md11,kl24
+13\t0\tHd Kk1,Gc3|,Oc4|,kk20
+13\t1\thd Kk1,Gf3,Oc4|,kk20
+13\t2\tHd Kk1,Gf3,Oc4|,kj20
+13\t3\thd Kk1,Gf3,Oh4,kj20
 ";
     let found = search(&sample("crochess-effects.pgn"), "true", None);
     assert!(found.problems.is_empty(), "{:?}", found.problems);
