@@ -195,22 +195,13 @@ impl Dialect {
     /// The link at the start of `text`, with its length.
     #[must_use]
     pub fn link_at(&self, text: &str) -> Option<(Link, usize)> {
-        // The first byte rules out most places before the whole symbol is compared.
-        let first = *text.as_bytes().first()?;
-        self.links
-            .iter()
-            .find(|(symbol, _)| symbol.as_bytes()[0] == first && text.starts_with(symbol))
-            .map(|(symbol, link)| (*link, symbol.len()))
+        symbol_at(self.links, text)
     }
 
     /// The lost tag at the start of `text`, with its length.
     #[must_use]
     pub fn lost_tag_at(&self, text: &str) -> Option<(LostTag, usize)> {
-        let first = *text.as_bytes().first()?;
-        self.lost_tags
-            .iter()
-            .find(|(symbol, _)| symbol.as_bytes()[0] == first && text.starts_with(symbol))
-            .map(|(symbol, tag)| (*tag, symbol.len()))
+        symbol_at(self.lost_tags, text)
     }
 
     /// How the edition writes a link.
@@ -218,6 +209,16 @@ impl Dialect {
     pub fn link_symbol(&self, link: Link) -> Option<&'static str> {
         self.links.iter().find(|(_, known)| *known == link).map(|(symbol, _)| *symbol)
     }
+}
+
+/// The entry of a table (longest symbols first) whose symbol opens `text`, with the symbol's
+/// length. The first byte rules out most places before the whole symbol is compared.
+fn symbol_at<T: Copy>(table: &[(&'static str, T)], text: &str) -> Option<(T, usize)> {
+    let first = *text.as_bytes().first()?;
+    table
+        .iter()
+        .find(|(symbol, _)| symbol.as_bytes()[0] == first && text.starts_with(symbol))
+        .map(|(symbol, value)| (*value, symbol.len()))
 }
 
 const CLASSICAL_LETTERS: [(char, Figure); 6] = [

@@ -39,8 +39,8 @@ impl<const W: usize> GameRules<W> for CroatianBoard<W> {
         let Ok(text) = std::str::from_utf8(token) else {
             return Err(unreadable(reason, "the move is not UTF-8".to_owned()));
         };
-        // Classical Chess also takes the classical forms (`Nxe5`, `O-O`, `e.p.`).
-        let classical = self.setup().variant.geometry.files() == 8;
+        // Classical Chess (code `cc`) also takes the classical forms (`Nxe5`, `O-O`, `e.p.`).
+        let classical = self.setup().variant.code == Some("cc");
         let read = if classical { read_classical_move(text, self.edition()) } else { read_move(text, self.edition()) };
         let m = match read {
             Ok(m) => m,
