@@ -154,6 +154,8 @@ pub struct Dialect {
     pub edition: Edition,
     /// The piece letters.
     pub pieces: &'static [(char, Figure)],
+    /// The piece of each capital letter, `A` first: the letters as a table.
+    pub by_letter: [Option<Figure>; 26],
     /// The links between plies, longest first.
     pub links: &'static [(&'static str, Link)],
     /// The lost tags, longest first, and where they are written.
@@ -177,7 +179,7 @@ impl Dialect {
     /// The piece a letter names.
     #[must_use]
     pub fn figure(&self, letter: char) -> Option<Figure> {
-        self.pieces.iter().find(|(symbol, _)| *symbol == letter).map(|(_, figure)| *figure)
+        if letter.is_ascii_uppercase() { self.by_letter[usize::from(letter as u8 - b'A')] } else { None }
     }
 
     /// The letter of a piece.
@@ -230,27 +232,44 @@ const CLASSICAL_LETTERS: [(char, Figure); 6] = [
     ('K', Figure::King),
 ];
 
+/// The piece of each capital letter of `pieces`.
+const fn by_letter(pieces: &[(char, Figure)]) -> [Option<Figure>; 26] {
+    let mut table = [None; 26];
+    let mut index = 0;
+    while index < pieces.len() {
+        let (letter, figure) = pieces[index];
+        assert!(letter.is_ascii_uppercase(), "piece letters are capitals");
+        table[(letter as u8 - b'A') as usize] = Some(figure);
+        index += 1;
+    }
+    table
+}
+
+/// The piece letters of the 2020 edition.
+const ED2020_PIECES: &[(char, Figure)] = &[
+    CLASSICAL_LETTERS[0],
+    CLASSICAL_LETTERS[1],
+    CLASSICAL_LETTERS[2],
+    CLASSICAL_LETTERS[3],
+    CLASSICAL_LETTERS[4],
+    CLASSICAL_LETTERS[5],
+    ('G', Figure::Pegasus),
+    ('A', Figure::Pyramid),
+    ('U', Figure::Unicorn),
+    ('W', Figure::Wave),
+    ('T', Figure::Star),
+    ('C', Figure::Centaur),
+    ('S', Figure::Serpent),
+    ('H', Figure::Shaman),
+    ('M', Figure::Monolith),
+    ('I', Figure::Starchild),
+];
+
 /// The 2020 edition's symbols (the seed appendix).
 pub static ED2020: Dialect = Dialect {
     edition: Edition::Ed2020,
-    pieces: &[
-        CLASSICAL_LETTERS[0],
-        CLASSICAL_LETTERS[1],
-        CLASSICAL_LETTERS[2],
-        CLASSICAL_LETTERS[3],
-        CLASSICAL_LETTERS[4],
-        CLASSICAL_LETTERS[5],
-        ('G', Figure::Pegasus),
-        ('A', Figure::Pyramid),
-        ('U', Figure::Unicorn),
-        ('W', Figure::Wave),
-        ('T', Figure::Star),
-        ('C', Figure::Centaur),
-        ('S', Figure::Serpent),
-        ('H', Figure::Shaman),
-        ('M', Figure::Monolith),
-        ('I', Figure::Starchild),
-    ],
+    pieces: ED2020_PIECES,
+    by_letter: by_letter(ED2020_PIECES),
     links: &[
         ("~", Link::Cascade),
         ("||", Link::FailedTeleport),
@@ -263,29 +282,33 @@ pub static ED2020: Dialect = Dialect {
     double_check: true,
 };
 
+/// The piece letters of the current edition.
+const CURRENT_PIECES: &[(char, Figure)] = &[
+    CLASSICAL_LETTERS[0],
+    CLASSICAL_LETTERS[1],
+    CLASSICAL_LETTERS[2],
+    CLASSICAL_LETTERS[3],
+    CLASSICAL_LETTERS[4],
+    CLASSICAL_LETTERS[5],
+    ('E', Figure::Pegasus),
+    ('A', Figure::Pyramid),
+    ('U', Figure::Unicorn),
+    ('W', Figure::Wave),
+    ('T', Figure::Star),
+    ('C', Figure::Centaur),
+    ('O', Figure::Scout),
+    ('G', Figure::Grenadier),
+    ('S', Figure::Serpent),
+    ('H', Figure::Shaman),
+    ('M', Figure::Monolith),
+    ('I', Figure::Starchild),
+];
+
 /// The current edition's symbols (the current book and libcrochess).
 pub static CURRENT: Dialect = Dialect {
     edition: Edition::Current,
-    pieces: &[
-        CLASSICAL_LETTERS[0],
-        CLASSICAL_LETTERS[1],
-        CLASSICAL_LETTERS[2],
-        CLASSICAL_LETTERS[3],
-        CLASSICAL_LETTERS[4],
-        CLASSICAL_LETTERS[5],
-        ('E', Figure::Pegasus),
-        ('A', Figure::Pyramid),
-        ('U', Figure::Unicorn),
-        ('W', Figure::Wave),
-        ('T', Figure::Star),
-        ('C', Figure::Centaur),
-        ('O', Figure::Scout),
-        ('G', Figure::Grenadier),
-        ('S', Figure::Serpent),
-        ('H', Figure::Shaman),
-        ('M', Figure::Monolith),
-        ('I', Figure::Starchild),
-    ],
+    pieces: CURRENT_PIECES,
+    by_letter: by_letter(CURRENT_PIECES),
     links: &[
         ("~", Link::Cascade),
         ("|||", Link::Oblation),

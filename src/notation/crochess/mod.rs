@@ -4,5 +4,6 @@
 pub mod dialect;
 pub mod moves;
 pub mod movetext;
+pub mod plain;
 pub mod setup_string;
 pub mod write;

@@ -22,7 +22,7 @@ use std::fmt;
 use super::dialect::{Dialect, Edition, Figure, Link, LostTag, LostTagPlace};
 
 /// A move as written: its plies, the status after it, and any annotation.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Move {
     /// The plies, the first with no link.
     pub plies: Vec<Ply>,

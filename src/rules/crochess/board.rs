@@ -5,6 +5,7 @@
 use super::journal::Journal;
 use crate::board::{Geometry, Square, SquareSet};
 use crate::notation::crochess::dialect::Figure;
+use crate::notation::crochess::moves::Move;
 use crate::position::{Mark, PositionView, RulesView, Setup};
 use crate::variant::{Color, Edition, Kind, KindSet, Piece, Variant, croatian};
 
@@ -50,6 +51,19 @@ pub struct CroatianBoard<const W: usize> {
     pub(super) edition: Edition,
     /// What the move being played changed, empty between moves.
     pub(super) journal: Journal<W>,
+    /// The storage a plain move is read into, reused from move to move.
+    pub(super) plain: Scratch,
+}
+
+/// A move's storage, reused from move to move; a copy of the board starts its own, so that
+/// keeping positions copies no more than they hold.
+#[derive(Debug, Default)]
+pub(super) struct Scratch(pub(super) Move);
+
+impl Clone for Scratch {
+    fn clone(&self) -> Scratch {
+        Scratch::default()
+    }
 }
 
 impl<const W: usize> CroatianBoard<W> {
@@ -62,6 +76,7 @@ impl<const W: usize> CroatianBoard<W> {
             edition: variant.edition().unwrap_or_default(),
             setup,
             journal: Journal::default(),
+            plain: Scratch::default(),
         }
     }
 

@@ -3,8 +3,10 @@
 //! edition of the variant, short or long, and Classical Chess's own forms (`Nxe5`, `O-O`).
 
 use super::board::CroatianBoard;
-use super::play::Played;
+use super::play::{PlayError, Played};
+use crate::notation::crochess::dialect::Dialect;
 use crate::notation::crochess::moves::{read_classical_move, read_move};
+use crate::notation::crochess::plain::read_plain;
 use crate::notation::crochess::setup_string;
 use crate::notation::{MoveError, MoveErrorKind, fen};
 use crate::position::{MoveEffects, MoveFacts, Position, Setup};
@@ -36,11 +38,18 @@ impl<const W: usize> GameRules<W> for CroatianBoard<W> {
             *reason = Some(MoveError::because(MoveErrorKind::Unreadable, why));
             MoveErrorKind::Unreadable
         };
+        // Classical Chess (code `cc`) also takes the classical forms (`Nxe5`, `O-O`, `e.p.`).
+        let classical = self.setup().variant.code == Some("cc");
+        if let Some(ply) = read_plain(token, Dialect::of(self.edition()), classical) {
+            let mut m = std::mem::take(&mut self.plain.0);
+            ply.write_into(&mut m);
+            let result = self.play_move(&m);
+            self.plain.0 = m;
+            return result.map_err(|error| played_error(error, reason));
+        }
         let Ok(text) = std::str::from_utf8(token) else {
             return Err(unreadable(reason, "the move is not UTF-8".to_owned()));
         };
-        // Classical Chess (code `cc`) also takes the classical forms (`Nxe5`, `O-O`, `e.p.`).
-        let classical = self.setup().variant.code == Some("cc");
         let read = if classical { read_classical_move(text, self.edition()) } else { read_move(text, self.edition()) };
         let m = match read {
             Ok(m) => m,
@@ -50,10 +59,7 @@ impl<const W: usize> GameRules<W> for CroatianBoard<W> {
             // A claim alone (`#`, `##`, `(==)`) moves nothing.
             return Err(unreadable(reason, "a claim, not a move".to_owned()));
         }
-        self.play_move(&m).map_err(|error| {
-            *reason = Some(MoveError::because(error.kind, format!("ply {}: {}", error.ply, error.reason)));
-            error.kind
-        })
+        self.play_move(&m).map_err(|error| played_error(error, reason))
     }
 
     fn facts(&self, played: Played<W>) -> Option<MoveFacts> {
@@ -67,4 +73,10 @@ impl<const W: usize> GameRules<W> for CroatianBoard<W> {
     fn write_position(&self, out: &mut String) {
         out.push_str(&setup_string::write(self.setup()));
     }
+}
+
+/// A move that could not be played, as the game's error tells it.
+fn played_error(error: PlayError, reason: &mut Option<MoveError>) -> MoveErrorKind {
+    *reason = Some(MoveError::because(error.kind, format!("ply {}: {}", error.ply, error.reason)));
+    error.kind
 }

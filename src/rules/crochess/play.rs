@@ -276,7 +276,7 @@ impl<const W: usize> CroatianBoard<W> {
     ) -> Result<Hand, (MoveErrorKind, String)> {
         let figure = ply.piece.unwrap_or(Figure::Pawn);
         let steps = ply.steps();
-        let last = steps.last().ok_or((MoveErrorKind::Illegal, "the ply goes nowhere".to_owned()))?;
+        let last = steps.last().ok_or_else(|| (MoveErrorKind::Illegal, "the ply goes nowhere".to_owned()))?;
         let start = ply.start();
         let from_field = if start.is_field() { self.field(start) } else { None };
         let destination = match self.destination(last, from_field) {
@@ -285,7 +285,7 @@ impl<const W: usize> CroatianBoard<W> {
                 // Castling writes the King's file: the rank is the King's own.
                 let home = self.home_rank(color);
                 self.field(Coordinates { file: last.field.file, rank: Some(home) })
-                    .ok_or((MoveErrorKind::Illegal, "the King's field is off the board".to_owned()))?
+                    .ok_or_else(|| (MoveErrorKind::Illegal, "the King's field is off the board".to_owned()))?
             }
             None => return Err((MoveErrorKind::Illegal, "the destination is off the board".to_owned())),
         };
@@ -361,7 +361,8 @@ impl<const W: usize> CroatianBoard<W> {
         record: &mut Record<W>,
         journal: &mut Journal<W>,
     ) -> Result<Square, (MoveErrorKind, String)> {
-        let (last, passed) = steps.split_last().ok_or((MoveErrorKind::Illegal, "the ply goes nowhere".to_owned()))?;
+        let (last, passed) =
+            steps.split_last().ok_or_else(|| (MoveErrorKind::Illegal, "the ply goes nowhere".to_owned()))?;
         // The fields the ply has passed, to count a Centaur's jumps across a gap.
         // The last three fields the ply passed, the oldest first.
         let mut path = Path::default();
@@ -371,7 +372,7 @@ impl<const W: usize> CroatianBoard<W> {
         for step in passed {
             let field = self
                 .field(step.field)
-                .ok_or((MoveErrorKind::Illegal, "a field of the ply is not written in full".to_owned()))?;
+                .ok_or_else(|| (MoveErrorKind::Illegal, "a field of the ply is not written in full".to_owned()))?;
             if step.link == StepLink::Reposition {
                 hand.at = Some(field);
                 continue;
@@ -382,7 +383,7 @@ impl<const W: usize> CroatianBoard<W> {
                 Some(SideEffect::Capture { .. }) => {
                     let (piece, _) = self
                         .figure_at(field)
-                        .ok_or((MoveErrorKind::Illegal, format!("nothing to take on {}", self.name(field))))?;
+                        .ok_or_else(|| (MoveErrorKind::Illegal, format!("nothing to take on {}", self.name(field))))?;
                     self.capture(field, piece, record, journal);
                 }
                 Some(SideEffect::Displacement { to, .. }) => self.displace(field, *to, record, journal)?,
@@ -425,7 +426,7 @@ impl<const W: usize> CroatianBoard<W> {
             Some(SideEffect::Capture { promotion, .. }) => {
                 let (taken, _) = self
                     .figure_at(end)
-                    .ok_or((MoveErrorKind::Illegal, format!("nothing to take on {}", self.name(end))))?;
+                    .ok_or_else(|| (MoveErrorKind::Illegal, format!("nothing to take on {}", self.name(end))))?;
                 self.capture(end, taken, record, journal);
                 if let Some(figure) = promotion {
                     piece = self.promote(piece, *figure, record)?;
@@ -450,7 +451,7 @@ impl<const W: usize> CroatianBoard<W> {
                 // The Pyramid turns the enemy piece to its side, and is gone.
                 let (target, figure) = self
                     .figure_at(end)
-                    .ok_or((MoveErrorKind::Illegal, format!("nothing to convert on {}", self.name(end))))?;
+                    .ok_or_else(|| (MoveErrorKind::Illegal, format!("nothing to convert on {}", self.name(end))))?;
                 if target.color == piece.color || figure == Figure::King {
                     return Err((MoveErrorKind::Illegal, format!("the {} cannot be converted", figure.name())));
                 }
@@ -471,7 +472,7 @@ impl<const W: usize> CroatianBoard<W> {
             Some(Link::Cascade | Link::TranceJourney | Link::DualTranceJourney | Link::FailedTranceJourney) => {
                 let activated = self
                     .lift(end, journal)
-                    .ok_or((MoveErrorKind::Illegal, format!("no piece on {} to move on", self.name(end))))?;
+                    .ok_or_else(|| (MoveErrorKind::Illegal, format!("no piece on {} to move on", self.name(end))))?;
                 self.put(end, piece, journal);
                 if record.displaced.is_none() {
                     record.displaced = Some((end, end));
@@ -500,7 +501,7 @@ impl<const W: usize> CroatianBoard<W> {
                 // The Pyramid lands on an own Pawn, which is oblated.
                 let (pawn, figure) = self
                     .figure_at(end)
-                    .ok_or((MoveErrorKind::Illegal, format!("no Pawn on {} to sacrifice", self.name(end))))?;
+                    .ok_or_else(|| (MoveErrorKind::Illegal, format!("no Pawn on {} to sacrifice", self.name(end))))?;
                 if figure != Figure::Pawn || pawn.color != piece.color {
                     return Err((MoveErrorKind::Illegal, format!("no own Pawn on {} to sacrifice", self.name(end))));
                 }
@@ -541,7 +542,7 @@ impl<const W: usize> CroatianBoard<W> {
             Some(SideEffect::Demotion { piece, at, .. }) => {
                 let target = self
                     .find_piece(*piece, *at, None)
-                    .ok_or((MoveErrorKind::Illegal, "no figure on the field written to demote".to_owned()))?;
+                    .ok_or_else(|| (MoveErrorKind::Illegal, "no figure on the field written to demote".to_owned()))?;
                 let (demoted, _) = self.figure_at(target).expect("found");
                 let pawn = self.alphabet.kind(Figure::Pawn).expect("every variant has Pawns");
                 self.lift(target, journal);
@@ -550,15 +551,13 @@ impl<const W: usize> CroatianBoard<W> {
             }
             Some(SideEffect::Resurrection { opponents, piece, at }) => {
                 let owner = if *opponents { color.other() } else { color };
-                let kind = self
-                    .alphabet
-                    .kind(*piece)
-                    .ok_or((MoveErrorKind::Illegal, format!("{} has no {}", self.setup.variant.name, piece.name())))?;
+                let kind = self.alphabet.kind(*piece).ok_or_else(|| {
+                    (MoveErrorKind::Illegal, format!("{} has no {}", self.setup.variant.name, piece.name()))
+                })?;
                 let resurrected = Piece { kind, color: owner };
-                let field = self.field(*at).ok_or((
-                    MoveErrorKind::Illegal,
-                    "cqlq needs the field a resurrected piece comes back on".to_owned(),
-                ))?;
+                let field = self.field(*at).ok_or_else(|| {
+                    (MoveErrorKind::Illegal, "cqlq needs the field a resurrected piece comes back on".to_owned())
+                })?;
                 if self.setup.board.occupied().contains(field) {
                     return Err((MoveErrorKind::Illegal, format!("{} is not empty", self.name(field))));
                 }
@@ -586,7 +585,7 @@ impl<const W: usize> CroatianBoard<W> {
         journal: &mut Journal<W>,
     ) -> Result<(), (MoveErrorKind, String)> {
         let geometry = self.geometry();
-        let from = king.at.ok_or((MoveErrorKind::Illegal, "the King's field is unknown".to_owned()))?;
+        let from = king.at.ok_or_else(|| (MoveErrorKind::Illegal, "the King's field is unknown".to_owned()))?;
         let (king_file, end_file) = (geometry.file_of(from).index(), geometry.file_of(end).index());
         let toward = if end_file > king_file { 1i32 } else { -1 };
         let rank = geometry.rank_of(from);
@@ -609,7 +608,7 @@ impl<const W: usize> CroatianBoard<W> {
         let rook_end_file = rook_file.file.map_or(i32::from(end_file) - toward, i32::from);
         let rook_end = geometry
             .square_at(rook_end_file, i32::from(rank.index()))
-            .ok_or((MoveErrorKind::Illegal, "the Rook's field is off the board".to_owned()))?;
+            .ok_or_else(|| (MoveErrorKind::Illegal, "the Rook's field is off the board".to_owned()))?;
         let rook_piece = self.lift(rook, journal).expect("the Rook stands there").piece;
         for field in [end, rook_end] {
             if self.setup.board.occupied().contains(field) {
@@ -635,7 +634,9 @@ impl<const W: usize> CroatianBoard<W> {
                 geometry.file_of(square).index() == file
                     && at.rank.is_none_or(|rank| geometry.rank_of(square).index() == rank)
             })
-            .ok_or((MoveErrorKind::Illegal, format!("no private rushed past {} in the last move", self.name(end))))
+            .ok_or_else(|| {
+                (MoveErrorKind::Illegal, format!("no private rushed past {} in the last move", self.name(end)))
+            })
     }
 
     fn note_rush(&mut self, start: Option<Square>, end: Square, color: Color, record: &mut Record<W>) {
@@ -659,7 +660,7 @@ impl<const W: usize> CroatianBoard<W> {
         let kind = self
             .alphabet
             .kind(figure)
-            .ok_or((MoveErrorKind::Illegal, format!("{} has no {}", self.setup.variant.name, figure.name())))?;
+            .ok_or_else(|| (MoveErrorKind::Illegal, format!("{} has no {}", self.setup.variant.name, figure.name())))?;
         if record.promotion.is_none() {
             record.promotion = Some(kind);
         }
@@ -698,11 +699,12 @@ impl<const W: usize> CroatianBoard<W> {
         record: &mut Record<W>,
         journal: &mut Journal<W>,
     ) -> Result<(), (MoveErrorKind, String)> {
-        let to =
-            self.field(to).ok_or((MoveErrorKind::Illegal, "the displacement's field is not written".to_owned()))?;
+        let to = self
+            .field(to)
+            .ok_or_else(|| (MoveErrorKind::Illegal, "the displacement's field is not written".to_owned()))?;
         let moved = self
             .lift(from, journal)
-            .ok_or((MoveErrorKind::Illegal, format!("nothing to displace on {}", self.name(from))))?;
+            .ok_or_else(|| (MoveErrorKind::Illegal, format!("nothing to displace on {}", self.name(from))))?;
         if self.setup.board.occupied().contains(to) {
             return Err((MoveErrorKind::Illegal, format!("{} is not empty", self.name(to))));
         }
