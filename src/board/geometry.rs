@@ -117,6 +117,10 @@ impl Square {
 pub struct Geometry {
     files: u8,
     ranks: u8,
+    /// `2^16 / files`, rounded up: a square's rank is its index times this, over `2^16` (exact
+    /// for every index below `2^16 / 26`, far beyond the largest board), which spares a
+    /// division on every look at a square's coordinates.
+    reciprocal: u32,
 }
 
 impl Geometry {
@@ -124,7 +128,7 @@ impl Geometry {
     #[must_use]
     pub const fn new(files: u8, ranks: u8) -> Option<Geometry> {
         if files >= 1 && files <= MAX_SIDE && ranks >= 1 && ranks <= MAX_SIDE {
-            Some(Geometry { files, ranks })
+            Some(Geometry { files, ranks, reciprocal: (1u32 << 16).div_ceil(files as u32) })
         } else {
             None
         }
@@ -201,13 +205,13 @@ impl Geometry {
     /// The file of a square of this board.
     #[must_use]
     pub const fn file_of(self, square: Square) -> File {
-        File((square.0 % self.files as u16) as u8)
+        File((square.0 - self.rank_of(square).0 as u16 * self.files as u16) as u8)
     }
 
     /// The rank of a square of this board.
     #[must_use]
     pub const fn rank_of(self, square: Square) -> Rank {
-        Rank((square.0 / self.files as u16) as u8)
+        Rank(((square.0 as u32 * self.reciprocal) >> 16) as u8)
     }
 
     /// Whether the square lies on this board.
@@ -334,6 +338,19 @@ impl std::error::Error for ParseSquareError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The rank found by multiplication is the quotient, on every square of every board.
+    #[test]
+    fn coordinates_are_the_quotient_and_the_remainder() {
+        for files in 1..=MAX_SIDE {
+            let geometry = Geometry::new(files, MAX_SIDE).expect("a board");
+            for index in 0..u16::from(files) * u16::from(MAX_SIDE) {
+                let square = Square(index);
+                assert_eq!(u16::from(geometry.rank_of(square).index()), index / u16::from(files), "{files} {index}");
+                assert_eq!(u16::from(geometry.file_of(square).index()), index % u16::from(files), "{files} {index}");
+            }
+        }
+    }
 
     #[test]
     fn squares_count_rank_by_rank() {
