@@ -623,6 +623,11 @@ impl<'a> Lexer<'a> {
     /// The result token (start and length) whose `-` is at `dash`, if the full reader would read
     /// one there.
     fn result_around(&mut self, movetext: usize, dash: usize) -> Option<(usize, usize)> {
+        // Every result's dash comes before `0`, `1` or `½`: a move's dash (`e2-e4`) is passed
+        // without a look back.
+        if !matches!(self.text.get(dash + 1), Some(b'0' | b'1' | 0xC2)) {
+            return None;
+        }
         // `1-0` and `0-1`, `½-½`, `1/2-1/2`: the dash is 1, 2 or 3 bytes in.
         for back in 1..=3 {
             let Some(start) = dash.checked_sub(back).filter(|start| *start >= movetext) else { break };
