@@ -316,13 +316,11 @@ impl Variant {
     /// The variant with this name, alias or Croatian Chess code, compared without case, spaces
     /// or punctuation.
     pub fn by_name(name: &str) -> Result<&'static Variant, UnknownVariant> {
-        let wanted = normalize_name(name);
+        let same = |known: &str| name_key(known).eq(name_key(name));
         Variant::all()
             .iter()
             .find(|variant| {
-                normalize_name(variant.name) == wanted
-                    || variant.code.is_some_and(|code| code == wanted)
-                    || variant.aliases.iter().any(|alias| normalize_name(alias) == wanted)
+                same(variant.name) || variant.code.is_some_and(same) || variant.aliases.iter().any(|alias| same(alias))
             })
             .ok_or_else(|| UnknownVariant { name: name.to_owned() })
     }
@@ -537,7 +535,12 @@ pub fn split_by<T>(text: &str, longest: usize, lookup: impl Fn(&str) -> Option<T
 /// A name reduced for comparison: lower case, letters and digits only.
 #[must_use]
 pub fn normalize_name(name: &str) -> String {
-    name.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect()
+    name_key(name).map(char::from).collect()
+}
+
+/// The bytes of a name that count in comparisons, lower-cased.
+fn name_key(name: &str) -> impl Iterator<Item = u8> + '_ {
+    name.bytes().filter(u8::is_ascii_alphanumeric).map(|byte| byte.to_ascii_lowercase())
 }
 
 #[cfg(test)]
