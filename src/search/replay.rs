@@ -331,10 +331,11 @@ pub fn replay_range(text: &[u8], options: &ReplayOptions<'_>) -> Vec<GameRecord>
 /// not play them); a game of a variant of other rules is read again with those.
 #[must_use]
 pub fn replay_ranges(text: &[u8], ranges: &[(usize, usize, u64)], options: &ReplayOptions<'_>) -> Vec<GameRecord> {
-    let replay = Replay { text, ranges, options };
+    let replay = Replay { text, ranges, options, handed_over: false };
     with_rules(options.default_variant, replay)
         .or_else(|replay| with_rules(Variant::standard(), replay))
         .unwrap_or_else(|_| unreachable!("the rules of Standard are registered"))
+        .0
 }
 
 /// The games of ranges of a text, to replay with the rules of a rule set.
@@ -342,43 +343,68 @@ struct Replay<'t, 'o> {
     text: &'t [u8],
     ranges: &'t [(usize, usize, u64)],
     options: &'o ReplayOptions<'o>,
+    /// The replayer of other rules handed these games over: after the first, they are read
+    /// while they are of these rules, and handed back at the first that is not.
+    handed_over: bool,
 }
 
 impl WithRules for Replay<'_, '_> {
-    type Output = Vec<GameRecord>;
+    /// The records, and where the games handed back begin, if some are.
+    type Output = (Vec<GameRecord>, Option<HandBack>);
 
-    fn run<R: GameRules<W>, const W: usize>(self, typed: Typed<W>) -> Vec<GameRecord> {
-        replay_ranges_with::<R, W>(self.text, self.ranges, self.options, typed)
+    fn run<R: GameRules<W>, const W: usize>(self, typed: Typed<W>) -> Self::Output {
+        replay_ranges_with::<R, W>(self, typed)
     }
 }
 
+/// Where a replayer that was handed games over stopped: the first game of other rules.
+#[derive(Clone, Copy, Debug)]
+struct HandBack {
+    /// The range it is in, an index into the ranges handed over.
+    range: usize,
+    /// Where it begins in the text.
+    at: usize,
+    /// The number of the game before it.
+    number: u64,
+}
+
 fn replay_ranges_with<R: GameRules<W>, const W: usize>(
-    text: &[u8],
-    ranges: &[(usize, usize, u64)],
-    options: &ReplayOptions<'_>,
+    replay: Replay<'_, '_>,
     typed: Typed<W>,
-) -> Vec<GameRecord> {
+) -> (Vec<GameRecord>, Option<HandBack>) {
+    let Replay { text, ranges, options, handed_over } = replay;
     let mut replayer = Replayer::<R, W>::new(options, typed);
     replayer.inherited = options.carried.and_then(Carried::take);
     let mut records = Vec::with_capacity(ranges.len());
-    for &(start, end, number) in ranges {
-        replayer.number = number.saturating_sub(1);
+    let mut index = 0;
+    // Where reading goes on in the range, and the number of the game before, after games of
+    // other rules were handed back.
+    let mut resume: Option<(usize, u64)> = None;
+    while let Some(&(start, end, number)) = ranges.get(index) {
+        let (from, number) = resume.take().unwrap_or((start, number.saturating_sub(1)));
+        replayer.number = number;
         let ending = options.ends_input && end == text.len();
-        let mut games = Games::new(options.container, &text[start..end], ending);
+        let mut games = Games::new(options.container, &text[from..end], ending);
+        let mut handed = None;
         while let Some(span) = games.next(&mut replayer) {
             if let Some(variant) = replayer.other_rules.take() {
-                // A game of a variant of other rules, read again with those; the persistent
-                // variables go on from where the games before left them, and back.
+                let at = from + span.start;
                 replayer.hand_over();
-                let game = [(span.start, span.end, replayer.number)];
-                let replay = Replay { text: &text[start..end], ranges: &game, options };
-                let replayed = with_rules(variant, replay).unwrap_or_default();
-                records.extend(replayed.into_iter().map(|mut record| {
-                    record.shift(start);
-                    record
-                }));
+                if handed_over && (index > 0 || at > start) {
+                    // Back to the replayer that handed these games over.
+                    return (records, Some(HandBack { range: index, at, number: replayer.number - 1 }));
+                }
+                // The games of a variant of other rules, from this one on while they are of
+                // those rules, read again with those; the persistent variables go on from
+                // where the games before left them, and back.
+                let mut rest = vec![(at, end, replayer.number)];
+                rest.extend_from_slice(&ranges[index + 1..]);
+                let replay = Replay { text, ranges: &rest, options, handed_over: true };
+                let Ok((replayed, back)) = with_rules(variant, replay) else { continue };
+                records.extend(replayed);
                 replayer.inherited = options.carried.and_then(Carried::take);
-                continue;
+                handed = Some(back);
+                break;
             }
             replayer.finish_game();
             let found = !replayer.found.matched.is_empty() || !replayer.found.notes.is_empty();
@@ -411,12 +437,20 @@ fn replay_ranges_with<R: GameRules<W>, const W: usize>(
                 positions: std::mem::take(&mut replayer.positions),
             };
             record.rebase(span.start);
-            record.shift(start);
+            record.shift(from);
             records.push(record);
+        }
+        match handed {
+            Some(Some(back)) => {
+                index += back.range;
+                resume = Some((back.at, back.number));
+            }
+            Some(None) => break,
+            None => index += 1,
         }
     }
     replayer.hand_over();
-    records
+    (records, None)
 }
 
 /// The games of a range, read by the reader of its container.
@@ -649,6 +683,8 @@ struct Replayer<'a, 'o, R: GameRules<W>, const W: usize> {
     epd: EpdComments,
     /// The position being written.
     fen: String,
+    /// The last variant's initial board, for the next game of that variant without a setup.
+    initial: Option<(&'static Variant, R)>,
     found: Findings,
     error: Option<GameError>,
     excluded: bool,
@@ -826,6 +862,7 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
             positions: Vec::new(),
             epd: EpdComments::default(),
             fen: String::new(),
+            initial: None,
             found: Findings::default(),
             error: None,
             excluded: false,
@@ -870,9 +907,20 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
     }
 
     /// The board the game starts from: its `FEN` tag, else the variant's initial position.
-    fn initial_board(&self, variant: &'static Variant) -> Result<R, GameErrorKind> {
+    fn initial_board(&mut self, variant: &'static Variant) -> Result<R, GameErrorKind> {
         let setup = self.tag_value(b"FEN").map(|raw| tag_text(raw).into_owned());
-        R::start(variant, setup.as_deref()).map_err(|reason| GameErrorKind::BadFen(excerpt(&reason, TAG_CHARS * 2)))
+        if setup.is_none()
+            && let Some((known, board)) = &self.initial
+            && std::ptr::eq(*known, variant)
+        {
+            return Ok(board.clone());
+        }
+        let board = R::start(variant, setup.as_deref())
+            .map_err(|reason| GameErrorKind::BadFen(excerpt(&reason, TAG_CHARS * 2)))?;
+        if setup.is_none() {
+            self.initial = Some((variant, board.clone()));
+        }
+        Ok(board)
     }
 
     /// Writes the line of the newest position of the main line, where positions are written.

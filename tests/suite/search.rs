@@ -502,3 +502,100 @@ fn moves_are_decided_by_what_moved_as_by_the_position_they_were_made_in() {
     // The games hold moves of every kind asked for.
     assert_eq!(matched, [true; 11]);
 }
+
+/// The games of a PGN text, each with its text.
+fn split_games(pgn: &str) -> Vec<String> {
+    let mut games: Vec<String> = Vec::new();
+    for line in pgn.lines() {
+        if line.starts_with("[Event ") || games.is_empty() {
+            games.push(String::new());
+        }
+        let game = games.last_mut().expect("a game");
+        game.push_str(line);
+        game.push('\n');
+    }
+    games
+}
+
+/// A file mixing games of several rule sets (Standard, Chess960, Atomic, Laser Chess, and
+/// Croatian Chess on four board widths), in runs of one to three games of a kind, a broken game
+/// among them: each game is numbered, searched and reported as it is on its own, whatever the
+/// threads, though the replayers of the rule sets hand the games over in runs.
+#[test]
+fn mixed_rule_sets_read_as_each_game_alone() {
+    let files = ["classics.pgn", "laser-setups.pgn", "crochess-2020.pgn", "atomic.pgn", "random-chess960.pgn"];
+    let mut sources: Vec<std::collections::VecDeque<String>> = files
+        .iter()
+        .map(|file| split_games(&std::fs::read_to_string(Path::new("samples/games").join(file)).unwrap()).into())
+        .collect();
+    sources[2].push_front("[Event \"broken\"]\n[Variant \"Classical Chess\"]\n\n1. e2-e4 Pe7-e9 *\n".to_owned());
+    let mut order = Vec::new();
+    for turn in 0.. {
+        if sources.iter().all(std::collections::VecDeque::is_empty) {
+            break;
+        }
+        let source = &mut sources[turn % files.len()];
+        for _ in 0..=turn % 3 {
+            order.extend(source.pop_front());
+        }
+    }
+    let mut text = String::new();
+    let mut expected = Record::default();
+    for (index, game) in order.iter().enumerate() {
+        let number = index as u64 + 1;
+        let lines_before = text.lines().count();
+        let (alone, _) = search("K", game, SearchOptions::default());
+        expected.games.extend(alone.games.into_iter().map(|(_, plies)| (number, plies)));
+        for problem in alone.problems {
+            let (line, rest) = problem["game 1 line ".len()..].split_once(' ').unwrap();
+            let line: usize = line.parse().unwrap();
+            expected.problems.push(format!("game {number} line {} {rest}", line + lines_before));
+        }
+        text.push_str(game);
+        text.push('\n');
+    }
+    assert_eq!(expected.problems.len(), 1, "{:?}", expected.problems);
+    for threads in [1, 2] {
+        let (whole, summary) = search("K", &text, SearchOptions { threads, ..SearchOptions::default() });
+        assert_eq!(summary.games, order.len() as u64);
+        assert_eq!(whole.games, expected.games, "{threads} threads");
+        assert_eq!(whole.problems, expected.problems, "{threads} threads");
+    }
+    // The whole text as one range, as the library reads it: each game where it is in the text,
+    // with its number on the lines of its positions.
+    let records = replay_positions(&text);
+    assert_eq!(records.len(), order.len());
+    let mut start = 0;
+    for (index, (record, game)) in records.iter().zip(&order).enumerate() {
+        let [alone] = &replay_positions(game)[..] else { panic!("one game") };
+        assert_eq!((record.start, record.movetext), (start, start + alone.movetext), "game {}", index + 1);
+        let lines = String::from_utf8_lossy(&alone.positions).into_owned();
+        let numbered: String = lines
+            .lines()
+            .map(|line| format!("{}\t{}\n", index + 1, line.strip_prefix("1\t").expect("game 1")))
+            .collect();
+        assert_eq!(String::from_utf8_lossy(&record.positions), numbered, "game {}", index + 1);
+        start += game.len() + 1;
+    }
+}
+
+/// Replays PGN text as one range, the positions of each game written.
+fn replay_positions(text: &str) -> Vec<cqlq::search::GameRecord> {
+    use cqlq::notation::Container;
+    use cqlq::search::{Plans, PositionsFormat, ReplayOptions, replay_range};
+    let plans = Plans::new(Query::parse("K").unwrap());
+    let options = ReplayOptions {
+        plans: &plans,
+        container: Container::Pgn,
+        default_variant: cqlq::Variant::standard(),
+        edition: None,
+        variations: false,
+        result: None,
+        first_game: 1,
+        carried: None,
+        keep_played: false,
+        positions: Some(PositionsFormat::Tsv),
+        ends_input: false,
+    };
+    replay_range(text.as_bytes(), &options)
+}
