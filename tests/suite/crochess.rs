@@ -207,6 +207,9 @@ fn queries_see_the_moves_and_tags_of_croatian_chess() {
     assert_eq!(games("move previous enpassant"), [1]);
     assert_eq!(games("move previous castle"), [4]);
     assert_eq!(games("move previous promotion"), [5]);
+    // Where the move's piece came from, a short move's (`Gf8`) and a long one's (`Gf8-d4`).
+    assert_eq!(games("move from c2 previous"), [1]);
+    assert_eq!(games("move from f8 to d4 previous"), [1]);
     assert_eq!(games("tagged"), [5]);
     assert_eq!(games("rushed & h5"), [1]);
     assert_eq!(games("cancastle & a1"), [1, 4]);

@@ -3,6 +3,8 @@
 //! edition of the variant, short or long, and Classical Chess's own forms (`Nxe5`, `O-O`).
 
 use super::board::CroatianBoard;
+#[cfg(debug_assertions)]
+use super::plain::same_play;
 use super::play::{PlayError, Played};
 use crate::notation::crochess::dialect::Dialect;
 use crate::notation::crochess::moves::{read_classical_move, read_move};
@@ -41,6 +43,21 @@ impl<const W: usize> GameRules<W> for CroatianBoard<W> {
         // Classical Chess (code `cc`) also takes the classical forms (`Nxe5`, `O-O`, `e.p.`).
         let classical = self.setup().variant.code == Some("cc");
         if let Some(ply) = read_plain(token, Dialect::of(self.edition()), classical) {
+            #[cfg(debug_assertions)]
+            let before = self.clone();
+            if let Some(played) = self.play_plain(&ply) {
+                #[cfg(debug_assertions)]
+                {
+                    let mut general = before;
+                    let general_played = general.play_move(&ply.to_move());
+                    assert!(
+                        general_played.as_ref().is_ok_and(|other| same_play((self, &played), (&general, other))),
+                        "the plain and the general play of '{}' differ: {played:?} and {general_played:?}",
+                        String::from_utf8_lossy(token)
+                    );
+                }
+                return Ok(played);
+            }
             let mut m = std::mem::take(&mut self.plain.0);
             ply.write_into(&mut m);
             let result = self.play_move(&m);

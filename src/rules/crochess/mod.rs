@@ -24,6 +24,7 @@ mod board;
 mod game;
 mod journal;
 mod paths;
+mod plain;
 mod play;
 
 pub use board::{Alphabet, CroatianBoard};

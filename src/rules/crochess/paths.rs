@@ -97,16 +97,26 @@ impl<const W: usize> CroatianBoard<W> {
 
     /// The fields of the side's pieces that may make the ply.
     pub(super) fn origins(&self, wanted: &Wanted<'_>) -> Vec<Square> {
+        self.candidates(wanted).collect()
+    }
+
+    /// The field of the one piece of the side that may make the ply, if one only may.
+    pub(super) fn only_origin(&self, wanted: &Wanted<'_>) -> Option<Square> {
+        let mut candidates = self.candidates(wanted);
+        let origin = candidates.next()?;
+        candidates.next().is_none().then_some(origin)
+    }
+
+    fn candidates<'s>(&'s self, wanted: &'s Wanted<'_>) -> impl Iterator<Item = Square> + 's {
         let owner = (!matches!(wanted.figure, Figure::Monolith | Figure::Star)).then_some(wanted.color);
         let geometry = self.geometry();
         self.fields_of(wanted.figure, owner)
-            .iter()
-            .filter(|&from| {
+            .into_iter()
+            .filter(move |&from| {
                 wanted.start.file.is_none_or(|file| geometry.file_of(from).index() == file)
                     && wanted.start.rank.is_none_or(|rank| geometry.rank_of(from).index() == rank)
             })
-            .filter(|&from| self.reaches(wanted, from))
-            .collect()
+            .filter(move |&from| self.reaches(wanted, from))
     }
 
     /// Whether the piece on `from` reaches the destination as the ply asks.

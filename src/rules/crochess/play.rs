@@ -177,6 +177,8 @@ impl<const W: usize> CroatianBoard<W> {
                     format!("the piece that moves on is a {}, not a {}", current.figure.name(), figure.name()),
                 ));
             }
+            // Where the move's piece starts: where the first ply lifted it.
+            let origin = if index == 0 { current.at } else { None };
             if matches!(ply.link, Some(Link::TranceJourney | Link::SenseJourney)) {
                 record.act(croatian::JOURNEY);
             }
@@ -227,24 +229,12 @@ impl<const W: usize> CroatianBoard<W> {
                 }
             };
             if index == 0 {
-                let from = record.mover.map_or(end, |(from, _, _)| from);
-                record.mover = Some((from, end, current.piece));
+                record.mover = Some((origin.unwrap_or(end), end, current.piece));
             }
             ends = [Some(end), ends[0]];
             self.end_ply(current, end, ply, next, &mut hand, &mut record, journal).map_err(|(k, r)| fail(k, r))?;
         }
-        // En passant lasts one move: the privates that rushed before may no longer be taken.
-        for square in rushed_before {
-            self.setup.board.set_mark(Mark::RUSHED, square, false);
-        }
-        for square in record.rushed {
-            self.setup.board.set_mark(Mark::RUSHED, square, true);
-        }
-        if color == Color::Black {
-            self.setup.fullmove_number += 1;
-        }
-        self.setup.turn = color.other();
-        self.set_momentum(record.momentum);
+        self.finish_move(color, rushed_before, record.rushed, record.momentum);
         let (from, to, mover) = record.mover.expect("the first ply sets the mover");
         let mut facts = MoveFacts::new(Some(from), to, mover);
         if let Some((square, piece)) = record.capture {
@@ -639,16 +629,44 @@ impl<const W: usize> CroatianBoard<W> {
             })
     }
 
+    /// Ends a move of `color`: the privates that rushed before may no longer be taken en
+    /// passant (it lasts one move), those of `rushed` may; the other side moves; the momentum
+    /// spent is kept.
+    pub(super) fn finish_move(
+        &mut self,
+        color: Color,
+        rushed_before: SquareSet<W>,
+        rushed: SquareSet<W>,
+        momentum: u32,
+    ) {
+        for square in rushed_before {
+            self.setup.board.set_mark(Mark::RUSHED, square, false);
+        }
+        for square in rushed {
+            self.setup.board.set_mark(Mark::RUSHED, square, true);
+        }
+        if color == Color::Black {
+            self.setup.fullmove_number += 1;
+        }
+        self.setup.turn = color.other();
+        self.set_momentum(momentum);
+    }
+
     fn note_rush(&mut self, start: Option<Square>, end: Square, color: Color, record: &mut Record<W>) {
-        let Some(start) = start else { return };
+        if start.is_some_and(|start| self.rushes(start, end, color)) {
+            record.rushed.add(end);
+            record.act(croatian::RUSH);
+        }
+    }
+
+    /// Whether a private of `color` going from `start` to `end` rushes: two fields or more
+    /// straight forward.
+    pub(super) fn rushes(&self, start: Square, end: Square, color: Color) -> bool {
         let geometry = self.geometry();
         let forward = if color == Color::White { 1 } else { -1 };
         let files_equal = geometry.file_of(start) == geometry.file_of(end);
         let ranks = (i32::from(geometry.rank_of(end).index()) - i32::from(geometry.rank_of(start).index())) * forward;
-        if files_equal && ranks >= 2 {
-            record.rushed.add(end);
-            record.act(croatian::RUSH);
-        }
+        files_equal && ranks >= 2
     }
 
     fn promote(
@@ -799,7 +817,7 @@ impl<const W: usize> CroatianBoard<W> {
     /// The momentum a step from `from` to `to` spends, as the piece moves: the fields a line
     /// crosses, the jumps a Pegasus or Shaman repeats, the jumps of a Centaur's alternation
     /// (from the two jumps before, where the ply wrote them), one for any other jump.
-    fn momentum(&self, figure: Figure, path: &[Square], from: Square, to: Square) -> u32 {
+    pub(super) fn momentum(&self, figure: Figure, path: &[Square], from: Square, to: Square) -> u32 {
         let geometry = self.geometry();
         let delta = |a: Square, b: Square| {
             (
