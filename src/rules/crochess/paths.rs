@@ -68,7 +68,7 @@ impl<const W: usize> CroatianBoard<W> {
             effect: None,
             goes_on,
         };
-        match self.far_fields(figure, from, piece.color) {
+        match self.far_fields(figure, from, piece.color, None) {
             // The pieces whose paths are searched: search once.
             Some(fields) => {
                 fields.iter().filter(|&destination| self.may_end_on(&wanted(destination), destination)).collect()
@@ -162,7 +162,7 @@ impl<const W: usize> CroatianBoard<W> {
                 jumps.contains(&(df, dr))
             }
             Figure::Centaur | Figure::Serpent | Figure::Monolith => {
-                self.far_fields(wanted.figure, from, color).is_some_and(|fields| fields.contains(to))
+                self.far_fields(wanted.figure, from, color, Some(to)).is_some_and(|fields| fields.contains(to))
             }
             Figure::Shaman => {
                 let (moves, captures): (&[Vector], &[Vector]) =
@@ -299,19 +299,20 @@ impl<const W: usize> CroatianBoard<W> {
     }
 
     /// The fields a piece whose paths are searched (Centaur, Serpent, Monolith) may land on at
-    /// the end of a ply from `from`; `None` for the other pieces.
-    fn far_fields(&self, figure: Figure, from: Square, color: Color) -> Option<SquareSet<W>> {
+    /// the end of a ply from `from`; `None` for the other pieces. The search stops once it
+    /// finds `until` (the fields found so far are given).
+    fn far_fields(&self, figure: Figure, from: Square, color: Color, until: Option<Square>) -> Option<SquareSet<W>> {
         match figure {
-            Figure::Centaur => Some(self.centaur_fields(from, color)),
-            Figure::Serpent => Some(self.serpent_fields(from)),
-            Figure::Monolith => Some(self.monolith_fields(from)),
+            Figure::Centaur => Some(self.centaur_fields(from, color, until)),
+            Figure::Serpent => Some(self.serpent_fields(from, until)),
+            Figure::Monolith => Some(self.monolith_fields(from, until)),
             _ => None,
         }
     }
 
     /// A Centaur alternates short (knight) and long jumps, the first as the Unicorn would from
     /// its field, each pair of vectors repeated until it is blocked or leaves the board.
-    fn centaur_fields(&self, from: Square, color: Color) -> SquareSet<W> {
+    fn centaur_fields(&self, from: Square, color: Color, until: Option<Square>) -> SquareSet<W> {
         let short_first = self.on_own_colour(from, color);
         let (first, second): (&[Vector], &[Vector]) =
             if short_first { (&KNIGHT, &LONG_JUMP) } else { (&LONG_JUMP, &KNIGHT) };
@@ -326,6 +327,9 @@ impl<const W: usize> CroatianBoard<W> {
                         break;
                     }
                     fields.add(next);
+                    if until == Some(next) {
+                        return fields;
+                    }
                     if occupied.contains(next) {
                         break;
                     }
@@ -338,7 +342,7 @@ impl<const W: usize> CroatianBoard<W> {
 
     /// A Serpent steps diagonally, alternating between the two diagonals, over empty fields, up
     /// to its limit of steps.
-    fn serpent_fields(&self, from: Square) -> SquareSet<W> {
+    fn serpent_fields(&self, from: Square, until: Option<Square>) -> SquareSet<W> {
         let ranks = i32::from(self.geometry().ranks());
         let limit = match self.edition {
             Edition::Ed2020 => (ranks + 2) / 3,
@@ -356,6 +360,9 @@ impl<const W: usize> CroatianBoard<W> {
                 for vector in diagonal {
                     let Some(field) = self.offset(at, vector) else { continue };
                     fields.add(field);
+                    if until == Some(field) {
+                        return fields;
+                    }
                     let parity = 1 - last;
                     if !occupied.contains(field) && !seen[parity].contains(field) {
                         seen[parity].add(field);
@@ -371,7 +378,7 @@ impl<const W: usize> CroatianBoard<W> {
 
     /// A Monolith's steps land on empty fields only: in 2020 up to three knight steps; now
     /// step k jumps a distance of 2k+1 (both coordinates moving). It may end on a Star.
-    fn monolith_fields(&self, from: Square) -> SquareSet<W> {
+    fn monolith_fields(&self, from: Square, until: Option<Square>) -> SquareSet<W> {
         let occupied = self.setup.board.occupied();
         let stars = self.fields_of(Figure::Star, None);
         let steps = if self.edition == Edition::Ed2020 { 3 } else { 8 };
@@ -396,6 +403,9 @@ impl<const W: usize> CroatianBoard<W> {
                             seen.add(field);
                             fields.add(field);
                             next.push(field);
+                        }
+                        if until == Some(field) && fields.contains(field) {
+                            return fields;
                         }
                     }
                 }
