@@ -89,7 +89,10 @@ struct Wrapped<'o> {
 
 impl Wrapped<'_> {
     fn word(&mut self, word: &[u8]) {
-        if self.line > 0 && self.line + 1 + word.len() > LINE_WIDTH {
+        // A line of movetext opening with `[` would read as a tag pair (a Croatian Chess move
+        // may open so): such a word stays on its line.
+        let opens_tag = word.first() == Some(&b'[');
+        if self.line > 0 && self.line + 1 + word.len() > LINE_WIDTH && !opens_tag {
             self.out.push(b'\n');
             self.line = 0;
         } else if self.line > 0 {
