@@ -126,7 +126,10 @@ fn converted(pgn: &Path, target: Target, name: &str) -> PathBuf {
         }
     }
     let search = Search::new(Query::parse("true").expect("query"), SearchOptions::default()).expect("search");
-    let mut writer = Writer { converter: Converter { target, default_variant: Variant::standard() }, out: Vec::new() };
+    let mut writer = Writer {
+        converter: Converter { target, default_variant: Variant::standard(), edition: None, to_edition: None },
+        out: Vec::new(),
+    };
     let _ =
         search.run(&mut Input::open(pgn).expect("corpus"), &mut writer, &mut Summary::default()).expect("conversion");
     let partial = path.with_extension("partial");

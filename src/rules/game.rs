@@ -30,6 +30,35 @@ impl RecordFormat {
     }
 }
 
+/// The forms of a family's own notation that a game's moves may be written again in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NotationForm {
+    /// Each move by where it goes, its start written only as far as it tells the piece apart
+    /// (Croatian Chess's short notation, EAN).
+    Short,
+    /// Each move from its start (Croatian Chess's long notation, XAN).
+    Long,
+}
+
+impl fmt::Display for NotationForm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NotationForm::Short => "short",
+            NotationForm::Long => "long",
+        })
+    }
+}
+
+/// A game's moves written again by [`GameRules::rewrite`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rewritten {
+    /// The position the game starts from, in the target's own position format, where it is not
+    /// the target's first.
+    pub setup: Option<String>,
+    /// The moves.
+    pub moves: Vec<String>,
+}
+
 /// A board of a rule family, as a game's replay drives it: where a game starts, how a move
 /// token of the family's own notation is played, what queries see of the move.
 ///
@@ -135,6 +164,19 @@ pub trait GameRules<const W: usize>: RulesView<W> + Clone + Send + Sync + 'stati
     ) -> Result<(), String> {
         let _ = (moves, result, out);
         Err(format!("{} games cannot be written as {}", self.variant().name, format.name()))
+    }
+
+    /// Writes a game's moves again in the family's own notation: `tokens` (as its record
+    /// writes them, played from this position) in `form`, for a game of `target` (this
+    /// position's variant, or the same rules in another edition of their book). Each move
+    /// written plays what the move read played.
+    ///
+    /// # Errors
+    ///
+    /// Why a move cannot be written so (by default, the family writes its moves in one form).
+    fn rewrite(&self, tokens: &[&str], form: NotationForm, target: &'static Variant) -> Result<Rewritten, String> {
+        let _ = (tokens, target);
+        Err(format!("{} games are not written in a {form} notation", self.variant().name))
     }
 
     /// Writes the position as its variant writes positions (FEN; Setup Notation and the side

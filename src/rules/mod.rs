@@ -18,5 +18,5 @@ pub mod laser;
 pub mod registry;
 
 pub use explain::{ExplainedPosition, explain_position};
-pub use game::{GameRules, RecordFormat};
+pub use game::{GameRules, NotationForm, RecordFormat, Rewritten};
 pub use registry::{check_position, read_position};

@@ -10,10 +10,11 @@ use std::fmt;
 use super::driver::{Found, Render};
 use super::main_line::{MainLine, read_main_line};
 use crate::notation::pgn::export;
+use crate::notation::pgn::export::WrittenMove;
 use crate::notation::{Container, NativeFormat};
 use crate::rules::registry::{Typed, WithRules, with_rules};
-use crate::rules::{GameRules, RecordFormat};
-use crate::variant::{Notation, Variant};
+use crate::rules::{GameRules, NotationForm, RecordFormat, Rewritten};
+use crate::variant::{Edition, Notation, Variant};
 
 /// The notations games are converted to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -26,15 +27,21 @@ pub enum Target {
     XDecorLetters,
     /// X-Decor's `moves_raw` record, one game a line.
     XDecorRaw,
+    /// The game's own notation in its short form (Croatian Chess's EAN), in PGN.
+    Short,
+    /// The game's own notation in its long form (Croatian Chess's XAN), in PGN.
+    Long,
 }
 
 impl Target {
     /// The targets, by the names `cqlq convert --to` takes.
-    pub const NAMES: [(&'static str, Target); 4] = [
+    pub const NAMES: [(&'static str, Target); 6] = [
         ("pgn", Target::Pgn),
         ("xdecor", Target::XDecor),
         ("xdecor-letters", Target::XDecorLetters),
         ("xdecor-raw", Target::XDecorRaw),
+        ("short", Target::Short),
+        ("long", Target::Long),
     ];
 
     /// The target with this name.
@@ -67,6 +74,12 @@ pub struct Converter {
     pub target: Target,
     /// The variant of games without a `Variant` tag.
     pub default_variant: &'static Variant,
+    /// The edition of the book games of a variant with editions follow where they have no
+    /// `Edition` tag (none: the variant's own).
+    pub edition: Option<Edition>,
+    /// The edition a game's own notation is written in ([`Target::Short`], [`Target::Long`];
+    /// none: the game's own).
+    pub to_edition: Option<Edition>,
 }
 
 impl Render for Converter {
@@ -95,7 +108,7 @@ impl Converter {
                 return Ok(());
             }
         }
-        let line = read_main_line(game.text, game.container, self.default_variant).ok_or_else(|| {
+        let line = read_main_line(game.text, game.container, self.default_variant, self.edition).ok_or_else(|| {
             NotConverted("its moves cannot be read as chess moves (its variant or its FEN tag)".to_owned())
         })?;
         let format = match self.target {
@@ -106,12 +119,74 @@ impl Converter {
             Target::XDecor => RecordFormat::XDecorTable,
             Target::XDecorLetters => RecordFormat::XDecorLetters,
             Target::XDecorRaw => RecordFormat::XDecorRaw,
+            Target::Short => return self.rewrite(&line, NotationForm::Short, out),
+            Target::Long => return self.rewrite(&line, NotationForm::Long, out),
         };
         let record = Record { line: &line, format, out };
         with_rules(line.variant, record).map_err(|_| NotConverted("its moves are not replayed".to_owned()))??;
         // A blank line ends a game of the table, a line end a raw record.
         out.push(b'\n');
         Ok(())
+    }
+}
+
+impl Converter {
+    /// Writes a game in its own notation's `form` as PGN: its tags (its `Variant`, and its
+    /// `Edition` where it has one), its setup where it has one, its moves written again.
+    fn rewrite(&self, line: &MainLine<'_>, form: NotationForm, out: &mut Vec<u8>) -> Result<(), NotConverted> {
+        if let Some((ply, token, why)) = &line.error {
+            return Err(NotConverted(format!("its ply {ply} ('{token}') cannot be played: {why}")));
+        }
+        let target = match self.to_edition {
+            Some(edition) => line.variant.in_edition(edition).ok_or_else(|| {
+                NotConverted(format!("{} has no editions to write it in the {edition}", line.variant.name))
+            })?,
+            None => line.variant,
+        };
+        let tokens: Vec<&str> = line.moves.iter().map(|written| written.san.as_str()).collect();
+        let rewrite = Rewrite { line, tokens: &tokens, form, target };
+        let rewritten =
+            with_rules(line.variant, rewrite).map_err(|_| NotConverted("its moves are not replayed".to_owned()))??;
+        // The variant by the name of its first edition, the edition in its own tag.
+        let named = target.edition().and_then(|_| target.in_edition(Edition::default())).unwrap_or(target);
+        let mut tags: Vec<(Cow<'_, str>, Cow<'_, str>)> = line
+            .tags
+            .iter()
+            .map(|(name, value)| (String::from_utf8_lossy(name), crate::notation::pgn::tag_text(value)))
+            .filter(|(name, _)| !["Variant", "Edition"].iter().any(|tag| name.eq_ignore_ascii_case(tag)))
+            .collect();
+        tags.push(("Variant".into(), named.name.into()));
+        if let Some(edition) = target.edition() {
+            tags.push(("Edition".into(), edition.tag().into()));
+        }
+        let moves: Vec<WrittenMove> = line
+            .moves
+            .iter()
+            .zip(rewritten.moves)
+            .map(|(read, san)| WrittenMove { number: read.number, black: read.black, san })
+            .collect();
+        let result = line.outcome.map_or("*", |outcome| std::str::from_utf8(outcome).unwrap_or("*"));
+        let game = export::Game { tags, setup: rewritten.setup, moves: &moves, comments: &[], result };
+        export::write(&game, out);
+        Ok(())
+    }
+}
+
+/// Writing a main line's moves again in its own notation, by the rules of its variant.
+struct Rewrite<'l, 'a> {
+    line: &'l MainLine<'a>,
+    tokens: &'l [&'l str],
+    form: NotationForm,
+    target: &'static Variant,
+}
+
+impl WithRules for Rewrite<'_, '_> {
+    type Output = Result<Rewritten, NotConverted>;
+
+    fn run<R: GameRules<W>, const W: usize>(self, _typed: Typed<W>) -> Result<Rewritten, NotConverted> {
+        let line = self.line;
+        let initial = R::start(line.variant, line.fen_tag.as_deref()).map_err(NotConverted)?;
+        initial.rewrite(self.tokens, self.form, self.target).map_err(NotConverted)
     }
 }
 

@@ -20,7 +20,7 @@ use crate::notation::pgn::{Damage, Lexer, Visitor, tag_text};
 use crate::notation::{Container, MovetextReader};
 use crate::rules::GameRules;
 use crate::rules::registry::{Typed, WithRules, rule_set, with_rules};
-use crate::variant::{Color, Notation, Variant};
+use crate::variant::{Color, Edition, Notation, Variant};
 
 /// A game read for writing, and what the comment before its first move gains (the initial
 /// position's notes and mark, which go there with the game's other comments).
@@ -53,7 +53,7 @@ pub fn read_game<'a>(
     let mut tags = TagReader(Vec::with_capacity(12));
     Lexer::new(text).next_game(&mut tags);
     // The moves of a variant cqlq does not replay are kept as written.
-    let variant = variant_of(&tags.0, default_variant).filter(|variant| rule_set(variant).is_some());
+    let variant = variant_of(&tags.0, default_variant, None).filter(|variant| rule_set(variant).is_some());
     let read = ReadWith { text, played, variant, mark_ends, mark_texts };
     let game = with_rules(variant.unwrap_or_else(Variant::standard), read)
         .unwrap_or_else(|_| unreachable!("the rules of Standard are registered"));
@@ -124,7 +124,7 @@ pub fn write_played(
     let mut tags = TagReader(Vec::with_capacity(12));
     Lexer::new(&game.text[..game.movetext.min(game.text.len())]).next_game(&mut tags);
     let tags = tags.0;
-    let Some(variant) = variant_of(&tags, default_variant) else { return false };
+    let Some(variant) = variant_of(&tags, default_variant, None) else { return false };
     if variant.notation != Notation::San {
         return write_other_notation(out, game, notes, default_variant, mark, comment);
     }
@@ -182,7 +182,7 @@ fn write_other_notation(
     mark: &[u8],
     comment: Option<&[u8]>,
 ) -> bool {
-    let Some(main) = read_main_line(game.text, game.container, default_variant) else { return false };
+    let Some(main) = read_main_line(game.text, game.container, default_variant, None) else { return false };
     let error = main.error.as_ref().map(|(_, token, _)| token.as_bytes());
     let result = if error.is_some() { b"*" } else { main.outcome.unwrap_or(b"*") };
     if main.kept.len() != main.moves.len() {
@@ -215,7 +215,7 @@ pub fn in_other_notation(game: &Found<'_>, default_variant: &'static Variant) ->
         Container::Pgn => {
             let mut tags = TagReader(Vec::with_capacity(12));
             Lexer::new(&game.text[..game.movetext.min(game.text.len())]).next_game(&mut tags);
-            variant_of(&tags.0, default_variant).is_some_and(|variant| variant.notation != Notation::San)
+            variant_of(&tags.0, default_variant, None).is_some_and(|variant| variant.notation != Notation::San)
         }
     }
 }
@@ -303,11 +303,21 @@ fn tag(tags: &[(&[u8], &[u8])], name: &[u8]) -> Option<String> {
 
 /// The variant of a game with these tags: its `Variant` tag, else `default_variant`; `None`
 /// for a variant cqlq does not know.
-pub(super) fn variant_of(tags: &[(&[u8], &[u8])], default_variant: &'static Variant) -> Option<&'static Variant> {
-    match tag(tags, b"Variant").filter(|name| !name.trim().is_empty()) {
-        Some(name) => Variant::by_name(&name).ok(),
-        None => Some(default_variant),
-    }
+pub(super) fn variant_of(
+    tags: &[(&[u8], &[u8])],
+    default_variant: &'static Variant,
+    edition: Option<Edition>,
+) -> Option<&'static Variant> {
+    let named = match tag(tags, b"Variant").filter(|name| !name.trim().is_empty()) {
+        Some(name) => Variant::by_name(&name).ok()?,
+        None => default_variant,
+    };
+    let Some(own) = named.edition() else { return Some(named) };
+    let edition = match tag(tags, b"Edition").filter(|name| !name.trim().is_empty()) {
+        Some(name) => Edition::by_name(&name)?,
+        None => edition.unwrap_or(own),
+    };
+    Some(named.in_edition(edition).unwrap_or(named))
 }
 
 /// The longest comment CQL 6.2 writes: a text that would make a comment longer is left out.

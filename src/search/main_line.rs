@@ -13,7 +13,7 @@ use crate::notation::{Container, MoveError, MoveErrorKind, MoveReader, MovetextR
 use crate::rules::registry::{Typed, WithRules, with_rules};
 use crate::rules::{GameRules, formats};
 use crate::text::excerpt;
-use crate::variant::{Color, Variant};
+use crate::variant::{Color, Edition, Variant};
 
 /// A game's main line.
 #[derive(Clone, Debug)]
@@ -50,19 +50,21 @@ impl MainLine<'_> {
 }
 
 /// Reads the main line of the first game of `text`, held as `container` holds games; games
-/// without a `Variant` tag are of `default_variant`. `None` when the text holds no game, or
+/// without a `Variant` tag are of `default_variant`, those of a variant with editions without
+/// an `Edition` tag of `edition` (else the variant's own). `None` when the text holds no game, or
 /// one whose moves cqlq does not replay (its variant, its `FEN` tag).
 #[must_use]
 pub fn read_main_line<'a>(
     text: &'a [u8],
     container: Container,
     default_variant: &'static Variant,
+    edition: Option<Edition>,
 ) -> Option<MainLine<'a>> {
     let variant = match container {
         Container::Pgn => {
             let mut tags = TagReader(Vec::new());
             Lexer::new(text).next_game(&mut tags)?;
-            variant_of(&tags.0, default_variant)?
+            variant_of(&tags.0, default_variant, edition)?
         }
         Container::Native(format) => format.variant(),
     };
@@ -223,17 +225,19 @@ mod tests {
 
     #[test]
     fn main_lines_are_read_in_every_notation() {
-        let pgn = read_main_line(b"[White \"A\"]\n\n1. e4 (1. d4) e5 2. Nf3 1-0", Container::Pgn, Variant::standard());
+        let pgn =
+            read_main_line(b"[White \"A\"]\n\n1. e4 (1. d4) e5 2. Nf3 1-0", Container::Pgn, Variant::standard(), None);
         let pgn = pgn.unwrap();
         assert_eq!((pgn.moves.len(), pgn.outcome, pgn.tag("white").as_deref()), (3, Some(&b"1-0"[..]), Some("A")));
         assert_eq!(pgn.moves[2], WrittenMove { number: 2, black: false, san: "Nf3".to_owned() });
         let table = "1. e2–e4 e7–e5\n2. ♘g1–f3\n1–0\n";
-        let native = read_main_line(table.as_bytes(), Container::Native(&TABLE_FORMAT), Variant::standard()).unwrap();
+        let native =
+            read_main_line(table.as_bytes(), Container::Native(&TABLE_FORMAT), Variant::standard(), None).unwrap();
         assert_eq!((&native.moves, &native.kept, native.outcome), (&pgn.moves, &pgn.kept, pgn.outcome));
         let raw = b"realchess:pawn_white_5,,53,37,;realchess:pawn_black_5,,13,29,;realchess:knight_white_2,,63,46,;,,,,blackWon";
-        let raw = read_main_line(raw, Container::Native(&RAW_FORMAT), Variant::standard()).unwrap();
+        let raw = read_main_line(raw, Container::Native(&RAW_FORMAT), Variant::standard(), None).unwrap();
         assert_eq!((raw.moves, raw.outcome), (pgn.moves, Some(&b"0-1"[..])));
-        let broken = read_main_line(b"1. e4 e5 2. Ke3 *", Container::Pgn, Variant::standard()).unwrap();
+        let broken = read_main_line(b"1. e4 e5 2. Ke3 *", Container::Pgn, Variant::standard(), None).unwrap();
         assert_eq!(broken.moves.len(), 2);
         assert_eq!(broken.error, Some((3, "Ke3".to_owned(), "illegal move".to_owned())));
     }
@@ -243,17 +247,18 @@ mod tests {
         // The pawn taking on d5 explodes with what it takes; the queen's capture explodes the
         // king beside d2, which ends the game, written as a mate.
         let text = b"[Variant \"Atomic\"]\n\n1. e4 d5 2. exd5 Qxd2 0-1";
-        let atomic = read_main_line(text, Container::Pgn, Variant::standard()).unwrap();
+        let atomic = read_main_line(text, Container::Pgn, Variant::standard(), None).unwrap();
         assert_eq!(atomic.error, None);
         let sans: Vec<String> = atomic.moves.into_iter().map(|m| m.san).collect();
         assert_eq!(sans, ["e4", "d5", "exd5", "Qxd2#"]);
         let set_up = b"[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 30\"]\n\n30... Kd7 *";
-        let line = read_main_line(set_up, Container::Pgn, Variant::standard()).unwrap();
+        let line = read_main_line(set_up, Container::Pgn, Variant::standard(), None).unwrap();
         assert_eq!(line.setup.as_deref(), Some("4k3/8/8/8/8/8/4P3/4K3 b - - 0 30"));
         let from_start = read_main_line(
             b"[FEN \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\"]\n\n1. e4 *",
             Container::Pgn,
             Variant::standard(),
+            None,
         );
         assert_eq!(from_start.unwrap().setup, None);
     }

@@ -119,7 +119,7 @@ impl<W: Write> PgnPrinter<W> {
         }
         let comments: Vec<(u32, String)> = by_ply.into_iter().collect();
         let mut out = Vec::new();
-        match read_main_line(game.text, game.container, game.container.default_variant()) {
+        match read_main_line(game.text, game.container, game.container.default_variant(), None) {
             Some(line) => pgn_of(&line, game, &comments, &mut out),
             None => out.extend_from_slice(game.text),
         }

@@ -220,6 +220,15 @@ impl Edition {
     /// Both editions, the default first.
     pub const ALL: [Edition; 2] = [Edition::Ed2020, Edition::Current];
 
+    /// The edition's name in an `Edition` tag: `2020` or `current`.
+    #[must_use]
+    pub const fn tag(self) -> &'static str {
+        match self {
+            Edition::Ed2020 => "2020",
+            Edition::Current => "current",
+        }
+    }
+
     /// The edition an `[Edition "..."]` tag or `--edition` names: `2020` or `current`.
     #[must_use]
     pub fn by_name(name: &str) -> Option<Edition> {

@@ -91,12 +91,25 @@ struct Collected {
     lines: String,
     problems: Vec<String>,
     matched: Vec<(u64, usize)>,
+    /// What converts the games, and what it wrote: the games converted, or why not.
+    converter: Option<cqlq::search::Converter>,
+    converted: Vec<Result<String, String>>,
 }
 
 impl cqlq::search::Sink for Collected {
+    fn renderer(&self) -> Option<&dyn cqlq::search::Render> {
+        self.converter.as_ref().map(|converter| converter as &dyn cqlq::search::Render)
+    }
+
     fn found(&mut self, game: &cqlq::search::Found<'_>) -> std::io::Result<()> {
         self.lines.push_str(&String::from_utf8_lossy(game.positions));
         self.matched.push((game.number, game.matched.len()));
+        if let Some(rendered) = game.rendered {
+            self.converted.push(match cqlq::search::Converter::not_converted(rendered) {
+                Some(why) => Err(why.into_owned()),
+                None => Ok(String::from_utf8_lossy(rendered).into_owned()),
+            });
+        }
         Ok(())
     }
 
@@ -117,6 +130,18 @@ fn search(text: &str, query: &str, edition: Option<Edition>) -> Collected {
     let mut input = Input::from_bytes("test", text.as_bytes().to_vec());
     let _ = search.run(&mut input, &mut collected, &mut Summary::default()).unwrap();
     collected
+}
+
+/// Converts a text of games as `cqlq convert --to TARGET [--to-edition EDITION]` does.
+fn convert(text: &str, target: cqlq::search::Target, to_edition: Option<Edition>) -> Vec<Result<String, String>> {
+    use cqlq::search::{Converter, Input, Search, SearchOptions, Summary};
+    let search = Search::new(cqlq::Query::parse("true").unwrap(), SearchOptions::default()).unwrap();
+    let converter = Converter { target, default_variant: cqlq::Variant::standard(), edition: None, to_edition };
+    let mut collected = Collected { converter: Some(converter), ..Collected::default() };
+    let mut input = Input::from_bytes("test", text.as_bytes().to_vec());
+    let _ = search.run(&mut input, &mut collected, &mut Summary::default()).unwrap();
+    assert!(collected.problems.is_empty(), "{:?}", collected.problems);
+    collected.converted
 }
 
 fn sample(name: &str) -> String {
@@ -237,4 +262,47 @@ fn the_edition_picks_the_letters() {
     assert_eq!(refused.problems.len(), 1, "{:?}", refused.problems);
     let unknown = search("[Variant \"One\"]\n[Edition \"1999\"]\n\n1. e4 *\n", "true", None);
     assert!(unknown.problems[0].contains("unknown edition '1999'"), "{:?}", unknown.problems);
+}
+
+/// `cqlq convert` writes every sample game in the short and in the long notation, moves of
+/// every piece and effect, and the games read back give the same positions; the long form
+/// writes every start; a game goes to the other edition where each of its moves means the same
+/// there, its pieces by their names in that edition; and where it does not, says which move.
+#[test]
+fn games_convert_between_the_short_and_the_long_notation_and_the_editions() {
+    use cqlq::search::Target;
+    for name in ["crochess-effects.pgn", "crochess-2020.pgn", "crochess-current.pgn"] {
+        let text = sample(name);
+        let positions = search(&text, "true", None).lines;
+        for target in [Target::Short, Target::Long] {
+            let converted: String = convert(&text, target, None).into_iter().map(Result::unwrap).collect();
+            assert_eq!(search(&converted, "true", None).lines, positions, "{name} {target:?}");
+            let again: String = convert(&converted, target, None).into_iter().map(Result::unwrap).collect();
+            assert_eq!(again, converted, "{name} {target:?}: converting twice changes nothing");
+        }
+    }
+    let effects = sample("crochess-effects.pgn");
+    let long: String = convert(&effects, Target::Long, None).into_iter().map(Result::unwrap).collect();
+    assert!(long.contains("1. Gc2-f8 Ke10-d10 2. h2-h5 i4-h3: 3. Gf8-d4"), "{long}");
+    assert!(long.contains("1. Qk2-f7~Af7-i7~Ai7-i9"), "{long}");
+    // The 2020 edition's Pegasus `G` is `E` now, in the setup string as in the moves.
+    let current: String =
+        convert(&effects, Target::Long, Some(Edition::Current)).into_iter().map(Result::unwrap).collect();
+    assert!(current.contains("[Edition \"current\"]\n[SetUp \"1\"]\n[FEN \"Ct Ra1&,Ke1&,Ec2,"), "{current}");
+    assert!(current.contains("1. Ec2-f8 Ke10-d10"), "{current}");
+    // Back to 2020 but for the last game, of the current edition's Grenadier and Scout.
+    let (back, refused): (Vec<_>, Vec<_>) =
+        convert(&current, Target::Short, Some(Edition::Ed2020)).into_iter().partition(Result::is_ok);
+    let refused: Vec<String> = refused.into_iter().filter_map(Result::err).collect();
+    assert_eq!(refused, ["Hemera's Dawn has no Grenadier"]);
+    let back: String = back.into_iter().map(Result::unwrap).collect();
+    let before_last =
+        |lines: String| lines.lines().filter(|line| !line.starts_with("13\t")).collect::<Vec<_>>().join("\n");
+    assert_eq!(search(&back, "true", None).lines.trim_end(), before_last(search(&effects, "true", None).lines));
+    // A move that means something else in the other edition is named.
+    let refused: Vec<String> = convert(&sample("crochess-current.pgn"), Target::Short, Some(Edition::Ed2020))
+        .into_iter()
+        .filter_map(Result::err)
+        .collect();
+    assert!(refused.iter().any(|why| why.starts_with("move 20 ('Ro16-k16') cannot be written")), "{refused:?}");
 }

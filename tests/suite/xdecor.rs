@@ -55,7 +55,12 @@ impl Sink for Collected {
 fn run(text: &[u8], container: Option<Container>, target: Option<Target>) -> Collected {
     let options = SearchOptions { positions: Some(PositionsFormat::Tsv), threads: 2, ..SearchOptions::default() };
     let search = Search::new(Query::parse("true").unwrap(), options).unwrap();
-    let converter = target.map(|target| Converter { target, default_variant: Variant::standard() });
+    let converter = target.map(|target| Converter {
+        target,
+        default_variant: Variant::standard(),
+        edition: None,
+        to_edition: None,
+    });
     let mut collected = Collected { converter, ..Collected::default() };
     let mut input = Input::from_bytes("test", text.to_vec()).with_container(container);
     let _ = search.run(&mut input, &mut collected, &mut Summary::default()).unwrap();

@@ -301,6 +301,11 @@ pub struct ConvertArgs {
     /// The notation to write.
     #[arg(long, value_enum)]
     pub to: TargetArg,
+    /// The edition of the Croatian Chess book the short or long notation is written in: 2020
+    /// or current (default: each game's own). A game converts where each of its moves means
+    /// the same in both.
+    #[arg(long, value_name = "EDITION", value_parser = parse_edition)]
+    pub to_edition: Option<Edition>,
     #[command(flatten)]
     pub games: GameArgs,
 }
@@ -316,6 +321,11 @@ pub enum TargetArg {
     XdecorLetters,
     /// X-Decor's moves_raw record, one game a line.
     XdecorRaw,
+    /// The game's own notation, short (Croatian Chess: Nf3, each start only as far as it is
+    /// needed), in PGN.
+    Short,
+    /// The game's own notation, long (Croatian Chess: Ng1-f3, every start written), in PGN.
+    Long,
 }
 
 /// Reads the name of a notation's way of holding games: one of [`container_names`] (`san`

@@ -12,7 +12,7 @@ use crate::notation::crochess::plain::read_plain;
 use crate::notation::crochess::setup_string;
 use crate::notation::{MoveError, MoveErrorKind, fen};
 use crate::position::{MoveEffects, MoveFacts, Position, Setup};
-use crate::rules::GameRules;
+use crate::rules::{GameRules, NotationForm, Rewritten};
 use crate::variant::Variant;
 
 impl<const W: usize> GameRules<W> for CroatianBoard<W> {
@@ -85,6 +85,10 @@ impl<const W: usize> GameRules<W> for CroatianBoard<W> {
 
     fn effects(&self, played: Played<W>) -> MoveEffects<W> {
         MoveEffects { removed: played.removed, displaced: played.displaced }
+    }
+
+    fn rewrite(&self, tokens: &[&str], form: NotationForm, target: &'static Variant) -> Result<Rewritten, String> {
+        self.rewrite_game(tokens, form, target)
     }
 
     fn write_position(&self, out: &mut String) {

@@ -26,6 +26,7 @@ mod journal;
 mod paths;
 mod plain;
 mod play;
+mod rewrite;
 
 pub use board::{Alphabet, CroatianBoard};
 pub use play::{PlayError, Played};

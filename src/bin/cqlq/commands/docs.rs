@@ -162,7 +162,13 @@ fn examples(name: Option<&str>) -> Vec<(&'static str, &'static str)> {
             "cqlq positions --format epd samples/games/classics.pgn",
         )],
         Some("convert") => {
-            vec![("X-Decor's move table written as PGN:", "cqlq convert --to pgn samples/games/xdecor-table.txt")]
+            vec![
+                ("X-Decor's move table written as PGN:", "cqlq convert --to pgn samples/games/xdecor-table.txt"),
+                (
+                    "Croatian Chess games in the long notation, in the current edition's symbols:",
+                    "cqlq convert --to long --to-edition current samples/games/crochess-effects.pgn",
+                ),
+            ]
         }
         Some("explain") => vec![
             (

@@ -40,11 +40,17 @@ pub fn convert(args: ConvertArgs) -> anyhow::Result<ExitCode> {
         TargetArg::Xdecor => Target::XDecor,
         TargetArg::XdecorLetters => Target::XDecorLetters,
         TargetArg::XdecorRaw => Target::XDecorRaw,
+        TargetArg::Short => Target::Short,
+        TargetArg::Long => Target::Long,
     };
+    let (edition, to_edition) = (args.games.edition, args.to_edition);
     run(
         args.games,
         None,
-        |out, default_variant| Writer::Convert { out, converter: Converter { target, default_variant } },
+        |out, default_variant| Writer::Convert {
+            out,
+            converter: Converter { target, default_variant, edition, to_edition },
+        },
         Wording {
             one: "game converted",
             many: "games converted",
