@@ -5,13 +5,11 @@ use crate::common;
 
 use common::laser_games::{Game, Random, setups};
 use cqlq::Variant;
-use cqlq::notation::Container;
 use cqlq::notation::laser::setup_notation;
 use cqlq::notation::sniff::read_position;
 use cqlq::query::Query;
 use cqlq::rules::laser::LaserBoard;
 use cqlq::rules::laser::notation::Turn;
-use cqlq::search::{GameRecord, Plans, PositionsFormat, ReplayOptions, replay_range};
 use cqlq::variant::Color;
 
 #[test]
@@ -44,25 +42,6 @@ fn random_games_read_back_to_the_same_positions() {
     assert!(removals > plies / 50 && kings > 100, "{plies} plies, {removals} removals, {kings} Kings hit");
 }
 
-/// Replays PGN text with `query`, every position of each game's main line written.
-fn replay(text: &str, query: &str) -> Vec<GameRecord> {
-    let plans = Plans::new(Query::parse(query).unwrap());
-    let options = ReplayOptions {
-        plans: &plans,
-        container: Container::Pgn,
-        default_variant: Variant::standard(),
-        edition: None,
-        variations: false,
-        result: None,
-        first_game: 1,
-        carried: None,
-        keep_played: false,
-        positions: Some(PositionsFormat::Tsv),
-        ends_input: false,
-    };
-    replay_range(text.as_bytes(), &options)
-}
-
 /// The position lines a game's replay writes: its number, its ply, its Setup Notation and the
 /// side to move.
 fn expected_lines(number: usize, game: &Game) -> String {
@@ -92,7 +71,7 @@ fn pgn_games_replay_to_the_positions_they_were_played_to() {
             }
         }
     }
-    let records = replay(&text, "true");
+    let records = common::replay_positions(&text, "true");
     assert_eq!(records.len(), games.len());
     let (mut plies, mut red_first) = (0, 0);
     for (index, (record, game)) in records.iter().zip(&games).enumerate() {
@@ -123,7 +102,7 @@ fn ace(event: &str, movetext: &str) -> String {
 #[test]
 fn wrong_turns_are_reported_at_their_ply_and_spare_the_games_around() {
     let good = ace("good", "1. c5b4 h5i4xc4 2. f1f2 h4+xb4 3. d6- f5e6 *");
-    let alone = replay(&good, "true");
+    let alone = common::replay_positions(&good, "true");
     assert_eq!((alone[0].error.as_ref(), alone[0].matched.len()), (None, 7));
     let cases = [
         (
@@ -143,7 +122,7 @@ fn wrong_turns_are_reported_at_their_ply_and_spare_the_games_around() {
     ];
     for (movetext, ply, token, reason) in cases {
         let text = [good.clone(), ace("bad", movetext), good.clone()].concat();
-        let records = replay(&text, "true");
+        let records = common::replay_positions(&text, "true");
         assert_eq!(records.len(), 3, "{movetext}");
         for neighbour in [&records[0], &records[2]] {
             assert_eq!((neighbour.error.as_ref(), neighbour.matched.len()), (None, 7), "{movetext}");
@@ -157,7 +136,7 @@ fn wrong_turns_are_reported_at_their_ply_and_spare_the_games_around() {
     }
     // A removal the record leaves out: made, and told as a warning; the game goes on.
     let text = [good.clone(), ace("unwritten", "1. c5b4 h5i4 2. f1f2 h4+xb4 *"), good.clone()].concat();
-    let records = replay(&text, "true");
+    let records = common::replay_positions(&text, "true");
     assert_eq!(records[1].error, None);
     assert_eq!(records[1].matched.len(), 5);
     let warnings = &records[1].warnings;
@@ -183,7 +162,7 @@ fn written_positions_read_back_and_match_as_in_their_games() {
             text.push_str(&Game::random(name, &start, &mut random, 60, index % 2 == 1).pgn(name));
         }
     }
-    let records = replay(&text, query);
+    let records = common::replay_positions(&text, query);
     let plan = Query::parse(query).unwrap().compile(common::laser_games::laser()).unwrap();
     let (mut positions, mut matched) = (0, 0);
     for record in &records {

@@ -563,11 +563,11 @@ fn mixed_rule_sets_read_as_each_game_alone() {
     }
     // The whole text as one range, as the library reads it: each game where it is in the text,
     // with its number on the lines of its positions.
-    let records = replay_positions(&text);
+    let records = common::replay_positions(&text, "K");
     assert_eq!(records.len(), order.len());
     let mut start = 0;
     for (index, (record, game)) in records.iter().zip(&order).enumerate() {
-        let [alone] = &replay_positions(game)[..] else { panic!("one game") };
+        let [alone] = &common::replay_positions(game, "K")[..] else { panic!("one game") };
         assert_eq!((record.start, record.movetext), (start, start + alone.movetext), "game {}", index + 1);
         let lines = String::from_utf8_lossy(&alone.positions).into_owned();
         let numbered: String = lines
@@ -577,25 +577,4 @@ fn mixed_rule_sets_read_as_each_game_alone() {
         assert_eq!(String::from_utf8_lossy(&record.positions), numbered, "game {}", index + 1);
         start += game.len() + 1;
     }
-}
-
-/// Replays PGN text as one range, the positions of each game written.
-fn replay_positions(text: &str) -> Vec<cqlq::search::GameRecord> {
-    use cqlq::notation::Container;
-    use cqlq::search::{Plans, PositionsFormat, ReplayOptions, replay_range};
-    let plans = Plans::new(Query::parse("K").unwrap());
-    let options = ReplayOptions {
-        plans: &plans,
-        container: Container::Pgn,
-        default_variant: cqlq::Variant::standard(),
-        edition: None,
-        variations: false,
-        result: None,
-        first_game: 1,
-        carried: None,
-        keep_played: false,
-        positions: Some(PositionsFormat::Tsv),
-        ends_input: false,
-    };
-    replay_range(text.as_bytes(), &options)
 }

@@ -133,6 +133,25 @@ pub fn found_with(query: &str, pgn: &str, options: SearchOptions) -> Vec<(u64, V
 }
 
 /// Square names from a space-separated list.
+/// Replays PGN text with `query`, every position of each game's main line written.
+pub fn replay_positions(text: &str, query: &str) -> Vec<cqlq::search::GameRecord> {
+    let plans = cqlq::search::Plans::new(Query::parse(query).unwrap());
+    let options = cqlq::search::ReplayOptions {
+        plans: &plans,
+        container: cqlq::notation::Container::Pgn,
+        default_variant: Variant::standard(),
+        edition: None,
+        variations: false,
+        result: None,
+        first_game: 1,
+        carried: None,
+        keep_played: false,
+        positions: Some(cqlq::search::PositionsFormat::Tsv),
+        ends_input: false,
+    };
+    cqlq::search::replay_range(text.as_bytes(), &options)
+}
+
 pub fn names(list: &str) -> Vec<String> {
     list.split_whitespace().map(str::to_owned).collect()
 }
