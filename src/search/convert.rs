@@ -102,11 +102,11 @@ impl Converter {
 
     /// Appends a game converted.
     pub fn convert(&self, game: &Found<'_>, out: &mut Vec<u8>) -> Result<(), NotConverted> {
-        if let (Container::Native(format), Target::Pgn) = (game.container, self.target) {
-            if format.is_pgn_movetext() {
-                write_movetext_game(format, game, out);
-                return Ok(());
-            }
+        if let (Container::Native(format), Target::Pgn) = (game.container, self.target)
+            && format.is_pgn_movetext()
+        {
+            write_movetext_game(format, game, out);
+            return Ok(());
         }
         let line = read_main_line(game.text, game.container, self.default_variant, self.edition).ok_or_else(|| {
             NotConverted("its moves cannot be read as chess moves (its variant or its FEN tag)".to_owned())

@@ -303,7 +303,7 @@ impl Records {
         self.pgn.push(' ');
         let fen = Fen::from_position(theirs, EnPassantMode::Legal).to_string();
         self.expected.push_str(&format!("{}\t{}\t{fen}\n", self.games, self.ply));
-        if self.ply % 200 == 0 {
+        if self.ply.is_multiple_of(200) {
             self.pgn.push('\n');
         }
     }

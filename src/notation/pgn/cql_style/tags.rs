@@ -55,15 +55,15 @@ pub fn cql_tags<'a>(tags: &[(&'a [u8], &'a [u8])], result: &'a [u8]) -> Vec<Tag<
     // Where each other tag stands in `others`: a game may have many thousands of tags.
     let mut placed: HashMap<&'a [u8], usize> = HashMap::new();
     for &(name, value) in tags {
-        if let Some(side) = rating_side(name) {
-            if ratings[side].is_none() {
-                // A rating that reads as 0 is dropped and leaves the place free.
-                let rating = rating(value);
-                if rating > 0 {
-                    ratings[side] = Some((Cow::Borrowed(name), Cow::Owned(rating.to_string().into_bytes())));
-                }
-                continue;
+        if let Some(side) = rating_side(name)
+            && ratings[side].is_none()
+        {
+            // A rating that reads as 0 is dropped and leaves the place free.
+            let rating = rating(value);
+            if rating > 0 {
+                ratings[side] = Some((Cow::Borrowed(name), Cow::Owned(rating.to_string().into_bytes())));
             }
+            continue;
         }
         match name {
             b"Event" | b"Site" | b"Date" | b"Round" | b"White" | b"Black" | b"Result" => {}

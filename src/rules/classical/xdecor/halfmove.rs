@@ -455,10 +455,12 @@ fn read_square(bytes: &[u8], at: usize) -> Result<Option<(Coords, usize)>, Parse
     }
     let digits = bytes[1..].iter().take_while(|b| b.is_ascii_digit()).count();
     let lower = letter.to_ascii_lowercase();
-    if digits == 1 && (b'a'..b'a' + SIDE).contains(&lower) && (b'1'..b'1' + SIDE).contains(&digit) {
-        if let (Some(file), Some(rank)) = (File::new(lower - b'a'), Rank::new(digit - b'1')) {
-            return Ok(Some(((file, rank), 2)));
-        }
+    if digits == 1
+        && (b'a'..b'a' + SIDE).contains(&lower)
+        && (b'1'..b'1' + SIDE).contains(&digit)
+        && let (Some(file), Some(rank)) = (File::new(lower - b'a'), Rank::new(digit - b'1'))
+    {
+        return Ok(Some(((file, rank), 2)));
     }
     let rank = bytes[1..=digits]
         .iter()
@@ -528,12 +530,10 @@ fn parse_halfmove(token: &[u8]) -> Result<Halfmove, ParseHalfmoveError> {
         if rest.is_empty() {
             break;
         }
-        if !en_passant {
-            if let Some(len) = en_passant_len(rest) {
-                en_passant = true;
-                pos += len;
-                continue;
-            }
+        if !en_passant && let Some(len) = en_passant_len(rest) {
+            en_passant = true;
+            pos += len;
+            continue;
         }
         if promotion.is_none() {
             if let [b'=', after @ ..] = rest {

@@ -209,7 +209,7 @@ fn read_rows<'a>(text: &'a [u8], start: usize, end: usize, mode: Mode, visitor: 
             }
             Token::Number(number) | Token::BlackNumber(number) => {
                 let black = matches!(token, Token::BlackNumber(_));
-                let due = if black { halfmoves % 2 == 1 } else { halfmoves % 2 == 0 };
+                let due = if black { halfmoves % 2 == 1 } else { halfmoves.is_multiple_of(2) };
                 if number != expected || !due {
                     let number_end = token_start + length.min(token_stop - token_start);
                     let reason = if !due && !black {

@@ -80,9 +80,9 @@ impl Marks {
         let mut text = String::new();
         while self.marked < games {
             self.marked += 1;
-            if self.marked % self.increment == 0 {
+            if self.marked.is_multiple_of(self.increment) {
                 text.push_str(&format!("[{}]\n", self.marked));
-            } else if dot_every > 0 && self.marked % dot_every == 0 {
+            } else if dot_every > 0 && self.marked.is_multiple_of(dot_every) {
                 text.push('.');
             }
         }
