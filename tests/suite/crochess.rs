@@ -290,6 +290,13 @@ fn games_convert_between_the_short_and_the_long_notation_and_the_editions() {
         convert(&effects, Target::Long, Some(Edition::Current)).into_iter().map(Result::unwrap).collect();
     assert!(current.contains("[Edition \"current\"]\n[SetUp \"1\"]\n[FEN \"Ct Ra1&,Ke1&,Ec2,"), "{current}");
     assert!(current.contains("1. Ec2-f8 Ke10-d10"), "{current}");
+    // Classical Chess's own forms become the book's: castling to the King's field, captures
+    // marked where the piece lands.
+    let classical = "[Variant \"Classical Chess\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Nf6 5. Nxe5 *\n";
+    let [Ok(long)] = &convert(classical, Target::Long, None)[..] else { panic!("one game converted") };
+    assert!(long.contains("1. e2-e4 e7-e5 2. Ng1-f3 Nb8-c6 3. Bf1-c4 Bf8-c5 4. Ke1-g1& Ng8-f6 5. Nf3-e5* *"), "{long}");
+    let [Ok(short)] = &convert(long, Target::Short, None)[..] else { panic!("one game converted") };
+    assert!(short.contains("1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. Kg& Nf6 5. Ne5* *"), "{short}");
     // Back to 2020 but for the last game, of the current edition's Grenadier and Scout.
     let (back, refused): (Vec<_>, Vec<_>) =
         convert(&current, Target::Short, Some(Edition::Ed2020)).into_iter().partition(Result::is_ok);

@@ -38,6 +38,13 @@ impl<const W: usize> CroatianBoard<W> {
             })?;
             let expected = read.translated(target)?;
             let origin = played.facts.from().map(|from| self.coordinates(from));
+            // A move that took where it landed writes the capture (`Nxe5`, a landing on an
+            // enemy piece: `Nf3-e5*`).
+            let mut m = m;
+            if m.plies.len() == 1 && played.facts.capture() == Some(played.facts.to()) && !played.facts.is_en_passant()
+            {
+                mark_capture(&mut m);
+            }
             let rewritten = candidates(&m, form, origin).into_iter().find_map(|candidate| {
                 let text = write_move(&candidate, edition).ok()?;
                 let mut trial = written.clone();
@@ -169,4 +176,14 @@ fn written_from(m: &Move, form: NotationForm, start: Coordinates) -> Move {
         previous_end = end;
     }
     m
+}
+
+/// Marks the capture on the last step of a one-ply move that lands on a piece without saying so.
+fn mark_capture(m: &mut Move) {
+    if let Some(PlyBody::Steps { steps, .. }) = m.plies.first_mut().map(|ply| &mut ply.body)
+        && let Some(last) = steps.last_mut()
+        && last.effect.is_none()
+    {
+        last.effect = Some(SideEffect::Capture { piece: None, lost: None, promotion: None });
+    }
 }
