@@ -23,6 +23,7 @@
 mod board;
 mod game;
 mod journal;
+mod journey;
 mod paths;
 mod plain;
 mod play;

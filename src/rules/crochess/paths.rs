@@ -167,7 +167,14 @@ impl<const W: usize> CroatianBoard<W> {
             Figure::Shaman => {
                 let (moves, captures): (&[Vector], &[Vector]) =
                     if color == Color::White { (&KNIGHT, &LONG_JUMP) } else { (&LONG_JUMP, &KNIGHT) };
-                self.repeats(from, (df, dr), moves) || self.repeats_through_anything(from, (df, dr), captures)
+                // A step onto a neighbouring field holding a Shaman entrances it (a journey
+                // follows).
+                let entrances = df.abs().max(dr.abs()) == 1
+                    && wanted.goes_on
+                    && self.figure_at(to).is_some_and(|(_, figure)| figure == Figure::Shaman);
+                entrances
+                    || self.repeats(from, (df, dr), moves)
+                    || self.repeats_through_anything(from, (df, dr), captures)
             }
             Figure::Starchild => {
                 let miracle = df.abs().max(dr.abs()) == 1;

@@ -45,7 +45,7 @@ struct Hand {
 }
 
 /// What a move did, gathered as its plies are played.
-struct Record<const W: usize> {
+pub(super) struct Record<const W: usize> {
     mover: Option<(Square, Square, Piece)>,
     capture: Option<(Square, Piece)>,
     en_passant: bool,
@@ -204,27 +204,21 @@ impl<const W: usize> CroatianBoard<W> {
                     };
                     self.walk(&mut current, steps, &mut record, journal).map_err(|(k, r)| fail(k, r))?
                 }
-                PlyBody::Pieces(pieces) => {
-                    // A dual trance-journey takes every piece listed; the Shaman is oblated.
-                    for (figure, at) in pieces {
-                        let at = self.field(*at).ok_or_else(|| {
-                            fail(MoveErrorKind::Illegal, "cqlq needs the field of each piece a journey takes".into())
-                        })?;
-                        let (piece, found) = self
-                            .figure_at(at)
-                            .ok_or_else(|| fail(MoveErrorKind::Illegal, format!("no {} to take", figure.name())))?;
-                        if found != *figure {
-                            return Err(fail(MoveErrorKind::Illegal, format!("a {} stands there", found.name())));
-                        }
-                        self.capture(at, piece, &mut record, journal);
-                    }
+                PlyBody::Pieces(_) | PlyBody::Unwritten if ply.link == Some(Link::DualTranceJourney) => {
+                    // The entranced Shaman takes what its spirals pass, and is oblated.
+                    let from = current.at.ok_or_else(|| fail(MoveErrorKind::Illegal, "no Shaman journeys".into()))?;
+                    self.dual_journey(from, &ply.body, &mut record, journal).map_err(|(k, r)| fail(k, r))?;
                     record.act(croatian::OBLATION);
                     continue;
+                }
+                PlyBody::Pieces(_) => {
+                    return Err(fail(MoveErrorKind::Illegal, "only a dual trance-journey lists pieces".into()));
                 }
                 PlyBody::Unwritten => {
                     return Err(fail(
                         MoveErrorKind::Illegal,
-                        "the ply writes no field, and cqlq does not work out unwritten journeys yet".into(),
+                        "the ply writes no field: where a journey ends and what it takes are the player's choice"
+                            .into(),
                     ));
                 }
             };
@@ -732,7 +726,7 @@ impl<const W: usize> CroatianBoard<W> {
         Ok(())
     }
 
-    fn capture(&mut self, square: Square, piece: Piece, record: &mut Record<W>, journal: &mut Journal<W>) {
+    pub(super) fn capture(&mut self, square: Square, piece: Piece, record: &mut Record<W>, journal: &mut Journal<W>) {
         self.lift(square, journal);
         self.setup.backhand.add(piece);
         journal.backhand.push((piece, true));

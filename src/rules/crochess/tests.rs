@@ -133,6 +133,24 @@ fn trance_journeys_displace_and_capture() {
     assert_eq!(taken, "Cot Km1,wd9,hf12,we13,hg24,km24");
 }
 
+/// The book's dual trance-journey: the entranced dark Shaman on e12 takes every piece, own or
+/// not, on both dark spirals (q16 p14 d20 g6 k14 j12 d10), passes the King on c18 and spares the
+/// Pawn on e14, off the spirals; then it is oblated. The record may list the pieces taken, with
+/// their fields or not, and a list that is not those pieces is an error.
+#[test]
+fn dual_trance_journeys_take_what_both_spirals_pass() {
+    let conquest = "cot Kc18,hd13,he12,Pq16,bp14,rd20,Rg6,nk14,Bj12,Nd10,Pe14,km24";
+    let forms = ["[Hd13-e12]@@", "He12@@", "He12@@P,B,R,R,N,B,N", "[Hd13-e12]@@Pq16,Bp14,Rd20,Rg6,Nk14,Bj12,Nd10"];
+    for form in forms {
+        assert_eq!(replay(Edition::Current, conquest, &[form]).unwrap(), "Cot he12,Pe14,Kc18,km24", "{form}");
+    }
+    for wrong in ["He12@@P,B,R,R,N,B", "He12@@P,B,R,R,N,B,N,N", "He12@@Pq15,B,R,R,N,B,N", "He12@@Q,B,R,R,N,B,N"] {
+        let error = replay(Edition::Current, conquest, &[wrong]).unwrap_err();
+        assert_eq!(error.0, MoveErrorKind::Illegal, "{wrong}");
+        assert!(error.1.contains("journey takes"), "{wrong}: {}", error.1);
+    }
+}
+
 #[test]
 fn pawn_sacrifice_and_teleports() {
     let tamoanchan = "Tr Kl1,Pb2,Sc3,Ab4,pb6,kl22";
