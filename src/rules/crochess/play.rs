@@ -153,11 +153,10 @@ impl<const W: usize> CroatianBoard<W> {
                 Some(Link::FailedTeleport | Link::Oblation) => {
                     // The piece that entered the body finds no field free: it leaves play.
                     let gone = hand.take().ok_or_else(|| fail(MoveErrorKind::Illegal, "no piece teleports".into()))?;
-                    record.act(croatian::OBLATION);
+                    self.oblate(gone.piece, &mut record, journal);
                     if let Some(body) = ends[0] {
                         record.removed.add(body);
                     }
-                    let _ = gone;
                     continue;
                 }
                 Some(Link::PawnSacrifice) => {
@@ -208,7 +207,7 @@ impl<const W: usize> CroatianBoard<W> {
                     // The entranced Shaman takes what its spirals pass, and is oblated.
                     let from = current.at.ok_or_else(|| fail(MoveErrorKind::Illegal, "no Shaman journeys".into()))?;
                     self.dual_journey(from, &ply.body, &mut record, journal).map_err(|(k, r)| fail(k, r))?;
-                    record.act(croatian::OBLATION);
+                    self.oblate(current.piece, &mut record, journal);
                     continue;
                 }
                 PlyBody::Pieces(_) => {
@@ -445,8 +444,9 @@ impl<const W: usize> CroatianBoard<W> {
                 return Ok(());
             }
             Some(SideEffect::FailedConversion) => {
+                // The Pyramid that found nothing to convert leaves play.
                 record.act(croatian::CONVERSION);
-                record.act(croatian::OBLATION);
+                self.oblate(piece, record, journal);
                 return Ok(());
             }
             Some(SideEffect::Displacement { to, .. }) => self.displace(end, *to, record, journal)?,
@@ -491,7 +491,7 @@ impl<const W: usize> CroatianBoard<W> {
                 }
                 self.lift(end, journal);
                 record.removed.add(end);
-                record.act(croatian::OBLATION);
+                self.oblate(pawn, record, journal);
                 self.put(end, piece, journal);
             }
             None => {
@@ -539,23 +539,44 @@ impl<const W: usize> CroatianBoard<W> {
                     (MoveErrorKind::Illegal, format!("{} has no {}", self.setup.variant.name, piece.name()))
                 })?;
                 let resurrected = Piece { kind, color: owner };
-                let field = self.field(*at).ok_or_else(|| {
-                    (MoveErrorKind::Illegal, "cqlq needs the field a resurrected piece comes back on".to_owned())
-                })?;
-                if self.setup.board.occupied().contains(field) {
-                    return Err((MoveErrorKind::Illegal, format!("{} is not empty", self.name(field))));
-                }
                 if !self.setup.backhand.remove(resurrected) {
                     return Err((MoveErrorKind::Illegal, format!("no {} was captured", piece.name())));
                 }
                 journal.backhand.push((resurrected, false));
+                let field = if at.is_field() {
+                    // A Wave or a Starchild comes back on the empty field written, and the
+                    // Starchild stays.
+                    let field = self.field(*at).ok_or_else(|| {
+                        (MoveErrorKind::Illegal, "the resurrected piece's field is off the board".to_owned())
+                    })?;
+                    if self.setup.board.occupied().contains(field) {
+                        return Err((MoveErrorKind::Illegal, format!("{} is not empty", self.name(field))));
+                    }
+                    field
+                } else if *at == Coordinates::default() {
+                    // Any other piece takes the Starchild's place, and the Starchild is oblated.
+                    let starchild = self.lift(end, journal).ok_or_else(|| {
+                        (MoveErrorKind::Illegal, format!("no Starchild on {} to resurrect", self.name(end)))
+                    })?;
+                    self.oblate(starchild.piece, record, journal);
+                    end
+                } else {
+                    return Err((MoveErrorKind::Illegal, "a resurrected piece comes back on a whole field".to_owned()));
+                };
                 self.put(field, resurrected, journal);
                 record.act(croatian::RESURRECTION);
             }
             _ => {}
         }
-        let _ = end;
         Ok(())
+    }
+
+    /// Takes a piece out of play as if the opponent had captured it: it is kept with the
+    /// captured pieces, which may be resurrected.
+    fn oblate(&mut self, piece: Piece, record: &mut Record<W>, journal: &mut Journal<W>) {
+        self.setup.backhand.add(piece);
+        journal.backhand.push((piece, true));
+        record.act(croatian::OBLATION);
     }
 
     /// Castling: the King lands on the file written, the Rook beside it on the side it came

@@ -151,6 +151,23 @@ fn dual_trance_journeys_take_what_both_spirals_pass() {
     }
 }
 
+/// The book's resurrections by a Starchild's syzygy: a Queen takes the Starchild's place, and
+/// the Starchild is oblated; a Starchild comes back on the field written, and the one that
+/// resurrected it stays. Only a captured piece comes back.
+#[test]
+fn resurrections_replace_the_starchild_or_come_back_beside_it() {
+    let queen = "o Kn1,Ii23,Qa5,ra6,kn26";
+    assert_eq!(after(queen, &["Ra5*", "It9$Q"]), "o Kn1,ra5,Qt9,kn26");
+    assert_eq!(after(queen, &["Ra5*", "Ii23-t9$Q"]), "o Kn1,ra5,Qt9,kn26");
+    // The oblated Starchild is among the pieces another may bring back.
+    let two = "o Kn1,Ib2,Ii23,Qa5,ra6,kn26";
+    assert_eq!(after(two, &["Ra5*", "Ii23-t9$Q", "Ra4", "Ic2$Ic3"]), "o Kn1,Ic2,Ic3,ra4,Qt9,kn26");
+    let starchild = "o Kn1,Ii23,Ia5,ra6,kn26";
+    assert_eq!(after(starchild, &["Ra5*", "It9$Iu8"]), "o Kn1,ra5,Iu8,It9,kn26");
+    let error = replay(Edition::Ed2020, queen, &["Ra5*", "It9$R"]).unwrap_err();
+    assert!(error.1.contains("no Rook was captured"), "{}", error.1);
+}
+
 #[test]
 fn pawn_sacrifice_and_teleports() {
     let tamoanchan = "Tr Kl1,Pb2,Sc3,Ab4,pb6,kl22";
