@@ -1,10 +1,12 @@
 //! Any bytes as Croatian Chess moves, one a word, read with either edition's tables and as
 //! Classical Chess moves: no panic; an error points into the move it names; a move read is
-//! written back in its edition and reads again as the same move.
+//! written back in its edition and reads again as the same move; a move the plain reader reads
+//! is the move the full reader reads.
 #![no_main]
 
-use cqlq::notation::crochess::dialect::Edition;
+use cqlq::notation::crochess::dialect::{Dialect, Edition};
 use cqlq::notation::crochess::moves::{Move, read_classical_move, read_move};
+use cqlq::notation::crochess::plain::read_plain;
 use cqlq::notation::crochess::write::write_move;
 use libfuzzer_sys::fuzz_target;
 
@@ -20,6 +22,12 @@ fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
     for word in text.split_whitespace() {
         for edition in [Edition::Ed2020, Edition::Current] {
+            for classical in [false, true] {
+                if let Some(plain) = read_plain(word.as_bytes(), Dialect::of(edition), classical) {
+                    let full = if classical { read_classical_move(word, edition) } else { read_move(word, edition) };
+                    assert_eq!(full, Ok(plain.to_move()), "{word:?}");
+                }
+            }
             for result in [read_move(word, edition), read_classical_move(word, edition)] {
                 match result {
                     Ok(read) => {

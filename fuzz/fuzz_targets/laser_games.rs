@@ -8,9 +8,9 @@
 
 use std::sync::OnceLock;
 
-use cqlq::rules::laser::notation::LIST_FORMAT;
 use cqlq::notation::pgn::{Damage, Visitor};
 use cqlq::notation::{Container, NativeFormat};
+use cqlq::rules::laser::notation::LIST_FORMAT;
 use cqlq::search::{GameError, GameErrorKind, Plans, PositionsFormat, ReplayOptions, replay_range};
 use cqlq::variant::Initial;
 use cqlq::{Query, Variant};

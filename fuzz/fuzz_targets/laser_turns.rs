@@ -5,8 +5,8 @@
 
 use cqlq::Variant;
 use cqlq::notation::laser::setup_notation;
-use cqlq::rules::laser::notation::Turn;
 use cqlq::rules::laser::LaserBoard;
+use cqlq::rules::laser::notation::Turn;
 use cqlq::variant::Initial;
 use libfuzzer_sys::fuzz_target;
 

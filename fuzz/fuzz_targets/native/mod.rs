@@ -72,7 +72,7 @@ pub fn check(format: &'static dyn NativeFormat, raw: bool, data: &[u8]) {
     for record in replay_range(data, &options) {
         assert!(record.start <= record.end && record.end <= data.len());
         let text = &data[record.start..record.end];
-        let Some(line) = read_main_line(text, Container::Native(format), format.variant()) else { continue };
+        let Some(line) = read_main_line(text, Container::Native(format), format.variant(), None) else { continue };
         assert_eq!(line.error.is_none(), record.error.is_none(), "replay and the main line agree on errors");
         if line.error.is_some() {
             continue;
@@ -89,7 +89,7 @@ pub fn check(format: &'static dyn NativeFormat, raw: bool, data: &[u8]) {
             write_table(&initial, &moves, outcome, Style::Strict, &mut again)
         };
         written.expect("a game read from the start writes");
-        let Some(back) = read_main_line(&again, Container::Native(format), Variant::standard()) else {
+        let Some(back) = read_main_line(&again, Container::Native(format), Variant::standard(), None) else {
             // A game of no move and no result (a lone `*`) writes as nothing.
             assert!(line.moves.is_empty() && outcome.is_none(), "a written game reads");
             continue;
