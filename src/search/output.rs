@@ -379,6 +379,19 @@ impl<W: Write> ProblemLog<W> {
         write_json_line(&mut self.out, &object)
     }
 
+    /// Writes the line of a game that was read but could not be converted, and why.
+    pub fn write_not_converted(&mut self, game: &Found<'_>, why: &str) -> io::Result<()> {
+        let object = json!({
+            "input": game.input,
+            "game": game.number,
+            "offset": game.offset,
+            "line": game.line,
+            "error": why,
+            "severity": "not converted",
+        });
+        write_json_line(&mut self.out, &object)
+    }
+
     /// Flushes the writer.
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()

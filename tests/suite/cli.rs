@@ -509,6 +509,17 @@ fn convert_writes_pgn_and_x_decor_and_reads_them_back() {
     let summary = stderr(&output);
     assert!(summary.contains("1 game converted from 1 game read, 1 with errors"), "{summary}");
     assert!(summary.contains("1 game with errors; each was converted up to its error, which a comment tells"));
+    // Every game not converted is counted and listed, the first on standard error.
+    let dir = common::temp_dir("not-converted");
+    let errors = dir.join("errors.jsonl");
+    let args = ["convert", "--to", "short", "--to-edition", "2020", "samples/games/crochess-current.pgn"];
+    let output = cqlq(&[&args[..], &["--errors", errors.to_str().unwrap()]].concat(), "");
+    let summary = stderr(&output);
+    assert!(summary.contains("4 games converted from 11 games read, 7 not converted, 0 with errors"), "{summary}");
+    assert!(summary.contains("game 7: not converted: Hemera's Dawn has no Grenadier"), "{summary}");
+    assert!(summary.contains("and 2 more games not converted; all are listed in"), "{summary}");
+    let listed = std::fs::read_to_string(&errors).unwrap();
+    assert_eq!(listed.lines().filter(|line| line.contains("\"severity\":\"not converted\"")).count(), 7, "{listed}");
 }
 
 #[test]

@@ -111,8 +111,9 @@ fn run(
     sink.finish()?;
     if !args.quiet && !searched.failed_before_any_game(&summary) {
         let count = if positions.is_some() { summary.positions } else { summary.matched - refused };
+        let not_converted = if refused > 0 { format!(", {refused} not converted") } else { String::new() };
         note(format_args!(
-            "{} from {} read, {} with errors, in {:.1} s",
+            "{} from {} read{not_converted}, {} with errors, in {:.1} s",
             counted(count, wording.one, wording.many),
             counted(summary.games, "game", "games"),
             summary.errors,
@@ -130,6 +131,10 @@ fn run(
         // Games that were read but could not be converted.
         for line in &shown {
             note(format_args!("{line}"));
+        }
+        let unshown = refused.saturating_sub(shown.len() as u64);
+        if unshown > 0 {
+            note(format_args!("and {} not converted; {where_listed}", counted(unshown, "more game", "more games")));
         }
     }
     report_problems(&shown, &summary, &where_listed, wording.kept);
@@ -208,6 +213,9 @@ impl Sink for GameSink {
                     let line = format!("{}:{}: game {}: not converted: {why}", game.input, game.line, game.number);
                     self.written += 1;
                     self.shown(line);
+                    if let Some(log) = &mut self.problems {
+                        log.write_not_converted(game, &why)?;
+                    }
                 } else {
                     out.write_all(rendered)?;
                 }
