@@ -7,7 +7,6 @@ use super::board::CroatianBoard;
 use super::plain::same_play;
 use super::play::{PlayError, Played};
 use crate::notation::crochess::dialect::Dialect;
-use crate::notation::crochess::moves::{read_classical_move, read_move};
 use crate::notation::crochess::plain::read_plain;
 use crate::notation::crochess::setup_string;
 use crate::notation::{MoveError, MoveErrorKind, fen};
@@ -40,9 +39,7 @@ impl<const W: usize> GameRules<W> for CroatianBoard<W> {
             *reason = Some(MoveError::because(MoveErrorKind::Unreadable, why));
             MoveErrorKind::Unreadable
         };
-        // Classical Chess (code `cc`) also takes the classical forms (`Nxe5`, `O-O`, `e.p.`).
-        let classical = self.setup().variant.code == Some("cc");
-        if let Some(ply) = read_plain(token, Dialect::of(self.edition()), classical) {
+        if let Some(ply) = read_plain(token, Dialect::of(self.edition()), self.takes_classical_forms()) {
             #[cfg(debug_assertions)]
             let before = self.clone();
             if let Some(played) = self.play_plain(&ply) {
@@ -67,7 +64,7 @@ impl<const W: usize> GameRules<W> for CroatianBoard<W> {
         let Ok(text) = std::str::from_utf8(token) else {
             return Err(unreadable(reason, "the move is not UTF-8".to_owned()));
         };
-        let read = if classical { read_classical_move(text, self.edition()) } else { read_move(text, self.edition()) };
+        let read = self.read_token(text);
         let m = match read {
             Ok(m) => m,
             Err(error) => return Err(unreadable(reason, format!("{} ({})", error, self.edition()))),

@@ -6,7 +6,7 @@
 
 use super::board::CroatianBoard;
 use super::paths::Wanted;
-use super::play::Played;
+use super::play::{Played, landing_takes};
 use crate::board::SquareSet;
 use crate::notation::crochess::dialect::Figure;
 use crate::notation::crochess::moves::SideEffect;
@@ -44,11 +44,7 @@ impl<const W: usize> CroatianBoard<W> {
             None if ply.capture => return None,
             None => None,
             Some((piece, _)) if ply.capture => Some(piece),
-            Some((piece, found))
-                if piece.color != color && !matches!(found, Figure::Star | Figure::Monolith | Figure::King) =>
-            {
-                Some(piece)
-            }
+            Some((piece, found)) if landing_takes(piece, found, color) => Some(piece),
             Some(_) => return None,
         };
         let rushed_before = self.setup.board.marked(Mark::RUSHED);

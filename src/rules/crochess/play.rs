@@ -712,9 +712,7 @@ impl<const W: usize> CroatianBoard<W> {
     ) -> Result<(), (MoveErrorKind, String)> {
         match self.figure_at(end) {
             None => Ok(()),
-            Some((piece, figure))
-                if piece.color != color && !matches!(figure, Figure::Star | Figure::Monolith | Figure::King) =>
-            {
+            Some((piece, figure)) if landing_takes(piece, figure, color) => {
                 self.capture(end, piece, record, journal);
                 Ok(())
             }
@@ -874,6 +872,12 @@ impl<const W: usize> CroatianBoard<W> {
         let dr = i32::from(geometry.rank_of(to).index()) - i32::from(geometry.rank_of(from).index());
         if df == 0 || dr == 0 || df.abs() == dr.abs() { df.unsigned_abs().max(dr.unsigned_abs()) } else { 1 }
     }
+}
+
+/// Whether a ply of `color` that ends on `piece` takes it by landing there: an enemy piece but
+/// a King or a celestial body.
+pub(super) fn landing_takes(piece: Piece, figure: Figure, color: Color) -> bool {
+    piece.color != color && !matches!(figure, Figure::Star | Figure::Monolith | Figure::King)
 }
 
 /// The greatest common divisor.

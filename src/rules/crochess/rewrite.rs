@@ -59,13 +59,20 @@ impl<const W: usize> CroatianBoard<W> {
         Ok(Rewritten { setup, moves })
     }
 
-    /// Reads a move as [`GameRules::play_token`] does.
-    fn read_token(&self, token: &str) -> Result<Move, NotationError> {
-        if self.setup.variant.code == Some("cc") {
+    /// Reads a move as [`GameRules::play_token`] does: Classical Chess takes its own forms
+    /// (`Nxe5`, `O-O`, `e.p.`) too.
+    pub(super) fn read_token(&self, token: &str) -> Result<Move, NotationError> {
+        if self.takes_classical_forms() {
             read_classical_move(token, self.edition)
         } else {
             read_move(token, self.edition)
         }
+    }
+
+    /// Whether the variant is Classical Chess (code `cc`), whose moves may be written in the
+    /// classical forms.
+    pub(super) fn takes_classical_forms(&self) -> bool {
+        self.setup.variant.code == Some("cc")
     }
 
     /// The position as a position of `target`: the same pieces by their names in the book,
