@@ -7,7 +7,8 @@
 //! SAN as the position gives them (`Qxf7#` even where the file says `Qxf7`), move numbers glued
 //! to their moves (`1.e4 e5 2.Nf3`, `12...Nc6` after a comment or a variation), annotation
 //! glyphs as `$N` (`!` becomes `$1`), the last comment of each move, variations in `( ... )`,
-//! and the result, in lines of at most [`LINE_WIDTH`] bytes; then two blank lines.
+//! and the result, in lines of at most [`LINE_WIDTH`] bytes; then two blank lines. Letters from
+//! `À` to `ÿ` are written in Latin-1, one byte each, as CQL writes them.
 //!
 //! ```
 //! use cqlq::notation::pgn::cql_style::{CqlGame, Line, MoveNode};
@@ -73,9 +74,9 @@ pub fn write_game(
 ) {
     for (name, value) in tags::cql_tags(tags, result) {
         out.push(b'[');
-        out.extend_from_slice(&name);
+        wrap::push_folded(out, &name);
         out.extend_from_slice(b" \"");
-        out.extend_from_slice(&value);
+        wrap::push_folded(out, &value);
         out.extend_from_slice(b"\"]\n");
     }
     out.push(b'\n');

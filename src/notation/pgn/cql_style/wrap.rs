@@ -21,19 +21,18 @@ impl<'o> Wrapped<'o> {
     }
 
     /// A word, on a new line when it does not fit on this one.
+    /// The line is broken on the word's length as read; the column advances by its length as
+    /// written, its Latin letters folded (see [`push_folded`]).
     pub(super) fn word(&mut self, word: &[u8]) {
         if self.column > 0 && self.column + word.len() > LINE_WIDTH {
             self.end_line();
         }
-        // Words are a few bytes long: copied byte by byte, they cost no call to a copier.
-        self.out.extend(word.iter().copied());
-        self.column += word.len();
+        self.column += push_folded(self.out, word);
     }
 
     /// A word on this line, whatever its length.
     pub(super) fn glued(&mut self, word: &[u8]) {
-        self.out.extend_from_slice(word);
-        self.column += word.len();
+        self.column += push_folded(self.out, word);
     }
 
     /// A space, or the end of the line when the line is full.
@@ -53,9 +52,39 @@ impl<'o> Wrapped<'o> {
     }
 }
 
+/// Appends `text` as CQL 6.2 writes every word and tag: the two bytes of a UTF-8 letter from
+/// `À` to `ÿ` (U+00C0 to U+00FF, `0xC3` and a continuation byte) as its one Latin-1 byte, every
+/// other byte as it is. Returns the number of bytes written.
+pub(super) fn push_folded(out: &mut Vec<u8>, text: &[u8]) -> usize {
+    let start = out.len();
+    let mut bytes = text.iter().copied();
+    // Words are a few bytes long: pushed byte by byte, they cost no call to a copier.
+    while let Some(byte) = bytes.next() {
+        match byte {
+            0xC3 => match bytes.next() {
+                Some(next) => out.push(next.wrapping_add(64)),
+                None => out.push(byte),
+            },
+            _ => out.push(byte),
+        }
+    }
+    out.len() - start
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn latin_letters_are_written_in_latin_1_and_count_one_column() {
+        let mut out = Vec::new();
+        let mut lines = Wrapped::new(&mut out);
+        lines.word("Grünfeld".as_bytes());
+        lines.space();
+        lines.word("“Réti”".as_bytes());
+        assert_eq!(lines.column, 8 + 1 + 10);
+        assert_eq!(out, b"Gr\xfcnfeld \xe2\x80\x9cR\xe9ti\xe2\x80\x9d");
+    }
 
     fn wrap(words: &[&str]) -> String {
         let mut out = Vec::new();
