@@ -15,16 +15,10 @@ fn main() -> ExitCode {
     let cli = args::Cli::parse();
     match commands::run(cli) {
         Ok(code) => code,
-        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
+        Err(error) if commands::is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
             commands::note(format_args!("{error:#}"));
             ExitCode::from(2)
         }
     }
-}
-
-fn is_broken_pipe(error: &anyhow::Error) -> bool {
-    error.chain().any(|cause| {
-        cause.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-    })
 }

@@ -20,7 +20,7 @@ use cqlq::search::{Search, SearchOptions, open_to_read};
 use cqlq::{Query, QueryError, Variant};
 
 use super::search::{
-    CliSink, Printer, SEARCHED_UP_TO_ERRORS, exit_code, note_header_variant, report_problems, report_unfit, search_into,
+    CliSink, Printer, SEARCHED_UP_TO_ERRORS, note_header_variant, report_problems, report_unfit, search_into,
 };
 use super::{read_query_file, thread_count};
 use crate::args::{Cli, CqlArgs, cql_options_help_in};
@@ -34,22 +34,46 @@ const NO_QUERY_FILE: &str = "cqldefault";
 /// The comment CQL marks matched positions with by default.
 const DEFAULT_MATCHSTRING: &str = "CQL";
 
-/// Runs `cqlq cql`; the exit status is `cqlq search`'s: 0 when a game was found, 1 when none
-/// was, 2 on a mistake in the options or the query, or an input or output that failed.
-pub fn run(args: CqlArgs) -> anyhow::Result<ExitCode> {
+/// Runs `cqlq cql` with CQL 6.2's exit status: 0 when the games were searched, whether or not
+/// one matched; 1 on a mistake in the options or the query, or an input or output that failed
+/// (reported on standard error).
+pub fn run_as_cql(args: CqlArgs) -> ExitCode {
+    match run(args) {
+        Ok(Searched::Done) => ExitCode::SUCCESS,
+        Ok(Searched::Failed) => ExitCode::FAILURE,
+        Err(error) if super::is_broken_pipe(&error) => ExitCode::SUCCESS,
+        Err(error) => {
+            super::note(format_args!("{error:#}"));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// How a run ended, when no error stopped it.
+enum Searched {
+    /// The games were searched.
+    Done,
+    /// The query or the input could not be used, as reported.
+    Failed,
+}
+
+fn run(args: CqlArgs) -> anyhow::Result<Searched> {
     let started = Instant::now();
     let options = options::parse(&args.args)?;
     match options.action {
-        Action::Help => return help(),
+        Action::Help => {
+            help()?;
+            return Ok(Searched::Done);
+        }
         Action::Version => {
             println!("{}", banner());
-            return Ok(ExitCode::SUCCESS);
+            return Ok(Searched::Done);
         }
         Action::Search => {}
     }
     let query_file = options.query_file.as_deref().map(query_path).transpose()?;
     let Some(query) = load_query(query_file.as_deref(), &options)? else {
-        return Ok(ExitCode::from(2));
+        return Ok(Searched::Failed);
     };
     let header = query.header().cloned().unwrap_or_default();
     let sort_spec = query.sort();
@@ -70,6 +94,9 @@ pub fn run(args: CqlArgs) -> anyhow::Result<ExitCode> {
     let out = Output::open(Some(&output_path), &read, &[])?;
     let console = Console::new(output_path.as_os_str() == "-");
     console.print(&format!("{}\n", banner()));
+    if let (Some(output), Some(_)) = (&options.output, &header.output) {
+        console.print(&format!("Using command line argument for filename: {}\n", output.display()));
+    }
     let threads = thread_count(options.threads, "-threads");
     let search_options = SearchOptions {
         variant,
@@ -100,8 +127,11 @@ pub fn run(args: CqlArgs) -> anyhow::Result<ExitCode> {
     let sort = sort_spec.as_ref().map(|sort| sort.min);
     let asked_for_games = search_options.gamenumber.is_some();
     let persistent = query.has_persistent();
-    if persistent && threads > 1 {
-        console.print("cqlq: running on one thread because the query has persistent variables\n");
+    if persistent {
+        // CQL's words, whatever the number of threads asked for.
+        console.print(
+            "CQL: running single-threaded because 'persistent', 'writefile', 'readfile' or 'dictionary' detected\n",
+        );
     }
     let search = Search::new(query, search_options)?;
     let threads = search.threads();
@@ -119,7 +149,8 @@ pub fn run(args: CqlArgs) -> anyhow::Result<ExitCode> {
     report_unfit(&sink.unfit, search.plans(), &origin);
     report_problems(&sink.shown, &summary, "cqlq search --errors FILE lists them all", SEARCHED_UP_TO_ERRORS);
     note_header_variant(variant, summary.untagged);
-    Ok(exit_code(searched.unreadable, &summary))
+    let nothing_readable = summary.games > 0 && summary.errors == summary.games && summary.matched == 0;
+    Ok(if searched.unreadable || nothing_readable { Searched::Failed } else { Searched::Done })
 }
 
 /// The first line CQL prints, cqlq's here.
@@ -128,7 +159,7 @@ fn banner() -> String {
 }
 
 /// Prints the help of the command.
-fn help() -> anyhow::Result<ExitCode> {
+fn help() -> anyhow::Result<()> {
     let mut cli = Cli::command();
     cli.build();
     let Some(command) = cli.find_subcommand_mut("cql") else { bail!("the cql command is not defined") };
@@ -137,7 +168,7 @@ fn help() -> anyhow::Result<ExitCode> {
     let columns = terminal_size::terminal_size().map_or(100, |(width, _)| usize::from(width.0)).clamp(50, 120);
     let mut command = command.clone().term_width(columns).after_long_help("");
     print!("{}\n{}", command.render_long_help(), cql_options_help_in(columns));
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
 
 /// The query file as CQL finds it: `.cql` added to a name without an extension; another
@@ -187,6 +218,9 @@ fn load_query(query_file: Option<&Path>, options: &CqlOptions) -> anyhow::Result
         Ok(query) => query,
         Err(error) => return Ok(report(error, "the query with the command line's filters")),
     };
+    if query.ast().body.is_empty() {
+        bail!("{origin}: the query has no filter: CQL wants at least one after its cql(...) header");
+    }
     let variant = query.variant().unwrap_or_else(Variant::standard);
     if let Err(error) = query.compile(variant) {
         return Ok(report(error, &origin));

@@ -26,7 +26,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         Command::Search(args) => search::run(args),
         Command::Filter(args) => filter::run(args),
-        Command::Cql(args) => cql::run(args),
+        Command::Cql(args) => Ok(cql::run_as_cql(args)),
         Command::Positions(args) => games::positions(args),
         Command::Convert(args) => games::convert(args),
         Command::Explain(args) => explain::run(args),
@@ -179,4 +179,11 @@ pub fn variant_in_edition(
         Some(_) => anyhow::bail!("{} has one edition only: --edition is for Croatian Chess", variant.name),
         None => Ok(Some(variant)),
     }
+}
+
+/// Whether an error is a closed pipe on the way out (`cqlq ... | head`): not worth a word.
+pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
