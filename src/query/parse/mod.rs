@@ -608,7 +608,7 @@ fn phrase(rule: Rule) -> Option<(u8, &'static str)> {
         Rule::close_paren => (1, "')'"),
         Rule::open_paren => (1, "'('"),
         Rule::arrow => (1, "'-->'"),
-        Rule::argument => (4, ARGUMENT),
+        Rule::argument | Rule::set_argument => (4, ARGUMENT),
         Rule::close_brace => (1, "'}'"),
         Rule::piece_list
         | Rule::piece_entity
@@ -1237,7 +1237,7 @@ impl Builder {
 
     /// The `argument` inside a pair (`from S`, `light S`, `flip F`), with its depth.
     fn argument(&mut self, pair: Pair<'_, Rule>) -> Option<(Box<Expr>, u32)> {
-        let argument = pair.into_inner().find(|part| part.as_rule() == Rule::argument)?;
+        let argument = pair.into_inner().find(|part| matches!(part.as_rule(), Rule::argument | Rule::set_argument))?;
         let (expr, depth) = self.operators(argument.into_inner());
         Some((Box::new(expr), depth))
     }
@@ -1728,6 +1728,22 @@ mod tests {
         let filters = body(source);
         assert_eq!(filters.len(), 1);
         assert_eq!(shape(&filters[0], source), "(((not (((# R) + 1) > 2)) and (R | (r & Q))) or ((~ k) in [a1]))");
+    }
+
+    #[test]
+    fn power_rank_and_loops_take_a_whole_set_expression_light_and_from_an_operand() {
+        let source = "power R | Q > 5 square x in A attacks k | B x light K | Q move to parent : e4";
+        let filters = body(source);
+        assert_eq!(filters.len(), 4, "{filters:#?}");
+        let ExprKind::Binary(BinaryOp::Gt, power, _) = &filters[0].kind else { panic!("{:?}", filters[0].kind) };
+        let ExprKind::Power(set) = &power.kind else { panic!("{:?}", power.kind) };
+        assert_eq!(set.span.text(source), "R | Q");
+        let ExprKind::Loop { set, body: looped, .. } = &filters[1].kind else { panic!("{:?}", filters[1].kind) };
+        assert_eq!((set.span.text(source), looped.span.text(source)), ("A attacks k | B", "x"));
+        let ExprKind::Binary(BinaryOp::Union, shade, _) = &filters[2].kind else { panic!("{:?}", filters[2].kind) };
+        assert!(matches!(shade.kind, ExprKind::Shade { light: true, .. }));
+        let ExprKind::Move(MoveFilter { to: Some(to), .. }) = &filters[3].kind else { panic!("{:?}", filters[3].kind) };
+        assert_eq!(to.span.text(source), "parent : e4");
     }
 
     #[test]

@@ -140,7 +140,7 @@ impl Builder {
                     name = self.resolve(part.as_str());
                     self.declare(&name, Type::Set, span_of(&part), false);
                 }
-                Rule::argument => value = Some(self.operators(part.into_inner())),
+                Rule::argument | Rule::set_argument => value = Some(self.operators(part.into_inner())),
                 _ => {}
             }
         }
@@ -176,7 +176,7 @@ impl Builder {
                     name = part.as_str().to_owned();
                     self.declare(&name, Type::Set, span_of(&part), false);
                 }
-                Rule::argument => set = Some(self.operators(part.into_inner())),
+                Rule::argument | Rule::set_argument => set = Some(self.operators(part.into_inner())),
                 Rule::filter => body = Some(self.operators(part.into_inner())),
                 _ => {}
             }
