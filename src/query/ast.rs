@@ -257,10 +257,10 @@ pub enum ExprKind {
     Text(String),
     /// `between(S T)`: the squares strictly between a square of S and one of T on a line.
     Between(Box<Expr>, Box<Expr>),
-    /// `ray [orthogonal|diagonal] (S1 S2 ...)`: lines through the sets with empty squares between.
+    /// `ray [DIRECTION...] (S1 S2 ...)`: lines through the sets with empty squares between.
     Ray {
-        /// Which lines count.
-        lines: RayLines,
+        /// The directions the lines go from the first set (`up`, `diagonal`...); none: all eight.
+        directions: Vec<Direction>,
         /// The sets, in order along the line (two at least).
         sets: Vec<Expr>,
     },
@@ -650,17 +650,6 @@ pub enum MoveSquare {
     Capture,
 }
 
-/// The lines a ray may follow.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum RayLines {
-    /// Files, ranks and diagonals.
-    Any,
-    /// Files and ranks.
-    Orthogonal,
-    /// Diagonals.
-    Diagonal,
-}
-
 /// The parts of a `move` filter.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MoveFilter {
@@ -875,6 +864,8 @@ pub enum UnaryOp {
     Negate,
     /// `abs N`
     Abs,
+    /// `sqrt N`: the whole square root (no value for a negative number).
+    Sqrt,
 }
 
 /// Infix operators.
@@ -969,6 +960,7 @@ impl UnaryOp {
             UnaryOp::Count => "#",
             UnaryOp::Negate => "-",
             UnaryOp::Abs => "abs",
+            UnaryOp::Sqrt => "sqrt",
         }
     }
 }
@@ -1122,6 +1114,10 @@ pub enum Direction {
     Diagonal,
     /// `anydirection`: all eight.
     Any,
+    /// `maindiagonal`: up and right, down and left (the a1-h8 diagonal's way).
+    MainDiagonal,
+    /// `offdiagonal`: up and left, down and right (the h1-a8 diagonal's way).
+    OffDiagonal,
 }
 
 impl Direction {
@@ -1142,6 +1138,8 @@ impl Direction {
             "orthogonal" => Direction::Orthogonal,
             "diagonal" => Direction::Diagonal,
             "anydirection" => Direction::Any,
+            "maindiagonal" => Direction::MainDiagonal,
+            "offdiagonal" => Direction::OffDiagonal,
             _ => return None,
         })
     }
@@ -1152,6 +1150,8 @@ impl Direction {
         const ORTHOGONAL: [(i32, i32); 4] = [(0, 1), (0, -1), (-1, 0), (1, 0)];
         const DIAGONAL: [(i32, i32); 4] = [(1, 1), (-1, 1), (1, -1), (-1, -1)];
         const ANY: [(i32, i32); 8] = [(0, 1), (0, -1), (-1, 0), (1, 0), (1, 1), (-1, 1), (1, -1), (-1, -1)];
+        const MAIN_DIAGONAL: [(i32, i32); 2] = [(1, 1), (-1, -1)];
+        const OFF_DIAGONAL: [(i32, i32); 2] = [(-1, 1), (1, -1)];
         match self {
             Direction::Up => &ORTHOGONAL[0..1],
             Direction::Down => &ORTHOGONAL[1..2],
@@ -1166,6 +1166,8 @@ impl Direction {
             Direction::Orthogonal => &ORTHOGONAL,
             Direction::Diagonal => &DIAGONAL,
             Direction::Any => &ANY,
+            Direction::MainDiagonal => &MAIN_DIAGONAL,
+            Direction::OffDiagonal => &OFF_DIAGONAL,
         }
     }
 }

@@ -54,7 +54,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::Unary(op, _) => match op {
             UnaryOp::Not => Type::Filter,
             UnaryOp::Complement => Type::Set,
-            UnaryOp::Count | UnaryOp::Negate | UnaryOp::Abs => Type::Number,
+            UnaryOp::Count | UnaryOp::Negate | UnaryOp::Abs | UnaryOp::Sqrt => Type::Number,
         },
         ExprKind::Binary(op, left, right) => match op {
             BinaryOp::Union | BinaryOp::Intersection => Type::Set,
@@ -184,7 +184,7 @@ impl Checker<'_> {
                     self.expr(operand);
                 }
                 UnaryOp::Complement | UnaryOp::Count => self.want_set(operand, op.symbol()),
-                UnaryOp::Negate | UnaryOp::Abs => self.want_number(operand, op.symbol()),
+                UnaryOp::Negate | UnaryOp::Abs | UnaryOp::Sqrt => self.want_number(operand, op.symbol()),
             },
             ExprKind::Binary(op, left, right) => match op {
                 BinaryOp::Or | BinaryOp::And => {

@@ -328,6 +328,7 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Unary(UnaryOp::Count, set) => NumberNode::Count(self.set(set)),
             ExprKind::Unary(UnaryOp::Negate, value) => NumberNode::Negate(Box::new(self.number(value))),
             ExprKind::Unary(UnaryOp::Abs, value) => NumberNode::Abs(Box::new(self.number(value))),
+            ExprKind::Unary(UnaryOp::Sqrt, value) => NumberNode::Sqrt(Box::new(self.number(value))),
             ExprKind::Binary(op, left, right) if op.is_arithmetic() => {
                 NumberNode::Arithmetic(*op, Box::new(self.number(left)), Box::new(self.number(right)))
             }
@@ -462,8 +463,16 @@ impl<const W: usize> Compiler<'_, W> {
             // the squares of the set written first.
             ExprKind::Arrows { forward: false, sets } => self.xray(sets.iter().rev(), true),
             ExprKind::XRay(sets) => self.xray(sets.iter(), true),
-            ExprKind::Ray { lines, sets } => {
-                SetNode::Ray { lines: *lines, sets: sets.iter().map(|set| self.set(set)).collect() }
+            ExprKind::Ray { directions, sets } => {
+                let all = [super::ast::Direction::Any];
+                let directions = if directions.is_empty() { &all[..] } else { &directions[..] };
+                let mut steps: Vec<(i32, i32)> = Vec::new();
+                for step in directions.iter().flat_map(|direction| direction.steps()) {
+                    if !steps.contains(step) {
+                        steps.push(*step);
+                    }
+                }
+                SetNode::Ray { steps, sets: sets.iter().map(|set| self.set(set)).collect() }
             }
             ExprKind::Pin { from, through, to, value } => {
                 self.need_rules(expr.span, "pin", true);

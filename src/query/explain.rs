@@ -148,7 +148,7 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
             line(out, &indent, "<-: the squares of the first set seen from the next")
         }
         ExprKind::XRay(_) => line(out, &indent, "xray: the squares of the last set"),
-        ExprKind::Ray { lines, .. } => line(out, &indent, &format!("ray {lines:?}").to_lowercase()),
+        ExprKind::Ray { directions, .. } => line(out, &indent, &format!("ray {directions:?}").to_lowercase()),
         ExprKind::Pin { .. } => line(out, &indent, "pin"),
         ExprKind::Shade { light, .. } => line(out, &indent, if *light { "light" } else { "dark" }),
         ExprKind::SquareNumber { what, .. } => line(out, &indent, what.text()),

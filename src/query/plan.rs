@@ -3,9 +3,7 @@
 
 use std::cell::OnceCell;
 
-use super::ast::{
-    AssignOp, AttackSide, BinaryOp, LineOptions, LoopOver, MoveSquare, MoveWhen, PinPart, RayLines, SquareNumber,
-};
+use super::ast::{AssignOp, AttackSide, BinaryOp, LineOptions, LoopOver, MoveSquare, MoveWhen, PinPart, SquareNumber};
 use super::context::{Context, Frame, GameFacts, GameTest, TagSource};
 use super::quick::Quick;
 use super::state::{State, Value};
@@ -82,7 +80,8 @@ pub(crate) enum SetNode<const W: usize> {
     Between(Box<SetNode<W>>, Box<SetNode<W>>),
     /// The squares of the last set that end a line through all sets, with only empty squares
     /// between consecutive ones.
-    Ray { lines: RayLines, sets: Vec<SetNode<W>> },
+    /// A ray along the steps (files, ranks) given, through the sets.
+    Ray { steps: Vec<(i32, i32)>, sets: Vec<SetNode<W>> },
     /// Pinned pieces on `through`, pinned by a piece on `from` to a piece on `to` (or an empty
     /// square, as in CQL 6.2); the value is the part `value` names.
     Pin { from: Box<SetNode<W>>, through: Box<SetNode<W>>, to: Box<SetNode<W>>, value: PinPart },
@@ -252,6 +251,8 @@ pub(crate) enum NumberNode<const W: usize> {
     Count(SetNode<W>),
     Negate(Box<NumberNode<W>>),
     Abs(Box<NumberNode<W>>),
+    /// The whole square root; none of a negative number.
+    Sqrt(Box<NumberNode<W>>),
     Arithmetic(BinaryOp, Box<NumberNode<W>>, Box<NumberNode<W>>),
     Extreme {
         max: bool,
@@ -722,6 +723,7 @@ impl<const W: usize> Program<W> {
             NumberNode::Count(set) => Some(self.set(set, context, at).count(&frame.position)),
             NumberNode::Negate(value) => self.number(value, context, at)?.checked_neg(),
             NumberNode::Abs(value) => self.number(value, context, at)?.checked_abs(),
+            NumberNode::Sqrt(value) => whole_sqrt(self.number(value, context, at)?),
             NumberNode::Arithmetic(op, left, right) => {
                 let left = self.number(left, context, at)?;
                 let right = self.number(right, context, at)?;
@@ -893,7 +895,7 @@ impl<const W: usize> Program<W> {
                 }
                 between
             }
-            SetNode::Ray { lines, sets } => self.ray(*lines, sets, context, at),
+            SetNode::Ray { steps, sets } => self.ray(steps, sets, context, at),
             SetNode::XRay(node) => self.xray(node, context, at),
             SetNode::Pin { from, through, to, value } => {
                 // Most positions have no pin at all: the pinners and the pinned are looked for
@@ -1090,7 +1092,7 @@ impl<const W: usize> Program<W> {
     /// when the file is empty.
     fn ray<P: RulesView<W>>(
         &self,
-        lines: RayLines,
+        steps: &[(i32, i32)],
         sets: &[SetNode<W>],
         context: &Context<'_, P, W>,
         at: usize,
@@ -1108,7 +1110,7 @@ impl<const W: usize> Program<W> {
         let mut next = vec![false; rest.len()];
         for start in first.iter() {
             let (start_file, start_rank) = self.masks.place(start);
-            for &(file_step, rank_step) in RAY_STEPS.iter().filter(|step| lines.allows(**step)) {
+            for &(file_step, rank_step) in steps {
                 reached.fill(false);
                 reached[0] = true;
                 let (mut file, mut rank) = (start_file, start_rank);
@@ -1287,20 +1289,6 @@ impl<const W: usize> Program<W> {
     }
 }
 
-impl RayLines {
-    fn allows(self, (file, rank): (i32, i32)) -> bool {
-        let diagonal = file != 0 && rank != 0;
-        match self {
-            RayLines::Any => true,
-            RayLines::Orthogonal => !diagonal,
-            RayLines::Diagonal => diagonal,
-        }
-    }
-}
-
-/// The eight directions of a line.
-const RAY_STEPS: [(i32, i32); 8] = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)];
-
 /// What [`Program::fitting`] knows before it looks at the moves: the from and to sets where
 /// they are known, and the squares of the pieces the move removed besides its capture.
 #[derive(Clone, Copy, Default)]
@@ -1472,7 +1460,7 @@ impl<const W: usize> NumberNode<W> {
     fn is_game_level(&self) -> bool {
         match self {
             NumberNode::Constant(_) | NumberNode::Game(_) => true,
-            NumberNode::Negate(value) | NumberNode::Abs(value) => value.is_game_level(),
+            NumberNode::Negate(value) | NumberNode::Abs(value) | NumberNode::Sqrt(value) => value.is_game_level(),
             NumberNode::Arithmetic(_, left, right) => left.is_game_level() && right.is_game_level(),
             NumberNode::Extreme { args, .. } | NumberNode::OrbitMax(args) => args.iter().all(NumberNode::is_game_level),
             _ => false,
@@ -1486,6 +1474,7 @@ impl<const W: usize> NumberNode<W> {
             NumberNode::Game(slot) => game.values.get(*slot).copied().flatten(),
             NumberNode::Negate(value) => value.game_value(game)?.checked_neg(),
             NumberNode::Abs(value) => value.game_value(game)?.checked_abs(),
+            NumberNode::Sqrt(value) => whole_sqrt(value.game_value(game)?),
             NumberNode::Arithmetic(op, left, right) => {
                 let (left, right) = (left.game_value(game)?, right.game_value(game)?);
                 match op {
@@ -1504,4 +1493,9 @@ impl<const W: usize> NumberNode<W> {
             _ => None,
         }
     }
+}
+
+/// The whole square root of a number (`sqrt 10` is 3); a negative number has none.
+fn whole_sqrt(value: i64) -> Option<i64> {
+    u64::try_from(value).ok().map(|value| value.isqrt() as i64)
 }

@@ -12,7 +12,7 @@
 use std::collections::HashSet;
 use std::hash::Hash;
 
-use super::ast::{RayLines, Span, TransformKind};
+use super::ast::{Span, TransformKind};
 use super::compile::Compiler;
 use super::diagnostic::Diagnostic;
 use super::plan::{
@@ -173,15 +173,6 @@ impl<const W: usize> Mapper<'_, '_, W> {
             _ => step,
         };
         self.copy.map.apply_step(turned)
-    }
-
-    /// The lines a ray follows in a copy: an odd number of eighth turns swaps them.
-    fn lines(&self, lines: RayLines) -> RayLines {
-        match lines {
-            RayLines::Orthogonal if self.copy.turns % 2 == 1 => RayLines::Diagonal,
-            RayLines::Diagonal if self.copy.turns % 2 == 1 => RayLines::Orthogonal,
-            lines => lines,
-        }
     }
 
     fn color(&self, color: crate::variant::Color) -> crate::variant::Color {
@@ -432,6 +423,7 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
             NumberNode::Count(set) => NumberNode::Count(set.mapped(mapper)?),
             NumberNode::Negate(value) => NumberNode::Negate(boxed(&**value, mapper)?),
             NumberNode::Abs(value) => NumberNode::Abs(boxed(&**value, mapper)?),
+            NumberNode::Sqrt(value) => NumberNode::Sqrt(boxed(&**value, mapper)?),
             NumberNode::Arithmetic(op, left, right) => {
                 NumberNode::Arithmetic(*op, boxed(&**left, mapper)?, boxed(&**right, mapper)?)
             }
@@ -527,7 +519,9 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
                 side: *side,
             },
             SetNode::Between(first, second) => SetNode::Between(boxed(&**first, mapper)?, boxed(&**second, mapper)?),
-            SetNode::Ray { lines, sets } => SetNode::Ray { lines: mapper.lines(*lines), sets: all(sets, mapper)? },
+            SetNode::Ray { steps, sets } => {
+                SetNode::Ray { steps: steps.iter().map(|&step| mapper.step(step)).collect(), sets: all(sets, mapper)? }
+            }
             SetNode::XRay(node) => {
                 SetNode::XRay(Box::new(XRayNode { sets: all(&node.sets, mapper)?, ..(**node).clone() }))
             }

@@ -86,7 +86,7 @@ impl<const W: usize> Walk<W> for NumberNode<W> {
     fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
         match self {
             NumberNode::Count(set) | NumberNode::Power(set) | NumberNode::Square { set, .. } => set.each_filter(visit),
-            NumberNode::Negate(value) | NumberNode::Abs(value) => value.each_filter(visit),
+            NumberNode::Negate(value) | NumberNode::Abs(value) | NumberNode::Sqrt(value) => value.each_filter(visit),
             NumberNode::Arithmetic(_, left, right) => {
                 left.each_filter(visit);
                 right.each_filter(visit);

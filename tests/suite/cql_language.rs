@@ -49,6 +49,34 @@ fn arrows_dashes_and_functions() {
 }
 
 #[test]
+fn numeric_functions_take_the_sum_after_them() {
+    // As in CQL 6.2: `abs` and `sqrt` take `+` and `-` (not comparisons), `sqrt` is the whole
+    // root, and a negative number has none.
+    assert_eq!(plies("initial abs 2 - 5 == 3"), [0]);
+    assert_eq!(plies("initial sqrt 2 + 2 == 2 and sqrt 10 == 3 and sqrt 0 == 0"), [0]);
+    assert_eq!(plies("x = -4  sqrt x >= 0"), Vec::<u32>::new());
+}
+
+#[test]
+fn rays_and_directions_of_any_ways() {
+    // The queen on h5 (plies 3 to 6) looks at e8 along the h5-e8 diagonal, the pawn on f7
+    // between; on f7 (ply 7) it stands beside the king, a step up and left: its off-diagonal way.
+    assert_eq!(plies("ray offdiagonal (Q k)"), [7]);
+    assert_eq!(plies("ray maindiagonal (Q k)"), Vec::<u32>::new());
+    assert_eq!(plies("ray northwest southeast (Q k)"), [7]);
+    assert_eq!(plies("ray up (Q k)"), Vec::<u32>::new());
+    // A step up and left or down and right of the queen: the pawn on c2, then the king.
+    assert_eq!(plies("offdiagonal 1 Q & [Aa]"), [0, 1, 2, 7]);
+    // Four squares of the a1-h8 way from d1 and from h5, six from f7.
+    assert_eq!(plies("#maindiagonal 1 7 Q == 4"), [0, 1, 2, 3, 4, 5, 6]);
+    // Turned a quarter, the main-diagonal way becomes the off-diagonal one.
+    assert_eq!(plies("rotate90 ray maindiagonal (Q k)"), [7]);
+    // The two-word `attacked by` and `attack`.
+    assert_eq!(plies("k attacked by Q"), [7]);
+    assert_eq!(plies("Q attack k"), [7]);
+}
+
+#[test]
 fn pieces_are_followed_by_identity() {
     // The queen that reaches f7 is the one that stood on d1.
     assert_eq!(plies("initial  piece q in Qd1  find quiet q & f7"), [0]);

@@ -23,8 +23,8 @@ use pest_derive::Parser;
 use super::ast::{
     AttackSide, BinaryOp, Castle, Constituent, Coordinate, Direction, Expr, ExprKind, GameFilter, Header, LineMoves,
     LineOptions, MoveFilter, MoveSquare, MoveWhen, PieceAtom, PieceAtomKind, PieceDesignator, PiecePart, PinPart,
-    PositionWord, QueryAst, RayLines, Region, Side, Sort, Span, SquareDesignator, SquareNumber, SquarePart,
-    TransformKind, UnaryOp, Word,
+    PositionWord, QueryAst, Region, Side, Sort, Span, SquareDesignator, SquareNumber, SquarePart, TransformKind,
+    UnaryOp, Word,
 };
 use super::check::{Type, type_of};
 use super::diagnostic::{Diagnostic, ending, quoted};
@@ -36,9 +36,10 @@ use crate::variant::{Variant, vocabulary};
 struct Grammar;
 
 /// Operator precedence, loosest first, as in CQL 6.2: `or`, `and`, `not`, comparisons and `in`
-/// (comparisons group from the right: `3 < ply < 10` is `3 < (ply < 10)`), `+ -`, `* / %`, the
+/// (comparisons group from the right: `3 < ply < 10` is `3 < (ply < 10)`), `abs` and `sqrt`
+/// (which take the sum after them: `abs 2 - 5` is 3), `+ -`, `* / %`, the
 /// count `#` (which takes a whole set: `#R | Q` is `#(R | Q)`), the attack arrows `->` and
-/// `<-`, `|`, `&`, the prefixes `~ - abs`, `attacks` and `attackedby`, then `P : F`.
+/// `<-`, `|`, `&`, the prefixes `~ -`, `attacks` and `attackedby`, then `P : F`.
 static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
     PrattParser::new()
         .op(Op::infix(Rule::op_or, Assoc::Left))
@@ -51,6 +52,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
             | Op::infix(Rule::op_le, Assoc::Right)
             | Op::infix(Rule::op_gt, Assoc::Right)
             | Op::infix(Rule::op_ge, Assoc::Right))
+        .op(Op::prefix(Rule::op_abs) | Op::prefix(Rule::op_sqrt))
         .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
         .op(Op::infix(Rule::op_mul, Assoc::Left)
             | Op::infix(Rule::op_div, Assoc::Left)
@@ -59,7 +61,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         .op(Op::infix(Rule::op_arrow_right, Assoc::Left) | Op::infix(Rule::op_arrow_left, Assoc::Left))
         .op(Op::infix(Rule::op_union, Assoc::Left))
         .op(Op::infix(Rule::op_intersection, Assoc::Left))
-        .op(Op::prefix(Rule::op_complement) | Op::prefix(Rule::op_negate) | Op::prefix(Rule::op_abs))
+        .op(Op::prefix(Rule::op_complement) | Op::prefix(Rule::op_negate))
         .op(Op::infix(Rule::op_attacks, Assoc::Left) | Op::infix(Rule::op_attackedby, Assoc::Left))
         .op(Op::infix(Rule::op_colon, Assoc::Left))
 });
@@ -821,6 +823,7 @@ impl Builder {
                     Rule::op_count => UnaryOp::Count,
                     Rule::op_negate => UnaryOp::Negate,
                     Rule::op_abs => UnaryOp::Abs,
+                    Rule::op_sqrt => UnaryOp::Sqrt,
                     rule => unreachable!("grammar: {rule:?} is no prefix operator"),
                 };
                 let (expr, depth) =
@@ -1069,13 +1072,21 @@ impl Builder {
                 (ExprKind::Between(first, second), depth + 1)
             }
             Rule::ray_filter => {
-                let mut lines = RayLines::Any;
+                let mut directions = Vec::new();
                 let mut sets = Vec::new();
                 let mut depth = 0;
                 for part in pair.into_inner() {
                     match part.as_rule() {
-                        Rule::ray_lines if part.as_str().starts_with('o') => lines = RayLines::Orthogonal,
-                        Rule::ray_lines => lines = RayLines::Diagonal,
+                        Rule::direction_word => {
+                            let direction = Direction::from_word(part.as_str()).expect("grammar: a direction");
+                            if directions.contains(&direction) {
+                                self.diagnostics.push(Diagnostic::new(
+                                    span_of(&part),
+                                    format!("{} is given twice in this ray", quoted(part.as_str())),
+                                ));
+                            }
+                            directions.push(direction);
+                        }
                         Rule::filter => {
                             let (set, set_depth) = self.operators(part.into_inner());
                             depth = depth.max(set_depth);
@@ -1084,7 +1095,7 @@ impl Builder {
                         _ => {}
                     }
                 }
-                (ExprKind::Ray { lines, sets }, depth + 1)
+                (ExprKind::Ray { directions, sets }, depth + 1)
             }
             Rule::distance_filter => {
                 let (first, second, depth) = self.two_filters(pair);
@@ -1409,7 +1420,8 @@ fn word(text: &str) -> Word {
         "terminal" => Word::Terminal,
         "ply" => Word::Ply,
         "true" => Word::True,
-        "false" => Word::False,
+        // CQL 6.2's `extension` never matches.
+        "false" | "extension" => Word::False,
         "sidetomove" => Word::SideToMove,
         "white" => Word::White,
         "black" => Word::Black,
@@ -1510,7 +1522,7 @@ fn game_filter(pair: Pair<'_, Rule>) -> GameFilter {
 }
 
 fn is_prefix(rule: Rule) -> bool {
-    matches!(rule, Rule::op_not | Rule::op_complement | Rule::op_count | Rule::op_negate | Rule::op_abs)
+    matches!(rule, Rule::op_not | Rule::op_complement | Rule::op_count | Rule::op_negate | Rule::op_abs | Rule::op_sqrt)
 }
 
 fn is_keyword(rule: Rule) -> bool {
@@ -1525,6 +1537,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_variant
             | Rule::kw_sort
             | Rule::kw_persistent
+            | Rule::kw_atomic
             | Rule::kw_quiet
             | Rule::kw_if
             | Rule::kw_then
