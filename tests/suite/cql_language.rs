@@ -76,6 +76,30 @@ fn rays_and_directions_of_any_ways() {
     assert_eq!(plies("Q attack k"), [7]);
 }
 
+/// A game with an en passant capture (ply 5) and both castlings short (plies 10 and 11).
+const CASTLES: &str = "[Event \"castles\"]\n[Result \"*\"]\n\n\
+    1. e4 Nf6 2. e5 d5 3. exd6 e6 4. Nf3 Be7 5. Bc4 O-O 6. O-O *\n";
+
+#[test]
+fn castle_and_enpassant_alone_are_the_move_that_led_here() {
+    let plies = |query: &str| -> Vec<u32> { found(query, CASTLES).into_iter().flat_map(|(_, plies)| plies).collect() };
+    assert_eq!(plies("castle"), [10, 11]);
+    assert_eq!(plies("o-o"), [10, 11]);
+    assert_eq!(plies("o-o-o"), Vec::<u32>::new());
+    assert_eq!(plies("enpassant"), [5]);
+    // In a dash's target: the move the dash plays.
+    assert_eq!(plies("--(castle)"), [9, 10]);
+}
+
+#[test]
+fn equal_holds_when_both_have_the_same_value() {
+    assert_eq!(plies("equal(ply 5)"), [5]);
+    assert_eq!(plies("equal(Q Q & h5)"), [3, 4, 5, 6]);
+    // Values of two kinds are never equal, though a set of one square is worth 1.
+    assert_eq!(plies("equal(1 K)"), Vec::<u32>::new());
+    assert_eq!(plies("x = find <-- initial  equal(x initialposition)"), [0, 1, 2, 3, 4, 5, 6, 7]);
+}
+
 #[test]
 fn pieces_are_followed_by_identity() {
     // The queen that reaches f7 is the one that stood on d1.

@@ -1097,6 +1097,21 @@ impl Builder {
                 }
                 (ExprKind::Ray { directions, sets }, depth + 1)
             }
+            Rule::equal_filter => {
+                // `equal(X Y)`: X == Y as a filter only, with no value of its own.
+                let span = span_of(&pair);
+                let (first, second, depth) = self.two_filters(pair);
+                let end = Span { start: span.end, end: span.end };
+                // Values of two kinds are never equal (a number is no set's size here).
+                let (first_type, second_type) = (type_of(&first), type_of(&second));
+                if first_type != second_type && first_type != Type::Filter && second_type != Type::Filter {
+                    (ExprKind::Block(vec![Expr { kind: ExprKind::Word(Word::False), span: end }]), depth + 2)
+                } else {
+                    let compared = Expr { kind: ExprKind::Binary(BinaryOp::Eq, first, second), span };
+                    let matches = Expr { kind: ExprKind::Word(Word::True), span: end };
+                    (ExprKind::Block(vec![compared, matches]), depth + 2)
+                }
+            }
             Rule::distance_filter => {
                 let (first, second, depth) = self.two_filters(pair);
                 (ExprKind::Distance(first, second), depth + 1)
@@ -1187,6 +1202,28 @@ impl Builder {
                 (ExprKind::Fen(string(text), text_span), 1)
             }
             Rule::move_filter => self.move_filter(pair),
+            Rule::played_word => {
+                // `castle`, `o-o`, `o-o-o` and `enpassant` alone: the move that led here was one.
+                let mut filter = MoveFilter {
+                    when: MoveWhen::Previous,
+                    from: None,
+                    to: None,
+                    capture: None,
+                    promote: None,
+                    en_passant: false,
+                    castle: None,
+                    drop: false,
+                    actions: Vec::new(),
+                    value: MoveSquare::From,
+                };
+                match pair.as_str() {
+                    "castle" => filter.castle = Some(Castle::Any),
+                    "o-o" => filter.castle = Some(Castle::KingSide),
+                    "o-o-o" => filter.castle = Some(Castle::QueenSide),
+                    _ => filter.en_passant = true,
+                }
+                (ExprKind::Move(filter), 1)
+            }
             Rule::transform => {
                 let parts: Vec<Pair<'_, Rule>> = pair.into_inner().collect();
                 let transform = transform_kind(parts[0].as_str());
