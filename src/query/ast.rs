@@ -678,6 +678,25 @@ pub struct MoveFilter {
     pub value: MoveSquare,
 }
 
+impl MoveFilter {
+    /// Any move of the kind `when`: no part asked for, the from-squares as the value.
+    #[must_use]
+    pub fn any(when: MoveWhen) -> MoveFilter {
+        MoveFilter {
+            when,
+            from: None,
+            to: None,
+            capture: None,
+            promote: None,
+            en_passant: false,
+            castle: None,
+            drop: false,
+            actions: Vec::new(),
+            value: MoveSquare::From,
+        }
+    }
+}
+
 /// How long a variable's value lasts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Lasting {

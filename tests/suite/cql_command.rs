@@ -243,6 +243,16 @@ fn options_win_over_the_header() {
 }
 
 #[test]
+fn a_line_of_one_position_is_noted_end_first() {
+    // Where a line starts and ends on one position, CQL 6.2 writes its end before its start.
+    let (games, counts, _) = search("line-notes", "cql()\nline --> mate\n", &sample("short-games.pgn"), &[]);
+    assert_eq!(counts, "1 matches of 2 games");
+    let expected =
+        "7.Be2 Nf3# {End \nline of length 1 that starts at move 8(wtm) Start line that ends at move 8(wtm)\nCQL} 0-1";
+    assert!(games.contains(expected), "{games}");
+}
+
+#[test]
 fn the_console_shows_progress_and_matches() {
     let dir = folder("console", "cql()\nmate\n");
     let classics = sample("classics.pgn");

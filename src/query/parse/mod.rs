@@ -1204,18 +1204,7 @@ impl Builder {
             Rule::move_filter => self.move_filter(pair),
             Rule::played_word => {
                 // `castle`, `o-o`, `o-o-o` and `enpassant` alone: the move that led here was one.
-                let mut filter = MoveFilter {
-                    when: MoveWhen::Previous,
-                    from: None,
-                    to: None,
-                    capture: None,
-                    promote: None,
-                    en_passant: false,
-                    castle: None,
-                    drop: false,
-                    actions: Vec::new(),
-                    value: MoveSquare::From,
-                };
+                let mut filter = MoveFilter::any(MoveWhen::Previous);
                 match pair.as_str() {
                     "castle" => filter.castle = Some(Castle::Any),
                     "o-o" => filter.castle = Some(Castle::KingSide),
@@ -1299,18 +1288,7 @@ impl Builder {
     }
 
     fn move_filter(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
-        let mut filter = MoveFilter {
-            when: MoveWhen::Played,
-            from: None,
-            to: None,
-            capture: None,
-            promote: None,
-            en_passant: false,
-            castle: None,
-            drop: false,
-            actions: Vec::new(),
-            value: MoveSquare::From,
-        };
+        let mut filter = MoveFilter::any(MoveWhen::Played);
         let mut depth = 0;
         let mut valued = false;
         for part in pair.into_inner() {
