@@ -20,7 +20,8 @@ use cqlq::search::{Search, SearchOptions, open_to_read};
 use cqlq::{Query, QueryError, Variant};
 
 use super::search::{
-    CliSink, Printer, SEARCHED_UP_TO_ERRORS, note_header_variant, report_problems, report_unfit, search_into,
+    CliSink, Printer, SEARCHED_UP_TO_ERRORS, note_header_variant, nothing_readable, report_problems, report_unfit,
+    search_into,
 };
 use super::{read_query_file, thread_count};
 use crate::args::{Cli, CqlArgs, cql_options_help_in};
@@ -149,8 +150,7 @@ fn run(args: CqlArgs) -> anyhow::Result<Searched> {
     report_unfit(&sink.unfit, search.plans(), &origin);
     report_problems(&sink.shown, &summary, "cqlq search --errors FILE lists them all", SEARCHED_UP_TO_ERRORS);
     note_header_variant(variant, summary.untagged);
-    let nothing_readable = summary.games > 0 && summary.errors == summary.games && summary.matched == 0;
-    Ok(if searched.unreadable || nothing_readable { Searched::Failed } else { Searched::Done })
+    Ok(if searched.unreadable || nothing_readable(&summary) { Searched::Failed } else { Searched::Done })
 }
 
 /// The first line CQL prints, cqlq's here.

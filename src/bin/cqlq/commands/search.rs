@@ -148,14 +148,18 @@ pub(super) fn note_header_variant(variant: Option<&'static Variant>, untagged: u
 /// The exit status of a search: 2 when an input could not be read or no game could, else 0
 /// when something matched and 1 when nothing did.
 pub(super) fn exit_code(unreadable: bool, summary: &Summary) -> ExitCode {
-    let nothing_readable = summary.games > 0 && summary.errors == summary.games && summary.matched == 0;
-    if unreadable || nothing_readable {
+    if unreadable || nothing_readable(summary) {
         ExitCode::from(2)
     } else if summary.matched > 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     }
+}
+
+/// Whether every game read had an error and none matched: the input held nothing to search.
+pub(super) fn nothing_readable(summary: &Summary) -> bool {
+    summary.games > 0 && summary.errors == summary.games && summary.matched == 0
 }
 
 /// Searches the inputs into the sink, in the order of a query's `sort` when it has one (`Some`
