@@ -347,6 +347,9 @@ pub trait RulesView<const W: usize>: PositionView<W> {
     /// The number of the move, as the FEN counts it (1 in the first move).
     fn move_number(&self) -> u32;
 
+    /// The position in its variant's own string: a FEN for chess (CQL's `fen`).
+    fn position_string(&self) -> String;
+
     /// The number of plies since move 1 with White to move, from the move number.
     fn ply_from_counters(&self) -> u32 {
         let black = u32::from(self.turn() == Color::Black);
@@ -358,11 +361,17 @@ impl<const W: usize> RulesView<W> for Position<W> {
     fn move_number(&self) -> u32 {
         self.setup().fullmove_number
     }
+    fn position_string(&self) -> String {
+        crate::notation::position_string::write(self.setup())
+    }
 }
 
 impl<const W: usize> RulesView<W> for Setup<W> {
     fn move_number(&self) -> u32 {
         self.fullmove_number
+    }
+    fn position_string(&self) -> String {
+        crate::notation::position_string::write(self)
     }
 }
 
@@ -437,6 +446,9 @@ impl<const W: usize, T: RulesView<W>> RulesView<W> for &T {
     }
     fn move_number(&self) -> u32 {
         (**self).move_number()
+    }
+    fn position_string(&self) -> String {
+        (**self).position_string()
     }
 }
 

@@ -109,7 +109,17 @@ impl Expr {
             | ExprKind::Variable { .. }
             | ExprKind::FamilyWord(_)
             | ExprKind::Position(_)
-            | ExprKind::Text(_) => Vec::new(),
+            | ExprKind::Text(_)
+            | ExprKind::Tag(_)
+            | ExprKind::RegexGroup { .. }
+            | ExprKind::CurrentFen => Vec::new(),
+            ExprKind::TextFunction { arg: operand, .. }
+            | ExprKind::RegexMatch { text: operand, .. }
+            | ExprKind::PieceName(operand)
+            | ExprKind::SquareNamed(operand) => vec![operand],
+            ExprKind::Substring { text, start, end, .. } => {
+                std::iter::once(&**text).chain(start.as_deref()).chain(end.as_deref()).collect()
+            }
             ExprKind::Unary(_, operand)
             | ExprKind::Shade { set: operand, .. }
             | ExprKind::Direction { set: operand, .. }
@@ -132,7 +142,7 @@ impl Expr {
                 bounds.iter().chain(std::iter::once(&**body)).collect()
             }
             ExprKind::Echo { body, .. } => vec![body],
-            ExprKind::Comment { parts, .. } => parts
+            ExprKind::Comment { parts, .. } | ExprKind::Str(parts) => parts
                 .iter()
                 .filter_map(|part| match part {
                     TextPart::Value(expr) => Some(expr),
@@ -143,6 +153,8 @@ impl Expr {
             ExprKind::At { position, body } => vec![position, body],
             ExprKind::Binary(_, left, right)
             | ExprKind::Between(left, right)
+            | ExprKind::IndexOf(left, right)
+            | ExprKind::WriteFile(left, right)
             | ExprKind::MakeSquare(left, right)
             | ExprKind::Distance(left, right) => {
                 vec![left, right]
@@ -253,8 +265,57 @@ pub enum ExprKind {
     /// `typename S`: the upper-case letter of the piece on the one square of S (`_` when it is
     /// empty), a text.
     TypeName(Box<Expr>),
-    /// A text, as written between quotes.
+    /// A text, as written between quotes (or `\n`, `\t`, `\r`, `\"`, `\\` outside them).
     Text(String),
+    /// A tag of the game, as a text.
+    Tag(TagWord),
+    /// `lowercase T` and the other functions of one text.
+    TextFunction {
+        /// Which function.
+        function: TextFunction,
+        /// Its argument.
+        arg: Box<Expr>,
+    },
+    /// `str(...)`: the parts written one after the other, as `message` writes them.
+    Str(Vec<TextPart>),
+    /// `indexof(T U)`: where T first stands in U, from 0 (-1 when it does not).
+    IndexOf(Box<Expr>, Box<Expr>),
+    /// `T[i]`, `T[i:j]`, `T[:j]`, `T[i:]`: a character of the text, or the characters from i
+    /// up to j (negative counts from the end).
+    Substring {
+        /// The text.
+        text: Box<Expr>,
+        /// i (0 when not written).
+        start: Option<Box<Expr>>,
+        /// j (the end when not written).
+        end: Option<Box<Expr>>,
+        /// `[i:j]` rather than `[i]`.
+        range: bool,
+    },
+    /// `T ~~ "re"`: the first part of T the regular expression matches.
+    RegexMatch {
+        /// The text searched.
+        text: Box<Expr>,
+        /// The regular expression.
+        pattern: String,
+    },
+    /// `\N` (a text: what group N of the last `~~` matched) and `\-N` (a number: where it
+    /// begins).
+    RegexGroup {
+        /// The group.
+        group: u8,
+        /// `\-N`: where the group begins.
+        start: bool,
+    },
+    /// `fen` alone: the FEN of the position.
+    CurrentFen,
+    /// `piecename S`: the letter of the piece on the one square of S (`_` when empty), in the
+    /// case of its colour.
+    PieceName(Box<Expr>),
+    /// `writefile(F T)`: T added at the end of the file F.
+    WriteFile(Box<Expr>, Box<Expr>),
+    /// `makesquare T`: the square the text names.
+    SquareNamed(Box<Expr>),
     /// `between(S T)`: the squares strictly between a square of S and one of T on a line.
     Between(Box<Expr>, Box<Expr>),
     /// `ray [DIRECTION...] (S1 S2 ...)`: lines through the sets with empty squares between.
@@ -852,22 +913,69 @@ pub enum Side {
 pub enum GameFilter {
     /// `result 1-0`: the `Result` tag.
     Result(String),
-    /// `player [white|black] "text"`: a player's name holds the text.
-    Player(Option<Side>, String),
     /// `elo [white|black]`: a rating (the higher of both without a side).
     Elo(Option<Side>),
     /// `year`: the year of the `Date` tag.
     Year,
     /// `variant "name"`: the game's variant.
     Variant(String),
-    /// `event`, `site`, `date`, `eco`, `variant` or `tag "Name"` followed by a text: the tag's
-    /// value holds the text.
-    Tag {
-        /// The tag's name.
-        name: String,
+    /// `event "text"`, `player white "text"` and the other tag words followed by a text: the
+    /// tag's value holds the text.
+    Holds {
+        /// The tag.
+        tag: TagWord,
         /// The text looked for.
         text: String,
     },
+}
+
+/// A tag of the game, as a text: the value CQL 6.2 reads from the tag (dates and ECO codes in
+/// their normal form, players' names trimmed, `?` for a missing event, site or player).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TagWord {
+    /// `event`
+    Event,
+    /// `site`
+    Site,
+    /// `date`
+    Date,
+    /// `eventdate`
+    EventDate,
+    /// `eco`
+    Eco,
+    /// `player white`, `player black`; `player`: both names, on two lines.
+    Player(Option<Side>),
+    /// `tag "Name"`
+    Named(String),
+}
+
+/// The functions from a text (or to one) that take one argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TextFunction {
+    /// `lowercase T`
+    Lowercase,
+    /// `uppercase T`
+    Uppercase,
+    /// `int T`: the number the text writes.
+    Int,
+    /// `ascii T`: the code of the first character; `ascii N`: the character of a code.
+    Ascii,
+    /// `readfile T`: the contents of the file named.
+    ReadFile,
+}
+
+impl TextFunction {
+    /// The function's name in a query.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            TextFunction::Lowercase => "lowercase",
+            TextFunction::Uppercase => "uppercase",
+            TextFunction::Int => "int",
+            TextFunction::Ascii => "ascii",
+            TextFunction::ReadFile => "readfile",
+        }
+    }
 }
 
 /// Prefix operators.

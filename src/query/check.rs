@@ -9,7 +9,7 @@
 pub(crate) use super::ast::Type;
 use super::ast::{
     AssignOp, BinaryOp, Coordinate, Expr, ExprKind, FindQuantity, GameFilter, Header, MoveFilter, QueryAst, Region,
-    SquareDesignator, SquarePart, TextPart, UnaryOp, Word,
+    SquareDesignator, SquarePart, TextFunction, TextPart, UnaryOp, Word,
 };
 use super::diagnostic::{Diagnostic, quoted, unknown_variant};
 use crate::variant::Variant;
@@ -49,6 +49,7 @@ pub(crate) fn check_filter(filter: &Expr, source: &str) -> Vec<Diagnostic> {
 /// The type of an expression that passed the check.
 pub(crate) fn type_of(expr: &Expr) -> Type {
     match &expr.kind {
+        ExprKind::Extreme { args, .. } if args.first().is_some_and(|first| type_of(first) == Type::Text) => Type::Text,
         ExprKind::Number(_) | ExprKind::Extreme { .. } => Type::Number,
         ExprKind::Squares(_) | ExprKind::Pieces(_) => Type::Set,
         ExprKind::Unary(op, _) => match op {
@@ -58,6 +59,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         },
         ExprKind::Binary(op, left, right) => match op {
             BinaryOp::Union | BinaryOp::Intersection => Type::Set,
+            BinaryOp::Add if type_of(left) == Type::Text => Type::Text,
             op if op.is_arithmetic() => Type::Number,
             // A comparison that holds has its left side's value, as in CQL 6.2 (`!=` has none,
             // nor has a comparison of two sets or of two positions).
@@ -71,9 +73,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
             _ => Type::Filter,
         },
         // A block's value is its last filter's, as in CQL 6.2: `{check #R}` is a number.
-        // A text is a value only where it is written (a quoted text, `typename S`): elsewhere
-        // (the last filter of a block, at another position, a branch) it only matches.
-        ExprKind::Block(filters) => filters.last().map_or(Type::Filter, |last| no_text(type_of(last))),
+        ExprKind::Block(filters) => filters.last().map_or(Type::Filter, type_of),
         ExprKind::Fen(..) => Type::Filter,
         ExprKind::Line { options, .. } if options.lastposition => Type::Position,
         ExprKind::Line { .. } => Type::Number,
@@ -112,7 +112,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::Assign { .. } => Type::Filter,
         ExprKind::If { then, otherwise: Some(otherwise), .. } => match type_of(then) {
             // Each branch's type once: an `if` nested in a branch would double the work.
-            ty if ty == type_of(otherwise) => no_text(ty),
+            ty if ty == type_of(otherwise) => ty,
             _ => Type::Filter,
         },
         ExprKind::If { .. } => Type::Filter,
@@ -120,7 +120,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::Position(_) | ExprKind::Lca(..) => Type::Position,
         ExprKind::Find { quantity: FindQuantity::First, .. } => Type::Position,
         ExprKind::Find { .. } => Type::Number,
-        ExprKind::At { body, .. } => no_text(type_of(body)),
+        ExprKind::At { body, .. } => type_of(body),
         ExprKind::Comment { .. } => Type::Filter,
         ExprKind::Sort { .. } => Type::Number,
         ExprKind::Repeat { .. } => Type::Filter,
@@ -130,16 +130,27 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         },
         ExprKind::Dash { .. } => Type::Filter,
         ExprKind::Distance(..) | ExprKind::ConsecutiveMoves { .. } => Type::Number,
-        ExprKind::TypeName(_) | ExprKind::Text(_) => Type::Text,
+        ExprKind::TypeName(_)
+        | ExprKind::Text(_)
+        | ExprKind::Tag(_)
+        | ExprKind::Str(_)
+        | ExprKind::Substring { .. }
+        | ExprKind::RegexMatch { .. }
+        | ExprKind::RegexGroup { start: false, .. }
+        | ExprKind::CurrentFen
+        | ExprKind::PieceName(_) => Type::Text,
+        ExprKind::RegexGroup { start: true, .. } | ExprKind::IndexOf(..) => Type::Number,
+        ExprKind::TextFunction { function, arg } => match function {
+            TextFunction::Int => Type::Number,
+            TextFunction::Ascii if type_of(arg) == Type::Text => Type::Number,
+            _ => Type::Text,
+        },
+        ExprKind::WriteFile(..) => Type::Filter,
+        ExprKind::SquareNamed(_) => Type::Set,
         ExprKind::Echo { body, .. } if type_of(body) == Type::Number => Type::Number,
         ExprKind::Echo { .. } => Type::Filter,
         ExprKind::Loop { .. } => Type::Set,
     }
-}
-
-/// A type, but a text only matches.
-fn no_text(ty: Type) -> Type {
-    if ty == Type::Text { Type::Filter } else { ty }
 }
 
 struct Checker<'a> {
@@ -183,6 +194,9 @@ impl Checker<'_> {
                 UnaryOp::Not => {
                     self.expr(operand);
                 }
+                UnaryOp::Count if type_of(operand) == Type::Text => {
+                    self.expr(operand);
+                }
                 UnaryOp::Complement | UnaryOp::Count => self.want_set(operand, op.symbol()),
                 UnaryOp::Negate | UnaryOp::Abs | UnaryOp::Sqrt => self.want_number(operand, op.symbol()),
             },
@@ -190,6 +204,14 @@ impl Checker<'_> {
                 BinaryOp::Or | BinaryOp::And => {
                     self.expr(left);
                     self.expr(right);
+                }
+                BinaryOp::In if type_of(left) == Type::Text => {
+                    self.want_text(left, "in");
+                    self.want_text(right, "in");
+                }
+                BinaryOp::Add if type_of(left) == Type::Text => {
+                    self.want_text(left, "+");
+                    self.want_text(right, "+");
                 }
                 BinaryOp::In | BinaryOp::Union | BinaryOp::Intersection => {
                     self.want_set(left, op.symbol());
@@ -212,8 +234,9 @@ impl Checker<'_> {
             },
             ExprKind::Extreme { max, args } => {
                 let name = if *max { "max" } else { "min" };
+                let texts = type_of(expr) == Type::Text;
                 for arg in args {
-                    self.want_number(arg, name);
+                    if texts { self.want_text(arg, name) } else { self.want_number(arg, name) }
                 }
             }
             ExprKind::Block(filters) => {
@@ -308,6 +331,44 @@ impl Checker<'_> {
                 self.want_position(&positions.1, "consecutivemoves");
             }
             ExprKind::TypeName(set) => self.want_set(set, "typename"),
+            ExprKind::PieceName(set) => self.want_set(set, "piecename"),
+            ExprKind::Tag(_) | ExprKind::RegexGroup { .. } | ExprKind::CurrentFen => {}
+            ExprKind::TextFunction { function, arg } => match function {
+                TextFunction::Ascii => {
+                    if matches!(self.expr(arg), Type::Filter | Type::Set | Type::Position) {
+                        self.mismatch(arg, "'ascii' takes a text or a number", type_of(arg));
+                    }
+                }
+                function => self.want_text(arg, function.name()),
+            },
+            ExprKind::Str(parts) => {
+                for part in parts {
+                    if let TextPart::Value(expr) = part {
+                        self.expr(expr);
+                    }
+                }
+            }
+            ExprKind::IndexOf(first, second) => {
+                self.want_text(first, "indexof");
+                self.want_text(second, "indexof");
+            }
+            ExprKind::WriteFile(file, text) => {
+                self.want_text(file, "writefile");
+                self.want_text(text, "writefile");
+            }
+            ExprKind::SquareNamed(name) => self.want_text(name, "makesquare"),
+            ExprKind::Substring { text, start, end, .. } => {
+                self.want_text(text, "[...]");
+                for bound in [start, end].into_iter().flatten() {
+                    self.want_number(bound, "[...]");
+                }
+            }
+            ExprKind::RegexMatch { text, pattern } => {
+                self.want_text(text, "~~");
+                if let Err(error) = super::texts::Pattern::new(pattern) {
+                    self.diagnostics.push(Diagnostic::new(expr.span, error));
+                }
+            }
             ExprKind::Comment { parts, .. } => {
                 for part in parts {
                     if let TextPart::Value(expr) = part {
@@ -341,17 +402,10 @@ impl Checker<'_> {
         let found = self.expr(value);
         let wanted = match op {
             AssignOp::Set | AssignOp::SetOrUnset => None,
+            AssignOp::Arithmetic(BinaryOp::Add) if found == Type::Text => Some(Type::Text),
             AssignOp::Arithmetic(_) => Some(Type::Number),
             AssignOp::Union | AssignOp::Intersection | AssignOp::Piece => Some(Type::Set),
         };
-        if found == Type::Text {
-            let text = quoted(value.span.text(self.source));
-            self.diagnostics.push(Diagnostic::new(
-                expr.span,
-                format!("variables that hold texts are not supported yet: '{name}' cannot take {text}"),
-            ));
-            return;
-        }
         let fits = match wanted {
             None => found != Type::Filter,
             Some(Type::Number) => matches!(found, Type::Number | Type::Set),
@@ -359,7 +413,9 @@ impl Checker<'_> {
         };
         if !fits {
             let what = match wanted {
-                None => format!("a variable holds a number, a set of squares or a position, so '{name}' cannot take"),
+                None => format!(
+                    "a variable holds a number, a set of squares, a position or a text, so '{name}' cannot take"
+                ),
                 Some(wanted) => format!("this assignment to '{name}' takes {}, and", wanted.noun()),
             };
             let text = quoted(value.span.text(self.source));
@@ -400,6 +456,13 @@ impl Checker<'_> {
                 symbol => format!("'{symbol}' combines sets of squares"),
             };
             self.mismatch(operand, &what, found);
+        }
+    }
+
+    fn want_text(&mut self, operand: &Expr, operator: &str) {
+        let found = self.expr(operand);
+        if found != Type::Text {
+            self.mismatch(operand, &format!("'{operator}' works on texts"), found);
         }
     }
 

@@ -6,11 +6,12 @@
 use std::fmt::Write;
 
 use super::context::Context;
-use super::plan::{CommentNode, Program, TextNode, TextValue};
+use super::plan::{CommentNode, Program, TextNode};
 use super::state::{State, Value};
-use crate::board::{Square, SquareSet};
-use crate::position::{PositionView, RulesView};
-use crate::variant::{Color, Kind, Piece};
+use super::texts::piece_on;
+use crate::board::SquareSet;
+use crate::position::RulesView;
+use crate::variant::Color;
 
 impl<const W: usize> Program<W> {
     /// Writes the comment at the position `at` (or keeps the message).
@@ -31,7 +32,7 @@ impl<const W: usize> Program<W> {
         context.state.message(line);
     }
 
-    fn text_part<P: RulesView<W>>(
+    pub(super) fn text_part<P: RulesView<W>>(
         &self,
         part: &TextNode<W>,
         context: &Context<'_, P, W>,
@@ -53,6 +54,7 @@ impl<const W: usize> Program<W> {
                     Some(frame) => text.push_str(&position_name(&frame.position)),
                     None => text.push_str("<false>"),
                 },
+                Value::Text(value) => text.push_str(&value),
                 Value::Piece(piece) => {
                     let square = context.pieces.get(at).and_then(|pieces| pieces.square_of_piece(piece));
                     if let Some((square, piece)) = square.and_then(|square| Some((square, piece_on(view, square)?))) {
@@ -78,28 +80,6 @@ impl<const W: usize> Program<W> {
             },
             TextNode::Filter(filter) => {
                 text.push_str(if self.filter(filter, context, at) { "<true>" } else { "<false>" });
-            }
-        }
-    }
-
-    /// The value of a text, if it has one.
-    pub(super) fn text<P: RulesView<W>>(
-        &self,
-        value: &TextValue<W>,
-        context: &Context<'_, P, W>,
-        at: usize,
-    ) -> Option<String> {
-        match value {
-            TextValue::Literal(text) => Some(text.clone()),
-            TextValue::TypeName(set) => {
-                let squares = self.squares(set, context, at);
-                let mut iter = squares.iter();
-                let (Some(square), None) = (iter.next(), iter.next()) else { return None };
-                let view = &context.frames[at].position;
-                Some(match piece_on(view, square) {
-                    Some(piece) => view.variant().symbol(Piece { color: Color::White, ..piece }),
-                    None => "_".to_owned(),
-                })
             }
         }
     }
@@ -131,13 +111,4 @@ impl<const W: usize> Program<W> {
 pub(super) fn position_name<const W: usize>(view: &impl RulesView<W>) -> String {
     let side = if view.turn() == Color::White { "wtm" } else { "btm" };
     format!("move {}({side})", view.move_number())
-}
-
-/// The piece on a square, if any.
-fn piece_on<const W: usize>(view: &impl PositionView<W>, square: Square) -> Option<Piece> {
-    let kind = (0..view.variant().kinds())
-        .map(|index| Kind::new(index as u8))
-        .find(|&kind| view.kind(kind).contains(square))?;
-    let color = if view.color(Color::White).contains(square) { Color::White } else { Color::Black };
-    Some(Piece { kind, color })
 }

@@ -5,7 +5,7 @@
 use super::ast::{
     AssignOp, AttackSide, BinaryOp, Castle, Coordinate, Expr, ExprKind, FindQuantity, GameFilter, Lasting, LineOptions,
     LoopOver, MoveFilter, MoveWhen, PieceAtomKind, PieceDesignator, PositionWord, Region, Sort, Span, SquareDesignator,
-    SquarePart, TextPart, TransformKind, UnaryOp, Word,
+    SquarePart, TextFunction, TextPart, TransformKind, UnaryOp, Word,
 };
 use super::check::{Type, type_of};
 use super::context::GameTest;
@@ -13,12 +13,14 @@ use super::diagnostic::{Diagnostic, or_list, quoted, unknown_variant};
 use super::plan::{
     CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, FilterNode, FindCount, FindNode, LoopNode,
     MoveNode, Needs, NumberNode, PieceClass, PositionNode, Program, Sequence, SetNode, SetValue, SortKey, Step,
-    TextNode, TextValue, ValueNode, XRayNode,
+    SubstringNode, TextNode, TextValue, ValueNode, XRayNode,
 };
+use super::texts::Pattern;
 use std::collections::HashMap;
 
 use super::Quiet;
 use super::quick::quick_tests;
+use super::refusals::refused_as_filter;
 use super::simplify::simplify;
 use super::state::Value;
 use super::walk::{Walk, number_lines};
@@ -230,6 +232,9 @@ enum Meaning {
 
 impl<const W: usize> Compiler<'_, W> {
     fn filter(&mut self, expr: &Expr) -> FilterNode<W> {
+        if let Some(reason) = refused_as_filter(expr) {
+            return FilterNode::Refused(reason.into());
+        }
         match &expr.kind {
             ExprKind::Unary(UnaryOp::Not, operand) => FilterNode::Not(Box::new(self.filter(operand))),
             // A chain of `and` (or of `or`) is one node, its filters tested in the order written.
@@ -239,7 +244,11 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Binary(BinaryOp::Or, ..) => {
                 FilterNode::Any(expr.operands(BinaryOp::Or).into_iter().map(|operand| self.filter(operand)).collect())
             }
+            ExprKind::Binary(BinaryOp::In, left, right) if type_of(left) == Type::Text => {
+                FilterNode::TextIn(self.text(left), self.text(right))
+            }
             ExprKind::Binary(BinaryOp::In, left, right) => FilterNode::Subset(self.set(left), self.set(right)),
+            ExprKind::WriteFile(file, text) => FilterNode::WriteFile(self.text(file), self.text(text)),
             ExprKind::Binary(op, left, right) if op.is_comparison() => match (type_of(left), type_of(right)) {
                 (Type::Set, Type::Set) if matches!(op, BinaryOp::Eq | BinaryOp::Ne) => {
                     let same = FilterNode::SameSquares(self.set(left), self.set(right));
@@ -276,8 +285,12 @@ impl<const W: usize> Compiler<'_, W> {
                 if lasting.is_persistent() && holds_set {
                     self.persistent[slot] = Some(Value::Set(SetValue::board(SquareSet::EMPTY)));
                 }
+                if lasting.is_persistent() && type_of(value) == Type::Text {
+                    self.persistent[slot] = Some(Value::Text("".into()));
+                }
                 let value = match (op, type_of(value)) {
                     (_, Type::Position) => ValueNode::Position(self.position(value)),
+                    (_, Type::Text) => ValueNode::Text(self.text(value)),
                     (
                         AssignOp::Set
                         | AssignOp::SetOrUnset
@@ -325,7 +338,18 @@ impl<const W: usize> Compiler<'_, W> {
     fn number(&mut self, expr: &Expr) -> NumberNode<W> {
         match &expr.kind {
             ExprKind::Number(value) => NumberNode::Constant(*value),
+            ExprKind::Unary(UnaryOp::Count, text) if type_of(text) == Type::Text => {
+                NumberNode::TextLength(Box::new(self.text(text)))
+            }
             ExprKind::Unary(UnaryOp::Count, set) => NumberNode::Count(self.set(set)),
+            ExprKind::TextFunction { function: TextFunction::Int, arg } => {
+                NumberNode::TextToInt(Box::new(self.text(arg)))
+            }
+            ExprKind::TextFunction { function: TextFunction::Ascii, arg } => NumberNode::Code(Box::new(self.text(arg))),
+            ExprKind::IndexOf(needle, haystack) => {
+                NumberNode::IndexOf(Box::new((self.text(needle), self.text(haystack))))
+            }
+            ExprKind::RegexGroup { group, .. } => NumberNode::GroupStart(*group),
             ExprKind::Unary(UnaryOp::Negate, value) => NumberNode::Negate(Box::new(self.number(value))),
             ExprKind::Unary(UnaryOp::Abs, value) => NumberNode::Abs(Box::new(self.number(value))),
             ExprKind::Unary(UnaryOp::Sqrt, value) => NumberNode::Sqrt(Box::new(self.number(value))),
@@ -492,6 +516,7 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::MakeSquare(file, rank) => {
                 SetNode::MakeSquare(Box::new(self.number(file)), Box::new(self.number(rank)))
             }
+            ExprKind::SquareNamed(name) => SetNode::SquareNamed(Box::new(self.text(name))),
             ExprKind::Direction { direction, min, max, set } => SetNode::Direction {
                 steps: direction.steps().to_vec(),
                 min: *min,
@@ -604,8 +629,46 @@ impl<const W: usize> Compiler<'_, W> {
     /// A text.
     fn text(&mut self, expr: &Expr) -> TextValue<W> {
         match &expr.kind {
-            ExprKind::TypeName(set) => TextValue::TypeName(self.set(set)),
-            ExprKind::Text(text) => TextValue::Literal(text.clone()),
+            ExprKind::TypeName(set) => TextValue::PieceLetter { set: self.set(set), colored: false },
+            ExprKind::PieceName(set) => TextValue::PieceLetter { set: self.set(set), colored: true },
+            ExprKind::Text(text) => TextValue::Literal(text.as_str().into()),
+            ExprKind::Tag(tag) => TextValue::Game(self.game_slot(GameTest::Text(tag.clone()))),
+            ExprKind::Variable { name, .. } => TextValue::Variable(self.slot(name, Lasting::Game)),
+            ExprKind::Binary(_, left, right) => {
+                TextValue::Concat(Box::new(self.text(left)), Box::new(self.text(right)))
+            }
+            ExprKind::TextFunction { function, arg } => match function {
+                TextFunction::Ascii => TextValue::Character(Box::new(self.number(arg))),
+                TextFunction::ReadFile => TextValue::ReadFile(Box::new(self.text(arg))),
+                function => {
+                    TextValue::Case { upper: *function == TextFunction::Uppercase, text: Box::new(self.text(arg)) }
+                }
+            },
+            ExprKind::Str(parts) => TextValue::Str(parts.iter().map(|part| self.text_part(part)).collect()),
+            ExprKind::Substring { text, start, end, range } => TextValue::Substring(Box::new(SubstringNode {
+                text: self.text(text),
+                start: start.as_ref().map(|start| self.number(start)),
+                end: end.as_ref().map(|end| self.number(end)),
+                range: *range,
+            })),
+            ExprKind::RegexMatch { text, pattern } => match Pattern::new(pattern) {
+                Ok(pattern) => TextValue::Match(Box::new(self.text(text)), pattern),
+                Err(_) => TextValue::Literal("".into()),
+            },
+            ExprKind::RegexGroup { group, .. } => TextValue::Group(*group),
+            ExprKind::CurrentFen => TextValue::Fen,
+            ExprKind::Extreme { max, args } => {
+                TextValue::Extreme { max: *max, args: args.iter().map(|arg| self.text(arg)).collect() }
+            }
+            ExprKind::At { position, body } => {
+                TextValue::At(Box::new(self.position(position)), Box::new(self.text(body)))
+            }
+            ExprKind::Block(filters) => TextValue::Block(Box::new(self.sequence(filters, Self::text))),
+            ExprKind::If { condition, then, otherwise } => TextValue::If(Box::new(Conditional {
+                condition: self.filter(condition),
+                then: self.text(then),
+                otherwise: otherwise.as_ref().map(|otherwise| self.text(otherwise)),
+            })),
             _ => unreachable!("check: only texts reach here"),
         }
     }
@@ -1268,6 +1331,7 @@ fn may_hold_backhand<const W: usize>(set: &SetNode<W>) -> bool {
         SetNode::Shade { .. }
         | SetNode::Direction { .. }
         | SetNode::MakeSquare(..)
+        | SetNode::SquareNamed(..)
         | SetNode::Attacks { .. }
         | SetNode::Between(..)
         | SetNode::Ray { .. }

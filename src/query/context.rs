@@ -3,9 +3,12 @@
 
 use std::borrow::Cow;
 
-use super::ast::{GameFilter, Side};
+use std::sync::Arc;
+
+use super::ast::{GameFilter, Side, TagWord};
 use super::line::LineCache;
 use super::state::{Identities, State};
+use super::tags::tag_text;
 use crate::board::SquareSet;
 use crate::position::MoveFacts;
 use crate::variant::Color;
@@ -63,6 +66,8 @@ pub struct Context<'a, P, const W: usize> {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameFacts {
     pub(crate) values: Vec<Option<i64>>,
+    /// The texts of the tag words, by the slot of their test (none for the other tests).
+    pub(crate) texts: Vec<Option<Arc<str>>>,
     /// The game's number in the input, from 1 (0 when not known).
     pub(crate) number: u64,
 }
@@ -93,14 +98,14 @@ impl TagSource for () {
 pub(crate) enum GameTest {
     /// The `Result` tag equals the text.
     Result(String),
-    /// A player's name holds the text (either player with no colour).
-    Player(Option<Color>, String),
     /// A player's rating (the higher of both with no colour).
     Elo(Option<Color>),
     /// The year of the `Date` tag.
     Year,
-    /// The tag's value holds the text.
-    Tag { name: String, text: String },
+    /// The tag's text holds the text.
+    Holds(TagWord, String),
+    /// The tag's text, which the game has (its test has the value 1 then).
+    Text(TagWord),
 }
 
 impl GameTest {
@@ -110,24 +115,19 @@ impl GameTest {
             |side: &Option<Side>| side.map(|side| if side == Side::White { Color::White } else { Color::Black });
         Some(match filter {
             GameFilter::Result(result) => GameTest::Result(normal_result(result).to_owned()),
-            GameFilter::Player(side, name) => GameTest::Player(color(side), name.clone()),
             GameFilter::Elo(side) => GameTest::Elo(color(side)),
             GameFilter::Year => GameTest::Year,
-            GameFilter::Tag { name, text } => GameTest::Tag { name: name.clone(), text: text.clone() },
+            GameFilter::Holds { tag, text } => GameTest::Holds(tag.clone(), text.clone()),
             GameFilter::Variant(_) => return None,
         })
     }
 
     /// The same test with White and Black swapped (for `flipcolor`).
     pub(crate) fn flip_color(&self) -> GameTest {
-        let swap_name = |name: &str| -> String {
-            match name {
-                "White" => "Black".to_owned(),
-                "Black" => "White".to_owned(),
-                "WhiteElo" => "BlackElo".to_owned(),
-                "BlackElo" => "WhiteElo".to_owned(),
-                other => other.to_owned(),
-            }
+        let swap = |tag: &TagWord| match tag {
+            TagWord::Player(Some(Side::White)) => TagWord::Player(Some(Side::Black)),
+            TagWord::Player(Some(Side::Black)) => TagWord::Player(Some(Side::White)),
+            other => other.clone(),
         };
         match self {
             GameTest::Result(result) => GameTest::Result(match result.as_str() {
@@ -135,30 +135,37 @@ impl GameTest {
                 "0-1" => "1-0".to_owned(),
                 other => other.to_owned(),
             }),
-            GameTest::Player(color, name) => GameTest::Player(color.map(Color::other), name.clone()),
             GameTest::Elo(color) => GameTest::Elo(color.map(Color::other)),
             GameTest::Year => GameTest::Year,
-            GameTest::Tag { name, text } => GameTest::Tag { name: swap_name(name), text: text.clone() },
+            GameTest::Holds(tag, text) => GameTest::Holds(swap(tag), text.clone()),
+            GameTest::Text(tag) => GameTest::Text(swap(tag)),
         }
     }
 
     /// The test's value for a game.
     pub(crate) fn value(&self, tags: &impl TagSource) -> Option<i64> {
-        let holds = |name: &str, text: &str| tags.tag(name).is_some_and(|value| value.contains(text));
         let passes = |pass: bool| pass.then_some(1);
-        let player = |color: Color| if color == Color::White { "White" } else { "Black" };
         let elo = |color: Color| {
             let name = if color == Color::White { "WhiteElo" } else { "BlackElo" };
             tags.tag(name).and_then(|value| value.trim().parse::<i64>().ok())
         };
         match self {
             GameTest::Result(result) => passes(tags.tag("Result").is_some_and(|value| value.trim() == result)),
-            GameTest::Player(Some(color), name) => passes(holds(player(*color), name)),
-            GameTest::Player(None, name) => passes(holds("White", name) || holds("Black", name)),
             GameTest::Elo(Some(color)) => elo(*color),
             GameTest::Elo(None) => elo(Color::White).max(elo(Color::Black)),
             GameTest::Year => tags.tag("Date").and_then(|date| date.get(..4).and_then(|year| year.parse().ok())),
-            GameTest::Tag { name, text } => passes(holds(name, text)),
+            GameTest::Holds(tag, text) => {
+                passes(tag_text(tag, tags).is_some_and(|value| value.contains(text.as_str())))
+            }
+            GameTest::Text(tag) => passes(tag_text(tag, tags).is_some()),
+        }
+    }
+
+    /// The test's text for a game: the tag's, for a tag word's value.
+    pub(crate) fn text(&self, tags: &impl TagSource) -> Option<Arc<str>> {
+        match self {
+            GameTest::Text(tag) => tag_text(tag, tags).map(Arc::from),
+            _ => None,
         }
     }
 }

@@ -132,6 +132,23 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
         }
         ExprKind::TypeName(_) => line(out, &indent, "typename: the letter of the piece"),
         ExprKind::Text(text) => line(out, &indent, &format!("text {text:?}")),
+        ExprKind::Tag(_) => line(out, &indent, &format!("tag text: {text}")),
+        ExprKind::TextFunction { function, .. } => line(out, &indent, function.name()),
+        ExprKind::Str(_) => line(out, &indent, "str: the parts as one text"),
+        ExprKind::IndexOf(..) => line(out, &indent, "indexof: where the first text stands in the second"),
+        ExprKind::Substring { range: false, .. } => line(out, &indent, "[i]: a character of the text"),
+        ExprKind::Substring { range: true, .. } => line(out, &indent, "[i:j]: a part of the text"),
+        ExprKind::RegexMatch { pattern, .. } => line(out, &indent, &format!("~~ {pattern:?}: the part matched")),
+        ExprKind::RegexGroup { group, start: false } => {
+            line(out, &indent, &format!("\\{group}: what the group matched"))
+        }
+        ExprKind::RegexGroup { group, start: true } => {
+            line(out, &indent, &format!("\\-{group}: where the group begins"))
+        }
+        ExprKind::CurrentFen => line(out, &indent, "fen: the position's FEN"),
+        ExprKind::PieceName(_) => line(out, &indent, "piecename: the letter of the piece, in its colour's case"),
+        ExprKind::WriteFile(..) => line(out, &indent, "writefile: the text added to the file"),
+        ExprKind::SquareNamed(_) => line(out, &indent, "makesquare: the square the text names"),
         ExprKind::Repeat { test: None, .. } => line(out, &indent, "loop: again while it matches"),
         ExprKind::Repeat { test: Some(_), .. } => line(out, &indent, "while: again while the test matches"),
         ExprKind::Dash { capture, .. } => {

@@ -23,12 +23,16 @@ impl<const W: usize> Program<W> {
             ValueNode::Number(number) => self.number(number, context, at).map(Value::Number),
             ValueNode::Set(set) => Some(Value::Set(self.set(set, context, at))),
             ValueNode::Position(position) => self.position(position, context, at).map(Value::Position),
+            ValueNode::Text(text) => self.text(text, context, at).map(Value::Text),
         };
         let combined = match (op, state.get(slot), new) {
             (AssignOp::Set, _, new) => new,
             // `=?` gives a set only when it is not empty.
             (AssignOp::SetOrUnset, _, Some(Value::Set(set))) if set.is_empty() => None,
             (AssignOp::SetOrUnset, _, new) => new,
+            (AssignOp::Arithmetic(_), Value::Text(old), Some(Value::Text(new))) => {
+                Some(Value::Text(format!("{old}{new}").into()))
+            }
             (AssignOp::Arithmetic(op), Value::Number(old), Some(Value::Number(new))) => {
                 arithmetic(op, old, new).map(Value::Number)
             }

@@ -34,9 +34,12 @@ mod plan;
 mod pointwise;
 mod positions;
 mod quick;
+mod refusals;
 mod simplify;
 pub mod state;
 mod suggest;
+mod tags;
+mod texts;
 mod transform;
 mod walk;
 mod xray;
@@ -54,7 +57,7 @@ pub use state::{Identities, Persistent, State};
 
 use crate::board::Width;
 use crate::variant::Variant;
-use ast::{ExprKind, Header, QueryAst};
+use ast::{ExprKind, Header, QueryAst, TextFunction};
 
 /// The fewest loops nested in one another that [`Query::warnings`] speaks of.
 const SLOW_LOOPS: usize = 4;
@@ -188,6 +191,22 @@ impl Query {
         self.ast.body.iter().any(|filter| {
             filter.any(&|expr| matches!(&expr.kind, ExprKind::Assign { lasting, .. } if lasting.is_persistent()))
         })
+    }
+
+    /// Whether the games must be searched one after another, in order, as CQL 6.2 searches
+    /// them: for variables that last from game to game (`persistent`), and for files read and
+    /// written (`readfile`, `writefile`), whose order would change on several threads.
+    #[must_use]
+    pub fn runs_in_order(&self) -> bool {
+        self.has_persistent()
+            || self.ast.body.iter().any(|filter| {
+                filter.any(&|expr| {
+                    matches!(
+                        &expr.kind,
+                        ExprKind::WriteFile(..) | ExprKind::TextFunction { function: TextFunction::ReadFile, .. }
+                    )
+                })
+            })
     }
 
     /// What may make the query slow, if anything: loops nested four deep or more, whose inner

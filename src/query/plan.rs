@@ -2,11 +2,13 @@
 //! to kinds, transforms expanded, and nothing left to look up per position.
 
 use std::cell::OnceCell;
+use std::sync::Arc;
 
 use super::ast::{AssignOp, AttackSide, BinaryOp, LineOptions, LoopOver, MoveSquare, MoveWhen, PinPart, SquareNumber};
 use super::context::{Context, Frame, GameFacts, GameTest, TagSource};
 use super::quick::Quick;
 use super::state::{State, Value};
+use super::texts::{Pattern, find};
 use crate::board::{Masks, Square, SquareSet};
 use crate::position::{MoveFacts, PositionView, RulesView, Wing};
 use crate::variant::vocabulary::Mark;
@@ -70,6 +72,8 @@ pub(crate) enum SetNode<const W: usize> {
     Direction { steps: Vec<(i32, i32)>, min: u32, max: Option<u32>, set: Box<SetNode<W>> },
     /// The square on a file and a rank counted from 1 (none off the board).
     MakeSquare(Box<NumberNode<W>>, Box<NumberNode<W>>),
+    /// `makesquare T`: the square the text names.
+    SquareNamed(Box<TextValue<W>>),
     /// The squares of `targets` attacked by a piece on `attackers`, or the squares of
     /// `attackers` whose piece attacks a square of `targets`, as `side` says.
     Attacks { attackers: Box<SetNode<W>>, targets: Box<SetNode<W>>, side: AttackSide },
@@ -222,6 +226,7 @@ pub(crate) enum ValueNode<const W: usize> {
     Number(NumberNode<W>),
     Set(SetNode<W>),
     Position(PositionNode<W>),
+    Text(TextValue<W>),
 }
 
 /// A `move` filter.
@@ -319,6 +324,16 @@ pub(crate) enum NumberNode<const W: usize> {
     },
     /// The left number of a comparison that holds (`3 < ply < 10` is `3 < (ply < 10)`).
     Compared(BinaryOp, Box<NumberNode<W>>, Box<NumberNode<W>>),
+    /// `#T`: the length of a text, in bytes as CQL 6.2 counts it.
+    TextLength(Box<TextValue<W>>),
+    /// `int T`.
+    TextToInt(Box<TextValue<W>>),
+    /// `ascii T`: the code of the first character.
+    Code(Box<TextValue<W>>),
+    /// `indexof(T U)`.
+    IndexOf(Box<(TextValue<W>, TextValue<W>)>),
+    /// `\-N`: where group N of the last match begins (-1 when it matched nothing).
+    GroupStart(u8),
     /// How many positions a `line` (a [`FilterNode::Line`]) covers, where it matches.
     Line(Box<FilterNode<W>>),
 }
@@ -352,6 +367,10 @@ pub(crate) enum FilterNode<const W: usize> {
     SameSquares(SetNode<W>, SetNode<W>),
     /// Compares two texts (in the order of their characters).
     CompareTexts(BinaryOp, TextValue<W>, TextValue<W>),
+    /// `T in U`: U holds T.
+    TextIn(TextValue<W>, TextValue<W>),
+    /// `writefile(F T)`.
+    WriteFile(TextValue<W>, TextValue<W>),
     /// The text has a value.
     HasText(TextValue<W>),
     /// Compares two positions: `==` for the same one, the others by their order in the line.
@@ -370,6 +389,9 @@ pub(crate) enum FilterNode<const W: usize> {
     Not(Box<FilterNode<W>>),
     /// Always or never.
     Constant(bool),
+    /// A value that CQL 6.2 refuses to test as a filter (a number alone): testing it stops the
+    /// run, for the reason given.
+    Refused(Arc<str>),
     /// The side to move.
     Turn(Color),
     /// The side to move is in check.
@@ -453,9 +475,52 @@ pub(crate) struct CommentNode<const W: usize> {
 /// A text value.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum TextValue<const W: usize> {
-    Literal(String),
-    /// The letter of the piece on the one square of the set (`_` on an empty square).
-    TypeName(SetNode<W>),
+    Literal(Arc<str>),
+    /// The letter of the piece on the one square of the set (`_` on an empty square), upper
+    /// case (`typename`) or in its colour's case (`piecename`).
+    PieceLetter {
+        set: SetNode<W>,
+        colored: bool,
+    },
+    /// A tag's text, by the slot of its game test.
+    Game(usize),
+    Variable(usize),
+    Concat(Box<TextValue<W>>, Box<TextValue<W>>),
+    /// `uppercase T` (`upper`), `lowercase T`.
+    Case {
+        upper: bool,
+        text: Box<TextValue<W>>,
+    },
+    ReadFile(Box<TextValue<W>>),
+    Substring(Box<SubstringNode<W>>),
+    /// `T ~~ "re"`: the part matched.
+    Match(Box<TextValue<W>>, Pattern),
+    /// `\N`: what group N of the last match matched.
+    Group(u8),
+    /// `str(...)`: the parts written as `message` writes them.
+    Str(Vec<TextNode<W>>),
+    /// `ascii N`: the character of a code.
+    Character(Box<NumberNode<W>>),
+    /// `max(T U ...)`, `min(T U ...)`: the last (or first) in the order of their bytes.
+    Extreme {
+        max: bool,
+        args: Vec<TextValue<W>>,
+    },
+    /// `fen`: the position's FEN.
+    Fen,
+    If(Box<Conditional<TextValue<W>, W>>),
+    At(Box<PositionNode<W>>, Box<TextValue<W>>),
+    Block(Box<Sequence<TextValue<W>, W>>),
+}
+
+/// `T[i]`, `T[i:j]`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct SubstringNode<const W: usize> {
+    pub text: TextValue<W>,
+    pub start: Option<NumberNode<W>>,
+    pub end: Option<NumberNode<W>>,
+    /// `[i:j]` rather than `[i]`.
+    pub range: bool,
 }
 
 /// A part of a comment's text.
@@ -557,7 +622,11 @@ impl<const W: usize> Program<W> {
     /// The values of the game filters for a game with these tags.
     #[must_use]
     pub fn game_facts(&self, tags: &impl TagSource) -> GameFacts {
-        GameFacts { values: self.game_tests.iter().map(|test| test.value(tags)).collect(), number: 0 }
+        GameFacts {
+            values: self.game_tests.iter().map(|test| test.value(tags)).collect(),
+            texts: self.game_tests.iter().map(|test| test.text(tags)).collect(),
+            number: 0,
+        }
     }
 
     /// What the tags alone decide: `Some(false)` when no position of the game can match,
@@ -585,7 +654,11 @@ impl<const W: usize> Program<W> {
     #[must_use]
     pub fn matches<P: RulesView<W>>(&self, position: &P) -> bool {
         let frames = [Frame::new(position, position.ply_from_counters(), None)];
-        let game = GameFacts { values: vec![None; self.game_tests.len()], number: 0 };
+        let game = GameFacts {
+            values: vec![None; self.game_tests.len()],
+            texts: vec![None; self.game_tests.len()],
+            number: 0,
+        };
         let state = self.new_state();
         self.matches_at(
             &Context { frames: &frames, pieces: &[], complete: true, game: &game, lines: None, state: &state },
@@ -645,10 +718,18 @@ impl<const W: usize> Program<W> {
             FilterNode::CompareTexts(op, left, right) => {
                 match (self.text(left, context, at), self.text(right, context, at)) {
                     (Some(left), Some(right)) => compare_texts(*op, &left, &right),
-                    _ => false,
+                    // As in CQL 6.2, two texts differ where either has no value.
+                    _ => *op == BinaryOp::Ne,
                 }
             }
             FilterNode::HasText(text) => self.text(text, context, at).is_some(),
+            FilterNode::TextIn(needle, haystack) => {
+                match (self.text(needle, context, at), self.text(haystack, context, at)) {
+                    (Some(needle), Some(haystack)) => find(haystack.as_bytes(), needle.as_bytes()).is_some(),
+                    _ => false,
+                }
+            }
+            FilterNode::WriteFile(file, text) => self.write_file(file, text, context, at),
             FilterNode::ComparePositions(op, left, right) => {
                 match (self.position(left, context, at), self.position(right, context, at)) {
                     (Some(left), Some(right)) => compare(*op, left as i64, right as i64),
@@ -671,6 +752,10 @@ impl<const W: usize> Program<W> {
             }
             FilterNode::Not(filter) => !self.filter(filter, context, at),
             FilterNode::Constant(value) => *value,
+            FilterNode::Refused(reason) => {
+                context.state.refuse(reason);
+                false
+            }
             FilterNode::Turn(color) => view.turn() == *color,
             FilterNode::Check => view.in_check(),
             FilterNode::NoMove { check: true } => view.is_mate(),
@@ -804,6 +889,11 @@ impl<const W: usize> Program<W> {
                 let matched = block.before.iter().all(|filter| self.filter(filter, context, at));
                 if matched { self.number(&block.last, context, at) } else { None }
             }
+            NumberNode::TextLength(_)
+            | NumberNode::TextToInt(_)
+            | NumberNode::Code(_)
+            | NumberNode::IndexOf(_)
+            | NumberNode::GroupStart(_) => self.text_number(node, context, at),
         }
     }
 
@@ -859,6 +949,11 @@ impl<const W: usize> Program<W> {
             SetNode::Shade { light, set } => self.shade(*light) & self.squares(set, context, at),
             SetNode::Direction { steps, min, max, set } => {
                 self.direction(steps, *min, *max, self.squares(set, context, at))
+            }
+            SetNode::SquareNamed(name) => {
+                let name = self.text(name, context, at);
+                let square = name.and_then(|name| self.masks.geometry().parse_square(&name).ok());
+                square.map_or(SquareSet::EMPTY, |square| SquareSet::EMPTY.with(square))
             }
             SetNode::MakeSquare(file, rank) => {
                 let coordinate = |number: &NumberNode<W>| {
@@ -1006,6 +1101,7 @@ impl<const W: usize> Program<W> {
             SetNode::Shade { light, set } => SetValue::board(self.shade(*light) & self.squares(set, context, at)),
             SetNode::Direction { .. }
             | SetNode::MakeSquare(..)
+            | SetNode::SquareNamed(..)
             | SetNode::Attacks { .. }
             | SetNode::Between(..)
             | SetNode::Ray { .. }

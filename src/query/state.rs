@@ -7,12 +7,14 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::plan::SetValue;
+use super::texts::Groups;
 use crate::board::{Geometry, Square};
 use crate::variant::KindSet;
 
 /// The value a variable holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) enum Value<const W: usize> {
+    #[default]
     /// No value yet (or no longer).
     Unset,
     /// A number.
@@ -23,6 +25,8 @@ pub(crate) enum Value<const W: usize> {
     Position(usize),
     /// A piece, by its identity: wherever it stands in the position looked at.
     Piece(PieceRef),
+    /// A text.
+    Text(Arc<str>),
 }
 
 /// A piece, by its identity, with the square it stood on when it was found, where it is
@@ -59,6 +63,7 @@ pub struct Persistent {
 enum Kept {
     Unset,
     Number(i64),
+    Text(Arc<str>),
     Set { squares: Vec<(u8, u8)>, backhand: [KindSet; 2] },
 }
 
@@ -69,6 +74,7 @@ impl Persistent {
     pub fn report(&self, printed: &[(String, usize)]) -> Vec<String> {
         let value = |slot: usize| match self.values.iter().find(|(held, _)| *held == slot).map(|(_, kept)| kept) {
             Some(Kept::Number(number)) => number.to_string(),
+            Some(Kept::Text(text)) => format!("\"{text}\""),
             Some(Kept::Set { squares, .. }) => {
                 let names: Vec<String> =
                     squares.iter().map(|&(file, rank)| format!("{}{}", char::from(b'a' + file), rank + 1)).collect();
@@ -93,8 +99,8 @@ pub struct Note {
 /// last from game to game).
 #[derive(Debug)]
 pub struct State<const W: usize> {
-    /// The value of each variable, by slot (values are small copies: read and written whole).
-    values: Box<[Cell<Value<W>>]>,
+    /// The value of each variable, by slot (read and written whole).
+    values: Box<[RefCell<Value<W>>]>,
     /// Which variables last from game to game.
     /// The value each persistent variable starts from (none for the others).
     persistent: Vec<Option<Value<W>>>,
@@ -105,12 +111,16 @@ pub struct State<const W: usize> {
     nested: RefCell<HashMap<usize, usize>>,
     /// The `sort` value the position tested gave, if any.
     sorted: Cell<Option<i64>>,
+    /// What the groups of the last `~~` that matched matched (none after one that did not).
+    groups: RefCell<Groups>,
+    /// Why the run must stop, once a filter that CQL 6.2 refuses to test was tested.
+    refusal: RefCell<Option<String>>,
 }
 
 impl<const W: usize> State<W> {
     /// A state for variables that start without a value, or (the persistent ones) from a value.
     pub(crate) fn new(persistent: Vec<Option<Value<W>>>) -> State<W> {
-        let values = persistent.iter().map(|start| Cell::new(start.unwrap_or(Value::Unset)));
+        let values = persistent.iter().map(|start| RefCell::new(start.clone().unwrap_or(Value::Unset)));
         State {
             values: values.collect(),
             persistent,
@@ -118,20 +128,23 @@ impl<const W: usize> State<W> {
             messages: RefCell::new(Vec::new()),
             nested: RefCell::new(HashMap::new()),
             sorted: Cell::new(None),
+            groups: RefCell::new(Vec::new()),
+            refusal: RefCell::new(None),
         }
     }
 
     /// Forgets what one game gave: every variable but the persistent ones loses its value, and
     /// the comments are dropped.
     pub fn new_game(&mut self) {
-        for (value, persistent) in self.values.iter().zip(&self.persistent) {
+        for (value, persistent) in self.values.iter_mut().zip(&self.persistent) {
             if persistent.is_none() {
-                value.set(Value::Unset);
+                *value.get_mut() = Value::Unset;
             }
         }
         self.notes.get_mut().clear();
         self.messages.get_mut().clear();
         self.nested.get_mut().clear();
+        self.groups.get_mut().clear();
     }
 
     /// The values of the persistent variables, apart from any board, to go on from in a game of
@@ -145,8 +158,9 @@ impl<const W: usize> State<W> {
             .enumerate()
             .filter(|(_, (_, persistent))| persistent.is_some())
             .map(|(slot, (value, _))| {
-                let kept = match value.get() {
-                    Value::Number(number) => Kept::Number(number),
+                let kept = match &*value.borrow() {
+                    Value::Number(number) => Kept::Number(*number),
+                    Value::Text(text) => Kept::Text(text.clone()),
                     Value::Set(set) => Kept::Set {
                         squares: set
                             .squares
@@ -171,6 +185,7 @@ impl<const W: usize> State<W> {
             let value = match kept {
                 Kept::Unset => Value::Unset,
                 Kept::Number(number) => Value::Number(*number),
+                Kept::Text(text) => Value::Text(text.clone()),
                 Kept::Set { squares, backhand } => {
                     let squares = squares
                         .iter()
@@ -220,12 +235,41 @@ impl<const W: usize> State<W> {
     }
 
     pub(crate) fn get(&self, slot: usize) -> Value<W> {
-        self.values.get(slot).map_or(Value::Unset, Cell::get)
+        self.values.get(slot).map_or(Value::Unset, |held| held.borrow().clone())
+    }
+
+    /// Records that a filter CQL 6.2 refuses to test was tested: the run stops after this game
+    /// (the first reason is kept).
+    pub(crate) fn refuse(&self, reason: &str) {
+        let mut refusal = self.refusal.borrow_mut();
+        if refusal.is_none() {
+            *refusal = Some(reason.to_owned());
+        }
+    }
+
+    /// Why the run must stop, if a filter that cannot be tested was tested.
+    pub fn take_refusal(&mut self) -> Option<String> {
+        self.refusal.get_mut().take()
+    }
+
+    /// Keeps what the groups of a `~~` match matched (nothing, for a search that failed).
+    pub(crate) fn set_groups(&self, groups: Groups) {
+        *self.groups.borrow_mut() = groups;
+    }
+
+    /// Where group `group` of the last match begins and what it matched, if it took part.
+    pub(crate) fn group_matched(&self, group: u8) -> Option<(usize, Arc<str>)> {
+        self.groups.borrow().get(usize::from(group)).cloned().flatten()
+    }
+
+    /// What group `group` of the last match matched, if it took part.
+    pub(crate) fn group(&self, group: u8) -> Option<(usize, Arc<str>)> {
+        self.group_matched(group)
     }
 
     pub(crate) fn set(&self, slot: usize, value: Value<W>) {
         if let Some(held) = self.values.get(slot) {
-            held.set(value);
+            *held.borrow_mut() = value;
         }
     }
 

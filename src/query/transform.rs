@@ -17,7 +17,8 @@ use super::compile::Compiler;
 use super::diagnostic::Diagnostic;
 use super::plan::{
     CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, FilterNode, FindCount, FindNode, LoopNode,
-    MoveNode, NumberNode, PieceClass, PositionNode, Sequence, SetNode, Step, TextNode, TextValue, ValueNode, XRayNode,
+    MoveNode, NumberNode, PieceClass, PositionNode, Sequence, SetNode, Step, SubstringNode, TextNode, TextValue,
+    ValueNode, XRayNode,
 };
 use crate::board::{SquareMap, SquareSet};
 use crate::variant::Piece;
@@ -235,6 +236,8 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
                 FilterNode::CompareTexts(*op, left.mapped(mapper)?, right.mapped(mapper)?)
             }
             FilterNode::HasText(text) => FilterNode::HasText(text.mapped(mapper)?),
+            FilterNode::TextIn(left, right) => FilterNode::TextIn(left.mapped(mapper)?, right.mapped(mapper)?),
+            FilterNode::WriteFile(left, right) => FilterNode::WriteFile(left.mapped(mapper)?, right.mapped(mapper)?),
             FilterNode::ComparePositions(op, left, right) => {
                 FilterNode::ComparePositions(*op, left.mapped(mapper)?, right.mapped(mapper)?)
             }
@@ -286,6 +289,7 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
             FilterNode::Dash(node) => FilterNode::Dash(boxed(&**node, mapper)?),
             FilterNode::Mainline(_)
             | FilterNode::Constant(_)
+            | FilterNode::Refused(_)
             | FilterNode::Check
             | FilterNode::NoMove { .. }
             | FilterNode::Initial
@@ -301,6 +305,7 @@ impl<const W: usize> Mapped<W> for ValueNode<W> {
             ValueNode::Number(number) => ValueNode::Number(number.mapped(mapper)?),
             ValueNode::Set(set) => ValueNode::Set(set.mapped(mapper)?),
             ValueNode::Position(position) => ValueNode::Position(position.mapped(mapper)?),
+            ValueNode::Text(text) => ValueNode::Text(text.mapped(mapper)?),
         })
     }
 }
@@ -326,29 +331,54 @@ impl<const W: usize> Mapped<W> for PositionNode<W> {
 
 impl<const W: usize> Mapped<W> for CommentNode<W> {
     fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
-        let parts = self
-            .parts
-            .iter()
-            .map(|part| {
-                Some(match part {
-                    TextNode::Number(number) => TextNode::Number(number.mapped(mapper)?),
-                    TextNode::Set(set) => TextNode::Set(set.mapped(mapper)?),
-                    TextNode::Position(position) => TextNode::Position(position.mapped(mapper)?),
-                    TextNode::Filter(filter) => TextNode::Filter(filter.mapped(mapper)?),
-                    TextNode::TextValue(value) => TextNode::TextValue(value.mapped(mapper)?),
-                    TextNode::Text(_) | TextNode::Variable { .. } => part.clone(),
-                })
-            })
-            .collect::<Option<_>>()?;
-        Some(CommentNode { message: self.message, quiet: self.quiet, parts })
+        Some(CommentNode { message: self.message, quiet: self.quiet, parts: all(&self.parts, mapper)? })
+    }
+}
+
+impl<const W: usize> Mapped<W> for TextNode<W> {
+    fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
+        Some(match self {
+            TextNode::Number(number) => TextNode::Number(number.mapped(mapper)?),
+            TextNode::Set(set) => TextNode::Set(set.mapped(mapper)?),
+            TextNode::Position(position) => TextNode::Position(position.mapped(mapper)?),
+            TextNode::Filter(filter) => TextNode::Filter(filter.mapped(mapper)?),
+            TextNode::TextValue(value) => TextNode::TextValue(value.mapped(mapper)?),
+            TextNode::Text(_) | TextNode::Variable { .. } => self.clone(),
+        })
     }
 }
 
 impl<const W: usize> Mapped<W> for TextValue<W> {
     fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
         Some(match self {
-            TextValue::Literal(_) => self.clone(),
-            TextValue::TypeName(set) => TextValue::TypeName(set.mapped(mapper)?),
+            TextValue::PieceLetter { set, colored } => {
+                TextValue::PieceLetter { set: set.mapped(mapper)?, colored: *colored }
+            }
+            TextValue::Game(slot) if mapper.copy.swap => {
+                let test = mapper.compiler.game_test(*slot).flip_color();
+                TextValue::Game(mapper.compiler.game_slot(test))
+            }
+            TextValue::Concat(left, right) => TextValue::Concat(boxed(&**left, mapper)?, boxed(&**right, mapper)?),
+            TextValue::Case { upper, text } => TextValue::Case { upper: *upper, text: boxed(&**text, mapper)? },
+            TextValue::ReadFile(text) => TextValue::ReadFile(boxed(&**text, mapper)?),
+            TextValue::Substring(node) => TextValue::Substring(Box::new(SubstringNode {
+                text: node.text.mapped(mapper)?,
+                start: optional_number(&node.start, mapper)?,
+                end: optional_number(&node.end, mapper)?,
+                range: node.range,
+            })),
+            TextValue::Match(text, pattern) => TextValue::Match(boxed(&**text, mapper)?, pattern.clone()),
+            TextValue::Str(parts) => TextValue::Str(all(parts, mapper)?),
+            TextValue::Extreme { max, args } => TextValue::Extreme { max: *max, args: all(args, mapper)? },
+            TextValue::Character(code) => TextValue::Character(boxed(&**code, mapper)?),
+            TextValue::If(conditional) => TextValue::If(boxed(&**conditional, mapper)?),
+            TextValue::At(position, text) => TextValue::At(boxed(&**position, mapper)?, boxed(&**text, mapper)?),
+            TextValue::Block(block) => TextValue::Block(boxed(&**block, mapper)?),
+            TextValue::Literal(_)
+            | TextValue::Game(_)
+            | TextValue::Variable(_)
+            | TextValue::Group(_)
+            | TextValue::Fen => self.clone(),
         })
     }
 }
@@ -464,6 +494,13 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
             NumberNode::Counter { counter, side } => {
                 NumberNode::Counter { counter: *counter, side: mapper.color(*side) }
             }
+            NumberNode::TextLength(text) => NumberNode::TextLength(boxed(&**text, mapper)?),
+            NumberNode::TextToInt(text) => NumberNode::TextToInt(boxed(&**text, mapper)?),
+            NumberNode::Code(text) => NumberNode::Code(boxed(&**text, mapper)?),
+            NumberNode::IndexOf(texts) => {
+                NumberNode::IndexOf(Box::new((texts.0.mapped(mapper)?, texts.1.mapped(mapper)?)))
+            }
+            NumberNode::GroupStart(_) => self.clone(),
             // A variable's value is what it was given, mapped or not where it was given.
             NumberNode::Constant(_)
             | NumberNode::Ply
@@ -485,6 +522,7 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
             SetNode::MakeSquare(file, rank) => {
                 SetNode::MakeSquare(Box::new(file.mapped(mapper)?), Box::new(rank.mapped(mapper)?))
             }
+            SetNode::SquareNamed(name) => SetNode::SquareNamed(boxed(&**name, mapper)?),
             SetNode::Squares { squares, backhand } => {
                 SetNode::Squares { squares: mapper.squares(*squares)?, backhand: mapper.backhand(*backhand) }
             }

@@ -22,6 +22,10 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
                 right.each_filter(visit);
             }
             FilterNode::HasText(text) => text.each_filter(visit),
+            FilterNode::TextIn(left, right) | FilterNode::WriteFile(left, right) => {
+                left.each_filter(visit);
+                right.each_filter(visit);
+            }
             FilterNode::ComparePositions(_, left, right) => {
                 left.each_filter(visit);
                 right.each_filter(visit);
@@ -56,20 +60,10 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
                 body.each_filter(visit);
             }
             FilterNode::Dash(node) => node.each_filter(visit),
-            FilterNode::Comment(node) => {
-                for part in &mut node.parts {
-                    match part {
-                        TextNode::Number(number) => number.each_filter(visit),
-                        TextNode::Set(set) => set.each_filter(visit),
-                        TextNode::Position(position) => position.each_filter(visit),
-                        TextNode::Filter(filter) => filter.each_filter(visit),
-                        TextNode::TextValue(value) => value.each_filter(visit),
-                        TextNode::Text(_) | TextNode::Variable { .. } => {}
-                    }
-                }
-            }
+            FilterNode::Comment(node) => node.parts.iter_mut().for_each(|part| part.each_filter(visit)),
             FilterNode::PieceOn { .. }
             | FilterNode::Constant(_)
+            | FilterNode::Refused(_)
             | FilterNode::Turn(_)
             | FilterNode::Check
             | FilterNode::NoMove { .. }
@@ -128,7 +122,15 @@ impl<const W: usize> Walk<W> for NumberNode<W> {
                 position.each_filter(visit);
                 number.each_filter(visit);
             }
-            NumberNode::Constant(_)
+            NumberNode::TextLength(text) | NumberNode::TextToInt(text) | NumberNode::Code(text) => {
+                text.each_filter(visit)
+            }
+            NumberNode::IndexOf(texts) => {
+                texts.0.each_filter(visit);
+                texts.1.each_filter(visit);
+            }
+            NumberNode::GroupStart(_)
+            | NumberNode::Constant(_)
             | NumberNode::Ply
             | NumberNode::MoveNumber
             | NumberNode::SideToMove
@@ -161,6 +163,7 @@ impl<const W: usize> Walk<W> for SetNode<W> {
                 file.each_filter(visit);
                 rank.each_filter(visit);
             }
+            SetNode::SquareNamed(name) => name.each_filter(visit),
             SetNode::Pin { from, through, to, .. } => {
                 from.each_filter(visit);
                 through.each_filter(visit);
@@ -211,6 +214,7 @@ impl<const W: usize> Walk<W> for ValueNode<W> {
             ValueNode::Number(number) => number.each_filter(visit),
             ValueNode::Set(set) => set.each_filter(visit),
             ValueNode::Position(position) => position.each_filter(visit),
+            ValueNode::Text(text) => text.each_filter(visit),
         }
     }
 }
@@ -225,8 +229,48 @@ impl<const W: usize> Walk<W> for MoveNode<W> {
 
 impl<const W: usize> Walk<W> for TextValue<W> {
     fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
-        if let TextValue::TypeName(set) = self {
-            set.each_filter(visit);
+        match self {
+            TextValue::PieceLetter { set, .. } => set.each_filter(visit),
+            TextValue::Concat(left, right) => {
+                left.each_filter(visit);
+                right.each_filter(visit);
+            }
+            TextValue::Case { text, .. } | TextValue::ReadFile(text) | TextValue::Match(text, _) => {
+                text.each_filter(visit)
+            }
+            TextValue::Substring(node) => {
+                node.text.each_filter(visit);
+                for bound in [&mut node.start, &mut node.end].into_iter().flatten() {
+                    bound.each_filter(visit);
+                }
+            }
+            TextValue::Str(parts) => parts.iter_mut().for_each(|part| part.each_filter(visit)),
+            TextValue::Extreme { args, .. } => args.iter_mut().for_each(|arg| arg.each_filter(visit)),
+            TextValue::Character(code) => code.each_filter(visit),
+            TextValue::If(conditional) => conditional.each_filter(visit),
+            TextValue::At(position, text) => {
+                position.each_filter(visit);
+                text.each_filter(visit);
+            }
+            TextValue::Block(block) => block.each_filter(visit),
+            TextValue::Literal(_)
+            | TextValue::Game(_)
+            | TextValue::Variable(_)
+            | TextValue::Group(_)
+            | TextValue::Fen => {}
+        }
+    }
+}
+
+impl<const W: usize> Walk<W> for TextNode<W> {
+    fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
+        match self {
+            TextNode::Number(number) => number.each_filter(visit),
+            TextNode::Set(set) => set.each_filter(visit),
+            TextNode::Position(position) => position.each_filter(visit),
+            TextNode::Filter(filter) => filter.each_filter(visit),
+            TextNode::TextValue(value) => value.each_filter(visit),
+            TextNode::Text(_) | TextNode::Variable { .. } => {}
         }
     }
 }

@@ -291,24 +291,35 @@ pub struct Search {
     pool: rayon::ThreadPool,
     /// The persistent variables, kept from game to game, when the query has any.
     carried: Option<Carried>,
+    /// Why the search stopped, when the query tested a value that cannot be tested.
+    refusal: std::sync::Mutex<Option<String>>,
 }
 
 impl Search {
     /// A search for a query. A query with variables that last from game to game
-    /// (`persistent`) is searched on one thread, one game after another, as CQL 6.2 does.
+    /// (`persistent`), or that reads or writes files, is searched on one thread, one game
+    /// after another, as CQL 6.2 does.
     pub fn new(query: Query, mut options: SearchOptions) -> Result<Search, rayon::ThreadPoolBuildError> {
         let carried = query.has_persistent().then(Carried::default);
-        if carried.is_some() {
+        if query.runs_in_order() {
             options.threads = 1;
         }
         let pool = rayon::ThreadPoolBuilder::new().num_threads(options.threads).build()?;
-        Ok(Search { plans: Plans::new(query), options, pool, carried })
+        let refusal = std::sync::Mutex::new(None);
+        Ok(Search { plans: Plans::new(query), options, pool, carried, refusal })
     }
 
     /// The number of threads the search runs on.
     #[must_use]
     pub fn threads(&self) -> usize {
         self.pool.current_num_threads()
+    }
+
+    /// Why the search stopped before its end, if the query tested a value that cannot be
+    /// tested (a number alone, as in `check 1`), as CQL 6.2 stops there.
+    #[must_use]
+    pub fn refusal(&self) -> Option<String> {
+        self.refusal.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone()
     }
 
     /// The persistent variables as they stand (after a run: at its end), printed as CQL 6.2
@@ -652,6 +663,11 @@ impl Merge<'_, '_> {
         }
         self.summary.untagged += u64::from(record.untagged);
         events.extend(record.messages.iter().map(|message| Event::Message(number, message)));
+        if let Some(reason) = &record.refusal {
+            let mut refusal = self.search.refusal.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            refusal.get_or_insert_with(|| reason.clone());
+            return ControlFlow::Break(());
+        }
         self.summary.warnings += record.warnings.len() as u64;
         events.extend(record.warnings.iter().zip(warning_lines).map(|(warning, &line)| Event::Warning {
             warning,

@@ -249,6 +249,9 @@ pub struct GameRecord {
     pub messages: Vec<String>,
     /// The first error, if the replay stopped early.
     pub error: Option<GameError>,
+    /// Why the search must stop after this game: the query tested a value that cannot be
+    /// tested.
+    pub refusal: Option<String>,
     /// What the record leaves out that the rules did, move by move (its moves stand).
     pub warnings: Vec<GameWarning>,
     /// Whether the game was left out before any replay (its result did not fit).
@@ -425,6 +428,7 @@ fn replay_ranges_with<R: GameRules<W>, const W: usize>(
                 notes: replayer.found.notes.take(),
                 messages: replayer.state.as_mut().map(|(_, state)| state.take_messages()).unwrap_or_default(),
                 error: replayer.error.take(),
+                refusal: replayer.state.as_mut().and_then(|(_, state)| state.take_refusal()),
                 warnings: std::mem::take(&mut replayer.warnings),
                 excluded: replayer.excluded,
                 untagged: replayer.untagged,

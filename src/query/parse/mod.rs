@@ -6,6 +6,7 @@
 
 mod functions;
 mod positions;
+mod texts;
 mod variables;
 
 use positions::position_word;
@@ -39,7 +40,8 @@ struct Grammar;
 /// (comparisons group from the right: `3 < ply < 10` is `3 < (ply < 10)`), `abs` and `sqrt`
 /// (which take the sum after them: `abs 2 - 5` is 3), `+ -`, `* / %`, the
 /// count `#` (which takes a whole set: `#R | Q` is `#(R | Q)`), the attack arrows `->` and
-/// `<-`, `|`, `&`, the prefixes `~ -`, `attacks` and `attackedby`, then `P : F`.
+/// `<-`, `|`, `&`, the prefixes `~ -`, `attacks` and `attackedby`, a text's `~~ "re"` and
+/// `[i:j]`, then `P : F`.
 static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
     PrattParser::new()
         .op(Op::infix(Rule::op_or, Assoc::Left))
@@ -63,6 +65,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         .op(Op::infix(Rule::op_intersection, Assoc::Left))
         .op(Op::prefix(Rule::op_complement) | Op::prefix(Rule::op_negate))
         .op(Op::infix(Rule::op_attacks, Assoc::Left) | Op::infix(Rule::op_attackedby, Assoc::Left))
+        .op(Op::postfix(Rule::op_match) | Op::postfix(Rule::op_slice))
         .op(Op::infix(Rule::op_colon, Assoc::Left))
 });
 
@@ -267,12 +270,14 @@ fn balance(source: &str) -> (String, Vec<Diagnostic>) {
                     break;
                 }
             },
+            // `\"` outside quotes is a text of one character, `"`.
+            b'\\' => at += 1,
             b'"' => {
                 let mut end = at + 1;
-                while end < bytes.len() && bytes[end] != b'"' {
-                    end += if bytes[end] == b'\\' { 2 } else { 1 };
+                while end < bytes.len() && !matches!(bytes[end], b'"' | b'\n') {
+                    end += 1;
                 }
-                if end >= bytes.len() {
+                if end >= bytes.len() || bytes[end] == b'\n' {
                     diagnostics
                         .push(Diagnostic::new(Span::new(at, at + 1), "this text is never closed: end it with \""));
                     blank_from(&mut text, at);
@@ -830,6 +835,13 @@ impl Builder {
                     builder.bounded(Expr { kind: ExprKind::Unary(op, Box::new(operand)), span }, depth + 1, None);
                 Built::Tree(expr, depth)
             })
+            .map_postfix(|operand, op| {
+                let mut builder = builder.borrow_mut();
+                let (operand, depth) = builder.finish(operand);
+                let (expr, depth) = builder.postfix(operand, depth, op);
+                let (expr, depth) = builder.bounded(expr, depth, None);
+                Built::Tree(expr, depth)
+            })
             .map_infix(|left, op, right| {
                 let mut builder = builder.borrow_mut();
                 if matches!(op.as_rule(), Rule::op_arrow_right | Rule::op_arrow_left) {
@@ -896,6 +908,18 @@ impl Builder {
                 }
                 let (left, left_depth) = builder.finish(left);
                 let (right, right_depth) = right;
+                // `#` before a text counts the whole sum after it, as CQL 6.2 reads it:
+                // `#"ab" + "c"` is 3.
+                let (left, right) = match counted_text(left, op) {
+                    Ok(text) => {
+                        let span = text.span.join(right.span);
+                        let sum = Expr { kind: ExprKind::Binary(op, Box::new(text), Box::new(right)), span };
+                        let (sum, depth) = builder.bounded(sum, left_depth.max(right_depth) + 1, None);
+                        let count = Expr { kind: ExprKind::Unary(UnaryOp::Count, Box::new(sum)), span };
+                        return Built::Tree(count, depth + 1);
+                    }
+                    Err(left) => (left, right),
+                };
                 // The operators of one level, left to right, nest in the tree as they go on.
                 let chained = left_depth >= right_depth
                     && matches!(&left.kind, ExprKind::Binary(left_op, ..) if level(*left_op) == level(op));
@@ -1023,8 +1047,8 @@ impl Builder {
             }
             Rule::unsupported => {
                 let message = format!(
-                    "{} is not supported yet: cqlq has CQL 6.2's language but for paths, dictionaries, text \
-                     functions and the words about them",
+                    "{} is not supported yet: cqlq has CQL 6.2's language but for paths, dictionaries and the \
+                     words about them",
                     quoted(pair.as_str())
                 );
                 self.diagnostics.push(Diagnostic::new(span, message));
@@ -1118,10 +1142,23 @@ impl Builder {
             }
             Rule::consecutive_moves => (self.consecutive_moves(pair), 1),
             Rule::typename_filter => {
+                let piece = pair.clone().into_inner().next().is_some_and(|word| word.as_rule() == Rule::kw_piecename);
                 let (set, depth) = self.argument(pair).expect("grammar: typename takes a set");
-                (ExprKind::TypeName(set), depth + 1)
+                (if piece { ExprKind::PieceName(set) } else { ExprKind::TypeName(set) }, depth + 1)
             }
             Rule::text => (ExprKind::Text(string(Some(pair))), 1),
+            Rule::text_escape => (texts::text_escape(pair.as_str()), 1),
+            Rule::regex_group => (texts::regex_group(pair.as_str()), 1),
+            Rule::text_function => self.text_function(pair),
+            Rule::str_filter => self.str_filter(pair),
+            Rule::indexof_filter => {
+                let (first, second, depth) = self.two_filters(pair);
+                (ExprKind::IndexOf(first, second), depth + 1)
+            }
+            Rule::writefile_filter => {
+                let (first, second, depth) = self.two_filters(pair);
+                (ExprKind::WriteFile(first, second), depth + 1)
+            }
             Rule::xray_filter => {
                 let sets = self.filters(pair.into_inner());
                 let depth = sets.iter().map(|(_, depth)| *depth).max().unwrap_or(0);
@@ -1160,8 +1197,13 @@ impl Builder {
                 (ExprKind::SquareNumber { what, set }, depth + 1)
             }
             Rule::make_square => {
-                let (file, rank, depth) = self.two_filters(pair);
-                (ExprKind::MakeSquare(file, rank), depth + 1)
+                if let Some(name) = pair.clone().into_inner().find(|part| part.as_rule() == Rule::text_operand) {
+                    let (name, depth) = self.operators(name.into_inner());
+                    (ExprKind::SquareNamed(Box::new(name)), depth + 1)
+                } else {
+                    let (file, rank, depth) = self.two_filters(pair);
+                    (ExprKind::MakeSquare(file, rank), depth + 1)
+                }
             }
             Rule::direction_filter => {
                 let parts: Vec<Pair<'_, Rule>> = pair.clone().into_inner().collect();
@@ -1196,11 +1238,13 @@ impl Builder {
                 let (set, depth) = self.argument(pair).expect("grammar: power takes a set");
                 (ExprKind::Power(set), depth + 1)
             }
-            Rule::fen_filter => {
-                let text = pair.into_inner().find(|part| part.as_rule() == Rule::string);
-                let text_span = text.as_ref().map_or(span, span_of);
-                (ExprKind::Fen(string(text), text_span), 1)
-            }
+            Rule::fen_filter => match pair.into_inner().find(|part| part.as_rule() == Rule::string) {
+                Some(text) => {
+                    let text_span = span_of(&text);
+                    (ExprKind::Fen(string(Some(text)), text_span), 1)
+                }
+                None => (ExprKind::CurrentFen, 1),
+            },
             Rule::move_filter => self.move_filter(pair),
             Rule::played_word => {
                 // `castle`, `o-o`, `o-o-o` and `enpassant` alone: the move that led here was one.
@@ -1260,7 +1304,13 @@ impl Builder {
                 (ExprKind::Line { options, constituents }, depth + 1)
             }
             Rule::game_filter => {
-                (ExprKind::Game(game_filter(pair.into_inner().next().expect("grammar: a game filter"))), 1)
+                let inner = pair.into_inner().next().expect("grammar: a game filter");
+                if inner.as_rule() == Rule::tag_value {
+                    let (kind, _) = self.tag_value(inner, true).swap_remove(0);
+                    (kind, 1)
+                } else {
+                    (ExprKind::Game(game_filter(inner)), 1)
+                }
             }
             rule => unreachable!("grammar: {rule:?} is no operand"),
         };
@@ -1499,7 +1549,6 @@ fn transform_kind(text: &str) -> TransformKind {
 
 fn game_filter(pair: Pair<'_, Rule>) -> GameFilter {
     let rule = pair.as_rule();
-    let text = pair.as_str().to_owned();
     let mut inner = pair.into_inner();
     let side = |part: Option<&Pair<'_, Rule>>| {
         part.filter(|part| part.as_rule() == Rule::side)
@@ -1510,29 +1559,22 @@ fn game_filter(pair: Pair<'_, Rule>) -> GameFilter {
             let value = inner.find(|part| part.as_rule() == Rule::result_value);
             GameFilter::Result(value.map_or(String::new(), |value| value.as_str().to_owned()))
         }
-        Rule::player_filter => {
-            let parts: Vec<Pair<'_, Rule>> = inner.collect();
-            let side = side(parts.iter().find(|part| part.as_rule() == Rule::side));
-            let name = parts.into_iter().find(|part| part.as_rule() == Rule::string);
-            GameFilter::Player(side, string(name))
-        }
         Rule::elo_filter => GameFilter::Elo(side(inner.find(|part| part.as_rule() == Rule::side).as_ref())),
         Rule::year_filter => GameFilter::Year,
-        Rule::tag_filter => {
-            let mut strings = inner.filter(|part| part.as_rule() == Rule::string);
-            let name = string(strings.next());
-            GameFilter::Tag { name, text: string(strings.next()) }
+        _ => GameFilter::Variant(string(inner.find(|part| part.as_rule() == Rule::string))),
+    }
+}
+
+/// The text a `#` counts, when `left` is `#T` written without parentheses and `op` is `+`:
+/// then the count takes the sum. Otherwise, `left` as it is.
+fn counted_text(left: Expr, op: BinaryOp) -> Result<Expr, Expr> {
+    match left.kind {
+        ExprKind::Unary(UnaryOp::Count, text)
+            if op == BinaryOp::Add && left.span.end == text.span.end && type_of(&text) == Type::Text =>
+        {
+            Ok(*text)
         }
-        Rule::variant_filter => GameFilter::Variant(string(inner.find(|part| part.as_rule() == Rule::string))),
-        _ => {
-            let name = match text.get(..3) {
-                Some("eve") => "Event",
-                Some("sit") => "Site",
-                Some("dat") => "Date",
-                _ => "ECO",
-            };
-            GameFilter::Tag { name: name.to_owned(), text: string(inner.find(|part| part.as_rule() == Rule::string)) }
-        }
+        kind => Err(Expr { kind, span: left.span }),
     }
 }
 
@@ -1589,20 +1631,10 @@ fn path(pair: Option<Pair<'_, Rule>>) -> String {
     }
 }
 
-/// The text of a quoted string, with `\"` and `\\` undone.
+/// The text of a quoted string, as written (CQL 6.2 has no escapes inside quotes).
 fn string(pair: Option<Pair<'_, Rule>>) -> String {
     let Some(pair) = pair else { return String::new() };
-    let raw = pair.into_inner().next().map_or("", |text| text.as_str());
-    let mut out = String::with_capacity(raw.len());
-    let mut chars = raw.chars();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            out.extend(chars.next());
-        } else {
-            out.push(c);
-        }
-    }
-    out
+    pair.into_inner().next().map_or("", |text| text.as_str()).to_owned()
 }
 
 // ----- Designators --------------------------------------------------------------------------

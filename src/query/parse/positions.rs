@@ -140,12 +140,24 @@ impl Builder {
     }
 
     /// The texts and the values among the pairs, in order, with the depth of the deepest value.
-    fn text_parts<'i>(&mut self, pairs: impl Iterator<Item = Pair<'i, Rule>>) -> (Vec<TextPart>, u32) {
+    /// A tag word followed by a text is two parts here (`message(event " " site)`), as CQL
+    /// 6.2 reads them.
+    pub(super) fn text_parts<'i>(&mut self, pairs: impl Iterator<Item = Pair<'i, Rule>>) -> (Vec<TextPart>, u32) {
         let mut parts = Vec::new();
         let mut depth = 0;
         for part in pairs {
             match part.as_rule() {
                 Rule::string => parts.push(TextPart::Text(string(Some(part)))),
+                Rule::filter if lone_tag_value(&part).is_some() => {
+                    let tag = lone_tag_value(&part).expect("checked just above");
+                    for (kind, span) in self.tag_value(tag, false) {
+                        parts.push(match kind {
+                            ExprKind::Text(text) => TextPart::Text(text),
+                            kind => TextPart::Value(Expr { kind, span }),
+                        });
+                    }
+                    depth = depth.max(1);
+                }
                 Rule::filter => {
                     let (expr, expr_depth) = self.operators(part.into_inner());
                     depth = depth.max(expr_depth);
@@ -263,4 +275,11 @@ pub(super) fn position_word(text: &str) -> PositionWord {
         "initialposition" => PositionWord::Initial,
         _ => PositionWord::Parent,
     }
+}
+
+/// The tag word a filter is, when it is one and nothing more.
+fn lone_tag_value<'i>(filter: &Pair<'i, Rule>) -> Option<Pair<'i, Rule>> {
+    let mut inner = filter.clone().into_inner();
+    let game = inner.next().filter(|first| first.as_rule() == Rule::game_filter && inner.next().is_none())?;
+    game.into_inner().next().filter(|tag| tag.as_rule() == Rule::tag_value)
 }

@@ -79,6 +79,7 @@ impl Builder {
                 let value = Expr { kind, span: expr.span };
                 let Assignment { name, name_span, op, lasting } = assignment;
                 let ty = match op {
+                    AssignOp::Arithmetic(BinaryOp::Add) if type_of(&value) == Type::Text => Type::Text,
                     AssignOp::Arithmetic(_) => Type::Number,
                     AssignOp::Union | AssignOp::Intersection | AssignOp::Piece => Type::Set,
                     AssignOp::Set | AssignOp::SetOrUnset => type_of(&value),
@@ -96,12 +97,13 @@ impl Builder {
         }
     }
 
-    /// Records that `name` lasts from game to game. As in CQL 6.2, only numbers and sets can,
-    /// and a variable given a value without `persistent` cannot become persistent later.
+    /// Records that `name` lasts from game to game. As in CQL 6.2, only numbers, sets and
+    /// texts can, and a variable given a value without `persistent` cannot become persistent
+    /// later.
     fn declare_persistent(&mut self, name: &str, ty: Type, span: Span) {
-        if !matches!(ty, Type::Number | Type::Set) {
+        if !matches!(ty, Type::Number | Type::Set | Type::Text) {
             let message =
-                format!("{} cannot be persistent: only numbers and sets last from game to game", quoted(name));
+                format!("{} cannot be persistent: only numbers, sets and texts last from game to game", quoted(name));
             self.diagnostics.push(Diagnostic::new(span, message));
         } else if self.variables.contains_key(name) && !self.persistent.contains(name) {
             let message =

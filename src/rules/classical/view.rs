@@ -52,6 +52,11 @@ impl Board {
 }
 
 impl RulesView<1> for Board {
+    fn position_string(&self) -> String {
+        let mut fen = String::new();
+        self.write_fen(&mut fen);
+        fen
+    }
     fn attacks_from(&self, from: Square) -> SquareSet<1> {
         let index = from.index() as u8;
         let Some(role) = self.role_at(index) else { return SquareSet::EMPTY };

@@ -174,6 +174,9 @@ impl<const W: usize> RulesView<W> for CroatianBoard<W> {
     fn move_number(&self) -> u32 {
         self.setup.fullmove_number
     }
+    fn position_string(&self) -> String {
+        crate::notation::position_string::write(&self.setup)
+    }
 }
 
 impl<const W: usize> CroatianBoard<W> {

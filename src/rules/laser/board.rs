@@ -342,6 +342,9 @@ impl LaserBoard {
 }
 
 impl RulesView<2> for LaserBoard {
+    fn position_string(&self) -> String {
+        crate::notation::position_string::write(&self.to_setup())
+    }
     /// A laser attacks the piece its beam would remove if it fired now; no other piece attacks.
     fn attacks_from(&self, square: crate::board::Square) -> SquareSet<2> {
         let Some(laser) = u8::try_from(square.index()).ok().and_then(|at| self.piece_at(at)) else {

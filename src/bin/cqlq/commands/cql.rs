@@ -127,8 +127,8 @@ fn run(args: CqlArgs) -> anyhow::Result<Searched> {
     let mut sink = CliSink::new(Printer::Cql(CqlPrinter::new(out, comments)), None, Some(Box::new(marks)));
     let sort = sort_spec.as_ref().map(|sort| sort.min);
     let asked_for_games = search_options.gamenumber.is_some();
-    let persistent = query.has_persistent();
-    if persistent {
+    let in_order = query.runs_in_order();
+    if in_order {
         // CQL's words, whatever the number of threads asked for.
         console.print(
             "CQL: running single-threaded because 'persistent', 'writefile', 'readfile' or 'dictionary' detected\n",
@@ -137,6 +137,11 @@ fn run(args: CqlArgs) -> anyhow::Result<Searched> {
     let search = Search::new(query, search_options)?;
     let threads = search.threads();
     let (summary, searched) = search_into(&search, &[input], None, &mut sink, sort, None)?;
+    if let Some(reason) = search.refusal() {
+        // CQL 6.2 stops there too, with no closing line.
+        super::note(format_args!("the search stopped at game {}: {reason}", summary.games));
+        return Ok(Searched::Failed);
+    }
     // CQL counts the game after the last one asked for, which it read to know it was past.
     let games = summary.games + u64::from(searched.stopped && asked_for_games);
     let output_name = output_path.display().to_string();

@@ -94,6 +94,10 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     let mut sink = CliSink::new(printer, problems, watch);
     let sort = sort_spec.as_ref().map(|sort| sort.min);
     let (summary, searched) = search_into(&search, &inputs, args.notation, &mut sink, sort, args.limit)?;
+    if let Some(reason) = search.refusal() {
+        note(format_args!("the search stopped at game {}: {reason}", summary.games));
+        return Ok(ExitCode::from(2));
+    }
     let mut counts = format!(
         "{} ({}) of {}, {} with errors",
         counted(summary.matched, "game matched", "games matched"),

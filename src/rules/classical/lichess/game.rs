@@ -62,6 +62,9 @@ macro_rules! lichess_rules {
         }
 
         impl RulesView<1> for $rules {
+            fn position_string(&self) -> String {
+                self.fen()
+            }
             fn attacks_from(&self, square: Square) -> SquareSet<1> {
                 RulesView::attacks_from(self.board(), square)
             }

@@ -1,0 +1,66 @@
+//! The values CQL 6.2 refuses to test as filters: a number or a text written alone, a variable
+//! alone (but for a set's), `white`, `black`, `sidetomove`, `typename`, `piecename`, `fen`
+//! without its text, `readfile`, and two texts joined by `+` whose result is dropped. CQL
+//! accepts such a query and stops the run when it comes to test one (`false 1` runs, `check 1`
+//! stops at the first check); cqlq does the same, and says why.
+
+use super::ast::{BinaryOp, Expr, ExprKind, TagWord, TextFunction, Type, Word};
+use super::check::type_of;
+
+/// Why `expr`, tested as a filter, stops the run; none for a filter that can be tested.
+pub(super) fn refused_as_filter(expr: &Expr) -> Option<String> {
+    let what = match &expr.kind {
+        ExprKind::Number(value) => format!("the number {value} alone is no test of a position"),
+        ExprKind::Text(text) => format!("the text \"{text}\" alone is no test of a position: it always has its value"),
+        ExprKind::Word(Word::White | Word::Black | Word::SideToMove) => {
+            "'white', 'black' and 'sidetomove' are values (1 and -1), no tests: compare them, as in sidetomove == white"
+                .to_owned()
+        }
+        ExprKind::Variable { name, ty: Type::Number | Type::Text } => {
+            format!("the variable '{name}' alone is no test: its value is given, so it would always match")
+        }
+        ExprKind::Variable { name, ty: Type::Position } => {
+            format!("the position variable '{name}' alone is no test: use its value, as in {name} : check")
+        }
+        ExprKind::TypeName(_) | ExprKind::PieceName(_) => {
+            "typename and piecename give a text to use (compare it, as in typename e1 == \"K\"): alone they test nothing"
+                .to_owned()
+        }
+        ExprKind::CurrentFen => "'fen' alone is the position's FEN, which every position has: compare it, or give \
+                                 fen a text to test the board against"
+            .to_owned(),
+        ExprKind::TextFunction { function: TextFunction::ReadFile, .. } => {
+            "readfile gives a file's contents to use: alone, they would be read and dropped".to_owned()
+        }
+        ExprKind::Tag(TagWord::Player(None)) => {
+            "'player' alone joins both names and drops them: write player white or player black, or player \"name\""
+                .to_owned()
+        }
+        ExprKind::Binary(BinaryOp::Add, left, _) if type_of(left) == Type::Text => {
+            "two texts joined by '+' and then dropped: give the text to a variable, or compare it".to_owned()
+        }
+        _ => return None,
+    };
+    Some(what)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::query::ast::{Side, Span};
+
+    fn expr(kind: ExprKind) -> Expr {
+        Expr { kind, span: Span::default() }
+    }
+
+    #[test]
+    fn values_alone_are_refused_and_tests_are_not() {
+        assert!(refused_as_filter(&expr(ExprKind::Number(8))).is_some());
+        assert!(refused_as_filter(&expr(ExprKind::Text("a".into()))).is_some());
+        assert!(refused_as_filter(&expr(ExprKind::Tag(TagWord::Player(None)))).is_some());
+        assert!(refused_as_filter(&expr(ExprKind::Tag(TagWord::Player(Some(Side::White))))).is_none());
+        assert!(refused_as_filter(&expr(ExprKind::Word(Word::Check))).is_none());
+        let set = ExprKind::Variable { name: "x".into(), ty: Type::Set };
+        assert!(refused_as_filter(&expr(set)).is_none());
+    }
+}
