@@ -26,7 +26,7 @@ mod replay;
 use measure::{Job, env_number, prepare_corpus, secs, target};
 
 /// The query files measured, from `tests/cql/queries`, with what each exercises.
-const QUERIES: [(&str, &str); 20] = [
+const QUERIES: [(&str, &str); 25] = [
     ("001-rook-on-the-seventh", "designators"),
     ("002-queen-and-king", "designators"),
     ("006-pawn-counts", "designators"),
@@ -47,6 +47,11 @@ const QUERIES: [(&str, &str); 20] = [
     ("112-echo-piece-identity", "echo"),
     ("168-echo-mate-earlier-check", "echo"),
     ("126-arrow-chain-pin", "arrows"),
+    ("223-tag-words-as-texts", "texts"),
+    ("224-text-variables", "texts"),
+    ("225-regex-groups", "texts"),
+    ("227-fen-as-a-text", "texts"),
+    ("228-str-and-indexof", "texts"),
 ];
 
 /// What one program reported: its closing line's matches and games.

@@ -153,6 +153,14 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
     }
 }
 
+/// Whether a text looked for after a tag word (`event "Blitz"`) would rather be a regular
+/// expression, as CQL 6.2 judges it: brackets around something, or `*`, `+` or `?` after its
+/// first character. CQL refuses such a search, to be sure.
+fn looks_like_a_pattern(text: &str) -> bool {
+    let bracketed = text.find('[').is_some_and(|open| text[open..].contains(']'));
+    bracketed || text.char_indices().skip(1).any(|(_, c)| matches!(c, '*' | '+' | '?'))
+}
+
 struct Checker<'a> {
     source: &'a str,
     diagnostics: Vec<Diagnostic>,
@@ -176,6 +184,7 @@ impl Checker<'_> {
             self.diagnostics.push(Diagnostic::new(header.span, "games are numbered from 1: gamenumber 0 is no game"));
         }
         if let Some(sort) = &header.sort {
+            self.sorted_number(&sort.expr);
             self.want_number(&sort.expr, "sort");
         }
     }
@@ -293,6 +302,14 @@ impl Checker<'_> {
                     self.diagnostics.push(Diagnostic::new(expr.span, unknown_variant(name)));
                 }
             }
+            ExprKind::Game(GameFilter::Holds { text, .. }) if looks_like_a_pattern(text) => {
+                let message = format!(
+                    "\"{text}\" is looked for as written, but it reads like a regular expression: write \
+                     ~~ \"{text}\" after the tag word to match it as one, or \"{text}\" in the tag word to \
+                     look for it as written"
+                );
+                self.diagnostics.push(Diagnostic::new(expr.span, message));
+            }
             ExprKind::Game(_) | ExprKind::Variable { .. } | ExprKind::FamilyWord(_) => {}
             ExprKind::Assign { name, op, value, .. } => self.assignment(expr, name, *op, value),
             ExprKind::If { condition, then, otherwise } => {
@@ -307,7 +324,10 @@ impl Checker<'_> {
                 self.expr(body);
             }
             ExprKind::Position(_) | ExprKind::Text(_) => {}
-            ExprKind::Sort { value, .. } => self.want_number(value, "sort"),
+            ExprKind::Sort { value, .. } => {
+                self.sorted_number(value);
+                self.want_number(value, "sort");
+            }
             ExprKind::Repeat { test, body } => {
                 if let Some(test) = test {
                     self.expr(test);
@@ -395,6 +415,18 @@ impl Checker<'_> {
             }
         }
         type_of(expr)
+    }
+
+    /// A number written after `sort` is refused, as CQL 6.2 refuses it: it would sort
+    /// nothing, and reads like the range older CQL took there.
+    fn sorted_number(&mut self, value: &Expr) {
+        if let ExprKind::Number(number) = value.kind {
+            let message = format!(
+                "sort takes a value that differs from game to game, and {number} is always {number} (sort no \
+                 longer takes a range)"
+            );
+            self.diagnostics.push(Diagnostic::new(value.span, message));
+        }
     }
 
     /// An assignment's value must be of a type a variable holds, and fit the operator.

@@ -235,6 +235,10 @@ impl<const W: usize> Compiler<'_, W> {
         if let Some(reason) = refused_as_filter(expr) {
             return FilterNode::Refused(reason.into());
         }
+        // CQL 6.2 never matches `lowercase T` or `uppercase T` tested as a filter (whatever T).
+        if let ExprKind::TextFunction { function: TextFunction::Lowercase | TextFunction::Uppercase, .. } = expr.kind {
+            return FilterNode::Constant(false);
+        }
         match &expr.kind {
             ExprKind::Unary(UnaryOp::Not, operand) => FilterNode::Not(Box::new(self.filter(operand))),
             // A chain of `and` (or of `or`) is one node, its filters tested in the order written.
@@ -1398,6 +1402,11 @@ pub(super) fn writes<const W: usize>(filter: &FilterNode<W>, persistent: &[Optio
         FilterNode::Comment(node) => {
             found.any = true;
             found.lasting |= node.message;
+        }
+        // A file written, or a run stopped, outlasts the game.
+        FilterNode::WriteFile(..) | FilterNode::Refused(_) => {
+            found.any = true;
+            found.lasting = true;
         }
         FilterNode::Line { options, .. } if !options.quiet => found.any = true,
         FilterNode::Echo(node) if !node.quiet => found.any = true,

@@ -108,6 +108,11 @@ impl<const W: usize> Program<W> {
             TextValue::ReadFile(name) => {
                 // CQL 6.2 says what it reads.
                 let name = self.text(name, context, at)?;
+                if ![".cqo", ".pgn", ".cql"].iter().any(|extension| name.ends_with(extension)) {
+                    let reason = format!("readfile reads .cqo, .pgn and .cql files only, and '{name}' is none");
+                    context.state.refuse(&reason);
+                    return None;
+                }
                 context.state.message(format!("Reading file: {name}"));
                 let bytes = std::fs::read(&*name).ok()?;
                 context.state.message(format!("Read file: {name} got {} bytes", bytes.len()));

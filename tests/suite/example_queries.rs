@@ -468,3 +468,27 @@ fn every_example_query_has_a_theme_and_a_near_miss() {
         "every case names a file of queries/"
     );
 }
+
+/// The queries of the README's tour of the language: each block of code holds queries parted
+/// by blank lines, and each compiles for the variant its header names (Standard without one).
+#[test]
+fn the_readme_tour_s_examples_compile() {
+    let readme = std::fs::read_to_string("README.md").expect("the README");
+    let start = readme.find("## A tour of the query language").expect("the tour");
+    let end = start + readme[start..].find("\n## Positions").expect("the section after the tour");
+    let mut blocks = readme[start..end].split("```").skip(1).step_by(2);
+    let mut compiled = 0;
+    for block in blocks.by_ref() {
+        for text in block.split("\n\n").filter(|text| text.lines().any(|line| !line.starts_with("//"))) {
+            // A rendered mistake, shown as cqlq prints it, is no query.
+            if text.trim_start().starts_with("error:") {
+                continue;
+            }
+            let query = Query::parse(text).unwrap_or_else(|error| panic!("{text}\n{error}"));
+            let variant = query.variant().unwrap_or_else(cqlq::Variant::standard);
+            query.compile(variant).unwrap_or_else(|error| panic!("{text}\n{error}"));
+            compiled += 1;
+        }
+    }
+    assert!(compiled >= 8, "{compiled} examples");
+}

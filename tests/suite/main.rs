@@ -19,6 +19,7 @@ mod cql_command;
 mod cql_language;
 mod cql_probes;
 mod cql_reference;
+mod cql_texts;
 mod crochess;
 mod damaged_input;
 mod designators;

@@ -4,7 +4,8 @@
 use pest::iterators::Pair;
 
 use super::{Builder, Rule, span_of, string};
-use crate::query::ast::{Expr, ExprKind, GameFilter, Side, Span, TagWord, TextFunction};
+use crate::query::ast::{BinaryOp, Expr, ExprKind, GameFilter, Side, Span, TagWord, TextFunction};
+use crate::query::check::{Type, type_of};
 use crate::query::diagnostic::Diagnostic;
 
 impl Builder {
@@ -79,6 +80,7 @@ impl Builder {
 
     /// `lowercase T`, `uppercase T`, `int T`, `ascii T`, `readfile T`.
     pub(super) fn text_function(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
+        let start = span_of(&pair).start;
         let mut inner = pair.into_inner();
         let function = match inner.next().map(|word| word.as_str()) {
             Some("lowercase") => TextFunction::Lowercase,
@@ -89,7 +91,17 @@ impl Builder {
         };
         let argument = inner.next().expect("grammar: a text function takes an argument");
         let (arg, depth) = self.operators(argument.into_inner());
-        (ExprKind::TextFunction { function, arg: Box::new(arg) }, depth + 1)
+        // As CQL 6.2 reads it, the argument's sum stops where a term of the other type begins:
+        // `ascii 66 + "a"` is `(ascii 66) + "a"`.
+        let (arg, rest) = split_sum(arg);
+        let mut span = Span::new(start, arg.span.end);
+        let mut kind = ExprKind::TextFunction { function, arg: Box::new(arg) };
+        for (op, term) in rest {
+            let joined = span.join(term.span);
+            kind = ExprKind::Binary(op, Box::new(Expr { kind, span }), Box::new(term));
+            span = joined;
+        }
+        (kind, depth + 1)
     }
 
     /// `str X` and `str(X Y ...)`.
@@ -142,6 +154,29 @@ impl Builder {
             }
         }
     }
+}
+
+/// A sum `a + b + c` as its longest first part whose terms are of one type (numbers, or
+/// texts), and the terms after it with their operators.
+fn split_sum(sum: Expr) -> (Expr, Vec<(BinaryOp, Expr)>) {
+    let mut terms = Vec::new();
+    let mut first = sum;
+    while let ExprKind::Binary(op @ (BinaryOp::Add | BinaryOp::Sub), ..) = first.kind {
+        let ExprKind::Binary(_, left, right) = first.kind else { unreachable!("matched just above") };
+        terms.push((op, *right));
+        first = *left;
+    }
+    terms.reverse();
+    let text = type_of(&first) == Type::Text;
+    let fits = terms.iter().take_while(|(_, term)| (type_of(term) == Type::Text) == text).count();
+    let mut rest = terms.split_off(fits);
+    let mut whole = first;
+    for (op, term) in terms.drain(..) {
+        let span = whole.span.join(term.span);
+        whole = Expr { kind: ExprKind::Binary(op, Box::new(whole), Box::new(term)), span };
+    }
+    rest.shrink_to_fit();
+    (whole, rest)
 }
 
 /// `\n`, `\t`, `\r`, `\"` and `\\` outside quotes: texts of one character.
