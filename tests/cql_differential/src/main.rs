@@ -50,6 +50,7 @@ struct Settings {
     games_per_source: usize,
     survey: bool,
     judge: Option<String>,
+    seeds: Option<PathBuf>,
 }
 
 fn settings() -> Result<Settings, String> {
@@ -71,6 +72,7 @@ fn settings() -> Result<Settings, String> {
         games_per_source: 25,
         survey: false,
         judge: None,
+        seeds: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -91,6 +93,7 @@ fn settings() -> Result<Settings, String> {
             "--check" => settings.check = true,
             "--survey" => settings.survey = true,
             "--judge" => settings.judge = Some(value("--judge")?),
+            "--write-seeds" => settings.seeds = Some(value("--write-seeds")?.into()),
             "--record" => settings.record = true,
             "--cql" => settings.cql = value("--cql")?.into(),
             "--cqlq" => settings.cqlq = value("--cqlq")?.into(),
@@ -162,6 +165,10 @@ fn main() {
 }
 
 fn run(settings: &Settings) -> Result<bool, String> {
+    if let Some(folder) = &settings.seeds {
+        write_seeds(settings, folder)?;
+        return Ok(true);
+    }
     for (name, path) in [("CQL 6.2", &settings.cql), ("cqlq", &settings.cqlq)] {
         if !path.is_file() {
             return Err(format!("{name} is not at {} (see --help)", path.display()));
@@ -318,6 +325,18 @@ fn run(settings: &Settings) -> Result<bool, String> {
 
 /// Runs the random queries through CQL 6.2 alone and prints why it refused them, the most
 /// frequent reason first: where the generator writes what CQL does not take.
+/// Writes the random queries of the seed into a folder, one file each (`gen-SEED-INDEX.cql`),
+/// as seeds for the fuzz targets of the query language.
+fn write_seeds(settings: &Settings, folder: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(folder).map_err(|error| format!("{}: {error}", folder.display()))?;
+    for index in 0..settings.queries.min(1_000_000) {
+        let text = random_query(settings.seed, index).render();
+        let path = folder.join(format!("gen-{}-{index:05}.cql", settings.seed));
+        std::fs::write(&path, text).map_err(|error| format!("{}: {error}", path.display()))?;
+    }
+    Ok(())
+}
+
 fn survey(settings: &Settings, benches: &[Bench]) {
     let reasons = Mutex::new(BTreeMap::<String, (usize, String)>::new());
     let ran = AtomicUsize::new(0);
