@@ -262,11 +262,6 @@ impl<const W: usize> State<W> {
         self.groups.borrow().get(usize::from(group)).cloned().flatten()
     }
 
-    /// What group `group` of the last match matched, if it took part.
-    pub(crate) fn group(&self, group: u8) -> Option<(usize, Arc<str>)> {
-        self.group_matched(group)
-    }
-
     pub(crate) fn set(&self, slot: usize, value: Value<W>) {
         if let Some(held) = self.values.get(slot) {
             *held.borrow_mut() = value;

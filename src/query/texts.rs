@@ -137,7 +137,7 @@ impl<const W: usize> Program<W> {
                     }
                 }
             }
-            TextValue::Group(group) => context.state.group(*group).map(|(_, text)| text),
+            TextValue::Group(group) => context.state.group_matched(*group).map(|(_, text)| text),
             TextValue::Str(parts) => {
                 let mut text = String::new();
                 for part in parts {

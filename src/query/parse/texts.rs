@@ -169,13 +169,12 @@ fn split_sum(sum: Expr) -> (Expr, Vec<(BinaryOp, Expr)>) {
     terms.reverse();
     let text = type_of(&first) == Type::Text;
     let fits = terms.iter().take_while(|(_, term)| (type_of(term) == Type::Text) == text).count();
-    let mut rest = terms.split_off(fits);
+    let rest = terms.split_off(fits);
     let mut whole = first;
     for (op, term) in terms.drain(..) {
         let span = whole.span.join(term.span);
         whole = Expr { kind: ExprKind::Binary(op, Box::new(whole), Box::new(term)), span };
     }
-    rest.shrink_to_fit();
     (whole, rest)
 }
 
