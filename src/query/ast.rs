@@ -112,7 +112,15 @@ impl Expr {
             | ExprKind::Text(_)
             | ExprKind::Tag(_)
             | ExprKind::RegexGroup { .. }
+            | ExprKind::IsBound { .. }
+            | ExprKind::Unbind(_)
             | ExprKind::CurrentFen => Vec::new(),
+            ExprKind::Dictionary { op, .. } => match op {
+                DictionaryOp::Declare | DictionaryOp::Count | DictionaryOp::Forget(None) => Vec::new(),
+                DictionaryOp::Entry { key, .. } | DictionaryOp::Forget(Some(key)) => vec![key],
+                DictionaryOp::Store { key, value } => vec![key, value],
+                DictionaryOp::Walk { body, .. } => vec![body],
+            },
             ExprKind::TextFunction { arg: operand, .. }
             | ExprKind::RegexMatch { text: operand, .. }
             | ExprKind::PieceName(operand)
@@ -520,6 +528,71 @@ pub enum ExprKind {
         name: String,
         /// The squares S.
         set: Box<Expr>,
+        /// The filter F.
+        body: Box<Expr>,
+    },
+    /// A dictionary's use: declared, read, written, counted, emptied or walked.
+    Dictionary {
+        /// The dictionary's name.
+        name: String,
+        /// Whether its entries last from game to game (it is not `local`).
+        persistent: bool,
+        /// What is done with it.
+        op: DictionaryOp,
+    },
+    /// `isbound x` (`bound`) and `isunbound x`: whether a variable holds a value.
+    IsBound {
+        /// The variable's name (a name no variable has is never bound).
+        name: String,
+        /// `isbound` rather than `isunbound`.
+        bound: bool,
+    },
+    /// `unbind x`: the variable loses its value; matches.
+    Unbind(String),
+}
+
+impl ExprKind {
+    /// Whether this node reads or writes a variable or a dictionary.
+    #[must_use]
+    pub fn uses_variables(&self) -> bool {
+        matches!(
+            self,
+            ExprKind::Variable { .. }
+                | ExprKind::Assign { .. }
+                | ExprKind::Dictionary { .. }
+                | ExprKind::IsBound { .. }
+                | ExprKind::Unbind(_)
+        )
+    }
+}
+
+/// What a query does with a dictionary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DictionaryOp {
+    /// `[local | persistent] dictionary D`, or `D` alone: matches.
+    Declare,
+    /// `D[k]`: the value held for the key (of type `value`); as a filter, whether there is one.
+    Entry {
+        /// The key.
+        key: Box<Expr>,
+        /// The type of the dictionary's values (a filter where the text gave it none before).
+        value: Type,
+    },
+    /// `D[k] = v`: holds `v` for `k`; matches when both have a value.
+    Store {
+        /// The key.
+        key: Box<Expr>,
+        /// The value.
+        value: Box<Expr>,
+    },
+    /// `#D`: how many keys it holds.
+    Count,
+    /// `unbind D[k]` (the key's entry) and `unbind D` (every entry); matches.
+    Forget(Option<Box<Expr>>),
+    /// `x ∊ D F`: F with `x` each key in turn, in the keys' order; matches.
+    Walk {
+        /// The variable that takes each key.
+        variable: String,
         /// The filter F.
         body: Box<Expr>,
     },

@@ -8,15 +8,16 @@
 
 pub(crate) use super::ast::Type;
 use super::ast::{
-    AssignOp, BinaryOp, Coordinate, Expr, ExprKind, FindQuantity, GameFilter, Header, MoveFilter, QueryAst, Region,
-    SquareDesignator, SquarePart, TextFunction, TextPart, UnaryOp, Word,
+    AssignOp, BinaryOp, Coordinate, DictionaryOp, Expr, ExprKind, FindQuantity, GameFilter, Header, MoveFilter,
+    QueryAst, Region, SquareDesignator, SquarePart, TextFunction, TextPart, UnaryOp, Word,
 };
 use super::diagnostic::{Diagnostic, quoted, unknown_variant};
 use crate::variant::Variant;
 use crate::variant::vocabulary::{self, WordValue};
 
 impl Type {
-    fn noun(self) -> &'static str {
+    /// The type's name in a sentence: "a number".
+    pub(crate) fn noun(self) -> &'static str {
         match self {
             Type::Filter => "a filter",
             Type::Set => "a set of squares",
@@ -117,6 +118,9 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         },
         ExprKind::If { .. } => Type::Filter,
         ExprKind::Loop { all: true, .. } => Type::Filter,
+        ExprKind::Dictionary { op: DictionaryOp::Entry { value, .. }, .. } => *value,
+        ExprKind::Dictionary { op: DictionaryOp::Count, .. } => Type::Number,
+        ExprKind::Dictionary { .. } | ExprKind::IsBound { .. } | ExprKind::Unbind(_) => Type::Filter,
         ExprKind::Position(_) | ExprKind::Lca(..) => Type::Position,
         ExprKind::Find { quantity: FindQuantity::First, .. } => Type::Position,
         ExprKind::Find { .. } => Type::Number,
@@ -310,7 +314,17 @@ impl Checker<'_> {
                 );
                 self.diagnostics.push(Diagnostic::new(expr.span, message));
             }
-            ExprKind::Game(_) | ExprKind::Variable { .. } | ExprKind::FamilyWord(_) => {}
+            ExprKind::Game(_)
+            | ExprKind::Variable { .. }
+            | ExprKind::FamilyWord(_)
+            | ExprKind::IsBound { .. }
+            | ExprKind::Unbind(_) => {}
+            // The types of keys and values were checked as the text was read.
+            ExprKind::Dictionary { .. } => {
+                for child in expr.children() {
+                    self.expr(child);
+                }
+            }
             ExprKind::Assign { name, op, value, .. } => self.assignment(expr, name, *op, value),
             ExprKind::If { condition, then, otherwise } => {
                 self.expr(condition);

@@ -3,20 +3,20 @@
 //! square off its board, a letter it does not have) are collected here.
 
 use super::ast::{
-    AssignOp, AttackSide, BinaryOp, Castle, Coordinate, Expr, ExprKind, FindQuantity, GameFilter, Lasting, LineOptions,
-    LoopOver, MoveFilter, MoveWhen, PieceAtomKind, PieceDesignator, PositionWord, Region, Sort, Span, SquareDesignator,
-    SquarePart, TextFunction, TextPart, TransformKind, UnaryOp, Word,
+    AssignOp, AttackSide, BinaryOp, Castle, Coordinate, DictionaryOp, Expr, ExprKind, FindQuantity, GameFilter,
+    Lasting, LineOptions, LoopOver, MoveFilter, MoveWhen, PieceAtomKind, PieceDesignator, PositionWord, Region, Sort,
+    Span, SquareDesignator, SquarePart, TextFunction, TextPart, TransformKind, UnaryOp, Word,
 };
 use super::check::{Type, type_of};
 use super::context::GameTest;
 use super::diagnostic::{Diagnostic, or_list, quoted, unknown_variant};
 use super::plan::{
-    CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, FilterNode, FindCount, FindNode, LoopNode,
-    MoveNode, Needs, NumberNode, PieceClass, PositionNode, Program, Sequence, SetNode, SetValue, SortKey, Step,
-    SubstringNode, TextNode, TextValue, ValueNode, XRayNode,
+    CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, EntryNode, FilterNode, FindCount, FindNode,
+    LoopNode, MoveNode, Needs, NumberNode, PieceClass, PositionNode, Program, Sequence, SetNode, SetValue, SortKey,
+    Step, StoreNode, SubstringNode, TextNode, TextValue, ValueNode, WalkNode, XRayNode,
 };
 use super::texts::Pattern;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::Quiet;
 use super::quick::quick_tests;
@@ -69,6 +69,9 @@ pub(crate) fn compile<const W: usize>(
         persistent: Vec::new(),
         printed: Vec::new(),
         needs_parent: false,
+        dictionary_slots: HashMap::new(),
+        dictionaries: Vec::new(),
+        dictionary_names: filters.iter().flat_map(dictionary_names).collect(),
     };
     let mut compiled: Vec<FilterNode<W>> = filters.iter().map(|filter| compiler.filter(filter)).collect();
     let mut exprs: Vec<&Expr> = filters.iter().collect();
@@ -103,7 +106,7 @@ pub(crate) fn compile<const W: usize>(
         })
     });
     let quick = if sort.is_none() { quick_tests(&compiled) } else { None };
-    let lasting = compiled.iter().map(|filter| writes(filter, &compiler.persistent).lasting).collect();
+    let lasting = compiled.iter().map(|filter| compiler.writes(filter).lasting).collect();
     let program = Program {
         makes_notes,
         quick,
@@ -116,8 +119,19 @@ pub(crate) fn compile<const W: usize>(
         needs,
         persistent: compiler.persistent,
         printed: compiler.printed,
+        dictionaries: compiler.dictionaries,
     };
     Ok((program, compiler.reports))
+}
+
+/// The names of the dictionaries an expression uses.
+fn dictionary_names(expr: &Expr) -> Vec<String> {
+    let mut names = Vec::new();
+    if let ExprKind::Dictionary { name, .. } = &expr.kind {
+        names.push(name.clone());
+    }
+    names.extend(expr.children().into_iter().flat_map(dictionary_names));
+    names
 }
 
 /// Whether only a position without a legal move can match the body: one of its filters (or of
@@ -132,7 +146,15 @@ fn only_terminal(filters: &[Expr], exprs: &[&Expr]) -> bool {
     let writes = |expr: &Expr| {
         matches!(
             expr.kind,
-            ExprKind::Assign { .. } | ExprKind::Comment { .. } | ExprKind::Sort { .. } | ExprKind::Repeat { .. }
+            ExprKind::Assign { .. }
+                | ExprKind::Comment { .. }
+                | ExprKind::Sort { .. }
+                | ExprKind::Repeat { .. }
+                | ExprKind::Unbind(_)
+                | ExprKind::Dictionary {
+                    op: DictionaryOp::Store { .. } | DictionaryOp::Forget(_) | DictionaryOp::Walk { .. },
+                    ..
+                }
         )
     };
     requires_no_move && !exprs.iter().any(|expr| expr.any(&writes))
@@ -143,18 +165,17 @@ fn only_terminal(filters: &[Expr], exprs: &[&Expr]) -> bool {
 /// position is then the same whenever it is asked.
 fn looks_at_positions_only(filter: &Expr) -> bool {
     !filter.any(&|expr| {
-        matches!(
-            expr.kind,
-            ExprKind::Variable { .. }
-                | ExprKind::Assign { .. }
-                | ExprKind::Comment { .. }
-                | ExprKind::Sort { .. }
-                | ExprKind::Loop { .. }
-                | ExprKind::Echo { .. }
-                | ExprKind::Find { quiet: false, .. }
-                | ExprKind::Line { .. }
-                | ExprKind::Repeat { .. }
-        )
+        expr.kind.uses_variables()
+            || matches!(
+                expr.kind,
+                ExprKind::Comment { .. }
+                    | ExprKind::Sort { .. }
+                    | ExprKind::Loop { .. }
+                    | ExprKind::Echo { .. }
+                    | ExprKind::Find { quiet: false, .. }
+                    | ExprKind::Line { .. }
+                    | ExprKind::Repeat { .. }
+            )
     })
 }
 
@@ -187,6 +208,7 @@ fn needs(filters: &[&Expr]) -> Needs {
                     | ExprKind::Echo { .. }
                     | ExprKind::Dash { .. }
                     | ExprKind::Variable { ty: Type::Position, .. }
+                    | ExprKind::Dictionary { op: DictionaryOp::Entry { value: Type::Position, .. }, .. }
                     | ExprKind::Move(MoveFilter { when: MoveWhen::Played, .. })
             )
         }),
@@ -222,6 +244,12 @@ pub(super) struct Compiler<'a, const W: usize> {
     printed: Vec<(String, usize)>,
     /// Whether a `move previous` looks for its sets in the position before the move.
     needs_parent: bool,
+    /// The slot of each dictionary.
+    dictionary_slots: HashMap<String, usize>,
+    /// Whether the dictionary of each slot lasts from game to game.
+    dictionaries: Vec<bool>,
+    /// The names of the query's dictionaries (which are always bound).
+    dictionary_names: HashSet<String>,
 }
 
 /// What a piece letter stands for.
@@ -272,15 +300,13 @@ impl<const W: usize> Compiler<'_, W> {
                     .map(|c| Step { filter: self.filter(&c.filter), min: c.min, max: c.max })
                     .collect(),
                 slot: 0,
-                in_order: constituents.iter().any(|c| {
-                    c.filter.any(&|expr| matches!(expr.kind, ExprKind::Variable { .. } | ExprKind::Assign { .. }))
-                }),
+                in_order: constituents.iter().any(|c| c.filter.any(&|expr| expr.kind.uses_variables())),
             },
             ExprKind::Game(game) if type_of(expr) == Type::Filter => self.game(game, expr.span),
             ExprKind::Transform { .. } if type_of(expr) == Type::Filter => {
                 let TransformChain { transforms, body, .. } = transform_chain(expr);
                 let copies = self.copies(&transforms, |compiler| compiler.filter(body));
-                let exhaustive = copies.iter().any(|copy| writes(copy, &self.persistent).any);
+                let exhaustive = copies.iter().any(|copy| self.writes(copy).any);
                 FilterNode::Orbit { copies, exhaustive }
             }
             ExprKind::Assign { name, op, value, lasting } => {
@@ -307,6 +333,16 @@ impl<const W: usize> Compiler<'_, W> {
                 };
                 FilterNode::Assign { slot, op: *op, value }
             }
+            ExprKind::Dictionary { name, persistent, op } => self.dictionary_filter(name, *persistent, op),
+            ExprKind::IsBound { name, bound } => {
+                let holds = if self.dictionary_names.contains(name) {
+                    FilterNode::Constant(true)
+                } else {
+                    FilterNode::IsBound(self.slot(name, Lasting::Game))
+                };
+                if *bound { holds } else { FilterNode::Not(Box::new(holds)) }
+            }
+            ExprKind::Unbind(name) => FilterNode::Unbind(self.slot(name, Lasting::Game)),
             ExprKind::If { condition, then, otherwise } if type_of(expr) == Type::Filter => {
                 FilterNode::If(Box::new(Conditional {
                     condition: self.filter(condition),
@@ -429,6 +465,12 @@ impl<const W: usize> Compiler<'_, W> {
                 }
             },
             ExprKind::Variable { name, ty: Type::Number } => NumberNode::Variable(self.slot(name, Lasting::Game)),
+            ExprKind::Dictionary { name, persistent, op: DictionaryOp::Count } => {
+                NumberNode::DictionarySize(self.dictionary_slot(name, *persistent))
+            }
+            ExprKind::Dictionary { name, persistent, op: DictionaryOp::Entry { key, value: Type::Number } } => {
+                NumberNode::Entry(Box::new(self.entry(name, *persistent, key)))
+            }
             ExprKind::If { condition, then, otherwise } if type_of(expr) == Type::Number => {
                 NumberNode::If(Box::new(Conditional {
                     condition: self.filter(condition),
@@ -533,6 +575,9 @@ impl<const W: usize> Compiler<'_, W> {
                 SetNode::Orbit(self.copies(&transforms, |compiler| compiler.set(body)))
             }
             ExprKind::Variable { name, .. } => SetNode::Variable(self.slot(name, Lasting::Game)),
+            ExprKind::Dictionary { name, persistent, op: DictionaryOp::Entry { key, .. } } => {
+                SetNode::Entry(Box::new(self.entry(name, *persistent, key)))
+            }
             ExprKind::If { condition, then, otherwise } => SetNode::If(Box::new(Conditional {
                 condition: self.filter(condition),
                 then: self.set(then),
@@ -563,6 +608,59 @@ impl<const W: usize> Compiler<'_, W> {
             }
         }
         slot
+    }
+
+    /// The slot of a dictionary, given on first use.
+    fn dictionary_slot(&mut self, name: &str, persistent: bool) -> usize {
+        let next = self.dictionary_slots.len();
+        let slot = *self.dictionary_slots.entry(name.to_owned()).or_insert(next);
+        if slot == self.dictionaries.len() {
+            self.dictionaries.push(persistent);
+        }
+        slot
+    }
+
+    /// The entry of a key in a dictionary.
+    fn entry(&mut self, name: &str, persistent: bool, key: &Expr) -> EntryNode<W> {
+        EntryNode { dictionary: self.dictionary_slot(name, persistent), key: self.value(key) }
+    }
+
+    /// A value to keep, of its own type.
+    fn value(&mut self, expr: &Expr) -> ValueNode<W> {
+        match type_of(expr) {
+            Type::Position => ValueNode::Position(self.position(expr)),
+            Type::Text => ValueNode::Text(self.text(expr)),
+            Type::Set => ValueNode::Set(self.set(expr)),
+            _ => ValueNode::Number(self.number(expr)),
+        }
+    }
+
+    /// A dictionary's use as a filter.
+    fn dictionary_filter(&mut self, name: &str, persistent: bool, op: &DictionaryOp) -> FilterNode<W> {
+        let dictionary = self.dictionary_slot(name, persistent);
+        match op {
+            DictionaryOp::Declare => FilterNode::Constant(true),
+            DictionaryOp::Entry { key, .. } => FilterNode::HasEntry(Box::new(self.entry(name, persistent, key))),
+            DictionaryOp::Store { key, value } => FilterNode::Store(Box::new(StoreNode {
+                entry: self.entry(name, persistent, key),
+                value: self.value(value),
+            })),
+            // CQL 6.2 stops the run where a count's value is dropped.
+            DictionaryOp::Count => FilterNode::Refused(
+                format!(
+                    "#{name} alone counts the dictionary's keys and drops the count: compare it, as in #{name} > 2"
+                )
+                .into(),
+            ),
+            DictionaryOp::Forget(key) => {
+                FilterNode::Forget { dictionary, key: key.as_ref().map(|key| Box::new(self.value(key))) }
+            }
+            DictionaryOp::Walk { variable, body } => FilterNode::Walk(Box::new(WalkNode {
+                dictionary,
+                variable: self.slot(variable, Lasting::Game),
+                body: self.filter(body),
+            })),
+        }
     }
 
     /// A block whose last filter has a value: the filters before it, and that value.
@@ -638,6 +736,9 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Text(text) => TextValue::Literal(text.as_str().into()),
             ExprKind::Tag(tag) => TextValue::Game(self.game_slot(GameTest::Text(tag.clone()))),
             ExprKind::Variable { name, .. } => TextValue::Variable(self.slot(name, Lasting::Game)),
+            ExprKind::Dictionary { name, persistent, op: DictionaryOp::Entry { key, .. } } => {
+                TextValue::Entry(Box::new(self.entry(name, *persistent, key)))
+            }
             ExprKind::Binary(_, left, right) => {
                 TextValue::Concat(Box::new(self.text(left)), Box::new(self.text(right)))
             }
@@ -687,6 +788,9 @@ impl<const W: usize> Compiler<'_, W> {
                 PositionWord::Child(variation) => PositionNode::Child(*variation),
             },
             ExprKind::Variable { name, .. } => PositionNode::Variable(self.slot(name, Lasting::Game)),
+            ExprKind::Dictionary { name, persistent, op: DictionaryOp::Entry { key, .. } } => {
+                PositionNode::Entry(Box::new(self.entry(name, *persistent, key)))
+            }
             ExprKind::Find { backward, quiet, body, .. } => {
                 let quiet = *quiet || self.quiet.automatic;
                 let pure = looks_at_positions_only(body);
@@ -1343,6 +1447,7 @@ fn may_hold_backhand<const W: usize>(set: &SetNode<W>) -> bool {
         | SetNode::Pin { .. }
         | SetNode::Move(_)
         | SetNode::Variable(_)
+        | SetNode::Entry(_)
         | SetNode::Rules(_)
         | SetNode::Marked(_)
         | SetNode::Loop(_) => false,
@@ -1390,27 +1495,44 @@ pub(super) struct Writes {
     pub any: bool,
 }
 
-/// What a filter, or a filter inside it, writes; `persistent` tells which variables last from
-/// game to game, by slot.
-pub(super) fn writes<const W: usize>(filter: &FilterNode<W>, persistent: &[Option<Value<W>>]) -> Writes {
-    let mut found = Writes::default();
-    filter.clone().each_filter(&mut |filter| match filter {
-        FilterNode::Assign { slot, .. } => {
-            found.any = true;
-            found.lasting |= persistent.get(*slot).is_some_and(Option::is_some);
-        }
-        FilterNode::Comment(node) => {
-            found.any = true;
-            found.lasting |= node.message;
-        }
-        // A file written, or a run stopped, outlasts the game.
-        FilterNode::WriteFile(..) | FilterNode::Refused(_) => {
-            found.any = true;
-            found.lasting = true;
-        }
-        FilterNode::Line { options, .. } if !options.quiet => found.any = true,
-        FilterNode::Echo(node) if !node.quiet => found.any = true,
-        _ => {}
-    });
-    found
+impl<const W: usize> Compiler<'_, W> {
+    /// What a filter, or a filter inside it, writes.
+    pub(super) fn writes(&self, filter: &FilterNode<W>) -> Writes {
+        let persistent = |slot: usize| self.persistent.get(slot).is_some_and(Option::is_some);
+        let lasting_dictionary = |slot: usize| self.dictionaries.get(slot).copied().unwrap_or(false);
+        let mut found = Writes::default();
+        filter.clone().each_filter(&mut |filter| match filter {
+            FilterNode::Assign { slot, .. } => {
+                found.any = true;
+                found.lasting |= persistent(*slot);
+            }
+            FilterNode::Unbind(slot) => {
+                found.any = true;
+                found.lasting |= persistent(*slot);
+            }
+            FilterNode::Store(store) => {
+                found.any = true;
+                found.lasting |= lasting_dictionary(store.entry.dictionary);
+            }
+            FilterNode::Forget { dictionary, .. } => {
+                found.any = true;
+                found.lasting |= lasting_dictionary(*dictionary);
+            }
+            // The variable that goes through the keys is given values.
+            FilterNode::Walk(_) => found.any = true,
+            FilterNode::Comment(node) => {
+                found.any = true;
+                found.lasting |= node.message;
+            }
+            // A file written, or a run stopped, outlasts the game.
+            FilterNode::WriteFile(..) | FilterNode::Refused(_) => {
+                found.any = true;
+                found.lasting = true;
+            }
+            FilterNode::Line { options, .. } if !options.quiet => found.any = true,
+            FilterNode::Echo(node) if !node.quiet => found.any = true,
+            _ => {}
+        });
+        found
+    }
 }

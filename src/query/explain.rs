@@ -16,7 +16,7 @@ use std::fmt::Write;
 
 use serde_json::{Value, json};
 
-use super::ast::{AttackSide, Expr, ExprKind, FindQuantity, Header, Lasting, LoopOver};
+use super::ast::{AttackSide, DictionaryOp, Expr, ExprKind, FindQuantity, Header, Lasting, LoopOver};
 use super::{Plan, Query};
 use crate::board::diagram;
 
@@ -208,6 +208,22 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
             };
             line(out, &indent, &format!("{kind}assign to {name}"));
         }
+        ExprKind::Dictionary { name, op, .. } => {
+            let what = match op {
+                DictionaryOp::Declare => "",
+                DictionaryOp::Entry { .. } => ", the entry of a key",
+                DictionaryOp::Store { .. } => ", an entry given",
+                DictionaryOp::Count => ", its number of keys",
+                DictionaryOp::Forget(Some(_)) => ", an entry removed",
+                DictionaryOp::Forget(None) => ", emptied",
+                DictionaryOp::Walk { .. } => ", each key in turn",
+            };
+            line(out, &indent, &format!("dictionary {name}{what}"));
+        }
+        ExprKind::IsBound { name, bound } => {
+            line(out, &indent, &format!("whether {name} {} a value", if *bound { "holds" } else { "lacks" }));
+        }
+        ExprKind::Unbind(name) => line(out, &indent, &format!("{name} loses its value")),
         ExprKind::If { .. } => line(out, &indent, "if, then, else"),
         ExprKind::Position(_) => line(out, &indent, &format!("position: {text}")),
         ExprKind::Find { quantity, backward, .. } => {

@@ -19,12 +19,7 @@ impl<const W: usize> Program<W> {
         at: usize,
     ) -> bool {
         let state = context.state;
-        let new = match value {
-            ValueNode::Number(number) => self.number(number, context, at).map(Value::Number),
-            ValueNode::Set(set) => Some(Value::Set(self.set(set, context, at))),
-            ValueNode::Position(position) => self.position(position, context, at).map(Value::Position),
-            ValueNode::Text(text) => self.text(text, context, at).map(Value::Text),
-        };
+        let new = self.value(value, context, at);
         let combined = match (op, state.get(slot), new) {
             (AssignOp::Set, _, new) => new,
             // `=?` gives a set only when it is not empty.
@@ -63,6 +58,21 @@ impl<const W: usize> Program<W> {
                 true
             }
             None => false,
+        }
+    }
+
+    /// The value of a value node at `at`, if it has one (a set always has one).
+    pub(super) fn value<P: RulesView<W>>(
+        &self,
+        value: &ValueNode<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> Option<Value<W>> {
+        match value {
+            ValueNode::Number(number) => self.number(number, context, at).map(Value::Number),
+            ValueNode::Set(set) => Some(Value::Set(self.set(set, context, at))),
+            ValueNode::Position(position) => self.position(position, context, at).map(Value::Position),
+            ValueNode::Text(text) => self.text(text, context, at).map(Value::Text),
         }
     }
 

@@ -25,6 +25,7 @@ mod comments;
 mod compile;
 pub mod context;
 pub mod diagnostic;
+mod dictionaries;
 pub mod explain;
 mod flow;
 mod line;
@@ -184,12 +185,17 @@ impl Query {
         })
     }
 
-    /// Whether a variable of the query lasts from game to game (`persistent`): then the games
-    /// must be searched one after another, in order, as CQL 6.2 does.
+    /// Whether a variable or a dictionary of the query lasts from game to game (`persistent`,
+    /// and dictionaries not `local`): then the games must be searched one after another, in
+    /// order, as CQL 6.2 does.
     #[must_use]
     pub fn has_persistent(&self) -> bool {
         self.ast.body.iter().any(|filter| {
-            filter.any(&|expr| matches!(&expr.kind, ExprKind::Assign { lasting, .. } if lasting.is_persistent()))
+            filter.any(&|expr| match &expr.kind {
+                ExprKind::Assign { lasting, .. } => lasting.is_persistent(),
+                ExprKind::Dictionary { persistent, .. } => *persistent,
+                _ => false,
+            })
         })
     }
 

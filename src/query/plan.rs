@@ -93,6 +93,8 @@ pub(crate) enum SetNode<const W: usize> {
     Move(Box<MoveNode<W>>),
     /// The value of a set variable (for a piece variable, the square of its piece).
     Variable(usize),
+    /// The set a dictionary holds for a key (empty where it holds none).
+    Entry(Box<EntryNode<W>>),
     /// One set or the other, as a filter decides.
     If(Box<Conditional<SetNode<W>, W>>),
     /// The squares of a set for which a filter matches (`square X in S F`).
@@ -127,6 +129,8 @@ pub(crate) enum PositionNode<const W: usize> {
     Child(u32),
     /// The value of a position variable.
     Variable(usize),
+    /// The position a dictionary holds for a key.
+    Entry(Box<EntryNode<W>>),
     /// The first position from this one on (or back) where a filter matches.
     Find(Box<FindNode<W>>),
     /// The last position both lines pass through.
@@ -229,6 +233,35 @@ pub(crate) enum ValueNode<const W: usize> {
     Text(TextValue<W>),
 }
 
+/// The entry of a key in a dictionary.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct EntryNode<const W: usize> {
+    /// The dictionary's slot.
+    pub dictionary: usize,
+    /// The key.
+    pub key: ValueNode<W>,
+}
+
+/// `D[k] = v`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct StoreNode<const W: usize> {
+    /// Where the value goes.
+    pub entry: EntryNode<W>,
+    /// The value.
+    pub value: ValueNode<W>,
+}
+
+/// `x ∊ D F`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct WalkNode<const W: usize> {
+    /// The dictionary's slot.
+    pub dictionary: usize,
+    /// The slot of the variable that takes each key.
+    pub variable: usize,
+    /// The filter tested with each key.
+    pub body: FilterNode<W>,
+}
+
 /// A `move` filter.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct MoveNode<const W: usize> {
@@ -289,6 +322,10 @@ pub(crate) enum NumberNode<const W: usize> {
     OrbitMax(Vec<NumberNode<W>>),
     /// The value of a numeric variable.
     Variable(usize),
+    /// The number a dictionary holds for a key.
+    Entry(Box<EntryNode<W>>),
+    /// How many keys a dictionary holds, by its slot.
+    DictionarySize(usize),
     /// A counter the position keeps (named by the variant's vocabulary) for a side.
     Counter {
         /// The counter.
@@ -425,6 +462,22 @@ pub(crate) enum FilterNode<const W: usize> {
         op: AssignOp,
         value: ValueNode<W>,
     },
+    /// The dictionary holds a value for the key.
+    HasEntry(Box<EntryNode<W>>),
+    /// Gives a dictionary's key a value; matches when both exist.
+    Store(Box<StoreNode<W>>),
+    /// Forgets the entry of a key (or, with none, every entry) of a dictionary; matches when
+    /// the key exists.
+    Forget {
+        dictionary: usize,
+        key: Option<Box<ValueNode<W>>>,
+    },
+    /// A filter tested with a variable each key of a dictionary in turn; matches.
+    Walk(Box<WalkNode<W>>),
+    /// The variable of the slot holds a value.
+    IsBound(usize),
+    /// The variable of the slot loses its value; matches.
+    Unbind(usize),
     /// One filter or another, as a filter decides.
     If(Box<Conditional<FilterNode<W>, W>>),
     /// Every square (or piece) of a set passes a filter (`square all X in S F`).
@@ -485,6 +538,8 @@ pub(crate) enum TextValue<const W: usize> {
     /// A tag's text, by the slot of its game test.
     Game(usize),
     Variable(usize),
+    /// The text a dictionary holds for a key.
+    Entry(Box<EntryNode<W>>),
     Concat(Box<TextValue<W>>, Box<TextValue<W>>),
     /// `uppercase T` (`upper`), `lowercase T`.
     Case {
@@ -580,6 +635,8 @@ pub struct Program<const W: usize> {
     pub(crate) persistent: Vec<Option<Value<W>>>,
     /// The persistent variables printed at the end of a run (not `quiet`), with their slots.
     pub(crate) printed: Vec<(String, usize)>,
+    /// The dictionaries, by slot: whether each lasts from game to game.
+    pub(crate) dictionaries: Vec<bool>,
     /// The filters as a list of plain piece tests, where they all are such tests.
     pub(crate) quick: Option<Vec<Quick<W>>>,
     /// Whether each filter of the body writes what outlasts the game (a persistent variable,
@@ -610,7 +667,7 @@ impl<const W: usize> Program<W> {
     /// A fresh state for evaluating the program: its variables without values.
     #[must_use]
     pub fn new_state(&self) -> State<W> {
-        State::new(self.persistent.clone())
+        State::new(self.persistent.clone(), &self.dictionaries)
     }
 
     /// Whether the query sorts the games it finds, and smallest first.
@@ -768,6 +825,15 @@ impl<const W: usize> Program<W> {
             FilterNode::Game(slot) => context.game.values.get(*slot).copied().flatten().is_some(),
             FilterNode::Line { .. } => self.line_match(node, context, at).is_some(),
             FilterNode::Assign { slot, op, value } => self.assign(*slot, *op, value, context, at),
+            FilterNode::HasEntry(entry) => self.entry(entry, context, at).is_some(),
+            FilterNode::Store(store) => self.store(store, context, at),
+            FilterNode::Forget { dictionary, key } => self.forget(*dictionary, key.as_deref(), context, at),
+            FilterNode::Walk(walk) => self.walk(walk, context, at),
+            FilterNode::IsBound(slot) => context.state.get(*slot) != Value::Unset,
+            FilterNode::Unbind(slot) => {
+                context.state.set(*slot, Value::Unset);
+                true
+            }
             FilterNode::If(conditional) => {
                 self.choose(conditional, context, at).is_none_or(|chosen| self.filter(chosen, context, at))
             }
@@ -844,6 +910,11 @@ impl<const W: usize> Program<W> {
             }
             NumberNode::OrbitMax(copies) => copies.iter().filter_map(|copy| self.number(copy, context, at)).max(),
             NumberNode::Variable(slot) => self.number_variable(*slot, context),
+            NumberNode::Entry(entry) => match self.entry(entry, context, at) {
+                Some(Value::Number(number)) => Some(number),
+                _ => None,
+            },
+            NumberNode::DictionarySize(dictionary) => i64::try_from(context.state.dictionary_len(*dictionary)).ok(),
             NumberNode::Counter { counter, side } => Some(frame.position.counter(*counter, *side)),
             NumberNode::If(conditional) => self.number(self.choose(conditional, context, at)?, context, at),
             NumberNode::FindCount(count) => {
@@ -1112,6 +1183,10 @@ impl<const W: usize> Program<W> {
             | SetNode::Marked(..)
             | SetNode::Loop(..) => SetValue::board(self.squares(node, context, at)),
             SetNode::Variable(slot) => self.set_variable(*slot, context, at),
+            SetNode::Entry(entry) => match self.entry(entry, context, at) {
+                Some(Value::Set(set)) => set,
+                _ => SetValue::board(SquareSet::EMPTY),
+            },
             SetNode::If(conditional) => match self.choose(conditional, context, at) {
                 Some(chosen) => self.set(chosen, context, at),
                 None => SetValue::board(SquareSet::EMPTY),

@@ -32,6 +32,10 @@ impl<const W: usize> Program<W> {
             // The line holds no variation of its own: only the position after this one on it.
             PositionNode::Child(0) => exists(at + 1),
             PositionNode::Child(_) => None,
+            PositionNode::Entry(entry) => match self.entry(entry, context, at) {
+                Some(Value::Position(frame)) => Some(frame),
+                _ => None,
+            },
             PositionNode::Variable(slot) => match context.state.get(*slot) {
                 Value::Position(index) => exists(index),
                 _ => None,

@@ -6,6 +6,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use super::dictionaries::{Entries, Key};
 use super::plan::SetValue;
 use super::texts::Groups;
 use crate::board::{Geometry, Square};
@@ -56,6 +57,8 @@ pub type PieceId = u16;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Persistent {
     values: Vec<(usize, Kept)>,
+    /// The entries of the persistent dictionaries, by slot: keys and values.
+    dictionaries: Vec<(usize, Vec<(Kept, Kept)>)>,
 }
 
 /// A persistent variable's value, apart from any board.
@@ -65,6 +68,41 @@ enum Kept {
     Number(i64),
     Text(Arc<str>),
     Set { squares: Vec<(u8, u8)>, backhand: [KindSet; 2] },
+}
+
+impl Kept {
+    /// A value apart from the board of `geometry`.
+    fn of<const W: usize>(value: &Value<W>, geometry: Geometry) -> Kept {
+        match value {
+            Value::Number(number) => Kept::Number(*number),
+            Value::Text(text) => Kept::Text(text.clone()),
+            Value::Set(set) => Kept::Set {
+                squares: set
+                    .squares
+                    .iter()
+                    .map(|square| (geometry.file_of(square).index(), geometry.rank_of(square).index()))
+                    .collect(),
+                backhand: set.backhand,
+            },
+            Value::Unset | Value::Position(_) | Value::Piece(_) => Kept::Unset,
+        }
+    }
+
+    /// The value on the board of `geometry`: a set keeps the squares it has there.
+    fn value<const W: usize>(&self, geometry: Geometry) -> Value<W> {
+        match self {
+            Kept::Unset => Value::Unset,
+            Kept::Number(number) => Value::Number(*number),
+            Kept::Text(text) => Value::Text(text.clone()),
+            Kept::Set { squares, backhand } => {
+                let squares = squares
+                    .iter()
+                    .filter_map(|&(file, rank)| geometry.square_at(i32::from(file), i32::from(rank)))
+                    .collect();
+                Value::Set(SetValue { squares, backhand: *backhand })
+            }
+        }
+    }
 }
 
 impl Persistent {
@@ -115,11 +153,16 @@ pub struct State<const W: usize> {
     groups: RefCell<Groups>,
     /// Why the run must stop, once a filter that CQL 6.2 refuses to test was tested.
     refusal: RefCell<Option<String>>,
+    /// The entries of each dictionary, by slot.
+    dictionaries: Box<[RefCell<Entries<W>>]>,
+    /// Whether each dictionary's entries last from game to game.
+    lasting_dictionaries: Box<[bool]>,
 }
 
 impl<const W: usize> State<W> {
-    /// A state for variables that start without a value, or (the persistent ones) from a value.
-    pub(crate) fn new(persistent: Vec<Option<Value<W>>>) -> State<W> {
+    /// A state for variables that start without a value, or (the persistent ones) from a value,
+    /// and for empty dictionaries (`dictionaries` tells which last from game to game).
+    pub(crate) fn new(persistent: Vec<Option<Value<W>>>, dictionaries: &[bool]) -> State<W> {
         let values = persistent.iter().map(|start| RefCell::new(start.clone().unwrap_or(Value::Unset)));
         State {
             values: values.collect(),
@@ -130,6 +173,8 @@ impl<const W: usize> State<W> {
             sorted: Cell::new(None),
             groups: RefCell::new(Vec::new()),
             refusal: RefCell::new(None),
+            dictionaries: dictionaries.iter().map(|_| RefCell::new(Entries::new())).collect(),
+            lasting_dictionaries: dictionaries.into(),
         }
     }
 
@@ -145,10 +190,15 @@ impl<const W: usize> State<W> {
         self.messages.get_mut().clear();
         self.nested.get_mut().clear();
         self.groups.get_mut().clear();
+        for (entries, lasting) in self.dictionaries.iter_mut().zip(&self.lasting_dictionaries) {
+            if !lasting {
+                entries.get_mut().clear();
+            }
+        }
     }
 
-    /// The values of the persistent variables, apart from any board, to go on from in a game of
-    /// another board (`geometry` is this state's).
+    /// The values of the persistent variables and dictionaries, apart from any board, to go on
+    /// from in a game of another board (`geometry` is this state's).
     #[must_use]
     pub fn persistent(&self, geometry: Geometry) -> Persistent {
         let values = self
@@ -157,44 +207,38 @@ impl<const W: usize> State<W> {
             .zip(&self.persistent)
             .enumerate()
             .filter(|(_, (_, persistent))| persistent.is_some())
-            .map(|(slot, (value, _))| {
-                let kept = match &*value.borrow() {
-                    Value::Number(number) => Kept::Number(*number),
-                    Value::Text(text) => Kept::Text(text.clone()),
-                    Value::Set(set) => Kept::Set {
-                        squares: set
-                            .squares
-                            .iter()
-                            .map(|square| (geometry.file_of(square).index(), geometry.rank_of(square).index()))
-                            .collect(),
-                        backhand: set.backhand,
-                    },
-                    Value::Unset | Value::Position(_) | Value::Piece(_) => Kept::Unset,
-                };
-                (slot, kept)
+            .map(|(slot, (value, _))| (slot, Kept::of(&value.borrow(), geometry)))
+            .collect();
+        let dictionaries = self
+            .dictionaries
+            .iter()
+            .zip(&self.lasting_dictionaries)
+            .enumerate()
+            .filter(|(_, (_, lasting))| **lasting)
+            .map(|(slot, (entries, _))| {
+                let entries = entries.borrow();
+                let kept =
+                    entries.iter().map(|(key, value)| (Kept::of(&key.value(), geometry), Kept::of(value, geometry)));
+                (slot, kept.collect())
             })
             .collect();
-        Persistent { values }
+        Persistent { values, dictionaries }
     }
 
-    /// Takes up the values of the persistent variables where a game of the same query left
-    /// them, perhaps on another board (`geometry` is this state's): a set keeps its squares on
-    /// this board.
+    /// Takes up the values of the persistent variables and dictionaries where a game of the
+    /// same query left them, perhaps on another board (`geometry` is this state's): a set keeps
+    /// its squares on this board.
     pub fn resume(&mut self, persistent: &Persistent, geometry: Geometry) {
         for (slot, kept) in &persistent.values {
-            let value = match kept {
-                Kept::Unset => Value::Unset,
-                Kept::Number(number) => Value::Number(*number),
-                Kept::Text(text) => Value::Text(text.clone()),
-                Kept::Set { squares, backhand } => {
-                    let squares = squares
-                        .iter()
-                        .filter_map(|&(file, rank)| geometry.square_at(i32::from(file), i32::from(rank)))
-                        .collect();
-                    Value::Set(SetValue { squares, backhand: *backhand })
-                }
-            };
-            self.set(*slot, value);
+            self.set(*slot, kept.value(geometry));
+        }
+        for (slot, entries) in &persistent.dictionaries {
+            if let Some(held) = self.dictionaries.get_mut(*slot) {
+                let entries = entries
+                    .iter()
+                    .filter_map(|(key, value)| Some((Key::of(key.value(geometry))?, value.value(geometry))));
+                *held.get_mut() = entries.collect();
+            }
         }
     }
 
@@ -250,6 +294,40 @@ impl<const W: usize> State<W> {
     /// Why the run must stop, if a filter that cannot be tested was tested.
     pub fn take_refusal(&mut self) -> Option<String> {
         self.refusal.get_mut().take()
+    }
+
+    /// The value a dictionary holds for a key.
+    pub(crate) fn entry(&self, dictionary: usize, key: &Key<W>) -> Option<Value<W>> {
+        self.dictionaries.get(dictionary)?.borrow().get(key).cloned()
+    }
+
+    /// Gives a dictionary's key a value.
+    pub(crate) fn store(&self, dictionary: usize, key: Key<W>, value: Value<W>) {
+        if let Some(entries) = self.dictionaries.get(dictionary) {
+            entries.borrow_mut().insert(key, value);
+        }
+    }
+
+    /// Forgets the entry of a key, or (with none) every entry of a dictionary.
+    pub(crate) fn forget(&self, dictionary: usize, key: Option<&Key<W>>) {
+        let Some(entries) = self.dictionaries.get(dictionary) else { return };
+        let mut entries = entries.borrow_mut();
+        match key {
+            Some(key) => {
+                entries.remove(key);
+            }
+            None => entries.clear(),
+        }
+    }
+
+    /// A dictionary's keys, in order.
+    pub(crate) fn keys(&self, dictionary: usize) -> Vec<Key<W>> {
+        self.dictionaries.get(dictionary).map_or_else(Vec::new, |entries| entries.borrow().keys().cloned().collect())
+    }
+
+    /// How many keys a dictionary holds.
+    pub(crate) fn dictionary_len(&self, dictionary: usize) -> usize {
+        self.dictionaries.get(dictionary).map_or(0, |entries| entries.borrow().len())
     }
 
     /// Keeps what the groups of a `~~` match matched (nothing, for a search that failed).

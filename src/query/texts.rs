@@ -92,6 +92,10 @@ impl<const W: usize> Program<W> {
                 })
             }
             TextValue::Game(slot) => context.game.texts.get(*slot).cloned().flatten(),
+            TextValue::Entry(entry) => match self.entry(entry, context, at) {
+                Some(Value::Text(text)) => Some(text),
+                _ => None,
+            },
             TextValue::Variable(slot) => match context.state.get(*slot) {
                 Value::Text(text) => Some(text),
                 _ => None,

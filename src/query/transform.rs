@@ -16,9 +16,9 @@ use super::ast::{Span, TransformKind};
 use super::compile::Compiler;
 use super::diagnostic::Diagnostic;
 use super::plan::{
-    CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, FilterNode, FindCount, FindNode, LoopNode,
-    MoveNode, NumberNode, PieceClass, PositionNode, Sequence, SetNode, Step, SubstringNode, TextNode, TextValue,
-    ValueNode, XRayNode,
+    CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, EntryNode, FilterNode, FindCount, FindNode,
+    LoopNode, MoveNode, NumberNode, PieceClass, PositionNode, Sequence, SetNode, Step, StoreNode, SubstringNode,
+    TextNode, TextValue, ValueNode, WalkNode, XRayNode,
 };
 use crate::board::{SquareMap, SquareSet};
 use crate::variant::Piece;
@@ -273,6 +273,16 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
             FilterNode::Assign { slot, op, value } => {
                 FilterNode::Assign { slot: *slot, op: *op, value: value.mapped(mapper)? }
             }
+            FilterNode::HasEntry(entry) => FilterNode::HasEntry(boxed(&**entry, mapper)?),
+            FilterNode::Store(store) => FilterNode::Store(boxed(&**store, mapper)?),
+            FilterNode::Forget { dictionary, key } => FilterNode::Forget {
+                dictionary: *dictionary,
+                key: match key {
+                    Some(key) => Some(boxed(&**key, mapper)?),
+                    None => None,
+                },
+            },
+            FilterNode::Walk(walk) => FilterNode::Walk(boxed(&**walk, mapper)?),
             FilterNode::If(conditional) => FilterNode::If(boxed(&**conditional, mapper)?),
             FilterNode::LoopAll(node) => FilterNode::LoopAll(boxed(&**node, mapper)?),
             FilterNode::HasPosition(position) => FilterNode::HasPosition(position.mapped(mapper)?),
@@ -288,6 +298,8 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
             ),
             FilterNode::Dash(node) => FilterNode::Dash(boxed(&**node, mapper)?),
             FilterNode::Mainline(_)
+            | FilterNode::IsBound(_)
+            | FilterNode::Unbind(_)
             | FilterNode::Constant(_)
             | FilterNode::Refused(_)
             | FilterNode::Check
@@ -296,6 +308,24 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
             | FilterNode::Terminal
             | FilterNode::Game(_) => self.clone(),
         })
+    }
+}
+
+impl<const W: usize> Mapped<W> for EntryNode<W> {
+    fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
+        Some(EntryNode { dictionary: self.dictionary, key: self.key.mapped(mapper)? })
+    }
+}
+
+impl<const W: usize> Mapped<W> for StoreNode<W> {
+    fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
+        Some(StoreNode { entry: self.entry.mapped(mapper)?, value: self.value.mapped(mapper)? })
+    }
+}
+
+impl<const W: usize> Mapped<W> for WalkNode<W> {
+    fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
+        Some(WalkNode { dictionary: self.dictionary, variable: self.variable, body: self.body.mapped(mapper)? })
     }
 }
 
@@ -318,6 +348,7 @@ impl<const W: usize> Mapped<W> for PositionNode<W> {
             PositionNode::Lca(first, second) => PositionNode::Lca(boxed(&**first, mapper)?, boxed(&**second, mapper)?),
             PositionNode::At(from, to) => PositionNode::At(boxed(&**from, mapper)?, boxed(&**to, mapper)?),
             PositionNode::If(conditional) => PositionNode::If(boxed(&**conditional, mapper)?),
+            PositionNode::Entry(entry) => PositionNode::Entry(boxed(&**entry, mapper)?),
             PositionNode::Block(block) => PositionNode::Block(boxed(&**block, mapper)?),
             PositionNode::Line(line) => PositionNode::Line(boxed(&**line, mapper)?),
             PositionNode::Current
@@ -374,6 +405,7 @@ impl<const W: usize> Mapped<W> for TextValue<W> {
             TextValue::If(conditional) => TextValue::If(boxed(&**conditional, mapper)?),
             TextValue::At(position, text) => TextValue::At(boxed(&**position, mapper)?, boxed(&**text, mapper)?),
             TextValue::Block(block) => TextValue::Block(boxed(&**block, mapper)?),
+            TextValue::Entry(entry) => TextValue::Entry(boxed(&**entry, mapper)?),
             TextValue::Literal(_)
             | TextValue::Game(_)
             | TextValue::Variable(_)
@@ -500,7 +532,8 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
             NumberNode::IndexOf(texts) => {
                 NumberNode::IndexOf(Box::new((texts.0.mapped(mapper)?, texts.1.mapped(mapper)?)))
             }
-            NumberNode::GroupStart(_) => self.clone(),
+            NumberNode::GroupStart(_) | NumberNode::DictionarySize(_) => self.clone(),
+            NumberNode::Entry(entry) => NumberNode::Entry(boxed(&**entry, mapper)?),
             // A variable's value is what it was given, mapped or not where it was given.
             NumberNode::Constant(_)
             | NumberNode::Ply
@@ -569,6 +602,7 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
                 to: boxed(&**to, mapper)?,
                 value: *value,
             },
+            SetNode::Entry(entry) => SetNode::Entry(boxed(&**entry, mapper)?),
             SetNode::Move(node) => SetNode::Move(Box::new(MoveNode {
                 from: optional(&node.from, mapper)?,
                 to: optional(&node.to, mapper)?,

@@ -45,6 +45,17 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
             FilterNode::Not(filter) => filter.each_filter(visit),
             FilterNode::Line { steps, .. } => steps.iter_mut().for_each(|step| step.filter.each_filter(visit)),
             FilterNode::Assign { value, .. } => value.each_filter(visit),
+            FilterNode::HasEntry(entry) => entry.key.each_filter(visit),
+            FilterNode::Store(store) => {
+                store.entry.key.each_filter(visit);
+                store.value.each_filter(visit);
+            }
+            FilterNode::Forget { key, .. } => {
+                if let Some(key) = key {
+                    key.each_filter(visit);
+                }
+            }
+            FilterNode::Walk(walk) => walk.body.each_filter(visit),
             FilterNode::If(conditional) => conditional.each_filter(visit),
             FilterNode::LoopAll(node) => node.each_filter(visit),
             FilterNode::HasPosition(position) => position.each_filter(visit),
@@ -71,6 +82,8 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
             | FilterNode::Terminal
             | FilterNode::Placement(_)
             | FilterNode::Game(_)
+            | FilterNode::IsBound(_)
+            | FilterNode::Unbind(_)
             | FilterNode::Mainline(_) => {}
         }
     }
@@ -79,6 +92,8 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
 impl<const W: usize> Walk<W> for NumberNode<W> {
     fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
         match self {
+            NumberNode::Entry(entry) => entry.key.each_filter(visit),
+            NumberNode::DictionarySize(_) => {}
             NumberNode::Count(set) | NumberNode::Power(set) | NumberNode::Square { set, .. } => set.each_filter(visit),
             NumberNode::Negate(value) | NumberNode::Abs(value) | NumberNode::Sqrt(value) => value.each_filter(visit),
             NumberNode::Arithmetic(_, left, right) => {
@@ -146,6 +161,7 @@ impl<const W: usize> Walk<W> for NumberNode<W> {
 impl<const W: usize> Walk<W> for SetNode<W> {
     fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
         match self {
+            SetNode::Entry(entry) => entry.key.each_filter(visit),
             SetNode::Union(left, right) | SetNode::Intersection(left, right) | SetNode::Between(left, right) => {
                 left.each_filter(visit);
                 right.each_filter(visit);
@@ -191,6 +207,7 @@ impl<const W: usize> Walk<W> for SetNode<W> {
 impl<const W: usize> Walk<W> for PositionNode<W> {
     fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
         match self {
+            PositionNode::Entry(entry) => entry.key.each_filter(visit),
             PositionNode::Find(find) => find.each_filter(visit),
             PositionNode::Lca(first, second) | PositionNode::At(first, second) => {
                 first.each_filter(visit);
@@ -230,6 +247,7 @@ impl<const W: usize> Walk<W> for MoveNode<W> {
 impl<const W: usize> Walk<W> for TextValue<W> {
     fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
         match self {
+            TextValue::Entry(entry) => entry.key.each_filter(visit),
             TextValue::PieceLetter { set, .. } => set.each_filter(visit),
             TextValue::Concat(left, right) => {
                 left.each_filter(visit);

@@ -16,6 +16,7 @@ mod common;
 mod cli;
 mod corrupted_corpus;
 mod cql_command;
+mod cql_dictionaries;
 mod cql_language;
 mod cql_probes;
 mod cql_reference;

@@ -70,10 +70,10 @@ fn functions_whose_calls_grow_too_fast_are_refused() {
 #[test]
 fn deeply_nested_loops_are_warned_of() {
     let warned = |text: &str| Query::parse(text).unwrap().warnings().map(|warnings| warnings.to_string());
-    let five = "piece a in A piece b in A piece c in A piece d in A piece e in A true";
+    let five = "piece p1 in A piece p2 in A piece p3 in A piece p4 in A piece p5 in A true";
     let shown = warned(five).expect("a warning");
     assert!(shown.starts_with("warning: 5 loops nested in one another"), "{shown}");
     assert!(shown.contains("1048576"), "{shown}");
-    assert_eq!(warned("piece a in A piece b in A piece c in A true"), None);
-    assert!(warned("square a in . { square b in . square c in . square d in . true }").is_some());
+    assert_eq!(warned("piece p1 in A piece p2 in A piece p3 in A true"), None);
+    assert!(warned("square s1 in . { square s2 in . square s3 in . square s4 in . true }").is_some());
 }

@@ -4,6 +4,7 @@
 //! own to find out exactly what was expected where. So every mistake is reported, each with a
 //! sentence about the query rather than the name of a grammar rule.
 
+mod dictionaries;
 mod functions;
 mod positions;
 mod texts;
@@ -22,10 +23,10 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest_derive::Parser;
 
 use super::ast::{
-    AttackSide, BinaryOp, Castle, Constituent, Coordinate, Direction, Expr, ExprKind, GameFilter, Header, LineMoves,
-    LineOptions, MoveFilter, MoveSquare, MoveWhen, PieceAtom, PieceAtomKind, PieceDesignator, PiecePart, PinPart,
-    PositionWord, QueryAst, Region, Side, Sort, Span, SquareDesignator, SquareNumber, SquarePart, TransformKind,
-    UnaryOp, Word,
+    AttackSide, BinaryOp, Castle, Constituent, Coordinate, DictionaryOp, Direction, Expr, ExprKind, GameFilter, Header,
+    LineMoves, LineOptions, MoveFilter, MoveSquare, MoveWhen, PieceAtom, PieceAtomKind, PieceDesignator, PiecePart,
+    PinPart, PositionWord, QueryAst, Region, Side, Sort, Span, SquareDesignator, SquareNumber, SquarePart,
+    TransformKind, UnaryOp, Word,
 };
 use super::check::{Type, type_of};
 use super::diagnostic::{Diagnostic, ending, quoted};
@@ -186,6 +187,7 @@ fn parse_with_stops(source: &str, stops: &[usize]) -> (QueryAst, Vec<Diagnostic>
         calls: 0,
         variables: HashMap::new(),
         persistent: HashSet::new(),
+        dictionaries: HashMap::new(),
         reported_until: 0,
         too_deep: false,
         nested: 0,
@@ -357,6 +359,8 @@ struct Builder {
     variables: HashMap<String, Type>,
     /// The variables declared `persistent`.
     persistent: HashSet<String>,
+    /// The dictionaries declared so far, with what the text has shown of them.
+    dictionaries: HashMap<String, dictionaries::DictionaryInfo>,
     /// Junk before this offset belongs to a mistake already reported.
     reported_until: usize,
     /// Whether a tree too deep was reported.
@@ -831,8 +835,13 @@ impl Builder {
                     Rule::op_sqrt => UnaryOp::Sqrt,
                     rule => unreachable!("grammar: {rule:?} is no prefix operator"),
                 };
-                let (expr, depth) =
-                    builder.bounded(Expr { kind: ExprKind::Unary(op, Box::new(operand)), span }, depth + 1, None);
+                let kind = match (op, operand.kind) {
+                    (UnaryOp::Count, ExprKind::Dictionary { name, persistent, op: DictionaryOp::Declare }) => {
+                        ExprKind::Dictionary { name, persistent, op: DictionaryOp::Count }
+                    }
+                    (op, kind) => ExprKind::Unary(op, Box::new(Expr { kind, span: operand.span })),
+                };
+                let (expr, depth) = builder.bounded(Expr { kind, span }, depth + 1, None);
                 Built::Tree(expr, depth)
             })
             .map_postfix(|operand, op| {
@@ -1033,7 +1042,12 @@ impl Builder {
             Rule::function_call => self.function_call(pair),
             Rule::designator if self.is_variable(pair.as_str()) => (self.variable(&pair), 1),
             Rule::variable => (self.variable(&pair), 1),
+            Rule::subscripted => self.subscripted(pair),
             Rule::assignment => self.assignment(pair),
+            Rule::dictionary_filter => self.dictionary_filter(pair),
+            Rule::entry_store => self.entry_store(pair),
+            Rule::unbind_filter => self.unbind_filter(pair),
+            Rule::bound_filter => self.bound_filter(pair),
             Rule::if_filter => self.if_filter(pair),
             Rule::loop_filter => self.loop_filter(pair),
             Rule::find_filter => self.find_filter(pair, span.start),
@@ -1047,8 +1061,7 @@ impl Builder {
             }
             Rule::unsupported => {
                 let message = format!(
-                    "{} is not supported yet: cqlq has CQL 6.2's language but for paths, dictionaries and the \
-                     words about them",
+                    "{} is not supported yet: cqlq has CQL 6.2's language but for paths and the words about them",
                     quoted(pair.as_str())
                 );
                 self.diagnostics.push(Diagnostic::new(span, message));

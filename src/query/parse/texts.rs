@@ -4,7 +4,7 @@
 use pest::iterators::Pair;
 
 use super::{Builder, Rule, span_of, string};
-use crate::query::ast::{BinaryOp, Expr, ExprKind, GameFilter, Side, Span, TagWord, TextFunction};
+use crate::query::ast::{BinaryOp, DictionaryOp, Expr, ExprKind, GameFilter, Side, Span, TagWord, TextFunction};
 use crate::query::check::{Type, type_of};
 use crate::query::diagnostic::Diagnostic;
 
@@ -115,6 +115,18 @@ impl Builder {
     }
 
     /// `T ~~ "re"` and `T[i:j]` after the text built so far.
+    /// A name with its parts or keys glued after it: `x[1:3]`, `D[k]`.
+    pub(super) fn subscripted(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
+        let mut parts = pair.into_inner();
+        let name = parts.next().expect("grammar: a subscripted name");
+        let mut expr = Expr { kind: self.variable(&name), span: span_of(&name) };
+        let mut depth = 1;
+        for slice in parts {
+            (expr, depth) = self.postfix(expr, depth, slice);
+        }
+        (expr.kind, depth)
+    }
+
     pub(super) fn postfix(&mut self, text: Expr, depth: u32, op: Pair<'_, Rule>) -> (Expr, u32) {
         let op_span = span_of(&op);
         let span = text.span.join(op_span);
@@ -127,8 +139,20 @@ impl Builder {
             _ => {
                 let (mut start, mut end, mut range) = (None, None, false);
                 let mut bounds_depth = 0;
+                if let ExprKind::Dictionary { name, op: DictionaryOp::Declare, .. } = &text.kind {
+                    let key =
+                        op.into_inner().find(|part| matches!(part.as_rule(), Rule::slice_start | Rule::slice_key));
+                    let (key, key_depth) = self.operators(key.expect("grammar: a key").into_inner());
+                    let kind = self.dictionary_entry(name.clone(), key);
+                    return (Expr { kind, span }, depth.max(key_depth) + 1);
+                }
                 for part in op.into_inner() {
                     let rule = part.as_rule();
+                    if rule == Rule::slice_key {
+                        self.diagnostics
+                            .push(Diagnostic::new(span_of(&part), "a text's part is given by numbers: [i] or [i:j]"));
+                        continue;
+                    }
                     if rule == Rule::slice_colon {
                         range = true;
                         continue;

@@ -5,7 +5,7 @@
 use pest::iterators::Pair;
 
 use super::{Builder, Rule, span_of};
-use crate::query::ast::{AssignOp, BinaryOp, Expr, ExprKind, Lasting, LoopOver, Span, Type};
+use crate::query::ast::{AssignOp, BinaryOp, DictionaryOp, Expr, ExprKind, Lasting, LoopOver, Span, Type};
 use crate::query::check::type_of;
 use crate::query::diagnostic::{Diagnostic, quoted};
 use crate::variant::vocabulary;
@@ -19,12 +19,15 @@ impl Builder {
 
     /// Whether a name stands for a variable here.
     pub(super) fn is_variable(&self, name: &str) -> bool {
-        self.variables.contains_key(&self.resolve(name))
+        self.variables.contains_key(&self.resolve(name)) || self.is_dictionary(name)
     }
 
     /// A name standing for its variable's value.
     pub(super) fn variable(&mut self, pair: &Pair<'_, Rule>) -> ExprKind {
         let name = self.resolve(pair.as_str());
+        if self.dictionaries.contains_key(&name) {
+            return self.dictionary(name, DictionaryOp::Declare);
+        }
         let ty = match self.variables.get(&name) {
             Some(ty) => *ty,
             None if vocabulary::word_value(&name).is_some() => return ExprKind::FamilyWord(name),
@@ -116,6 +119,11 @@ impl Builder {
     /// Records that `name` holds values of type `ty` from here on. A variable keeps the type of
     /// its first value; an operator that combines needs a value already given.
     pub(super) fn declare(&mut self, name: &str, ty: Type, span: Span, combines: bool) {
+        if self.dictionaries.contains_key(name) {
+            let message = format!("{} is a dictionary: give its entries values, as in {name}[k] = v", quoted(name));
+            self.diagnostics.push(Diagnostic::new(span, message));
+            return;
+        }
         match self.variables.get(name) {
             None if combines => self.diagnostics.push(Diagnostic::new(
                 span,
@@ -163,28 +171,56 @@ impl Builder {
         (ExprKind::If { condition, then, otherwise: filters.next() }, depth)
     }
 
-    /// `square [all] X in S F` and `piece [all] X in S F`.
+    /// `square [all] X in S F` and `piece [all] X in S F`; `X ∊ D F` over a dictionary's keys.
     pub(super) fn loop_filter(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
         let mut over = LoopOver::Squares;
         let mut all = false;
-        let mut name = String::new();
+        let mut keys_only = false;
+        let mut square_or_piece = false;
+        let mut name = (String::new(), Span::default());
         let mut set: Option<(Expr, u32)> = None;
         let mut body: Option<(Expr, u32)> = None;
-        for part in pair.into_inner() {
+        let mut parts = pair.into_inner();
+        while let Some(part) = parts.next() {
             match part.as_rule() {
-                Rule::kw_piece => over = LoopOver::Pieces,
-                Rule::kw_all | Rule::kw_forall => all = true,
-                Rule::variable_word => {
-                    name = part.as_str().to_owned();
-                    self.declare(&name, Type::Set, span_of(&part), false);
+                Rule::kw_piece => {
+                    over = LoopOver::Pieces;
+                    square_or_piece = true;
                 }
-                Rule::argument | Rule::set_argument => set = Some(self.operators(part.into_inner())),
+                Rule::kw_square => square_or_piece = true,
+                Rule::kw_all | Rule::kw_forall => all = true,
+                Rule::kw_string => keys_only = true,
+                Rule::variable_word => name = (part.as_str().to_owned(), span_of(&part)),
+                Rule::argument | Rule::set_argument => {
+                    let (domain, depth) = self.operators(part.into_inner());
+                    if let ExprKind::Dictionary { name: dictionary, op: DictionaryOp::Declare, .. } = domain.kind {
+                        if keys_only && self.dictionaries.get(&dictionary).and_then(|info| info.key) != Some(Type::Text)
+                        {
+                            let message = "string x in D goes through the keys of a dictionary whose keys are texts";
+                            self.diagnostics.push(Diagnostic::new(domain.span, message));
+                        }
+                        if all || square_or_piece {
+                            let message = "a dictionary's keys are gone through as x ∊ D F (no ∀, no square or piece)";
+                            self.diagnostics.push(Diagnostic::new(domain.span, message));
+                        }
+                        let body =
+                            parts.find(|part| part.as_rule() == Rule::filter).expect("grammar: a loop has a body");
+                        return self.dictionary_walk(dictionary, name, body);
+                    }
+                    if keys_only {
+                        let message = "string x in D goes through the text keys of a dictionary D";
+                        self.diagnostics.push(Diagnostic::new(domain.span, message));
+                    }
+                    self.declare(&name.0, Type::Set, name.1, false);
+                    set = Some((domain, depth));
+                }
                 Rule::filter => body = Some(self.operators(part.into_inner())),
                 _ => {}
             }
         }
         let (set, set_depth) = set.expect("grammar: a loop has a set");
         let (body, body_depth) = body.expect("grammar: a loop has a body");
+        let name = name.0;
         (ExprKind::Loop { over, all, name, set: Box::new(set), body: Box::new(body) }, set_depth.max(body_depth) + 1)
     }
 }

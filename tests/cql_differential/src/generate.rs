@@ -58,8 +58,8 @@ enum Holds {
     Value(Ty),
     /// A piece (a piece variable: a set of one square that follows its piece).
     Piece,
-    /// A dictionary from strings to numbers.
-    Dictionary,
+    /// A dictionary, with the types of its keys and of its values.
+    Dictionary { key: Ty, value: Ty },
 }
 
 /// A variable in scope: its name and what it holds.
@@ -328,21 +328,105 @@ impl Generator<'_> {
         Node::new(Ty::Filter, parts)
     }
 
-    /// `[local|persistent] dictionary D` and an entry set: `D["key"] = value`.
+    /// `[local|persistent] dictionary D` and an entry set: `D[key] = value`. Keys and values
+    /// are numbers, texts or sets (and positions, in a local dictionary).
     fn dictionary(&mut self) -> Node {
         let name = self.fresh("Dict");
         let mut parts = Vec::new();
-        match self.rng.below(3) {
-            0 => parts.push(word("local")),
-            1 => parts.push(word("persistent")),
-            _ => {}
-        }
+        let local = match self.rng.below(3) {
+            0 => {
+                parts.push(word("local"));
+                true
+            }
+            1 => {
+                parts.push(word("persistent"));
+                false
+            }
+            _ => false,
+        };
+        let types: &[Ty] = if local { &[Ty::Str, Ty::Num, Ty::Set, Ty::Pos] } else { &[Ty::Str, Ty::Num, Ty::Set] };
+        let (key, value) = (*self.rng.pick(types), *self.rng.pick(types));
         parts.extend([word("dictionary"), word(name.clone())]);
-        let key = self.string(1);
-        let value = self.num(self.depth - 2);
-        parts.push(optional(vec![word(name.clone()), glued("["), node(key), word("]"), word("="), node(value)]));
-        self.declare(&name, Holds::Dictionary);
+        let store = self.store(&name, key, value);
+        parts.push(optional(store));
+        self.declare(&name, Holds::Dictionary { key, value });
         Node::new(Ty::Filter, parts)
+    }
+
+    /// `D[key] = value`.
+    fn store(&mut self, name: &str, key: Ty, value: Ty) -> Vec<Part> {
+        let d = self.depth.saturating_sub(2);
+        let mut parts = self.entry(name, key);
+        parts.extend([word("="), node(self.of(value, d))]);
+        parts
+    }
+
+    /// `D[key]`: a key in parentheses but for texts and numbers (CQL 6.2 reads `D[a1]` as D
+    /// and the square list `[a1]`).
+    fn entry(&mut self, name: &str, key: Ty) -> Vec<Part> {
+        let d = self.depth.saturating_sub(2);
+        let key = self.of(key, d);
+        let bare = matches!(key.ty, Ty::Str) || (key.ty == Ty::Num && self.rng.percent(50));
+        let mut parts = vec![word(name.to_owned()), glued("[")];
+        if bare {
+            parts.push(node(key));
+        } else {
+            parts.extend([word("("), node(key), word(")")]);
+        }
+        parts.push(word("]"));
+        parts
+    }
+
+    /// A dictionary in scope whose values are of type `value` (of any type with none).
+    fn dictionary_of(&mut self, value: Option<Ty>) -> Option<(String, Ty, Ty)> {
+        let fitting: Vec<(String, Ty, Ty)> = self
+            .vars
+            .iter()
+            .filter_map(|var| match var.holds {
+                Holds::Dictionary { key, value: held } if value.is_none_or(|value| value == held) => {
+                    Some((var.name.clone(), key, held))
+                }
+                _ => None,
+            })
+            .collect();
+        (!fitting.is_empty()).then(|| self.rng.pick(&fitting).clone())
+    }
+
+    /// Now and then, where a value of type `ty` is wanted, a dictionary's entry of that type.
+    fn entry_value(&mut self, ty: Ty) -> Option<Node> {
+        if !self.rng.percent(8) {
+            return None;
+        }
+        let (name, key, _) = self.dictionary_of(Some(ty))?;
+        let parts = self.entry(&name, key);
+        Some(Node::new(ty, parts))
+    }
+
+    /// A filter on a dictionary: an entry as a test, a store, `unbind`, a walk over its keys.
+    fn dictionary_filter(&mut self, d: usize) -> Option<Vec<Part>> {
+        let (name, key, value) = self.dictionary_of(None)?;
+        Some(match self.rng.below(6) {
+            0 => self.entry(&name, key),
+            1 => self.store(&name, key, value),
+            2 => vec![word("unbind"), word(name)],
+            3 => {
+                let mut parts = vec![word("unbind")];
+                parts.extend(self.entry(&name, key));
+                parts
+            }
+            _ => {
+                let variable = self.fresh("key");
+                self.declare(&variable, Holds::Value(key));
+                let body = self.filter(d);
+                self.vars.pop();
+                let head = match self.rng.below(3) {
+                    0 if key == Ty::Str => vec![word("string"), word(variable), word("in")],
+                    0 | 1 => vec![word(variable), word("∊")],
+                    _ => vec![word(variable), word("[element]")],
+                };
+                head.into_iter().chain([word(name), node(body)]).collect()
+            }
+        })
     }
 
     fn of(&mut self, ty: Ty, depth: usize) -> Node {
@@ -378,6 +462,9 @@ impl Generator<'_> {
     // Sets of squares.
 
     fn set(&mut self, depth: usize) -> Node {
+        if let Some(entry) = self.entry_value(Ty::Set) {
+            return entry;
+        }
         if depth == 0 || self.rng.percent(30) {
             return self.set_leaf();
         }
@@ -634,6 +721,9 @@ impl Generator<'_> {
     // Numbers.
 
     fn num(&mut self, depth: usize) -> Node {
+        if let Some(entry) = self.entry_value(Ty::Num) {
+            return entry;
+        }
         if depth == 0 || self.rng.percent(30) {
             return self.num_leaf();
         }
@@ -707,14 +797,9 @@ impl Generator<'_> {
                 }
                 None => return self.num_leaf(),
             },
-            23 => match self.variable(Holds::Dictionary) {
-                Some(name) => {
-                    if self.rng.percent(50) {
-                        vec![word("#"), word(name)]
-                    } else {
-                        vec![word(name), glued("["), node(self.string(0)), word("]")]
-                    }
-                }
+            23 => match self.dictionary_of(None) {
+                Some((name, key, Ty::Num)) if self.rng.percent(50) => self.entry(&name, key),
+                Some((name, ..)) => vec![word("#"), word(name)],
                 None => return self.num_leaf(),
             },
             24 => return self.path(d, Ty::Num),
@@ -753,6 +838,9 @@ impl Generator<'_> {
     // Positions.
 
     fn pos(&mut self, depth: usize) -> Node {
+        if let Some(entry) = self.entry_value(Ty::Pos) {
+            return entry;
+        }
         if depth > 0 && self.rng.percent(30) {
             let d = depth - 1;
             let parts = match self.rng.below(5) {
@@ -785,6 +873,9 @@ impl Generator<'_> {
     // Strings.
 
     fn string(&mut self, depth: usize) -> Node {
+        if let Some(entry) = self.entry_value(Ty::Str) {
+            return entry;
+        }
         if depth > 0 && self.rng.percent(45) {
             let d = depth - 1;
             let parts = match self.rng.below(13) {
@@ -1073,19 +1164,8 @@ impl Generator<'_> {
                 parts.push(word(")"));
                 parts
             }
-            38 => match self.variable(Holds::Dictionary) {
-                Some(name) => {
-                    let key = self.fresh("key");
-                    self.declare(&key, Holds::Value(Ty::Str));
-                    let body = self.filter(d);
-                    self.vars.pop();
-                    let head = match self.rng.below(3) {
-                        0 => vec![word(key), word("∊")],
-                        1 => vec![word(key), word("[element]")],
-                        _ => vec![word("string"), word(key), word("in")],
-                    };
-                    head.into_iter().chain([word(name), node(body)]).collect()
-                }
+            38 => match self.dictionary_filter(d) {
+                Some(parts) => parts,
                 None => return Node::word(Ty::Filter, *self.rng.pick(&WORDS)),
             },
             39 => {
