@@ -1423,7 +1423,7 @@ mod tests {
     fn every_keyword_and_symbol_is_generated() {
         let mut rng = Rng::new(5);
         let mut coverage = Coverage::default();
-        for _ in 0..20_000 {
+        for _ in 0..60_000 {
             coverage.count(&query(&mut rng, Options::default()).render());
         }
         let missing: Vec<&str> = KEYWORDS
