@@ -42,6 +42,7 @@ mod packed {
     pub const KING_WING: u128 = 1 << 57;
     pub const QUEEN_WING: u128 = 1 << 58;
     pub const DROP: u128 = 1 << 59;
+    pub const NULL: u128 = 1 << 60;
     /// Set in every value, so that none is zero.
     pub const PRESENT: u128 = 1 << 63;
     /// The actions of the variant's moves, one bit each (see `Vocabulary::actions`), in the
@@ -110,6 +111,14 @@ impl MoveFacts {
     #[inline]
     pub fn dropping(self) -> MoveFacts {
         self.with_flag(packed::DROP)
+    }
+
+    /// The same move, a null move: the side to move passes (its king standing still, as CQL
+    /// 6.2 sees it, from its square to its square).
+    #[must_use]
+    #[inline]
+    pub fn passing(self) -> MoveFacts {
+        self.with_flag(packed::NULL)
     }
 
     /// The same move, doing the action its variant's vocabulary lists `action`th (a Laser
@@ -200,6 +209,13 @@ impl MoveFacts {
     #[inline]
     pub fn is_drop(self) -> bool {
         self.0.get() & packed::DROP != 0
+    }
+
+    /// Whether it is a null move.
+    #[must_use]
+    #[inline]
+    pub fn is_null(self) -> bool {
+        self.0.get() & packed::NULL != 0
     }
 
     fn field(self, shift: u32, mask: u128) -> u128 {

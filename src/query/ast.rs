@@ -124,7 +124,8 @@ impl Expr {
             ExprKind::TextFunction { arg: operand, .. }
             | ExprKind::RegexMatch { text: operand, .. }
             | ExprKind::PieceName(operand)
-            | ExprKind::SquareNamed(operand) => vec![operand],
+            | ExprKind::SquareNamed(operand)
+            | ExprKind::NoTransform(operand) => vec![operand],
             ExprKind::Substring { text, start, end, .. } => {
                 std::iter::once(&**text).chain(start.as_deref()).chain(end.as_deref()).collect()
             }
@@ -392,6 +393,8 @@ pub enum ExprKind {
         /// The filter transformed.
         body: Box<Expr>,
     },
+    /// `notransform F`: F as written, in every copy of a transform around it.
+    NoTransform(Box<Expr>),
     /// `line [options] --> F1 --> F2 ...`: consecutive positions matching the constituents in
     /// turn; its value is how many positions the longest such run covers.
     Line {
@@ -486,6 +489,8 @@ pub enum ExprKind {
         promote: Option<Box<Expr>>,
         /// What holds after the move (a block), if given.
         target: Option<Box<Expr>>,
+        /// Which move it is about, and whether it counts the moves that fit.
+        when: DashWhen,
     },
     /// `loop F` (F again and again while it matches; matches when it matched once) and `while
     /// (T) F` (F again and again while T matches; always matches).
@@ -711,6 +716,10 @@ pub enum Word {
     Mainline,
     /// `variation`: the position is in a variation.
     Variation,
+    /// `primary`: the move that led here is the main continuation of the position before.
+    Primary,
+    /// `secondary`: the move that led here begins a variation.
+    Secondary,
     /// `gamenumber`: the game's number in the input, from 1.
     GameNumber,
     /// `passedpawns`: the pawns of either side with no enemy pawn ahead on their file or the
@@ -745,6 +754,8 @@ impl Word {
             Word::Black => "black",
             Word::Mainline => "mainline",
             Word::Variation => "variation",
+            Word::Primary => "primary",
+            Word::Secondary => "secondary",
             Word::GameNumber => "gamenumber",
             Word::PassedPawns => "passedpawns",
             Word::IsolatedPawns => "isolatedpawns",
@@ -804,12 +815,20 @@ pub struct MoveFilter {
     pub castle: Option<Castle>,
     /// `drop`: a piece put on the board from the hand.
     pub drop: bool,
+    /// `null`: a null move.
+    pub null: bool,
+    /// `primary` (false) or `secondary` (true): the move is the main continuation of its
+    /// position, or begins a variation.
+    pub branch: Option<bool>,
     /// The actions of the variant's moves asked for (`rotate`, `swap` in Laser Chess), each
     /// with where it is written.
     pub actions: Vec<(String, Span)>,
     /// What the value is made of: the part of `from`, `to` and `capture` written first (the
     /// from-squares when none is).
     pub value: MoveSquare,
+    /// `count` (with `legal` or `pseudolegal`): the value is the number of moves that fit, a
+    /// promotion's choices counted once; it always matches.
+    pub count: bool,
 }
 
 impl MoveFilter {
@@ -825,10 +844,27 @@ impl MoveFilter {
             en_passant: false,
             castle: None,
             drop: false,
+            null: false,
+            branch: None,
             actions: Vec::new(),
             value: MoveSquare::From,
+            count: false,
         }
     }
+}
+
+/// Which move a dash is about.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum DashWhen {
+    /// `X--Y`: the move played next from this position.
+    #[default]
+    Next,
+    /// `currentmove X--Y` (or `previous X--Y`): the move that led to this position, its target
+    /// tested here.
+    Previous,
+    /// `countmoves X--Y`: the number of moves played from this position that fit (it always
+    /// matches).
+    Count,
 }
 
 /// How long a variable's value lasts.

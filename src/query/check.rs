@@ -8,8 +8,8 @@
 
 pub(crate) use super::ast::Type;
 use super::ast::{
-    AssignOp, BinaryOp, Coordinate, DictionaryOp, Expr, ExprKind, FindQuantity, GameFilter, Header, MoveFilter,
-    QueryAst, Region, SquareDesignator, SquarePart, TextFunction, TextPart, UnaryOp, Word,
+    AssignOp, BinaryOp, Coordinate, DashWhen, DictionaryOp, Expr, ExprKind, FindQuantity, GameFilter, Header,
+    MoveFilter, QueryAst, Region, SquareDesignator, SquarePart, TextFunction, TextPart, UnaryOp, Word,
 };
 use super::diagnostic::{Diagnostic, quoted, unknown_variant};
 use crate::variant::Variant;
@@ -85,6 +85,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
             Word::PassedPawns | Word::IsolatedPawns | Word::DoubledPawns | Word::ConnectedPawns => Type::Set,
             _ => Type::Filter,
         },
+        ExprKind::Move(MoveFilter { count: true, .. }) => Type::Number,
         ExprKind::Attacks { .. }
         | ExprKind::Arrows { .. }
         | ExprKind::XRay(_)
@@ -124,10 +125,11 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::Position(_) | ExprKind::Lca(..) => Type::Position,
         ExprKind::Find { quantity: FindQuantity::First, .. } => Type::Position,
         ExprKind::Find { .. } => Type::Number,
-        ExprKind::At { body, .. } => type_of(body),
+        ExprKind::At { body, .. } | ExprKind::NoTransform(body) => type_of(body),
         ExprKind::Comment { .. } => Type::Filter,
         ExprKind::Sort { .. } => Type::Number,
         ExprKind::Repeat { .. } => Type::Filter,
+        ExprKind::Dash { when: DashWhen::Count, .. } => Type::Number,
         ExprKind::Dash { target: Some(target), .. } => match type_of(target) {
             value @ (Type::Number | Type::Set) => value,
             _ => Type::Filter,
@@ -225,6 +227,10 @@ impl Checker<'_> {
                 BinaryOp::Add if type_of(left) == Type::Text => {
                     self.want_text(left, "+");
                     self.want_text(right, "+");
+                }
+                BinaryOp::Intersection if type_of(left) == Type::Position => {
+                    self.want_position(left, op.symbol());
+                    self.want_position(right, op.symbol());
                 }
                 BinaryOp::In | BinaryOp::Union | BinaryOp::Intersection => {
                     self.want_set(left, op.symbol());
@@ -338,6 +344,9 @@ impl Checker<'_> {
                 self.expr(body);
             }
             ExprKind::Position(_) | ExprKind::Text(_) => {}
+            ExprKind::NoTransform(body) => {
+                self.expr(body);
+            }
             ExprKind::Sort { value, .. } => {
                 self.sorted_number(value);
                 self.want_number(value, "sort");

@@ -3,9 +3,9 @@
 //! square off its board, a letter it does not have) are collected here.
 
 use super::ast::{
-    AssignOp, AttackSide, BinaryOp, Castle, Coordinate, DictionaryOp, Expr, ExprKind, FindQuantity, GameFilter,
-    Lasting, LineOptions, LoopOver, MoveFilter, MoveWhen, PieceAtomKind, PieceDesignator, PositionWord, Region, Sort,
-    Span, SquareDesignator, SquarePart, TextFunction, TextPart, TransformKind, UnaryOp, Word,
+    AssignOp, AttackSide, BinaryOp, Castle, Coordinate, DashWhen, DictionaryOp, Expr, ExprKind, FindQuantity,
+    GameFilter, Lasting, LineOptions, LoopOver, MoveFilter, MoveWhen, PieceAtomKind, PieceDesignator, PositionWord,
+    Region, Sort, Span, SquareDesignator, SquarePart, TextFunction, TextPart, TransformKind, UnaryOp, Word,
 };
 use super::check::{Type, type_of};
 use super::context::GameTest;
@@ -356,6 +356,9 @@ impl<const W: usize> Compiler<'_, W> {
                 FilterNode::Repeat(test.as_ref().map(|test| Box::new(self.filter(test))), Box::new(self.filter(body)))
             }
             ExprKind::Dash { .. } if type_of(expr) == Type::Filter => FilterNode::Dash(Box::new(self.dash(expr))),
+            ExprKind::NoTransform(body) if type_of(body) == Type::Filter => {
+                FilterNode::Unmapped(Box::new(self.filter(body)))
+            }
             ExprKind::Comment { message: false, .. } if self.quiet.comments => FilterNode::Constant(true),
             ExprKind::Comment { message, quiet, parts } => FilterNode::Comment(Box::new(CommentNode {
                 message: *message,
@@ -426,6 +429,11 @@ impl<const W: usize> Compiler<'_, W> {
             }
             ExprKind::Echo { .. } => NumberNode::Echo(Box::new(self.echo(expr))),
             ExprKind::Dash { .. } => NumberNode::Dash(Box::new(self.dash(expr))),
+            ExprKind::NoTransform(body) => NumberNode::Unmapped(Box::new(self.number(body))),
+            ExprKind::Move(filter) => match self.move_filter(filter, expr.span) {
+                SetNode::Move(node) => NumberNode::MoveCount(node),
+                _ => unreachable!("compile: a move filter is a move node"),
+            },
             ExprKind::Find { quantity, backward, quiet, bounds, body } => {
                 let (min, max) = match (quantity, &bounds[..]) {
                     (FindQuantity::Range, [low, high]) => (Some(self.number(low)), Some(self.number(high))),
@@ -499,6 +507,9 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Pieces(designator) => self.pieces(designator),
             ExprKind::Binary(BinaryOp::Union, left, right) => {
                 SetNode::Union(Box::new(self.set(left)), Box::new(self.set(right)))
+            }
+            ExprKind::Binary(BinaryOp::Intersection, left, right) if type_of(left) == Type::Position => {
+                SetNode::SameContents(Box::new((self.position(left), self.position(right))))
             }
             ExprKind::Binary(BinaryOp::Intersection, left, right) => {
                 SetNode::Intersection(Box::new(self.set(left)), Box::new(self.set(right)))
@@ -587,6 +598,7 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::At { position, body } => SetNode::At(Box::new(self.position(position)), Box::new(self.set(body))),
             ExprKind::Block(filters) => SetNode::Block(Box::new(self.sequence(filters, Self::set))),
             ExprKind::Dash { .. } => SetNode::Dash(Box::new(self.dash(expr))),
+            ExprKind::NoTransform(body) => SetNode::Unmapped(Box::new(self.set(body))),
             _ => unreachable!("check: only sets reach here"),
         }
     }
@@ -815,7 +827,7 @@ impl<const W: usize> Compiler<'_, W> {
 
     /// A move dash.
     fn dash(&mut self, expr: &Expr) -> DashNode<W> {
-        let ExprKind::Dash { from, to, capture, promote, target } = &expr.kind else {
+        let ExprKind::Dash { from, to, capture, promote, target, when } = &expr.kind else {
             unreachable!("compile: a dash node from a dash")
         };
         let promote = promote.as_ref().map(|promote| match self.set(promote) {
@@ -829,12 +841,16 @@ impl<const W: usize> Compiler<'_, W> {
             Type::Set => DashTarget::Set(self.set(target)),
             _ => DashTarget::Filter(self.filter(target)),
         });
+        if *when == DashWhen::Previous {
+            self.needs_parent = true;
+        }
         DashNode {
             from: from.as_ref().map(|from| self.set(from)),
             to: to.as_ref().map(|to| self.set(to)),
             capture: *capture,
             promote,
             target,
+            when: *when,
         }
     }
 
@@ -950,6 +966,8 @@ impl<const W: usize> Compiler<'_, W> {
             Word::False => FilterNode::Constant(false),
             Word::Mainline => FilterNode::Mainline(true),
             Word::Variation => FilterNode::Mainline(false),
+            Word::Primary => FilterNode::Branch(false),
+            Word::Secondary => FilterNode::Branch(true),
             Word::Ply
             | Word::MoveNumber
             | Word::SideToMove
@@ -1080,6 +1098,8 @@ impl<const W: usize> Compiler<'_, W> {
             en_passant: filter.en_passant,
             castle,
             drop: filter.drop,
+            null: filter.null,
+            branch: filter.branch,
             actions,
             by_facts: false,
             value: filter.value,
@@ -1446,6 +1466,7 @@ fn may_hold_backhand<const W: usize>(set: &SetNode<W>) -> bool {
         | SetNode::XRay(_)
         | SetNode::Pin { .. }
         | SetNode::Move(_)
+        | SetNode::SameContents(_)
         | SetNode::Variable(_)
         | SetNode::Entry(_)
         | SetNode::Rules(_)

@@ -154,6 +154,7 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
         ExprKind::Dash { capture, .. } => {
             line(out, &indent, if *capture { "[x]: the capture played next" } else { "--: the move played next" });
         }
+        ExprKind::NoTransform(_) => line(out, &indent, "notransform: as written, in every copy"),
         ExprKind::Sort { min, label, .. } => {
             let order = if *min { "smallest" } else { "largest" };
             line(out, &indent, &format!("sort {:?}, {order} first", label.as_deref().unwrap_or("")));

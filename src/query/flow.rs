@@ -35,8 +35,8 @@ impl<const W: usize> Program<W> {
                 arithmetic(op, old, new.count(&context.frames[at].position)).map(Value::Number)
             }
             (AssignOp::Piece, _, Some(Value::Set(set))) => {
-                let frame = &context.frames[at];
-                let mut squares = (set.squares & frame.position.occupied()).iter();
+                // As in CQL 6.2, the set is one square, and a piece stands there.
+                let mut squares = set.squares.iter();
                 match (squares.next(), squares.next(), context.pieces.get(at)) {
                     (Some(square), None, Some(pieces)) => pieces.piece_at(square).map(Value::Piece),
                     _ => None,

@@ -4,7 +4,9 @@
 use std::cell::OnceCell;
 use std::sync::Arc;
 
-use super::ast::{AssignOp, AttackSide, BinaryOp, LineOptions, LoopOver, MoveSquare, MoveWhen, PinPart, SquareNumber};
+use super::ast::{
+    AssignOp, AttackSide, BinaryOp, DashWhen, LineOptions, LoopOver, MoveSquare, MoveWhen, PinPart, SquareNumber,
+};
 use super::context::{Context, Frame, GameFacts, GameTest, TagSource};
 use super::quick::Quick;
 use super::state::{State, Value};
@@ -104,8 +106,11 @@ pub(crate) enum SetNode<const W: usize> {
     /// The set value of a dash's target after the move (empty where no move fits).
     Dash(Box<DashNode<W>>),
     /// A set that transforms leave as it is (the pawn structures: `passedpawns` is the same
-    /// set in every copy of a transformed filter).
+    /// set in every copy of a transformed filter; `notransform`).
     Unmapped(Box<SetNode<W>>),
+    /// `P & Q` of two positions: the squares whose contents agree in both (empty in both, or
+    /// the same piece).
+    SameContents(Box<(PositionNode<W>, PositionNode<W>)>),
     /// A set the variant's rules find, named by its vocabulary (Laser Chess's beams): the same
     /// in every copy of a transformed filter.
     Rules(u8),
@@ -184,6 +189,8 @@ pub(crate) struct DashNode<const W: usize> {
     pub promote: Option<KindSet>,
     /// What holds after the move.
     pub target: Option<DashTarget<W>>,
+    /// The move played next, the one that led here, or the count of the moves that fit.
+    pub when: DashWhen,
 }
 
 /// What a dash's target is: a filter, or a value (a number, a set).
@@ -273,6 +280,8 @@ pub(crate) struct MoveNode<const W: usize> {
     pub en_passant: bool,
     pub castle: Option<Option<Wing>>,
     pub drop: bool,
+    pub null: bool,
+    pub branch: Option<bool>,
     /// The actions of the variant's moves asked for, one bit each (bit `i` the action its
     /// vocabulary lists `i`th).
     pub actions: u16,
@@ -345,8 +354,14 @@ pub(crate) enum NumberNode<const W: usize> {
     Echo(Box<EchoNode<W>>),
     /// The last number of a block, where the filters before it all match.
     Block(Box<Sequence<NumberNode<W>, W>>),
-    /// The value of a dash's target after the move, where the move fits.
+    /// The value of a dash's target after the move, where the move fits (with `countmoves`,
+    /// the number of moves that fit).
     Dash(Box<DashNode<W>>),
+    /// `move legal count`: how many legal (or pseudo-legal) moves fit, a promotion's choices
+    /// counted once.
+    MoveCount(Box<MoveNode<W>>),
+    /// A number that transforms leave as it is (`notransform`).
+    Unmapped(Box<NumberNode<W>>),
     /// The number, kept as the position's `sort` value where it has one.
     Sorted(Box<NumberNode<W>>),
     /// The `sort` value kept at the position tested.
@@ -488,6 +503,11 @@ pub(crate) enum FilterNode<const W: usize> {
     At(PositionNode<W>, Box<FilterNode<W>>),
     /// The position is on the main line (with `true`) or in a variation.
     Mainline(bool),
+    /// The move that led here begins a variation (with `true`: `secondary`) or is the main
+    /// continuation of the position before (`primary`).
+    Branch(bool),
+    /// A filter that transforms leave as it is (`notransform`).
+    Unmapped(Box<FilterNode<W>>),
     /// Writes a comment at the position, or prints a message; always matches.
     Comment(Box<CommentNode<W>>),
     /// The move played from the position fits the dash (and its target holds after it).
@@ -843,18 +863,15 @@ impl<const W: usize> Program<W> {
                 self.position(position, context, at).is_some_and(|there| self.filter(filter, context, there))
             }
             FilterNode::Mainline(on_it) => frame.mainline == *on_it,
+            FilterNode::Branch(begins) => frame.ply > 0 && frame.branch == *begins,
+            FilterNode::Unmapped(filter) => self.filter(filter, context, at),
             FilterNode::Comment(node) => {
                 self.comment(node, context, at);
                 true
             }
             FilterNode::Echo(node) => self.echo(node, context, at).is_some(),
             FilterNode::Repeat(test, body) => self.repeat(test.as_deref(), body, context, at),
-            FilterNode::Dash(node) => self.dash_target(node, context, at).is_some_and(|after| match &node.target {
-                Some(DashTarget::Filter(filter)) => self.filter(filter, context, after),
-                Some(DashTarget::Number(number)) => self.number(number, context, after).is_some(),
-                Some(DashTarget::Set(set)) => !self.set(set, context, after).is_empty(),
-                None => true,
-            }),
+            FilterNode::Dash(node) => node.when == DashWhen::Count || self.dash_matches(node, context, at),
         }
     }
 
@@ -930,9 +947,12 @@ impl<const W: usize> Program<W> {
             NumberNode::GameNumber => i64::try_from(context.game.number).ok(),
             NumberNode::Echo(node) => self.echo(node, context, at).flatten(),
             NumberNode::Dash(node) => match &node.target {
+                _ if node.when == DashWhen::Count => Some(i64::from(self.dash_matches(node, context, at))),
                 Some(DashTarget::Number(number)) => self.number(number, context, self.dash_target(node, context, at)?),
                 _ => None,
             },
+            NumberNode::MoveCount(node) => Some(self.move_count(node, context, at)),
+            NumberNode::Unmapped(number) => self.number(number, context, at),
             NumberNode::Sorted(value) => {
                 let value = self.number(value, context, at)?;
                 context.state.record_sort(value);
@@ -1016,6 +1036,22 @@ impl<const W: usize> Program<W> {
             // Plain squares, pieces and moves are the wrapper's.
             SetNode::Union(left, right) => self.squares(left, context, at) | self.squares(right, context, at),
             SetNode::Intersection(left, right) => self.squares(left, context, at) & self.squares(right, context, at),
+            SetNode::SameContents(positions) => {
+                let (Some(first), Some(second)) =
+                    (self.position(&positions.0, context, at), self.position(&positions.1, context, at))
+                else {
+                    return SquareSet::EMPTY;
+                };
+                let (first, second) = (&context.frames[first].position, &context.frames[second].position);
+                let mut differ = SquareSet::EMPTY;
+                for color in Color::ALL {
+                    differ |= first.color(color) ^ second.color(color);
+                }
+                for kind in first.variant().all_kinds().iter() {
+                    differ |= first.kind(kind) ^ second.kind(kind);
+                }
+                self.masks.complement(differ)
+            }
             SetNode::Complement { set, .. } => self.masks.complement(self.squares(set, context, at)),
             SetNode::Shade { light, set } => self.shade(*light) & self.squares(set, context, at),
             SetNode::Direction { steps, min, max, set } => {
@@ -1171,6 +1207,7 @@ impl<const W: usize> Program<W> {
             }
             SetNode::Shade { light, set } => SetValue::board(self.shade(*light) & self.squares(set, context, at)),
             SetNode::Direction { .. }
+            | SetNode::SameContents(..)
             | SetNode::MakeSquare(..)
             | SetNode::SquareNamed(..)
             | SetNode::Attacks { .. }
@@ -1314,27 +1351,69 @@ impl<const W: usize> Program<W> {
 
     /// The from-squares (with `to`, the to-squares) of the moves that fit.
     fn moves<P: RulesView<W>>(&self, node: &MoveNode<W>, context: &Context<'_, P, W>, at: usize) -> SquareSet<W> {
+        let mut value = SquareSet::EMPTY;
+        self.each_fitting_move(node, context, at, &mut |m, captured| {
+            value = value.with(node.square_of(m));
+            if node.value == MoveSquare::Capture {
+                value |= captured;
+            }
+        });
+        value
+    }
+
+    /// How many moves fit, those between the same two squares (a promotion's choices) counted
+    /// once, as CQL 6.2 counts them.
+    fn move_count<P: RulesView<W>>(&self, node: &MoveNode<W>, context: &Context<'_, P, W>, at: usize) -> i64 {
+        let mut pairs: Vec<(Option<Square>, Square)> = Vec::new();
+        self.each_fitting_move(node, context, at, &mut |m, _| {
+            if !pairs.contains(&(m.from(), m.to())) {
+                pairs.push((m.from(), m.to()));
+            }
+        });
+        pairs.len() as i64
+    }
+
+    /// Calls `visit` with each move that fits the filter, and the squares it captured on.
+    fn each_fitting_move<P: RulesView<W>>(
+        &self,
+        node: &MoveNode<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+        visit: &mut dyn FnMut(MoveFacts, SquareSet<W>),
+    ) {
         let frame = &context.frames[at];
         match node.when {
             MoveWhen::Previous => {
                 // The move was made in the position before this one.
-                let Some(previous) = frame.previous else { return SquareSet::EMPTY };
-                if node.by_facts {
-                    return self.fitting_by_facts(node, previous);
+                let Some(previous) = frame.previous else { return };
+                if node.branch.is_some_and(|branch| frame.branch != branch) {
+                    return;
                 }
-                let Some(parent) = at.checked_sub(1) else { return SquareSet::EMPTY };
+                if node.by_facts {
+                    if self.fits_by_facts(node, previous) {
+                        visit(previous, SquareSet::EMPTY);
+                    }
+                    return;
+                }
+                let Some(parent) = at.checked_sub(1) else { return };
                 let listed = Listed { removed: frame.removed, ..Listed::default() };
-                self.fitting(node, std::slice::from_ref(&previous), context, parent, listed)
+                self.fitting(node, std::slice::from_ref(&previous), context, parent, listed, visit);
             }
             MoveWhen::Played => {
                 // The move that led to the next position was made in this one.
-                let Some(next) = context.frames.get(at + 1) else { return SquareSet::EMPTY };
-                let Some(played) = next.previous else { return SquareSet::EMPTY };
+                let Some(next) = context.frames.get(at + 1) else { return };
+                let Some(played) = next.previous else { return };
+                if node.branch.is_some_and(|branch| next.branch != branch) {
+                    return;
+                }
                 if node.by_facts {
-                    return self.fitting_by_facts(node, played);
+                    if self.fits_by_facts(node, played) {
+                        visit(played, SquareSet::EMPTY);
+                    }
+                    return;
                 }
                 let listed = Listed { removed: next.removed, ..Listed::default() };
-                self.fitting(node, std::slice::from_ref(&played), context, at, listed)
+                self.fitting(node, std::slice::from_ref(&played), context, at, listed, visit);
             }
             MoveWhen::Legal | MoveWhen::PseudoLegal => {
                 // Only the moves between the squares asked for are listed, into the thread's
@@ -1344,17 +1423,16 @@ impl<const W: usize> Program<W> {
                 let mut legal = MOVE_LISTS.with(|lists| lists.borrow_mut().pop()).unwrap_or_default();
                 legal.clear();
                 frame.position.moves_within(node.when == MoveWhen::PseudoLegal, from, to, &mut legal);
-                let value = self.fitting(node, &legal, context, at, Listed { from, to, removed: SquareSet::EMPTY });
+                self.fitting(node, &legal, context, at, Listed { from, to, removed: SquareSet::EMPTY }, visit);
                 MOVE_LISTS.with(|lists| lists.borrow_mut().push(legal));
-                value
             }
         }
     }
 
-    /// The from-squares (with `to`, the to-squares) of the moves, made in the position
-    /// `reference`, that fit the filter; `listed` holds its from and to sets where they are
-    /// already known, and the squares of the pieces the move removed besides its capture
-    /// (which count as captured).
+    /// Calls `visit` with each of the moves, made in the position `reference`, that fit the
+    /// filter, and the squares it captured on; `listed` holds the filter's from and to sets
+    /// where they are already known, and the squares of the pieces the move removed besides
+    /// its capture (which count as captured).
     fn fitting<P: RulesView<W>>(
         &self,
         node: &MoveNode<W>,
@@ -1362,7 +1440,8 @@ impl<const W: usize> Program<W> {
         context: &Context<'_, P, W>,
         reference: usize,
         listed: Listed<W>,
-    ) -> SquareSet<W> {
+        visit: &mut dyn FnMut(MoveFacts, SquareSet<W>),
+    ) {
         // The sets are worked out when a move first needs them (most moves fail sooner), and
         // kept, in these slots.
         const FROM: usize = 0;
@@ -1375,7 +1454,6 @@ impl<const W: usize> Program<W> {
                 set => self.squares(set, context, reference),
             })
         };
-        let mut value = SquareSet::EMPTY;
         for &m in moves {
             let mut within = |slot: usize, set: &Option<SetNode<W>>, square: Option<Square>| match (set, square) {
                 (None, _) => true,
@@ -1398,17 +1476,8 @@ impl<const W: usize> Program<W> {
                     captured
                 }
             };
-            value = value.with(node.square_of(m));
-            if node.value == MoveSquare::Capture {
-                value |= captured;
-            }
+            visit(m, captured);
         }
-        value
-    }
-
-    /// [`Program::fitting`] of one move, for a filter whose sets the move alone decides.
-    fn fitting_by_facts(&self, node: &MoveNode<W>, m: MoveFacts) -> SquareSet<W> {
-        if self.fits_by_facts(node, m) { SquareSet::EMPTY.with(node.square_of(m)) } else { SquareSet::EMPTY }
     }
 
     /// Whether a move fits a filter whose sets the move alone decides
@@ -1586,6 +1655,7 @@ impl<const W: usize> MoveNode<W> {
         }) && (!self.en_passant || m.is_en_passant())
             && self.castle.is_none_or(|wing| m.castle().is_some() && wing.is_none_or(|wing| m.castle() == Some(wing)))
             && (!self.drop || m.is_drop())
+            && (!self.null || m.is_null())
             && m.actions() & self.actions == self.actions
     }
 

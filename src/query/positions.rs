@@ -1,9 +1,10 @@
 //! Evaluating the filters that look at other positions of the line: `find`, `parent`, `child`,
 //! `lca`, position variables and `P : F`. A position is the index of its frame in the context.
 
+use super::ast::DashWhen;
 use super::comments::position_name;
 use super::context::Context;
-use super::plan::{DashNode, EchoBody, EchoNode, FindNode, PositionNode, Program};
+use super::plan::{DashNode, DashTarget, EchoBody, EchoNode, FindNode, PositionNode, Program};
 use super::state::Value;
 use crate::board::Square;
 use crate::position::RulesView;
@@ -130,16 +131,36 @@ impl<const W: usize> Program<W> {
 }
 
 impl<const W: usize> Program<W> {
+    /// Whether the move fits the dash and its target, if any, holds after it.
+    pub(super) fn dash_matches<P: RulesView<W>>(
+        &self,
+        node: &DashNode<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> bool {
+        self.dash_target(node, context, at).is_some_and(|after| match &node.target {
+            Some(DashTarget::Filter(filter)) => self.filter(filter, context, after),
+            Some(DashTarget::Number(number)) => self.number(number, context, after).is_some(),
+            Some(DashTarget::Set(set)) => !self.set(set, context, after).is_empty(),
+            None => true,
+        })
+    }
+
     /// The frame after the move played from `at`, when that move fits the dash: it leaves a
     /// square of `from` for one of `to` (castling counts as the king's move and as the rook's),
     /// captures (on `to`) with `[x]`, and promotes as asked.
+    ///
+    /// With `currentmove`, the move is the one that led to `at`, and the frame is `at`.
     pub(super) fn dash_target<P: RulesView<W>>(
         &self,
         node: &DashNode<W>,
         context: &Context<'_, P, W>,
         at: usize,
     ) -> Option<usize> {
-        let after = at + 1;
+        let (at, after) = match node.when {
+            DashWhen::Previous => (at.checked_sub(1)?, at),
+            DashWhen::Next | DashWhen::Count => (at, at + 1),
+        };
         let played = context.frames.get(after)?.previous?;
         if node.promote.is_some_and(|kinds| played.promotion().is_none_or(|kind| !kinds.contains(kind))) {
             return None;

@@ -298,6 +298,8 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
             ),
             FilterNode::Dash(node) => FilterNode::Dash(boxed(&**node, mapper)?),
             FilterNode::Mainline(_)
+            | FilterNode::Branch(_)
+            | FilterNode::Unmapped(_)
             | FilterNode::IsBound(_)
             | FilterNode::Unbind(_)
             | FilterNode::Constant(_)
@@ -415,6 +417,18 @@ impl<const W: usize> Mapped<W> for TextValue<W> {
     }
 }
 
+impl<const W: usize> Mapped<W> for MoveNode<W> {
+    fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
+        Some(MoveNode {
+            from: optional(&self.from, mapper)?,
+            to: optional(&self.to, mapper)?,
+            capture: optional(&self.capture, mapper)?,
+            promote: self.promote.as_ref().map(|classes| mapper.classes(classes)),
+            ..self.clone()
+        })
+    }
+}
+
 impl<const W: usize> Mapped<W> for DashNode<W> {
     fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
         Some(DashNode {
@@ -422,6 +436,7 @@ impl<const W: usize> Mapped<W> for DashNode<W> {
             to: optional(&self.to, mapper)?,
             capture: self.capture,
             promote: self.promote,
+            when: self.when,
             target: match &self.target {
                 None => None,
                 Some(DashTarget::Filter(filter)) => Some(DashTarget::Filter(filter.mapped(mapper)?)),
@@ -508,6 +523,7 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
             })),
             NumberNode::Echo(node) => NumberNode::Echo(boxed(&**node, mapper)?),
             NumberNode::Dash(node) => NumberNode::Dash(boxed(&**node, mapper)?),
+            NumberNode::MoveCount(node) => NumberNode::MoveCount(boxed(&**node, mapper)?),
             NumberNode::Block(block) => NumberNode::Block(boxed(&**block, mapper)?),
             NumberNode::Line(line) => NumberNode::Line(boxed(&**line, mapper)?),
             NumberNode::Compared(op, left, right) => {
@@ -536,6 +552,7 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
             NumberNode::Entry(entry) => NumberNode::Entry(boxed(&**entry, mapper)?),
             // A variable's value is what it was given, mapped or not where it was given.
             NumberNode::Constant(_)
+            | NumberNode::Unmapped(_)
             | NumberNode::Ply
             | NumberNode::MoveNumber
             | NumberNode::SideToMove
@@ -603,16 +620,13 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
                 value: *value,
             },
             SetNode::Entry(entry) => SetNode::Entry(boxed(&**entry, mapper)?),
-            SetNode::Move(node) => SetNode::Move(Box::new(MoveNode {
-                from: optional(&node.from, mapper)?,
-                to: optional(&node.to, mapper)?,
-                capture: optional(&node.capture, mapper)?,
-                promote: node.promote.as_ref().map(|classes| mapper.classes(classes)),
-                ..(**node).clone()
-            })),
+            SetNode::Move(node) => SetNode::Move(boxed(&**node, mapper)?),
             SetNode::If(conditional) => SetNode::If(boxed(&**conditional, mapper)?),
             SetNode::Loop(node) => SetNode::Loop(boxed(&**node, mapper)?),
             SetNode::At(position, set) => SetNode::At(boxed(&**position, mapper)?, boxed(&**set, mapper)?),
+            SetNode::SameContents(positions) => {
+                SetNode::SameContents(Box::new((positions.0.mapped(mapper)?, positions.1.mapped(mapper)?)))
+            }
             SetNode::Block(block) => SetNode::Block(boxed(&**block, mapper)?),
             SetNode::Variable(_) | SetNode::Unmapped(_) | SetNode::Rules(_) | SetNode::Marked(_) => self.clone(),
             SetNode::Dash(node) => SetNode::Dash(boxed(&**node, mapper)?),

@@ -84,7 +84,9 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
             | FilterNode::Game(_)
             | FilterNode::IsBound(_)
             | FilterNode::Unbind(_)
+            | FilterNode::Branch(_)
             | FilterNode::Mainline(_) => {}
+            FilterNode::Unmapped(filter) => filter.each_filter(visit),
         }
     }
 }
@@ -118,6 +120,8 @@ impl<const W: usize> Walk<W> for NumberNode<W> {
             }
             NumberNode::Echo(node) => node.each_filter(visit),
             NumberNode::Dash(node) => node.each_filter(visit),
+            NumberNode::MoveCount(node) => node.each_filter(visit),
+            NumberNode::Unmapped(number) => number.each_filter(visit),
             NumberNode::Block(block) => block.each_filter(visit),
             NumberNode::Line(line) => line.each_filter(visit),
             NumberNode::Sorted(value) => value.each_filter(visit),
@@ -188,6 +192,10 @@ impl<const W: usize> Walk<W> for SetNode<W> {
             SetNode::Move(node) => node.each_filter(visit),
             SetNode::If(conditional) => conditional.each_filter(visit),
             SetNode::Loop(node) => node.each_filter(visit),
+            SetNode::SameContents(positions) => {
+                positions.0.each_filter(visit);
+                positions.1.each_filter(visit);
+            }
             SetNode::At(position, set) => {
                 position.each_filter(visit);
                 set.each_filter(visit);

@@ -18,6 +18,7 @@ mod corrupted_corpus;
 mod cql_command;
 mod cql_dictionaries;
 mod cql_language;
+mod cql_moves;
 mod cql_probes;
 mod cql_reference;
 mod cql_texts;

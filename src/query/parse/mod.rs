@@ -1070,6 +1070,26 @@ impl Builder {
             Rule::piece_assignment => self.piece_assignment(pair),
             Rule::slash_comment => self.slash_comment(pair),
             Rule::dash_filter => self.dash_filter(pair),
+            Rule::legal_dash => self.legal_dash(pair, false),
+            Rule::notransform => {
+                let body = pair.into_inner().nth(1).expect("grammar: notransform takes a filter");
+                let (body, depth) = self.operators(body.into_inner());
+                (ExprKind::NoTransform(Box::new(body)), depth + 1)
+            }
+            Rule::previous_square => {
+                let mut filter = MoveFilter::any(MoveWhen::Previous);
+                match pair.as_str() {
+                    "from" => {}
+                    "to" => filter.value = MoveSquare::To,
+                    _ => {
+                        filter.en_passant = true;
+                        filter.value = MoveSquare::Capture;
+                    }
+                }
+                (ExprKind::Move(filter), 1)
+            }
+            Rule::countmoves => self.countmoves(pair),
+            Rule::previous_dash => self.previous_dash(pair),
             Rule::sort_filter => {
                 let (mut min, mut quiet, mut label) = (false, false, None);
                 let mut value = None;
@@ -1188,6 +1208,10 @@ impl Builder {
                 };
                 for part in pair.into_inner() {
                     let rule = part.as_rule();
+                    if rule == Rule::set_missing {
+                        self.set_missing("pin", &part);
+                        continue;
+                    }
                     let Some((argument, argument_depth)) = self.argument(part) else { continue };
                     depth = depth.max(argument_depth);
                     let slot = match rule {
@@ -1266,6 +1290,7 @@ impl Builder {
                     "castle" => filter.castle = Some(Castle::Any),
                     "o-o" => filter.castle = Some(Castle::KingSide),
                     "o-o-o" => filter.castle = Some(Castle::QueenSide),
+                    "nullmove" => filter.null = true,
                     _ => filter.en_passant = true,
                 }
                 (ExprKind::Move(filter), 1)
@@ -1342,6 +1367,13 @@ impl Builder {
         Some((Box::new(expr), depth))
     }
 
+    /// Reports a part of `filter` (`from`, `to`...) written with no set after it.
+    fn set_missing(&mut self, filter: &str, part: &Pair<'_, Rule>) {
+        let end = span_of(part).end;
+        let message = format!("expected a set of squares such as e4 or R after '{filter} {}'", part.as_str().trim());
+        self.diagnostics.push(Diagnostic::new(Span::new(end, end + 1), message));
+    }
+
     /// Fills a slot of a filter's parts, reporting a part given twice.
     fn once(&mut self, slot: &mut Option<Box<Expr>>, value: Box<Expr>) {
         let span = value.span;
@@ -1351,6 +1383,7 @@ impl Builder {
     }
 
     fn move_filter(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
+        let span = span_of(&pair);
         let mut filter = MoveFilter::any(MoveWhen::Played);
         let mut depth = 0;
         let mut valued = false;
@@ -1376,10 +1409,15 @@ impl Builder {
                 Rule::move_flag => match part.as_str().to_ascii_lowercase().as_str() {
                     "enpassant" => filter.en_passant = true,
                     "drop" => filter.drop = true,
+                    "null" => filter.null = true,
+                    "primary" => filter.branch = Some(false),
+                    "secondary" => filter.branch = Some(true),
                     "castle" => filter.castle = Some(Castle::Any),
                     "o-o" => filter.castle = Some(Castle::KingSide),
                     _ => filter.castle = Some(Castle::QueenSide),
                 },
+                Rule::move_count => filter.count = true,
+                Rule::set_missing => self.set_missing("move", &part),
                 Rule::move_action => {
                     let span = span_of(&part);
                     let name = part.as_str();
@@ -1409,6 +1447,15 @@ impl Builder {
                 }
                 _ => {}
             }
+        }
+        let listed = matches!(filter.when, MoveWhen::Legal | MoveWhen::PseudoLegal);
+        if listed && (filter.null || filter.branch.is_some()) {
+            let message = "'move legal' and 'move pseudolegal' take no 'null', 'primary' or 'secondary'";
+            self.diagnostics.push(Diagnostic::new(span, message));
+        }
+        if filter.count && !listed {
+            let message = "'count' after 'move' counts legal or pseudolegal moves: write 'move legal count'";
+            self.diagnostics.push(Diagnostic::new(span, message));
         }
         (ExprKind::Move(filter), depth + 1)
     }
@@ -1505,6 +1552,8 @@ fn word(text: &str) -> Word {
         "black" => Word::Black,
         "mainline" => Word::Mainline,
         "variation" => Word::Variation,
+        "primary" => Word::Primary,
+        "secondary" => Word::Secondary,
         "gamenumber" => Word::GameNumber,
         "passedpawns" => Word::PassedPawns,
         "isolatedpawns" => Word::IsolatedPawns,

@@ -4,7 +4,9 @@ use pest::iterators::Pair;
 
 use super::{Builder, Rule, TEXT_OFFSET, build_pieces, parse_rule, span_of, string};
 use crate::query::ast::Word;
-use crate::query::ast::{Expr, ExprKind, FindQuantity, PositionWord, Span, TextPart};
+use crate::query::ast::{
+    DashWhen, Expr, ExprKind, FindQuantity, MoveFilter, MoveSquare, MoveWhen, PositionWord, Span, TextPart,
+};
 use crate::query::check::{Type, type_of};
 use crate::query::diagnostic::Diagnostic;
 
@@ -65,7 +67,80 @@ impl Builder {
                 _ => {}
             }
         }
-        (ExprKind::Dash { from, to, capture, promote, target }, depth + 1)
+        (ExprKind::Dash { from, to, capture, promote, target, when: DashWhen::Next }, depth + 1)
+    }
+
+    /// `legal X--Y` and `pseudolegal X--Y`: the squares reached by the moves of the position
+    /// from X to Y (with a target of `o-o`, `o-o-o`, `castle` or `enpassant`, only such moves);
+    /// with `count`, how many there are.
+    pub(super) fn legal_dash(&mut self, pair: Pair<'_, Rule>, count: bool) -> (ExprKind, u32) {
+        let span = span_of(&pair);
+        let mut parts = pair.into_inner();
+        let when = match parts.next().map(|word| word.as_str()) {
+            Some("legal") => MoveWhen::Legal,
+            _ => MoveWhen::PseudoLegal,
+        };
+        let dash = parts.next().expect("grammar: a dash after legal");
+        let (kind, depth) = self.dash_filter(dash);
+        let ExprKind::Dash { from, to, capture, promote, target, .. } = kind else {
+            unreachable!("parse: a dash filter is a dash")
+        };
+        let mut filter = MoveFilter { from, to, value: MoveSquare::To, count, ..MoveFilter::any(when) };
+        if capture {
+            self.diagnostics.push(Diagnostic::new(span, "'legal' and 'pseudolegal' take a '--' dash, not a capture"));
+        }
+        if promote.is_some() {
+            self.diagnostics.push(Diagnostic::new(span, "'legal' and 'pseudolegal' take no promotion after the dash"));
+        }
+        if let Some(target) = target {
+            let kinds = match &target.kind {
+                ExprKind::Block(filters) => filters.iter().map(|filter| &filter.kind).collect(),
+                kind => vec![kind],
+            };
+            match kinds[..] {
+                [ExprKind::Move(played)]
+                    if played.when == MoveWhen::Previous
+                        && played
+                            == &MoveFilter {
+                                castle: played.castle,
+                                en_passant: played.en_passant,
+                                ..MoveFilter::any(MoveWhen::Previous)
+                            } =>
+                {
+                    filter.castle = played.castle;
+                    filter.en_passant = played.en_passant;
+                }
+                _ => self.diagnostics.push(Diagnostic::new(
+                    target.span,
+                    "after 'legal --' the target can only be one of 'o-o', 'o-o-o', 'castle' and 'enpassant'",
+                )),
+            }
+        }
+        (ExprKind::Move(filter), depth + 1)
+    }
+
+    /// `countmoves X--Y`, `countmoves legal X--Y`: how many moves fit.
+    pub(super) fn countmoves(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
+        let inner = pair.into_inner().nth(1).expect("grammar: a dash after countmoves");
+        if inner.as_rule() == Rule::legal_dash {
+            return self.legal_dash(inner, true);
+        }
+        self.dash_when(inner, DashWhen::Count)
+    }
+
+    /// `currentmove X--Y` and `previous X--Y`: the move that led here fits the dash.
+    pub(super) fn previous_dash(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
+        let inner = pair.into_inner().nth(1).expect("grammar: a dash after currentmove");
+        self.dash_when(inner, DashWhen::Previous)
+    }
+
+    /// The dash of `pair`, about the move `when` says.
+    fn dash_when(&mut self, pair: Pair<'_, Rule>, when: DashWhen) -> (ExprKind, u32) {
+        let (kind, depth) = self.dash_filter(pair);
+        let ExprKind::Dash { from, to, capture, promote, target, .. } = kind else {
+            unreachable!("parse: a dash filter is a dash")
+        };
+        (ExprKind::Dash { from, to, capture, promote, target, when }, depth)
     }
 
     /// `consecutivemoves [quiet] [N [M]] (x y)`. As in CQL 6.2, its names are position

@@ -145,6 +145,10 @@ impl Builder {
         let mut name = String::new();
         let mut value = None;
         for part in pair.into_inner() {
+            let part = match part.as_rule() {
+                Rule::piece_variable => part.into_inner().next().expect("grammar: a piece variable's name"),
+                _ => part,
+            };
             match part.as_rule() {
                 Rule::variable_word => {
                     name = self.resolve(part.as_str());
@@ -191,6 +195,11 @@ impl Builder {
                 Rule::kw_all | Rule::kw_forall => all = true,
                 Rule::kw_string => keys_only = true,
                 Rule::variable_word => name = (part.as_str().to_owned(), span_of(&part)),
+                Rule::piece_variable => {
+                    over = LoopOver::Pieces;
+                    let word = part.into_inner().next().expect("grammar: a piece variable's name");
+                    name = (word.as_str().to_owned(), span_of(&word));
+                }
                 Rule::argument | Rule::set_argument => {
                     let (domain, depth) = self.operators(part.into_inner());
                     if let ExprKind::Dictionary { name: dictionary, op: DictionaryOp::Declare, .. } = domain.kind {

@@ -53,7 +53,7 @@ impl GameRules<1> for Board {
     #[inline]
     fn facts(&self, played: Move) -> Option<MoveFacts> {
         // The side to move now is the one that did not move.
-        Board::facts_of(played, self.turn().other())
+        self.facts_of_last(played, self.turn().other())
     }
 
     fn write_move(&self, played: &Move, after: &Board, goes_on: bool, out: &mut String) -> bool {

@@ -23,6 +23,21 @@ impl Board {
         Board::facts_of(m, self.turn())
     }
 
+    /// What the move that led to this position did, `mover` having made it: [`Board::facts_of`],
+    /// but for a null move, the mover's king standing still (none without a king).
+    #[must_use]
+    #[inline]
+    pub fn facts_of_last(&self, m: Move, mover: Color) -> Option<MoveFacts> {
+        if m != Move::Null {
+            return Board::facts_of(m, mover);
+        }
+        let king = self.pieces(mover, Role::King);
+        (king != 0).then(|| {
+            let at = square(king.trailing_zeros() as u8);
+            MoveFacts::new(Some(at), at, Piece { kind: kind(Role::King), color: mover }).passing()
+        })
+    }
+
     /// What a move made by `mover` does, as the query's move filters see it: all of it is in
     /// the move (none for a null move).
     #[must_use]

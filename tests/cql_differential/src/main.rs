@@ -8,8 +8,9 @@
 //! ```
 //!
 //! `--check` fails (exit 1) when a fixed case disagrees again, an open case agrees (to be
-//! marked fixed), or a random query shrinks to a disagreement that is not a case yet;
-//! `--record` writes those changes into the cases file instead.
+//! marked fixed), or a random query not known to disagree (`seen.txt`) shrinks to a
+//! disagreement that is not a case yet; `--record` writes those changes into the cases file, and
+//! the disagreeing random queries into `seen.txt`, instead.
 
 mod cases;
 mod games;
@@ -18,6 +19,7 @@ mod keywords;
 mod query;
 mod rng;
 mod run;
+mod seen;
 mod shrink;
 mod verdict;
 
@@ -30,6 +32,7 @@ use std::time::{Duration, Instant};
 use cases::{Case, Cases, State};
 use keywords::Coverage;
 use run::Program;
+use seen::{Disagreement, Seen};
 use verdict::Verdict;
 
 /// What to do, from the command line.
@@ -45,6 +48,7 @@ struct Settings {
     cqlq: PathBuf,
     shared: PathBuf,
     cases: PathBuf,
+    seen: PathBuf,
     report: Option<PathBuf>,
     shrink_limit: usize,
     games_per_source: usize,
@@ -67,6 +71,7 @@ fn settings() -> Result<Settings, String> {
         cqlq: repository.join("target/release/cqlq"),
         shared: repository.join("../shared"),
         cases: root.join("cases.txt"),
+        seen: root.join("seen.txt"),
         report: None,
         shrink_limit: 60,
         games_per_source: 25,
@@ -99,6 +104,7 @@ fn settings() -> Result<Settings, String> {
             "--cqlq" => settings.cqlq = value("--cqlq")?.into(),
             "--shared" => settings.shared = value("--shared")?.into(),
             "--cases" => settings.cases = value("--cases")?.into(),
+            "--seen" => settings.seen = value("--seen")?.into(),
             "--report" => settings.report = Some(value("--report")?.into()),
             "--help" | "-h" => {
                 println!("{}", include_str!("usage.txt"));
@@ -251,10 +257,13 @@ fn run(settings: &Settings) -> Result<bool, String> {
     ));
 
     // Random queries.
+    let mut seen = Seen::read(&settings.seen)?;
     let deadline = settings.minutes.map(|minutes| Instant::now() + Duration::from_secs_f64(minutes * 60.0));
     let coverage = Mutex::new(Coverage::default());
     let tally = Mutex::new(BTreeMap::<Verdict, usize>::new());
     let found = Mutex::new(BTreeMap::<String, Found>::new());
+    let disagreed = Mutex::new(BTreeMap::<usize, Disagreement>::new());
+    let known_again = AtomicUsize::new(0);
     let started = Instant::now();
     let done = in_parallel(&benches, settings.queries, deadline, |bench, index| {
         let query = random_query(settings.seed, index);
@@ -262,7 +271,10 @@ fn run(settings: &Settings) -> Result<bool, String> {
         coverage.lock().expect("coverage").count(&text);
         let verdict = bench.judge(&text);
         *tally.lock().expect("tally").entry(verdict).or_default() += 1;
-        if verdict.disagrees() {
+        let recorded = seen.get(settings.seed, index);
+        if verdict.disagrees() && !settings.record && recorded.is_some_and(|known| known.verdict == verdict) {
+            known_again.fetch_add(1, Ordering::Relaxed);
+        } else if verdict.disagrees() {
             let mut small = shrink::shrink(&query, verdict, settings.shrink_limit, |text| bench.judge(text)).render();
             let canonical = shrink::canonical_names(&small);
             let (canonical_verdict, mut said) = bench.judge_saying(&canonical);
@@ -271,6 +283,7 @@ fn run(settings: &Settings) -> Result<bool, String> {
             } else if canonical != small {
                 said = bench.judge_saying(&small).1;
             }
+            disagreed.lock().expect("disagreed").insert(index, Disagreement { verdict, case: small.clone() });
             let mut found = found.lock().expect("found");
             let entry = found.entry(small).or_insert(Found { verdict, original: text, said, times: 0 });
             entry.times += 1;
@@ -278,6 +291,7 @@ fn run(settings: &Settings) -> Result<bool, String> {
     });
     let run_queries = done.iter().flatten().count();
     let found = found.into_inner().expect("found");
+    let disagreed = disagreed.into_inner().expect("disagreed");
     let tally = tally.into_inner().expect("tally");
     report.push_str(&format!(
         "random queries: {run_queries} (seed {}) in {:.0} s\n",
@@ -288,6 +302,11 @@ fn run(settings: &Settings) -> Result<bool, String> {
         report.push_str(&format!("  {:>14}: {count}\n", verdict.name()));
     }
     let mut new_cases = 0;
+    let known_again = known_again.into_inner();
+    let known_before = (0..run_queries).filter(|index| seen.get(settings.seed, *index).is_some()).count();
+    if known_again > 0 {
+        report.push_str(&format!("known to disagree (not shrunk again): {known_again} of {known_before}\n"));
+    }
     report.push_str(&format!("distinct shrunk disagreements: {}\n", found.len()));
     for (small, what) in &found {
         let known = cases.find(small).map(|case| case.state);
@@ -313,6 +332,12 @@ fn run(settings: &Settings) -> Result<bool, String> {
     if settings.record {
         std::fs::write(&settings.cases, cases.render())
             .map_err(|error| format!("{}: {error}", settings.cases.display()))?;
+        seen.forget(settings.seed, run_queries);
+        for (index, disagreement) in disagreed {
+            seen.queries.insert((settings.seed, index), disagreement);
+        }
+        std::fs::write(&settings.seen, seen.render())
+            .map_err(|error| format!("{}: {error}", settings.seen.display()))?;
     }
     if let Some(path) = &settings.report {
         std::fs::write(path, &report).map_err(|error| format!("{}: {error}", path.display()))?;

@@ -122,7 +122,7 @@ macro_rules! lichess_rules {
             }
 
             fn facts(&self, played: Move) -> Option<MoveFacts> {
-                Board::facts_of(played, self.board().turn().other())
+                self.board().facts_of_last(played, self.board().turn().other())
             }
 
             fn effects(&self, _played: Move) -> MoveEffects<1> {
