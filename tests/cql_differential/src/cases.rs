@@ -41,12 +41,7 @@ pub struct Cases {
 impl Cases {
     /// Reads the cases of `path`.
     pub fn read(path: &Path) -> Result<Cases, String> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Cases::default()),
-            Err(error) => return Err(format!("{}: {error}", path.display())),
-        };
-        Cases::parse(&text).map_err(|(line, error)| format!("{}:{line}: {error}", path.display()))
+        read_file(path, Cases::parse)
     }
 
     /// The cases of a file's text; an error names the line.
@@ -93,6 +88,16 @@ impl Cases {
     /// The case of `query`, if there is one.
     pub fn find(&self, query: &str) -> Option<&Case> {
         self.cases.iter().find(|case| case.query == query)
+    }
+}
+
+/// What `parse` makes of the file at `path` (its default when there is no file), an error
+/// naming the file and its line.
+pub fn read_file<T: Default>(path: &Path, parse: impl Fn(&str) -> Result<T, (usize, String)>) -> Result<T, String> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => parse(&text).map_err(|(line, error)| format!("{}:{line}: {error}", path.display())),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(T::default()),
+        Err(error) => Err(format!("{}: {error}", path.display())),
     }
 }
 

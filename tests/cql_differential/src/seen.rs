@@ -35,12 +35,7 @@ pub struct Seen {
 impl Seen {
     /// Reads the file at `path`; a missing file knows of none.
     pub fn read(path: &Path) -> Result<Seen, String> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Seen::default()),
-            Err(error) => return Err(format!("{}: {error}", path.display())),
-        };
-        Seen::parse(&text).map_err(|(line, error)| format!("{}:{line}: {error}", path.display()))
+        crate::cases::read_file(path, Seen::parse)
     }
 
     /// The disagreements of a file's text; an error names the line.
