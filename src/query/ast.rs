@@ -108,6 +108,7 @@ impl Expr {
             | ExprKind::Game(_)
             | ExprKind::Variable { .. }
             | ExprKind::FamilyWord(_)
+            | ExprKind::PathWord(_)
             | ExprKind::Position(_)
             | ExprKind::Text(_)
             | ExprKind::Tag(_)
@@ -178,6 +179,7 @@ impl Expr {
             ExprKind::Pin { from, through, to, .. } => boxed([from, through, to]),
             ExprKind::Move(filter) => boxed([&filter.from, &filter.to, &filter.capture, &filter.promote]),
             ExprKind::Line { constituents, .. } => constituents.iter().map(|constituent| &constituent.filter).collect(),
+            ExprKind::Path(path) => path.exprs(),
         }
     }
 
@@ -403,6 +405,13 @@ pub enum ExprKind {
         /// The constituents, in order.
         constituents: Vec<Constituent>,
     },
+    /// `path [options] constituents`: the runs of moves from the position, through its
+    /// variations too, that match the constituents in turn; its value is how many moves the
+    /// best run makes (or, with `max`, the best value of that filter at a run's end).
+    Path(Box<PathExpr>),
+    /// `pathcount`, `pathstart`, `pathlastposition`, `pathdebug`: the path around the word, or
+    /// outside every path, the last path that matched in the game.
+    PathWord(PathWord),
     /// A filter on the game's tags.
     Game(GameFilter),
     /// A word of some variants' vocabularies (`hill`, `whitechecks`, `beam`), resolved against
@@ -962,6 +971,134 @@ impl TransformKind {
             TransformKind::ShiftVertical => "shiftvertical",
         }
     }
+}
+
+/// A `path` filter: its options and constituents.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathExpr {
+    /// How the path is searched and what it says.
+    pub options: PathOptions,
+    /// The constituents, in order.
+    pub steps: Vec<PathStep>,
+    /// The variables declared `atomic` so far: a path gives them back their values when it
+    /// turns back from a move, and leaves them as its best run left them.
+    pub atomics: Vec<String>,
+}
+
+/// The options of a `path`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PathOptions {
+    /// `N [M]`: the best run's count (or its `max` value) must be N (N to M).
+    pub range: Option<(u32, Option<u32>)>,
+    /// `quiet`: no comments about where the path starts and ends.
+    pub quiet: bool,
+    /// `nestban`: no path starts where one this filter found before in the game went through.
+    pub nestban: bool,
+    /// `firstmatch`: the first run found, not the longest.
+    pub firstmatch: bool,
+    /// `primary`: only the main continuation of each position.
+    pub primary: bool,
+    /// `lastposition`: the value is the best run's last position.
+    pub lastposition: bool,
+    /// `verbose`: each move of the best run is commented with its number.
+    pub verbose: bool,
+    /// `keepallbest`: every run as good as the best is kept, not only the first found.
+    pub keepallbest: bool,
+    /// `piecepath`: the start is commented with the moves of the pieces in focus.
+    pub piecepath: bool,
+    /// `title "T"`: the start is commented with T.
+    pub title: Option<String>,
+    /// `focus S`, `focus capture S`, `singlecolor`: the moves that count.
+    pub focus: Option<PathFocus>,
+    /// `max F`: runs are compared by F's value at their ends, not by their counts.
+    pub max: Option<Box<Expr>>,
+}
+
+/// The pieces a `path` follows: only their moves are matched by dashes and counted; the
+/// others are stepped over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PathFocus {
+    /// `focus S` (`focus capture S`: their captures by others count too): the pieces on the
+    /// squares of S at the path's start.
+    Pieces {
+        /// S.
+        set: Box<Expr>,
+        /// `capture`.
+        capture: bool,
+    },
+    /// `singlecolor`: the pieces of the side to move at the path's start.
+    SideToMove,
+}
+
+/// One constituent of a `path`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PathStep {
+    /// A filter the position must match.
+    Filter(Expr),
+    /// A move dash (an [`ExprKind::Dash`]): a move that fits it is played, then the filters
+    /// after it (its target) must match.
+    Move(Expr),
+    /// `( ... )`: constituents in turn.
+    Group(Vec<PathStep>),
+    /// A dash or group repeated: `*`, `+`, `?`, `{m,n}`.
+    Repeat {
+        /// What is repeated.
+        step: Box<PathStep>,
+        /// The fewest times.
+        min: u32,
+        /// The most times (None: no limit).
+        max: Option<u32>,
+    },
+}
+
+impl PathStep {
+    /// The expressions of the step, however deep.
+    fn exprs<'e>(&'e self, exprs: &mut Vec<&'e Expr>) {
+        match self {
+            PathStep::Filter(expr) | PathStep::Move(expr) => exprs.push(expr),
+            PathStep::Group(steps) => steps.iter().for_each(|step| step.exprs(exprs)),
+            PathStep::Repeat { step, .. } => step.exprs(exprs),
+        }
+    }
+
+    /// Whether every way through the step plays a move.
+    #[must_use]
+    pub fn always_moves(&self) -> bool {
+        match self {
+            PathStep::Filter(_) => false,
+            PathStep::Move(_) => true,
+            PathStep::Group(steps) => steps.iter().any(PathStep::always_moves),
+            PathStep::Repeat { step, min, .. } => *min > 0 && step.always_moves(),
+        }
+    }
+}
+
+impl PathExpr {
+    /// The expressions of the path: the focus, `max`, and those of the constituents.
+    #[must_use]
+    pub fn exprs(&self) -> Vec<&Expr> {
+        let mut exprs = Vec::new();
+        if let Some(PathFocus::Pieces { set, .. }) = &self.options.focus {
+            exprs.push(&**set);
+        }
+        exprs.extend(self.options.max.as_deref());
+        self.steps.iter().for_each(|step| step.exprs(&mut exprs));
+        exprs
+    }
+}
+
+/// A word about the path around it (or the last path that matched).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PathWord {
+    /// `pathcount`: the moves counted so far (outside: the last path's count).
+    Count,
+    /// `pathstart`: the position the path started from.
+    Start,
+    /// `pathlastposition`: the last position of the best run so far (outside: of the last
+    /// path's).
+    LastPosition,
+    /// `pathdebug`: prints where the path stands; always matches.
+    Debug,
 }
 
 /// The options of a `line`.

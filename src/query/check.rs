@@ -9,7 +9,8 @@
 pub(crate) use super::ast::Type;
 use super::ast::{
     AssignOp, BinaryOp, Coordinate, DashWhen, DictionaryOp, Expr, ExprKind, FindQuantity, GameFilter, Header,
-    MoveFilter, QueryAst, Region, SquareDesignator, SquarePart, TextFunction, TextPart, UnaryOp, Word,
+    MoveFilter, PathExpr, PathFocus, PathStep, PathWord, QueryAst, Region, SquareDesignator, SquarePart, TextFunction,
+    TextPart, UnaryOp, Word,
 };
 use super::diagnostic::{Diagnostic, quoted, unknown_variant};
 use crate::variant::Variant;
@@ -78,6 +79,11 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::Fen(..) => Type::Filter,
         ExprKind::Line { options, .. } if options.lastposition => Type::Position,
         ExprKind::Line { .. } => Type::Number,
+        ExprKind::Path(path) if path.options.lastposition => Type::Position,
+        ExprKind::Path(_) => Type::Number,
+        ExprKind::PathWord(PathWord::Count) => Type::Number,
+        ExprKind::PathWord(PathWord::Start | PathWord::LastPosition) => Type::Position,
+        ExprKind::PathWord(PathWord::Debug) => Type::Filter,
         ExprKind::Word(word) => match word {
             Word::Ply | Word::MoveNumber | Word::SideToMove | Word::White | Word::Black | Word::GameNumber => {
                 Type::Number
@@ -307,6 +313,7 @@ impl Checker<'_> {
                     self.expr(&constituent.filter);
                 }
             }
+            ExprKind::Path(path) => self.path(path),
             ExprKind::Game(GameFilter::Variant(name)) => {
                 if Variant::by_name(name).is_err() {
                     self.diagnostics.push(Diagnostic::new(expr.span, unknown_variant(name)));
@@ -323,6 +330,7 @@ impl Checker<'_> {
             ExprKind::Game(_)
             | ExprKind::Variable { .. }
             | ExprKind::FamilyWord(_)
+            | ExprKind::PathWord(_)
             | ExprKind::IsBound { .. }
             | ExprKind::Unbind(_) => {}
             // The types of keys and values were checked as the text was read.
@@ -475,6 +483,25 @@ impl Checker<'_> {
             };
             let text = quoted(value.span.text(self.source));
             self.diagnostics.push(Diagnostic::new(expr.span, format!("{what} {text}, which is {}", found.noun())));
+        }
+    }
+
+    fn path(&mut self, path: &PathExpr) {
+        if let Some(PathFocus::Pieces { set, .. }) = &path.options.focus {
+            self.want_set(set, "focus");
+        }
+        if let Some(max) = &path.options.max {
+            self.want_number(max, "a path's max");
+        }
+        let mut pending: Vec<&PathStep> = path.steps.iter().collect();
+        while let Some(step) = pending.pop() {
+            match step {
+                PathStep::Filter(expr) | PathStep::Move(expr) => {
+                    self.expr(expr);
+                }
+                PathStep::Group(steps) => pending.extend(steps),
+                PathStep::Repeat { step, .. } => pending.push(step),
+            }
         }
     }
 

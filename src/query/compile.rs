@@ -4,12 +4,14 @@
 
 use super::ast::{
     AssignOp, AttackSide, BinaryOp, Castle, Coordinate, DashWhen, DictionaryOp, Expr, ExprKind, FindQuantity,
-    GameFilter, Lasting, LineOptions, LoopOver, MoveFilter, MoveWhen, PieceAtomKind, PieceDesignator, PositionWord,
-    Region, Sort, Span, SquareDesignator, SquarePart, TextFunction, TextPart, TransformKind, UnaryOp, Word,
+    GameFilter, Lasting, LineOptions, LoopOver, MoveFilter, MoveWhen, PathExpr, PathFocus, PathStep, PathWord,
+    PieceAtomKind, PieceDesignator, PositionWord, Region, Sort, Span, SquareDesignator, SquarePart, TextFunction,
+    TextPart, TransformKind, UnaryOp, Word,
 };
 use super::check::{Type, type_of};
 use super::context::GameTest;
 use super::diagnostic::{Diagnostic, or_list, quoted, unknown_variant};
+use super::path::{FocusNode, PathFlags, PathNode, PathPlanStep};
 use super::plan::{
     CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, EntryNode, FilterNode, FindCount, FindNode,
     LoopNode, MoveNode, Needs, NumberNode, PieceClass, PositionNode, Program, Sequence, SetNode, SetValue, SortKey,
@@ -17,6 +19,7 @@ use super::plan::{
 };
 use super::texts::Pattern;
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use super::Quiet;
 use super::quick::quick_tests;
@@ -72,6 +75,7 @@ pub(crate) fn compile<const W: usize>(
         dictionary_slots: HashMap::new(),
         dictionaries: Vec::new(),
         dictionary_names: filters.iter().flat_map(dictionary_names).collect(),
+        path_depth: 0,
     };
     let mut compiled: Vec<FilterNode<W>> = filters.iter().map(|filter| compiler.filter(filter)).collect();
     let mut exprs: Vec<&Expr> = filters.iter().collect();
@@ -100,6 +104,7 @@ pub(crate) fn compile<const W: usize>(
                 expr.kind,
                 ExprKind::Comment { message: false, .. }
                     | ExprKind::Line { .. }
+                    | ExprKind::Path(_)
                     | ExprKind::Echo { quiet: false, .. }
                     | ExprKind::Find { quiet: false, .. }
             )
@@ -150,6 +155,7 @@ fn only_terminal(filters: &[Expr], exprs: &[&Expr]) -> bool {
                 | ExprKind::Comment { .. }
                 | ExprKind::Sort { .. }
                 | ExprKind::Repeat { .. }
+                | ExprKind::Path(_)
                 | ExprKind::Unbind(_)
                 | ExprKind::Dictionary {
                     op: DictionaryOp::Store { .. } | DictionaryOp::Forget(_) | DictionaryOp::Walk { .. },
@@ -174,6 +180,8 @@ fn looks_at_positions_only(filter: &Expr) -> bool {
                     | ExprKind::Echo { .. }
                     | ExprKind::Find { quiet: false, .. }
                     | ExprKind::Line { .. }
+                    | ExprKind::Path(_)
+                    | ExprKind::PathWord(_)
                     | ExprKind::Repeat { .. }
             )
     })
@@ -200,6 +208,8 @@ fn needs(filters: &[&Expr]) -> Needs {
             matches!(
                 &expr.kind,
                 ExprKind::Line { .. }
+                    | ExprKind::Path(_)
+                    | ExprKind::PathWord(_)
                     | ExprKind::Word(Word::Terminal)
                     | ExprKind::Find { .. }
                     | ExprKind::Position(_)
@@ -216,7 +226,7 @@ fn needs(filters: &[&Expr]) -> Needs {
             matches!(
                 &expr.kind,
                 ExprKind::Loop { over: LoopOver::Pieces, .. } | ExprKind::Assign { op: AssignOp::Piece, .. }
-            )
+            ) || matches!(&expr.kind, ExprKind::Path(path) if path.options.focus.is_some())
         }),
         terminal: false,
         parent: false,
@@ -250,6 +260,9 @@ pub(super) struct Compiler<'a, const W: usize> {
     dictionaries: Vec<bool>,
     /// The names of the query's dictionaries (which are always bound).
     dictionary_names: HashSet<String>,
+    /// How many `path` filters hold the expression being compiled: the words about a path
+    /// inside one are about it.
+    path_depth: u32,
 }
 
 /// What a piece letter stands for.
@@ -293,6 +306,8 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Block(filters) => FilterNode::All(filters.iter().map(|filter| self.filter(filter)).collect()),
             ExprKind::Word(word) if type_of(expr) == Type::Filter => self.word(*word, expr.span),
             ExprKind::Fen(text, span) => self.placement(text, *span),
+            ExprKind::Path(path) => FilterNode::Path(Box::new(self.path(path))),
+            ExprKind::PathWord(PathWord::Debug) => FilterNode::PathDebug,
             ExprKind::Line { options, constituents } => FilterNode::Line {
                 options: LineOptions { quiet: options.quiet || self.quiet.automatic, ..*options },
                 steps: constituents
@@ -424,6 +439,8 @@ impl<const W: usize> Compiler<'_, W> {
                 NumberNode::Compared(*op, Box::new(self.number(left)), Box::new(self.number(right)))
             }
             ExprKind::Line { .. } => NumberNode::Line(Box::new(self.filter(expr))),
+            ExprKind::Path(path) => NumberNode::Path(Box::new(self.path(path))),
+            ExprKind::PathWord(PathWord::Count) => NumberNode::PathCount { inside: self.path_depth > 0 },
             ExprKind::Block(filters) if type_of(expr) == Type::Number => {
                 NumberNode::Block(Box::new(self.sequence(filters, Self::number)))
             }
@@ -816,12 +833,73 @@ impl<const W: usize> Compiler<'_, W> {
             }
             ExprKind::Block(filters) => PositionNode::Block(Box::new(self.sequence(filters, Self::position))),
             ExprKind::Line { .. } => PositionNode::Line(Box::new(self.filter(expr))),
+            ExprKind::Path(path) => PositionNode::Path(Box::new(self.path(path))),
+            ExprKind::PathWord(PathWord::Start) => PositionNode::PathStart { inside: self.path_depth > 0 },
+            ExprKind::PathWord(PathWord::LastPosition) => PositionNode::PathLast { inside: self.path_depth > 0 },
             ExprKind::If { condition, then, otherwise } => PositionNode::If(Box::new(Conditional {
                 condition: self.filter(condition),
                 then: self.position(then),
                 otherwise: otherwise.as_ref().map(|otherwise| self.position(otherwise)),
             })),
             _ => unreachable!("check: only positions reach here"),
+        }
+    }
+
+    /// A `path`: its options, focus, `max` and constituents.
+    fn path(&mut self, path: &PathExpr) -> PathNode<W> {
+        let options = &path.options;
+        self.path_depth += 1;
+        let focus = match &options.focus {
+            Some(PathFocus::Pieces { set, capture }) => {
+                Some(FocusNode::Pieces { set: self.set(set), capture: *capture })
+            }
+            Some(PathFocus::SideToMove) => Some(FocusNode::SideToMove),
+            None => None,
+        };
+        let max = options.max.as_ref().map(|max| self.number(max));
+        let steps = path.steps.iter().map(|step| self.path_step(step)).collect();
+        self.path_depth -= 1;
+        let flags = PathFlags {
+            range: options.range,
+            quiet: options.quiet,
+            quiet_header: self.quiet.automatic,
+            silent: self.quiet.comments,
+            nestban: options.nestban,
+            firstmatch: options.firstmatch,
+            primary: options.primary,
+            verbose: options.verbose,
+            keepallbest: options.keepallbest,
+            piecepath: options.piecepath,
+            title: options.title.as_deref().map(Arc::from),
+        };
+        let atomics = path.atomics.iter().map(|name| self.slot(name, Lasting::Game)).collect();
+        PathNode { steps, focus, max, flags, atomics, slot: 0 }
+    }
+
+    /// A constituent of a path; a dash's target is a filter there, whatever its last value.
+    fn path_step(&mut self, step: &PathStep) -> PathPlanStep<W> {
+        match step {
+            PathStep::Filter(filter) => PathPlanStep::Filter(self.filter(filter)),
+            PathStep::Move(dash) => {
+                let ExprKind::Dash { from, to, capture, promote, target, when } = &dash.kind else {
+                    unreachable!("parse: a path's move is a dash")
+                };
+                let bare = ExprKind::Dash {
+                    from: from.clone(),
+                    to: to.clone(),
+                    capture: *capture,
+                    promote: promote.clone(),
+                    target: None,
+                    when: *when,
+                };
+                let mut node = self.dash(&Expr { kind: bare, span: dash.span });
+                node.target = target.as_ref().map(|target| DashTarget::Filter(self.filter(target)));
+                PathPlanStep::Move(node)
+            }
+            PathStep::Group(steps) => PathPlanStep::Group(steps.iter().map(|step| self.path_step(step)).collect()),
+            PathStep::Repeat { step, min, max } => {
+                PathPlanStep::Repeat { step: Box::new(self.path_step(step)), min: *min, max: *max }
+            }
         }
     }
 
@@ -1551,6 +1629,8 @@ impl<const W: usize> Compiler<'_, W> {
                 found.lasting = true;
             }
             FilterNode::Line { options, .. } if !options.quiet => found.any = true,
+            // A path comments, gives back atomic variables and records where it went.
+            FilterNode::Path(_) => found.any = true,
             FilterNode::Echo(node) if !node.quiet => found.any = true,
             _ => {}
         });

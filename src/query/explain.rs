@@ -16,7 +16,7 @@ use std::fmt::Write;
 
 use serde_json::{Value, json};
 
-use super::ast::{AttackSide, DictionaryOp, Expr, ExprKind, FindQuantity, Header, Lasting, LoopOver};
+use super::ast::{AttackSide, DictionaryOp, Expr, ExprKind, FindQuantity, Header, Lasting, LoopOver, PathStep};
 use super::{Plan, Query};
 use crate::board::diagram;
 
@@ -198,6 +198,11 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
                 .collect();
             line(out, &indent, &format!("line, counts {}", bounds.join(" ")));
         }
+        ExprKind::Path(path) => {
+            let steps: Vec<String> = path.steps.iter().map(path_step).collect();
+            line(out, &indent, &format!("path, constituents {}", steps.join(" ")));
+        }
+        ExprKind::PathWord(_) => line(out, &indent, &format!("path word {text}")),
         ExprKind::Game(_) => line(out, &indent, &format!("game: {text}")),
         ExprKind::Variable { name, .. } => line(out, &indent, &format!("variable {name}")),
         ExprKind::FamilyWord(name) => line(out, &indent, &format!("variant word {name}")),
@@ -261,4 +266,16 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
 
 fn line(out: &mut String, indent: &str, text: &str) {
     let _ = writeln!(out, "{indent}{text}");
+}
+
+/// A path constituent in brief: `F` a filter, `--` a dash, groups in parentheses, with counts.
+fn path_step(step: &PathStep) -> String {
+    match step {
+        PathStep::Filter(_) => "F".to_owned(),
+        PathStep::Move(_) => "--".to_owned(),
+        PathStep::Group(steps) => format!("({})", steps.iter().map(path_step).collect::<Vec<_>>().join(" ")),
+        PathStep::Repeat { step, min, max } => {
+            format!("{}{{{min},{}}}", path_step(step), max.map_or(String::new(), |max| max.to_string()))
+        }
+    }
 }

@@ -31,6 +31,7 @@ mod flow;
 mod line;
 mod line_run;
 mod parse;
+mod path;
 mod plan;
 mod pointwise;
 mod positions;

@@ -8,6 +8,7 @@ use super::ast::{
     AssignOp, AttackSide, BinaryOp, DashWhen, LineOptions, LoopOver, MoveSquare, MoveWhen, PinPart, SquareNumber,
 };
 use super::context::{Context, Frame, GameFacts, GameTest, TagSource};
+pub(crate) use super::path::PathNode;
 use super::quick::Quick;
 use super::state::{State, Value};
 use super::texts::{Pattern, find};
@@ -148,6 +149,13 @@ pub(crate) enum PositionNode<const W: usize> {
     Block(Box<Sequence<PositionNode<W>, W>>),
     /// The last position a `line lastposition` (a [`FilterNode::Line`]) covers.
     Line(Box<FilterNode<W>>),
+    /// The last position of the best run of a `path lastposition`.
+    Path(Box<PathNode<W>>),
+    /// `pathstart`: where the path around (or the game's last path) started.
+    PathStart { inside: bool },
+    /// `pathlastposition`: the last position of the best run so far of the path around (or of
+    /// the game's last path).
+    PathLast { inside: bool },
 }
 
 /// `find all`, `find count`, `find N [M]`: how many positions match, when their number is
@@ -388,6 +396,12 @@ pub(crate) enum NumberNode<const W: usize> {
     GroupStart(u8),
     /// How many positions a `line` (a [`FilterNode::Line`]) covers, where it matches.
     Line(Box<FilterNode<W>>),
+    /// How many moves the best run of a `path` counts (with `max`, the best value).
+    Path(Box<PathNode<W>>),
+    /// `pathcount`: the moves the path around has counted so far (or the game's last path).
+    PathCount {
+        inside: bool,
+    },
 }
 
 /// One constituent of a `line`.
@@ -471,6 +485,10 @@ pub(crate) enum FilterNode<const W: usize> {
         in_order: bool,
         options: LineOptions,
     },
+    /// A `path` from this position matches.
+    Path(Box<PathNode<W>>),
+    /// `pathdebug`: prints where the path around stands.
+    PathDebug,
     /// Gives a variable a value.
     Assign {
         slot: usize,
@@ -844,6 +862,11 @@ impl<const W: usize> Program<W> {
             }
             FilterNode::Game(slot) => context.game.values.get(*slot).copied().flatten().is_some(),
             FilterNode::Line { .. } => self.line_match(node, context, at).is_some(),
+            FilterNode::Path(path) => self.path_match(path, context, at).is_some(),
+            FilterNode::PathDebug => {
+                self.path_debug(context, at);
+                true
+            }
             FilterNode::Assign { slot, op, value } => self.assign(*slot, *op, value, context, at),
             FilterNode::HasEntry(entry) => self.entry(entry, context, at).is_some(),
             FilterNode::Store(store) => self.store(store, context, at),
@@ -976,6 +999,13 @@ impl<const W: usize> Program<W> {
                 compare(*op, left, right).then_some(left)
             }
             NumberNode::Line(line) => self.line_match(line, context, at).map(|run| run.length as i64),
+            NumberNode::Path(path) => {
+                self.path_match(path, context, at).map(|found| found.max.unwrap_or(i64::from(found.count)))
+            }
+            NumberNode::PathCount { inside } => {
+                let status = context.state.path_status(*inside)?;
+                (*inside || status.count > 0).then_some(i64::from(status.count))
+            }
             NumberNode::Block(block) => {
                 let matched = block.before.iter().all(|filter| self.filter(filter, context, at));
                 if matched { self.number(&block.last, context, at) } else { None }

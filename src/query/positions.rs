@@ -49,6 +49,9 @@ impl<const W: usize> Program<W> {
             PositionNode::At(from, to) => self.position(to, context, self.position(from, context, at)?),
             PositionNode::If(conditional) => self.position(self.choose(conditional, context, at)?, context, at),
             PositionNode::Line(line) => self.line_match(line, context, at).map(|run| run.last),
+            PositionNode::Path(path) => self.path_match(path, context, at).map(|found| found.last),
+            PositionNode::PathStart { inside } => context.state.path_status(*inside).map(|status| status.start),
+            PositionNode::PathLast { inside } => context.state.path_status(*inside)?.last,
             PositionNode::Block(block) => {
                 let matched = block.before.iter().all(|filter| self.filter(filter, context, at));
                 if matched { self.position(&block.last, context, at) } else { None }
@@ -138,12 +141,22 @@ impl<const W: usize> Program<W> {
         context: &Context<'_, P, W>,
         at: usize,
     ) -> bool {
-        self.dash_target(node, context, at).is_some_and(|after| match &node.target {
+        self.dash_target(node, context, at).is_some_and(|after| self.dash_target_matches(node, context, after))
+    }
+
+    /// Whether the dash's target (what must hold after the move) holds at `after`.
+    pub(super) fn dash_target_matches<P: RulesView<W>>(
+        &self,
+        node: &DashNode<W>,
+        context: &Context<'_, P, W>,
+        after: usize,
+    ) -> bool {
+        match &node.target {
             Some(DashTarget::Filter(filter)) => self.filter(filter, context, after),
             Some(DashTarget::Number(number)) => self.number(number, context, after).is_some(),
             Some(DashTarget::Set(set)) => !self.set(set, context, after).is_empty(),
             None => true,
-        })
+        }
     }
 
     /// The frame after the move played from `at`, when that move fits the dash: it leaves a
@@ -161,6 +174,20 @@ impl<const W: usize> Program<W> {
             DashWhen::Previous => (at.checked_sub(1)?, at),
             DashWhen::Next | DashWhen::Count => (at, at + 1),
         };
+        self.dash_target_castling(node, context, at, true, true).filter(|&found| found == after)
+    }
+
+    /// The frame after the move played from `at` (the next frame), when that move fits the
+    /// dash; a castling fits as the king's move only if `king`, as the rook's only if `rook`.
+    pub(super) fn dash_target_castling<P: RulesView<W>>(
+        &self,
+        node: &DashNode<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+        king: bool,
+        rook: bool,
+    ) -> Option<usize> {
+        let after = at + 1;
         let played = context.frames.get(after)?.previous?;
         if node.promote.is_some_and(|kinds| played.promotion().is_none_or(|kind| !kinds.contains(kind))) {
             return None;
@@ -174,24 +201,31 @@ impl<const W: usize> Program<W> {
         if node.capture {
             return played.capture().filter(|&captured| fits(played.from(), captured)).map(|_| after);
         }
-        if fits(played.from(), played.to()) {
+        let castle = played.castle().is_some();
+        if (!castle || king) && fits(played.from(), played.to()) {
             return Some(after);
         }
         // Castling: the rook's move, from the squares the mover left to those it took.
-        if played.castle().is_some() {
-            let (before, now) = (&context.frames[at].position, &context.frames[after].position);
-            let mover = before.turn();
-            let left = before.color(mover) - now.color(mover);
-            let took = now.color(mover) - before.color(mover);
-            let rook_from = left.iter().find(|&square| Some(square) != played.from());
-            let rook_to = took.iter().find(|&square| square != played.to());
-            if let (Some(rook_from), Some(rook_to)) = (rook_from, rook_to)
-                && fits(Some(rook_from), rook_to)
-            {
-                return Some(after);
-            }
+        if castle
+            && rook
+            && let Some((rook_from, rook_to)) = Self::castle_rook(context, at)
+            && fits(Some(rook_from), rook_to)
+        {
+            return Some(after);
         }
         None
+    }
+
+    /// The squares the rook of the castling played from `at` left and reached.
+    pub(super) fn castle_rook<P: RulesView<W>>(context: &Context<'_, P, W>, at: usize) -> Option<(Square, Square)> {
+        let played = context.frames.get(at + 1)?.previous?;
+        let (before, now) = (&context.frames[at].position, &context.frames[at + 1].position);
+        let mover = before.turn();
+        let left = before.color(mover) - now.color(mover);
+        let took = now.color(mover) - before.color(mover);
+        let rook_from = left.iter().find(|&square| Some(square) != played.from())?;
+        let rook_to = took.iter().find(|&square| square != played.to())?;
+        Some((rook_from, rook_to))
     }
 }
 

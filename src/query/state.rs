@@ -3,7 +3,7 @@
 //! a value given at one position is seen at the next ones, as in CQL 6.2.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::dictionaries::{Entries, Key};
@@ -124,6 +124,21 @@ impl Persistent {
     }
 }
 
+/// Where a `path` stands: for the words about it inside it (`pathcount`, `pathstart`,
+/// `pathlastposition`) while it is searched, and outside every path for the last one that
+/// matched in the game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PathStatus {
+    /// The frame it started from.
+    pub start: usize,
+    /// The moves counted so far (in the end: those of the best run).
+    pub count: u32,
+    /// The last frame of the best run so far.
+    pub last: Option<usize>,
+    /// The best `max` value so far, if the path has `max`.
+    pub max: Option<i64>,
+}
+
 /// A comment made by `comment(...)` at a position: where, and what.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Note {
@@ -147,6 +162,12 @@ pub struct State<const W: usize> {
     messages: RefCell<Vec<String>>,
     /// Where the last run each `nestban` line found in the game ends, by the line's slot.
     nested: RefCell<HashMap<usize, usize>>,
+    /// The frames each `nestban` path's runs went through in the game, by the path's slot.
+    path_nests: RefCell<HashMap<usize, HashSet<usize>>>,
+    /// The paths being searched, innermost last.
+    paths: RefCell<Vec<PathStatus>>,
+    /// The last path that matched in the game.
+    last_path: Cell<Option<PathStatus>>,
     /// The `sort` value the position tested gave, if any.
     sorted: Cell<Option<i64>>,
     /// What the groups of the last `~~` that matched matched (none after one that did not).
@@ -170,6 +191,9 @@ impl<const W: usize> State<W> {
             notes: RefCell::new(Vec::new()),
             messages: RefCell::new(Vec::new()),
             nested: RefCell::new(HashMap::new()),
+            path_nests: RefCell::new(HashMap::new()),
+            paths: RefCell::new(Vec::new()),
+            last_path: Cell::new(None),
             sorted: Cell::new(None),
             groups: RefCell::new(Vec::new()),
             refusal: RefCell::new(None),
@@ -189,6 +213,9 @@ impl<const W: usize> State<W> {
         self.notes.get_mut().clear();
         self.messages.get_mut().clear();
         self.nested.get_mut().clear();
+        self.path_nests.get_mut().clear();
+        self.paths.get_mut().clear();
+        self.last_path.set(None);
         self.groups.get_mut().clear();
         for (entries, lasting) in self.dictionaries.iter_mut().zip(&self.lasting_dictionaries) {
             if !lasting {
@@ -268,6 +295,41 @@ impl<const W: usize> State<W> {
         self.nested.borrow_mut().insert(slot, end);
     }
 
+    /// Whether a run of the `nestban` path of `slot` went through the frame `at`.
+    pub(crate) fn path_nested(&self, slot: usize, at: usize) -> bool {
+        self.path_nests.borrow().get(&slot).is_some_and(|frames| frames.contains(&at))
+    }
+
+    /// Records that a run of the `nestban` path of `slot` went through the frames `frames`.
+    pub(crate) fn add_path_nested(&self, slot: usize, frames: impl Iterator<Item = usize>) {
+        self.path_nests.borrow_mut().entry(slot).or_default().extend(frames);
+    }
+
+    /// Begins the search of a path (its status is the innermost one's until it ends).
+    pub(crate) fn enter_path(&self, status: PathStatus) {
+        self.paths.borrow_mut().push(status);
+    }
+
+    /// Changes the status of the innermost path searched.
+    pub(crate) fn update_path(&self, change: impl FnOnce(&mut PathStatus)) {
+        if let Some(status) = self.paths.borrow_mut().last_mut() {
+            change(status);
+        }
+    }
+
+    /// Ends the search of the innermost path; a path that matched becomes the game's last.
+    pub(crate) fn leave_path(&self, matched: Option<PathStatus>) {
+        self.paths.borrow_mut().pop();
+        if matched.is_some() {
+            self.last_path.set(matched);
+        }
+    }
+
+    /// The innermost path being searched (`inside`), or the game's last path that matched.
+    pub(crate) fn path_status(&self, inside: bool) -> Option<PathStatus> {
+        if inside { self.paths.borrow().last().copied() } else { self.last_path.get() }
+    }
+
     /// Keeps a message to print.
     pub(crate) fn message(&self, text: String) {
         self.messages.borrow_mut().push(text);
@@ -289,6 +351,11 @@ impl<const W: usize> State<W> {
         if refusal.is_none() {
             *refusal = Some(reason.to_owned());
         }
+    }
+
+    /// Whether the run must stop (a filter that cannot be tested was tested).
+    pub(crate) fn refused(&self) -> bool {
+        self.refusal.borrow().is_some()
     }
 
     /// Why the run must stop, if a filter that cannot be tested was tested.
@@ -354,6 +421,16 @@ impl<const W: usize> State<W> {
     /// How many comments have been made so far.
     pub fn notes_len(&self) -> usize {
         self.notes.borrow().len()
+    }
+
+    /// Takes the last comment made.
+    pub(crate) fn pop_note(&self) -> Option<Note> {
+        self.notes.borrow_mut().pop()
+    }
+
+    /// Puts back comments taken.
+    pub(crate) fn push_notes(&self, notes: impl Iterator<Item = Note>) {
+        self.notes.borrow_mut().extend(notes);
     }
 
     /// Forgets the comments made after the first `len`.

@@ -15,6 +15,7 @@ use std::hash::Hash;
 use super::ast::{Span, TransformKind};
 use super::compile::Compiler;
 use super::diagnostic::Diagnostic;
+use super::path::{FocusNode, PathNode, PathPlanStep};
 use super::plan::{
     CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, EntryNode, FilterNode, FindCount, FindNode,
     LoopNode, MoveNode, NumberNode, PieceClass, PositionNode, Sequence, SetNode, Step, StoreNode, SubstringNode,
@@ -297,7 +298,9 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
                 boxed(&**body, mapper)?,
             ),
             FilterNode::Dash(node) => FilterNode::Dash(boxed(&**node, mapper)?),
+            FilterNode::Path(path) => FilterNode::Path(boxed(&**path, mapper)?),
             FilterNode::Mainline(_)
+            | FilterNode::PathDebug
             | FilterNode::Branch(_)
             | FilterNode::Unmapped(_)
             | FilterNode::IsBound(_)
@@ -353,7 +356,10 @@ impl<const W: usize> Mapped<W> for PositionNode<W> {
             PositionNode::Entry(entry) => PositionNode::Entry(boxed(&**entry, mapper)?),
             PositionNode::Block(block) => PositionNode::Block(boxed(&**block, mapper)?),
             PositionNode::Line(line) => PositionNode::Line(boxed(&**line, mapper)?),
-            PositionNode::Current
+            PositionNode::Path(path) => PositionNode::Path(boxed(&**path, mapper)?),
+            PositionNode::PathStart { .. }
+            | PositionNode::PathLast { .. }
+            | PositionNode::Current
             | PositionNode::Initial
             | PositionNode::Parent
             | PositionNode::Child(_)
@@ -425,6 +431,40 @@ impl<const W: usize> Mapped<W> for MoveNode<W> {
             capture: optional(&self.capture, mapper)?,
             promote: self.promote.as_ref().map(|classes| mapper.classes(classes)),
             ..self.clone()
+        })
+    }
+}
+
+impl<const W: usize> Mapped<W> for PathNode<W> {
+    fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
+        Some(PathNode {
+            steps: self.steps.iter().map(|step| step.mapped(mapper)).collect::<Option<_>>()?,
+            focus: match &self.focus {
+                Some(FocusNode::Pieces { set, capture }) => {
+                    Some(FocusNode::Pieces { set: set.mapped(mapper)?, capture: *capture })
+                }
+                other => other.clone(),
+            },
+            max: match &self.max {
+                Some(max) => Some(max.mapped(mapper)?),
+                None => None,
+            },
+            ..self.clone()
+        })
+    }
+}
+
+impl<const W: usize> Mapped<W> for PathPlanStep<W> {
+    fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
+        Some(match self {
+            PathPlanStep::Filter(filter) => PathPlanStep::Filter(filter.mapped(mapper)?),
+            PathPlanStep::Move(dash) => PathPlanStep::Move(dash.mapped(mapper)?),
+            PathPlanStep::Group(steps) => {
+                PathPlanStep::Group(steps.iter().map(|step| step.mapped(mapper)).collect::<Option<_>>()?)
+            }
+            PathPlanStep::Repeat { step, min, max } => {
+                PathPlanStep::Repeat { step: boxed(&**step, mapper)?, min: *min, max: *max }
+            }
         })
     }
 }
@@ -526,6 +566,7 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
             NumberNode::MoveCount(node) => NumberNode::MoveCount(boxed(&**node, mapper)?),
             NumberNode::Block(block) => NumberNode::Block(boxed(&**block, mapper)?),
             NumberNode::Line(line) => NumberNode::Line(boxed(&**line, mapper)?),
+            NumberNode::Path(path) => NumberNode::Path(boxed(&**path, mapper)?),
             NumberNode::Compared(op, left, right) => {
                 NumberNode::Compared(*op, boxed(&**left, mapper)?, boxed(&**right, mapper)?)
             }
@@ -553,6 +594,7 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
             // A variable's value is what it was given, mapped or not where it was given.
             NumberNode::Constant(_)
             | NumberNode::Unmapped(_)
+            | NumberNode::PathCount { .. }
             | NumberNode::Ply
             | NumberNode::MoveNumber
             | NumberNode::SideToMove

@@ -1,6 +1,7 @@
 //! Going through every filter of a compiled node, however deep it lies (inside numbers, sets,
 //! positions, conditions and loops): one place that knows what each node holds.
 
+use super::path::{FocusNode, PathNode, PathPlanStep};
 use super::plan::{
     Conditional, DashNode, DashTarget, EchoBody, EchoNode, FilterNode, FindNode, LoopNode, MoveNode, NumberNode,
     PositionNode, Sequence, SetNode, TextNode, TextValue, ValueNode,
@@ -44,6 +45,7 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
             }
             FilterNode::Not(filter) => filter.each_filter(visit),
             FilterNode::Line { steps, .. } => steps.iter_mut().for_each(|step| step.filter.each_filter(visit)),
+            FilterNode::Path(path) => path.each_filter(visit),
             FilterNode::Assign { value, .. } => value.each_filter(visit),
             FilterNode::HasEntry(entry) => entry.key.each_filter(visit),
             FilterNode::Store(store) => {
@@ -85,7 +87,8 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
             | FilterNode::IsBound(_)
             | FilterNode::Unbind(_)
             | FilterNode::Branch(_)
-            | FilterNode::Mainline(_) => {}
+            | FilterNode::Mainline(_)
+            | FilterNode::PathDebug => {}
             FilterNode::Unmapped(filter) => filter.each_filter(visit),
         }
     }
@@ -124,6 +127,7 @@ impl<const W: usize> Walk<W> for NumberNode<W> {
             NumberNode::Unmapped(number) => number.each_filter(visit),
             NumberNode::Block(block) => block.each_filter(visit),
             NumberNode::Line(line) => line.each_filter(visit),
+            NumberNode::Path(path) => path.each_filter(visit),
             NumberNode::Sorted(value) => value.each_filter(visit),
             NumberNode::Distance(first, second) => {
                 first.each_filter(visit);
@@ -150,6 +154,7 @@ impl<const W: usize> Walk<W> for NumberNode<W> {
             }
             NumberNode::GroupStart(_)
             | NumberNode::Constant(_)
+            | NumberNode::PathCount { .. }
             | NumberNode::Ply
             | NumberNode::MoveNumber
             | NumberNode::SideToMove
@@ -224,7 +229,10 @@ impl<const W: usize> Walk<W> for PositionNode<W> {
             PositionNode::If(conditional) => conditional.each_filter(visit),
             PositionNode::Block(block) => block.each_filter(visit),
             PositionNode::Line(line) => line.each_filter(visit),
-            PositionNode::Current
+            PositionNode::Path(path) => path.each_filter(visit),
+            PositionNode::PathStart { .. }
+            | PositionNode::PathLast { .. }
+            | PositionNode::Current
             | PositionNode::Initial
             | PositionNode::Parent
             | PositionNode::Child(_)
@@ -301,6 +309,29 @@ impl<const W: usize> Walk<W> for TextNode<W> {
     }
 }
 
+impl<const W: usize> Walk<W> for PathNode<W> {
+    fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
+        if let Some(FocusNode::Pieces { set, .. }) = &mut self.focus {
+            set.each_filter(visit);
+        }
+        if let Some(max) = &mut self.max {
+            max.each_filter(visit);
+        }
+        self.steps.iter_mut().for_each(|step| step.each_filter(visit));
+    }
+}
+
+impl<const W: usize> Walk<W> for PathPlanStep<W> {
+    fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
+        match self {
+            PathPlanStep::Filter(filter) => filter.each_filter(visit),
+            PathPlanStep::Move(dash) => dash.each_filter(visit),
+            PathPlanStep::Group(steps) => steps.iter_mut().for_each(|step| step.each_filter(visit)),
+            PathPlanStep::Repeat { step, .. } => step.each_filter(visit),
+        }
+    }
+}
+
 impl<const W: usize> Walk<W> for DashNode<W> {
     fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
         for set in [&mut self.from, &mut self.to].into_iter().flatten() {
@@ -354,15 +385,17 @@ impl<const W: usize, T: Walk<W>> Walk<W> for Conditional<T, W> {
     }
 }
 
-/// Gives each `line` filter of the nodes a slot of its own, from 0 on.
+/// Gives each `line` and `path` filter of the nodes a slot of its own, from 0 on.
 pub(super) fn number_lines<const W: usize>(nodes: &mut [&mut dyn Walk<W>]) {
     let mut next = 0;
     for node in nodes {
         node.each_filter(&mut |filter| {
-            if let FilterNode::Line { slot, .. } = filter {
-                *slot = next;
-                next += 1;
+            match filter {
+                FilterNode::Line { slot, .. } => *slot = next,
+                FilterNode::Path(path) => path.slot = next,
+                _ => return,
             }
+            next += 1;
         });
     }
 }

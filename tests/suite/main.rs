@@ -19,6 +19,7 @@ mod cql_command;
 mod cql_dictionaries;
 mod cql_language;
 mod cql_moves;
+mod cql_paths;
 mod cql_probes;
 mod cql_reference;
 mod cql_texts;

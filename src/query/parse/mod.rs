@@ -6,6 +6,7 @@
 
 mod dictionaries;
 mod functions;
+mod paths;
 mod positions;
 mod texts;
 mod variables;
@@ -192,6 +193,7 @@ fn parse_with_stops(source: &str, stops: &[usize]) -> (QueryAst, Vec<Diagnostic>
         too_deep: false,
         nested: 0,
         strays: Vec::new(),
+        atomics: Vec::new(),
     };
     let mut ast = QueryAst { header: None, body: Vec::new() };
     let mut pairs = match parse_rule(Rule::query, &marked) {
@@ -370,6 +372,8 @@ struct Builder {
     /// Where words after `move` were read as actions that no variant's moves do: the filters
     /// after the move, to read again as such.
     strays: Vec<usize>,
+    /// The variables declared `atomic` so far, in the order of the text.
+    atomics: Vec<String>,
 }
 
 /// The filters of a query, a block or parentheses, read one item at a time.
@@ -1061,7 +1065,8 @@ impl Builder {
             }
             Rule::unsupported => {
                 let message = format!(
-                    "{} is not supported yet: cqlq has CQL 6.2's language but for paths and the words about them",
+                    "{} is not supported yet: cqlq has CQL 6.2's language but for a few words about positions' ids, \
+                     comments and tags",
                     quoted(pair.as_str())
                 );
                 self.diagnostics.push(Diagnostic::new(span, message));
@@ -1070,6 +1075,8 @@ impl Builder {
             Rule::piece_assignment => self.piece_assignment(pair),
             Rule::slash_comment => self.slash_comment(pair),
             Rule::dash_filter => self.dash_filter(pair),
+            Rule::path_filter => self.path_filter(pair),
+            Rule::path_word => self.path_word(&pair),
             Rule::legal_dash => self.legal_dash(pair, false),
             Rule::notransform => {
                 let body = pair.into_inner().nth(1).expect("grammar: notransform takes a filter");

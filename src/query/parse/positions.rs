@@ -37,10 +37,15 @@ impl Builder {
 
     /// The move dash `X--Y`, `X[x]Y`, with `=P` and `(F ...)`.
     pub(super) fn dash_filter(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
+        self.dash_parts(pair.into_inner())
+    }
+
+    /// A dash from its parts: its squares, sign, promotion and target.
+    pub(super) fn dash_parts<'i>(&mut self, parts: impl Iterator<Item = Pair<'i, Rule>>) -> (ExprKind, u32) {
         let (mut from, mut to, mut capture, mut promote, mut target) = (None, None, false, None, None);
         let mut depth = 0;
         let mut before_sign = true;
-        for part in pair.into_inner() {
+        for part in parts {
             match part.as_rule() {
                 Rule::designator | Rule::variable | Rule::dash_group => {
                     let (operand, operand_depth) = match part.as_rule() {

@@ -50,6 +50,7 @@ impl Builder {
         let mut op = AssignOp::Set;
         let mut value = None;
         let mut name_span = span_of(&pair);
+        let atomic = pair.clone().into_inner().any(|part| part.as_rule() == Rule::kw_atomic);
         for part in pair.into_inner() {
             match part.as_rule() {
                 Rule::kw_persistent => lasting = Lasting::Run,
@@ -64,6 +65,9 @@ impl Builder {
             }
         }
         let (value, depth) = value.expect("grammar: an assignment has a value");
+        if atomic && !self.atomics.contains(&name) {
+            self.atomics.push(name.clone());
+        }
         let assignment = Assignment { name, name_span, op, lasting };
         (self.assign_into(value, &assignment).kind, depth + 1)
     }

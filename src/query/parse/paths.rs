@@ -1,0 +1,342 @@
+//! `path` and the words about it: its options, its constituents (filters, dashes with the
+//! filters after them, groups and repetitions), and `pathcount` and its kin.
+
+use pest::iterators::Pair;
+
+use super::{Builder, Rule, span_of, string};
+use crate::query::ast::{
+    BinaryOp, Expr, ExprKind, PathExpr, PathFocus, PathOptions, PathStep, PathWord, PieceAtom, PieceAtomKind, Span,
+    Word,
+};
+use crate::query::diagnostic::Diagnostic;
+
+impl Builder {
+    /// `path [options] constituents`.
+    pub(super) fn path_filter(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
+        let span = span_of(&pair);
+        let mut options = PathOptions::default();
+        let mut steps = Vec::new();
+        let mut depth = 0;
+        let mut singlecolor = false;
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::path_option => depth = depth.max(self.path_option(part, &mut options, &mut singlecolor)),
+                Rule::path_step => {
+                    let step_span = span_of(&part);
+                    let (step, step_depth) = self.path_step(part);
+                    depth = depth.max(step_depth);
+                    self.check_group_after_dash(steps.last(), &step, step_span);
+                    steps.push(step);
+                }
+                _ => {}
+            }
+        }
+        if singlecolor {
+            if options.focus.is_some() {
+                self.diagnostics.push(Diagnostic::new(span, "'singlecolor' cannot be used with 'focus'"));
+            }
+            options.focus = Some(PathFocus::SideToMove);
+        }
+        if options.piecepath && !matches!(options.focus, Some(PathFocus::Pieces { .. })) {
+            let message = "'piecepath' comments the moves of the pieces in focus: it needs 'focus' in the same path";
+            self.diagnostics.push(Diagnostic::new(span, message));
+        }
+        if options.primary && options.focus.is_some() {
+            let message = "'primary' and 'focus' (or 'singlecolor') cannot be used in one path: write \
+                           'pathstart:depth == depth' as a constituent to keep to the main line";
+            self.diagnostics.push(Diagnostic::new(span, message));
+        }
+        if let Some(word) = top_level_word(span.text(&self.source), &["legal", "countmoves"]) {
+            let message = format!(
+                "'{word}' cannot stand where the path's constituents are (its '--' would read as one): put the \
+                 filter in braces, as {{{word} --}}"
+            );
+            self.diagnostics.push(Diagnostic::new(span, message));
+        }
+        let atomics = self.atomics.clone();
+        (ExprKind::Path(Box::new(PathExpr { options, steps, atomics })), depth + 1)
+    }
+
+    /// One option of a `path`; gives how deep its filter is (0 without one).
+    fn path_option(&mut self, pair: Pair<'_, Rule>, options: &mut PathOptions, singlecolor: &mut bool) -> u32 {
+        let Some(option) = pair.into_inner().next() else { return 0 };
+        let span = span_of(&option);
+        let twice = |builder: &mut Builder, seen: bool, word: &str| {
+            if seen {
+                builder.diagnostics.push(Diagnostic::new(span, format!("'{word}' is given twice in one path")));
+            }
+        };
+        match option.as_rule() {
+            // `count`: a range that takes every count.
+            Rule::kw_count => {
+                twice(self, options.range.is_some(), "a range");
+                options.range = Some((0, None));
+                0
+            }
+            Rule::line_range => {
+                let numbers: Vec<u32> = option.into_inner().map(|number| self.small_number(&number)).collect();
+                twice(self, options.range.is_some(), "a range");
+                options.range = Some((numbers[0], numbers.get(1).copied()));
+                0
+            }
+            Rule::path_title => {
+                let title = string(option.into_inner().nth(1));
+                if title.is_empty() {
+                    self.diagnostics.push(Diagnostic::new(span, "'title' takes a text that is not empty"));
+                }
+                options.title = Some(title);
+                0
+            }
+            Rule::path_max => {
+                twice(self, options.max.is_some(), "max");
+                let filter = option.into_inner().nth(1).expect("grammar: max takes a filter");
+                let (max, depth) = self.operators(filter.into_inner());
+                options.max = Some(Box::new(max));
+                depth
+            }
+            Rule::path_focus => {
+                twice(self, options.focus.is_some(), "focus");
+                let mut capture = false;
+                let mut set = None;
+                for part in option.into_inner() {
+                    match part.as_rule() {
+                        Rule::kw_capture => capture = true,
+                        Rule::filter => set = Some(self.operators(part.into_inner())),
+                        _ => {}
+                    }
+                }
+                let (set, depth) = set.expect("grammar: focus takes a set");
+                options.focus = Some(PathFocus::Pieces { set: Box::new(set), capture });
+                depth
+            }
+            _ => {
+                let word = option.as_str();
+                let flag = match word {
+                    "singlecolor" => singlecolor,
+                    "verbose" => &mut options.verbose,
+                    "keepallbest" => &mut options.keepallbest,
+                    "primary" => &mut options.primary,
+                    "piecepath" => &mut options.piecepath,
+                    "quiet" => &mut options.quiet,
+                    "nestban" => &mut options.nestban,
+                    "firstmatch" => &mut options.firstmatch,
+                    "lastposition" => &mut options.lastposition,
+                    _ => {
+                        let message = "a path follows every move or, with 'primary', the main ones: it takes no \
+                                       'secondary'";
+                        self.diagnostics.push(Diagnostic::new(span, message));
+                        return 0;
+                    }
+                };
+                let seen = *flag;
+                *flag = true;
+                twice(self, seen, word);
+                0
+            }
+        }
+    }
+
+    /// One constituent of a path, with how deep it is.
+    fn path_step(&mut self, pair: Pair<'_, Rule>) -> (PathStep, u32) {
+        let mut step = None;
+        let mut depth = 0;
+        let mut repeat_span = None;
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::path_group => {
+                    let mut steps = Vec::new();
+                    for inner in part.into_inner().filter(|inner| inner.as_rule() == Rule::path_step) {
+                        let inner_span = span_of(&inner);
+                        let (inner, inner_depth) = self.path_step(inner);
+                        depth = depth.max(inner_depth);
+                        self.check_group_after_dash(steps.last(), &inner, inner_span);
+                        steps.push(inner);
+                    }
+                    step = Some(PathStep::Group(steps));
+                }
+                Rule::path_dash => {
+                    let span = span_of(&part);
+                    let (dash, dash_depth, after_plus) = self.path_dash(part);
+                    depth = depth.max(dash_depth);
+                    step = Some(PathStep::Move(dash));
+                    if let Some(after) = after_plus {
+                        // `--k+`: the `+` after the dash's last piece repeats the dash, as in
+                        // CQL 6.2, and the filters after it follow the repetition.
+                        let repeated = step.take().expect("a dash was just read");
+                        let repeat = PathStep::Repeat { step: Box::new(repeated), min: 1, max: None };
+                        step = Some(if after.is_empty() {
+                            repeat
+                        } else {
+                            PathStep::Group(
+                                std::iter::once(repeat).chain(after.into_iter().map(PathStep::Filter)).collect(),
+                            )
+                        });
+                        repeat_span = Some(span);
+                    }
+                }
+                Rule::path_holder => {
+                    let (filter, filter_depth) = self.path_holder(part);
+                    depth = depth.max(filter_depth);
+                    step = Some(PathStep::Filter(filter));
+                }
+                Rule::path_repeat => {
+                    if let Some(span) = repeat_span {
+                        let message = "two repetitions in a row after one constituent: put the constituent and \
+                                       its first repetition in parentheses";
+                        self.diagnostics.push(Diagnostic::new(span, message));
+                    }
+                    let (min, max) = self.quantifier(&part);
+                    let repeated = step.take().expect("grammar: a repetition follows a dash or a group");
+                    step = Some(PathStep::Repeat { step: Box::new(repeated), min, max });
+                }
+                _ => {}
+            }
+        }
+        (step.expect("grammar: a path constituent"), depth + 1)
+    }
+
+    /// Right after a dash, CQL 6.2 reads `(` as the parentheses of a filter of the dash's
+    /// target, and takes them for a group only when they hold one dash alone: a group of
+    /// more right there is refused, as CQL 6.2 refuses it.
+    fn check_group_after_dash(&mut self, before: Option<&PathStep>, step: &PathStep, span: Span) {
+        let step = match step {
+            PathStep::Repeat { step, .. } => step,
+            step => step,
+        };
+        let (Some(PathStep::Move(_)), PathStep::Group(inner)) = (before, step) else { return };
+        let lone_dash = matches!(&inner[..], [PathStep::Move(Expr { kind: ExprKind::Dash { target: None, .. }, .. })]);
+        if !lone_dash {
+            let message = "right after a dash, parentheses hold one filter of the dash's target: to go on with a \
+                           group of constituents, end the dash's target first (with a filter in braces between)";
+            self.diagnostics.push(Diagnostic::new(span, message));
+        }
+    }
+
+    /// A dash of a path with the filters after it, as one dash whose target holds them; where a
+    /// `+` follows its last piece (`--k+`: which repeats the dash there, as in CQL 6.2, rather
+    /// than naming a tier), the dash alone and the filters after the `+`.
+    fn path_dash(&mut self, pair: Pair<'_, Rule>) -> (Expr, u32, Option<Vec<Expr>>) {
+        let span = span_of(&pair);
+        let mut targets = Vec::new();
+        let mut depth = 0;
+        let mut dash_parts = Vec::new();
+        for part in pair.clone().into_inner() {
+            if part.as_rule() == Rule::path_target {
+                let (filter, filter_depth) = self.path_holder(part);
+                depth = depth.max(filter_depth);
+                targets.push(filter);
+            } else {
+                dash_parts.push(part);
+            }
+        }
+        let (kind, dash_depth) = self.dash_parts(dash_parts.into_iter());
+        let ExprKind::Dash { from, mut to, capture, promote, when, .. } = kind else {
+            unreachable!("parse: a path's dash is a dash")
+        };
+        let after_plus = to.as_deref_mut().is_some_and(drop_one_plus).then(|| std::mem::take(&mut targets));
+        let target = (!targets.is_empty()).then(|| {
+            let target_span = Span::new(targets[0].span.start, targets[targets.len() - 1].span.end);
+            Box::new(Expr { kind: ExprKind::Block(targets), span: target_span })
+        });
+        (
+            Expr { kind: ExprKind::Dash { from, to, capture, promote, target, when }, span },
+            depth.max(dash_depth),
+            after_plus,
+        )
+    }
+
+    /// A filter of a path. As in CQL 6.2, a number or arithmetic alone is refused there: it is
+    /// most likely a range or a repetition written in the wrong place.
+    fn path_holder(&mut self, pair: Pair<'_, Rule>) -> (Expr, u32) {
+        let body = pair.into_inner().next().expect("grammar: a path's filter has a body");
+        let (filter, depth) = self.operators(body.into_inner());
+        let suspicious = match &filter.kind {
+            ExprKind::Number(_) => Some("a number"),
+            ExprKind::Variable { ty: crate::query::check::Type::Number, .. } => Some("a numeric variable"),
+            ExprKind::Binary(BinaryOp::Sub | BinaryOp::Div | BinaryOp::Rem, ..) => Some("arithmetic"),
+            _ => None,
+        };
+        if let Some(what) = suspicious {
+            let message = format!(
+                "a path constituent cannot be {what} alone (a range goes right after 'path'; '+' and '*' after a \
+                 dash or a group repeat it): put the filter in braces"
+            );
+            self.diagnostics.push(Diagnostic::new(filter.span, message));
+        }
+        (filter, depth)
+    }
+
+    /// `pathcount`, `pathstart`, `pathlastposition`, `pathdebug`; `pathcountunfocused`, the
+    /// moves out of focus so far (`ply - pathstart:ply - pathcount`).
+    pub(super) fn path_word(&mut self, pair: &Pair<'_, Rule>) -> (ExprKind, u32) {
+        let span = span_of(pair);
+        let word = match pair.as_str() {
+            "pathcount" => PathWord::Count,
+            "pathstart" => PathWord::Start,
+            "pathlastposition" => PathWord::LastPosition,
+            "pathdebug" => PathWord::Debug,
+            _ => {
+                let expr = |kind| Box::new(Expr { kind, span });
+                let start_ply = ExprKind::At {
+                    position: expr(ExprKind::PathWord(PathWord::Start)),
+                    body: expr(ExprKind::Word(Word::Ply)),
+                };
+                let before = ExprKind::Binary(BinaryOp::Sub, expr(ExprKind::Word(Word::Ply)), expr(start_ply));
+                return (ExprKind::Binary(BinaryOp::Sub, expr(before), expr(ExprKind::PathWord(PathWord::Count))), 3);
+            }
+        };
+        (ExprKind::PathWord(word), 1)
+    }
+}
+
+/// Takes the one `+` off a piece written alone with one (`k+`); whether there was one.
+fn drop_one_plus(to: &mut Expr) -> bool {
+    let ExprKind::Pieces(pieces) = &mut to.kind else { return false };
+    if pieces.squares.is_some() || pieces.piece.list {
+        return false;
+    }
+    match &mut pieces.piece.atoms[..] {
+        [PieceAtom { kind: PieceAtomKind::Letters { level, .. }, .. }] if *level == 1 => {
+            *level = 0;
+            true
+        }
+        _ => false,
+    }
+}
+
+/// The first of `words` that `text` holds as a word outside braces, brackets, quotes and
+/// comments (where a path reads its constituents).
+fn top_level_word<'w>(text: &str, words: &[&'w str]) -> Option<&'w str> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut at = 0;
+    while at < bytes.len() {
+        let rest = &text[at..];
+        match bytes[at] {
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => depth = depth.saturating_sub(1),
+            b'"' => {
+                at += rest[1..].find(['"', '\n']).map_or(rest.len(), |end| end + 2);
+                continue;
+            }
+            b'/' if rest.starts_with("//") || rest.starts_with("/*") => {
+                let end = if rest.starts_with("//") { rest.find('\n') } else { rest.find("*/").map(|end| end + 2) };
+                at += end.unwrap_or(rest.len());
+                continue;
+            }
+            byte if byte.is_ascii_alphabetic() => {
+                let len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+                if depth == 0
+                    && let Some(word) = words.iter().find(|word| **word == &rest[..len])
+                {
+                    return Some(word);
+                }
+                at += len;
+                continue;
+            }
+            _ => {}
+        }
+        at += rest.chars().next().map_or(1, char::len_utf8);
+    }
+    None
+}

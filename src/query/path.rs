@@ -1,0 +1,599 @@
+//! `path`: the runs of moves from a position that match a path's constituents in turn, searched
+//! depth first in the order CQL 6.2 searches them, and the best of them (the one that counts
+//! the most moves, or with `max` the one whose end gives the largest value; the first found
+//! among equals, or every one with `keepallbest`).
+//!
+//! A run counts the moves its dashes match. With a focus, dashes match only the moves of the
+//! pieces in focus and the other moves in between are stepped over. The comments made along
+//! the runs are kept for the best run only, as CQL 6.2 keeps them; `atomic` variables are given
+//! back their values when the search turns back from a move.
+
+use std::sync::Arc;
+
+use super::comments::position_name;
+use super::context::Context;
+use super::plan::{DashNode, FilterNode, NumberNode, Program, SetNode};
+use super::state::{Note, PathStatus, PieceId, Value};
+use super::texts::piece_on;
+use crate::board::Square;
+use crate::position::RulesView;
+
+/// The most constituents one search of a path may try. Repetitions inside repetitions can
+/// split a game's moves in more ways than any search can try; past this many, the search
+/// stops, and the run with it, with the reason.
+const MOST_STEPS: u64 = 2_000_000;
+
+/// A compiled `path`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct PathNode<const W: usize> {
+    /// The constituents.
+    pub steps: Vec<PathPlanStep<W>>,
+    /// The pieces whose moves count, if not all.
+    pub focus: Option<FocusNode<W>>,
+    /// `max F`: runs are compared by F's value at their ends.
+    pub max: Option<NumberNode<W>>,
+    /// The options without filters.
+    pub flags: PathFlags,
+    /// The slots of the `atomic` variables.
+    pub atomics: Vec<usize>,
+    /// The path's own slot (for `nestban`).
+    pub slot: usize,
+}
+
+/// The options of a compiled `path` that hold no filter.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct PathFlags {
+    /// The best run's count (or `max` value) must lie in this range.
+    pub range: Option<(u32, Option<u32>)>,
+    /// No comments about where the path starts and ends (the path's `quiet`).
+    pub quiet: bool,
+    /// The header's `quiet`: nor about the runs as good as the best.
+    pub quiet_header: bool,
+    /// No comments at all (the header's `silent`).
+    pub silent: bool,
+    /// No path starts where a run of this one went through before.
+    pub nestban: bool,
+    /// The first run found is the best.
+    pub firstmatch: bool,
+    /// Only the main continuation of each position.
+    pub primary: bool,
+    /// Each move of the best run is commented.
+    pub verbose: bool,
+    /// Every run as good as the best is kept.
+    pub keepallbest: bool,
+    /// The start is commented with the moves of the pieces in focus.
+    pub piecepath: bool,
+    /// The start is commented with this title.
+    pub title: Option<Arc<str>>,
+}
+
+/// The pieces a path follows.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum FocusNode<const W: usize> {
+    /// Those on the squares of the set at the start (with `capture`, their captures count too).
+    Pieces { set: SetNode<W>, capture: bool },
+    /// Those of the side to move at the start.
+    SideToMove,
+}
+
+/// A compiled path constituent.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum PathPlanStep<const W: usize> {
+    /// A filter the position matches.
+    Filter(FilterNode<W>),
+    /// A move that fits the dash, and its target after it.
+    Move(DashNode<W>),
+    /// Constituents in turn.
+    Group(Vec<PathPlanStep<W>>),
+    /// A constituent `min` to `max` times.
+    Repeat { step: Box<PathPlanStep<W>>, min: u32, max: Option<u32> },
+}
+
+/// What a path that matched found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PathFound {
+    /// The moves its best run counts.
+    pub count: u32,
+    /// The best run's last frame.
+    pub last: usize,
+    /// The best `max` value, if the path has `max`.
+    pub max: Option<i64>,
+}
+
+/// A constituent waiting to be matched.
+#[derive(Clone, Copy)]
+enum Pending<'p, const W: usize> {
+    Step(&'p PathPlanStep<W>),
+    /// A repeated constituent, matched `seen` times so far, the last time from frame `from`.
+    Repeating {
+        step: &'p PathPlanStep<W>,
+        min: u32,
+        max: Option<u32>,
+        seen: u32,
+        from: usize,
+    },
+}
+
+/// The comments of a search: those made along the best run found so far are kept when the
+/// search turns back, the others dropped.
+struct KeptNotes {
+    /// How many comments there were when the search began.
+    bottom: usize,
+    /// The comments below this many belong to the best run.
+    top: usize,
+    /// The best run's comments taken off while the search turned back, latest first.
+    saved: Vec<Note>,
+}
+
+/// The pieces in focus, by identity.
+struct Focus {
+    ids: Vec<PieceId>,
+    capture: bool,
+}
+
+/// One search of a path from a position.
+struct Search<'p, 'c, 'a, P, const W: usize> {
+    program: &'p Program<W>,
+    context: &'c Context<'a, P, W>,
+    node: &'p PathNode<W>,
+    start: usize,
+    at: usize,
+    count: u32,
+    pending: Vec<Pending<'p, W>>,
+    best: Option<usize>,
+    best_count: Option<u32>,
+    best_max: Option<i64>,
+    others: Vec<usize>,
+    focus: Option<Focus>,
+    atomics: Vec<Vec<Value<W>>>,
+    best_atomics: Option<Vec<Value<W>>>,
+    notes: KeptNotes,
+    /// How many constituents the search has tried.
+    steps: u64,
+}
+
+impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, P, W> {
+    /// Matches the constituents pending from the frame the search stands on.
+    fn compute(&mut self) {
+        self.steps += 1;
+        if self.steps > MOST_STEPS {
+            return;
+        }
+        let Some(top) = self.pending.pop() else {
+            // A run of no move is no run.
+            if self.at != self.start {
+                self.merge();
+            }
+            return;
+        };
+        if !(self.node.flags.firstmatch && self.best.is_some()) {
+            match top {
+                Pending::Step(PathPlanStep::Filter(filter)) => {
+                    if self.program.filter(filter, self.context, self.at) {
+                        self.compute();
+                    }
+                }
+                Pending::Step(PathPlanStep::Move(dash)) => self.moves(dash),
+                Pending::Step(PathPlanStep::Group(steps)) => {
+                    let len = self.pending.len();
+                    self.pending.extend(steps.iter().rev().map(Pending::Step));
+                    self.compute();
+                    self.pending.truncate(len);
+                }
+                Pending::Step(PathPlanStep::Repeat { step, min, max }) => {
+                    self.pending.push(Pending::Repeating { step, min: *min, max: *max, seen: 0, from: self.at });
+                    self.compute();
+                    self.pending.pop();
+                }
+                Pending::Repeating { step, min, max, seen, from } => {
+                    if seen >= min {
+                        self.compute();
+                    }
+                    // Without a bound, a repetition that played no move is not tried again:
+                    // it would find the same runs for ever.
+                    let stuck = max.is_none() && seen > 0 && from == self.at;
+                    if max.is_none_or(|max| seen < max) && !stuck {
+                        let again = Pending::Repeating { step, min, max, seen: seen + 1, from: self.at };
+                        self.pending.push(again);
+                        self.pending.push(Pending::Step(step));
+                        self.compute();
+                        self.pending.pop();
+                        self.pending.pop();
+                    }
+                }
+            }
+        }
+        self.pending.push(top);
+    }
+
+    /// Plays each move from here that fits the dash, and goes on from after it where the
+    /// dash's target matches there.
+    fn moves(&mut self, dash: &DashNode<W>) {
+        let frames = self.context.frames;
+        if self.at + 1 >= frames.len() {
+            return;
+        }
+        let mark = self.context.state.notes_len();
+        let here = self.at;
+        let Some(tail) = self.next_move(here) else { return };
+        let fits = match &self.focus {
+            None => self.program.dash_target(dash, self.context, here),
+            Some(_) => {
+                let (king, rook) = self.castle_focus(tail);
+                self.program.dash_target_castling(dash, self.context, tail - 1, king, rook)
+            }
+        };
+        if fits != Some(tail) {
+            return;
+        }
+        self.push_atomics();
+        self.at = tail;
+        self.count += 1;
+        self.context.state.update_path(|status| status.count = self.count);
+        if self.program.dash_target_matches(dash, self.context, tail) {
+            self.compute();
+        }
+        self.count -= 1;
+        self.context.state.update_path(|status| status.count = self.count);
+        self.at = here;
+        self.pop_atomics();
+        self.restore_notes(mark);
+    }
+
+    /// The frame after the next move the path may take from `here`: the next move of the
+    /// line; with a focus, the next move of a piece in focus (from the start, only the next
+    /// move, if it is one).
+    fn next_move(&self, here: usize) -> Option<usize> {
+        let frames = self.context.frames;
+        let Some(focus) = &self.focus else {
+            let tail = here + 1;
+            return (!(self.node.flags.primary && frames[tail].branch)).then_some(tail);
+        };
+        if here == self.start {
+            return self.in_focus(focus, here + 1).then_some(here + 1);
+        }
+        (here + 1..frames.len()).find(|&tail| self.in_focus(focus, tail))
+    }
+
+    /// Whether the move that led to frame `tail` moved a piece in focus (or, with `focus
+    /// capture`, took one; a castling, its king or its rook).
+    fn in_focus(&self, focus: &Focus, tail: usize) -> bool {
+        let Some(played) = self.context.frames[tail].previous else { return false };
+        let Some(pieces) = self.context.pieces.get(tail - 1) else { return false };
+        let focused = |square: Option<Square>| {
+            square.and_then(|square| pieces.at(square)).is_some_and(|id| focus.ids.contains(&id))
+        };
+        if played.castle().is_some() {
+            let (king, rook) = self.castle_focus(tail);
+            return king || rook;
+        }
+        let from = played.from().or(Some(played.to()).filter(|_| played.is_null()));
+        focused(from) || (focus.capture && focused(played.capture()))
+    }
+
+    /// Whether the king and the rook of the castling that led to frame `tail` are in focus
+    /// (both, without a focus).
+    fn castle_focus(&self, tail: usize) -> (bool, bool) {
+        let Some(focus) = &self.focus else { return (true, true) };
+        let Some(played) = self.context.frames[tail].previous.filter(|played| played.castle().is_some()) else {
+            return (true, true);
+        };
+        let Some(pieces) = self.context.pieces.get(tail - 1) else { return (false, false) };
+        let focused = |square: Square| pieces.at(square).is_some_and(|id| focus.ids.contains(&id));
+        let king = played.from().is_some_and(focused);
+        let rook = Program::<W>::castle_rook(self.context, tail - 1).is_some_and(|(from, _)| focused(from));
+        (king, rook)
+    }
+
+    /// A run ended here: it becomes the best if it is better than the best so far.
+    fn merge(&mut self) {
+        let better = match &self.node.max {
+            Some(max) => {
+                let Some(value) = self.program.number(max, self.context, self.at) else { return };
+                match self.best_max {
+                    Some(best) if value < best => return,
+                    Some(best) if value == best => false,
+                    _ => {
+                        self.best_max = Some(value);
+                        self.context.state.update_path(|status| status.max = Some(value));
+                        true
+                    }
+                }
+            }
+            None => match self.best_count {
+                Some(best) if self.count < best => return,
+                Some(best) if self.count == best => false,
+                _ => true,
+            },
+        };
+        if better {
+            self.best_count = Some(self.count);
+            self.best = Some(self.at);
+            self.context.state.update_path(|status| status.last = Some(self.at));
+            self.others.clear();
+            if !self.node.atomics.is_empty() {
+                self.best_atomics = Some(self.atomic_values());
+            }
+            self.notes.saved.clear();
+            self.notes.top = self.context.state.notes_len();
+        } else if self.node.flags.keepallbest {
+            self.others.push(self.at);
+            self.notes.top = self.context.state.notes_len();
+        }
+    }
+
+    fn atomic_values(&self) -> Vec<Value<W>> {
+        self.node.atomics.iter().map(|&slot| self.context.state.get(slot)).collect()
+    }
+
+    fn push_atomics(&mut self) {
+        if !self.node.atomics.is_empty() {
+            let values = self.atomic_values();
+            self.atomics.push(values);
+        }
+    }
+
+    fn pop_atomics(&mut self) {
+        if let Some(values) = self.atomics.pop() {
+            self.set_atomics(values);
+        }
+    }
+
+    fn set_atomics(&self, values: Vec<Value<W>>) {
+        for (&slot, value) in self.node.atomics.iter().zip(values) {
+            self.context.state.set(slot, value);
+        }
+    }
+
+    /// Takes off the comments made after the first `mark`, keeping aside those of the best run.
+    fn restore_notes(&mut self, mark: usize) {
+        let state = self.context.state;
+        while state.notes_len() > mark {
+            let len = state.notes_len();
+            let Some(note) = state.pop_note() else { break };
+            if len <= self.notes.top && len > self.notes.bottom {
+                self.notes.saved.push(note);
+                self.notes.top = len - 1;
+            }
+        }
+    }
+
+    /// Puts back the comments of the best run after the search.
+    fn keep_best_notes(&mut self) {
+        let state = self.context.state;
+        state.truncate_notes(self.notes.top);
+        state.push_notes(self.notes.saved.drain(..).rev());
+    }
+}
+
+impl<const W: usize> Program<W> {
+    /// The search of a `path` from `at`: what it found, when it matches there (with its
+    /// comments).
+    pub(super) fn path_match<P: RulesView<W>>(
+        &self,
+        node: &PathNode<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> Option<PathFound> {
+        let state = context.state;
+        if state.refused() || (node.flags.nestban && state.path_nested(node.slot, at)) {
+            return None;
+        }
+        let focus = node.focus.as_ref().map(|focus| {
+            let view = &context.frames[at].position;
+            let (squares, capture) = match focus {
+                FocusNode::Pieces { set, capture } => (self.squares(set, context, at), *capture),
+                FocusNode::SideToMove => (view.color(view.turn()), false),
+            };
+            let ids = match context.pieces.get(at) {
+                Some(pieces) => squares.iter().filter_map(|square| pieces.at(square)).collect(),
+                None => Vec::new(),
+            };
+            Focus { ids, capture }
+        });
+        let bottom = state.notes_len();
+        let mut search = Search {
+            program: self,
+            context,
+            node,
+            start: at,
+            at,
+            count: 0,
+            pending: node.steps.iter().rev().map(Pending::Step).collect(),
+            best: None,
+            best_count: None,
+            best_max: None,
+            others: Vec::new(),
+            focus,
+            atomics: Vec::new(),
+            best_atomics: None,
+            notes: KeptNotes { bottom, top: bottom, saved: Vec::new() },
+            steps: 0,
+        };
+        state.enter_path(PathStatus { start: at, count: 0, last: None, max: None });
+        search.push_atomics();
+        search.compute();
+        search.pop_atomics();
+        if search.steps > MOST_STEPS {
+            state.refuse(&format!(
+                "a path tried more than {MOST_STEPS} ways through the moves from one position (repetitions inside \
+                 repetitions split the moves in too many ways): bound the repetitions with {{m,n}}"
+            ));
+            state.truncate_notes(bottom);
+            state.leave_path(None);
+            return None;
+        }
+        let found =
+            search.best.zip(search.best_count).map(|(last, count)| PathFound { count, last, max: search.best_max });
+        let in_range = found.is_some_and(|found| {
+            let value = found.max.unwrap_or(i64::from(found.count));
+            node.flags
+                .range
+                .is_none_or(|(min, max)| value >= i64::from(min) && max.is_none_or(|max| value <= i64::from(max)))
+        });
+        if !in_range {
+            state.truncate_notes(bottom);
+            state.leave_path(None);
+            return None;
+        }
+        let found = found?;
+        search.keep_best_notes();
+        self.note_path(node, context, at, found, found.last);
+        for &other in &search.others {
+            self.note_path(node, context, at, found, other);
+            if !node.flags.quiet_header {
+                state.note(other, "alternative".to_owned());
+            }
+        }
+        if node.flags.nestban {
+            state.add_path_nested(node.slot, at..found.last);
+        }
+        state.leave_path(Some(PathStatus { start: at, count: found.count, last: Some(found.last), max: found.max }));
+        if let Some(values) = search.best_atomics.take() {
+            search.set_atomics(values);
+        }
+        Some(found)
+    }
+
+    /// The comments CQL 6.2 makes about a run of a path from `start` to `last`.
+    fn note_path<P: RulesView<W>>(
+        &self,
+        node: &PathNode<W>,
+        context: &Context<'_, P, W>,
+        start: usize,
+        found: PathFound,
+        last: usize,
+    ) {
+        let flags = &node.flags;
+        if flags.silent {
+            return;
+        }
+        let state = context.state;
+        if let Some(title) = &flags.title {
+            state.note(start, title.to_string());
+        }
+        if flags.piecepath
+            && let Some(moves) = self.piece_paths(node, context, start, last)
+        {
+            state.note(start, format!("Focus path: {moves}"));
+        }
+        if flags.verbose {
+            let mut number = 0;
+            for tail in start + 1..=last {
+                if self.move_in_focus(node, context, start, tail) {
+                    number += 1;
+                    let title = flags.title.as_ref().map_or(String::new(), |title| format!("{title}: "));
+                    state.note(tail, format!("{title}move {number} of {}", found.count));
+                }
+            }
+        }
+        if flags.quiet || flags.quiet_header {
+            return;
+        }
+        let place = |index: usize| position_name(&context.frames[index].position);
+        let max = found.max.map_or(String::new(), |max| format!(" Max value: {max}"));
+        state.note(last, format!("End path of length {} that starts at {}{max}", found.count, place(start)));
+        state.note(start, format!("Start path that ends at {}", place(last)));
+    }
+
+    /// Whether the move that led to `tail` is one of the pieces a path from `start` follows.
+    fn move_in_focus<P: RulesView<W>>(
+        &self,
+        node: &PathNode<W>,
+        context: &Context<'_, P, W>,
+        start: usize,
+        tail: usize,
+    ) -> bool {
+        let Some(focus) = &node.focus else { return true };
+        let ids = self.focus_ids(focus, context, start);
+        let (Some(played), Some(pieces)) = (context.frames[tail].previous, context.pieces.get(tail - 1)) else {
+            return false;
+        };
+        let focused =
+            |square: Option<Square>| square.and_then(|square| pieces.at(square)).is_some_and(|id| ids.contains(&id));
+        let capture = matches!(focus, FocusNode::Pieces { capture: true, .. });
+        let rook = played.castle().and_then(|_| Program::<W>::castle_rook(context, tail - 1)).map(|(from, _)| from);
+        focused(played.from()) || (capture && focused(played.capture())) || focused(rook)
+    }
+
+    /// The identities of the pieces a focus names at `start`.
+    fn focus_ids<P: RulesView<W>>(
+        &self,
+        focus: &FocusNode<W>,
+        context: &Context<'_, P, W>,
+        start: usize,
+    ) -> Vec<PieceId> {
+        let view = &context.frames[start].position;
+        let squares = match focus {
+            FocusNode::Pieces { set, .. } => self.squares(set, context, start),
+            FocusNode::SideToMove => view.color(view.turn()),
+        };
+        context
+            .pieces
+            .get(start)
+            .map_or_else(Vec::new, |pieces| squares.iter().filter_map(|square| pieces.at(square)).collect())
+    }
+
+    /// `piecepath`: the moves of each piece in focus from `start` to `last`, as `Ne4-f6-d5`
+    /// (a capture of the piece ends with `(xd5)`), for those that moved.
+    fn piece_paths<P: RulesView<W>>(
+        &self,
+        node: &PathNode<W>,
+        context: &Context<'_, P, W>,
+        start: usize,
+        last: usize,
+    ) -> Option<String> {
+        let Some(FocusNode::Pieces { set, .. }) = &node.focus else { return None };
+        let geometry = self.masks.geometry();
+        let view = &context.frames[start].position;
+        let pieces = context.pieces.get(start)?;
+        let mut text = String::new();
+        let mut seen = false;
+        for square in self.squares(set, context, start).iter() {
+            let (Some(piece), Some(id)) = (piece_on(view, square), pieces.at(square)) else { continue };
+            if seen {
+                text.push(' ');
+            }
+            let mut moves = format!("{}{}", view.variant().symbol(piece), geometry.square_name(square));
+            let mut there = square;
+            let mut moved = false;
+            for frame in start + 1..=last {
+                match context.pieces.get(frame).and_then(|pieces| pieces.square_of(id)) {
+                    None => {
+                        moves.push_str(&format!("(x{})", geometry.square_name(there)));
+                        moved = true;
+                        break;
+                    }
+                    Some(now) if now != there => {
+                        moves.push_str(&format!("-{}", geometry.square_name(now)));
+                        there = now;
+                        moved = true;
+                    }
+                    Some(_) => {}
+                }
+            }
+            if moved {
+                text.push_str(&moves);
+                seen = true;
+            }
+        }
+        seen.then_some(text)
+    }
+}
+
+impl<const W: usize> Program<W> {
+    /// `pathdebug`: writes where the path around stands to the standard error.
+    pub(super) fn path_debug<P: RulesView<W>>(&self, context: &Context<'_, P, W>, at: usize) {
+        let place = |index: usize| position_name(&context.frames[index].position);
+        match context.state.path_status(true) {
+            Some(status) => eprintln!(
+                "pathdebug: path from {} at {}, {} moves counted, best run so far ends at {}",
+                place(status.start),
+                place(at),
+                status.count,
+                status.last.map_or_else(|| "none".to_owned(), place)
+            ),
+            None => eprintln!("pathdebug: no path is being searched at {}", place(at)),
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! `path`: its constituents (filters, dashes with what follows them, groups, repetitions), its
+//! options (ranges, `firstmatch`, `focus`, `max`, `nestban`, `quiet`, `lastposition`), the
+//! words about it (`pathcount`, `pathstart`, `pathlastposition`), `atomic` variables, its
+//! comments and its spellings. The answers here were worked out by hand on the Scholar's mate;
+//! `cql_reference.rs` runs the same kinds of query beside CQL 6.2 on real games.
+
+use cqlq::Query;
+use cqlq::notation::Container;
+use cqlq::search::{Plans, ReplayOptions, replay_range};
+use cqlq::variant::Variant;
+
+use crate::common::found;
+
+/// Plies 0 to 7: 1.e4 e5 2.Qh5 Nc6 3.Bc4 Nf6 4.Qxf7#, the mate at ply 7.
+const SCHOLAR: &str = "[Event \"scholar\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
+
+/// The plies of the game that match.
+fn plies(query: &str) -> Vec<u32> {
+    found(query, SCHOLAR).into_iter().flat_map(|(_, plies)| plies).collect()
+}
+
+/// The comments a query makes in the game, with the plies they go to, in order.
+fn notes(query: &str) -> Vec<(u32, String)> {
+    let plans = Plans::new(Query::parse(query).unwrap_or_else(|error| panic!("{query}:\n{error}")));
+    let options = ReplayOptions {
+        plans: &plans,
+        container: Container::Pgn,
+        default_variant: Variant::standard(),
+        edition: None,
+        variations: false,
+        result: None,
+        first_game: 1,
+        carried: None,
+        keep_played: false,
+        positions: None,
+        ends_input: false,
+    };
+    let records = replay_range(SCHOLAR.as_bytes(), &options);
+    records[0].notes.iter().filter_map(|note| Some((note.ply, note.text.clone()?))).collect()
+}
+
+/// The mistake a query is refused for.
+fn error(query: &str) -> String {
+    Query::parse(query).expect_err(query).to_string()
+}
+
+#[test]
+fn a_path_counts_the_moves_of_its_longest_run() {
+    assert_eq!(plies("path --{2}"), vec![0, 1, 2, 3, 4, 5]);
+    assert_eq!(plies("path --+ == 7"), vec![0]);
+    assert_eq!(plies("path --+ == 3"), vec![4]);
+    // firstmatch: the first run found, here the shortest.
+    assert_eq!(plies("path firstmatch --+ == 1"), vec![0, 1, 2, 3, 4, 5, 6]);
+    // A dash's target holds after its move; a range bounds the count.
+    assert_eq!(plies("path -- check"), vec![6]);
+    assert_eq!(plies("path --* mate"), vec![0, 1, 2, 3, 4, 5, 6]);
+    assert_eq!(plies("path 2 3 --+ mate"), vec![4, 5]);
+    assert_eq!(plies("path (-- not check)+ == 6"), vec![0]);
+    // A run of no move is no run.
+    assert_eq!(plies("path mate"), Vec::<u32>::new());
+}
+
+#[test]
+fn dashes_name_their_squares_and_groups_repeat() {
+    assert_eq!(plies("path Q--f7"), vec![6]);
+    assert_eq!(plies("path [x]f7"), vec![6]);
+    assert_eq!(plies("path (-- --){3}"), vec![0, 1]);
+    assert_eq!(plies("path Q-- (-- --)?"), vec![2, 6]);
+    assert_eq!(plies("path (Q-- -- --)+ == 3"), vec![2]);
+    // After a dash, a filter in parentheses is its target; a dash in parentheses is a group.
+    assert_eq!(plies("path -- (check)"), vec![6]);
+    assert_eq!(plies("path -- (--) mate"), vec![5]);
+}
+
+#[test]
+fn a_focus_follows_some_pieces_and_steps_over_the_other_moves() {
+    // From ply 2, Qh5 and then (after four other moves) Qxf7.
+    assert_eq!(plies("path focus Q --+ == 2"), vec![2]);
+    assert_eq!(plies("path focus Q --+"), vec![2, 6]);
+    assert_eq!(plies("⊢ ◎ Q --+ == 2"), vec![2]);
+    // singlecolor: the moves of the side to move's pieces.
+    assert_eq!(plies("path singlecolor --+ == 4"), vec![0]);
+    // The sets of a dash are seen where the move in focus is played.
+    assert_eq!(plies("path focus Q -- --f7"), vec![2]);
+}
+
+#[test]
+fn max_compares_runs_by_a_value_at_their_ends() {
+    assert_eq!(plies("path max ply --{1,3} == 3"), vec![0]);
+    assert_eq!(plies("path max ply --{1,3} == 7"), vec![4, 5, 6]);
+}
+
+#[test]
+fn the_words_about_a_path_inside_it_and_after_it() {
+    assert_eq!(plies("path (-- pathcount <= 2)+ == 2"), vec![0, 1, 2, 3, 4, 5]);
+    assert_eq!(plies("{path --{2}} pathlastposition:ply == ply + 2"), vec![0, 1, 2, 3, 4, 5]);
+    assert_eq!(plies("{path --{3}} pathcount == 3 pathstart == currentposition"), vec![0, 1, 2, 3, 4]);
+    assert_eq!(plies("path --+ mate {pathcountunfocused == 0}"), vec![0, 1, 2, 3, 4, 5, 6]);
+    assert_eq!(plies("pathlastposition:mate"), Vec::<u32>::new());
+    assert_eq!(plies("(path lastposition --{2}):check"), vec![5]);
+}
+
+#[test]
+fn nestban_and_atomic_variables() {
+    // Each run of two moves goes through two positions where no other run may start.
+    assert_eq!(plies("path nestban --{2}"), vec![0, 2, 4]);
+    // An atomic variable is given back its value when the search turns back from a move, and
+    // keeps the one the best run gave it.
+    assert_eq!(plies("atomic x = 0 {path (-- atomic x += 1)+} x == 7"), vec![0]);
+    assert_eq!(plies("atomic x = 0 {path (-- atomic x += 1)+} x == 6"), vec![1]);
+}
+
+#[test]
+fn a_path_notes_where_it_starts_and_ends() {
+    assert_eq!(
+        notes("cql() path -- check"),
+        vec![
+            (7, "End path of length 1 that starts at move 4(wtm)".to_owned()),
+            (6, "Start path that ends at move 4(btm)".to_owned()),
+        ]
+    );
+    assert_eq!(notes("cql() path quiet -- check"), Vec::<(u32, String)>::new());
+    assert_eq!(
+        notes("cql() ply == 2 path quiet title \"T\" verbose focus Q --+ mate"),
+        vec![(2, "T".to_owned()), (3, "T: move 1 of 2".to_owned()), (7, "T: move 2 of 2".to_owned())]
+    );
+    assert_eq!(
+        notes("cql() ply == 2 path quiet piecepath focus Q --+ mate")[0],
+        (2, "Focus path: Qd1-h5-f7".to_owned())
+    );
+    // Comments made along the runs are kept for the best run only.
+    // The best run here is the shortest (max of -ply), found first; the longer ones after it
+    // comment too, and lose their comments.
+    assert_eq!(notes("cql() ply == 0 path quiet max (0 - ply) (-- comment(ply))+"), vec![(1, "1".to_owned())]);
+}
+
+#[test]
+fn a_blank_line_ends_a_path_and_plus_repeats() {
+    assert_eq!(plies("path --\ncheck"), vec![6]);
+    assert_eq!(plies("path --\n\ncheck"), Vec::<u32>::new());
+    assert_eq!(plies("path -- + mate"), vec![0, 1, 2, 3, 4, 5, 6]);
+}
+
+#[test]
+fn mistakes_in_a_path_are_named() {
+    assert!(error("path -- 3").contains("a path constituent cannot be a number alone"), "{}", error("path -- 3"));
+    assert!(error("path singlecolor focus Q --").contains("'singlecolor' cannot be used with 'focus'"));
+    assert!(error("path piecepath --").contains("'piecepath'"));
+    assert!(error("path secondary --").contains("no 'secondary'"));
+}
