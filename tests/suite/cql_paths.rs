@@ -5,11 +5,8 @@
 //! `cql_reference.rs` runs the same kinds of query beside CQL 6.2 on real games.
 
 use cqlq::Query;
-use cqlq::notation::Container;
-use cqlq::search::{Plans, ReplayOptions, replay_range};
-use cqlq::variant::Variant;
 
-use crate::common::found;
+use crate::common::{found, replay};
 
 /// Plies 0 to 7: 1.e4 e5 2.Qh5 Nc6 3.Bc4 Nf6 4.Qxf7#, the mate at ply 7.
 const SCHOLAR: &str = "[Event \"scholar\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
@@ -21,21 +18,7 @@ fn plies(query: &str) -> Vec<u32> {
 
 /// The comments a query makes in the game, with the plies they go to, in order.
 fn notes(query: &str) -> Vec<(u32, String)> {
-    let plans = Plans::new(Query::parse(query).unwrap_or_else(|error| panic!("{query}:\n{error}")));
-    let options = ReplayOptions {
-        plans: &plans,
-        container: Container::Pgn,
-        default_variant: Variant::standard(),
-        edition: None,
-        variations: false,
-        result: None,
-        first_game: 1,
-        carried: None,
-        keep_played: false,
-        positions: None,
-        ends_input: false,
-    };
-    let records = replay_range(SCHOLAR.as_bytes(), &options);
+    let records = replay(SCHOLAR, query, None);
     records[0].notes.iter().filter_map(|note| Some((note.ply, note.text.clone()?))).collect()
 }
 
@@ -65,7 +48,7 @@ fn dashes_name_their_squares_and_groups_repeat() {
     assert_eq!(plies("path Q--f7"), vec![6]);
     assert_eq!(plies("path [x]f7"), vec![6]);
     assert_eq!(plies("path (-- --){3}"), vec![0, 1]);
-    assert_eq!(plies("path Q-- (-- --)?"), vec![2, 6]);
+    assert_eq!(plies("path (Q--) (-- --)?"), vec![2, 6]);
     assert_eq!(plies("path (Q-- -- --)+ == 3"), vec![2]);
     // After a dash, a filter in parentheses is its target; a dash in parentheses is a group.
     assert_eq!(plies("path -- (check)"), vec![6]);
@@ -147,4 +130,6 @@ fn mistakes_in_a_path_are_named() {
     assert!(error("path singlecolor focus Q --").contains("'singlecolor' cannot be used with 'focus'"));
     assert!(error("path piecepath --").contains("'piecepath'"));
     assert!(error("path secondary --").contains("no 'secondary'"));
+    // Right after a dash, parentheses are a filter of its target, as CQL 6.2 reads them.
+    assert!(error("path Q-- (-- --)?").contains("right after a dash, parentheses hold one filter"));
 }

@@ -135,7 +135,18 @@ pub fn found_with(query: &str, pgn: &str, options: SearchOptions) -> Vec<(u64, V
 /// Square names from a space-separated list.
 /// Replays PGN text with `query`, every position of each game's main line written.
 pub fn replay_positions(text: &str, query: &str) -> Vec<cqlq::search::GameRecord> {
-    let plans = cqlq::search::Plans::new(Query::parse(query).unwrap());
+    replay(text, query, Some(cqlq::search::PositionsFormat::Tsv))
+}
+
+/// Replays PGN text with `query`, the positions of each game's main line written in `positions`
+/// (none: not written).
+pub fn replay(
+    text: &str,
+    query: &str,
+    positions: Option<cqlq::search::PositionsFormat>,
+) -> Vec<cqlq::search::GameRecord> {
+    let query = Query::parse(query).unwrap_or_else(|error| panic!("{query}:\n{error}"));
+    let plans = cqlq::search::Plans::new(query);
     let options = cqlq::search::ReplayOptions {
         plans: &plans,
         container: cqlq::notation::Container::Pgn,
@@ -146,7 +157,7 @@ pub fn replay_positions(text: &str, query: &str) -> Vec<cqlq::search::GameRecord
         first_game: 1,
         carried: None,
         keep_played: false,
-        positions: Some(cqlq::search::PositionsFormat::Tsv),
+        positions,
         ends_input: false,
     };
     cqlq::search::replay_range(text.as_bytes(), &options)
