@@ -131,6 +131,56 @@ struct Focus {
     capture: bool,
 }
 
+impl Focus {
+    /// The pieces `focus` names at frame `at`.
+    fn new<P: RulesView<W>, const W: usize>(
+        program: &Program<W>,
+        focus: &FocusNode<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> Self {
+        let view = &context.frames[at].position;
+        let (squares, capture) = match focus {
+            FocusNode::Pieces { set, capture } => (program.squares(set, context, at), *capture),
+            FocusNode::SideToMove => (view.color(view.turn()), false),
+        };
+        let ids = context
+            .pieces
+            .get(at)
+            .map_or_else(Vec::new, |pieces| squares.iter().filter_map(|square| pieces.at(square)).collect());
+        Self { ids, capture }
+    }
+
+    /// Whether the move that led to frame `tail` moved a piece in focus (or, with `focus
+    /// capture`, took one; a castling, its king or its rook).
+    fn moved<P: RulesView<W>, const W: usize>(&self, context: &Context<'_, P, W>, tail: usize) -> bool {
+        let Some(played) = context.frames[tail].previous else { return false };
+        let Some(pieces) = context.pieces.get(tail - 1) else { return false };
+        if played.castle().is_some() {
+            let (king, rook) = self.castling(context, tail);
+            return king || rook;
+        }
+        let focused = |square: Option<Square>| {
+            square.and_then(|square| pieces.at(square)).is_some_and(|id| self.ids.contains(&id))
+        };
+        let from = played.from().or(Some(played.to()).filter(|_| played.is_null()));
+        focused(from) || (self.capture && focused(played.capture()))
+    }
+
+    /// Whether the king and the rook of the castling that led to frame `tail` are in focus
+    /// (both, if that move is no castling).
+    fn castling<P: RulesView<W>, const W: usize>(&self, context: &Context<'_, P, W>, tail: usize) -> (bool, bool) {
+        let Some(played) = context.frames[tail].previous.filter(|played| played.castle().is_some()) else {
+            return (true, true);
+        };
+        let Some(pieces) = context.pieces.get(tail - 1) else { return (false, false) };
+        let focused = |square: Square| pieces.at(square).is_some_and(|id| self.ids.contains(&id));
+        let king = played.from().is_some_and(focused);
+        let rook = Program::<W>::castle_rook(context, tail - 1).is_some_and(|(from, _)| focused(from));
+        (king, rook)
+    }
+}
+
 /// One search of a path from a position.
 struct Search<'p, 'c, 'a, P, const W: usize> {
     program: &'p Program<W>,
@@ -250,39 +300,15 @@ impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, P, W> {
             return (!(self.node.flags.primary && frames[tail].branch)).then_some(tail);
         };
         if here == self.start {
-            return self.in_focus(focus, here + 1).then_some(here + 1);
+            return focus.moved(self.context, here + 1).then_some(here + 1);
         }
-        (here + 1..frames.len()).find(|&tail| self.in_focus(focus, tail))
-    }
-
-    /// Whether the move that led to frame `tail` moved a piece in focus (or, with `focus
-    /// capture`, took one; a castling, its king or its rook).
-    fn in_focus(&self, focus: &Focus, tail: usize) -> bool {
-        let Some(played) = self.context.frames[tail].previous else { return false };
-        let Some(pieces) = self.context.pieces.get(tail - 1) else { return false };
-        let focused = |square: Option<Square>| {
-            square.and_then(|square| pieces.at(square)).is_some_and(|id| focus.ids.contains(&id))
-        };
-        if played.castle().is_some() {
-            let (king, rook) = self.castle_focus(tail);
-            return king || rook;
-        }
-        let from = played.from().or(Some(played.to()).filter(|_| played.is_null()));
-        focused(from) || (focus.capture && focused(played.capture()))
+        (here + 1..frames.len()).find(|&tail| focus.moved(self.context, tail))
     }
 
     /// Whether the king and the rook of the castling that led to frame `tail` are in focus
     /// (both, without a focus).
     fn castle_focus(&self, tail: usize) -> (bool, bool) {
-        let Some(focus) = &self.focus else { return (true, true) };
-        let Some(played) = self.context.frames[tail].previous.filter(|played| played.castle().is_some()) else {
-            return (true, true);
-        };
-        let Some(pieces) = self.context.pieces.get(tail - 1) else { return (false, false) };
-        let focused = |square: Square| pieces.at(square).is_some_and(|id| focus.ids.contains(&id));
-        let king = played.from().is_some_and(focused);
-        let rook = Program::<W>::castle_rook(self.context, tail - 1).is_some_and(|(from, _)| focused(from));
-        (king, rook)
+        self.focus.as_ref().map_or((true, true), |focus| focus.castling(self.context, tail))
     }
 
     /// A run ended here: it becomes the best if it is better than the best so far.
@@ -379,18 +405,7 @@ impl<const W: usize> Program<W> {
         if state.refused() || (node.flags.nestban && state.path_nested(node.slot, at)) {
             return None;
         }
-        let focus = node.focus.as_ref().map(|focus| {
-            let view = &context.frames[at].position;
-            let (squares, capture) = match focus {
-                FocusNode::Pieces { set, capture } => (self.squares(set, context, at), *capture),
-                FocusNode::SideToMove => (view.color(view.turn()), false),
-            };
-            let ids = match context.pieces.get(at) {
-                Some(pieces) => squares.iter().filter_map(|square| pieces.at(square)).collect(),
-                None => Vec::new(),
-            };
-            Focus { ids, capture }
-        });
+        let focus = node.focus.as_ref().map(|focus| Focus::new(self, focus, context, at));
         let bottom = state.notes_len();
         let mut search = Search {
             program: self,
@@ -478,9 +493,10 @@ impl<const W: usize> Program<W> {
             state.note(start, format!("Focus path: {moves}"));
         }
         if flags.verbose {
+            let focus = node.focus.as_ref().map(|focus| Focus::new(self, focus, context, start));
             let mut number = 0;
             for tail in start + 1..=last {
-                if self.move_in_focus(node, context, start, tail) {
+                if focus.as_ref().is_none_or(|focus| focus.moved(context, tail)) {
                     number += 1;
                     let title = flags.title.as_ref().map_or(String::new(), |title| format!("{title}: "));
                     state.note(tail, format!("{title}move {number} of {}", found.count));
@@ -494,44 +510,6 @@ impl<const W: usize> Program<W> {
         let max = found.max.map_or(String::new(), |max| format!(" Max value: {max}"));
         state.note(last, format!("End path of length {} that starts at {}{max}", found.count, place(start)));
         state.note(start, format!("Start path that ends at {}", place(last)));
-    }
-
-    /// Whether the move that led to `tail` is one of the pieces a path from `start` follows.
-    fn move_in_focus<P: RulesView<W>>(
-        &self,
-        node: &PathNode<W>,
-        context: &Context<'_, P, W>,
-        start: usize,
-        tail: usize,
-    ) -> bool {
-        let Some(focus) = &node.focus else { return true };
-        let ids = self.focus_ids(focus, context, start);
-        let (Some(played), Some(pieces)) = (context.frames[tail].previous, context.pieces.get(tail - 1)) else {
-            return false;
-        };
-        let focused =
-            |square: Option<Square>| square.and_then(|square| pieces.at(square)).is_some_and(|id| ids.contains(&id));
-        let capture = matches!(focus, FocusNode::Pieces { capture: true, .. });
-        let rook = played.castle().and_then(|_| Program::<W>::castle_rook(context, tail - 1)).map(|(from, _)| from);
-        focused(played.from()) || (capture && focused(played.capture())) || focused(rook)
-    }
-
-    /// The identities of the pieces a focus names at `start`.
-    fn focus_ids<P: RulesView<W>>(
-        &self,
-        focus: &FocusNode<W>,
-        context: &Context<'_, P, W>,
-        start: usize,
-    ) -> Vec<PieceId> {
-        let view = &context.frames[start].position;
-        let squares = match focus {
-            FocusNode::Pieces { set, .. } => self.squares(set, context, start),
-            FocusNode::SideToMove => view.color(view.turn()),
-        };
-        context
-            .pieces
-            .get(start)
-            .map_or_else(Vec::new, |pieces| squares.iter().filter_map(|square| pieces.at(square)).collect())
     }
 
     /// `piecepath`: the moves of each piece in focus from `start` to `last`, as `Ne4-f6-d5`
