@@ -85,11 +85,12 @@ pub struct Converter {
 impl Render for Converter {
     /// Appends the game converted; a game that cannot be converted appends [`NOT_CONVERTED`]
     /// and why ([`Converter::not_converted`] reads it).
-    fn render(&self, game: &Found<'_>, out: &mut Vec<u8>) {
+    fn render(&self, game: &Found<'_>, out: &mut Vec<u8>) -> Option<String> {
         if let Err(NotConverted(why)) = self.convert(game, out) {
             out.push(NOT_CONVERTED);
             out.extend_from_slice(why.as_bytes());
         }
+        None
     }
 }
 

@@ -30,6 +30,9 @@ pub struct ReadGame<'a> {
     pub game: CqlGame<'a>,
     /// What the initial position's comment gains (the query's comments, the mark), in order.
     pub initial_notes: Vec<&'a [u8]>,
+    /// The moves whose comments would have grown too long with what they gain, which were
+    /// left as they were ([`append_texts`]).
+    pub long_comments: u32,
 }
 
 /// Reads the game `text` (one game, as found), adding to the comment of each position what
@@ -55,9 +58,9 @@ pub fn read_game<'a>(
     // The moves of a variant cqlq does not replay are kept as written.
     let variant = variant_of(&tags.0, default_variant, None).filter(|variant| rule_set(variant).is_some());
     let read = ReadWith { text, played, variant, mark_ends, mark_texts };
-    let game = with_rules(variant.unwrap_or_else(Variant::standard), read)
+    let (game, long_comments) = with_rules(variant.unwrap_or_else(Variant::standard), read)
         .unwrap_or_else(|_| unreachable!("the rules of Standard are registered"));
-    ReadGame { game, initial_notes: initial_notes(notes, mark) }
+    ReadGame { game, initial_notes: initial_notes(notes, mark), long_comments }
 }
 
 /// Reading a game for writing, its moves played by the rules of its variant where `variant`
@@ -71,9 +74,9 @@ struct ReadWith<'a> {
 }
 
 impl<'a> WithRules for ReadWith<'a> {
-    type Output = CqlGame<'a>;
+    type Output = (CqlGame<'a>, u32);
 
-    fn run<R: GameRules<W>, const W: usize>(self, _typed: Typed<W>) -> CqlGame<'a> {
+    fn run<R: GameRules<W>, const W: usize>(self, _typed: Typed<W>) -> (CqlGame<'a>, u32) {
         let mut reader: GameReader<'a, R, W> = GameReader {
             variant: self.variant,
             mark_ends: self.mark_ends,
@@ -84,11 +87,12 @@ impl<'a> WithRules for ReadWith<'a> {
             lines: Vec::new(),
             result: None,
             stopped: false,
+            long_comments: 0,
         };
         Lexer::new(self.text).next_game(&mut reader);
         let main = reader.close_all();
         let result = reader.result.or_else(|| tag_result(&reader.tags)).unwrap_or(b"*");
-        CqlGame { tags: reader.tags, line: main, result }
+        (CqlGame { tags: reader.tags, line: main, result }, reader.long_comments)
     }
 }
 
@@ -108,8 +112,9 @@ fn note_text<'a>(note: &'a GameNote, mark: &'a [u8]) -> &'a [u8] {
 /// its movetext again: the SAN comes from the moves, and `notes` (by ply) go after the moves
 /// that reached their positions. `comment` is the comment before the first move. A game in
 /// another notation than SAN ([`in_other_notation`]), with moves only or not, is written from
-/// its main line read again in its notation. Returns false, having written nothing, for a game
-/// that does not start from a position cqlq replays.
+/// its main line read again in its notation. Returns how many moves' comments were left as
+/// they were because they would have grown too long ([`append_texts`]), or `None`, having
+/// written nothing, for a game that does not start from a position cqlq replays.
 pub fn write_played(
     out: &mut Vec<u8>,
     game: &Found<'_>,
@@ -117,25 +122,25 @@ pub fn write_played(
     default_variant: &'static Variant,
     mark: &[u8],
     comment: Option<&[u8]>,
-) -> bool {
+    buffer: usize,
+) -> Option<u32> {
     if let Container::Native(_) = game.container {
-        return write_other_notation(out, game, notes, default_variant, mark, comment);
+        return write_other_notation(out, game, notes, default_variant, (mark, comment, buffer));
     }
     let mut tags = TagReader(Vec::with_capacity(12));
     Lexer::new(&game.text[..game.movetext.min(game.text.len())]).next_game(&mut tags);
     let tags = tags.0;
-    let Some(variant) = variant_of(&tags, default_variant, None) else { return false };
+    let variant = variant_of(&tags, default_variant, None)?;
     if variant.notation != Notation::San {
-        return write_other_notation(out, game, notes, default_variant, mark, comment);
+        return write_other_notation(out, game, notes, default_variant, (mark, comment, buffer));
     }
     let fen = tag(&tags, b"FEN");
     let Ok(Some(moves)) = with_rules(variant, KeptMoves { variant, fen: fen.as_deref(), kept: game.played }) else {
-        return false;
+        return None;
     };
     let result = game.outcome.or_else(|| tag_result(&tags)).unwrap_or(b"*");
     let line = PlayedLine { tags: &tags, moves: &moves, result, error: None };
-    write_line(out, &line, notes, mark, comment);
-    true
+    Some(write_line(out, &line, notes, (mark, comment, buffer)))
 }
 
 /// The moves a game's rules kept, played again from the position a game of `variant` with
@@ -172,22 +177,21 @@ impl WithRules for KeptMoves<'_> {
 /// line read again in its notation (a game of standard rules loses its `Variant` tag, which
 /// would say its SAN is in another notation, and it gains an `Annotator` tag saying where it
 /// came from, as `cqlq convert` writes it); a move that cannot be played ends it with the comment
-/// `Error reading move: TOKEN`, as CQL 6.2 ends a PGN game. Returns false, having written
-/// nothing, for a game whose moves cqlq does not replay.
+/// `Error reading move: TOKEN`, as CQL 6.2 ends a PGN game. Returns what [`write_played`]
+/// returns.
 fn write_other_notation(
     out: &mut Vec<u8>,
     game: &Found<'_>,
     notes: &[GameNote],
     default_variant: &'static Variant,
-    mark: &[u8],
-    comment: Option<&[u8]>,
-) -> bool {
-    let Some(main) = read_main_line(game.text, game.container, default_variant, None) else { return false };
+    written: Written<'_>,
+) -> Option<u32> {
+    let main = read_main_line(game.text, game.container, default_variant, None)?;
     let error = main.error.as_ref().map(|(_, token, _)| token.as_bytes());
     let result = if error.is_some() { b"*" } else { main.outcome.unwrap_or(b"*") };
     if main.kept.len() != main.moves.len() {
         // Moves its rules keep none of are written as they stand.
-        return false;
+        return None;
     }
     // Written in SAN, a game of standard rules is a standard game: its `Variant` goes.
     let standard = main.variant.same_rules(Variant::standard());
@@ -202,8 +206,7 @@ fn write_other_notation(
         .collect();
     tags.push((b"Annotator", annotation.as_bytes()));
     let line = PlayedLine { tags: &tags, moves: &main.moves, result, error };
-    write_line(out, &line, notes, mark, comment);
-    true
+    Some(write_line(out, &line, notes, written))
 }
 
 /// Whether a game found is written in another notation than SAN: the games of a native
@@ -220,6 +223,10 @@ pub fn in_other_notation(game: &Found<'_>, default_variant: &'static Variant) ->
     }
 }
 
+/// How a game is written: the mark of a match, the comment before the first move, and the
+/// bytes of CQL 6.2's buffer for its text.
+type Written<'a> = (&'a [u8], Option<&'a [u8]>, usize);
+
 /// A main line to write from its moves.
 struct PlayedLine<'a> {
     tags: &'a [(&'a [u8], &'a [u8])],
@@ -231,8 +238,10 @@ struct PlayedLine<'a> {
 }
 
 /// Writes a main line from its moves, `notes` (by ply) after the moves that reached their
-/// positions, `comment` before the first move.
-fn write_line(out: &mut Vec<u8>, line: &PlayedLine<'_>, notes: &[GameNote], mark: &[u8], comment: Option<&[u8]>) {
+/// positions, `comment` before the first move. Returns how many moves' comments were left out
+/// as too long.
+fn write_line(out: &mut Vec<u8>, line: &PlayedLine<'_>, notes: &[GameNote], written: Written<'_>) -> u32 {
+    let (mark, comment, buffer) = written;
     // What each move's comment gains, by ply, in the order made.
     let mut marks: Vec<(u32, &[u8])> =
         notes.iter().filter(|note| note.ply > 0).map(|note| (note.ply, note_text(note, mark))).collect();
@@ -243,12 +252,13 @@ fn write_line(out: &mut Vec<u8>, line: &PlayedLine<'_>, notes: &[GameNote], mark
     let mut gained: Option<Vec<u8>> = None;
     let error = line.error.map(error_comment);
     let mut comment = comment.map(<[u8]>::to_vec);
+    let mut long_comments = 0;
     if line.moves.is_empty()
         && let Some(error) = &error
     {
         append_comment(&mut comment, error);
     }
-    write_game(out, line.tags, line.result, comment.as_deref(), |moves| {
+    write_game(out, line.tags, line.result, comment.as_deref(), buffer, |moves| {
         for (ply, played) in (1..).zip(line.moves) {
             let last = usize::try_from(ply).is_ok_and(|ply| ply == line.moves.len());
             moves.move_played(played.number, played.black, played.san.as_bytes());
@@ -261,7 +271,9 @@ fn write_line(out: &mut Vec<u8>, line: &PlayedLine<'_>, notes: &[GameNote], mark
                 if let Some(gained) = &mut gained {
                     gained.clear();
                 }
-                append_texts(&mut gained, &texts);
+                if !append_texts(&mut gained, &texts) {
+                    long_comments += 1;
+                }
                 if last && let Some(error) = &error {
                     append_comment(&mut gained, error);
                 }
@@ -272,6 +284,7 @@ fn write_line(out: &mut Vec<u8>, line: &PlayedLine<'_>, notes: &[GameNote], mark
             moves.end_move();
         }
     });
+    long_comments
 }
 
 /// The comment CQL 6.2 ends a line with at a move that cannot be played: the move without
@@ -320,31 +333,57 @@ pub(super) fn variant_of(
     Some(named.in_edition(edition).unwrap_or(named))
 }
 
-/// The longest comment CQL 6.2 writes: a text that would make a comment longer is left out.
+/// The longest comment CQL 6.2 writes: what would make a comment longer is left out.
 pub const MAX_COMMENT: usize = 4500;
 
-/// Adds what the query says about a position to its comment as CQL 6.2 adds it: the texts in
-/// one piece, a space between them, braces written as `_` and bytes outside ASCII as `?`; the
-/// whole piece is left out where the comment would grow longer than [`MAX_COMMENT`].
-pub fn append_texts(comment: &mut Option<Vec<u8>>, texts: &[&[u8]]) {
-    let texts = texts.iter().filter(|text| !text.is_empty());
-    let piece = texts.clone().map(|text| text.len() + 1).sum::<usize>().saturating_sub(1);
+/// Past this many bytes, the texts a position gains are cut off without a word.
+const CUT_OFF: usize = 4800;
+
+/// What CQL 6.2 writes in place of the texts that would make a comment too long.
+const TRUNCATED: &[u8] = b"[cql truncate]...";
+
+/// Adds what the query says about a position to its comment as CQL 6.2 merges it: the texts
+/// in one piece, each after a space where the comment or the piece holds something; then
+/// braces are written as `_` and bytes outside ASCII as `?` in the whole comment. Counted with the comment (spaces left
+/// out), a text that passes [`MAX_COMMENT`] bytes ends the piece with `[cql truncate]...`,
+/// one that passes 4,800 bytes ends it there. A piece that would make the comment longer than
+/// [`MAX_COMMENT`] is left out whole: then this returns false (CQL 6.2 says so).
+pub fn append_texts(comment: &mut Option<Vec<u8>>, texts: &[&[u8]]) -> bool {
     let held = comment.as_ref().map_or(0, Vec::len);
-    if piece == 0 || held + piece + usize::from(held > 0) > MAX_COMMENT {
-        return;
+    let mut counted = held;
+    let mut piece = Vec::new();
+    for text in texts.iter().filter(|text| !text.is_empty()) {
+        let grown = counted + text.len();
+        if grown > CUT_OFF {
+            break;
+        }
+        if grown > MAX_COMMENT {
+            piece.extend_from_slice(TRUNCATED);
+            break;
+        }
+        if counted > 0 {
+            piece.push(b' ');
+        }
+        counted = grown;
+        piece.extend_from_slice(text);
+    }
+    if piece.is_empty() {
+        return true;
+    }
+    if held + piece.len() > MAX_COMMENT {
+        return false;
     }
     let comment = comment.get_or_insert_with(Vec::new);
-    comment.reserve(piece + 1);
-    for text in texts {
-        if !comment.is_empty() {
-            comment.push(b' ');
+    comment.extend(piece);
+    // CQL 6.2 cleans the whole comment it writes again, what it held included.
+    for byte in comment {
+        match *byte {
+            b'{' | b'}' => *byte = b'_',
+            127.. => *byte = b'?',
+            _ => {}
         }
-        comment.extend(text.iter().map(|&byte| match byte {
-            b'{' | b'}' => b'_',
-            byte if byte >= 127 => b'?',
-            byte => byte,
-        }));
     }
+    true
 }
 
 /// The `Result` tag, when it is a result.
@@ -376,13 +415,15 @@ struct OpenLine<R> {
     /// What the last move's comment gains (the notes and mark of the position it reached), as
     /// a range of the reader's marks.
     last_marks: Range<usize>,
+    /// Whether what the last move's comment gains was left out as too long.
+    last_long: bool,
     /// Whether a move could not be played: the rest of the line is left out.
     dead: bool,
 }
 
 impl<R> OpenLine<R> {
     fn new(board: Option<R>, next: (u32, bool)) -> OpenLine<R> {
-        OpenLine { line: Line::default(), before: None, board, next, last_marks: 0..0, dead: false }
+        OpenLine { line: Line::default(), before: None, board, next, last_marks: 0..0, last_long: false, dead: false }
     }
 
     /// Gives the last move (or, before any, the line) a comment, keeping its notes and mark
@@ -395,7 +436,7 @@ impl<R> OpenLine<R> {
             None => self.line.comment = Some(text),
             Some(last) => {
                 last.comment = Some(text);
-                append_texts(&mut last.comment, &marks[self.last_marks.clone()]);
+                self.last_long = !append_texts(&mut last.comment, &marks[self.last_marks.clone()]);
             }
         }
     }
@@ -428,6 +469,8 @@ struct GameReader<'a, R, const W: usize> {
     result: Option<&'a [u8]>,
     /// Whether the game's text is damaged or its main line has a move that cannot be played.
     stopped: bool,
+    /// The moves whose comments were left as they were, as too long with what they gain.
+    long_comments: u32,
 }
 
 impl<R: GameRules<W>, const W: usize> GameReader<'_, R, W> {
@@ -549,7 +592,8 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for GameReader<'a, R, W> {
         let (number, black) = open.next;
         let mut node = MoveNode { number, black, san, ..MoveNode::default() };
         node.nags.extend(nag_of(annotation));
-        append_texts(&mut node.comment, &self.mark_texts[marks.clone()]);
+        open.last_long = !append_texts(&mut node.comment, &self.mark_texts[marks.clone()]);
+        self.long_comments += u32::from(open.last_long);
         open.line.moves.push(node);
         open.before = before;
         open.next = if black { (number.saturating_add(1), false) } else { (number, true) };
@@ -568,7 +612,9 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for GameReader<'a, R, W> {
     fn comment(&mut self, text: &'a [u8]) {
         let stopped = self.stopped;
         if let Some(open) = self.lines.last_mut().filter(|open| !open.dead && !stopped) {
+            let was_long = open.last_long;
             open.comment(text, &self.mark_texts);
+            self.long_comments = self.long_comments + u32::from(open.last_long) - u32::from(was_long);
         }
     }
 
@@ -610,6 +656,7 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for GameReader<'a, R, W> {
 mod tests {
     use super::*;
     use crate::notation::fen;
+    use crate::notation::pgn::cql_style::GAME_BUFFER;
     use crate::position::Position;
     use crate::rules::classical::{Board, San};
 
@@ -731,9 +778,12 @@ mod tests {
                 positions: &[],
                 container: crate::notation::Container::Pgn,
                 rendered: None,
+                said: None,
             };
             let mut fast = Vec::new();
-            assert!(write_played(&mut fast, &found, &notes, Variant::standard(), b"CQL", Some(b"Game number 1")));
+            let comment = Some(b"Game number 1".as_slice());
+            let long = write_played(&mut fast, &found, &notes, Variant::standard(), b"CQL", comment, GAME_BUFFER);
+            assert_eq!(long, Some(0));
             let mut read = read_game(text.as_bytes(), &notes, &[], Variant::standard(), b"CQL");
             read.game.line.comment = Some(b"Game number 1".to_vec());
             let mut slow = Vec::new();
@@ -758,5 +808,34 @@ mod tests {
         ] {
             assert_eq!(movetext(&written(text, &[])), movetext_written, "{text}");
         }
+    }
+
+    #[test]
+    fn long_comments_are_cut_with_a_mark_or_left_as_they_were() {
+        let long = "a".repeat(4000);
+        let texts: [&[u8]; 3] = [b"CQL", long.as_bytes(), b"x"];
+        // Within the bounds: everything, a space between the texts and after the comment,
+        // and the comment cleaned of what is not ASCII.
+        let mut comment = Some("café".as_bytes().to_vec());
+        assert!(append_texts(&mut comment, &texts));
+        assert_eq!(comment.as_deref(), Some(format!("caf?? CQL {long} x").as_bytes()));
+        // A text that passes 4,500 bytes with the comment ends the texts with the mark.
+        let mut comment = Some(vec![b'c'; 600]);
+        assert!(append_texts(&mut comment, &texts));
+        let mut expected = vec![b'c'; 600];
+        expected.extend_from_slice(b" CQL[cql truncate]...");
+        assert_eq!(comment, Some(expected));
+        // Past 4,800 bytes a text ends them without the mark.
+        let mut comment = Some(vec![b'c'; 1000]);
+        assert!(append_texts(&mut comment, &texts));
+        assert_eq!(comment.map(|comment| comment.len()), Some(1004));
+        // What would make the comment longer than 4,500 bytes is left out whole.
+        let mut comment = Some(vec![b'c'; 4499]);
+        assert!(!append_texts(&mut comment, &[b"CQL"]));
+        assert_eq!(comment.map(|comment| comment.len()), Some(4499));
+        // Braces and bytes outside ASCII in the texts are replaced.
+        let mut comment = None;
+        assert!(append_texts(&mut comment, &["{é}".as_bytes(), b"", b"z"]));
+        assert_eq!(comment.as_deref(), Some(b"_??_ z".as_slice()));
     }
 }

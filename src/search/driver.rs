@@ -160,6 +160,8 @@ pub struct Found<'a> {
     /// What the sink's [`Render`] made of the game ahead, on the search's threads, if it
     /// has one.
     pub rendered: Option<&'a [u8]>,
+    /// What the [`Render`] said about the game when it rendered it ahead, if anything.
+    pub said: Option<&'a str>,
 }
 
 impl<'a> Found<'a> {
@@ -206,8 +208,9 @@ pub struct Problem<'a> {
 /// Makes what a sink writes for a game found, on the search's threads, ahead of
 /// [`Sink::found`], which then has it as [`Found::rendered`].
 pub trait Render: Sync {
-    /// Appends to `out` the bytes written for a game found.
-    fn render(&self, game: &Found<'_>, out: &mut Vec<u8>);
+    /// Appends to `out` the bytes written for a game found; returns what is to be said about
+    /// it on the console, if anything (with the query's messages, [`Sink::message`]).
+    fn render(&self, game: &Found<'_>, out: &mut Vec<u8>) -> Option<String>;
 }
 
 /// The games found among some consecutive events, rendered one after another into one buffer
@@ -216,16 +219,19 @@ struct Rendered {
     bytes: Vec<u8>,
     /// Where each event's bytes end (an event that is no game found has none).
     ends: Vec<usize>,
+    /// What was said about the games, by the index of their events.
+    said: Vec<(usize, String)>,
 }
 
 impl Rendered {
     /// The events rendered together.
     const EVENTS: usize = 32;
 
-    /// The bytes of the `index`th event of the chunk.
-    fn of(&self, index: usize) -> &[u8] {
+    /// The bytes of the `index`th event of the chunk, and what was said about it.
+    fn of(&self, index: usize) -> (&[u8], Option<&str>) {
         let start = index.checked_sub(1).map_or(0, |before| self.ends[before]);
-        &self.bytes[start..self.ends[index]]
+        let said = self.said.iter().find(|(at, _)| *at == index).map(|(_, said)| said.as_str());
+        (&self.bytes[start..self.ends[index]], said)
     }
 }
 
@@ -604,11 +610,16 @@ impl Merge<'_, '_> {
                                 _ => 0,
                             })
                             .sum();
-                        let mut rendered =
-                            Rendered { bytes: Vec::with_capacity(size), ends: Vec::with_capacity(chunk.len()) };
-                        for event in chunk {
-                            if let Event::Found(pending) = event {
-                                renderer.render(&found(&window, pending, None), &mut rendered.bytes);
+                        let mut rendered = Rendered {
+                            bytes: Vec::with_capacity(size),
+                            ends: Vec::with_capacity(chunk.len()),
+                            said: Vec::new(),
+                        };
+                        for (index, event) in chunk.iter().enumerate() {
+                            if let Event::Found(pending) = event
+                                && let Some(said) = renderer.render(&found(&window, pending, None), &mut rendered.bytes)
+                            {
+                                rendered.said.push((index, said));
                             }
                             rendered.ends.push(rendered.bytes.len());
                         }
@@ -706,7 +717,11 @@ struct Window<'w> {
 }
 
 /// A game found, as sinks see it.
-fn found<'a>(window: &Window<'a>, pending: &'a Pending<'_>, rendered: Option<&'a [u8]>) -> Found<'a> {
+fn found<'a>(
+    window: &Window<'a>,
+    pending: &'a Pending<'_>,
+    rendered: Option<(&'a [u8], Option<&'a str>)>,
+) -> Found<'a> {
     let Window { name, base, text, container } = *window;
     let record = pending.record;
     Found {
@@ -725,7 +740,8 @@ fn found<'a>(window: &Window<'a>, pending: &'a Pending<'_>, rendered: Option<&'a
         outcome: record.outcome,
         positions: &record.positions,
         container,
-        rendered,
+        rendered: rendered.map(|(bytes, _)| bytes),
+        said: rendered.and_then(|(_, said)| said),
     }
 }
 

@@ -20,7 +20,7 @@ use super::cql_game::{append_texts, in_other_notation, initial_notes, read_game,
 use super::driver::{Found, Problem, Render};
 use super::main_line::read_main_line;
 use crate::notation::Container;
-use crate::notation::pgn::cql_style::{CqlGame, append_comment};
+use crate::notation::pgn::cql_style::CqlGame;
 use crate::notation::pgn::{Lexer, Visitor, tag_text};
 use crate::variant::Variant;
 
@@ -151,6 +151,10 @@ pub struct CqlComments {
     pub sort_label: Option<String>,
     /// The variant of games without a `Variant` tag (their moves are replayed to be written).
     pub variant: &'static Variant,
+    /// The bytes of CQL 6.2's buffer for the text of a game: a game's text that fills it is
+    /// cut ([`GAME_BUFFER`](crate::notation::pgn::cql_style::GAME_BUFFER) unless
+    /// `-outputbuffersize` says otherwise).
+    pub game_buffer: usize,
 }
 
 /// Writes matching games as CQL 6.2 writes them: its order of tags, its movetext style, and its
@@ -174,14 +178,17 @@ impl<W: Write> CqlPrinter<W> {
         &self.render
     }
 
-    /// Writes one game (as rendered ahead, if it was), then two blank lines.
-    pub fn write(&mut self, game: &Found<'_>) -> io::Result<()> {
+    /// Writes one game (as rendered ahead, if it was), then two blank lines. Returns what
+    /// CQL 6.2 prints about it ([`Found::said`]).
+    pub fn write(&mut self, game: &Found<'_>) -> io::Result<Option<String>> {
         if let Some(rendered) = game.rendered {
-            return self.out.write_all(rendered);
+            self.out.write_all(rendered)?;
+            return Ok(game.said.map(str::to_owned));
         }
         self.buffer.clear();
-        self.render.write(game, &mut self.buffer);
-        self.out.write_all(&self.buffer)
+        let said = self.render.render(game, &mut self.buffer);
+        self.out.write_all(&self.buffer)?;
+        Ok(said)
     }
 
     /// The writer.
@@ -203,15 +210,27 @@ pub struct CqlRender {
 }
 
 impl Render for CqlRender {
-    fn render(&self, game: &Found<'_>, out: &mut Vec<u8>) {
+    fn render(&self, game: &Found<'_>, out: &mut Vec<u8>) -> Option<String> {
         out.reserve(game.text.len() + 64);
-        self.write(game, out);
+        let long_comments = self.write(game, out);
+        long_comments_said(game.number, long_comments)
     }
 }
 
+/// What CQL 6.2 prints about a game found whose positions' comments would have grown too
+/// long with what the query adds (`long_comments` of them), if any: a line for each, after
+/// an empty one.
+fn long_comments_said(game: u64, long_comments: u32) -> Option<String> {
+    (long_comments > 0).then(|| {
+        let line = format!("\nIgnoring long comment in game: {game}");
+        vec![line; long_comments as usize].join("\n")
+    })
+}
+
 impl CqlRender {
-    /// Appends the game's text to `out`, then two blank lines.
-    fn write(&self, game: &Found<'_>, out: &mut Vec<u8>) {
+    /// Appends the game's text to `out`, then two blank lines. Returns how many of its
+    /// positions' comments were left as they were, as too long with what they gain.
+    fn write(&self, game: &Found<'_>, out: &mut Vec<u8>) -> u32 {
         let comments = &self.comments;
         let mark = comments.matchstring.as_deref().unwrap_or_default().as_bytes();
         let notes = game.comments();
@@ -219,41 +238,49 @@ impl CqlRender {
         // notation, from its main line read again in its notation.
         if game.moves_only || in_other_notation(game, comments.variant) {
             let mut comment = None;
-            self.add_initial_comments(&mut comment, game, &initial_notes(&notes, mark));
-            if write_played(out, game, &notes, comments.variant, mark, comment.as_deref()) {
-                return;
+            let initial_long = !self.add_initial_comments(&mut comment, game, &initial_notes(&notes, mark));
+            let comment = comment.as_deref();
+            if let Some(long) = write_played(out, game, &notes, comments.variant, mark, comment, comments.game_buffer) {
+                return long + u32::from(initial_long);
             }
         }
         let mut read = read_game(game.text, &notes, game.played, comments.variant, mark);
-        self.add_initial_comments(&mut read.game.line.comment, game, &read.initial_notes);
+        let initial_long = !self.add_initial_comments(&mut read.game.line.comment, game, &read.initial_notes);
+        let long_comments = read.long_comments + u32::from(initial_long);
         let list = match game.container {
             Container::Native(format) if format.is_pgn_movetext() => format,
-            _ => return read.game.write(out),
+            _ => {
+                read.game.write_within(out, comments.game_buffer);
+                return long_comments;
+            }
         };
         // A move list of PGN movetext gains the tags that say what it is.
         let annotator = provenance_from(list.description(), game).replace('\\', "\\\\").replace('"', "\\\"");
         let mut tags = read.game.tags;
         tags.push((b"Variant", list.variant().name.as_bytes()));
         tags.push((b"Annotator", annotator.as_bytes()));
-        CqlGame { tags, line: read.game.line, result: read.game.result }.write(out);
+        CqlGame { tags, line: read.game.line, result: read.game.result }.write_within(out, comments.game_buffer);
+        long_comments
     }
 
     /// Adds to the comment before the first move what CQL 6.2 adds there: the game's number,
-    /// the initial position's notes and mark, and the `sort` value.
-    fn add_initial_comments(&self, comment: &mut Option<Vec<u8>>, game: &Found<'_>, initial_notes: &[&[u8]]) {
+    /// the initial position's notes and mark, and the `sort` value. Returns false where that
+    /// was left out as too long ([`append_texts`]).
+    fn add_initial_comments(&self, comment: &mut Option<Vec<u8>>, game: &Found<'_>, initial_notes: &[&[u8]]) -> bool {
         let comments = &self.comments;
-        if comments.game_numbers {
-            let mut number = Vec::with_capacity(32);
-            let _ = write!(number, "Game number {}", game.number);
-            append_comment(comment, &number);
-        }
-        append_texts(comment, initial_notes);
-        if let (Some(label), Some(value)) = (&comments.sort_label, game.sort) {
-            // CQL 6.2 writes the value with a space before it, and another between it and what
-            // the comment held: `{Game number 3  label: 7}`.
-            let labelled = if label.is_empty() { format!(" {value}") } else { format!(" {label}: {value}") };
-            append_comment(comment, labelled.as_bytes());
-        }
+        let number = comments.game_numbers.then(|| format!("Game number {}", game.number));
+        // CQL 6.2 writes the value with a space before it, and another between it and what
+        // the comment held: `{Game number 3  label: 7}`.
+        let sort = match (&comments.sort_label, game.sort) {
+            (Some(label), Some(value)) if label.is_empty() => Some(format!(" {value}")),
+            (Some(label), Some(value)) => Some(format!(" {label}: {value}")),
+            _ => None,
+        };
+        let mut texts = Vec::with_capacity(initial_notes.len() + 2);
+        texts.extend(number.as_deref().map(str::as_bytes));
+        texts.extend_from_slice(initial_notes);
+        texts.extend(sort.as_deref().map(str::as_bytes));
+        append_texts(comment, &texts)
     }
 }
 

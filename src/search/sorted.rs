@@ -155,6 +155,7 @@ impl<'s> SortedSink<'s> {
                 positions: &[],
                 container: game.container,
                 rendered: None,
+                said: None,
             })?;
         }
         Ok(())
@@ -371,6 +372,7 @@ mod tests {
                 positions: &[],
                 container: crate::notation::Container::Pgn,
                 rendered: None,
+                said: None,
             };
             sink.found(&game).unwrap();
         }

@@ -357,7 +357,7 @@ impl Sink for Printed {
     }
 
     fn found(&mut self, game: &Found<'_>) -> std::io::Result<()> {
-        self.0.write(game)
+        self.0.write(game).map(drop)
     }
 }
 
@@ -370,6 +370,7 @@ fn variations_nested_a_hundred_thousand_deep_are_written_whole() {
         game_numbers: true,
         sort_label: None,
         variant: Variant::standard(),
+        game_buffer: 100_000_000,
     };
     let mut printed = Printed(CqlPrinter::new(Vec::new(), comments));
     let search = Search::new(Query::parse("true").unwrap(), SearchOptions { threads: 2, ..SearchOptions::default() });
@@ -382,7 +383,7 @@ fn variations_nested_a_hundred_thousand_deep_are_written_whole() {
     // The command ends well, and leaves nothing but its output.
     let dir = folder("deep", "");
     fs::write(dir.join("deep.pgn"), nested_game(DEPTH)).unwrap();
-    let output = cql(&dir, &["-i", "deep.pgn", "-cql", "true", "-o", "out.pgn"]);
+    let output = cql(&dir, &["-i", "deep.pgn", "-cql", "true", "-o", "out.pgn", "-outputbuffersize", "100000000"]);
     assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
     assert_eq!(opened(&fs::read(dir.join("out.pgn")).unwrap()), DEPTH);
     let mut files: Vec<_> = fs::read_dir(&dir).unwrap().map(|entry| entry.unwrap().file_name()).collect();

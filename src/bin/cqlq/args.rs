@@ -84,7 +84,7 @@ the command line win over the parameters of the query's cql(...) header.";
 
 /// CQL 6.2's options as `cqlq cql` reads them (two dashes are accepted too): how each is
 /// written, and what it does. Its help and its manual page list them.
-pub const CQL_OPTIONS: [(&str, &str); 22] = [
+pub const CQL_OPTIONS: [(&str, &str); 23] = [
     ("-i, -input FILE", "the PGN file to search (- is standard input)"),
     ("-o, -output FILE", "where the games found go (- is standard output); QUERY-out.pgn by default"),
     ("-matchcount N [M]", "games with N to M matched positions (N alone: exactly N)"),
@@ -99,6 +99,7 @@ pub const CQL_OPTIONS: [(&str, &str); 22] = [
     ("-noheader", "no {Game number N} comment"),
     ("-showmatches", "<N> on the console for each game found"),
     ("-lineincrement N", "a count on the console every N games (10000), a dot each tenth of that"),
+    ("-outputbuffersize N", "each game found is written in N bytes (105000), a longer one cut as CQL cuts it"),
     ("-player, -white, -black, -event, -site NAME", "the tag holds NAME (case-sensitive)"),
     ("-year N [M]", "the year of the Date tag is N (to M)"),
     ("-result R", "the result is R: 1-0, 0-1 or 1/2-1/2"),

@@ -122,6 +122,7 @@ fn run(args: CqlArgs) -> anyhow::Result<Searched> {
             .filter(|_| !options.silent && !header.silent)
             .and_then(|sort| sort.label.clone()),
         variant: variant.unwrap_or_else(Variant::standard),
+        game_buffer: options.output_buffer,
     };
     let marks = Marks::new(console, options.lineincrement, options.showmatches);
     let mut sink = CliSink::new(Printer::Cql(CqlPrinter::new(out, comments)), None, Some(Box::new(marks)));

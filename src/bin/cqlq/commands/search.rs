@@ -407,7 +407,11 @@ impl Sink for CliSink {
         match &mut self.printer {
             Printer::Nothing => {}
             Printer::Pgn(printer) => printer.write(game)?,
-            Printer::Cql(printer) => printer.write(game)?,
+            Printer::Cql(printer) => {
+                if let Some(said) = printer.write(game)? {
+                    self.message(game.number, &said)?;
+                }
+            }
             Printer::Jsonl(printer) => printer.write(game)?,
         }
         self.flush_now_and_then()

@@ -37,7 +37,7 @@ pub mod tags;
 mod wrap;
 
 pub use movetext::{Line, MAX_NAGS, MoveNode, MoveText, MoveWriter, append_comment, nag_of};
-pub use wrap::LINE_WIDTH;
+pub use wrap::{GAME_BUFFER, LINE_WIDTH, TRUNCATED};
 
 use movetext::write_first_comment;
 use wrap::Wrapped;
@@ -57,7 +57,13 @@ impl CqlGame<'_> {
     /// Appends the game to `out`: tags, a blank line, the game's comment on a line of its own,
     /// the movetext and the result, then two blank lines.
     pub fn write(&self, out: &mut Vec<u8>) {
-        write_game(out, &self.tags, self.result, self.line.comment.as_deref(), |moves| {
+        self.write_within(out, GAME_BUFFER);
+    }
+
+    /// Appends the game to `out` as [`CqlGame::write`] does, in a buffer of `buffer` bytes (CQL
+    /// 6.2's `-outputbuffersize`) instead of [`GAME_BUFFER`].
+    pub fn write_within(&self, out: &mut Vec<u8>, buffer: usize) {
+        write_game(out, &self.tags, self.result, self.line.comment.as_deref(), buffer, |moves| {
             moves.nodes(&self.line.moves);
         });
     }
@@ -65,13 +71,16 @@ impl CqlGame<'_> {
 
 /// Appends a game to `out` as [`CqlGame::write`] does, its main line's moves written by
 /// `moves` as they come, with a [`MoveWriter`]: for games read once, without a tree of moves.
+/// The game's text is bounded by a buffer of `buffer` bytes, as CQL 6.2 bounds it.
 pub fn write_game(
     out: &mut Vec<u8>,
     tags: &[(&[u8], &[u8])],
     result: &[u8],
     comment: Option<&[u8]>,
+    buffer: usize,
     moves: impl FnOnce(&mut MoveWriter<'_, '_>),
 ) {
+    let start = out.len();
     for (name, value) in tags::cql_tags(tags, result) {
         out.push(b'[');
         wrap::push_folded(out, &name);
@@ -80,12 +89,13 @@ pub fn write_game(
         out.extend_from_slice(b"\"]\n");
     }
     out.push(b'\n');
-    let mut lines = Wrapped::new(out);
+    let mut lines = Wrapped::bounded(out, start, buffer);
     if let Some(comment) = comment {
         write_first_comment(&mut lines, comment);
     }
     moves(&mut MoveWriter::new(&mut lines));
     lines.word(result);
     lines.end_line();
+    lines.finish();
     out.extend_from_slice(b"\n\n");
 }

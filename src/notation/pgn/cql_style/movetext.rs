@@ -175,12 +175,14 @@ pub(super) fn write_first_comment(lines: &mut Wrapped<'_>, comment: &[u8]) {
 fn write_comment_words(lines: &mut Wrapped<'_>, comment: &[u8]) {
     lines.word(b"{");
     let comment = comment.trim_ascii_end();
+    lines.begin_run();
     for (i, word) in comment.split(u8::is_ascii_whitespace).enumerate() {
         if i > 0 {
             lines.space();
         }
         lines.word(word);
     }
+    lines.end_run();
 }
 
 /// Writes the moves of a line, each followed by a space; the line's own comment is the

@@ -4,41 +4,93 @@
 //! it ends the line instead. So a line may end in a space, a move number may stand at the end
 //! of a line and its move at the start of the next (`9.` / `e5`), and a word longer than a
 //! line stands alone on its line.
+//!
+//! CQL 6.2 writes a game into a buffer of [`GAME_BUFFER`] bytes (unless told otherwise): a word
+//! that would reach its end
+//! is left out (and in a run of words, the rest of the run), a shorter one after it may still
+//! fit. A game that filled it is cut and ends with [`TRUNCATED`].
 
 /// The last column CQL 6.2 writes movetext in.
 pub const LINE_WIDTH: usize = 79;
+
+/// The bytes of CQL 6.2's buffer for the text of one game (its `-outputbuffersize`).
+pub const GAME_BUFFER: usize = 105_000;
+
+/// What CQL 6.2 writes after a game it cut.
+pub const TRUNCATED: &[u8] = b" game truncated by CQL } * \n\n";
 
 /// Words written to a buffer in lines of at most [`LINE_WIDTH`] bytes.
 pub(super) struct Wrapped<'o> {
     out: &'o mut Vec<u8>,
     column: usize,
+    /// Where the bounded text began in `out`, and the bytes of its buffer, if it is bounded.
+    start: Option<(usize, usize)>,
+    /// Within a run of words: whether one was left out (and so the rest are).
+    run: Option<bool>,
 }
 
 impl<'o> Wrapped<'o> {
     /// Lines appended to `out`, which ends a line (or is empty).
     pub(super) fn new(out: &'o mut Vec<u8>) -> Wrapped<'o> {
-        Wrapped { out, column: 0 }
+        Wrapped { out, column: 0, start: None, run: None }
+    }
+
+    /// Lines appended to `out` (which ends a line, or is empty) for a game whose text began at
+    /// `start` in it, in a buffer of `buffer` bytes.
+    pub(super) fn bounded(out: &'o mut Vec<u8>, start: usize, buffer: usize) -> Wrapped<'o> {
+        Wrapped { out, column: 0, start: Some((start, buffer)), run: None }
+    }
+
+    /// Whether `more` bytes written now would reach the end of the buffer (or, within a run,
+    /// a word of it was left out): then they are left out.
+    fn full(&mut self, more: usize) -> bool {
+        let full =
+            self.run == Some(true) || self.start.is_some_and(|(start, buffer)| self.out.len() - start + more >= buffer);
+        if full && self.run.is_some() {
+            self.run = Some(true);
+        }
+        full
+    }
+
+    /// Begins a run of words (a comment's): past the first left out, the rest are left out.
+    pub(super) fn begin_run(&mut self) {
+        self.run = Some(false);
+    }
+
+    /// Ends the run of words.
+    pub(super) fn end_run(&mut self) {
+        self.run = None;
     }
 
     /// A word, on a new line when it does not fit on this one.
     /// The line is broken on the word's length as read; the column advances by its length as
     /// written, its Latin letters folded (see [`push_folded`]).
     pub(super) fn word(&mut self, word: &[u8]) {
-        if self.column > 0 && self.column + word.len() > LINE_WIDTH {
-            self.end_line();
+        if self.run == Some(true) {
+            return;
         }
-        self.column += push_folded(self.out, word);
+        if self.column > 0 && self.column + word.len() > LINE_WIDTH {
+            self.new_line();
+        }
+        if !self.full(word.len()) {
+            self.column += push_folded(self.out, word);
+        }
     }
 
     /// A word on this line, whatever its length.
     pub(super) fn glued(&mut self, word: &[u8]) {
-        self.column += push_folded(self.out, word);
+        if !self.full(word.len()) {
+            self.column += push_folded(self.out, word);
+        }
     }
 
     /// A space, or the end of the line when the line is full.
     pub(super) fn space(&mut self) {
+        if self.full(1) {
+            return;
+        }
         if self.column + 1 > LINE_WIDTH {
-            self.end_line();
+            self.new_line();
         } else {
             self.out.push(b' ');
             self.column += 1;
@@ -47,8 +99,28 @@ impl<'o> Wrapped<'o> {
 
     /// Ends the line.
     pub(super) fn end_line(&mut self) {
-        self.out.push(b'\n');
-        self.column = 0;
+        if self.run != Some(true) {
+            self.new_line();
+        }
+    }
+
+    /// A line break, where the buffer has room for it.
+    fn new_line(&mut self) {
+        if self.start.is_none_or(|(start, buffer)| self.out.len() - start < buffer) {
+            self.out.push(b'\n');
+            self.column = 0;
+        }
+    }
+
+    /// Ends a bounded game's text as CQL 6.2 ends it: a text that filled the buffer is cut to
+    /// its length less one byte, and one that comes within 5 bytes of that ends with
+    /// [`TRUNCATED`].
+    pub(super) fn finish(self) {
+        let Some((start, buffer)) = self.start else { return };
+        self.out.truncate(start + buffer - 1);
+        if self.out.len() - start > buffer.saturating_sub(5) {
+            self.out.extend_from_slice(TRUNCATED);
+        }
     }
 }
 
@@ -110,5 +182,42 @@ mod tests {
     fn a_word_longer_than_a_line_stands_alone() {
         let long = "x".repeat(LINE_WIDTH + 10);
         assert_eq!(wrap(&["a", &long, "b"]), format!("a \n{long}\nb"));
+    }
+
+    /// A bounded text of `before` bytes of earlier lines, then what `write` writes.
+    fn bounded(before: usize, write: impl FnOnce(&mut Wrapped<'_>)) -> String {
+        let mut out = b"earlier games\n".to_vec();
+        let start = out.len();
+        out.resize(start + before, b'\n');
+        let mut lines = Wrapped::bounded(&mut out, start, GAME_BUFFER);
+        write(&mut lines);
+        lines.finish();
+        String::from_utf8(out[start + before..].to_vec()).unwrap()
+    }
+
+    #[test]
+    fn a_word_that_reaches_the_end_of_the_buffer_is_left_out_and_the_game_cut() {
+        let written = bounded(GAME_BUFFER - 10, |lines| {
+            lines.word(b"12345");
+            lines.word(b"123456");
+            lines.word(b"1234");
+            lines.space();
+            lines.end_line();
+        });
+        assert_eq!(written, "123451234 game truncated by CQL } * \n\n");
+    }
+
+    #[test]
+    fn a_run_of_words_stops_at_the_first_left_out() {
+        let written = bounded(GAME_BUFFER - 20, |lines| {
+            lines.begin_run();
+            for word in ["1234567890", "12345678901", "1"] {
+                lines.word(word.as_bytes());
+                lines.space();
+            }
+            lines.end_run();
+            lines.word(b"}");
+        });
+        assert_eq!(written, "1234567890 }");
     }
 }

@@ -5,6 +5,8 @@ use std::ffi::OsString;
 use std::fmt;
 use std::path::PathBuf;
 
+use cqlq::notation::pgn::cql_style::GAME_BUFFER;
+
 /// How many games go between two progress lines by default (a dot every tenth of that).
 pub const DEFAULT_LINE_INCREMENT: u64 = 10_000;
 
@@ -86,6 +88,9 @@ pub struct CqlOptions {
     pub variations: bool,
     /// `-matchstring TEXT`.
     pub matchstring: Option<String>,
+    /// `-outputbuffersize N`: the bytes of the buffer each game found is written in (a
+    /// longer game is cut, as CQL 6.2 cuts it).
+    pub output_buffer: usize,
     /// The filters added to the body, in order.
     pub filters: Vec<Filter>,
     /// The transforms around the body, outermost first.
@@ -107,6 +112,7 @@ impl Default for CqlOptions {
             noheader: false,
             showmatches: false,
             lineincrement: DEFAULT_LINE_INCREMENT,
+            output_buffer: GAME_BUFFER,
             mainline: false,
             variations: false,
             matchstring: None,
@@ -215,6 +221,14 @@ fn read_option(
         "noheader" => options.noheader = true,
         "showmatches" => options.showmatches = true,
         "lineincrement" => options.lineincrement = args.positive(option)?,
+        "outputbuffersize" => {
+            // CQL 6.2's bounds.
+            let size = args.positive(option)?;
+            options.output_buffer =
+                usize::try_from(size).ok().filter(|size| (100_000..=100_000_000).contains(size)).ok_or_else(|| {
+                    OptionError::BadValue(option.to_owned(), size.to_string(), "from 100000 to 100000000")
+                })?;
+        }
         "mainline" => options.mainline = true,
         "variations" => options.variations = true,
         "matchstring" => options.matchstring = Some(args.text(option, "a comment text")?),
