@@ -160,6 +160,8 @@ impl Expr {
                 })
                 .collect(),
             ExprKind::Lca(first, second) => vec![first, second],
+            ExprKind::Descends { ancestor, descendant, .. } => vec![ancestor, descendant],
+            ExprKind::NumberedPosition(number) => vec![number],
             ExprKind::At { position, body } => vec![position, body],
             ExprKind::Binary(_, left, right)
             | ExprKind::Between(left, right)
@@ -463,6 +465,21 @@ pub enum ExprKind {
     },
     /// `lca(P Q)`: the last position both lines to P and to Q pass through.
     Lca(Box<Expr>, Box<Expr>),
+    /// `ancestor(P Q)`, `descendant(Q P)`, `P [<] Q`, `P [<=] Q` (and `[>]`, `[>=]` the other
+    /// way): P lies on the line to Q, before it (or is Q, where not `strict`).
+    Descends {
+        /// The earlier position.
+        ancestor: Box<Expr>,
+        /// The later one.
+        descendant: Box<Expr>,
+        /// Whether they must differ.
+        strict: bool,
+        /// Whether the later is evaluated first (as CQL 6.2 does for `ancestor`,
+        /// `descendant`, `[>]` and `[>=]`): where it has no value, the earlier is not evaluated.
+        later_first: bool,
+    },
+    /// `position N`: the game's position numbered N, as `positionid` numbers them.
+    NumberedPosition(Box<Expr>),
     /// `P : F`: F at the position P.
     At {
         /// The position.
@@ -740,6 +757,11 @@ pub enum Word {
     DoubledPawns,
     /// `connectedpawns`: the pawns with a pawn of their side on a file beside theirs.
     ConnectedPawns,
+    /// `positionid`: the position's number in the game: the main line's from 0, then those of
+    /// the variations.
+    PositionId,
+    /// `depth`: how many variations deep the position lies (0 on the main line).
+    Depth,
 }
 
 impl Word {
@@ -770,6 +792,8 @@ impl Word {
             Word::IsolatedPawns => "isolatedpawns",
             Word::DoubledPawns => "doubledpawns",
             Word::ConnectedPawns => "connectedpawns",
+            Word::PositionId => "positionid",
+            Word::Depth => "depth",
         }
     }
 

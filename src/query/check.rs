@@ -85,9 +85,14 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::PathWord(PathWord::Start | PathWord::LastPosition) => Type::Position,
         ExprKind::PathWord(PathWord::Debug) => Type::Filter,
         ExprKind::Word(word) => match word {
-            Word::Ply | Word::MoveNumber | Word::SideToMove | Word::White | Word::Black | Word::GameNumber => {
-                Type::Number
-            }
+            Word::Ply
+            | Word::MoveNumber
+            | Word::SideToMove
+            | Word::White
+            | Word::Black
+            | Word::GameNumber
+            | Word::PositionId
+            | Word::Depth => Type::Number,
             Word::PassedPawns | Word::IsolatedPawns | Word::DoubledPawns | Word::ConnectedPawns => Type::Set,
             _ => Type::Filter,
         },
@@ -128,7 +133,8 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::Dictionary { op: DictionaryOp::Entry { value, .. }, .. } => *value,
         ExprKind::Dictionary { op: DictionaryOp::Count, .. } => Type::Number,
         ExprKind::Dictionary { .. } | ExprKind::IsBound { .. } | ExprKind::Unbind(_) => Type::Filter,
-        ExprKind::Position(_) | ExprKind::Lca(..) => Type::Position,
+        ExprKind::Position(_) | ExprKind::Lca(..) | ExprKind::NumberedPosition(_) => Type::Position,
+        ExprKind::Descends { .. } => Type::Filter,
         ExprKind::Find { quantity: FindQuantity::First, .. } => Type::Position,
         ExprKind::Find { .. } => Type::Number,
         ExprKind::At { body, .. } | ExprKind::NoTransform(body) => type_of(body),
@@ -440,6 +446,11 @@ impl Checker<'_> {
                 self.want_position(first, "lca");
                 self.want_position(second, "lca");
             }
+            ExprKind::Descends { ancestor, descendant, .. } => {
+                self.want_position(ancestor, "ancestor");
+                self.want_position(descendant, "ancestor");
+            }
+            ExprKind::NumberedPosition(number) => self.want_number(number, "position"),
             ExprKind::At { position, body } => {
                 self.want_position(position, ":");
                 self.expr(body);

@@ -214,6 +214,8 @@ fn needs(filters: &[&Expr]) -> Needs {
                     | ExprKind::Find { .. }
                     | ExprKind::Position(_)
                     | ExprKind::Lca(..)
+                    | ExprKind::Descends { .. }
+                    | ExprKind::NumberedPosition(_)
                     | ExprKind::At { .. }
                     | ExprKind::Echo { .. }
                     | ExprKind::Dash { .. }
@@ -307,6 +309,12 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Word(word) if type_of(expr) == Type::Filter => self.word(*word, expr.span),
             ExprKind::Fen(text, span) => self.placement(text, *span),
             ExprKind::Path(path) => FilterNode::Path(Box::new(self.path(path))),
+            ExprKind::Descends { ancestor, descendant, strict, later_first } => FilterNode::Descends {
+                ancestor: self.position(ancestor),
+                descendant: self.position(descendant),
+                strict: *strict,
+                later_first: *later_first,
+            },
             ExprKind::PathWord(PathWord::Debug) => FilterNode::PathDebug,
             ExprKind::Line { options, constituents } => FilterNode::Line {
                 options: LineOptions { quiet: options.quiet || self.quiet.automatic, ..*options },
@@ -423,6 +431,8 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Word(Word::White) => NumberNode::Constant(1),
             ExprKind::Word(Word::Black) => NumberNode::Constant(-1),
             ExprKind::Word(Word::GameNumber) => NumberNode::GameNumber,
+            ExprKind::Word(Word::PositionId) => NumberNode::PositionId,
+            ExprKind::Word(Word::Depth) => NumberNode::Depth,
             ExprKind::FamilyWord(name) => match self.family_word(name, expr.span) {
                 Some(WordMeaning::Counter { counter, side }) => NumberNode::Counter { counter, side },
                 _ => NumberNode::Constant(0),
@@ -828,6 +838,7 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Lca(first, second) => {
                 PositionNode::Lca(Box::new(self.position(first)), Box::new(self.position(second)))
             }
+            ExprKind::NumberedPosition(number) => PositionNode::Numbered(Box::new(self.number(number))),
             ExprKind::At { position, body } => {
                 PositionNode::At(Box::new(self.position(position)), Box::new(self.position(body)))
             }
@@ -1052,6 +1063,8 @@ impl<const W: usize> Compiler<'_, W> {
             | Word::White
             | Word::Black
             | Word::GameNumber
+            | Word::PositionId
+            | Word::Depth
             | Word::PassedPawns
             | Word::IsolatedPawns
             | Word::DoubledPawns

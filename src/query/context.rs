@@ -31,12 +31,15 @@ pub struct Frame<P, const W: usize> {
     /// Whether the move that led here begins a variation: it is not the main continuation of
     /// the position before (`line secondary` follows only such moves, `line primary` none).
     pub branch: bool,
+    /// How many variations deep the position lies: the moves of the line to it that begin a
+    /// variation (0 on the main line).
+    pub depth: u32,
 }
 
 impl<P, const W: usize> Frame<P, W> {
     /// A position of the main line, `ply` plies from the game's first, reached by `previous`.
     pub fn new(position: P, ply: u32, previous: Option<MoveFacts>) -> Frame<P, W> {
-        Frame { position, ply, previous, removed: SquareSet::EMPTY, mainline: true, branch: false }
+        Frame { position, ply, previous, removed: SquareSet::EMPTY, mainline: true, branch: false, depth: 0 }
     }
 }
 
@@ -70,6 +73,9 @@ pub struct GameFacts {
     pub(crate) texts: Vec<Option<Arc<str>>>,
     /// The game's number in the input, from 1 (0 when not known).
     pub(crate) number: u64,
+    /// Whether the game's variations are searched too: then its positions are numbered past
+    /// the main line's.
+    pub(crate) variations: bool,
 }
 
 impl GameFacts {
@@ -77,6 +83,12 @@ impl GameFacts {
     #[must_use]
     pub fn numbered(self, number: u64) -> GameFacts {
         GameFacts { number, ..self }
+    }
+
+    /// The same facts, for a game whose variations are searched too (or not).
+    #[must_use]
+    pub fn with_variations(self, variations: bool) -> GameFacts {
+        GameFacts { variations, ..self }
     }
 }
 

@@ -248,6 +248,11 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
             line(out, &indent, &format!("echo ({source} {target}){all}: at each other position"));
         }
         ExprKind::Lca(..) => line(out, &indent, "lca: where the lines to both meet"),
+        ExprKind::Descends { strict, .. } => {
+            let or_same = if *strict { "" } else { ", or is it" };
+            line(out, &indent, &format!("ancestor: the first position lies on the line to the second{or_same}"));
+        }
+        ExprKind::NumberedPosition(_) => line(out, &indent, "position: the game's position numbered"),
         ExprKind::At { .. } => line(out, &indent, ": at the position, the filter"),
         ExprKind::Loop { over, all, name, .. } => {
             let over = if *over == LoopOver::Pieces { "piece" } else { "square" };

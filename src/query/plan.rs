@@ -141,6 +141,8 @@ pub(crate) enum PositionNode<const W: usize> {
     Find(Box<FindNode<W>>),
     /// The last position both lines pass through.
     Lca(Box<PositionNode<W>>, Box<PositionNode<W>>),
+    /// `position N`: the game's position numbered N (as `positionid` numbers them).
+    Numbered(Box<NumberNode<W>>),
     /// A position found from another position (`P : parent`).
     At(Box<PositionNode<W>>, Box<PositionNode<W>>),
     /// One position or the other, as a filter decides.
@@ -358,6 +360,10 @@ pub(crate) enum NumberNode<const W: usize> {
     At(Box<PositionNode<W>>, Box<NumberNode<W>>),
     /// The game's number in the input.
     GameNumber,
+    /// `positionid`: the position's number in the game.
+    PositionId,
+    /// `depth`: how many variations deep the position lies.
+    Depth,
     /// The largest value of a number at the other positions of the game (`echo`).
     Echo(Box<EchoNode<W>>),
     /// The last number of a block, where the filters before it all match.
@@ -441,6 +447,14 @@ pub(crate) enum FilterNode<const W: usize> {
     HasText(TextValue<W>),
     /// Compares two positions: `==` for the same one, the others by their order in the line.
     ComparePositions(BinaryOp, PositionNode<W>, PositionNode<W>),
+    /// `ancestor`, `[<]` and the like: the first position lies on the line to the second,
+    /// before it (or is it, where not `strict`).
+    Descends {
+        ancestor: PositionNode<W>,
+        descendant: PositionNode<W>,
+        strict: bool,
+        later_first: bool,
+    },
     /// Every square and backhand slot of the left set is in the right one.
     Subset(SetNode<W>, SetNode<W>),
     All(Vec<FilterNode<W>>),
@@ -721,6 +735,7 @@ impl<const W: usize> Program<W> {
             values: self.game_tests.iter().map(|test| test.value(tags)).collect(),
             texts: self.game_tests.iter().map(|test| test.text(tags)).collect(),
             number: 0,
+            variations: false,
         }
     }
 
@@ -753,6 +768,7 @@ impl<const W: usize> Program<W> {
             values: vec![None; self.game_tests.len()],
             texts: vec![None; self.game_tests.len()],
             number: 0,
+            variations: false,
         };
         let state = self.new_state();
         self.matches_at(
@@ -805,7 +821,8 @@ impl<const W: usize> Program<W> {
             FilterNode::Compare(op, left, right) => {
                 let (Some(left), Some(right)) = (self.number(left, context, at), self.number(right, context, at))
                 else {
-                    return false;
+                    // As in CQL 6.2, two numbers differ where either has no value.
+                    return *op == BinaryOp::Ne;
                 };
                 compare(*op, left, right)
             }
@@ -825,6 +842,15 @@ impl<const W: usize> Program<W> {
                 }
             }
             FilterNode::WriteFile(file, text) => self.write_file(file, text, context, at),
+            FilterNode::Descends { ancestor, descendant, strict, later_first } => {
+                // As in CQL 6.2, the second evaluated is not where the first has no value.
+                let (first, second) = if *later_first { (descendant, ancestor) } else { (ancestor, descendant) };
+                let Some(first) = self.position(first, context, at) else { return false };
+                let Some(second) = self.position(second, context, at) else { return false };
+                let (ancestor, descendant) = if *later_first { (second, first) } else { (first, second) };
+                // Both lie on this line, back to the game's start.
+                ancestor < descendant || (!strict && ancestor == descendant)
+            }
             FilterNode::ComparePositions(op, left, right) => {
                 match (self.position(left, context, at), self.position(right, context, at)) {
                     (Some(left), Some(right)) => compare(*op, left as i64, right as i64),
@@ -968,6 +994,8 @@ impl<const W: usize> Program<W> {
             }
             NumberNode::At(position, number) => self.number(number, context, self.position(position, context, at)?),
             NumberNode::GameNumber => i64::try_from(context.game.number).ok(),
+            NumberNode::PositionId => Self::position_id(context, at),
+            NumberNode::Depth => Some(i64::from(context.frames[at].depth)),
             NumberNode::Echo(node) => self.echo(node, context, at).flatten(),
             NumberNode::Dash(node) => match &node.target {
                 _ if node.when == DashWhen::Count => Some(i64::from(self.dash_matches(node, context, at))),

@@ -3,7 +3,7 @@
 
 use super::ast::DashWhen;
 use super::comments::position_name;
-use super::context::Context;
+use super::context::{Context, Frame};
 use super::plan::{DashNode, DashTarget, EchoBody, EchoNode, FindNode, PositionNode, Program};
 use super::state::Value;
 use crate::board::Square;
@@ -15,6 +15,11 @@ type Echoed = Option<Option<i64>>;
 
 /// What CQL 6.2 says at each position `find` found.
 const FOUND: &str = "Found";
+
+/// Why a run that numbers the positions of variations stops.
+const NUMBERED_IN_VARIATIONS: &str = "positionid and position N number the positions of the variations after the \
+     whole main line, which cqlq does not know yet while it tests a variation: search the main line only (no \
+     variations), or leave out positionid and position N";
 
 impl<const W: usize> Program<W> {
     /// The frame of a position, if the position exists.
@@ -46,6 +51,10 @@ impl<const W: usize> Program<W> {
             PositionNode::Lca(first, second) => {
                 Some(self.position(first, context, at)?.min(self.position(second, context, at)?))
             }
+            PositionNode::Numbered(number) => {
+                let number = usize::try_from(self.number(number, context, at)?).ok()?;
+                Self::numbered_position(context, number)
+            }
             PositionNode::At(from, to) => self.position(to, context, self.position(from, context, at)?),
             PositionNode::If(conditional) => self.position(self.choose(conditional, context, at)?, context, at),
             PositionNode::Line(line) => self.line_match(line, context, at).map(|run| run.last),
@@ -57,6 +66,34 @@ impl<const W: usize> Program<W> {
                 if matched { self.position(&block.last, context, at) } else { None }
             }
         }
+    }
+
+    /// `positionid`: the position's number in the game. The main line's positions come first,
+    /// numbered by their plies; those of the variations, numbered after the whole main line,
+    /// are not known while a variation is tested, which ends the run.
+    pub(super) fn position_id<P>(context: &Context<'_, P, W>, at: usize) -> Option<i64> {
+        let frame = &context.frames[at];
+        if !frame.mainline {
+            context.state.refuse(NUMBERED_IN_VARIATIONS);
+            return None;
+        }
+        Some(i64::from(frame.ply))
+    }
+
+    /// `position N`: the frame of the game's position numbered N, if the game has it.
+    fn numbered_position<P>(context: &Context<'_, P, W>, number: usize) -> Option<usize> {
+        let frames = context.frames;
+        // The line holds every position from the game's first on.
+        let on_main_line = |frame: &Frame<P, W>| frame.mainline && usize::try_from(frame.ply) == Ok(number);
+        if frames.get(number).is_some_and(on_main_line) {
+            return Some(number);
+        }
+        // Past the end of the main line, only a variation's position has the number.
+        if !context.game.variations && frames.last().is_some_and(|last| last.mainline) {
+            return None;
+        }
+        context.state.refuse(NUMBERED_IN_VARIATIONS);
+        None
     }
 
     /// The positions `find` looks at, in the order it looks at them (from `at` on, or back).

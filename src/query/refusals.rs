@@ -26,6 +26,9 @@ pub(super) fn refused_as_filter(expr: &Expr) -> Option<String> {
             "typename and piecename give a text to use (compare it, as in typename e1 == \"K\"): alone they test nothing"
                 .to_owned()
         }
+        ExprKind::Word(Word::PositionId) => {
+            "'positionid' is the position's number, which every position has: compare it, as in positionid > 10".to_owned()
+        }
         ExprKind::CurrentFen => "'fen' alone is the position's FEN, which every position has: compare it, or give \
                                  fen a text to test the board against"
             .to_owned(),

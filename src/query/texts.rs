@@ -117,7 +117,7 @@ impl<const W: usize> Program<W> {
                     context.state.refuse(&reason);
                     return None;
                 }
-                context.state.message(format!("Reading file: {name}"));
+                context.state.message(format!("\nReading file: {name}"));
                 let bytes = std::fs::read(&*name).ok()?;
                 context.state.message(format!("Read file: {name} got {} bytes", bytes.len()));
                 Some(text_of(&bytes))

@@ -242,6 +242,12 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
             FilterNode::ComparePositions(op, left, right) => {
                 FilterNode::ComparePositions(*op, left.mapped(mapper)?, right.mapped(mapper)?)
             }
+            FilterNode::Descends { ancestor, descendant, strict, later_first } => FilterNode::Descends {
+                ancestor: ancestor.mapped(mapper)?,
+                descendant: descendant.mapped(mapper)?,
+                strict: *strict,
+                later_first: *later_first,
+            },
             FilterNode::All(filters) => FilterNode::All(all(filters, mapper)?),
             FilterNode::Any(filters) => FilterNode::Any(all(filters, mapper)?),
             FilterNode::Orbit { copies, exhaustive } => {
@@ -350,6 +356,7 @@ impl<const W: usize> Mapped<W> for PositionNode<W> {
         mapper.compiler.mapping_work += 1;
         Some(match self {
             PositionNode::Find(find) => PositionNode::Find(boxed(&**find, mapper)?),
+            PositionNode::Numbered(number) => PositionNode::Numbered(boxed(&**number, mapper)?),
             PositionNode::Lca(first, second) => PositionNode::Lca(boxed(&**first, mapper)?, boxed(&**second, mapper)?),
             PositionNode::At(from, to) => PositionNode::At(boxed(&**from, mapper)?, boxed(&**to, mapper)?),
             PositionNode::If(conditional) => PositionNode::If(boxed(&**conditional, mapper)?),
@@ -601,6 +608,8 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
             | NumberNode::Game(_)
             | NumberNode::Variable(_)
             | NumberNode::GameNumber
+            | NumberNode::PositionId
+            | NumberNode::Depth
             | NumberNode::SortRecorded => self.clone(),
         })
     }

@@ -27,7 +27,8 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
                 left.each_filter(visit);
                 right.each_filter(visit);
             }
-            FilterNode::ComparePositions(_, left, right) => {
+            FilterNode::ComparePositions(_, left, right)
+            | FilterNode::Descends { ancestor: left, descendant: right, .. } => {
                 left.each_filter(visit);
                 right.each_filter(visit);
             }
@@ -162,6 +163,8 @@ impl<const W: usize> Walk<W> for NumberNode<W> {
             | NumberNode::Variable(_)
             | NumberNode::Counter { .. }
             | NumberNode::GameNumber
+            | NumberNode::PositionId
+            | NumberNode::Depth
             | NumberNode::SortRecorded => {}
         }
     }
@@ -222,6 +225,7 @@ impl<const W: usize> Walk<W> for PositionNode<W> {
         match self {
             PositionNode::Entry(entry) => entry.key.each_filter(visit),
             PositionNode::Find(find) => find.each_filter(visit),
+            PositionNode::Numbered(number) => number.each_filter(visit),
             PositionNode::Lca(first, second) | PositionNode::At(first, second) => {
                 first.each_filter(visit);
                 second.each_filter(visit);

@@ -117,8 +117,8 @@ pub struct MatchedPly {
 }
 
 /// The comments a game's positions got, each once (CQL 6.2 writes a text once at a position).
-/// Past [`MAX_COMMENT`] bytes at a position, CQL writes none of them there: the texts after
-/// that are not kept.
+/// Once a position's texts hold more than [`MAX_COMMENT`] bytes, CQL writes none after them
+/// there: those are not kept.
 #[derive(Default)]
 struct Notes {
     notes: Vec<GameNote>,
@@ -132,7 +132,7 @@ impl Notes {
         if *bytes > MAX_COMMENT || !self.seen.insert((note.offset, note.text.clone())) {
             return;
         }
-        *bytes += note.text.as_ref().map_or(0, String::len) + 1;
+        *bytes += note.text.as_ref().map_or(0, String::len);
         self.notes.push(note);
     }
 
@@ -769,6 +769,7 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
                 frame.ply = ply;
                 frame.mainline = mainline;
                 frame.branch = branch;
+                frame.depth += u32::from(branch);
                 if mainline && self.options.keep_played {
                     self.played.push(played);
                 }
@@ -1125,7 +1126,8 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
         }
         let program = self.options.plans.get(variant).ok().and_then(self.typed.program);
         if let Some(program) = program {
-            self.game = program.game_facts(&Tags(&self.tags)).numbered(self.number);
+            self.game =
+                program.game_facts(&Tags(&self.tags)).numbered(self.number).with_variations(self.options.variations);
             if program.decide(&self.game) == Some(false) {
                 // The tags rule out every position (even of a game cqlq could not replay).
                 return ControlFlow::Break(());

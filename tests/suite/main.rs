@@ -23,6 +23,7 @@ mod cql_paths;
 mod cql_probes;
 mod cql_reference;
 mod cql_texts;
+mod cql_tree;
 mod crochess;
 mod damaged_input;
 mod designators;

@@ -55,7 +55,11 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
             | Op::infix(Rule::op_lt, Assoc::Right)
             | Op::infix(Rule::op_le, Assoc::Right)
             | Op::infix(Rule::op_gt, Assoc::Right)
-            | Op::infix(Rule::op_ge, Assoc::Right))
+            | Op::infix(Rule::op_ge, Assoc::Right)
+            | Op::infix(Rule::op_precedes, Assoc::Right)
+            | Op::infix(Rule::op_precedes_eq, Assoc::Right)
+            | Op::infix(Rule::op_succeeds, Assoc::Right)
+            | Op::infix(Rule::op_succeeds_eq, Assoc::Right))
         .op(Op::prefix(Rule::op_abs) | Op::prefix(Rule::op_sqrt))
         .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
         .op(Op::infix(Rule::op_mul, Assoc::Left)
@@ -891,6 +895,23 @@ impl Builder {
                         let (expr, depth) = builder.bounded(Expr { kind, span }, left_depth.max(right_depth) + 1, None);
                         return Built::Tree(expr, depth);
                     }
+                    Rule::op_precedes | Rule::op_precedes_eq | Rule::op_succeeds | Rule::op_succeeds_eq => {
+                        let (left, left_depth) = builder.finish(left);
+                        let (right, right_depth) = builder.finish(right);
+                        let span = left.span.join(right.span);
+                        let rule = op.as_rule();
+                        let (ancestor, descendant) = match rule {
+                            Rule::op_precedes | Rule::op_precedes_eq => (left, right),
+                            _ => (right, left),
+                        };
+                        // CQL 6.2 reads `[>=]` as `[>]`: only `[<=]` lets both be one position.
+                        let strict = rule != Rule::op_precedes_eq;
+                        let later_first = matches!(rule, Rule::op_succeeds | Rule::op_succeeds_eq);
+                        let (ancestor, descendant) = (Box::new(ancestor), Box::new(descendant));
+                        let kind = ExprKind::Descends { ancestor, descendant, strict, later_first };
+                        let (expr, depth) = builder.bounded(Expr { kind, span }, left_depth.max(right_depth) + 1, None);
+                        return Built::Tree(expr, depth);
+                    }
                     Rule::op_or => BinaryOp::Or,
                     Rule::op_and => BinaryOp::And,
                     Rule::op_in => BinaryOp::In,
@@ -1122,6 +1143,17 @@ impl Builder {
             Rule::lca_filter => {
                 let (first, second, depth) = self.two_filters(pair);
                 (ExprKind::Lca(first, second), depth + 1)
+            }
+            Rule::descendant_filter => {
+                let ancestor = pair.clone().into_inner().next().is_some_and(|word| word.as_rule() == Rule::kw_ancestor);
+                let (first, second, depth) = self.two_filters(pair);
+                let (ancestor, descendant) = if ancestor { (first, second) } else { (second, first) };
+                (ExprKind::Descends { ancestor, descendant, strict: true, later_first: true }, depth + 1)
+            }
+            Rule::numbered_position => {
+                let number = pair.into_inner().find(|part| part.as_rule() == Rule::position_number);
+                let (number, depth) = self.operators(number.expect("grammar: position takes a number").into_inner());
+                (ExprKind::NumberedPosition(Box::new(number)), depth + 1)
             }
             Rule::designator => {
                 let inner = pair.into_inner().next().expect("grammar: a designator has a kind");
@@ -1566,6 +1598,8 @@ fn word(text: &str) -> Word {
         "isolatedpawns" => Word::IsolatedPawns,
         "doubledpawns" => Word::DoubledPawns,
         "connectedpawns" => Word::ConnectedPawns,
+        "positionid" => Word::PositionId,
+        "depth" => Word::Depth,
         _ => Word::MoveNumber,
     }
 }
@@ -1675,6 +1709,9 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_find
             | Rule::kw_child
             | Rule::kw_lca
+            | Rule::kw_ancestor
+            | Rule::kw_descendant
+            | Rule::kw_position
             | Rule::kw_comment
             | Rule::kw_message
             | Rule::kw_echo

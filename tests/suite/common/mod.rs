@@ -145,6 +145,16 @@ pub fn replay(
     query: &str,
     positions: Option<cqlq::search::PositionsFormat>,
 ) -> Vec<cqlq::search::GameRecord> {
+    replay_lines(text, query, positions, false)
+}
+
+/// [`replay`], the positions of the variations searched too where `variations` says so.
+pub fn replay_lines(
+    text: &str,
+    query: &str,
+    positions: Option<cqlq::search::PositionsFormat>,
+    variations: bool,
+) -> Vec<cqlq::search::GameRecord> {
     let query = Query::parse(query).unwrap_or_else(|error| panic!("{query}:\n{error}"));
     let plans = cqlq::search::Plans::new(query);
     let options = cqlq::search::ReplayOptions {
@@ -152,7 +162,7 @@ pub fn replay(
         container: cqlq::notation::Container::Pgn,
         default_variant: Variant::standard(),
         edition: None,
-        variations: false,
+        variations,
         result: None,
         first_game: 1,
         carried: None,

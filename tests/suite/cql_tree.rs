@@ -1,0 +1,93 @@
+//! The words about where a position lies in the game's tree of moves: `positionid`,
+//! `position N`, `depth`, `ancestor`, `descendant` and `[<]`, `[<=]`, `[>]`, `[>=]` (`≺`, `≼`,
+//! `≻`, `≽`). The answers were worked out by hand on a short game with variations;
+//! `cql_reference.rs` runs the same kinds of query beside CQL 6.2 on real games.
+
+use crate::common::replay_lines;
+
+/// Main line 1.e4 e5 2.Nf3 Nc6 (plies 0 to 4); 1...c5 2.Nf3 d6 replaces 1...e5, and inside
+/// it 2.c3 replaces 2.Nf3.
+const GAME: &str = "[Event \"tree\"]\n\n1. e4 e5 (1... c5 2. Nf3 (2. c3) 2... d6) 2. Nf3 Nc6 *\n";
+
+/// A position that matched: its ply, and the variations it lies in.
+type Matched = (u32, Vec<(u32, u32)>);
+
+/// The positions that match, each as its ply and the variations it lies in (by the ply of
+/// the move each replaces and its number), or the reason the search stopped.
+fn matched(query: &str, variations: bool) -> Result<Vec<Matched>, String> {
+    let record = replay_lines(GAME, query, None, variations).remove(0);
+    if let Some(refusal) = record.refusal {
+        return Err(refusal);
+    }
+    let paths = if record.variations.is_empty() { vec![Vec::new(); record.matched.len()] } else { record.variations };
+    Ok(record.matched.iter().map(|matched| matched.ply).zip(paths).collect())
+}
+
+/// The plies of the main line's positions that match.
+fn plies(query: &str) -> Vec<u32> {
+    matched(query, false).unwrap().into_iter().map(|(ply, _)| ply).collect()
+}
+
+#[test]
+fn positions_are_numbered_along_the_main_line() {
+    assert_eq!(plies("positionid == 3"), vec![3]);
+    assert_eq!(plies("positionid >= 3"), vec![3, 4]);
+    assert_eq!(plies("position 2 : wtm"), vec![0, 1, 2, 3, 4]);
+    assert_eq!(plies("position 2 : btm"), Vec::<u32>::new());
+    // `position` takes the arithmetic after it, not a comparison nor `:`.
+    assert_eq!(plies("position ply - 1 : btm"), vec![2, 4]);
+    assert_eq!(plies("position 1 + 1 == currentposition"), vec![2]);
+    // A number the game has no position for gives none.
+    assert_eq!(plies("position 9 : wtm"), Vec::<u32>::new());
+    assert_eq!(plies("position -1 : wtm"), Vec::<u32>::new());
+}
+
+#[test]
+fn an_ancestor_lies_before_on_the_line() {
+    assert_eq!(plies("ancestor(position 2 currentposition)"), vec![3, 4]);
+    assert_eq!(plies("descendant(currentposition position 2)"), vec![3, 4]);
+    assert_eq!(plies("position 2 [<] currentposition"), vec![3, 4]);
+    assert_eq!(plies("position 2 ≼ currentposition"), vec![2, 3, 4]);
+    assert_eq!(plies("currentposition [>] position 3"), vec![4]);
+    // As in CQL 6.2, `[>=]` is `[>]`: a position is not after itself.
+    assert_eq!(plies("currentposition [>=] position 3"), vec![4]);
+    assert_eq!(plies("currentposition ≽ position 3"), vec![4]);
+    assert_eq!(plies("ancestor(currentposition currentposition)"), Vec::<u32>::new());
+}
+
+#[test]
+fn depth_counts_the_variations_a_position_lies_in() {
+    let nested = vec![(2, 1), (3, 1)];
+    assert_eq!(
+        matched("depth == 2", true).unwrap(),
+        vec![(3, nested)],
+        "2.c3 lies in the variation of 2.Nf3, inside that of 1...e5"
+    );
+    let depth_one: Vec<u32> = matched("depth == 1", true).unwrap().into_iter().map(|(ply, _)| ply).collect();
+    assert_eq!(depth_one, vec![2, 3, 4]);
+    assert_eq!(plies("depth == 0"), vec![0, 1, 2, 3, 4]);
+}
+
+#[test]
+fn the_numbers_of_the_variations_positions_stop_the_search_with_the_reason() {
+    // The main line's positions have their numbers with variations searched too ...
+    let main: Vec<u32> = matched("mainline positionid > 2", true).unwrap().into_iter().map(|(ply, _)| ply).collect();
+    assert_eq!(main, vec![3, 4]);
+    // ... but those of a variation come after the whole main line, unknown while it is tested.
+    let refusal = matched("variation positionid > 0", true).unwrap_err();
+    assert!(refusal.contains("positionid and position N number the positions of the variations"), "{refusal}");
+}
+
+#[test]
+fn the_second_position_is_not_looked_for_where_the_first_has_none() {
+    // As in CQL 6.2: `ancestor`, `descendant`, `[>]` and `[>=]` look at the later position
+    // first, `[<]` and `[<=]` at the earlier; the `find` here says where it looks.
+    let said = |query: &str| replay_lines(GAME, query, None, false).remove(0).messages.len();
+    let find = "(find message(\"looked\"))";
+    assert_eq!(said(&format!("ancestor({find} position 9)")), 0);
+    assert_eq!(said(&format!("descendant(position 9 {find})")), 0);
+    assert_eq!(said(&format!("position 9 [>] {find}")), 0);
+    assert_eq!(said(&format!("position 9 [<] {find}")), 0);
+    assert_eq!(said(&format!("{find} [<] position 9")), 5);
+    assert_eq!(said(&format!("{find} [>] position 9")), 5);
+}
