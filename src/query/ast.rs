@@ -797,6 +797,24 @@ impl Word {
         }
     }
 
+    /// What the word gives: a number (`ply`, `positionid`, `white`), a set (`passedpawns`),
+    /// or a filter (the others).
+    #[must_use]
+    pub const fn value_type(self) -> Type {
+        match self {
+            Word::Ply
+            | Word::MoveNumber
+            | Word::SideToMove
+            | Word::White
+            | Word::Black
+            | Word::GameNumber
+            | Word::PositionId
+            | Word::Depth => Type::Number,
+            Word::PassedPawns | Word::IsolatedPawns | Word::DoubledPawns | Word::ConnectedPawns => Type::Set,
+            _ => Type::Filter,
+        }
+    }
+
     /// Whether the word needs the variant's rules of attack.
     #[must_use]
     pub const fn needs_check(self) -> bool {

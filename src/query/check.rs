@@ -10,7 +10,7 @@ pub(crate) use super::ast::Type;
 use super::ast::{
     AssignOp, BinaryOp, Coordinate, DashWhen, DictionaryOp, Expr, ExprKind, FindQuantity, GameFilter, Header,
     MoveFilter, PathExpr, PathFocus, PathStep, PathWord, QueryAst, Region, SquareDesignator, SquarePart, TextFunction,
-    TextPart, UnaryOp, Word,
+    TextPart, UnaryOp,
 };
 use super::diagnostic::{Diagnostic, quoted, unknown_variant};
 use crate::variant::Variant;
@@ -84,18 +84,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::PathWord(PathWord::Count) => Type::Number,
         ExprKind::PathWord(PathWord::Start | PathWord::LastPosition) => Type::Position,
         ExprKind::PathWord(PathWord::Debug) => Type::Filter,
-        ExprKind::Word(word) => match word {
-            Word::Ply
-            | Word::MoveNumber
-            | Word::SideToMove
-            | Word::White
-            | Word::Black
-            | Word::GameNumber
-            | Word::PositionId
-            | Word::Depth => Type::Number,
-            Word::PassedPawns | Word::IsolatedPawns | Word::DoubledPawns | Word::ConnectedPawns => Type::Set,
-            _ => Type::Filter,
-        },
+        ExprKind::Word(word) => word.value_type(),
         ExprKind::Move(MoveFilter { count: true, .. }) => Type::Number,
         ExprKind::Attacks { .. }
         | ExprKind::Arrows { .. }

@@ -1057,18 +1057,8 @@ impl<const W: usize> Compiler<'_, W> {
             Word::Variation => FilterNode::Mainline(false),
             Word::Primary => FilterNode::Branch(false),
             Word::Secondary => FilterNode::Branch(true),
-            Word::Ply
-            | Word::MoveNumber
-            | Word::SideToMove
-            | Word::White
-            | Word::Black
-            | Word::GameNumber
-            | Word::PositionId
-            | Word::Depth
-            | Word::PassedPawns
-            | Word::IsolatedPawns
-            | Word::DoubledPawns
-            | Word::ConnectedPawns => unreachable!("check: {} is a number or a set", word.text()),
+            // Numbers and sets are compiled as values (Word::value_type).
+            _ => unreachable!("check: {} is a {:?}", word.text(), word.value_type()),
         }
     }
 
