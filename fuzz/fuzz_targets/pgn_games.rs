@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 
 use cqlq::Query;
 use cqlq::Variant;
+use cqlq::notation::pgn::cql_style::GAME_BUFFER;
 use cqlq::notation::pgn::{Lexer, Splitter, Visitor};
 use cqlq::search::output::{CqlComments, CqlPrinter, JsonlPrinter, PgnPrinter};
 use cqlq::search::{Found, Plans, Render, ReplayOptions, replay_range};
@@ -87,6 +88,7 @@ fuzz_target!(|data: &[u8]| {
                 positions: &[],
                 container: cqlq::notation::Container::Pgn,
                 rendered: None,
+                said: None,
             };
             if !record.matched.is_empty() {
                 let mut pgn = PgnPrinter::new(Vec::new(), "CQL}{");
@@ -105,12 +107,14 @@ fuzz_target!(|data: &[u8]| {
                     game_numbers: true,
                     sort_label: None,
                     variant: Variant::standard(),
+                    game_buffer: GAME_BUFFER,
                 };
                 let printer = CqlPrinter::new(Vec::new(), comments);
                 let (mut from_moves, mut from_text) = (Vec::new(), Vec::new());
-                printer.renderer().render(&found, &mut from_moves);
-                printer.renderer().render(&Found { moves_only: false, ..found }, &mut from_text);
+                let said = printer.renderer().render(&found, &mut from_moves);
+                let said_from_text = printer.renderer().render(&Found { moves_only: false, ..found }, &mut from_text);
                 assert_eq!(from_moves, from_text, "a game of moves only is written from its moves as from its text");
+                assert_eq!(said, said_from_text, "and told the same");
             }
         }
     }
