@@ -35,9 +35,13 @@ fn spans(text: &[u8], skip: bool) -> Vec<(usize, usize)> {
     std::iter::from_fn(|| lexer.next_game(&mut reader)).map(|span| (span.start, span.end)).collect()
 }
 
+/// The query every game is searched with: piece tests, and the words that read the game's
+/// comments and glyphs and change how it is written.
+const QUERY: &str = r#"{removecomment settag("Found" originalcomment) false} or hascomment "!" or Ra-h7 or #[Qq] >= 1 or [Nn] in [a-h1-2]"#;
+
 fn plans() -> &'static Plans {
     static PLANS: OnceLock<Plans> = OnceLock::new();
-    PLANS.get_or_init(|| Plans::new(Query::parse("Ra-h7 or #[Qq] >= 1 or [Nn] in [a-h1-2]").expect("query")))
+    PLANS.get_or_init(|| Plans::new(Query::parse(QUERY).expect("query")))
 }
 
 fuzz_target!(|data: &[u8]| {
@@ -89,6 +93,7 @@ fuzz_target!(|data: &[u8]| {
                 container: cqlq::notation::Container::Pgn,
                 rendered: None,
                 said: None,
+                edits: &record.edits,
             };
             if !record.matched.is_empty() {
                 let mut pgn = PgnPrinter::new(Vec::new(), "CQL}{");

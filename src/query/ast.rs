@@ -115,7 +115,11 @@ impl Expr {
             | ExprKind::RegexGroup { .. }
             | ExprKind::IsBound { .. }
             | ExprKind::Unbind(_)
-            | ExprKind::CurrentFen => Vec::new(),
+            | ExprKind::CurrentFen
+            | ExprKind::OriginalComment
+            | ExprKind::Glyph(_)
+            | ExprKind::RemoveComment => Vec::new(),
+            ExprKind::SetTag(_, value) => vec![value],
             ExprKind::Dictionary { op, .. } => match op {
                 DictionaryOp::Declare | DictionaryOp::Count | DictionaryOp::Forget(None) => Vec::new(),
                 DictionaryOp::Entry { key, .. } | DictionaryOp::Forget(Some(key)) => vec![key],
@@ -327,6 +331,17 @@ pub enum ExprKind {
     PieceName(Box<Expr>),
     /// `writefile(F T)`: T added at the end of the file F.
     WriteFile(Box<Expr>, Box<Expr>),
+    /// `hascomment`, `originalcomment`: the text of the comment after the move that led to the
+    /// position (before the first move, at the first position), as the game has it.
+    OriginalComment,
+    /// `hascomment "!"`, `hascomment "$14"`: the move that led to the position has this numeric
+    /// annotation glyph.
+    Glyph(u8),
+    /// `removecomment`: the game is written without the position's own comment; matches.
+    RemoveComment,
+    /// `settag("Name" T)`: the game is written with the tag `Name` valued T; matches where T
+    /// has a value.
+    SetTag(String, Box<Expr>),
     /// `makesquare T`: the square the text names.
     SquareNamed(Box<Expr>),
     /// `between(S T)`: the squares strictly between a square of S and one of T on a line.

@@ -145,6 +145,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         | ExprKind::RegexMatch { .. }
         | ExprKind::RegexGroup { start: false, .. }
         | ExprKind::CurrentFen
+        | ExprKind::OriginalComment
         | ExprKind::PieceName(_) => Type::Text,
         ExprKind::RegexGroup { start: true, .. } | ExprKind::IndexOf(..) => Type::Number,
         ExprKind::TextFunction { function, arg } => match function {
@@ -152,7 +153,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
             TextFunction::Ascii if type_of(arg) == Type::Text => Type::Number,
             _ => Type::Text,
         },
-        ExprKind::WriteFile(..) => Type::Filter,
+        ExprKind::WriteFile(..) | ExprKind::Glyph(_) | ExprKind::RemoveComment | ExprKind::SetTag(..) => Type::Filter,
         ExprKind::SquareNamed(_) => Type::Set,
         ExprKind::Echo { body, .. } if type_of(body) == Type::Number => Type::Number,
         ExprKind::Echo { .. } => Type::Filter,
@@ -163,7 +164,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
 /// Whether a text looked for after a tag word (`event "Blitz"`) would rather be a regular
 /// expression, as CQL 6.2 judges it: brackets around something, or `*`, `+` or `?` after its
 /// first character. CQL refuses such a search, to be sure.
-fn looks_like_a_pattern(text: &str) -> bool {
+pub(super) fn looks_like_a_pattern(text: &str) -> bool {
     let bracketed = text.find('[').is_some_and(|open| text[open..].contains(']'));
     bracketed || text.char_indices().skip(1).any(|(_, c)| matches!(c, '*' | '+' | '?'))
 }
@@ -378,7 +379,13 @@ impl Checker<'_> {
             }
             ExprKind::TypeName(set) => self.want_set(set, "typename"),
             ExprKind::PieceName(set) => self.want_set(set, "piecename"),
-            ExprKind::Tag(_) | ExprKind::RegexGroup { .. } | ExprKind::CurrentFen => {}
+            ExprKind::Tag(_)
+            | ExprKind::RegexGroup { .. }
+            | ExprKind::CurrentFen
+            | ExprKind::OriginalComment
+            | ExprKind::Glyph(_)
+            | ExprKind::RemoveComment => {}
+            ExprKind::SetTag(_, value) => self.want_text(value, "settag"),
             ExprKind::TextFunction { function, arg } => match function {
                 TextFunction::Ascii => {
                     if matches!(self.expr(arg), Type::Filter | Type::Set | Type::Position) {

@@ -110,10 +110,12 @@ pub(crate) fn compile<const W: usize>(
             )
         })
     });
+    let removes_comments = exprs.iter().any(|expr| expr.any(&|expr| matches!(expr.kind, ExprKind::RemoveComment)));
     let quick = if sort.is_none() { quick_tests(&compiled) } else { None };
     let lasting = compiled.iter().map(|filter| compiler.writes(filter).lasting).collect();
     let program = Program {
         makes_notes,
+        removes_comments,
         quick,
         lasting,
         masks: compiler.masks,
@@ -157,6 +159,9 @@ fn only_terminal(filters: &[Expr], exprs: &[&Expr]) -> bool {
                 | ExprKind::Repeat { .. }
                 | ExprKind::Path(_)
                 | ExprKind::Unbind(_)
+                | ExprKind::WriteFile(..)
+                | ExprKind::RemoveComment
+                | ExprKind::SetTag(..)
                 | ExprKind::Dictionary {
                     op: DictionaryOp::Store { .. } | DictionaryOp::Forget(_) | DictionaryOp::Walk { .. },
                     ..
@@ -198,38 +203,42 @@ fn body_sort(expr: &Expr) -> Option<bool> {
 /// What the filters need from the replay.
 fn needs(filters: &[&Expr]) -> Needs {
     let any = |test: &dyn Fn(&Expr) -> bool| filters.iter().any(|filter| filter.any(&|expr| test(expr)));
+    let remarks = any(&|expr| matches!(expr.kind, ExprKind::OriginalComment | ExprKind::Glyph(_)));
     Needs {
         // The move played next is the one that led to the next position.
         previous_move: any(&|expr| {
             matches!(&expr.kind, ExprKind::Move(filter) if matches!(filter.when, MoveWhen::Previous | MoveWhen::Played))
                 || matches!(expr.kind, ExprKind::Dash { .. })
         }),
-        lookahead: any(&|expr| {
-            matches!(
-                &expr.kind,
-                ExprKind::Line { .. }
-                    | ExprKind::Path(_)
-                    | ExprKind::PathWord(_)
-                    | ExprKind::Word(Word::Terminal)
-                    | ExprKind::Find { .. }
-                    | ExprKind::Position(_)
-                    | ExprKind::Lca(..)
-                    | ExprKind::Descends { .. }
-                    | ExprKind::NumberedPosition(_)
-                    | ExprKind::At { .. }
-                    | ExprKind::Echo { .. }
-                    | ExprKind::Dash { .. }
-                    | ExprKind::Variable { ty: Type::Position, .. }
-                    | ExprKind::Dictionary { op: DictionaryOp::Entry { value: Type::Position, .. }, .. }
-                    | ExprKind::Move(MoveFilter { when: MoveWhen::Played, .. })
-            )
-        }),
+        // A comment follows its move: positions are tested once their line is read.
+        lookahead: remarks
+            || any(&|expr| {
+                matches!(
+                    &expr.kind,
+                    ExprKind::Line { .. }
+                        | ExprKind::Path(_)
+                        | ExprKind::PathWord(_)
+                        | ExprKind::Word(Word::Terminal)
+                        | ExprKind::Find { .. }
+                        | ExprKind::Position(_)
+                        | ExprKind::Lca(..)
+                        | ExprKind::Descends { .. }
+                        | ExprKind::NumberedPosition(_)
+                        | ExprKind::At { .. }
+                        | ExprKind::Echo { .. }
+                        | ExprKind::Dash { .. }
+                        | ExprKind::Variable { ty: Type::Position, .. }
+                        | ExprKind::Dictionary { op: DictionaryOp::Entry { value: Type::Position, .. }, .. }
+                        | ExprKind::Move(MoveFilter { when: MoveWhen::Played, .. })
+                )
+            }),
         identities: any(&|expr| {
             matches!(
                 &expr.kind,
                 ExprKind::Loop { over: LoopOver::Pieces, .. } | ExprKind::Assign { op: AssignOp::Piece, .. }
             ) || matches!(&expr.kind, ExprKind::Path(path) if path.options.focus.is_some())
         }),
+        remarks,
         terminal: false,
         parent: false,
     }
@@ -296,6 +305,9 @@ impl<const W: usize> Compiler<'_, W> {
             }
             ExprKind::Binary(BinaryOp::In, left, right) => FilterNode::Subset(self.set(left), self.set(right)),
             ExprKind::WriteFile(file, text) => FilterNode::WriteFile(self.text(file), self.text(text)),
+            ExprKind::Glyph(glyph) => FilterNode::Glyph(*glyph),
+            ExprKind::RemoveComment => FilterNode::RemoveComment,
+            ExprKind::SetTag(name, value) => FilterNode::SetTag(Box::new((name.clone(), self.text(value)))),
             ExprKind::Binary(op, left, right) if op.is_comparison() => match (type_of(left), type_of(right)) {
                 (Type::Set, Type::Set) if matches!(op, BinaryOp::Eq | BinaryOp::Ne) => {
                     let same = FilterNode::SameSquares(self.set(left), self.set(right));
@@ -801,6 +813,7 @@ impl<const W: usize> Compiler<'_, W> {
             },
             ExprKind::RegexGroup { group, .. } => TextValue::Group(*group),
             ExprKind::CurrentFen => TextValue::Fen,
+            ExprKind::OriginalComment => TextValue::OriginalComment,
             ExprKind::Extreme { max, args } => {
                 TextValue::Extreme { max: *max, args: args.iter().map(|arg| self.text(arg)).collect() }
             }
@@ -1626,6 +1639,8 @@ impl<const W: usize> Compiler<'_, W> {
                 found.any = true;
                 found.lasting |= node.message;
             }
+            // What the game is written with.
+            FilterNode::RemoveComment | FilterNode::SetTag(_) => found.any = true,
             // A file written, or a run stopped, outlasts the game.
             FilterNode::WriteFile(..) | FilterNode::Refused(_) => {
                 found.any = true;

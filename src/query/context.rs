@@ -10,6 +10,7 @@ use super::line::LineCache;
 use super::state::{Identities, State};
 use super::tags::tag_text;
 use crate::board::SquareSet;
+use crate::notation::pgn::cql_style::MAX_NAGS;
 use crate::position::MoveFacts;
 use crate::variant::Color;
 
@@ -43,6 +44,24 @@ impl<P, const W: usize> Frame<P, W> {
     }
 }
 
+/// What the game's text says about the move that led to a position: the comment after it (the
+/// last, where several follow it; before the first move, the game's first comment) and its
+/// numeric annotation glyphs (`!` is 1), for `hascomment` and `originalcomment`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Remark {
+    /// The comment's words, one space between them.
+    pub comment: Option<Arc<str>>,
+    /// The glyphs, in the order written, at most [`MAX_NAGS`] (as CQL 6.2 keeps them).
+    pub glyphs: arrayvec::ArrayVec<u8, MAX_NAGS>,
+}
+
+impl Remark {
+    /// Adds a glyph, unless the move has [`MAX_NAGS`] already.
+    pub fn add_glyph(&mut self, glyph: u8) {
+        let _ = self.glyphs.try_push(glyph);
+    }
+}
+
 /// The positions of a line, the one tested among them, the game's tag values, and what the
 /// evaluation keeps from position to position.
 #[derive(Clone, Copy, Debug)]
@@ -52,6 +71,9 @@ pub struct Context<'a, P, const W: usize> {
     /// The identities of the pieces of each frame's position, when the query follows pieces
     /// (`piece x in ...`); empty otherwise.
     pub pieces: &'a [Identities],
+    /// What the game's text says about each frame's move, when the query reads comments
+    /// (`hascomment`); empty otherwise.
+    pub remarks: &'a [Remark],
     /// Whether the line ends with its last frame (then that position is terminal).
     pub complete: bool,
     /// The values of the game filters, from [`Program::game_facts`](super::Program::game_facts).
@@ -62,6 +84,15 @@ pub struct Context<'a, P, const W: usize> {
     pub lines: Option<&'a LineCache>,
     /// The variables and comments of the game's evaluation.
     pub state: &'a State<W>,
+}
+
+impl<'a, P, const W: usize> Context<'a, P, W> {
+    /// What a test sees of positions with no line around them and nothing of a game's text:
+    /// the last is taken as the end of its line.
+    #[must_use]
+    pub fn alone(frames: &'a [Frame<P, W>], game: &'a GameFacts, state: &'a State<W>) -> Context<'a, P, W> {
+        Context { frames, pieces: &[], remarks: &[], complete: true, game, lines: None, state }
+    }
 }
 
 /// The values of a query's game filters for one game: computed once from the tags, before any

@@ -49,7 +49,7 @@ mod xray;
 use std::sync::Arc;
 
 pub use compile::DesignatorReport;
-pub use context::{Context, Frame, GameFacts, TagSource};
+pub use context::{Context, Frame, GameFacts, Remark, TagSource};
 pub use diagnostic::{Diagnostic, QueryError, QueryWarnings};
 pub use line::LineCache;
 #[cfg(test)]

@@ -443,6 +443,13 @@ pub(crate) enum FilterNode<const W: usize> {
     TextIn(TextValue<W>, TextValue<W>),
     /// `writefile(F T)`.
     WriteFile(TextValue<W>, TextValue<W>),
+    /// The move that led to the position has this annotation glyph (`hascomment "!"`).
+    Glyph(u8),
+    /// `removecomment`: the position's comment is left out of the game written; matches.
+    RemoveComment,
+    /// `settag("Name" T)`: the game is written with the tag valued T; matches where T has a
+    /// value.
+    SetTag(Box<(String, TextValue<W>)>),
     /// The text has a value.
     HasText(TextValue<W>),
     /// Compares two positions: `==` for the same one, the others by their order in the line.
@@ -615,6 +622,8 @@ pub(crate) enum TextValue<const W: usize> {
     },
     /// `fen`: the position's FEN.
     Fen,
+    /// `originalcomment`: the comment of the move that led to the position.
+    OriginalComment,
     If(Box<Conditional<TextValue<W>, W>>),
     At(Box<PositionNode<W>>, Box<TextValue<W>>),
     Block(Box<Sequence<TextValue<W>, W>>),
@@ -658,6 +667,9 @@ pub struct Needs {
     pub lookahead: bool,
     /// The identities of the pieces of each position, followed from the first (`piece x in S`).
     pub identities: bool,
+    /// What the game's text says about each move (its comment and glyphs: `hascomment`); as
+    /// a comment follows its move, each position is tested once its line is read.
+    pub remarks: bool,
     /// Only a position without a legal move can match (`mate` or `stalemate` must hold, and
     /// nothing in the query writes), so a position with a move after it in its line need not
     /// be tested: a replay may test only where each line ends, and before each null move.
@@ -683,6 +695,8 @@ pub struct Program<const W: usize> {
     pub(crate) needs: Needs,
     /// Whether the program writes comments (then those of failing filters are dropped).
     pub(crate) makes_notes: bool,
+    /// Whether the program removes positions' comments from the game written (`removecomment`).
+    pub(crate) removes_comments: bool,
     /// The variables, by slot: whether each lasts from game to game.
     pub(crate) persistent: Vec<Option<Value<W>>>,
     /// The persistent variables printed at the end of a run (not `quiet`), with their slots.
@@ -771,10 +785,7 @@ impl<const W: usize> Program<W> {
             variations: false,
         };
         let state = self.new_state();
-        self.matches_at(
-            &Context { frames: &frames, pieces: &[], complete: true, game: &game, lines: None, state: &state },
-            0,
-        )
+        self.matches_at(&Context::alone(&frames, &game, &state), 0)
     }
 
     /// Whether every filter of the body matches the position `at` of the context's line.
@@ -842,6 +853,16 @@ impl<const W: usize> Program<W> {
                 }
             }
             FilterNode::WriteFile(file, text) => self.write_file(file, text, context, at),
+            FilterNode::Glyph(glyph) => context.remarks.get(at).is_some_and(|remark| remark.glyphs.contains(glyph)),
+            FilterNode::RemoveComment => {
+                context.state.remove_comment(at);
+                true
+            }
+            FilterNode::SetTag(tag) => {
+                let Some(value) = self.text(&tag.1, context, at) else { return false };
+                context.state.set_tag(&tag.0, &value);
+                true
+            }
             FilterNode::Descends { ancestor, descendant, strict, later_first } => {
                 // As in CQL 6.2, the second evaluated is not where the first has no value.
                 let (first, second) = if *later_first { (descendant, ancestor) } else { (ancestor, descendant) };

@@ -160,6 +160,10 @@ pub struct State<const W: usize> {
     notes: RefCell<Vec<Note>>,
     /// The messages printed so far (`message(...)`), whatever the positions' fate.
     messages: RefCell<Vec<String>>,
+    /// The frames whose own comments `removecomment` removed, not yet taken by the replay.
+    removed: RefCell<Vec<usize>>,
+    /// The tags `settag` gave the game, in the order first given, each with its last value.
+    tags: RefCell<Vec<(String, String)>>,
     /// Where the last run each `nestban` line found in the game ends, by the line's slot.
     nested: RefCell<HashMap<usize, usize>>,
     /// The frames each `nestban` path's runs went through in the game, by the path's slot.
@@ -190,6 +194,8 @@ impl<const W: usize> State<W> {
             persistent,
             notes: RefCell::new(Vec::new()),
             messages: RefCell::new(Vec::new()),
+            removed: RefCell::new(Vec::new()),
+            tags: RefCell::new(Vec::new()),
             nested: RefCell::new(HashMap::new()),
             path_nests: RefCell::new(HashMap::new()),
             paths: RefCell::new(Vec::new()),
@@ -212,6 +218,8 @@ impl<const W: usize> State<W> {
         }
         self.notes.get_mut().clear();
         self.messages.get_mut().clear();
+        self.removed.get_mut().clear();
+        self.tags.get_mut().clear();
         self.nested.get_mut().clear();
         self.path_nests.get_mut().clear();
         self.paths.get_mut().clear();
@@ -338,6 +346,38 @@ impl<const W: usize> State<W> {
     /// Takes the messages kept so far.
     pub fn take_messages(&mut self) -> Vec<String> {
         std::mem::take(self.messages.get_mut())
+    }
+
+    /// Records that the frame `at`'s own comment is removed from the game written (whatever
+    /// the position's fate, as in CQL 6.2).
+    pub(crate) fn remove_comment(&self, at: usize) {
+        self.removed.borrow_mut().push(at);
+    }
+
+    /// Whether a comment was removed since the last [`State::take_removed`].
+    #[must_use]
+    pub fn has_removed(&self) -> bool {
+        !self.removed.borrow().is_empty()
+    }
+
+    /// Takes the frames whose comments were removed since the last call.
+    pub fn take_removed(&self) -> Vec<usize> {
+        std::mem::take(&mut *self.removed.borrow_mut())
+    }
+
+    /// Gives the game written the tag `name` valued `value` (a tag given again keeps its place
+    /// and takes the new value).
+    pub(crate) fn set_tag(&self, name: &str, value: &str) {
+        let mut tags = self.tags.borrow_mut();
+        match tags.iter_mut().find(|(held, _)| held == name) {
+            Some((_, held)) => value.clone_into(held),
+            None => tags.push((name.to_owned(), value.to_owned())),
+        }
+    }
+
+    /// Takes the tags given to the game, in the order first given.
+    pub fn take_tags(&mut self) -> Vec<(String, String)> {
+        std::mem::take(self.tags.get_mut())
     }
 
     pub(crate) fn get(&self, slot: usize) -> Value<W> {

@@ -154,6 +154,7 @@ impl<const W: usize> Program<W> {
                 Some(text_of(&[code]))
             }
             TextValue::Fen => Some(context.frames[at].position.position_string().into()),
+            TextValue::OriginalComment => context.remarks.get(at).and_then(|remark| remark.comment.clone()),
             TextValue::Extreme { max, args } => {
                 let values = args.iter().filter_map(|arg| self.text(arg, context, at));
                 if *max { values.max() } else { values.min() }

@@ -239,6 +239,7 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
             FilterNode::HasText(text) => FilterNode::HasText(text.mapped(mapper)?),
             FilterNode::TextIn(left, right) => FilterNode::TextIn(left.mapped(mapper)?, right.mapped(mapper)?),
             FilterNode::WriteFile(left, right) => FilterNode::WriteFile(left.mapped(mapper)?, right.mapped(mapper)?),
+            FilterNode::SetTag(tag) => FilterNode::SetTag(Box::new((tag.0.clone(), tag.1.mapped(mapper)?))),
             FilterNode::ComparePositions(op, left, right) => {
                 FilterNode::ComparePositions(*op, left.mapped(mapper)?, right.mapped(mapper)?)
             }
@@ -306,6 +307,8 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
             FilterNode::Dash(node) => FilterNode::Dash(boxed(&**node, mapper)?),
             FilterNode::Path(path) => FilterNode::Path(boxed(&**path, mapper)?),
             FilterNode::Mainline(_)
+            | FilterNode::Glyph(_)
+            | FilterNode::RemoveComment
             | FilterNode::PathDebug
             | FilterNode::Branch(_)
             | FilterNode::Unmapped(_)
@@ -425,7 +428,8 @@ impl<const W: usize> Mapped<W> for TextValue<W> {
             | TextValue::Game(_)
             | TextValue::Variable(_)
             | TextValue::Group(_)
-            | TextValue::Fen => self.clone(),
+            | TextValue::Fen
+            | TextValue::OriginalComment => self.clone(),
         })
     }
 }

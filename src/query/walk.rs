@@ -23,6 +23,7 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
                 right.each_filter(visit);
             }
             FilterNode::HasText(text) => text.each_filter(visit),
+            FilterNode::SetTag(tag) => tag.1.each_filter(visit),
             FilterNode::TextIn(left, right) | FilterNode::WriteFile(left, right) => {
                 left.each_filter(visit);
                 right.each_filter(visit);
@@ -89,6 +90,8 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
             | FilterNode::Unbind(_)
             | FilterNode::Branch(_)
             | FilterNode::Mainline(_)
+            | FilterNode::Glyph(_)
+            | FilterNode::RemoveComment
             | FilterNode::PathDebug => {}
             FilterNode::Unmapped(filter) => filter.each_filter(visit),
         }
@@ -295,7 +298,8 @@ impl<const W: usize> Walk<W> for TextValue<W> {
             | TextValue::Game(_)
             | TextValue::Variable(_)
             | TextValue::Group(_)
-            | TextValue::Fen => {}
+            | TextValue::Fen
+            | TextValue::OriginalComment => {}
         }
     }
 }

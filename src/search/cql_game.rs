@@ -13,7 +13,7 @@ use std::ops::{ControlFlow, Range};
 use super::Found;
 use super::convert::provenance;
 use super::main_line::read_main_line;
-use super::replay::GameNote;
+use super::replay::{GameEdits, GameNote};
 use crate::notation::pgn::cql_style::{CqlGame, Line, MoveNode, MoveText, append_comment, nag_of, write_game};
 use crate::notation::pgn::export::WrittenMove;
 use crate::notation::pgn::{Damage, Lexer, Visitor, tag_text};
@@ -46,6 +46,7 @@ pub fn read_game<'a>(
     played: &'a [u32],
     default_variant: &'static Variant,
     mark: &'a [u8],
+    edits: &GameEdits,
 ) -> ReadGame<'a> {
     // What each move's comment gains, by the offset of the move's end (the notes at its
     // position, then the mark if it matched), in the order of the moves.
@@ -57,7 +58,11 @@ pub fn read_game<'a>(
     Lexer::new(text).next_game(&mut tags);
     // The moves of a variant cqlq does not replay are kept as written.
     let variant = variant_of(&tags.0, default_variant, None).filter(|variant| rule_set(variant).is_some());
-    let read = ReadWith { text, played, variant, mark_ends, mark_texts };
+    // Where the moves whose own comments go end.
+    let mut removed_ends: Vec<usize> =
+        edits.removed.iter().filter(|&&(ply, _)| ply > 0).map(|&(_, offset)| offset).collect();
+    removed_ends.sort_unstable();
+    let read = ReadWith { text, played, variant, mark_ends, mark_texts, removed_ends };
     let (game, long_comments) = with_rules(variant.unwrap_or_else(Variant::standard), read)
         .unwrap_or_else(|_| unreachable!("the rules of Standard are registered"));
     ReadGame { game, initial_notes: initial_notes(notes, mark), long_comments }
@@ -71,6 +76,7 @@ struct ReadWith<'a> {
     variant: Option<&'static Variant>,
     mark_ends: Vec<usize>,
     mark_texts: Vec<&'a [u8]>,
+    removed_ends: Vec<usize>,
 }
 
 impl<'a> WithRules for ReadWith<'a> {
@@ -81,6 +87,7 @@ impl<'a> WithRules for ReadWith<'a> {
             variant: self.variant,
             mark_ends: self.mark_ends,
             mark_texts: self.mark_texts,
+            removed_ends: self.removed_ends,
             next_mark: 0,
             played: self.played,
             tags: Vec::new(),
@@ -139,6 +146,8 @@ pub fn write_played(
         return None;
     };
     let result = game.outcome.or_else(|| tag_result(&tags)).unwrap_or(b"*");
+    let mut tags = tags;
+    tags.extend(game.edits.tag_pairs());
     let line = PlayedLine { tags: &tags, moves: &moves, result, error: None };
     Some(write_line(out, &line, notes, (mark, comment, buffer)))
 }
@@ -205,6 +214,7 @@ fn write_other_notation(
         })
         .collect();
     tags.push((b"Annotator", annotation.as_bytes()));
+    tags.extend(game.edits.tag_pairs());
     let line = PlayedLine { tags: &tags, moves: &main.moves, result, error };
     Some(write_line(out, &line, notes, written))
 }
@@ -349,8 +359,23 @@ const TRUNCATED: &[u8] = b"[cql truncate]...";
 /// one that passes 4,800 bytes ends it there. A piece that would make the comment longer than
 /// [`MAX_COMMENT`] is left out whole: then this returns false (CQL 6.2 says so).
 pub fn append_texts(comment: &mut Option<Vec<u8>>, texts: &[&[u8]]) -> bool {
+    merge_texts(comment, texts, false)
+}
+
+/// [`append_texts`] for a position whose own comment the query removed (`removecomment`): the
+/// comment goes, and the texts are counted as CQL 6.2 counts them, from its length (a space
+/// goes before the first where it held something).
+pub fn append_texts_removing(comment: &mut Option<Vec<u8>>, texts: &[&[u8]]) -> bool {
+    merge_texts(comment, texts, true)
+}
+
+/// [`append_texts`], the comment removed first where `remove`.
+fn merge_texts(comment: &mut Option<Vec<u8>>, texts: &[&[u8]], remove: bool) -> bool {
+    let mut counted = comment.as_ref().map_or(0, Vec::len);
+    if remove {
+        *comment = None;
+    }
     let held = comment.as_ref().map_or(0, Vec::len);
-    let mut counted = held;
     let mut piece = Vec::new();
     for text in texts.iter().filter(|text| !text.is_empty()) {
         let grown = counted + text.len();
@@ -417,26 +442,36 @@ struct OpenLine<R> {
     last_marks: Range<usize>,
     /// Whether what the last move's comment gains was left out as too long.
     last_long: bool,
+    /// Whether the last move's own comment is removed (`removecomment`).
+    last_removed: bool,
     /// Whether a move could not be played: the rest of the line is left out.
     dead: bool,
 }
 
 impl<R> OpenLine<R> {
     fn new(board: Option<R>, next: (u32, bool)) -> OpenLine<R> {
-        OpenLine { line: Line::default(), before: None, board, next, last_marks: 0..0, last_long: false, dead: false }
+        OpenLine {
+            line: Line::default(),
+            before: None,
+            board,
+            next,
+            last_marks: 0..0,
+            last_long: false,
+            last_removed: false,
+            dead: false,
+        }
     }
 
     /// Gives the last move (or, before any, the line) a comment, keeping its notes and mark
     /// (`marks`: the reader's).
     fn comment(&mut self, text: &[u8], marks: &[&[u8]]) {
-        // CQL 6.2 reads a comment's words, one space between them.
-        let words: Vec<&[u8]> = text.split(u8::is_ascii_whitespace).filter(|word| !word.is_empty()).collect();
-        let text = words.join(&b' ');
+        let text = comment_words(text);
         match self.line.moves.last_mut() {
             None => self.line.comment = Some(text),
             Some(last) => {
                 last.comment = Some(text);
-                self.last_long = !append_texts(&mut last.comment, &marks[self.last_marks.clone()]);
+                let merge = if self.last_removed { append_texts_removing } else { append_texts };
+                self.last_long = !merge(&mut last.comment, &marks[self.last_marks.clone()]);
             }
         }
     }
@@ -459,6 +494,8 @@ struct GameReader<'a, R, const W: usize> {
     /// Where the moves whose comments gain something end, in order, and what each gains.
     mark_ends: Vec<usize>,
     mark_texts: Vec<&'a [u8]>,
+    /// Where the moves whose own comments the query removed end, in order.
+    removed_ends: Vec<usize>,
     /// The first of the marks not yet reached.
     next_mark: usize,
     /// The main line's moves not yet reached, as the search played and kept them.
@@ -528,8 +565,14 @@ fn annotation_token(token: &[u8]) -> Option<u8> {
     }
 }
 
+/// A comment as CQL 6.2 reads it: its words, one space between them.
+pub(super) fn comment_words(text: &[u8]) -> Vec<u8> {
+    let words: Vec<&[u8]> = text.split(u8::is_ascii_whitespace).filter(|word| !word.is_empty()).collect();
+    words.join(&b' ')
+}
+
 /// A move token without the annotation glued to it (`e4!?`), and that annotation.
-fn split_annotation(token: &[u8]) -> (&[u8], &[u8]) {
+pub(super) fn split_annotation(token: &[u8]) -> (&[u8], &[u8]) {
     let end = token.iter().rposition(|byte| !matches!(byte, b'!' | b'?')).map_or(0, |i| i + 1);
     token.split_at(end)
 }
@@ -593,6 +636,7 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for GameReader<'a, R, W> {
         let mut node = MoveNode { number, black, san, ..MoveNode::default() };
         node.nags.extend(nag_of(annotation));
         open.last_long = !append_texts(&mut node.comment, &self.mark_texts[marks.clone()]);
+        open.last_removed = self.removed_ends.binary_search(&end).is_ok();
         self.long_comments += u32::from(open.last_long);
         open.line.moves.push(node);
         open.before = before;
@@ -661,7 +705,7 @@ mod tests {
     use crate::rules::classical::{Board, San};
 
     fn written(text: &str, notes: &[GameNote]) -> String {
-        let read = read_game(text.as_bytes(), notes, &[], Variant::standard(), b"CQL");
+        let read = read_game(text.as_bytes(), notes, &[], Variant::standard(), b"CQL", &GameEdits::NONE);
         let mut out = Vec::new();
         read.game.write(&mut out);
         String::from_utf8(out).unwrap()
@@ -689,7 +733,7 @@ mod tests {
             GameNote { ply: 3, offset: at("Qh5"), text: Some("Found".to_owned()) },
             GameNote { ply: 3, offset: at("Qh5"), text: None },
         ];
-        let read = read_game(text.as_bytes(), &notes, &[], Variant::standard(), b"CQL");
+        let read = read_game(text.as_bytes(), &notes, &[], Variant::standard(), b"CQL", &GameEdits::NONE);
         assert_eq!(read.initial_notes, [b"CQL".to_vec()]);
         let mut out = Vec::new();
         read.game.write(&mut out);
@@ -715,7 +759,9 @@ mod tests {
         let notes = [GameNote { ply: 4, offset: text.find("Nc6").unwrap() + 3, text: None }];
         let write = |played: &[u32]| {
             let mut out = Vec::new();
-            read_game(text.as_bytes(), &notes, played, Variant::standard(), b"CQL").game.write(&mut out);
+            read_game(text.as_bytes(), &notes, played, Variant::standard(), b"CQL", &GameEdits::NONE)
+                .game
+                .write(&mut out);
             String::from_utf8(out).unwrap()
         };
         let from_san = write(&[]);
@@ -762,6 +808,7 @@ mod tests {
             let outcome =
                 ["1-0", "0-1", "1/2-1/2"].into_iter().find(|result| text.ends_with(result)).map(str::as_bytes);
             let found = Found {
+                edits: &GameEdits::NONE,
                 input: "in",
                 number: 1,
                 offset: 0,
@@ -784,7 +831,7 @@ mod tests {
             let comment = Some(b"Game number 1".as_slice());
             let long = write_played(&mut fast, &found, &notes, Variant::standard(), b"CQL", comment, GAME_BUFFER);
             assert_eq!(long, Some(0));
-            let mut read = read_game(text.as_bytes(), &notes, &[], Variant::standard(), b"CQL");
+            let mut read = read_game(text.as_bytes(), &notes, &[], Variant::standard(), b"CQL", &GameEdits::NONE);
             read.game.line.comment = Some(b"Game number 1".to_vec());
             let mut slow = Vec::new();
             read.game.write(&mut slow);

@@ -15,7 +15,7 @@ use super::input::Input;
 use super::plans::Plans;
 use super::positions::PositionsFormat;
 use super::replay::{
-    Carried, GameErrorKind, GameNote, GameRecord, GameWarning, MatchedPly, ReplayOptions, replay_ranges,
+    Carried, GameEdits, GameErrorKind, GameNote, GameRecord, GameWarning, MatchedPly, ReplayOptions, replay_ranges,
 };
 use crate::notation::Container;
 use crate::notation::lines::count_line_ends;
@@ -162,6 +162,8 @@ pub struct Found<'a> {
     pub rendered: Option<&'a [u8]>,
     /// What the [`Render`] said about the game when it rendered it ahead, if anything.
     pub said: Option<&'a str>,
+    /// How the query changes the game written (comments removed, tags given).
+    pub edits: &'a GameEdits,
 }
 
 impl<'a> Found<'a> {
@@ -742,6 +744,7 @@ fn found<'a>(
         container,
         rendered: rendered.map(|(bytes, _)| bytes),
         said: rendered.and_then(|(_, said)| said),
+        edits: &record.edits,
     }
 }
 

@@ -51,7 +51,7 @@ pub use plans::Plans;
 pub use positions::{EpdComments, PositionsFormat};
 pub use reasons::{describe, in_words, open_to_read};
 pub use replay::{
-    Carried, GameError, GameErrorKind, GameNote, GameRecord, GameWarning, MatchedPly, ReplayOptions, TOKEN_CHARS,
-    replay_range, replay_ranges,
+    Carried, GameEdits, GameError, GameErrorKind, GameNote, GameRecord, GameWarning, MatchedPly, ReplayOptions,
+    TOKEN_CHARS, replay_range, replay_ranges,
 };
 pub use sorted::SortedSink;

@@ -16,7 +16,7 @@ use std::ops::ControlFlow;
 use serde_json::json;
 
 use super::convert::{end_movetext, pgn_of, provenance_from, write_movetext_tags};
-use super::cql_game::{append_texts, in_other_notation, initial_notes, read_game, write_played};
+use super::cql_game::{append_texts, append_texts_removing, in_other_notation, initial_notes, read_game, write_played};
 use super::driver::{Found, Problem, Render};
 use super::main_line::read_main_line;
 use crate::notation::Container;
@@ -244,7 +244,8 @@ impl CqlRender {
                 return long + u32::from(initial_long);
             }
         }
-        let mut read = read_game(game.text, &notes, game.played, comments.variant, mark);
+        let mut read = read_game(game.text, &notes, game.played, comments.variant, mark, game.edits);
+        read.game.tags.extend(game.edits.tag_pairs());
         let initial_long = !self.add_initial_comments(&mut read.game.line.comment, game, &read.initial_notes);
         let long_comments = read.long_comments + u32::from(initial_long);
         let list = match game.container {
@@ -280,7 +281,7 @@ impl CqlRender {
         texts.extend(number.as_deref().map(str::as_bytes));
         texts.extend_from_slice(initial_notes);
         texts.extend(sort.as_deref().map(str::as_bytes));
-        append_texts(comment, &texts)
+        if game.edits.removes_first() { append_texts_removing(comment, &texts) } else { append_texts(comment, &texts) }
     }
 }
 

@@ -13,16 +13,19 @@ use std::ops::ControlFlow;
 use std::sync::{Mutex, PoisonError};
 
 use crate::board::{Square, SquareSet};
+use crate::notation::pgn::cql_style::nag_of;
 use crate::notation::pgn::{Damage, GameSpan, Lexer, Visitor, decode_text, tag_text};
 use crate::notation::{Container, MoveError, MoveErrorKind, MoveReader, MovetextReader, NativeFormat};
 use crate::position::{MoveEffects, MoveFacts, PositionView, RulesView};
-use crate::query::{Context, Frame, GameFacts, Identities, LineCache, Needs, Persistent, Program, State, TagSource};
+use crate::query::{
+    Context, Frame, GameFacts, Identities, LineCache, Needs, Persistent, Program, Remark, State, TagSource,
+};
 use crate::rules::registry::{RuleSetKey, Typed, WithRules, rule_set, with_rules};
 use crate::rules::{GameRules, formats};
 use crate::text::excerpt;
 use crate::variant::{Edition, Variant};
 
-use super::cql_game::{MAX_COMMENT, standard_result};
+use super::cql_game::{MAX_COMMENT, comment_words, split_annotation, standard_result};
 use super::plans::Plans;
 use super::positions::{EpdComments, PositionsFormat};
 
@@ -114,6 +117,38 @@ pub struct MatchedPly {
     /// Where the marking comment goes: after the move that reached it (before the first move for
     /// the initial position), as an offset into the game's text (from its first byte).
     pub offset: usize,
+}
+
+/// How the query changes the game written: the comments it removes (`removecomment`) and the
+/// tags it gives (`settag`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameEdits {
+    /// The positions whose own comments are left out, as `(ply, offset)` ([`MatchedPly`]'s).
+    pub removed: Vec<(u32, usize)>,
+    /// The tags given, in the order first given, each with its last value.
+    pub tags: Vec<(String, String)>,
+}
+
+impl GameEdits {
+    /// No change.
+    pub const NONE: GameEdits = GameEdits { removed: Vec::new(), tags: Vec::new() };
+
+    /// Whether the position at `offset` (ply `ply`) loses its own comment.
+    #[must_use]
+    pub fn removes(&self, ply: u32, offset: usize) -> bool {
+        self.removed.iter().any(|&(removed_ply, removed)| removed == offset && (removed_ply == 0) == (ply == 0))
+    }
+
+    /// The tags given, as tag pairs (the values as they are written: CQL 6.2 escapes nothing).
+    pub fn tag_pairs(&self) -> impl Iterator<Item = (&[u8], &[u8])> {
+        self.tags.iter().map(|(name, value)| (name.as_bytes(), value.as_bytes()))
+    }
+
+    /// Whether the game's first position loses its comment (the one before the first move).
+    #[must_use]
+    pub fn removes_first(&self) -> bool {
+        self.removed.iter().any(|&(ply, _)| ply == 0)
+    }
 }
 
 /// The comments a game's positions got, each once (CQL 6.2 writes a text once at a position).
@@ -282,6 +317,8 @@ pub struct GameRecord {
     /// The lines of the positions of the main line, where [`ReplayOptions::positions`] asks
     /// for them (up to any error).
     pub positions: Vec<u8>,
+    /// How the query changes the game written.
+    pub edits: GameEdits,
 }
 
 impl GameRecord {
@@ -302,6 +339,9 @@ impl GameRecord {
         }
         for note in &mut self.notes {
             note.offset = note.offset.saturating_sub(start);
+        }
+        for (_, offset) in &mut self.edits.removed {
+            *offset = offset.saturating_sub(start);
         }
     }
 
@@ -439,6 +479,10 @@ fn replay_ranges_with<R: GameRules<W>, const W: usize>(
                 moves_only,
                 outcome: replayer.outcome,
                 positions: std::mem::take(&mut replayer.positions),
+                edits: GameEdits {
+                    removed: std::mem::take(&mut replayer.found.removed),
+                    tags: replayer.state.as_mut().map(|(_, state)| state.take_tags()).unwrap_or_default(),
+                },
             };
             record.rebase(span.start);
             record.shift(from);
@@ -495,6 +539,8 @@ struct Line<R, const W: usize> {
     offsets: Vec<usize>,
     /// The identities of the pieces of each frame, when the query follows pieces; else empty.
     pieces: Vec<Identities>,
+    /// What the text says about each frame's move, when the query reads comments; else empty.
+    remarks: Vec<Remark>,
     /// The first frame that belongs to this line (earlier ones are its parent's, kept for
     /// looking back); only frames from here on are tested when the line is complete.
     own_from: usize,
@@ -512,7 +558,7 @@ impl<R: Clone, const W: usize> Line<R, W> {
         complete: bool,
         lines: Option<&'c LineCache>,
     ) -> Context<'c, R, W> {
-        Context { frames: &self.frames, pieces: &self.pieces, complete, game, lines, state }
+        Context { frames: &self.frames, pieces: &self.pieces, remarks: &self.remarks, complete, game, lines, state }
     }
 
     fn current(&self) -> &Frame<R, W> {
@@ -529,12 +575,17 @@ impl<R: Clone, const W: usize> Line<R, W> {
         if !self.pieces.is_empty() {
             self.pieces.extend_from_within(last..);
         }
+        if !self.remarks.is_empty() {
+            // The next move has its own comment and glyphs.
+            self.remarks.push(Remark::default());
+        }
         if keep != 0 && self.frames.len() > keep + TRIM_SLACK {
             // Dropped a batch at a time: one shift of the frames now and then, not one a move.
             let dropped = self.frames.len() - keep;
             self.frames.drain(..dropped);
             self.offsets.drain(..dropped);
             self.pieces.drain(..dropped.min(self.pieces.len()));
+            self.remarks.drain(..dropped.min(self.remarks.len()));
             self.own_from = self.own_from.saturating_sub(dropped);
         }
     }
@@ -544,6 +595,7 @@ impl<R: Clone, const W: usize> Line<R, W> {
         self.frames.pop();
         self.offsets.pop();
         self.pieces.truncate(self.frames.len());
+        self.remarks.truncate(self.frames.len());
     }
 
     /// A variation of this line that replaces its last move: it holds the positions before it.
@@ -553,6 +605,7 @@ impl<R: Clone, const W: usize> Line<R, W> {
             frames: self.frames[..branch].to_vec(),
             offsets: self.offsets[..branch].to_vec(),
             pieces: self.pieces[..branch.min(self.pieces.len())].to_vec(),
+            remarks: self.remarks[..branch.min(self.remarks.len())].to_vec(),
             own_from: branch,
             mainline: false,
         }
@@ -563,6 +616,13 @@ impl<R: Clone, const W: usize> Line<R, W> {
         self.frames.clear();
         self.offsets.clear();
         self.pieces.clear();
+        self.remarks.clear();
+    }
+
+    /// What the text says about the last move (or, before any, the game), where the query
+    /// reads it.
+    fn last_remark(&mut self) -> Option<&mut Remark> {
+        self.remarks.last_mut()
     }
 
     fn ply(&self) -> u32 {
@@ -591,6 +651,8 @@ struct Findings {
     /// Whether the query makes notes, so that the marks go among them in the order made;
     /// otherwise the notes stay empty and the marks are the matched positions.
     marks_in_notes: bool,
+    /// The positions whose own comments the query removed, as `(ply, offset)`.
+    removed: Vec<(u32, usize)>,
 }
 
 impl Findings {
@@ -599,6 +661,14 @@ impl Findings {
         self.matched.push(MatchedPly { ply, offset });
         if self.marks_in_notes {
             self.notes.keep(GameNote { ply, offset, text: None });
+        }
+    }
+
+    /// Keeps the positions whose comments the last test removed (whatever its answer, as in
+    /// CQL 6.2).
+    fn keep_removed<R, const W: usize>(&mut self, context: &Context<'_, R, W>, offsets: &[usize]) {
+        for at in context.state.take_removed() {
+            self.removed.push((context.frames[at].ply, offsets[at]));
         }
     }
 
@@ -616,11 +686,18 @@ impl Findings {
             if program.matches_at(context, at) {
                 self.mark(context.frames[at].ply, offsets[at]);
             }
+            if program.removes_comments {
+                self.keep_removed(context, offsets);
+            }
             return;
         }
         let notes_before = context.state.notes_len();
         context.state.clear_sorted();
-        if !program.matches_at(context, at) {
+        let matched = program.matches_at(context, at);
+        if program.removes_comments {
+            self.keep_removed(context, offsets);
+        }
+        if !matched {
             // The comments of a position that does not match are not kept.
             context.state.truncate_notes(notes_before);
             return;
@@ -745,7 +822,8 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
         let ply = line.ply() + 1;
         let mainline = line.mainline;
         let start = end - token.len();
-        if matches!(token.last(), Some(b'!' | b'?')) {
+        let glued = matches!(token.last(), Some(b'!' | b'?'));
+        if glued {
             // A glyph glued to the move (`e4!`).
             self.moves_only = false;
         }
@@ -785,6 +863,11 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
                 if let Some(text) = frame.position.warning(&played) {
                     let token = excerpt(&decode_text(token), TOKEN_CHARS);
                     self.warnings.push(GameWarning { ply, offset: start, token, text });
+                }
+                if glued
+                    && let (Some(remark), Some(glyph)) = (line.remarks.last_mut(), nag_of(split_annotation(token).1))
+                {
+                    remark.add_glyph(glyph);
                 }
                 *line.offsets.last_mut().expect("a line has offsets") = end;
                 self.closed = None;
@@ -1084,6 +1167,7 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
         self.outer.clear();
         self.found.matched.clear();
         self.found.notes.clear();
+        self.found.removed.clear();
         self.played.clear();
         self.moves_only = true;
         self.outcome = None;
@@ -1179,12 +1263,16 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
             frames: Vec::new(),
             offsets: Vec::new(),
             pieces: Vec::new(),
+            remarks: Vec::new(),
             own_from: 0,
             mainline: true,
         });
         if self.needs.identities {
             let occupied = PositionView::occupied(&first.position);
             line.pieces.push(Identities::first(variant.geometry.squares(), occupied.iter()));
+        }
+        if self.needs.remarks {
+            line.remarks.push(Remark::default());
         }
         line.frames.push(first);
         line.offsets.push(start);
@@ -1266,12 +1354,20 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
         ControlFlow::Continue(())
     }
 
-    fn comment(&mut self, _text: &'a [u8]) {
+    fn comment(&mut self, text: &'a [u8]) {
         self.moves_only = false;
+        if let Some(remark) = self.line.as_mut().and_then(Line::last_remark) {
+            // The last comment after a move is its comment, as CQL 6.2 keeps it.
+            let words = comment_words(text);
+            remark.comment = Some(String::from_utf8_lossy(&words).into());
+        }
     }
 
-    fn nag(&mut self, _nag: &'a [u8]) {
+    fn nag(&mut self, nag: &'a [u8]) {
         self.moves_only = false;
+        if let (Some(remark), Some(glyph)) = (self.line.as_mut().and_then(Line::last_remark), nag_of(nag)) {
+            remark.add_glyph(glyph);
+        }
     }
 
     fn outcome(&mut self, result: &'a [u8]) {

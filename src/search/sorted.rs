@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::driver::{Found, Problem, Sink, Summary};
-use super::replay::{GameNote, MatchedPly};
+use super::replay::{GameEdits, GameNote, MatchedPly};
 use crate::notation::Container;
 
 /// The bytes of games held in memory before they go to a temporary file.
@@ -44,6 +44,7 @@ struct Held {
     notes: Vec<GameNote>,
     sort: Option<i64>,
     container: Container,
+    edits: GameEdits,
 }
 
 #[derive(Debug)]
@@ -148,6 +149,7 @@ impl<'s> SortedSink<'s> {
                 matched: &game.matched,
                 variations: &game.variations,
                 notes: &game.notes,
+                edits: &game.edits,
                 sort: game.sort,
                 played: &[],
                 moves_only: false,
@@ -230,6 +232,7 @@ impl Sink for SortedSink<'_> {
             notes: game.notes.to_vec(),
             sort: game.sort,
             container: game.container,
+            edits: game.edits.clone(),
         };
         match self.limit {
             Some(limit) => {
@@ -365,6 +368,7 @@ mod tests {
                 matched: &[],
                 variations: &[],
                 notes: &[],
+                edits: &GameEdits::NONE,
                 sort,
                 played: &[],
                 moves_only: false,

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::Instant;
 
-use common::{temp_dir, text};
+use common::{Printed, temp_dir, text};
 use cqlq::search::output::{CqlComments, CqlPrinter};
-use cqlq::search::{Found, Input, Render, Search, SearchOptions, Sink, Summary};
+use cqlq::search::{Input, Search, SearchOptions, Summary};
 use cqlq::{Query, Variant};
 
 /// A sample file of games, by its absolute path.
@@ -348,19 +348,6 @@ fn nested_game(depth: usize) -> String {
     game
 }
 
-/// Writes the games found as `cqlq cql` does, rendered on the search's threads.
-struct Printed(CqlPrinter<Vec<u8>>);
-
-impl Sink for Printed {
-    fn renderer(&self) -> Option<&dyn Render> {
-        Some(self.0.renderer())
-    }
-
-    fn found(&mut self, game: &Found<'_>) -> std::io::Result<()> {
-        self.0.write(game).map(drop)
-    }
-}
-
 #[test]
 fn variations_nested_a_hundred_thousand_deep_are_written_whole() {
     const DEPTH: usize = 100_000;
@@ -395,7 +382,7 @@ fn variations_nested_a_hundred_thousand_deep_are_written_whole() {
 // ----- Beside CQL 6.2 ------------------------------------------------------------------------
 
 /// CQL 6.2, when it is beside the project and runs; otherwise the test says it is skipped.
-fn cql6() -> Option<PathBuf> {
+pub(crate) fn cql6() -> Option<PathBuf> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tools/cql6/cql");
     let runs = Command::new(&path).arg("-version").output().is_ok_and(|output| output.status.success());
     if !runs {

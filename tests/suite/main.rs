@@ -15,6 +15,7 @@ mod common;
 
 mod cli;
 mod corrupted_corpus;
+mod cql_annotations;
 mod cql_command;
 mod cql_dictionaries;
 mod cql_language;

@@ -4,6 +4,7 @@
 //! own to find out exactly what was expected where. So every mistake is reported, each with a
 //! sentence about the query rather than the name of a grammar rule.
 
+mod annotations;
 mod dictionaries;
 mod functions;
 mod paths;
@@ -1086,8 +1087,7 @@ impl Builder {
             }
             Rule::unsupported => {
                 let message = format!(
-                    "{} is not supported yet: cqlq has CQL 6.2's language but for a few words about positions' ids, \
-                     comments and tags",
+                    "{} is not supported yet: cqlq has CQL 6.2's language but for a few words",
                     quoted(pair.as_str())
                 );
                 self.diagnostics.push(Diagnostic::new(span, message));
@@ -1227,6 +1227,9 @@ impl Builder {
                 let (first, second, depth) = self.two_filters(pair);
                 (ExprKind::IndexOf(first, second), depth + 1)
             }
+            Rule::original_comment => self.original_comment(pair),
+            Rule::remove_comment => (ExprKind::RemoveComment, 1),
+            Rule::set_tag => self.set_tag(pair),
             Rule::writefile_filter => {
                 let (first, second, depth) = self.two_filters(pair);
                 (ExprKind::WriteFile(first, second), depth + 1)

@@ -8,7 +8,8 @@ use cqlq::notation::sniff::read_position;
 use cqlq::position::RulesView;
 use cqlq::query::{Context, Frame, GameFacts};
 use cqlq::rules::classical::Board;
-use cqlq::search::{Found, Input, Problem, Search, SearchOptions, Sink, Summary};
+use cqlq::search::output::{CqlComments, CqlPrinter};
+use cqlq::search::{Found, Input, Problem, Render, Search, SearchOptions, Sink, Summary};
 use cqlq::variant::RuleSetId;
 use cqlq::{AnyPosition, Plan, Query, Variant};
 
@@ -72,10 +73,7 @@ where
     let frames = [Frame::new(position, ply, None)];
     let state = program.new_state();
     let game = GameFacts::default();
-    program.sort_value(
-        &Context { frames: &frames, pieces: &[], complete: true, game: &game, lines: None, state: &state },
-        0,
-    )
+    program.sort_value(&Context::alone(&frames, &game, &state), 0)
 }
 
 /// The squares of the value of a set expression in a position, by name, in board order: each
@@ -235,4 +233,36 @@ impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
+}
+
+/// Writes the games found as `cqlq cql` does, rendered on the search's threads.
+pub struct Printed(pub CqlPrinter<Vec<u8>>);
+
+impl Sink for Printed {
+    fn renderer(&self) -> Option<&dyn Render> {
+        Some(self.0.renderer())
+    }
+
+    fn found(&mut self, game: &Found<'_>) -> std::io::Result<()> {
+        self.0.write(game).map(drop)
+    }
+}
+
+/// What `cqlq cql` writes for `query` (a body, without its `cql(...)` header) over the games
+/// of `pgn`: games numbered and marked `CQL`, variations searched where `variations`.
+pub fn cql_written(query: &str, pgn: &str, variations: bool) -> String {
+    let comments = CqlComments {
+        matchstring: Some("CQL".to_owned()),
+        game_numbers: true,
+        sort_label: None,
+        variant: Variant::standard(),
+        game_buffer: cqlq::notation::pgn::cql_style::GAME_BUFFER,
+    };
+    let mut printed = Printed(CqlPrinter::new(Vec::new(), comments));
+    let options = SearchOptions { threads: 1, variations, ..SearchOptions::default() };
+    let search = Search::new(Query::parse(query).unwrap(), options).unwrap();
+    let mut summary = Summary::default();
+    let input = &mut Input::from_bytes("games.pgn", pgn.as_bytes().to_vec());
+    let _ = search.run(input, &mut printed, &mut summary).unwrap();
+    String::from_utf8_lossy(&printed.0.into_inner()).into_owned()
 }
