@@ -118,7 +118,9 @@ impl Expr {
             | ExprKind::CurrentFen
             | ExprKind::OriginalComment
             | ExprKind::Glyph(_)
-            | ExprKind::RemoveComment => Vec::new(),
+            | ExprKind::RemoveComment
+            | ExprKind::Abort => Vec::new(),
+            ExprKind::Assert(filter) => vec![filter],
             ExprKind::SetTag(_, value) => vec![value],
             ExprKind::Dictionary { op, .. } => match op {
                 DictionaryOp::Declare | DictionaryOp::Count | DictionaryOp::Forget(None) => Vec::new(),
@@ -342,6 +344,10 @@ pub enum ExprKind {
     /// `settag("Name" T)`: the game is written with the tag `Name` valued T; matches where T
     /// has a value.
     SetTag(String, Box<Expr>),
+    /// `assert F`: F matches, or the run stops there, saying where (its span is the word's).
+    Assert(Box<Expr>),
+    /// `cql_abort`: the run stops there, saying where.
+    Abort,
     /// `makesquare T`: the square the text names.
     SquareNamed(Box<Expr>),
     /// `between(S T)`: the squares strictly between a square of S and one of T on a line.

@@ -153,7 +153,12 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
             TextFunction::Ascii if type_of(arg) == Type::Text => Type::Number,
             _ => Type::Text,
         },
-        ExprKind::WriteFile(..) | ExprKind::Glyph(_) | ExprKind::RemoveComment | ExprKind::SetTag(..) => Type::Filter,
+        ExprKind::WriteFile(..)
+        | ExprKind::Glyph(_)
+        | ExprKind::RemoveComment
+        | ExprKind::SetTag(..)
+        | ExprKind::Assert(_)
+        | ExprKind::Abort => Type::Filter,
         ExprKind::SquareNamed(_) => Type::Set,
         ExprKind::Echo { body, .. } if type_of(body) == Type::Number => Type::Number,
         ExprKind::Echo { .. } => Type::Filter,
@@ -384,7 +389,11 @@ impl Checker<'_> {
             | ExprKind::CurrentFen
             | ExprKind::OriginalComment
             | ExprKind::Glyph(_)
-            | ExprKind::RemoveComment => {}
+            | ExprKind::RemoveComment
+            | ExprKind::Abort => {}
+            ExprKind::Assert(filter) => {
+                self.expr(filter);
+            }
             ExprKind::SetTag(_, value) => self.want_text(value, "settag"),
             ExprKind::TextFunction { function, arg } => match function {
                 TextFunction::Ascii => {

@@ -27,7 +27,7 @@ impl<const W: usize> Program<W> {
         let line = if node.quiet {
             text
         } else {
-            format!("Game: {} {}: {text}", context.game.number, position_name(&context.frames[at].position))
+            format!("Game: {} {}: {text}", context.game.number, position_name(context, at))
         };
         context.state.message(line);
     }
@@ -50,10 +50,10 @@ impl<const W: usize> Program<W> {
                     let _ = write!(text, "{value}");
                 }
                 Value::Set(set) => text.push_str(&self.square_list(set.squares)),
-                Value::Position(index) => match context.frames.get(index) {
-                    Some(frame) => text.push_str(&position_name(&frame.position)),
-                    None => text.push_str("<false>"),
-                },
+                Value::Position(index) if index < context.frames.len() => {
+                    text.push_str(&position_name(context, index));
+                }
+                Value::Position(_) => text.push_str("<false>"),
                 Value::Text(value) => text.push_str(&value),
                 Value::Piece(piece) => {
                     let square = context.pieces.get(at).and_then(|pieces| pieces.square_of_piece(piece));
@@ -71,7 +71,7 @@ impl<const W: usize> Program<W> {
             },
             TextNode::Set(set) => text.push_str(&self.square_list(self.squares(set, context, at))),
             TextNode::Position(position) => match self.position(position, context, at) {
-                Some(index) => text.push_str(&position_name(&context.frames[index].position)),
+                Some(index) => text.push_str(&position_name(context, index)),
                 None => text.push_str("<false>"),
             },
             TextNode::TextValue(value) => match self.text(value, context, at) {
@@ -107,8 +107,17 @@ impl<const W: usize> Program<W> {
     }
 }
 
-/// A position as CQL 6.2 names it: `move 12(wtm)`.
-pub(super) fn position_name<const W: usize>(view: &impl RulesView<W>) -> String {
+/// The position `at` as CQL 6.2 names it: `move 12(wtm)`; in a variation, with its number in
+/// the game after it (`move 12(wtm)[40]`), which CQL also writes at the position, in a comment
+/// (`id:40`).
+pub(super) fn position_name<P: RulesView<W>, const W: usize>(context: &Context<'_, P, W>, at: usize) -> String {
+    let frame = &context.frames[at];
+    let view = &frame.position;
     let side = if view.turn() == Color::White { "wtm" } else { "btm" };
-    format!("move {}({side})", view.move_number())
+    let name = format!("move {}({side})", view.move_number());
+    if frame.depth == 0 {
+        return name;
+    }
+    context.state.note(at, format!("id:{}", frame.id));
+    format!("{name}[{}]", frame.id)
 }

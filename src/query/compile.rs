@@ -102,7 +102,8 @@ pub(crate) fn compile<const W: usize>(
         expr.any(&|expr| {
             matches!(
                 expr.kind,
-                ExprKind::Comment { message: false, .. }
+                // A message names its position, which in a variation CQL 6.2 also writes there.
+                ExprKind::Comment { .. }
                     | ExprKind::Line { .. }
                     | ExprKind::Path(_)
                     | ExprKind::Echo { quiet: false, .. }
@@ -162,6 +163,8 @@ fn only_terminal(filters: &[Expr], exprs: &[&Expr]) -> bool {
                 | ExprKind::WriteFile(..)
                 | ExprKind::RemoveComment
                 | ExprKind::SetTag(..)
+                | ExprKind::Assert(_)
+                | ExprKind::Abort
                 | ExprKind::Dictionary {
                     op: DictionaryOp::Store { .. } | DictionaryOp::Forget(_) | DictionaryOp::Walk { .. },
                     ..
@@ -283,6 +286,12 @@ enum Meaning {
 }
 
 impl<const W: usize> Compiler<'_, W> {
+    /// Where a byte offset lies in the query: `line L, column C`.
+    fn location(&self, offset: usize) -> String {
+        let (line, column) = super::diagnostic::line_column(self.source, offset);
+        format!("line {line}, column {column}")
+    }
+
     fn filter(&mut self, expr: &Expr) -> FilterNode<W> {
         if let Some(reason) = refused_as_filter(expr) {
             return FilterNode::Refused(reason.into());
@@ -308,6 +317,12 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Glyph(glyph) => FilterNode::Glyph(*glyph),
             ExprKind::RemoveComment => FilterNode::RemoveComment,
             ExprKind::SetTag(name, value) => FilterNode::SetTag(Box::new((name.clone(), self.text(value)))),
+            ExprKind::Assert(filter) => {
+                FilterNode::Assert(Box::new((self.filter(filter), self.location(expr.span.start))))
+            }
+            ExprKind::Abort => {
+                FilterNode::Refused(format!("cql_abort at {} stopped the run", self.location(expr.span.start)).into())
+            }
             ExprKind::Binary(op, left, right) if op.is_comparison() => match (type_of(left), type_of(right)) {
                 (Type::Set, Type::Set) if matches!(op, BinaryOp::Eq | BinaryOp::Ne) => {
                     let same = FilterNode::SameSquares(self.set(left), self.set(right));
@@ -1641,6 +1656,11 @@ impl<const W: usize> Compiler<'_, W> {
             }
             // What the game is written with.
             FilterNode::RemoveComment | FilterNode::SetTag(_) => found.any = true,
+            // A failed assertion stops the run.
+            FilterNode::Assert(_) => {
+                found.any = true;
+                found.lasting = true;
+            }
             // A file written, or a run stopped, outlasts the game.
             FilterNode::WriteFile(..) | FilterNode::Refused(_) => {
                 found.any = true;

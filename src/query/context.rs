@@ -35,12 +35,16 @@ pub struct Frame<P, const W: usize> {
     /// How many variations deep the position lies: the moves of the line to it that begin a
     /// variation (0 on the main line).
     pub depth: u32,
+    /// The position's number in the game (`positionid`), in CQL 6.2's order: the main line's
+    /// positions by their plies, then each variation's after its parent line's (those branching
+    /// later first). A variation's positions are numbered once the whole game is read.
+    pub id: u32,
 }
 
 impl<P, const W: usize> Frame<P, W> {
     /// A position of the main line, `ply` plies from the game's first, reached by `previous`.
     pub fn new(position: P, ply: u32, previous: Option<MoveFacts>) -> Frame<P, W> {
-        Frame { position, ply, previous, removed: SquareSet::EMPTY, mainline: true, branch: false, depth: 0 }
+        Frame { position, ply, previous, removed: SquareSet::EMPTY, mainline: true, branch: false, depth: 0, id: ply }
     }
 }
 

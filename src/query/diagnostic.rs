@@ -71,7 +71,8 @@ impl QueryError {
     }
 }
 
-fn line_column(source: &str, offset: usize) -> (usize, usize) {
+/// The 1-based line and column (in characters) of a byte offset of `source`.
+pub(crate) fn line_column(source: &str, offset: usize) -> (usize, usize) {
     let offset = floor_char_boundary(source, offset.min(source.len()));
     let before = &source[..offset];
     let line = before.matches('\n').count() + 1;

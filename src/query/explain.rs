@@ -151,6 +151,8 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
         ExprKind::OriginalComment => line(out, &indent, "originalcomment: the comment of the move played"),
         ExprKind::Glyph(glyph) => line(out, &indent, &format!("hascomment: the move played has the glyph ${glyph}")),
         ExprKind::RemoveComment => line(out, &indent, "removecomment: the position's comment left out"),
+        ExprKind::Assert(_) => line(out, &indent, "assert: matches, or the run stops"),
+        ExprKind::Abort => line(out, &indent, "cql_abort: the run stops"),
         ExprKind::SetTag(name, _) => line(out, &indent, &format!("settag: the tag {name} of the game written")),
         ExprKind::SquareNamed(_) => line(out, &indent, "makesquare: the square the text names"),
         ExprKind::Repeat { test: None, .. } => line(out, &indent, "loop: again while it matches"),

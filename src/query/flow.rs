@@ -219,7 +219,7 @@ impl<const W: usize> Program<W> {
         context.state.message(format!(
             "Game: {} {}: a loop stopped after {MAX_ROUNDS} rounds",
             context.game.number,
-            super::comments::position_name(&context.frames[at].position)
+            super::comments::position_name(context, at)
         ));
         true
     }

@@ -179,7 +179,7 @@ impl<const W: usize> Program<W> {
     /// position, and where it ends, at its first; in that order, as CQL writes them where both
     /// fall on one position (a run of one position).
     pub(super) fn note_run<P: RulesView<W>>(&self, run: Run, context: &Context<'_, P, W>, at: usize) {
-        let place = |index: usize| position_name(&context.frames[index].position);
+        let place = |index: usize| position_name(context, index);
         context.state.note(run.last, format!("End line of length {} that starts at {}", run.length, place(at)));
         context.state.note(at, format!("Start line that ends at {}", place(run.last)));
     }

@@ -506,7 +506,7 @@ impl<const W: usize> Program<W> {
         if flags.quiet || flags.quiet_header {
             return;
         }
-        let place = |index: usize| position_name(&context.frames[index].position);
+        let place = |index: usize| position_name(context, index);
         let max = found.max.map_or(String::new(), |max| format!(" Max value: {max}"));
         state.note(last, format!("End path of length {} that starts at {}{max}", found.count, place(start)));
         state.note(start, format!("Start path that ends at {}", place(last)));
@@ -562,7 +562,7 @@ impl<const W: usize> Program<W> {
 impl<const W: usize> Program<W> {
     /// `pathdebug`: writes where the path around stands to the standard error.
     pub(super) fn path_debug<P: RulesView<W>>(&self, context: &Context<'_, P, W>, at: usize) {
-        let place = |index: usize| position_name(&context.frames[index].position);
+        let place = |index: usize| position_name(context, index);
         match context.state.path_status(true) {
             Some(status) => eprintln!(
                 "pathdebug: path from {} at {}, {} moves counted, best run so far ends at {}",

@@ -447,6 +447,9 @@ pub(crate) enum FilterNode<const W: usize> {
     Glyph(u8),
     /// `removecomment`: the position's comment is left out of the game written; matches.
     RemoveComment,
+    /// `assert F`: F, which where it fails stops the run, saying where (the place in the query
+    /// given).
+    Assert(Box<(FilterNode<W>, String)>),
     /// `settag("Name" T)`: the game is written with the tag valued T; matches where T has a
     /// value.
     SetTag(Box<(String, TextValue<W>)>),
@@ -857,6 +860,15 @@ impl<const W: usize> Program<W> {
             FilterNode::RemoveComment => {
                 context.state.remove_comment(at);
                 true
+            }
+            FilterNode::Assert(assertion) => {
+                let (filter, place) = &**assertion;
+                if self.filter(filter, context, at) {
+                    return true;
+                }
+                let (game, id) = (context.game.number, context.frames[at].id);
+                context.state.refuse(&format!("the assertion at {place} failed in game {game}, at positionid {id}"));
+                false
             }
             FilterNode::SetTag(tag) => {
                 let Some(value) = self.text(&tag.1, context, at) else { return false };

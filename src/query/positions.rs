@@ -16,10 +16,10 @@ type Echoed = Option<Option<i64>>;
 /// What CQL 6.2 says at each position `find` found.
 const FOUND: &str = "Found";
 
-/// Why a run that numbers the positions of variations stops.
-const NUMBERED_IN_VARIATIONS: &str = "positionid and position N number the positions of the variations after the \
-     whole main line, which cqlq does not know yet while it tests a variation: search the main line only (no \
-     variations), or leave out positionid and position N";
+/// Why a run stops where `position N` names a position of another line than the one tested.
+const NUMBERED_ELSEWHERE: &str = "position N names a position of the game off the line of the position tested (in \
+     another variation, or on the main line past where a variation branches), where cqlq cannot go: search the main \
+     line only (no variations), or name positions of the line";
 
 impl<const W: usize> Program<W> {
     /// The frame of a position, if the position exists.
@@ -68,31 +68,28 @@ impl<const W: usize> Program<W> {
         }
     }
 
-    /// `positionid`: the position's number in the game. The main line's positions come first,
-    /// numbered by their plies; those of the variations, numbered after the whole main line,
-    /// are not known while a variation is tested, which ends the run.
+    /// `positionid`: the position's number in the game ([`Frame::id`]).
     pub(super) fn position_id<P>(context: &Context<'_, P, W>, at: usize) -> Option<i64> {
-        let frame = &context.frames[at];
-        if !frame.mainline {
-            context.state.refuse(NUMBERED_IN_VARIATIONS);
-            return None;
-        }
-        Some(i64::from(frame.ply))
+        Some(i64::from(context.frames[at].id))
     }
 
     /// `position N`: the frame of the game's position numbered N, if the game has it.
     fn numbered_position<P>(context: &Context<'_, P, W>, number: usize) -> Option<usize> {
         let frames = context.frames;
-        // The line holds every position from the game's first on.
-        let on_main_line = |frame: &Frame<P, W>| frame.mainline && usize::try_from(frame.ply) == Ok(number);
-        if frames.get(number).is_some_and(on_main_line) {
+        let numbered = |frame: &Frame<P, W>| usize::try_from(frame.id) == Ok(number);
+        // The line holds every position from the game's first on: on the main line, the
+        // position numbered N is the N-th.
+        if frames.get(number).is_some_and(numbered) {
             return Some(number);
+        }
+        if let Some(at) = frames.iter().position(numbered) {
+            return Some(at);
         }
         // Past the end of the main line, only a variation's position has the number.
         if !context.game.variations && frames.last().is_some_and(|last| last.mainline) {
             return None;
         }
-        context.state.refuse(NUMBERED_IN_VARIATIONS);
+        context.state.refuse(NUMBERED_ELSEWHERE);
         None
     }
 
@@ -160,8 +157,8 @@ impl<const W: usize> Program<W> {
             if !echo.quiet {
                 state.note(at, echo.source.1.clone());
                 state.note(there, echo.target.1.clone());
-                state.note(there, format!("-->{}", position_name(&context.frames[at].position)));
-                state.note(at, format!("<--{}", position_name(&context.frames[there].position)));
+                state.note(there, format!("-->{}", position_name(context, at)));
+                state.note(at, format!("<--{}", position_name(context, there)));
             }
         }
         state.set(source, old.0);

@@ -1,6 +1,6 @@
 //! The values CQL 6.2 refuses to test as filters: a number or a text written alone, a variable
 //! alone (but for a set's), `white`, `black`, `sidetomove`, `typename`, `piecename`, `fen`
-//! without its text, `readfile`, and two texts joined by `+` whose result is dropped. CQL
+//! without its text, `readfile`, `str`, and two texts joined by `+` whose result is dropped. CQL
 //! accepts such a query and stops the run when it comes to test one (`false 1` runs, `check 1`
 //! stops at the first check); cqlq does the same, and says why.
 
@@ -32,6 +32,7 @@ pub(super) fn refused_as_filter(expr: &Expr) -> Option<String> {
         ExprKind::CurrentFen => "'fen' alone is the position's FEN, which every position has: compare it, or give \
                                  fen a text to test the board against"
             .to_owned(),
+        ExprKind::Str(_) => "str gives a text to use: alone, the text would be made and dropped".to_owned(),
         ExprKind::TextFunction { function: TextFunction::ReadFile, .. } => {
             "readfile gives a file's contents to use: alone, they would be read and dropped".to_owned()
         }

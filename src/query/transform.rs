@@ -240,6 +240,9 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
             FilterNode::TextIn(left, right) => FilterNode::TextIn(left.mapped(mapper)?, right.mapped(mapper)?),
             FilterNode::WriteFile(left, right) => FilterNode::WriteFile(left.mapped(mapper)?, right.mapped(mapper)?),
             FilterNode::SetTag(tag) => FilterNode::SetTag(Box::new((tag.0.clone(), tag.1.mapped(mapper)?))),
+            FilterNode::Assert(assertion) => {
+                FilterNode::Assert(Box::new((assertion.0.mapped(mapper)?, assertion.1.clone())))
+            }
             FilterNode::ComparePositions(op, left, right) => {
                 FilterNode::ComparePositions(*op, left.mapped(mapper)?, right.mapped(mapper)?)
             }

@@ -24,6 +24,7 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
             }
             FilterNode::HasText(text) => text.each_filter(visit),
             FilterNode::SetTag(tag) => tag.1.each_filter(visit),
+            FilterNode::Assert(assertion) => assertion.0.each_filter(visit),
             FilterNode::TextIn(left, right) | FilterNode::WriteFile(left, right) => {
                 left.each_filter(visit);
                 right.each_filter(visit);

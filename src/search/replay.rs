@@ -526,6 +526,38 @@ impl<'a> Games<'a> {
     }
 }
 
+/// A variation whose positions are numbered: its branches ([`Deferred::branches`]), and the
+/// number in the game (`positionid`) of each of its positions, by ply.
+type Numbered = (Vec<(u32, u32)>, Vec<(u32, u32)>);
+
+/// A variation read whole, whose positions are tested once the game is read.
+struct Deferred<R, const W: usize> {
+    /// Where it branches off: for each variation from the main line's down to it, the ply of
+    /// the move it replaces and its number among the variations of that move.
+    branches: Vec<(u32, u32)>,
+    line: Line<R, W>,
+    /// Whether it ends with its last position (not cut short by an error).
+    complete: bool,
+}
+
+impl<R, const W: usize> Deferred<R, W> {
+    /// The order in which CQL 6.2 visits the positions of a game's variations, after the main
+    /// line's: the game's tree walked depth first, the main continuation first. So a variation
+    /// comes before the variations inside it; of two that part at a line, the one branching
+    /// later comes first, and of two replacing the same move, the one written first.
+    fn cql_order(first: &Deferred<R, W>, second: &Deferred<R, W>) -> std::cmp::Ordering {
+        for (&(first_ply, first_number), &(second_ply, second_number)) in first.branches.iter().zip(&second.branches) {
+            if first_ply != second_ply {
+                return second_ply.cmp(&first_ply);
+            }
+            if first_number != second_number {
+                return first_number.cmp(&second_number);
+            }
+        }
+        first.branches.len().cmp(&second.branches.len())
+    }
+}
+
 /// The frames a line may hold beyond those it must keep, so that the older ones are dropped
 /// in batches.
 const TRIM_SLACK: usize = 14;
@@ -598,15 +630,18 @@ impl<R: Clone, const W: usize> Line<R, W> {
         self.remarks.truncate(self.frames.len());
     }
 
-    /// A variation of this line that replaces its last move: it holds the positions before it.
-    fn variation(&self) -> Line<R, W> {
+    /// A variation of this line that replaces its last move: it holds the positions before it
+    /// (where a line keeps `keep` positions, about as many of them; 0: all).
+    fn variation(&self, keep: usize) -> Line<R, W> {
         let branch = self.frames.len() - 1;
+        let first = if keep == 0 { 0 } else { branch.saturating_sub(keep + TRIM_SLACK) };
+        let kept = |len: usize| first.min(len)..branch.min(len);
         Line {
-            frames: self.frames[..branch].to_vec(),
-            offsets: self.offsets[..branch].to_vec(),
-            pieces: self.pieces[..branch.min(self.pieces.len())].to_vec(),
-            remarks: self.remarks[..branch.min(self.remarks.len())].to_vec(),
-            own_from: branch,
+            frames: self.frames[first..branch].to_vec(),
+            offsets: self.offsets[first..branch].to_vec(),
+            pieces: self.pieces[kept(self.pieces.len())].to_vec(),
+            remarks: self.remarks[kept(self.remarks.len())].to_vec(),
+            own_from: branch - first,
             mainline: false,
         }
     }
@@ -773,6 +808,8 @@ struct Replayer<'a, 'o, R: GameRules<W>, const W: usize> {
     untagged: bool,
     /// The variations searched in the game, in the order they begin.
     spans: Vec<VariationSpan>,
+    /// The variations read whole, whose positions are tested after the main line's.
+    deferred: Vec<Deferred<R, W>>,
     /// The variations open, innermost last (indexes into `spans`).
     open: Vec<usize>,
     /// The variation that ended last, where no move was played since: its depth, the ply of
@@ -833,8 +870,9 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
         }
         let Some(line) = self.line.as_mut() else { return ControlFlow::Break(()) };
         if keep != 1 {
-            // Keep the position before the move (for variations, `move previous`, lookahead).
-            line.copy_last(keep);
+            // Keep the position before the move (for variations, `move previous`, lookahead);
+            // a variation keeps all its positions, tested once the game is read.
+            line.copy_last(if mainline { keep } else { 0 });
         }
         // The first move of a variation is played just after the positions it shares.
         let branch = !mainline && line.frames.len() - 1 == line.own_from;
@@ -848,6 +886,8 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
                 frame.mainline = mainline;
                 frame.branch = branch;
                 frame.depth += u32::from(branch);
+                // A variation's positions are numbered once the game is read.
+                frame.id = ply;
                 if mainline && self.options.keep_played {
                     self.played.push(played);
                 }
@@ -958,6 +998,7 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
             spans: Vec::new(),
             open: Vec::new(),
             closed: None,
+            deferred: Vec::new(),
             every_position: false,
             plies: 0,
             number: 0,
@@ -1033,14 +1074,15 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
         self.test_last();
     }
 
-    /// Tests the newest position of the current line.
+    /// Tests the newest position of the current line (a variation's positions are tested once
+    /// the game is read).
     #[inline(always)]
     fn test_last(&mut self) {
         if let (Some(program), Some(line)) = (self.program, &self.line) {
             if self.every_position {
                 let at = line.frames.len() - 1;
                 self.found.mark(line.frames[at].ply, line.offsets[at]);
-            } else {
+            } else if line.mainline {
                 let state = &self.state.as_ref().expect("a state for the game's program").1;
                 let context = line.context(&self.game, state, false, None);
                 self.found.test(program, &context, &line.offsets, line.frames.len() - 1);
@@ -1048,30 +1090,31 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
         }
     }
 
-    /// Tests the positions of a line that has ended, when the query looks ahead; its last
-    /// position, when only the ends of lines can match.
+    /// Tests the positions of a line that has ended which were not tested as they came: all of
+    /// them when the query looks ahead, or for a variation (tested once the game is read);
+    /// where only the ends of lines can match, those that may end it (the main line's last,
+    /// its null moves' were tested as they came).
     fn close_line(&mut self, line: &Line<R, W>, complete: bool) {
-        if self.needs.terminal
-            && !self.needs.lookahead
-            && let Some(program) = self.program
-            && line.frames.len() > line.own_from
-        {
-            let state = &self.state.as_ref().expect("a state for the game's program").1;
+        let Some(program) = self.program else { return };
+        let (lookahead, terminal) = (self.needs.lookahead, self.needs.terminal);
+        if line.frames.len() <= line.own_from || (line.mainline && !lookahead && !terminal) {
+            return;
+        }
+        let state = &self.state.as_ref().expect("a state for the game's program").1;
+        if line.mainline && terminal && !lookahead {
             let context = line.context(&self.game, state, complete, None);
             self.found.test(program, &context, &line.offsets, line.frames.len() - 1);
+            return;
         }
-        if let (true, Some(program)) = (self.needs.lookahead, self.program) {
-            // The frames stay the same while the line's positions are tested: each `line`
-            // filter looks ahead once for all of them.
-            self.lines.clear();
-            let state = &self.state.as_ref().expect("a state for the game's program").1;
-            let context = line.context(&self.game, state, complete, Some(&self.lines));
-            for at in line.own_from..line.frames.len() {
-                if self.needs.terminal && !line.may_end_at(at) {
-                    continue;
-                }
-                self.found.test(program, &context, &line.offsets, at);
+        // The frames stay the same while the line's positions are tested: each `line` filter
+        // looks ahead once for all of them.
+        self.lines.clear();
+        let context = line.context(&self.game, state, complete, lookahead.then_some(&self.lines));
+        for at in line.own_from..line.frames.len() {
+            if terminal && !line.may_end_at(at) {
+                continue;
             }
+            self.found.test(program, &context, &line.offsets, at);
         }
     }
 
@@ -1111,20 +1154,69 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
     }
 
     /// Ends the game: the lines still open are complete (unless the replay stopped at an error).
+    /// The variations' positions are tested after the main line's, in CQL 6.2's order.
     fn finish_game(&mut self) {
         let _ = self.settle_first();
         let complete = self.error.is_none();
+        let mut positions = 0;
         while let Some(mut line) = self.line.take() {
-            self.close_line(&line, complete);
             self.line = self.outer.pop();
-            if self.line.is_none() {
-                // The main line's lists serve the next game.
-                line.clear();
-                self.spare = Some(line);
+            if !line.mainline {
+                self.defer(line, complete);
+                self.open.pop();
+                continue;
             }
+            self.close_line(&line, complete);
+            positions = line.ply() + 1;
+            // The main line's lists serve the next game.
+            line.clear();
+            self.spare = Some(line);
         }
-        if self.needs.lookahead || self.needs.terminal {
+        let deferred = !self.deferred.is_empty();
+        self.test_deferred(positions);
+        if self.needs.lookahead || self.needs.terminal || deferred {
             self.found.matched.sort_by_key(|matched| matched.offset);
+        }
+    }
+
+    /// Keeps a variation read whole (the innermost open one), to test its positions once the
+    /// game is read.
+    fn defer(&mut self, line: Line<R, W>, complete: bool) {
+        if self.every_position || self.program.is_none() {
+            return;
+        }
+        let branches = self.open.iter().map(|&open| (self.spans[open].replaced, self.spans[open].number)).collect();
+        self.deferred.push(Deferred { branches, line, complete });
+    }
+
+    /// Numbers the positions of the variations kept and tests them, in CQL 6.2's order (see
+    /// [`Deferred::cql_order`]): the main line's `positions` are numbered before them.
+    fn test_deferred(&mut self, positions: u32) {
+        let mut deferred = std::mem::take(&mut self.deferred);
+        deferred.sort_by(Deferred::cql_order);
+        let mut next = positions;
+        // The variations the one being numbered lies in (by their branches), with the numbers
+        // of their positions by ply.
+        let mut outer: Vec<Numbered> = Vec::new();
+        for Deferred { branches, mut line, complete } in deferred {
+            while outer.last().is_some_and(|(around, _)| !branches.starts_with(around)) {
+                outer.pop();
+            }
+            let own_from = line.own_from;
+            for frame in &mut line.frames[..own_from] {
+                if !frame.mainline {
+                    let numbered = outer.iter().rev().flat_map(|(_, ids)| ids).find(|(ply, _)| *ply == frame.ply);
+                    frame.id = numbered.map_or(frame.id, |&(_, id)| id);
+                }
+            }
+            let mut ids = Vec::with_capacity(line.frames.len() - own_from);
+            for frame in &mut line.frames[own_from..] {
+                frame.id = next;
+                ids.push((frame.ply, next));
+                next += 1;
+            }
+            self.close_line(&line, complete);
+            outer.push((branches, ids));
         }
     }
 }
@@ -1178,6 +1270,7 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
         self.untagged = false;
         self.spans.clear();
         self.open.clear();
+        self.deferred.clear();
         self.closed = None;
         self.plies = 0;
         self.every_position = false;
@@ -1349,7 +1442,7 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
         };
         self.open.push(self.spans.len());
         self.spans.push(VariationSpan { replaced, number, moves: None });
-        let variation = line.variation();
+        let variation = line.variation(self.keep);
         self.outer.push(std::mem::replace(self.line.as_mut().expect("checked above"), variation));
         ControlFlow::Continue(())
     }
@@ -1396,16 +1489,17 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
     }
 
     fn end_variation(&mut self) {
-        if let Some(index) = self.open.pop() {
+        if let Some(&index) = self.open.last() {
             let span = &self.spans[index];
-            self.closed = Some((self.open.len(), span.replaced, span.number));
+            self.closed = Some((self.open.len() - 1, span.replaced, span.number));
         }
         if let Some(outer) = self.outer.pop() {
             if let Some(variation) = self.line.take() {
-                self.close_line(&variation, true);
+                self.defer(variation, true);
             }
             self.line = Some(outer);
         }
+        self.open.pop();
     }
 }
 

@@ -141,6 +141,9 @@ fn the_words_of_comments_and_tags_write_what_cql6_writes() {
         "cql(variations) hascomment \"!?\"",
         "cql(variations) removecomment",
         "cql(variations) {removecomment false} or ply == 3",
+        "cql(variations) message(originalcomment)",
+        "cql(variations) settag(\"X\" originalcomment)",
+        "cql(variations) message(positionid) comment(ply)",
     ];
     for query in queries {
         std::fs::write(dir.join("q.cql"), query).unwrap();

@@ -187,3 +187,18 @@ fn what_is_not_supported_yet_is_named() {
         assert!(error.contains(&format!("'{word}' is not supported yet")), "{error}");
     }
 }
+
+#[test]
+fn assert_and_cql_abort_stop_the_run_saying_where() {
+    let game = "[Event \"e\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n";
+    let refusal = |query: &str| crate::common::replay_lines(game, query, None, false).remove(0).refusal;
+    assert_eq!(refusal("assert true"), None);
+    assert_eq!(refusal("x = 1 assert x"), None);
+    assert_eq!(refusal("false and cql_abort"), None);
+    let failed = refusal("assert ply < 3").expect("the assertion fails at ply 3");
+    assert!(failed.contains("the assertion at line 1, column 1 failed in game 1, at positionid 3"), "{failed}");
+    let unbound = refusal("{ply > 9 x = 1} or true assert x").expect("x has no value");
+    assert!(unbound.contains("at positionid 0"), "{unbound}");
+    let aborted = refusal("ply == 2\n  cql_abort").expect("the run is stopped at ply 2");
+    assert!(aborted.contains("cql_abort at line 2, column 3 stopped the run"), "{aborted}");
+}

@@ -69,13 +69,23 @@ fn depth_counts_the_variations_a_position_lies_in() {
 }
 
 #[test]
-fn the_numbers_of_the_variations_positions_stop_the_search_with_the_reason() {
+fn the_variations_positions_are_numbered_after_the_main_line() {
     // The main line's positions have their numbers with variations searched too ...
     let main: Vec<u32> = matched("mainline positionid > 2", true).unwrap().into_iter().map(|(ply, _)| ply).collect();
     assert_eq!(main, vec![3, 4]);
-    // ... but those of a variation come after the whole main line, unknown while it is tested.
-    let refusal = matched("variation positionid > 0", true).unwrap_err();
-    assert!(refusal.contains("positionid and position N number the positions of the variations"), "{refusal}");
+    // ... then the tree is walked depth first, the main continuation first: 1...c5 2.Nf3 2...d6
+    // are 5, 6 and 7, 2.c3 inside them 8 (as CQL 6.2 numbers them).
+    let said = |query: &str| replay_lines(GAME, query, None, true).remove(0).messages;
+    let numbers = said("variation message quiet(positionid)");
+    assert_eq!(numbers, ["5", "6", "7", "8"]);
+    assert_eq!(said("variation message quiet(ply)"), ["2", "3", "4", "3"], "in the order CQL 6.2 tests them");
+    // `position N` finds a position of the line tested.
+    let found: Vec<u32> =
+        matched("depth == 2 position 5 : wtm", true).unwrap().into_iter().map(|(ply, _)| ply).collect();
+    assert_eq!(found, vec![3]);
+    // One off that line (2.Nf3 of the variation, from 2.c3) stops the search and says why.
+    let refusal = matched("depth == 2 position 6 : btm", true).unwrap_err();
+    assert!(refusal.contains("position N names a position of the game off the line"), "{refusal}");
 }
 
 #[test]
@@ -90,4 +100,32 @@ fn the_second_position_is_not_looked_for_where_the_first_has_none() {
     assert_eq!(said(&format!("position 9 [<] {find}")), 0);
     assert_eq!(said(&format!("{find} [<] position 9")), 5);
     assert_eq!(said(&format!("{find} [>] position 9")), 5);
+}
+
+#[test]
+fn a_try_is_the_one_variation_of_whites_on_the_line() {
+    // `try`: exactly one position back to the start has Black to move after a move that begins
+    // a variation (CQL 6.2's answers on this game).
+    let game = "[Event \"tries\"]\n\n1. e4 e5 (1... c5 2. Nf3 (2. c3 d5 3. d4) 2... d6) 2. Nf3 (2. d4 exd4 (2... d6 3. c3) \
+                3. Qxd4) 2... Nc6 *\n";
+    let record = replay_lines(game, "try", None, true).remove(0);
+    let tries: Vec<(u32, Vec<(u32, u32)>)> =
+        record.matched.iter().map(|matched| matched.ply).zip(record.variations).collect();
+    let in_c3 = vec![(2, 1), (3, 1)];
+    let in_d4 = vec![(3, 1)];
+    let in_d6 = vec![(3, 1), (4, 1)];
+    assert_eq!(
+        tries,
+        [
+            (3, in_c3.clone()),
+            (4, in_c3.clone()),
+            (5, in_c3),
+            (3, in_d4.clone()),
+            (4, in_d4.clone()),
+            (4, in_d6.clone()),
+            (5, in_d6),
+            (5, in_d4),
+        ]
+    );
+    assert!(replay_lines(game, "try", None, false).remove(0).matched.is_empty(), "no try on the main line");
 }

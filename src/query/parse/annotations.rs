@@ -1,10 +1,12 @@
 //! The words about what the game itself says and how it is written again: `hascomment` and
-//! `originalcomment` (the comment and glyphs of the move played), `removecomment`, `settag`.
+//! `originalcomment` (the comment and glyphs of the move played), `removecomment`, `settag`;
+//! and the words that check a run: `assert`, `cql_abort`, and `try` (a word of problem
+//! databases, where a try is a variation of Black's).
 
 use pest::iterators::Pair;
 
 use super::{Builder, Rule, span_of, string};
-use crate::query::ast::{BinaryOp, Expr, ExprKind, Span};
+use crate::query::ast::{BinaryOp, Expr, ExprKind, FindQuantity, Span, Word};
 use crate::query::check::looks_like_a_pattern;
 use crate::query::diagnostic::Diagnostic;
 
@@ -89,6 +91,36 @@ impl Builder {
         let (value, depth) = self.filters(pair.into_inner()).pop().expect("grammar: settag has a value");
         (ExprKind::SetTag(name, Box::new(value)), depth + 1)
     }
+}
+
+impl Builder {
+    /// `assert F`; `assert x` for a variable x asks that it has a value.
+    pub(super) fn assert_filter(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
+        let (filter, depth) = self.filters(pair.into_inner()).pop().expect("grammar: assert has a filter");
+        let filter = match filter.kind {
+            ExprKind::Variable { name, .. } => {
+                Expr { kind: ExprKind::IsBound { name, bound: true }, span: filter.span }
+            }
+            _ => filter,
+        };
+        (ExprKind::Assert(Box::new(filter)), depth + 1)
+    }
+}
+
+/// `try`: exactly one position on the line from the game's start to here (this one included)
+/// has Black to move after a move that begins a variation; as a filter untouched by transforms.
+pub(super) fn try_word(span: Span) -> (ExprKind, u32) {
+    let at = |kind: ExprKind| Expr { kind, span };
+    let wanted = at(ExprKind::Block(vec![at(ExprKind::Word(Word::Btm)), at(ExprKind::Word(Word::Secondary))]));
+    let found = at(ExprKind::Find {
+        quantity: FindQuantity::All,
+        backward: true,
+        quiet: true,
+        bounds: Vec::new(),
+        body: Box::new(wanted),
+    });
+    let once = at(ExprKind::Binary(BinaryOp::Eq, Box::new(at(ExprKind::Number(1))), Box::new(found)));
+    (ExprKind::NoTransform(Box::new(once)), 4)
 }
 
 /// What the text after `hascomment` names.

@@ -1230,6 +1230,9 @@ impl Builder {
             Rule::original_comment => self.original_comment(pair),
             Rule::remove_comment => (ExprKind::RemoveComment, 1),
             Rule::set_tag => self.set_tag(pair),
+            Rule::assert_filter => self.assert_filter(pair),
+            Rule::abort_word => (ExprKind::Abort, 1),
+            Rule::try_word => annotations::try_word(span),
             Rule::writefile_filter => {
                 let (first, second, depth) = self.two_filters(pair);
                 (ExprKind::WriteFile(first, second), depth + 1)

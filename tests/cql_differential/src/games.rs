@@ -1,12 +1,17 @@
 //! The games every query is run on: games of three kinds from `../shared/data` (lichess games
-//! with clock comments, master games from a book, annotated games with variations), written to
+//! with clock comments, master games from a book, famous games), and games with variations,
+//! comments and glyphs (`annotated.pgn`, made by `annotated.py` from lichess games), written to
 //! one file.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-/// The annotated games with variations that CQL 6.2 reads.
-const ANNOTATED: [&str; 4] = [
+/// Games with nested variations, comments (before moves and variations too) and glyphs, some
+/// glued to their moves.
+const WITH_VARIATIONS: &str = include_str!("../annotated.pgn");
+
+/// Famous games, in the forms their files have.
+const FAMOUS: [&str; 4] = [
     "kasparov-deep-blue-1997.pgn",
     "molinari-bordais-1979.pgn",
     "anastasian-lewis.pgn",
@@ -14,7 +19,7 @@ const ANNOTATED: [&str; 4] = [
 ];
 
 /// Writes the games to `dir/games.pgn`: the first `per_source` games of the lichess sample and
-/// of gnuchess-book, then the annotated games. Returns the file's path.
+/// of gnuchess-book, the famous games, then the games with variations. Returns the file's path.
 pub fn write(shared: &Path, dir: &Path, per_source: usize) -> Result<PathBuf, String> {
     let data = shared.join("data/pgn");
     let mut text = String::new();
@@ -25,11 +30,12 @@ pub fn write(shared: &Path, dir: &Path, per_source: usize) -> Result<PathBuf, St
         std::fs::File::open(data.join("gnuchess-book.pgn.zst")).map_err(|error| format!("gnuchess-book: {error}"))?;
     let book = zstd::Decoder::new(book).map_err(|error| format!("gnuchess-book: {error}"))?;
     first_games(BufReader::new(book), per_source, &mut text);
-    for name in ANNOTATED {
+    for name in FAMOUS {
         let games = std::fs::read(data.join("edge").join(name)).map_err(|error| format!("{name}: {error}"))?;
         text.push_str(&String::from_utf8_lossy(&games));
         text.push('\n');
     }
+    text.push_str(WITH_VARIATIONS);
     let path = dir.join("games.pgn");
     std::fs::write(&path, text).map_err(|error| format!("{}: {error}", path.display()))?;
     Ok(path)
