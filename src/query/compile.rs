@@ -343,15 +343,26 @@ impl<const W: usize> Compiler<'_, W> {
                 later_first: *later_first,
             },
             ExprKind::PathWord(PathWord::Debug) => FilterNode::PathDebug,
-            ExprKind::Line { options, constituents } => FilterNode::Line {
-                options: LineOptions { quiet: options.quiet || self.quiet.automatic, ..*options },
-                steps: constituents
+            ExprKind::Line { options, constituents } => {
+                let steps: Vec<_> = constituents
                     .iter()
                     .map(|c| Step { filter: self.filter(&c.filter), min: c.min, max: c.max })
-                    .collect(),
-                slot: 0,
-                in_order: constituents.iter().any(|c| c.filter.any(&|expr| expr.kind.uses_variables())),
-            },
+                    .collect();
+                // Filters that change or print something are tested as CQL tests them: once
+                // where the run it chooses reaches, in its order.
+                let in_order = constituents.iter().any(|c| {
+                    c.filter.any(&|expr| {
+                        expr.kind.uses_variables()
+                            || matches!(expr.kind, ExprKind::TextFunction { function: TextFunction::ReadFile, .. })
+                    })
+                }) || steps.iter().any(|step| self.writes(&step.filter).any);
+                FilterNode::Line {
+                    options: LineOptions { quiet: options.quiet || self.quiet.automatic, ..*options },
+                    steps,
+                    slot: 0,
+                    in_order,
+                }
+            }
             ExprKind::Game(game) if type_of(expr) == Type::Filter => self.game(game, expr.span),
             ExprKind::Transform { .. } if type_of(expr) == Type::Filter => {
                 let TransformChain { transforms, body, .. } = transform_chain(expr);
