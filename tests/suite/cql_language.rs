@@ -41,6 +41,15 @@ fn find_echo_and_line_see_the_other_positions() {
 }
 
 #[test]
+fn a_colon_after_find_with_no_position_on_its_left_takes_the_find() {
+    // `find mate : ply` is `(find mate) : ply`, as CQL 6.2 reads it: the ply of the mate ahead.
+    assert_eq!(plies("find mate : ply == 7"), [0, 1, 2, 3, 4, 5, 6, 7]);
+    assert_eq!(plies("x = find <-- Qd1 : ply  x == 2"), [2, 3, 4, 5, 6, 7]);
+    // A position on the left keeps the colon inside: the mate one ply on.
+    assert_eq!(plies("find (child : mate)"), [0, 1, 2, 3, 4, 5, 6]);
+}
+
+#[test]
 fn arrows_dashes_and_functions() {
     assert_eq!(plies("Q -> k"), [7]);
     assert_eq!(plies("Q[x]p"), [6]);

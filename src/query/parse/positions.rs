@@ -313,6 +313,9 @@ struct Find {
 
 fn find_of(find: &Find, body: Expr, start: usize) -> ExprKind {
     let quantity = find.quantity;
+    if quantity == FindQuantity::First && opens_with_loose_colon(&body) {
+        return hoist_colon(find, body, start).kind;
+    }
     match body.kind {
         ExprKind::Binary(op, left, right)
             if quantity != FindQuantity::First
@@ -341,6 +344,36 @@ fn find_of(find: &Find, body: Expr, start: usize) -> ExprKind {
             body: Box::new(Expr { kind, span: body.span }),
         },
     }
+}
+
+/// Whether the first operator `:` of an expression, on its left edge, has on its left what is
+/// not a position (`true : a1`). CQL 6.2 leaves such a `:` to the `find` before it: `find true
+/// : a1` is `(find true) : a1`.
+fn opens_with_loose_colon(expr: &Expr) -> bool {
+    match &expr.kind {
+        ExprKind::At { position, .. } => type_of(position) != Type::Position || opens_with_loose_colon(position),
+        ExprKind::Binary(_, left, _) => opens_with_loose_colon(left),
+        _ => false,
+    }
+}
+
+/// `find`'s filter with its loose `:` ([`opens_with_loose_colon`]) taken out: the `find` of
+/// what stands left of that `:` takes its place.
+fn hoist_colon(find: &Find, expr: Expr, start: usize) -> Expr {
+    let span = Span::new(start, expr.span.end);
+    let kind = match expr.kind {
+        ExprKind::At { position, body } if type_of(&position) != Type::Position => {
+            let found_span = Span::new(start, position.span.end);
+            let found = Expr { kind: find_of(find, *position, start), span: found_span };
+            ExprKind::At { position: Box::new(found), body }
+        }
+        ExprKind::At { position, body } => {
+            ExprKind::At { position: Box::new(hoist_colon(find, *position, start)), body }
+        }
+        ExprKind::Binary(op, left, right) => ExprKind::Binary(op, Box::new(hoist_colon(find, *left, start)), right),
+        kind => unreachable!("a loose colon opens the expression: {kind:?}"),
+    };
+    Expr { kind, span }
 }
 
 /// Whether an expression is a comparison or arithmetic whose left operand has no value.
