@@ -186,7 +186,7 @@ impl Expr {
             | ExprKind::XRay(args) => args.iter().collect(),
             ExprKind::Pin { from, through, to, .. } => boxed([from, through, to]),
             ExprKind::Move(filter) => boxed([&filter.from, &filter.to, &filter.capture, &filter.promote]),
-            ExprKind::Line { constituents, .. } => constituents.iter().map(|constituent| &constituent.filter).collect(),
+            ExprKind::Line { constituents, .. } => constituents.iter().flat_map(Constituent::filters).collect(),
             ExprKind::Path(path) => path.exprs(),
         }
     }
@@ -1197,15 +1197,42 @@ pub enum LineMoves {
     Secondary,
 }
 
-/// One constituent of a `line`: a filter and how many consecutive positions it covers.
+/// One constituent of a `line`: a filter, or constituents in turn, and how many times in a row
+/// it matches.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Constituent {
-    /// The filter each of the positions matches.
-    pub filter: Expr,
-    /// The fewest positions.
+    /// What matches each time.
+    pub body: ConstituentBody,
+    /// The fewest times.
     pub min: u32,
-    /// The most positions (None: no limit).
+    /// The most times (None: no limit).
     pub max: Option<u32>,
+}
+
+/// What a [`Constituent`] of a `line` matches each time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConstituentBody {
+    /// A filter: one position that matches it.
+    Filter(Expr),
+    /// `( C1 --> C2 ... )`: positions that match the constituents in turn.
+    Group(Vec<Constituent>),
+}
+
+impl Constituent {
+    /// The filters of the constituent, in order.
+    pub fn filters(&self) -> Vec<&Expr> {
+        match &self.body {
+            ConstituentBody::Filter(filter) => vec![filter],
+            ConstituentBody::Group(group) => group.iter().flat_map(Constituent::filters).collect(),
+        }
+    }
+
+    /// Whether it may match no position at all.
+    #[must_use]
+    pub fn matches_nothing(&self) -> bool {
+        self.min == 0
+            || matches!(&self.body, ConstituentBody::Group(group) if group.iter().all(Constituent::matches_nothing))
+    }
 }
 
 /// A side named in a game filter.

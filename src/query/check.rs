@@ -8,9 +8,9 @@
 
 pub(crate) use super::ast::Type;
 use super::ast::{
-    AssignOp, BinaryOp, Coordinate, DashWhen, DictionaryOp, Expr, ExprKind, FindQuantity, GameFilter, Header,
-    MoveFilter, PathExpr, PathFocus, PathStep, PathWord, QueryAst, Region, SquareDesignator, SquarePart, TextFunction,
-    TextPart, UnaryOp,
+    AssignOp, BinaryOp, Constituent, Coordinate, DashWhen, DictionaryOp, Expr, ExprKind, FindQuantity, GameFilter,
+    Header, MoveFilter, PathExpr, PathFocus, PathStep, PathWord, QueryAst, Region, SquareDesignator, SquarePart,
+    TextFunction, TextPart, UnaryOp,
 };
 use super::diagnostic::{Diagnostic, quoted, unknown_variant};
 use crate::variant::Variant;
@@ -310,8 +310,8 @@ impl Checker<'_> {
                 self.expr(body);
             }
             ExprKind::Line { constituents, .. } => {
-                for constituent in constituents {
-                    self.expr(&constituent.filter);
+                for filter in constituents.iter().flat_map(Constituent::filters) {
+                    self.expr(filter);
                 }
             }
             ExprKind::Path(path) => self.path(path),

@@ -3,10 +3,10 @@
 //! square off its board, a letter it does not have) are collected here.
 
 use super::ast::{
-    AssignOp, AttackSide, BinaryOp, Castle, Coordinate, DashWhen, DictionaryOp, Expr, ExprKind, FindQuantity,
-    GameFilter, Lasting, LineOptions, LoopOver, MoveFilter, MoveWhen, PathExpr, PathFocus, PathStep, PathWord,
-    PieceAtomKind, PieceDesignator, PositionWord, Region, Sort, Span, SquareDesignator, SquarePart, TextFunction,
-    TextPart, TransformKind, UnaryOp, Word,
+    AssignOp, AttackSide, BinaryOp, Castle, Constituent, ConstituentBody, Coordinate, DashWhen, DictionaryOp, Expr,
+    ExprKind, FindQuantity, GameFilter, Lasting, LineOptions, LoopOver, MoveFilter, MoveWhen, PathExpr, PathFocus,
+    PathStep, PathWord, PieceAtomKind, PieceDesignator, PositionWord, Region, Sort, Span, SquareDesignator, SquarePart,
+    TextFunction, TextPart, TransformKind, UnaryOp, Word,
 };
 use super::check::{Type, type_of};
 use super::context::GameTest;
@@ -15,7 +15,7 @@ use super::path::{FocusNode, PathFlags, PathNode, PathPlanStep};
 use super::plan::{
     CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, EntryNode, FilterNode, FindCount, FindNode,
     LoopNode, MoveNode, Needs, NumberNode, PieceClass, PositionNode, Program, Sequence, SetNode, SetValue, SortKey,
-    Step, StoreNode, SubstringNode, TextNode, TextValue, ValueNode, WalkNode, XRayNode,
+    Step, StepBody, StoreNode, SubstringNode, TextNode, TextValue, ValueNode, WalkNode, XRayNode,
 };
 use super::texts::Pattern;
 use std::collections::{HashMap, HashSet};
@@ -344,18 +344,15 @@ impl<const W: usize> Compiler<'_, W> {
             },
             ExprKind::PathWord(PathWord::Debug) => FilterNode::PathDebug,
             ExprKind::Line { options, constituents } => {
-                let steps: Vec<_> = constituents
-                    .iter()
-                    .map(|c| Step { filter: self.filter(&c.filter), min: c.min, max: c.max })
-                    .collect();
+                let steps = self.steps(constituents);
                 // Filters that change or print something are tested as CQL tests them: once
                 // where the run it chooses reaches, in its order.
-                let in_order = constituents.iter().any(|c| {
-                    c.filter.any(&|expr| {
+                let in_order = constituents.iter().flat_map(Constituent::filters).any(|filter| {
+                    filter.any(&|expr| {
                         expr.kind.uses_variables()
                             || matches!(expr.kind, ExprKind::TextFunction { function: TextFunction::ReadFile, .. })
                     })
-                }) || steps.iter().any(|step| self.writes(&step.filter).any);
+                }) || steps.iter().any(|step| self.step_writes(step));
                 FilterNode::Line {
                     options: LineOptions { quiet: options.quiet || self.quiet.automatic, ..*options },
                     steps,
@@ -1637,6 +1634,28 @@ pub(super) struct Writes {
 }
 
 impl<const W: usize> Compiler<'_, W> {
+    /// The steps of a `line`'s constituents.
+    fn steps(&mut self, constituents: &[Constituent]) -> Vec<Step<W>> {
+        constituents
+            .iter()
+            .map(|constituent| {
+                let body = match &constituent.body {
+                    ConstituentBody::Filter(filter) => StepBody::Filter(self.filter(filter)),
+                    ConstituentBody::Group(group) => StepBody::Group(self.steps(group)),
+                };
+                Step { body, min: constituent.min, max: constituent.max }
+            })
+            .collect()
+    }
+
+    /// Whether a step of a `line`, or a filter inside it, writes something.
+    fn step_writes(&self, step: &Step<W>) -> bool {
+        match &step.body {
+            StepBody::Filter(filter) => self.writes(filter).any,
+            StepBody::Group(steps) => steps.iter().any(|step| self.step_writes(step)),
+        }
+    }
+
     /// What a filter, or a filter inside it, writes.
     pub(super) fn writes(&self, filter: &FilterNode<W>) -> Writes {
         let persistent = |slot: usize| self.persistent.get(slot).is_some_and(Option::is_some);

@@ -16,7 +16,10 @@ use std::fmt::Write;
 
 use serde_json::{Value, json};
 
-use super::ast::{AttackSide, DictionaryOp, Expr, ExprKind, FindQuantity, Header, Lasting, LoopOver, PathStep};
+use super::ast::{
+    AttackSide, Constituent, ConstituentBody, DictionaryOp, Expr, ExprKind, FindQuantity, Header, Lasting, LoopOver,
+    PathStep,
+};
 use super::{Plan, Query};
 use crate::board::diagram;
 
@@ -198,11 +201,7 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
             line(out, &indent, &format!("{}{counting}", transform.text()));
         }
         ExprKind::Line { constituents, .. } => {
-            let bounds: Vec<String> = constituents
-                .iter()
-                .map(|c| format!("{{{},{}}}", c.min, c.max.map_or(String::new(), |max| max.to_string())))
-                .collect();
-            line(out, &indent, &format!("line, counts {}", bounds.join(" ")));
+            line(out, &indent, &format!("line, counts {}", line_counts(constituents)));
         }
         ExprKind::Path(path) => {
             let steps: Vec<String> = path.steps.iter().map(path_step).collect();
@@ -277,6 +276,21 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
 
 fn line(out: &mut String, indent: &str, text: &str) {
     let _ = writeln!(out, "{indent}{text}");
+}
+
+/// The counts of a line's constituents, `{1,1} ({0,1} {1,})` with the groups in brackets.
+fn line_counts(constituents: &[Constituent]) -> String {
+    let counts: Vec<String> = constituents
+        .iter()
+        .map(|c| {
+            let count = format!("{{{},{}}}", c.min, c.max.map_or(String::new(), |max| max.to_string()));
+            match &c.body {
+                ConstituentBody::Filter(_) => count,
+                ConstituentBody::Group(group) => format!("({}){count}", line_counts(group)),
+            }
+        })
+        .collect();
+    counts.join(" ")
 }
 
 /// A path constituent in brief: `F` a filter, `--` a dash, groups in parentheses, with counts.

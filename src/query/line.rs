@@ -203,7 +203,7 @@ impl<const W: usize> Program<W> {
         }
         let mut passes = Vec::with_capacity(steps.len());
         for step in steps {
-            let run = self.runs(&step.filter, context, from, &reach);
+            let run = self.runs(step.flat_filter(), context, from, &reach);
             let next = next_starts(step, &reach, &run);
             passes.push((reach, run));
             reach = next;

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use super::ast::{LineMoves, LineOptions};
 use super::comments::position_name;
 use super::context::{Context, Frame};
-use super::plan::{FilterNode, Program, Step};
+use super::plan::{FilterNode, Program, Step, flat};
 use crate::position::RulesView;
 
 /// A run of positions a line matched.
@@ -26,15 +26,16 @@ pub(super) struct Run {
 }
 
 /// The positions a line walks from its first: their frames in order.
-struct Track {
+pub(super) struct Track {
     start: usize,
     stride: usize,
     backward: bool,
-    len: usize,
+    /// How many positions it walks.
+    pub len: usize,
 }
 
 impl Track {
-    fn new<P, const W: usize>(options: &LineOptions, start: usize, frames: &[Frame<P, W>]) -> Track {
+    pub fn new<P, const W: usize>(options: &LineOptions, start: usize, frames: &[Frame<P, W>]) -> Track {
         let stride = if options.singlecolor { 2 } else { 1 };
         let mut len = if options.backward { start / stride + 1 } else { (frames.len() - start).div_ceil(stride) };
         if options.moves != LineMoves::Any && !options.backward {
@@ -47,7 +48,8 @@ impl Track {
         Track { start, stride, backward: options.backward, len }
     }
 
-    fn frame(&self, index: usize) -> usize {
+    /// The frame of its position `index`.
+    pub fn frame(&self, index: usize) -> usize {
         if self.backward { self.start - index * self.stride } else { self.start + index * self.stride }
     }
 }
@@ -73,7 +75,7 @@ impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, P, W> {
         }
         let mut run = 0;
         while run < most && at + run < self.track.len {
-            if !self.program.filter(&self.steps[index].filter, self.context, self.track.frame(at + run)) {
+            if !self.program.filter(self.steps[index].flat_filter(), self.context, self.track.frame(at + run)) {
                 break;
             }
             run += 1;
@@ -122,6 +124,10 @@ impl<const W: usize> Program<W> {
         at: usize,
     ) -> Option<Run> {
         let track = Track::new(options, at, context.frames);
+        if !flat(steps) {
+            let end = self.line_ends(steps, context, &track, options.firstmatch)?;
+            return Some(Run { length: end, last: track.frame(end - 1) });
+        }
         let mut search = Search {
             program: self,
             context,
@@ -150,6 +156,7 @@ impl<const W: usize> Program<W> {
             return None;
         }
         let plain = !*in_order
+            && flat(steps)
             && options.moves == LineMoves::Any
             && !options.backward
             && !options.singlecolor

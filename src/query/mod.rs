@@ -30,6 +30,7 @@ pub mod explain;
 mod flow;
 mod line;
 mod line_run;
+mod line_sets;
 mod parse;
 mod path;
 mod plan;

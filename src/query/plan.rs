@@ -410,12 +410,42 @@ pub(crate) enum NumberNode<const W: usize> {
     },
 }
 
-/// One constituent of a `line`.
+/// One constituent of a `line`: what it matches, between `min` and `max` times in a row.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Step<const W: usize> {
-    pub filter: FilterNode<W>,
+    pub body: StepBody<W>,
     pub min: u32,
     pub max: Option<u32>,
+}
+
+/// What a [`Step`] matches each time.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum StepBody<const W: usize> {
+    /// One position that matches the filter.
+    Filter(FilterNode<W>),
+    /// Positions that match the steps in turn.
+    Group(Vec<Step<W>>),
+}
+
+impl<const W: usize> Step<W> {
+    /// The filter of a step that is one (not a group).
+    pub fn filter(&self) -> Option<&FilterNode<W>> {
+        match &self.body {
+            StepBody::Filter(filter) => Some(filter),
+            StepBody::Group(_) => None,
+        }
+    }
+
+    /// The filter of a step of a line whose steps are all filters ([`flat`]).
+    pub fn flat_filter(&self) -> &FilterNode<W> {
+        self.filter().unwrap_or_else(|| unreachable!("a line with groups is matched by its sets of ends"))
+    }
+}
+
+/// Whether a line's steps are all filters, and some step must match a position: then the
+/// linear matchers answer it; otherwise the sets of ends do (`line_sets`).
+pub(crate) fn flat<const W: usize>(steps: &[Step<W>]) -> bool {
+    steps.iter().all(|step| step.filter().is_some()) && steps.iter().any(|step| step.min > 0)
 }
 
 /// A filter.

@@ -18,8 +18,8 @@ use super::diagnostic::Diagnostic;
 use super::path::{FocusNode, PathNode, PathPlanStep};
 use super::plan::{
     CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, EntryNode, FilterNode, FindCount, FindNode,
-    LoopNode, MoveNode, NumberNode, PieceClass, PositionNode, Sequence, SetNode, Step, StoreNode, SubstringNode,
-    TextNode, TextValue, ValueNode, WalkNode, XRayNode,
+    LoopNode, MoveNode, NumberNode, PieceClass, PositionNode, Sequence, SetNode, Step, StepBody, StoreNode,
+    SubstringNode, TextNode, TextValue, ValueNode, WalkNode, XRayNode,
 };
 use crate::board::{SquareMap, SquareSet};
 use crate::variant::Piece;
@@ -272,15 +272,9 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
                 let test = mapper.compiler.game_test(*slot).flip_color();
                 FilterNode::Game(mapper.compiler.game_slot(test))
             }
-            FilterNode::Line { steps, slot, in_order, options } => FilterNode::Line {
-                options: *options,
-                steps: steps
-                    .iter()
-                    .map(|step| Some(Step { filter: step.filter.mapped(mapper)?, min: step.min, max: step.max }))
-                    .collect::<Option<_>>()?,
-                slot: *slot,
-                in_order: *in_order,
-            },
+            FilterNode::Line { steps, slot, in_order, options } => {
+                FilterNode::Line { options: *options, steps: all(steps, mapper)?, slot: *slot, in_order: *in_order }
+            }
             FilterNode::Assign { slot, op, value } => {
                 FilterNode::Assign { slot: *slot, op: *op, value: value.mapped(mapper)? }
             }
@@ -465,6 +459,16 @@ impl<const W: usize> Mapped<W> for PathNode<W> {
             },
             ..self.clone()
         })
+    }
+}
+
+impl<const W: usize> Mapped<W> for Step<W> {
+    fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
+        let body = match &self.body {
+            StepBody::Filter(filter) => StepBody::Filter(filter.mapped(mapper)?),
+            StepBody::Group(steps) => StepBody::Group(all(steps, mapper)?),
+        };
+        Some(Step { body, min: self.min, max: self.max })
     }
 }
 

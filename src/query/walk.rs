@@ -4,7 +4,7 @@
 use super::path::{FocusNode, PathNode, PathPlanStep};
 use super::plan::{
     Conditional, DashNode, DashTarget, EchoBody, EchoNode, FilterNode, FindNode, LoopNode, MoveNode, NumberNode,
-    PositionNode, Sequence, SetNode, TextNode, TextValue, ValueNode,
+    PositionNode, Sequence, SetNode, Step, StepBody, TextNode, TextValue, ValueNode,
 };
 
 /// A compiled node that may hold filters.
@@ -47,7 +47,7 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
                 filters.iter_mut().for_each(|f| f.each_filter(visit))
             }
             FilterNode::Not(filter) => filter.each_filter(visit),
-            FilterNode::Line { steps, .. } => steps.iter_mut().for_each(|step| step.filter.each_filter(visit)),
+            FilterNode::Line { steps, .. } => steps.iter_mut().for_each(|step| step.each_filter(visit)),
             FilterNode::Path(path) => path.each_filter(visit),
             FilterNode::Assign { value, .. } => value.each_filter(visit),
             FilterNode::HasEntry(entry) => entry.key.each_filter(visit),
@@ -314,6 +314,15 @@ impl<const W: usize> Walk<W> for TextNode<W> {
             TextNode::Filter(filter) => filter.each_filter(visit),
             TextNode::TextValue(value) => value.each_filter(visit),
             TextNode::Text(_) | TextNode::Variable { .. } => {}
+        }
+    }
+}
+
+impl<const W: usize> Walk<W> for Step<W> {
+    fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
+        match &mut self.body {
+            StepBody::Filter(filter) => filter.each_filter(visit),
+            StepBody::Group(steps) => steps.iter_mut().for_each(|step| step.each_filter(visit)),
         }
     }
 }

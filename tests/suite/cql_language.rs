@@ -50,6 +50,28 @@ fn a_colon_after_find_with_no_position_on_its_left_takes_the_find() {
 }
 
 #[test]
+fn line_groups_repeat_runs_of_constituents() {
+    // A group matches its constituents in turn, as one constituent that may be repeated.
+    assert_eq!(plies("line quiet --> (wtm --> btm){2}"), [0, 2, 4]);
+    assert_eq!(plies("x = line quiet --> (wtm --> btm)+  x == 8"), [0]);
+    assert_eq!(plies("line quiet --> (btm --> wtm){2} --> mate"), [3]);
+    assert_eq!(plies("line quiet <-- (btm <-- wtm){3}"), [5, 7]);
+    // Quantifiers after one another repeat what stands before them.
+    assert_eq!(plies("line quiet --> btm{1}{3}"), Vec::<u32>::new());
+    // A run covers one position at least: a line that may match none matches only where a
+    // constituent matches.
+    assert_eq!(plies("line quiet --> Qa1?"), Vec::<u32>::new());
+    assert_eq!(plies("line quiet --> mate? --> Qf7*"), [7]);
+    // One number is that length alone; `count`, any length.
+    assert_eq!(plies("line quiet 3 --> true*"), [5]);
+    assert_eq!(plies("line quiet count --> true"), [0, 1, 2, 3, 4, 5, 6, 7]);
+    // What may match no position is not repeated, as in CQL 6.2.
+    for query in ["line --> (check? --> mate?)*", "line --> check?+", "line --> check+{2}"] {
+        assert!(Query::parse(query).is_err(), "{query}");
+    }
+}
+
+#[test]
 fn arrows_dashes_and_functions() {
     assert_eq!(plies("Q -> k"), [7]);
     assert_eq!(plies("Q[x]p"), [6]);

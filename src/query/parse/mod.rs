@@ -25,10 +25,10 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest_derive::Parser;
 
 use super::ast::{
-    AttackSide, BinaryOp, Castle, Constituent, Coordinate, DictionaryOp, Direction, Expr, ExprKind, GameFilter, Header,
-    LineMoves, LineOptions, MoveFilter, MoveSquare, MoveWhen, PieceAtom, PieceAtomKind, PieceDesignator, PiecePart,
-    PinPart, PositionWord, QueryAst, Region, Side, Sort, Span, SquareDesignator, SquareNumber, SquarePart,
-    TransformKind, UnaryOp, Word,
+    AttackSide, BinaryOp, Castle, Constituent, ConstituentBody, Coordinate, DictionaryOp, Direction, Expr, ExprKind,
+    GameFilter, Header, LineMoves, LineOptions, MoveFilter, MoveSquare, MoveWhen, PieceAtom, PieceAtomKind,
+    PieceDesignator, PiecePart, PinPart, PositionWord, QueryAst, Region, Side, Sort, Span, SquareDesignator,
+    SquareNumber, SquarePart, TransformKind, UnaryOp, Word,
 };
 use super::check::{Type, type_of};
 use super::diagnostic::{Diagnostic, ending, quoted};
@@ -1377,12 +1377,9 @@ impl Builder {
                     self.diagnostics.push(Diagnostic::new(span, message));
                 }
                 for part in pair.into_inner().filter(|part| part.as_rule() == Rule::constituent) {
-                    let mut inner = part.into_inner();
-                    let (filter, filter_depth) =
-                        self.operators(inner.next().expect("grammar: a constituent has a filter").into_inner());
-                    depth = depth.max(filter_depth);
-                    let (min, max) = inner.next().map_or((1, Some(1)), |quantifier| self.quantifier(&quantifier));
-                    constituents.push(Constituent { filter, min, max });
+                    let (constituent, constituent_depth) = self.constituent(part, options.backward);
+                    depth = depth.max(constituent_depth);
+                    constituents.push(constituent);
                 }
                 (ExprKind::Line { options, constituents }, depth + 1)
             }
@@ -1518,11 +1515,14 @@ impl Builder {
                 let message = format!("the range {low} {high} runs backwards and matches nothing: write {high} {low}");
                 self.diagnostics.push(Diagnostic::new(span, message));
             }
-            options.range = Some((numbers[0], numbers.get(1).copied()));
+            // One number is that length alone, as CQL 6.2 reads it.
+            options.range = Some((numbers[0], Some(numbers.get(1).copied().unwrap_or(numbers[0]))));
             return;
         }
         match option.as_str() {
             "quiet" => options.quiet = true,
+            // Any length: CQL 6.2 reads `count` as the widest range.
+            "count" => options.range = None,
             "nestban" => options.nestban = true,
             "firstmatch" => options.firstmatch = true,
             "singlecolor" => options.singlecolor = true,
@@ -1536,6 +1536,61 @@ impl Builder {
                 options.moves = moves;
             }
         }
+    }
+
+    /// A constituent of a `line` going forward or (`backward`) back, with its depth. Each
+    /// quantifier after the first repeats what stands before it (`(check --> true){2}`
+    /// written `check --> true{1}{2}` reads so too); those that would repeat what may match no
+    /// position are refused, as CQL 6.2 refuses them.
+    fn constituent(&mut self, pair: Pair<'_, Rule>, backward: bool) -> (Constituent, u32) {
+        let mut inner = pair.into_inner();
+        let first = inner.next().expect("grammar: a constituent has a filter or a group");
+        let (body, mut depth) = if first.as_rule() == Rule::line_group {
+            let mut group = Vec::new();
+            let mut depth = 0;
+            for part in first.into_inner() {
+                match part.as_rule() {
+                    Rule::constituent => {
+                        let (constituent, constituent_depth) = self.constituent(part, backward);
+                        depth = depth.max(constituent_depth);
+                        group.push(constituent);
+                    }
+                    Rule::arrow | Rule::back_arrow if (part.as_rule() == Rule::back_arrow) != backward => {
+                        let message = "the arrows of a line all point one way: --> or <--";
+                        self.diagnostics.push(Diagnostic::new(span_of(&part), message));
+                    }
+                    _ => {}
+                }
+            }
+            (ConstituentBody::Group(group), depth + 1)
+        } else {
+            let (filter, depth) = self.operators(first.into_inner());
+            (ConstituentBody::Filter(filter), depth)
+        };
+        let mut constituent = Constituent { body, min: 1, max: Some(1) };
+        let mut quantified = false;
+        let mut plus = false;
+        for quantifier in inner {
+            let (min, max) = self.quantifier(&quantifier);
+            let text = quantifier.as_str();
+            let is_plus = matches!(text, "+" | "{+}");
+            if constituent.matches_nothing() || (plus && (is_plus || text.starts_with('{') && text != "{*}")) {
+                let message = format!(
+                    "'{text}' cannot repeat what may match no position, nor '{{...}}' or '+' a '+' (CQL 6.2 \
+                     refuses it too)"
+                );
+                self.diagnostics.push(Diagnostic::new(span_of(&quantifier), message));
+            }
+            if quantified {
+                constituent = Constituent { body: ConstituentBody::Group(vec![constituent]), min: 1, max: Some(1) };
+                depth += 1;
+            }
+            constituent.min = min;
+            constituent.max = max;
+            quantified = true;
+            plus = is_plus;
+        }
+        (constituent, depth)
     }
 
     fn quantifier(&mut self, pair: &Pair<'_, Rule>) -> (u32, Option<u32>) {
