@@ -197,6 +197,7 @@ fn cqlq_replay(text: &str, plans: &Plans) -> Replayed {
         variations: false,
         result: None,
         first_game: 1,
+        last_game: 0,
         carried: None,
         keep_played: false,
         positions: None,

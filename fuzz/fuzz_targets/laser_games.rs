@@ -41,6 +41,7 @@ fn check(text: &[u8], container: Container) {
         variations: true,
         result: None,
         first_game: 1,
+        last_game: 0,
         carried: None,
         keep_played: true,
         positions: Some(PositionsFormat::Tsv),

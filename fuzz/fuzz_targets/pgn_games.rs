@@ -66,6 +66,7 @@ fuzz_target!(|data: &[u8]| {
             variations,
             result: None,
             first_game: 1,
+            last_game: 0,
             carried: None,
             keep_played: true,
             positions: None,

@@ -66,6 +66,7 @@ fn replay(plans: &Plans, result: Option<&[u8]>, variations: bool) -> Vec<GameRec
         variations,
         result,
         first_game: 1,
+        last_game: 0,
         carried: None,
         keep_played: true,
         positions: None,

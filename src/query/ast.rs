@@ -769,6 +769,9 @@ pub enum Word {
     Secondary,
     /// `gamenumber`: the game's number in the input, from 1.
     GameNumber,
+    /// `lastgamenumber`: the number of the input's last game, as CQL 6.2 estimates it before
+    /// the search (the games' `[White ` tags counted, at most the last game asked for).
+    LastGameNumber,
     /// `passedpawns`: the pawns of either side with no enemy pawn ahead on their file or the
     /// files beside it.
     PassedPawns,
@@ -809,6 +812,7 @@ impl Word {
             Word::Primary => "primary",
             Word::Secondary => "secondary",
             Word::GameNumber => "gamenumber",
+            Word::LastGameNumber => "lastgamenumber",
             Word::PassedPawns => "passedpawns",
             Word::IsolatedPawns => "isolatedpawns",
             Word::DoubledPawns => "doubledpawns",
@@ -829,6 +833,7 @@ impl Word {
             | Word::White
             | Word::Black
             | Word::GameNumber
+            | Word::LastGameNumber
             | Word::PositionId
             | Word::Depth => Type::Number,
             Word::PassedPawns | Word::IsolatedPawns | Word::DoubledPawns | Word::ConnectedPawns => Type::Set,

@@ -466,6 +466,7 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Word(Word::White) => NumberNode::Constant(1),
             ExprKind::Word(Word::Black) => NumberNode::Constant(-1),
             ExprKind::Word(Word::GameNumber) => NumberNode::GameNumber,
+            ExprKind::Word(Word::LastGameNumber) => NumberNode::LastGameNumber,
             ExprKind::Word(Word::PositionId) => NumberNode::PositionId,
             ExprKind::Word(Word::Depth) => NumberNode::Depth,
             ExprKind::FamilyWord(name) => match self.family_word(name, expr.span) {

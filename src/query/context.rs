@@ -108,6 +108,8 @@ pub struct GameFacts {
     pub(crate) texts: Vec<Option<Arc<str>>>,
     /// The game's number in the input, from 1 (0 when not known).
     pub(crate) number: u64,
+    /// The number of the input's last game (`lastgamenumber`; 0 when not known).
+    pub(crate) last_number: u64,
     /// Whether the game's variations are searched too: then its positions are numbered past
     /// the main line's.
     pub(crate) variations: bool,
@@ -118,6 +120,12 @@ impl GameFacts {
     #[must_use]
     pub fn numbered(self, number: u64) -> GameFacts {
         GameFacts { number, ..self }
+    }
+
+    /// The same facts, for an input whose last game is numbered `last` (0: not known).
+    #[must_use]
+    pub fn last_numbered(self, last: u64) -> GameFacts {
+        GameFacts { last_number: last, ..self }
     }
 
     /// The same facts, for a game whose variations are searched too (or not).

@@ -217,6 +217,16 @@ impl Query {
             })
     }
 
+    /// Whether the query uses `lastgamenumber`, whose value the search must be given
+    /// ([`SearchOptions::last_game_number`](crate::search::SearchOptions::last_game_number)).
+    #[must_use]
+    pub fn uses_last_game_number(&self) -> bool {
+        self.ast
+            .body
+            .iter()
+            .any(|filter| filter.any(&|expr| matches!(expr.kind, ExprKind::Word(ast::Word::LastGameNumber))))
+    }
+
     /// What may make the query slow, if anything: loops nested four deep or more, whose inner
     /// filter is tested once for each combination of their squares at every position.
     #[must_use]

@@ -360,6 +360,8 @@ pub(crate) enum NumberNode<const W: usize> {
     At(Box<PositionNode<W>>, Box<NumberNode<W>>),
     /// The game's number in the input.
     GameNumber,
+    /// The number of the input's last game (`lastgamenumber`).
+    LastGameNumber,
     /// `positionid`: the position's number in the game.
     PositionId,
     /// `depth`: how many variations deep the position lies.
@@ -782,6 +784,7 @@ impl<const W: usize> Program<W> {
             values: self.game_tests.iter().map(|test| test.value(tags)).collect(),
             texts: self.game_tests.iter().map(|test| test.text(tags)).collect(),
             number: 0,
+            last_number: 0,
             variations: false,
         }
     }
@@ -815,6 +818,7 @@ impl<const W: usize> Program<W> {
             values: vec![None; self.game_tests.len()],
             texts: vec![None; self.game_tests.len()],
             number: 0,
+            last_number: 0,
             variations: false,
         };
         let state = self.new_state();
@@ -1057,6 +1061,7 @@ impl<const W: usize> Program<W> {
             }
             NumberNode::At(position, number) => self.number(number, context, self.position(position, context, at)?),
             NumberNode::GameNumber => i64::try_from(context.game.number).ok(),
+            NumberNode::LastGameNumber => i64::try_from(context.game.last_number).ok().filter(|&last| last > 0),
             NumberNode::PositionId => Self::position_id(context, at),
             NumberNode::Depth => Some(i64::from(context.frames[at].depth)),
             NumberNode::Echo(node) => self.echo(node, context, at).flatten(),

@@ -26,6 +26,9 @@ pub(super) fn refused_as_filter(expr: &Expr) -> Option<String> {
             "typename and piecename give a text to use (compare it, as in typename e1 == \"K\"): alone they test nothing"
                 .to_owned()
         }
+        ExprKind::Word(Word::LastGameNumber) => "'lastgamenumber' invoked in a context where it is used for whether it \
+                                                  matches, but this filter always matches. Do not ignore its numeric value"
+            .to_owned(),
         ExprKind::Word(Word::PositionId) => {
             "'positionid' is the position's number, which every position has: compare it, as in positionid > 10".to_owned()
         }

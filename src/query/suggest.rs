@@ -58,6 +58,7 @@ pub(super) const WORDS: &[&str] = &[
     "initialposition",
     "input",
     "isolatedpawns",
+    "lastgamenumber",
     "lca",
     "left",
     "legal",

@@ -619,6 +619,7 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
             | NumberNode::Game(_)
             | NumberNode::Variable(_)
             | NumberNode::GameNumber
+            | NumberNode::LastGameNumber
             | NumberNode::PositionId
             | NumberNode::Depth
             | NumberNode::SortRecorded => self.clone(),

@@ -167,6 +167,7 @@ impl<const W: usize> Walk<W> for NumberNode<W> {
             | NumberNode::Variable(_)
             | NumberNode::Counter { .. }
             | NumberNode::GameNumber
+            | NumberNode::LastGameNumber
             | NumberNode::PositionId
             | NumberNode::Depth
             | NumberNode::SortRecorded => {}

@@ -61,6 +61,23 @@ pub struct SearchOptions {
     pub threads: usize,
     /// Write every position of the games read, so ([`Found::positions`]).
     pub positions: Option<PositionsFormat>,
+    /// The number of the input's last game, for `lastgamenumber` (which has no value without
+    /// it); [`estimated_games`] counts it as CQL 6.2 does.
+    pub last_game_number: Option<u64>,
+}
+
+/// How many games a PGN text holds, as CQL 6.2 estimates it for `lastgamenumber`: the number
+/// of `[White ` tags in it.
+#[must_use]
+pub fn estimated_games(text: &[u8]) -> u64 {
+    const WHITE_TAG: &[u8] = b"[White ";
+    let mut count = 0;
+    let mut rest = text;
+    while let Some(at) = rest.windows(WHITE_TAG.len()).position(|window| window == WHITE_TAG) {
+        count += 1;
+        rest = &rest[at + WHITE_TAG.len()..];
+    }
+    count
 }
 
 impl Default for SearchOptions {
@@ -75,6 +92,7 @@ impl Default for SearchOptions {
             result: None,
             threads: 0,
             positions: None,
+            last_game_number: None,
         }
     }
 }
@@ -382,6 +400,7 @@ impl Search {
             variations: self.options.variations,
             result: self.options.result.as_deref().map(str::as_bytes),
             first_game: 1,
+            last_game: self.options.last_game_number.unwrap_or(0),
             carried: self.carried.as_ref(),
             // Only a sink that writes the games again has a use for their moves.
             keep_played: sink.renderer().is_some(),
@@ -766,5 +785,13 @@ mod tests {
             games = next_segment_games(games, games * 1000);
         }
         assert_eq!(games, SEGMENT_GAMES, "light records grow to the most");
+    }
+
+    #[test]
+    fn games_are_estimated_by_their_white_tags() {
+        assert_eq!(estimated_games(b""), 0);
+        assert_eq!(estimated_games(b"[White \"a\"]\n[Black \"b\"]\n\n1. e4 *\n\n[White \"c\"]\n*\n"), 2);
+        // As CQL 6.2 counts: the text anywhere, a tag with no space after it not.
+        assert_eq!(estimated_games(b"{ [White } [WhiteElo \"1\"]"), 1);
     }
 }

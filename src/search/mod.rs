@@ -43,7 +43,7 @@ mod replay;
 mod sorted;
 
 pub use convert::{Converter, NOT_CONVERTED, NotConverted, Target, pgn_of};
-pub use driver::{Found, Problem, Render, Search, SearchError, SearchOptions, Sink, Summary};
+pub use driver::{Found, Problem, Render, Search, SearchError, SearchOptions, Sink, Summary, estimated_games};
 pub use filter::{LineOutcome, PositionFilter};
 pub use input::{Input, WINDOW_BYTES, WINDOW_GAMES, Window, paths_or_stdin};
 pub use main_line::{MainLine, read_main_line};

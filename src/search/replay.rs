@@ -47,6 +47,8 @@ pub struct ReplayOptions<'a> {
     pub result: Option<&'a [u8]>,
     /// The number of the text's first game in the input, from 1 (for `gamenumber`).
     pub first_game: u64,
+    /// The number of the input's last game, for `lastgamenumber` (0: not known).
+    pub last_game: u64,
     /// Where the variables that last from game to game (`persistent`) are kept between ranges
     /// of games; `None` when the query has none.
     pub carried: Option<&'a Carried>,
@@ -1303,8 +1305,11 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
         }
         let program = self.options.plans.get(variant).ok().and_then(self.typed.program);
         if let Some(program) = program {
-            self.game =
-                program.game_facts(&Tags(&self.tags)).numbered(self.number).with_variations(self.options.variations);
+            self.game = program
+                .game_facts(&Tags(&self.tags))
+                .numbered(self.number)
+                .last_numbered(self.options.last_game)
+                .with_variations(self.options.variations);
             if program.decide(&self.game) == Some(false) {
                 // The tags rule out every position (even of a game cqlq could not replay).
                 return ControlFlow::Break(());
@@ -1534,6 +1539,7 @@ mod tests {
             variations: false,
             result: None,
             first_game: 1,
+            last_game: 0,
             carried: None,
             keep_played,
             positions: None,

@@ -6,8 +6,9 @@
 
 use crate::common;
 
-use common::{found, matches, number, plan};
+use common::{found, found_with, matches, number, plan};
 use cqlq::Query;
+use cqlq::search::SearchOptions;
 
 /// A short game: 1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7#.
 const SCHOLAR: &str = "[Event \"scholar\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
@@ -69,6 +70,23 @@ fn line_groups_repeat_runs_of_constituents() {
     for query in ["line --> (check? --> mate?)*", "line --> check?+", "line --> check+{2}"] {
         assert!(Query::parse(query).is_err(), "{query}");
     }
+}
+
+#[test]
+fn lastgamenumber_is_the_number_the_search_is_given() {
+    let two_games = format!("{SCHOLAR}\n{SCHOLAR}");
+    let options = |last| SearchOptions { last_game_number: last, ..SearchOptions::default() };
+    let games = |query: &str, last| -> Vec<u64> {
+        found_with(query, &two_games, options(last)).into_iter().map(|(game, _)| game).collect()
+    };
+    assert_eq!(games("initial gamenumber == lastgamenumber", Some(2)), [2]);
+    assert_eq!(games("initial lastgamenumber == 2", Some(2)), [1, 2]);
+    // Not given, it has no value.
+    assert_eq!(games("initial lastgamenumber >= 0", None), Vec::<u64>::new());
+    // Tested as a filter, it stops the search, as in CQL 6.2.
+    let refusal = crate::common::replay_lines(SCHOLAR, "false or lastgamenumber", None, false).remove(0).refusal;
+    assert!(refusal.is_some_and(|reason| reason.contains("'lastgamenumber' invoked")));
+    assert!(Query::parse("lastgamenumber > 1").unwrap().uses_last_game_number());
 }
 
 #[test]

@@ -320,6 +320,7 @@ impl Records {
             variations: false,
             result: None,
             first_game: 1,
+            last_game: 0,
             carried: None,
             keep_played: false,
             positions: Some(PositionsFormat::Tsv),

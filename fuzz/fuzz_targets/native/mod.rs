@@ -64,6 +64,7 @@ pub fn check(format: &'static dyn NativeFormat, raw: bool, data: &[u8]) {
         variations: false,
         result: None,
         first_game: 1,
+        last_game: 0,
         carried: None,
         keep_played: true,
         positions: Some(PositionsFormat::Tsv),

@@ -1655,6 +1655,7 @@ fn word(text: &str) -> Word {
         "primary" => Word::Primary,
         "secondary" => Word::Secondary,
         "gamenumber" => Word::GameNumber,
+        "lastgamenumber" => Word::LastGameNumber,
         "passedpawns" => Word::PassedPawns,
         "isolatedpawns" => Word::IsolatedPawns,
         "doubledpawns" => Word::DoubledPawns,

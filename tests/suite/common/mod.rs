@@ -163,6 +163,7 @@ pub fn replay_lines(
         variations,
         result: None,
         first_game: 1,
+        last_game: 0,
         carried: None,
         keep_played: false,
         positions,

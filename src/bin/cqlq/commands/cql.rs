@@ -16,7 +16,7 @@ use std::time::Instant;
 use anyhow::{anyhow, bail};
 use clap::CommandFactory;
 use cqlq::search::output::{CqlComments, CqlPrinter};
-use cqlq::search::{Search, SearchOptions, open_to_read};
+use cqlq::search::{Search, SearchOptions, estimated_games, open_to_read};
 use cqlq::{Query, QueryError, Variant};
 
 use super::search::{
@@ -110,6 +110,15 @@ fn run(args: CqlArgs) -> anyhow::Result<Searched> {
         result: header.result.clone(),
         threads,
         positions: None,
+        last_game_number: None,
+    };
+    let search_options = SearchOptions {
+        last_game_number: if query.uses_last_game_number() {
+            Some(last_game_number(&input, search_options.gamenumber, &console)?)
+        } else {
+            None
+        },
+        ..search_options
     };
     let matchstring = options.matchstring.clone().or(header.matchstring.clone());
     let comments = CqlComments {
@@ -157,6 +166,26 @@ fn run(args: CqlArgs) -> anyhow::Result<Searched> {
     report_problems(&sink.shown, &summary, "cqlq search --errors FILE lists them all", SEARCHED_UP_TO_ERRORS);
     note_header_variant(variant, summary.untagged);
     Ok(if searched.unreadable || nothing_readable(&summary) { Searched::Failed } else { Searched::Done })
+}
+
+/// The number of the input's last game, for `lastgamenumber`, estimated and reported as CQL 6.2
+/// does: its `[White ` tags counted, at most the last game asked for.
+fn last_game_number(input: &Path, gamenumber: Option<(u64, Option<u64>)>, console: &Console) -> anyhow::Result<u64> {
+    let name = input.display();
+    console.print(&format!("lastgamenumber: reading file: {name}\n"));
+    let text = std::fs::read(input).map_err(|error| anyhow!("cannot read the input {name}: {error}"))?;
+    console.print(&format!("lastnumber: read {} bytes. Counting games:...\n", text.len()));
+    let count = estimated_games(&text);
+    if count == 0 {
+        bail!("No valid games found by searching for the pattern '[White ' in the file: {name}");
+    }
+    console.print(&format!("Detected estimated {count} games in the file: {name} (Number may not be accurate)\n"));
+    // One number asks for that game alone.
+    let last = gamenumber.map_or(count, |(low, high)| count.min(high.unwrap_or(low)));
+    if last != count {
+        console.print(&format!("Due to CQL header gamenumber, using lastgamenumber value of: {last}\n"));
+    }
+    Ok(last)
 }
 
 /// The first line CQL prints, cqlq's here.
