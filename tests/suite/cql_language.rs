@@ -123,6 +123,9 @@ fn rays_and_directions_of_any_ways() {
     // The two-word `attacked by` and `attack`.
     assert_eq!(plies("k attacked by Q"), [7]);
     assert_eq!(plies("Q attack k"), [7]);
+    // `ray attack` is `xray`: the queen looks through the pawn on f7 from h5.
+    assert_eq!(plies("ray attack (Q p k)"), [3, 4, 5, 6]);
+    assert_eq!(plies("ray attacks (Q p k)"), plies("xray (Q p k)"));
 }
 
 /// A game with an en passant capture (ply 5) and both castlings short (plies 10 and 11).
