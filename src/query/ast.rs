@@ -185,7 +185,14 @@ impl Expr {
             | ExprKind::Arrows { sets: args, .. }
             | ExprKind::XRay(args) => args.iter().collect(),
             ExprKind::Pin { from, through, to, .. } => boxed([from, through, to]),
-            ExprKind::Move(filter) => boxed([&filter.from, &filter.to, &filter.capture, &filter.promote]),
+            ExprKind::Move(filter) => boxed([
+                &filter.from,
+                &filter.to,
+                &filter.capture,
+                &filter.promote,
+                &filter.en_passant_square,
+                &filter.comment,
+            ]),
             ExprKind::Line { constituents, .. } => constituents.iter().flat_map(Constituent::filters).collect(),
             ExprKind::Path(path) => path.exprs(),
         }
@@ -888,6 +895,12 @@ pub struct MoveFilter {
     pub promote: Option<Box<Expr>>,
     /// `enpassant`.
     pub en_passant: bool,
+    /// `enpassantsquare S`: an en passant capture of the pawn on S (S is found where the
+    /// filter is tested).
+    pub en_passant_square: Option<Box<Expr>>,
+    /// `comment (...)` written last (not with `legal` or `pseudolegal`): each move that fits
+    /// comments the position it leads to.
+    pub comment: Option<Box<Expr>>,
     /// `castle`, `o-o`, `o-o-o`.
     pub castle: Option<Castle>,
     /// `drop`: a piece put on the board from the hand.
@@ -919,6 +932,8 @@ impl MoveFilter {
             capture: None,
             promote: None,
             en_passant: false,
+            en_passant_square: None,
+            comment: None,
             castle: None,
             drop: false,
             null: false,

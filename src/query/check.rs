@@ -522,8 +522,11 @@ impl Checker<'_> {
     }
 
     fn move_filter(&mut self, filter: &MoveFilter) {
-        for set in [&filter.from, &filter.to, &filter.capture].into_iter().flatten() {
+        for set in [&filter.from, &filter.to, &filter.capture, &filter.en_passant_square].into_iter().flatten() {
             self.want_set(set, "move");
+        }
+        if let Some(comment) = &filter.comment {
+            self.expr(comment);
         }
         if let Some(promote) = &filter.promote {
             let plain_piece = matches!(&promote.kind, ExprKind::Pieces(pieces) if pieces.squares.is_none());

@@ -288,6 +288,10 @@ pub(crate) struct MoveNode<const W: usize> {
     pub capture: Option<SetNode<W>>,
     pub promote: Option<Vec<PieceClass>>,
     pub en_passant: bool,
+    /// The squares an en passant capture takes its pawn on (`enpassantsquare S`).
+    pub en_passant_square: Option<SetNode<W>>,
+    /// The comment each fitting move gives the position it leads to.
+    pub comment: Option<Box<FilterNode<W>>>,
     pub castle: Option<Option<Wing>>,
     pub drop: bool,
     pub null: bool,
@@ -1478,12 +1482,19 @@ impl<const W: usize> Program<W> {
     /// The from-squares (with `to`, the to-squares) of the moves that fit.
     fn moves<P: RulesView<W>>(&self, node: &MoveNode<W>, context: &Context<'_, P, W>, at: usize) -> SquareSet<W> {
         let mut value = SquareSet::EMPTY;
+        let mut fitted = false;
         self.each_fitting_move(node, context, at, &mut |m, captured| {
+            fitted = true;
             value = value.with(node.square_of(m));
             if node.value == MoveSquare::Capture {
                 value |= captured;
             }
         });
+        if fitted && let Some(comment) = &node.comment {
+            // The position the move leads to: this one for the move that led here.
+            let target = if node.when == MoveWhen::Previous { at } else { at + 1 };
+            self.filter(comment, context, target);
+        }
         value
     }
 
@@ -1573,7 +1584,8 @@ impl<const W: usize> Program<W> {
         const FROM: usize = 0;
         const TO: usize = 1;
         const CAPTURE: usize = 2;
-        let mut sets = [listed.from, listed.to, None];
+        const EN_PASSANT: usize = 3;
+        let mut sets = [listed.from, listed.to, None, None];
         let mut squares_of = |slot: usize, set: &SetNode<W>| {
             *sets[slot].get_or_insert_with(|| match set {
                 SetNode::Squares { squares, .. } => *squares,
@@ -1586,7 +1598,10 @@ impl<const W: usize> Program<W> {
                 (Some(_), None) => false,
                 (Some(set), Some(square)) => squares_of(slot, set).contains(square),
             };
-            let fits = node.fits_kind(m) && within(TO, &node.to, Some(m.to())) && within(FROM, &node.from, m.from());
+            let fits = node.fits_kind(m)
+                && within(TO, &node.to, Some(m.to()))
+                && within(FROM, &node.from, m.from())
+                && within(EN_PASSANT, &node.en_passant_square, m.capture());
             if !fits {
                 continue;
             }
@@ -1616,6 +1631,7 @@ impl<const W: usize> Program<W> {
             && within(&node.to, Some(m.to()), None)
             && within(&node.from, m.from(), Some(m.mover()))
             && within(&node.capture, m.capture(), m.captured())
+            && within(&node.en_passant_square, m.capture(), None)
     }
 
     /// Whether a set that squares and pieces make holds `square`, where `piece` stood before
@@ -1770,6 +1786,7 @@ impl<const W: usize> MoveNode<W> {
         self.to.as_ref().is_none_or(|set| set.decided_by_facts(false))
             && self.from.as_ref().is_none_or(|set| set.decided_by_facts(true))
             && self.capture.as_ref().is_none_or(|set| set.decided_by_facts(true))
+            && self.en_passant_square.as_ref().is_none_or(|set| matches!(set, SetNode::Squares { .. }))
     }
 
     /// Whether a move is of the kind the filter asks for: promoting, en passant, castling, a

@@ -437,6 +437,11 @@ impl<const W: usize> Mapped<W> for MoveNode<W> {
             from: optional(&self.from, mapper)?,
             to: optional(&self.to, mapper)?,
             capture: optional(&self.capture, mapper)?,
+            en_passant_square: optional(&self.en_passant_square, mapper)?,
+            comment: match &self.comment {
+                Some(comment) => Some(boxed(&**comment, mapper)?),
+                None => None,
+            },
             promote: self.promote.as_ref().map(|classes| mapper.classes(classes)),
             ..self.clone()
         })

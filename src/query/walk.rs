@@ -263,8 +263,12 @@ impl<const W: usize> Walk<W> for ValueNode<W> {
 
 impl<const W: usize> Walk<W> for MoveNode<W> {
     fn each_filter(&mut self, visit: &mut dyn FnMut(&mut FilterNode<W>)) {
-        for set in [&mut self.from, &mut self.to, &mut self.capture].into_iter().flatten() {
+        for set in [&mut self.from, &mut self.to, &mut self.capture, &mut self.en_passant_square].into_iter().flatten()
+        {
             set.each_filter(visit);
+        }
+        if let Some(comment) = &mut self.comment {
+            comment.each_filter(visit);
         }
     }
 }

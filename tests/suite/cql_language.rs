@@ -141,6 +141,31 @@ fn castle_and_enpassant_alone_are_the_move_that_led_here() {
     assert_eq!(plies("enpassant"), [5]);
     // In a dash's target: the move the dash plays.
     assert_eq!(plies("--(castle)"), [9, 10]);
+    // `enpassantsquare S` in `move`: an en passant capture of the pawn on S.
+    assert_eq!(plies("move previous enpassantsquare d5"), [5]);
+    assert_eq!(plies("move enpassantsquare d5"), [4]);
+    assert_eq!(plies("move legal enpassantsquare d5"), [4]);
+    assert_eq!(plies("move previous enpassantsquare d6"), Vec::<u32>::new());
+    // What CQL 6.2 refuses in `move`.
+    for query in
+        ["move promote Q enpassantsquare d5", "move legal capture d5", "move legal promote Q", "move null enpassant"]
+    {
+        assert!(Query::parse(query).is_err(), "{query}");
+    }
+}
+
+#[test]
+fn a_comment_written_last_in_move_goes_where_the_move_leads() {
+    let written = crate::common::cql_written("move from [Nn] comment (\"knight\")", CASTLES, false);
+    // The knights' moves 1...Nf6 and 4. Nf3 match before them; the positions after them get
+    // the comment.
+    assert!(written.contains("1.e4 {CQL} 1...Nf6 {knight}"), "{written}");
+    assert!(written.contains("e6 {CQL} 4.Nf3 {knight}"), "{written}");
+    let written = crate::common::cql_written("move previous from [Nn] comment (\"knight\")", CASTLES, false);
+    assert!(written.contains("1.e4 Nf6 {knight CQL}"), "{written}");
+    // After `move legal`, the comment is a filter of its own, at the position tested.
+    let written = crate::common::cql_written("ply == 1 move legal from [Nn] comment (\"here\")", CASTLES, false);
+    assert!(written.contains("1.e4 {here CQL}"), "{written}");
 }
 
 #[test]

@@ -1476,13 +1476,21 @@ impl Builder {
                         self.diagnostics.push(Diagnostic::new(span, message));
                     }
                 }
-                Rule::move_from | Rule::move_to | Rule::move_capture | Rule::move_promote => {
+                Rule::move_comment => {
+                    let Some(inner) = part.into_inner().next() else { continue };
+                    let comment_span = span_of(&inner);
+                    let (kind, comment_depth) = self.comment_filter(inner);
+                    depth = depth.max(comment_depth);
+                    filter.comment = Some(Box::new(Expr { kind, span: comment_span }));
+                }
+                Rule::move_from | Rule::move_to | Rule::move_capture | Rule::move_promote | Rule::move_ep_square => {
                     let Some((argument, argument_depth)) = self.argument(part) else { continue };
                     depth = depth.max(argument_depth);
                     let slot = match rule {
                         Rule::move_from => &mut filter.from,
                         Rule::move_to => &mut filter.to,
                         Rule::move_capture => &mut filter.capture,
+                        Rule::move_ep_square => &mut filter.en_passant_square,
                         _ => &mut filter.promote,
                     };
                     self.once(slot, argument);
@@ -1491,13 +1499,33 @@ impl Builder {
             }
         }
         let listed = matches!(filter.when, MoveWhen::Legal | MoveWhen::PseudoLegal);
-        if listed && (filter.null || filter.branch.is_some()) {
-            let message = "'move legal' and 'move pseudolegal' take no 'null', 'primary' or 'secondary'";
+        if listed && (filter.null || filter.branch.is_some() || filter.promote.is_some()) {
+            let message = "'move legal' and 'move pseudolegal' take no 'null', 'primary', 'secondary' or 'promote'";
+            self.diagnostics.push(Diagnostic::new(span, message));
+        }
+        if filter.en_passant_square.is_some() && filter.promote.is_some() {
+            let message = "a move cannot both capture en passant and promote";
+            self.diagnostics.push(Diagnostic::new(span, message));
+        }
+        if filter.null
+            && (filter.en_passant || filter.en_passant_square.is_some() || filter.promote.is_some() || listed)
+        {
+            let message = "a null move takes no 'enpassant', 'enpassantsquare', 'promote', 'legal' or 'pseudolegal'";
+            self.diagnostics.push(Diagnostic::new(span, message));
+        }
+        if listed && filter.capture.is_some() {
+            let message = "'move legal' and 'move pseudolegal' take no 'capture' (CQL 6.2 does not either)";
             self.diagnostics.push(Diagnostic::new(span, message));
         }
         if filter.count && !listed {
             let message = "'count' after 'move' counts legal or pseudolegal moves: write 'move legal count'";
             self.diagnostics.push(Diagnostic::new(span, message));
+        }
+        if listed && let Some(comment) = filter.comment.take() {
+            // CQL 6.2 reads the comment after `move legal` as a filter of its own.
+            let move_span = Span::new(span.start, comment.span.start);
+            let moves = Expr { kind: ExprKind::Move(filter), span: move_span };
+            return (ExprKind::Block(vec![moves, *comment]), depth + 1);
         }
         (ExprKind::Move(filter), depth + 1)
     }
