@@ -919,6 +919,10 @@ pub struct MoveFilter {
     /// `count` (with `legal` or `pseudolegal`): the value is the number of moves that fit, a
     /// promotion's choices counted once; it always matches.
     pub count: bool,
+    /// Whether CQL 6.2 gives the filter a set as its value too: a `move` whose first part
+    /// written is `from`, `to` or `capture`, and the dashes after `legal` and `pseudolegal`
+    /// (cqlq gives every `move` one).
+    pub set_in_cql: bool,
 }
 
 impl MoveFilter {
@@ -941,6 +945,7 @@ impl MoveFilter {
             actions: Vec::new(),
             value: MoveSquare::From,
             count: false,
+            set_in_cql: false,
         }
     }
 }

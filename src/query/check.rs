@@ -253,9 +253,13 @@ impl Checker<'_> {
                         self.mismatch(right, "a text is compared with a text", type_of(right));
                     }
                 }
-                _ => {
+                op if op.is_comparison() => {
                     self.want_number(left, op.symbol());
                     self.want_number(right, op.symbol());
+                }
+                _ => {
+                    self.want_strict_number(left, op.symbol());
+                    self.want_strict_number(right, op.symbol());
                 }
             },
             ExprKind::Extreme { max, args } => {
@@ -583,6 +587,18 @@ impl Checker<'_> {
         let found = self.expr(operand);
         if matches!(found, Type::Filter | Type::Position | Type::Text) {
             self.mismatch(operand, &format!("'{operator}' works on numbers (or the sizes of sets)"), found);
+        }
+    }
+
+    /// An operand of arithmetic, which CQL 6.2 wants a number: a set is refused there, and
+    /// counted with `#`.
+    fn want_strict_number(&mut self, operand: &Expr, operator: &str) {
+        let found = self.expr(operand);
+        if found == Type::Set {
+            let what = format!("'{operator}' works on numbers: count a set's squares with '#', as in #R {operator} 1");
+            self.mismatch(operand, &what, found);
+        } else if found != Type::Number {
+            self.mismatch(operand, &format!("'{operator}' works on numbers"), found);
         }
     }
 

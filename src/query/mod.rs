@@ -20,6 +20,7 @@
 //! query came to.
 
 pub mod ast;
+mod beyond_cql;
 mod check;
 mod comments;
 mod compile;
@@ -236,6 +237,13 @@ impl Query {
             nested_loops(filter, &mut diagnostics);
         }
         (!diagnostics.is_empty()).then(|| QueryWarnings::new(diagnostics, self.source.clone()))
+    }
+
+    /// The constructs of the query that cqlq reads and CQL 6.2 refuses (`move legal capture
+    /// S`), as errors: the CQL command line refuses them on chess, as CQL 6.2 does.
+    pub fn within_cql(&self) -> Result<(), QueryError> {
+        let found = beyond_cql::beyond_cql(&self.ast.body);
+        if found.is_empty() { Ok(()) } else { Err(QueryError::new(found, self.source.clone())) }
     }
 
     /// The variant named in the header (`variant "One"`), if any.

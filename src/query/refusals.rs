@@ -1,10 +1,12 @@
 //! The values CQL 6.2 refuses to test as filters: a number or a text written alone, a variable
 //! alone (but for a set's), `white`, `black`, `sidetomove`, `typename`, `piecename`, `fen`
-//! without its text, `readfile`, `str`, and two texts joined by `+` whose result is dropped. CQL
+//! without its text, `readfile`, `str`, `min`, `max`, `abs`, `sqrt`, `distance`, `lca`, the
+//! length of a text, `P & Q` of two positions, and two texts joined by `+` whose result is
+//! dropped. CQL
 //! accepts such a query and stops the run when it comes to test one (`false 1` runs, `check 1`
 //! stops at the first check); cqlq does the same, and says why.
 
-use super::ast::{BinaryOp, Expr, ExprKind, TagWord, TextFunction, Type, Word};
+use super::ast::{BinaryOp, Expr, ExprKind, TagWord, TextFunction, Type, UnaryOp, Word};
 use super::check::type_of;
 
 /// Why `expr`, tested as a filter, stops the run; none for a filter that can be tested.
@@ -43,6 +45,23 @@ pub(super) fn refused_as_filter(expr: &Expr) -> Option<String> {
             "'player' alone joins both names and drops them: write player white or player black, or player \"name\""
                 .to_owned()
         }
+        ExprKind::Extreme { max, .. } => {
+            let word = if *max { "max" } else { "min" };
+            format!("'{word}' gives the extreme of its values: alone it tests nothing, so compare it, as in {word}(a b) > 2")
+        }
+        ExprKind::Unary(UnaryOp::Abs | UnaryOp::Sqrt, _) => {
+            "abs and sqrt give a number to use: alone they test nothing, so compare the number".to_owned()
+        }
+        ExprKind::Unary(UnaryOp::Count, operand) if type_of(operand) == Type::Text => {
+            "'#' of a text is its length, and here the length would be dropped: compare it, as in #t > 3".to_owned()
+        }
+        ExprKind::Distance(..) => "distance gives a number of plies: alone it tests nothing, so compare it".to_owned(),
+        ExprKind::Lca(..) => "lca gives a position to use: alone it tests nothing, as in lca(x y) : check".to_owned(),
+        ExprKind::Binary(BinaryOp::Intersection, left, _) if type_of(left) == Type::Position => {
+            "'P & Q' of two positions is the set of squares whose contents agree, which is almost never empty: \
+             test the set, as in #(x & y) == 64"
+                .to_owned()
+        }
         ExprKind::Binary(BinaryOp::Add, left, _) if type_of(left) == Type::Text => {
             "two texts joined by '+' and then dropped: give the text to a variable, or compare it".to_owned()
         }
@@ -67,6 +86,13 @@ mod tests {
         assert!(refused_as_filter(&expr(ExprKind::Tag(TagWord::Player(None)))).is_some());
         assert!(refused_as_filter(&expr(ExprKind::Tag(TagWord::Player(Some(Side::White))))).is_none());
         assert!(refused_as_filter(&expr(ExprKind::Word(Word::Check))).is_none());
+        let numbers = vec![expr(ExprKind::Number(1)), expr(ExprKind::Number(2))];
+        assert!(refused_as_filter(&expr(ExprKind::Extreme { max: true, args: numbers })).is_some());
+        let length = ExprKind::Unary(UnaryOp::Count, Box::new(expr(ExprKind::Text("a".into()))));
+        assert!(refused_as_filter(&expr(length)).is_some());
+        let size =
+            ExprKind::Unary(UnaryOp::Count, Box::new(expr(ExprKind::Variable { name: "s".into(), ty: Type::Set })));
+        assert!(refused_as_filter(&expr(size)).is_none());
         let set = ExprKind::Variable { name: "x".into(), ty: Type::Set };
         assert!(refused_as_filter(&expr(set)).is_none());
     }

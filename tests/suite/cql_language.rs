@@ -147,10 +147,14 @@ fn castle_and_enpassant_alone_are_the_move_that_led_here() {
     assert_eq!(plies("move legal enpassantsquare d5"), [4]);
     assert_eq!(plies("move previous enpassantsquare d6"), Vec::<u32>::new());
     // What CQL 6.2 refuses in `move`.
-    for query in
-        ["move promote Q enpassantsquare d5", "move legal capture d5", "move legal promote Q", "move null enpassant"]
-    {
+    for query in ["move promote Q enpassantsquare d5", "move null enpassant", "move legal null"] {
         assert!(Query::parse(query).is_err(), "{query}");
+    }
+    // What cqlq reads beyond CQL 6.2, which the CQL command line refuses.
+    for query in ["move legal capture d5", "move pseudolegal promote Q"] {
+        let query = Query::parse(query).unwrap_or_else(|error| panic!("{query}: {error}"));
+        let error = query.within_cql().expect_err(query.source()).to_string();
+        assert!(error.contains("CQL 6.2 refuses"), "{error}");
     }
 }
 
@@ -278,4 +282,17 @@ fn assert_and_cql_abort_stop_the_run_saying_where() {
     assert!(unbound.contains("at positionid 0"), "{unbound}");
     let aborted = refusal("ply == 2\n  cql_abort").expect("the run is stopped at ply 2");
     assert!(aborted.contains("cql_abort at line 2, column 3 stopped the run"), "{aborted}");
+}
+
+#[test]
+fn arithmetic_takes_numbers_and_a_minus_after_a_filter_starts_the_next() {
+    // `true - 1 < 0` is `true` then `-1 < 0`; `false - 1` never tests the `-1`.
+    assert_eq!(plies("true - 1 < 0"), plies("true"));
+    assert!(plies("false - 1").is_empty());
+    assert_eq!(plies("ply - 1 < 0"), plies("ply < 1"));
+    // A set is counted with `#` in arithmetic, as CQL 6.2 wants.
+    for query in ["a1 + 1 > 0", "1 + a1 > 0", "2 * [Qq] > 1"] {
+        assert!(Query::parse(query).is_err(), "{query}");
+    }
+    assert_eq!(plies("#[Qq] * 2 == 4"), plies("#[Qq] == 2"));
 }

@@ -7,6 +7,7 @@
 mod annotations;
 mod dictionaries;
 mod functions;
+mod minus;
 mod paths;
 mod positions;
 mod texts;
@@ -400,7 +401,7 @@ impl Items {
                 self.previous_filter = Some(span_of(&pair).start);
                 let (filter, depth) = builder.operators(pair.into_inner());
                 self.depth = self.depth.max(depth);
-                self.filters.push(filter);
+                self.filters.extend(minus::split_at_dangling_minus(filter, &builder.source));
             }
             Rule::junk => {
                 self.junk = true;
@@ -847,6 +848,9 @@ impl Builder {
                 let kind = match (op, operand.kind) {
                     (UnaryOp::Count, ExprKind::Dictionary { name, persistent, op: DictionaryOp::Declare }) => {
                         ExprKind::Dictionary { name, persistent, op: DictionaryOp::Count }
+                    }
+                    (UnaryOp::Negate, kind) => {
+                        minus::negated(Box::new(Expr { kind, span: operand.span }), &builder.source)
                     }
                     (op, kind) => ExprKind::Unary(op, Box::new(Expr { kind, span: operand.span })),
                 };
@@ -1429,6 +1433,8 @@ impl Builder {
         let mut filter = MoveFilter::any(MoveWhen::Played);
         let mut depth = 0;
         let mut valued = false;
+        let first_part = pair.clone().into_inner().map(|part| part.as_rule()).find(|rule| *rule != Rule::kw_move);
+        filter.set_in_cql = matches!(first_part, Some(Rule::move_from | Rule::move_to | Rule::move_capture));
         for part in pair.into_inner() {
             let rule = part.as_rule();
             if !valued && matches!(rule, Rule::move_from | Rule::move_to | Rule::move_capture) {
@@ -1499,8 +1505,8 @@ impl Builder {
             }
         }
         let listed = matches!(filter.when, MoveWhen::Legal | MoveWhen::PseudoLegal);
-        if listed && (filter.null || filter.branch.is_some() || filter.promote.is_some()) {
-            let message = "'move legal' and 'move pseudolegal' take no 'null', 'primary', 'secondary' or 'promote'";
+        if listed && (filter.null || filter.branch.is_some()) {
+            let message = "'move legal' and 'move pseudolegal' take no 'null', 'primary' or 'secondary'";
             self.diagnostics.push(Diagnostic::new(span, message));
         }
         if filter.en_passant_square.is_some() && filter.promote.is_some() {
@@ -1511,10 +1517,6 @@ impl Builder {
             && (filter.en_passant || filter.en_passant_square.is_some() || filter.promote.is_some() || listed)
         {
             let message = "a null move takes no 'enpassant', 'enpassantsquare', 'promote', 'legal' or 'pseudolegal'";
-            self.diagnostics.push(Diagnostic::new(span, message));
-        }
-        if listed && filter.capture.is_some() {
-            let message = "'move legal' and 'move pseudolegal' take no 'capture' (CQL 6.2 does not either)";
             self.diagnostics.push(Diagnostic::new(span, message));
         }
         if filter.count && !listed {

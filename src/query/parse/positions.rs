@@ -90,7 +90,8 @@ impl Builder {
         let ExprKind::Dash { from, to, capture, promote, target, .. } = kind else {
             unreachable!("parse: a dash filter is a dash")
         };
-        let mut filter = MoveFilter { from, to, value: MoveSquare::To, count, ..MoveFilter::any(when) };
+        let mut filter =
+            MoveFilter { from, to, value: MoveSquare::To, count, set_in_cql: true, ..MoveFilter::any(when) };
         if capture {
             self.diagnostics.push(Diagnostic::new(span, "'legal' and 'pseudolegal' take a '--' dash, not a capture"));
         }

@@ -260,6 +260,11 @@ fn load_query(query_file: Option<&Path>, options: &CqlOptions) -> anyhow::Result
     if let Err(error) = query.compile(variant) {
         return Ok(report(error, &origin));
     }
+    if variant == Variant::standard()
+        && let Err(error) = query.within_cql()
+    {
+        return Ok(report(error, &origin));
+    }
     Ok(Some(query))
 }
 

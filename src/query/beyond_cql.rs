@@ -1,0 +1,57 @@
+//! What cqlq's language reads beyond CQL 6.2: the legal moves filtered by what they capture or
+//! promote to (`move legal capture S`, `move pseudolegal promote P`), and the squares of any
+//! `move` as a set (`#move legal`, `move previous capture a1 & a1`), which CQL 6.2 refuses.
+//! `cqlq search` runs them on every board; the CQL command line refuses them on chess, as the
+//! drop-in for CQL 6.2 it is, and names the extension.
+
+use super::ast::{BinaryOp, Expr, ExprKind, MoveWhen, Type, UnaryOp};
+use super::check::type_of;
+use super::diagnostic::Diagnostic;
+
+/// The places in `filters` where cqlq's language goes beyond what CQL 6.2 accepts.
+pub(super) fn beyond_cql(filters: &[Expr]) -> Vec<Diagnostic> {
+    let mut found = Vec::new();
+    let mut pending: Vec<&Expr> = filters.iter().rev().collect();
+    while let Some(expr) = pending.pop() {
+        if let ExprKind::Move(filter) = &expr.kind
+            && matches!(filter.when, MoveWhen::Legal | MoveWhen::PseudoLegal)
+        {
+            for (part, given) in [("capture", filter.capture.is_some()), ("promote", filter.promote.is_some())] {
+                if given {
+                    let message = format!(
+                        "CQL 6.2 refuses '{part}' after 'move legal' and 'move pseudolegal'; cqlq search runs it \
+                         (legal moves filtered by what they {part})"
+                    );
+                    found.push(Diagnostic::new(expr.span, message));
+                }
+            }
+        }
+        for operand in set_operands(expr) {
+            if let ExprKind::Move(filter) = &operand.kind
+                && !filter.set_in_cql
+                && !filter.count
+            {
+                let message = "CQL 6.2 gives a 'move' a set of squares only when 'from', 'to' or 'capture' comes \
+                               first after 'move' (and not after 'previous', 'legal' or 'pseudolegal'); cqlq search \
+                               gives every 'move' one";
+                found.push(Diagnostic::new(operand.span, message));
+            }
+        }
+        pending.extend(expr.children().into_iter().rev());
+    }
+    found
+}
+
+/// The operands `expr` takes as sets of squares.
+fn set_operands(expr: &Expr) -> Vec<&Expr> {
+    match &expr.kind {
+        ExprKind::Binary(BinaryOp::Union | BinaryOp::Intersection | BinaryOp::In, left, right) => {
+            if type_of(left) == Type::Set { vec![left, right] } else { Vec::new() }
+        }
+        ExprKind::Unary(UnaryOp::Count | UnaryOp::Complement, operand) => vec![operand],
+        ExprKind::Attacks { attackers, targets, .. } => vec![attackers, targets],
+        ExprKind::Arrows { sets, .. } | ExprKind::XRay(sets) => sets.iter().collect(),
+        ExprKind::Assign { value, .. } => vec![value],
+        _ => Vec::new(),
+    }
+}
