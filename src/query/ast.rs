@@ -104,6 +104,7 @@ impl Expr {
             | ExprKind::Squares(_)
             | ExprKind::Pieces(_)
             | ExprKind::Word(_)
+            | ExprKind::MateShape { .. }
             | ExprKind::Fen(..)
             | ExprKind::Game(_)
             | ExprKind::Variable { .. }
@@ -287,6 +288,14 @@ pub enum ExprKind {
         min: i64,
         /// The greatest value that matches, if any.
         max: Option<i64>,
+    },
+    /// `puremate`, `modelmate`, `idealmate` and their stalemate twins: the pieces taking part
+    /// in such a mate of the side to move (none when the position is not one).
+    MateShape {
+        /// Which shape.
+        shape: MateShape,
+        /// A stalemate rather than a mate.
+        stalemate: bool,
     },
     /// `typename S`: the upper-case letter of the piece on the one square of S (`_` when it is
     /// empty), a text.
@@ -1685,4 +1694,15 @@ impl SquareNumber {
             SquareNumber::ColorType => "colortype",
         }
     }
+}
+
+/// The shapes of mate of problem chess.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MateShape {
+    /// Each square around the king denied once, the king's own pieces beside it unguarded.
+    Pure,
+    /// A pure mate in which every piece of the mating side but its king and pawns takes part.
+    Model,
+    /// A pure mate in which every piece of both sides takes part.
+    Ideal,
 }

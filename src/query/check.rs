@@ -53,7 +53,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
     match &expr.kind {
         ExprKind::Extreme { args, .. } if args.first().is_some_and(|first| type_of(first) == Type::Text) => Type::Text,
         ExprKind::Number(_) | ExprKind::Extreme { .. } => Type::Number,
-        ExprKind::Squares(_) | ExprKind::Pieces(_) => Type::Set,
+        ExprKind::Squares(_) | ExprKind::Pieces(_) | ExprKind::MateShape { .. } => Type::Set,
         ExprKind::Unary(op, _) => match op {
             UnaryOp::Not => Type::Filter,
             UnaryOp::Complement => Type::Set,
@@ -274,7 +274,7 @@ impl Checker<'_> {
                     self.expr(filter);
                 }
             }
-            ExprKind::Word(_) | ExprKind::Fen(..) => {}
+            ExprKind::Word(_) | ExprKind::Fen(..) | ExprKind::MateShape { .. } => {}
             ExprKind::Attacks { attackers, targets, .. } => {
                 self.want_set(attackers, "attacks");
                 self.want_set(targets, "attacks");

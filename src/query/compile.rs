@@ -4,13 +4,14 @@
 
 use super::ast::{
     AssignOp, AttackSide, BinaryOp, Castle, Constituent, ConstituentBody, Coordinate, DashWhen, DictionaryOp, Expr,
-    ExprKind, FindQuantity, GameFilter, Lasting, LineOptions, LoopOver, MoveFilter, MoveWhen, PathExpr, PathFocus,
-    PathStep, PathWord, PieceAtomKind, PieceDesignator, PositionWord, Region, Sort, Span, SquareDesignator, SquarePart,
-    TextFunction, TextPart, TransformKind, UnaryOp, Word,
+    ExprKind, FindQuantity, GameFilter, Lasting, LineOptions, LoopOver, MateShape, MoveFilter, MoveWhen, PathExpr,
+    PathFocus, PathStep, PathWord, PieceAtomKind, PieceDesignator, PositionWord, Region, Sort, Span, SquareDesignator,
+    SquarePart, TextFunction, TextPart, TransformKind, UnaryOp, Word,
 };
 use super::check::{Type, type_of};
 use super::context::GameTest;
 use super::diagnostic::{Diagnostic, or_list, quoted, unknown_variant};
+use super::mate_shapes::MateShapeNode;
 use super::path::{FocusNode, PathFlags, PathNode, PathPlanStep};
 use super::plan::{
     CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, EntryNode, FilterNode, FindCount, FindNode,
@@ -591,6 +592,7 @@ impl<const W: usize> Compiler<'_, W> {
                 }
             }
             ExprKind::Between(first, second) => SetNode::Between(Box::new(self.set(first)), Box::new(self.set(second))),
+            ExprKind::MateShape { shape, stalemate } => self.mate_shape(*shape, *stalemate, expr.span),
             ExprKind::FamilyWord(name) => self.family_set(name, expr.span),
             ExprKind::Word(word) => SetNode::Unmapped(Box::new(self.pawn_structure(*word))),
             ExprKind::Arrows { forward, sets } if sets.len() == 2 => {
@@ -1111,6 +1113,30 @@ impl<const W: usize> Compiler<'_, W> {
         SetNode::Pieces { classes, empty: false, squares: self.masks.full(), backhand: false }
     }
 
+    /// `puremate` and the other mate shapes, with the variant's pieces they look at.
+    fn mate_shape(&mut self, shape: MateShape, stalemate: bool, span: Span) -> SetNode<W> {
+        let word = span.text(self.source).to_owned();
+        self.need_rules(span, &word, true);
+        if self.variant.kind_of_role(Role::King).is_none() {
+            let message = format!("'{word}' looks around a king, and {} has none", self.variant.name);
+            self.diagnostics.push(Diagnostic::new(span, message));
+        }
+        let kinds = |roles: &[Role]| {
+            roles
+                .iter()
+                .filter_map(|&role| self.variant.kind_of_role(role))
+                .fold(KindSet::EMPTY, |kinds, kind| kinds.union(KindSet::single(kind)))
+        };
+        SetNode::MateShape(Box::new(MateShapeNode {
+            shape,
+            stalemate,
+            king: kinds(&[Role::King]),
+            orthogonal: kinds(&[Role::Rook, Role::Queen]),
+            diagonal: kinds(&[Role::Bishop, Role::Queen]),
+            officers: kinds(&[Role::Rook, Role::Knight, Role::Bishop, Role::Queen]),
+        }))
+    }
+
     /// `fen "board"`: the squares of every piece of the variant in that board.
     fn placement(&mut self, text: &str, span: Span) -> FilterNode<W> {
         let Some(board) = text.split_whitespace().next() else {
@@ -1590,6 +1616,7 @@ fn may_hold_backhand<const W: usize>(set: &SetNode<W>) -> bool {
         | SetNode::Variable(_)
         | SetNode::Entry(_)
         | SetNode::Rules(_)
+        | SetNode::MateShape(_)
         | SetNode::Marked(_)
         | SetNode::Loop(_) => false,
         SetNode::At(_, set) => may_hold_backhand(set),

@@ -126,6 +126,7 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
         ExprKind::Extreme { max, .. } => line(out, &indent, if *max { "max" } else { "min" }),
         ExprKind::Block(_) => line(out, &indent, "{} all of"),
         ExprKind::Word(word) => line(out, &indent, word.text()),
+        ExprKind::MateShape { .. } => line(out, &indent, text),
         ExprKind::Attacks { side: AttackSide::Attackers, .. } => line(out, &indent, "attacks: the attackers of"),
         ExprKind::Attacks { side: AttackSide::Targets, .. } => line(out, &indent, "attackedby: the targets of"),
         ExprKind::Between(..) => line(out, &indent, "between"),

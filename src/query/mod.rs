@@ -32,6 +32,7 @@ mod flow;
 mod line;
 mod line_run;
 mod line_sets;
+mod mate_shapes;
 mod parse;
 mod path;
 mod plan;

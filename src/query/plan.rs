@@ -8,6 +8,7 @@ use super::ast::{
     AssignOp, AttackSide, BinaryOp, DashWhen, LineOptions, LoopOver, MoveSquare, MoveWhen, PinPart, SquareNumber,
 };
 use super::context::{Context, Frame, GameFacts, GameTest, TagSource};
+use super::mate_shapes::MateShapeNode;
 pub(crate) use super::path::PathNode;
 use super::quick::Quick;
 use super::state::{State, Value};
@@ -115,6 +116,9 @@ pub(crate) enum SetNode<const W: usize> {
     /// A set the variant's rules find, named by its vocabulary (Laser Chess's beams): the same
     /// in every copy of a transformed filter.
     Rules(u8),
+    /// `puremate` and the other mate shapes: the pieces taking part (the same in every copy of
+    /// a transformed filter, as the shape looks at both sides).
+    MateShape(Box<MateShapeNode>),
     /// The squares of the pieces that carry a mark (Croatian Chess's tags), named by the
     /// variant's vocabulary.
     Marked(Mark),
@@ -1149,6 +1153,7 @@ impl<const W: usize> Program<W> {
             }
             SetNode::Move(node) => self.moves(node, context, at),
             SetNode::Rules(set) => context.frames[at].position.rules_set(*set),
+            SetNode::MateShape(node) => node.participants(&context.frames[at].position, &self.masks),
             SetNode::Marked(mark) => context.frames[at].position.marked(*mark),
             _ => self.composite_squares(node, context, at),
         }
@@ -1347,6 +1352,7 @@ impl<const W: usize> Program<W> {
             | SetNode::Pin { .. }
             | SetNode::Move(..)
             | SetNode::Rules(..)
+            | SetNode::MateShape(..)
             | SetNode::Marked(..)
             | SetNode::Loop(..) => SetValue::board(self.squares(node, context, at)),
             SetNode::Variable(slot) => self.set_variable(*slot, context, at),

@@ -696,7 +696,11 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
                 SetNode::SameContents(Box::new((positions.0.mapped(mapper)?, positions.1.mapped(mapper)?)))
             }
             SetNode::Block(block) => SetNode::Block(boxed(&**block, mapper)?),
-            SetNode::Variable(_) | SetNode::Unmapped(_) | SetNode::Rules(_) | SetNode::Marked(_) => self.clone(),
+            SetNode::Variable(_)
+            | SetNode::Unmapped(_)
+            | SetNode::Rules(_)
+            | SetNode::MateShape(_)
+            | SetNode::Marked(_) => self.clone(),
             SetNode::Dash(node) => SetNode::Dash(boxed(&**node, mapper)?),
         })
     }

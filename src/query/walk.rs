@@ -220,6 +220,7 @@ impl<const W: usize> Walk<W> for SetNode<W> {
             | SetNode::Pieces { .. }
             | SetNode::Variable(_)
             | SetNode::Rules(_)
+            | SetNode::MateShape(_)
             | SetNode::Marked(_) => {}
         }
     }

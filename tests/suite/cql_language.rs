@@ -296,3 +296,23 @@ fn arithmetic_takes_numbers_and_a_minus_after_a_filter_starts_the_next() {
     }
     assert_eq!(plies("#[Qq] * 2 == 4"), plies("#[Qq] == 2"));
 }
+
+#[test]
+fn the_mates_of_problem_chess_are_sets_of_the_pieces_taking_part() {
+    // A back-rank mate: f8 is denied by the rook, h8 by the rook through the king, the pawns
+    // beside the king are unguarded. Pure, model (the rook is the only officer), not ideal (the
+    // white king takes no part).
+    let back_rank = "4R1k1/5ppp/8/8/8/8/8/6K1 b - - 0 1";
+    assert_eq!(common::set_of("puremate", "Standard", back_rank), ["f7", "g7", "h7", "e8", "g8"]);
+    assert!(common::matches("modelmate", "Standard", back_rank));
+    assert!(!common::matches("idealmate", "Standard", back_rank));
+    // With a second rook guarding f8 the mate is no longer pure.
+    assert!(!common::matches("puremate", "Standard", "4R1k1/5ppp/8/8/8/8/8/5RK1 b - - 0 1"));
+    // The white king in the corner, stalemated by the queen alone: each square denied once.
+    let stalemate = "7k/8/8/8/8/1q6/8/K7 w - - 0 1";
+    assert!(common::matches("purestalemate", "Standard", stalemate));
+    assert!(!common::matches("puremate", "Standard", stalemate));
+    assert!(
+        Query::parse("cql(variant \"Laser Chess\") puremate").unwrap().compile(common::variant("Laser Chess")).is_err()
+    );
+}

@@ -37,6 +37,13 @@ const PROBES: &[Probe] = &[
     Probe { query: "x = move from Q to _ #(x & Q) > 0", lichess: 351, repository: 1734 },
     Probe { query: "line secondary --> check --> check", lichess: 0, repository: 0 },
     Probe { query: "line --> check --> check", lichess: 10, repository: 24 },
+    Probe { query: "puremate", lichess: 23, repository: 3 },
+    Probe { query: "modelmate", lichess: 12, repository: 2 },
+    Probe { query: "idealmate", lichess: 0, repository: 0 },
+    Probe { query: "#puremate > 4", lichess: 6, repository: 2 },
+    Probe { query: "purestalemate", lichess: 1, repository: 3 },
+    Probe { query: "modelstalemate", lichess: 1, repository: 3 },
+    Probe { query: "idealstalemate", lichess: 1, repository: 1 },
 ];
 
 /// The games of a PGN text a query finds, with the plies of the positions that matched, and

@@ -27,7 +27,7 @@ use pest_derive::Parser;
 
 use super::ast::{
     AttackSide, BinaryOp, Castle, Constituent, ConstituentBody, Coordinate, DictionaryOp, Direction, Expr, ExprKind,
-    GameFilter, Header, LineMoves, LineOptions, MoveFilter, MoveSquare, MoveWhen, PieceAtom, PieceAtomKind,
+    GameFilter, Header, LineMoves, LineOptions, MateShape, MoveFilter, MoveSquare, MoveWhen, PieceAtom, PieceAtomKind,
     PieceDesignator, PiecePart, PinPart, PositionWord, QueryAst, Region, Side, Sort, Span, SquareDesignator,
     SquareNumber, SquarePart, TransformKind, UnaryOp, Word,
 };
@@ -1167,6 +1167,15 @@ impl Builder {
                 }
             }
             Rule::word => (ExprKind::Word(word(pair.as_str())), 1),
+            Rule::mate_shape => {
+                let text = pair.as_str();
+                let shape = match &text[..4] {
+                    "pure" => MateShape::Pure,
+                    "mode" => MateShape::Model,
+                    _ => MateShape::Ideal,
+                };
+                (ExprKind::MateShape { shape, stalemate: text.contains("stalemate") }, 1)
+            }
             Rule::between_filter => {
                 let (first, second, depth) = self.two_filters(pair);
                 (ExprKind::Between(first, second), depth + 1)
