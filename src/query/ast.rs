@@ -929,8 +929,8 @@ pub struct MoveFilter {
     /// promotion's choices counted once; it always matches.
     pub count: bool,
     /// Whether CQL 6.2 gives the filter a set as its value too: a `move` whose first part
-    /// written is `from`, `to` or `capture`, and the dashes after `legal` and `pseudolegal`
-    /// (cqlq gives every `move` one).
+    /// written is `from`, `to` or `capture`, `from`, `to` and `enpassantsquare` alone, and the
+    /// dashes after `legal` and `pseudolegal` (cqlq gives every `move` one).
     pub set_in_cql: bool,
 }
 

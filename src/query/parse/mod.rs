@@ -1109,7 +1109,8 @@ impl Builder {
                 (ExprKind::NoTransform(Box::new(body)), depth + 1)
             }
             Rule::previous_square => {
-                let mut filter = MoveFilter::any(MoveWhen::Previous);
+                // `from`, `to` and `enpassantsquare` alone are sets in CQL 6.2 too.
+                let mut filter = MoveFilter { set_in_cql: true, ..MoveFilter::any(MoveWhen::Previous) };
                 match pair.as_str() {
                     "from" => {}
                     "to" => filter.value = MoveSquare::To,
