@@ -787,16 +787,19 @@ impl<const W: usize> Compiler<'_, W> {
         }
     }
 
+    /// The variant's kinds of pieces that play the roles.
+    fn kinds_of_roles(&self, roles: &[Role]) -> KindSet {
+        roles
+            .iter()
+            .filter_map(|&role| self.variant.kind_of_role(role))
+            .fold(KindSet::EMPTY, |kinds, kind| kinds.union(KindSet::single(kind)))
+    }
+
     /// An x-ray chain through the sets, in order; its value is the last set's squares (with
     /// `last`) or the first's.
     fn xray<'e>(&mut self, sets: impl Iterator<Item = &'e Expr>, last: bool) -> SetNode<W> {
         let sets = sets.map(|set| self.set(set)).collect();
-        let kinds = |roles: &[Role]| {
-            roles
-                .iter()
-                .filter_map(|&role| self.variant.kind_of_role(role))
-                .fold(KindSet::EMPTY, |kinds, kind| kinds.union(KindSet::single(kind)))
-        };
+        let kinds = |roles: &[Role]| self.kinds_of_roles(roles);
         SetNode::XRay(Box::new(XRayNode {
             sets,
             last,
@@ -1121,12 +1124,7 @@ impl<const W: usize> Compiler<'_, W> {
             let message = format!("'{word}' looks around a king, and {} has none", self.variant.name);
             self.diagnostics.push(Diagnostic::new(span, message));
         }
-        let kinds = |roles: &[Role]| {
-            roles
-                .iter()
-                .filter_map(|&role| self.variant.kind_of_role(role))
-                .fold(KindSet::EMPTY, |kinds, kind| kinds.union(KindSet::single(kind)))
-        };
+        let kinds = |roles: &[Role]| self.kinds_of_roles(roles);
         SetNode::MateShape(Box::new(MateShapeNode {
             shape,
             stalemate,
