@@ -41,6 +41,9 @@ pub struct QueryAst {
     pub header: Option<Header>,
     /// The filters of the body.
     pub body: Vec<Expr>,
+    /// `cql_assertvariations "T"`: the query is meant for games searched with their
+    /// variations, and stops with T otherwise.
+    pub asserted_variations: Option<String>,
 }
 
 /// The `cql(...)` header.
@@ -139,9 +142,9 @@ impl Expr {
             }
             ExprKind::Unary(_, operand)
             | ExprKind::Shade { set: operand, .. }
-            | ExprKind::Direction { set: operand, .. }
             | ExprKind::SquareNumber { set: operand, .. }
             | ExprKind::Power(operand)
+            | ExprKind::PieceId(operand)
             | ExprKind::TypeName(operand)
             | ExprKind::Assign { value: operand, .. } => vec![operand],
             ExprKind::If { condition, then, otherwise } => {
@@ -155,9 +158,9 @@ impl Expr {
                 test.iter().map(|test| &**test).chain(std::iter::once(&**body)).collect()
             }
             ExprKind::Dash { from, to, promote, target, .. } => boxed([from, to, promote, target]),
-            ExprKind::Find { bounds, body, .. } | ExprKind::Transform { bounds, body, .. } => {
-                bounds.iter().chain(std::iter::once(&**body)).collect()
-            }
+            ExprKind::Find { bounds, body, .. }
+            | ExprKind::Transform { bounds, body, .. }
+            | ExprKind::Direction { bounds, set: body, .. } => bounds.iter().chain(std::iter::once(&**body)).collect(),
             ExprKind::Echo { body, .. } => vec![body],
             ExprKind::Comment { parts, .. } | ExprKind::Str(parts) => parts
                 .iter()
@@ -387,15 +390,14 @@ pub enum ExprKind {
         /// Which of the three sets is the value.
         value: PinPart,
     },
-    /// `up [N [M]] S` and the other directions: the squares N to M steps (any number when no
-    /// range is given) from a square of S in one of the directions, whatever stands between.
+    /// `up [N [M]] S` and the other directions: the squares N to M steps (1 to the edge when no
+    /// range is given; a negative number steps the other way) from a square of S in one of the
+    /// directions, whatever stands between.
     Direction {
         /// The direction word.
         direction: Direction,
-        /// The fewest steps.
-        min: u32,
-        /// The most steps; `None`: as far as the board goes.
-        max: Option<u32>,
+        /// The range's bounds: none, one (N steps) or two; numbers or numeric variables.
+        bounds: Vec<Expr>,
         /// The squares to step from.
         set: Box<Expr>,
     },
@@ -420,6 +422,9 @@ pub enum ExprKind {
     Fen(String, Span),
     /// `power S`: the material value of the pieces in S.
     Power(Box<Expr>),
+    /// `pieceid S`: the identity of the piece on S, which must be one square; 0 for the piece
+    /// of the first position's first occupied square, then on in the order of the squares.
+    PieceId(Box<Expr>),
     /// `move ...`: a move of the position, or the one that led to it.
     Move(MoveFilter),
     /// `flip F` and the other transforms; `T count F` counts the copies that match, and

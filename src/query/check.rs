@@ -96,7 +96,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         | ExprKind::Direction { .. }
         | ExprKind::MakeSquare(..)
         | ExprKind::Move(_) => Type::Set,
-        ExprKind::Power(_) | ExprKind::SquareNumber { .. } => Type::Number,
+        ExprKind::Power(_) | ExprKind::PieceId(_) | ExprKind::SquareNumber { .. } => Type::Number,
         ExprKind::Transform { count: true, .. } => Type::Number,
         // A transformed set or number has a value (over the transformed copies); a transformed
         // position or text only matches or not.
@@ -299,17 +299,23 @@ impl Checker<'_> {
                 }
             }
             ExprKind::Shade { light, set } => self.want_set(set, if *light { "light" } else { "dark" }),
-            ExprKind::Direction { set, .. } => self.want_set(set, "a direction"),
+            ExprKind::Direction { bounds, set, .. } => {
+                for bound in bounds {
+                    self.want_range_bound(bound, "a direction");
+                }
+                self.want_set(set, "a direction");
+            }
             ExprKind::SquareNumber { what, set } => self.want_set(set, what.text()),
             ExprKind::MakeSquare(file, rank) => {
                 self.want_number(file, "makesquare");
                 self.want_number(rank, "makesquare");
             }
             ExprKind::Power(set) => self.want_set(set, "power"),
+            ExprKind::PieceId(set) => self.want_set(set, "pieceid"),
             ExprKind::Move(filter) => self.move_filter(filter),
             ExprKind::Transform { bounds, body, .. } => {
                 for bound in bounds {
-                    self.want_number(bound, "a transform's range");
+                    self.want_range_bound(bound, "a transform");
                 }
                 self.expr(body);
             }
@@ -444,7 +450,7 @@ impl Checker<'_> {
             }
             ExprKind::Find { bounds, body, .. } => {
                 for bound in bounds {
-                    self.want_number(bound, "find");
+                    self.want_range_bound(bound, "find");
                 }
                 self.expr(body);
             }
@@ -587,6 +593,16 @@ impl Checker<'_> {
         let found = self.expr(operand);
         if matches!(found, Type::Filter | Type::Position | Type::Text) {
             self.mismatch(operand, &format!("'{operator}' works on numbers (or the sizes of sets)"), found);
+        }
+    }
+
+    /// A bound of a range (`find x 5`, `flip x`, `up x`): a number. A variable holding
+    /// anything else is refused: CQL 6.2 reads it as the start of the filter that follows.
+    fn want_range_bound(&mut self, bound: &Expr, owner: &str) {
+        let found = self.expr(bound);
+        if found != Type::Number {
+            let what = format!("the range of {owner} takes numbers");
+            self.mismatch(bound, &what, found);
         }
     }
 

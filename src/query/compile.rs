@@ -16,7 +16,7 @@ use super::path::{FocusNode, PathFlags, PathNode, PathPlanStep};
 use super::plan::{
     CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, EntryNode, FilterNode, FindCount, FindNode,
     LoopNode, MoveNode, Needs, NumberNode, PieceClass, PositionNode, Program, Sequence, SetNode, SetValue, SortKey,
-    Step, StepBody, StoreNode, SubstringNode, TextNode, TextValue, ValueNode, WalkNode, XRayNode,
+    Step, StepBody, StepRange, StoreNode, SubstringNode, TextNode, TextValue, ValueNode, WalkNode, XRayNode,
 };
 use super::texts::Pattern;
 use std::collections::{HashMap, HashSet};
@@ -239,7 +239,9 @@ fn needs(filters: &[&Expr]) -> Needs {
         identities: any(&|expr| {
             matches!(
                 &expr.kind,
-                ExprKind::Loop { over: LoopOver::Pieces, .. } | ExprKind::Assign { op: AssignOp::Piece, .. }
+                ExprKind::Loop { over: LoopOver::Pieces, .. }
+                    | ExprKind::Assign { op: AssignOp::Piece, .. }
+                    | ExprKind::PieceId(_)
             ) || matches!(&expr.kind, ExprKind::Path(path) if path.options.focus.is_some())
         }),
         remarks,
@@ -437,6 +439,31 @@ impl<const W: usize> Compiler<'_, W> {
         }
     }
 
+    /// How far a direction reaches: 1 to the edge without bounds; numbers checked against the
+    /// board here, variables in each position.
+    fn step_range(&mut self, bounds: &[Expr], span: Span) -> StepRange<W> {
+        let constant = |bound: &Expr| match bound.kind {
+            ExprKind::Number(value) => Some(value),
+            _ => None,
+        };
+        let (low, high) = match bounds {
+            [] => return StepRange::Fixed(1, None),
+            [only] => (only, only),
+            [low, high, ..] => (low, high),
+        };
+        let (Some(min), Some(max)) = (constant(low), constant(high)) else {
+            return StepRange::Valued(Box::new((self.number(low), self.number(high))));
+        };
+        let geometry = self.masks.geometry();
+        let longest = i64::from(geometry.files().max(geometry.ranks())) - 1;
+        if min.abs() > longest || max.abs() > longest {
+            let message = format!("a direction reaches at most {longest} steps either way on this board");
+            self.diagnostics.push(Diagnostic::new(span, message));
+        }
+        let clamp = |steps: i64| i32::try_from(steps.clamp(-longest, longest)).unwrap_or(0);
+        StepRange::Fixed(clamp(min), Some(clamp(max)))
+    }
+
     fn number(&mut self, expr: &Expr) -> NumberNode<W> {
         match &expr.kind {
             ExprKind::Number(value) => NumberNode::Constant(*value),
@@ -518,6 +545,7 @@ impl<const W: usize> Compiler<'_, W> {
             }
             ExprKind::SquareNumber { what, set } => NumberNode::Square { what: *what, set: self.set(set) },
             ExprKind::Power(set) => NumberNode::Power(self.set(set)),
+            ExprKind::PieceId(set) => NumberNode::PieceId(self.set(set)),
             ExprKind::Game(game) => match self.game(game, expr.span) {
                 FilterNode::Game(slot) => NumberNode::Game(slot),
                 _ => NumberNode::Constant(0),
@@ -639,10 +667,9 @@ impl<const W: usize> Compiler<'_, W> {
                 SetNode::MakeSquare(Box::new(self.number(file)), Box::new(self.number(rank)))
             }
             ExprKind::SquareNamed(name) => SetNode::SquareNamed(Box::new(self.text(name))),
-            ExprKind::Direction { direction, min, max, set } => SetNode::Direction {
+            ExprKind::Direction { direction, bounds, set } => SetNode::Direction {
                 steps: direction.steps().to_vec(),
-                min: *min,
-                max: *max,
+                range: self.step_range(bounds, expr.span),
                 set: Box::new(self.set(set)),
             },
             ExprKind::Move(filter) => self.move_filter(filter, expr.span),
@@ -759,10 +786,9 @@ impl<const W: usize> Compiler<'_, W> {
                 backhand: false,
             }
         };
-        let direction = |steps: &[(i32, i32)], min: u32, max: Option<u32>, set: SetNode<W>| SetNode::Direction {
+        let direction = |steps: &[(i32, i32)], min: i32, max: Option<i32>, set: SetNode<W>| SetNode::Direction {
             steps: steps.to_vec(),
-            min,
-            max,
+            range: StepRange::Fixed(min, max),
             set: Box::new(set),
         };
         let and = |left: SetNode<W>, right: SetNode<W>| SetNode::Intersection(Box::new(left), Box::new(right));

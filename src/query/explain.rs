@@ -181,17 +181,22 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
         ExprKind::Shade { light, .. } => line(out, &indent, if *light { "light" } else { "dark" }),
         ExprKind::SquareNumber { what, .. } => line(out, &indent, what.text()),
         ExprKind::MakeSquare(..) => line(out, &indent, "makesquare (file, rank)"),
-        ExprKind::Direction { direction, min, max, .. } => {
-            let range = match max {
-                None if *min == 1 => String::new(),
-                None => format!(" {min} or more steps"),
-                Some(max) if max == min => format!(" {min} steps"),
-                Some(max) => format!(" {min} to {max} steps"),
+        ExprKind::Direction { direction, bounds, .. } => {
+            let bound = |expr: &Expr| match &expr.kind {
+                ExprKind::Number(number) => number.to_string(),
+                ExprKind::Variable { name, .. } => name.clone(),
+                _ => "?".to_owned(),
+            };
+            let range = match &bounds[..] {
+                [] => String::new(),
+                [only] => format!(" {} steps", bound(only)),
+                [min, max, ..] => format!(" {} to {} steps", bound(min), bound(max)),
             };
             line(out, &indent, &format!("{direction:?}{range}").to_lowercase());
         }
         ExprKind::Fen(text, _) => line(out, &indent, &format!("fen {text:?}")),
         ExprKind::Power(_) => line(out, &indent, "power"),
+        ExprKind::PieceId(_) => line(out, &indent, "pieceid"),
         ExprKind::Move(_) => line(out, &indent, &format!("move: {text}")),
         ExprKind::Transform { transform, count, bounds, .. } => {
             let counting = match (count, bounds.len()) {

@@ -219,6 +219,13 @@ impl Query {
             })
     }
 
+    /// The text of `cql_assertvariations "T"`, if the query has one: it is meant for games
+    /// searched with their variations, and a search without them stops with T.
+    #[must_use]
+    pub fn asserted_variations(&self) -> Option<&str> {
+        self.ast.asserted_variations.as_deref()
+    }
+
     /// Whether the query uses `lastgamenumber`, whose value the search must be given
     /// ([`SearchOptions::last_game_number`](crate::search::SearchOptions::last_game_number)).
     #[must_use]

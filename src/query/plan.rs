@@ -53,6 +53,17 @@ impl<const W: usize> SetValue<W> {
 }
 
 /// A set expression.
+/// How many steps a direction takes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum StepRange<const W: usize> {
+    /// From the first number of steps to the second, or to the edge of the board; a negative
+    /// number steps the other way.
+    Fixed(i32, Option<i32>),
+    /// Between two numbers found in each position (numeric variables), which must lie within
+    /// the board.
+    Valued(Box<(NumberNode<W>, NumberNode<W>)>),
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum SetNode<const W: usize> {
     /// Squares fixed when the query was compiled, and backhand kinds (all of them, or none).
@@ -71,9 +82,9 @@ pub(crate) enum SetNode<const W: usize> {
     /// swaps the shade, as in CQL 6.2 (`flipcolor light B` is a white bishop on a light square
     /// or a black one on a dark square).
     Shade { light: bool, set: Box<SetNode<W>> },
-    /// The squares `min` to `max` steps from a square of `set` along one of `steps` (files,
-    /// ranks), whatever stands between.
-    Direction { steps: Vec<(i32, i32)>, min: u32, max: Option<u32>, set: Box<SetNode<W>> },
+    /// The squares `range` steps from a square of `set` along one of `steps` (files, ranks),
+    /// whatever stands between.
+    Direction { steps: Vec<(i32, i32)>, range: StepRange<W>, set: Box<SetNode<W>> },
     /// The square on a file and a rank counted from 1 (none off the board).
     MakeSquare(Box<NumberNode<W>>, Box<NumberNode<W>>),
     /// `makesquare T`: the square the text names.
@@ -329,6 +340,8 @@ pub(crate) enum NumberNode<const W: usize> {
     MoveNumber,
     /// The material value of the pieces in the set.
     Power(SetNode<W>),
+    /// The identity of the piece on the set's one square, counted from 0.
+    PieceId(SetNode<W>),
     /// 1 when the first player is to move, -1 otherwise.
     SideToMove,
     /// A number about the one square of the set.
@@ -1035,6 +1048,13 @@ impl<const W: usize> Program<W> {
             NumberNode::Ply => Some(i64::from(frame.ply)),
             NumberNode::MoveNumber => Some(i64::from(frame.position.move_number())),
             NumberNode::Power(set) => Some(self.power(&self.set(set, context, at), &frame.position)),
+            NumberNode::PieceId(set) => {
+                let squares = self.squares(set, context, at);
+                let mut squares = squares.iter();
+                let (Some(square), None) = (squares.next(), squares.next()) else { return None };
+                let id = context.pieces.get(at)?.at(square)?;
+                Some(i64::from(id) - 1)
+            }
             NumberNode::SideToMove => Some(if frame.position.turn() == Color::White { 1 } else { -1 }),
             NumberNode::Square { what, set } => {
                 self.square_number(*what, self.squares(set, context, at), &frame.position)
@@ -1189,8 +1209,15 @@ impl<const W: usize> Program<W> {
             }
             SetNode::Complement { set, .. } => self.masks.complement(self.squares(set, context, at)),
             SetNode::Shade { light, set } => self.shade(*light) & self.squares(set, context, at),
-            SetNode::Direction { steps, min, max, set } => {
-                self.direction(steps, *min, *max, self.squares(set, context, at))
+            SetNode::Direction { steps, range, set } => {
+                let (min, max) = match range {
+                    StepRange::Fixed(min, max) => (*min, *max),
+                    StepRange::Valued(bounds) => match self.step_bounds(&bounds.0, &bounds.1, context, at) {
+                        Some(bounds) => bounds,
+                        None => return SquareSet::EMPTY,
+                    },
+                };
+                self.direction(steps, min, max, self.squares(set, context, at))
             }
             SetNode::SquareNamed(name) => {
                 let name = self.text(name, context, at);
@@ -1404,26 +1431,47 @@ impl<const W: usize> Program<W> {
     }
 
     /// The squares `min` to `max` steps from a square of `from` along one of `steps`.
-    fn direction(&self, steps: &[(i32, i32)], min: u32, max: Option<u32>, from: SquareSet<W>) -> SquareSet<W> {
+    fn direction(&self, steps: &[(i32, i32)], min: i32, max: Option<i32>, from: SquareSet<W>) -> SquareSet<W> {
         let geometry = self.masks.geometry();
+        // No range reaches the edge; a range reaches no further than the longest line.
+        let longest = i32::from(geometry.files().max(geometry.ranks())) - 1;
+        let max = max.unwrap_or(longest).min(longest);
         let mut reached = SquareSet::EMPTY;
         for start in from.iter() {
             let (file, rank) = self.masks.place(start);
             for &(files, ranks) in steps {
-                let mut distance = min;
-                while max.is_none_or(|max| distance <= max) {
-                    let step = i32::try_from(distance).unwrap_or(i32::MAX);
-                    let Some(square) =
-                        geometry.square_at(file.saturating_add(files * step), rank.saturating_add(ranks * step))
-                    else {
-                        break;
-                    };
-                    reached.add(square);
-                    distance += 1;
+                for step in min.max(-longest)..=max {
+                    if let Some(square) = geometry.square_at(file + files * step, rank + ranks * step) {
+                        reached.add(square);
+                    }
                 }
             }
         }
         reached
+    }
+
+    /// The bounds of a direction's range in this position: none where a bound has no value or
+    /// either reaches beyond the board, which stops the run, as in CQL 6.2.
+    fn step_bounds<P: RulesView<W>>(
+        &self,
+        min: &NumberNode<W>,
+        max: &NumberNode<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> Option<(i32, Option<i32>)> {
+        let geometry = self.masks.geometry();
+        let longest = i64::from(geometry.files().max(geometry.ranks())) - 1;
+        let (Some(low), Some(high)) = (self.number(min, context, at), self.number(max, context, at)) else {
+            context.state.refuse("a direction's range uses a variable that has no value");
+            return None;
+        };
+        if low.abs() > longest || high.abs() > longest || low > high {
+            context.state.refuse(&format!(
+                "a direction's range {low} {high} is not within -{longest} to {longest}, smaller first"
+            ));
+            return None;
+        }
+        Some((i32::try_from(low).ok()?, Some(i32::try_from(high).ok()?)))
     }
 
     /// The last squares of the rays through the sets: a square of each set in turn along one

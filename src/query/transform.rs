@@ -18,7 +18,7 @@ use super::diagnostic::Diagnostic;
 use super::path::{FocusNode, PathNode, PathPlanStep};
 use super::plan::{
     CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, EntryNode, FilterNode, FindCount, FindNode,
-    LoopNode, MoveNode, NumberNode, PieceClass, PositionNode, Sequence, SetNode, Step, StepBody, StoreNode,
+    LoopNode, MoveNode, NumberNode, PieceClass, PositionNode, Sequence, SetNode, Step, StepBody, StepRange, StoreNode,
     SubstringNode, TextNode, TextValue, ValueNode, WalkNode, XRayNode,
 };
 use crate::board::{SquareMap, SquareSet};
@@ -569,6 +569,7 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
             }
             NumberNode::Extreme { max, args } => NumberNode::Extreme { max: *max, args: all(args, mapper)? },
             NumberNode::Power(set) => NumberNode::Power(set.mapped(mapper)?),
+            NumberNode::PieceId(set) => NumberNode::PieceId(set.mapped(mapper)?),
             NumberNode::Square { what, set } => NumberNode::Square { what: *what, set: set.mapped(mapper)? },
             NumberNode::Game(slot) if mapper.copy.swap => {
                 let test = mapper.compiler.game_test(*slot).flip_color();
@@ -663,10 +664,14 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
             SetNode::Shade { light, set } => {
                 SetNode::Shade { light: *light != mapper.swaps_shades(), set: boxed(&**set, mapper)? }
             }
-            SetNode::Direction { steps, min, max, set } => SetNode::Direction {
+            SetNode::Direction { steps, range, set } => SetNode::Direction {
                 steps: steps.iter().map(|&step| mapper.step(step)).collect(),
-                min: *min,
-                max: *max,
+                range: match range {
+                    StepRange::Fixed(min, max) => StepRange::Fixed(*min, *max),
+                    StepRange::Valued(bounds) => {
+                        StepRange::Valued(Box::new((bounds.0.mapped(mapper)?, bounds.1.mapped(mapper)?)))
+                    }
+                },
                 set: boxed(&**set, mapper)?,
             },
             SetNode::Attacks { attackers, targets, side } => SetNode::Attacks {

@@ -4,7 +4,7 @@
 use super::path::{FocusNode, PathNode, PathPlanStep};
 use super::plan::{
     Conditional, DashNode, DashTarget, EchoBody, EchoNode, FilterNode, FindNode, LoopNode, MoveNode, NumberNode,
-    PositionNode, Sequence, SetNode, Step, StepBody, TextNode, TextValue, ValueNode,
+    PositionNode, Sequence, SetNode, Step, StepBody, StepRange, TextNode, TextValue, ValueNode,
 };
 
 /// A compiled node that may hold filters.
@@ -104,7 +104,10 @@ impl<const W: usize> Walk<W> for NumberNode<W> {
         match self {
             NumberNode::Entry(entry) => entry.key.each_filter(visit),
             NumberNode::DictionarySize(_) => {}
-            NumberNode::Count(set) | NumberNode::Power(set) | NumberNode::Square { set, .. } => set.each_filter(visit),
+            NumberNode::Count(set)
+            | NumberNode::Power(set)
+            | NumberNode::PieceId(set)
+            | NumberNode::Square { set, .. } => set.each_filter(visit),
             NumberNode::Negate(value) | NumberNode::Abs(value) | NumberNode::Sqrt(value) => value.each_filter(visit),
             NumberNode::Arithmetic(_, left, right) => {
                 left.each_filter(visit);
@@ -189,7 +192,12 @@ impl<const W: usize> Walk<W> for SetNode<W> {
             }
             SetNode::Orbit(sets) | SetNode::Ray { sets, .. } => sets.iter_mut().for_each(|set| set.each_filter(visit)),
             SetNode::XRay(node) => node.sets.iter_mut().for_each(|set| set.each_filter(visit)),
-            SetNode::Complement { set, .. } | SetNode::Shade { set, .. } | SetNode::Direction { set, .. } => {
+            SetNode::Complement { set, .. } | SetNode::Shade { set, .. } => set.each_filter(visit),
+            SetNode::Direction { range, set, .. } => {
+                if let StepRange::Valued(bounds) = range {
+                    bounds.0.each_filter(visit);
+                    bounds.1.each_filter(visit);
+                }
                 set.each_filter(visit);
             }
             SetNode::MakeSquare(file, rank) => {

@@ -392,6 +392,13 @@ impl Search {
         sink: &mut dyn Sink,
         summary: &mut Summary,
     ) -> Result<ControlFlow<()>, SearchError> {
+        if !self.options.variations
+            && let Some(message) = self.plans.query().asserted_variations()
+        {
+            let mut refusal = self.refusal.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            refusal.get_or_insert_with(|| format!("the query asserts variations: {message}"));
+            return Ok(ControlFlow::Break(()));
+        }
         let replay = ReplayOptions {
             plans: &self.plans,
             container: Container::Pgn,

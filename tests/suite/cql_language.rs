@@ -316,3 +316,73 @@ fn the_mates_of_problem_chess_are_sets_of_the_pieces_taking_part() {
         Query::parse("cql(variant \"Laser Chess\") puremate").unwrap().compile(common::variant("Laser Chess")).is_err()
     );
 }
+
+#[test]
+fn direction_ranges_take_signs_and_variables() {
+    // The pawn on f7 stands two diagonal steps from the queen on h5 (plies 3 to 6).
+    assert_eq!(plies("diagonal 2 Qh5 & p"), [3, 4, 5, 6]);
+    assert_eq!(plies("x = 2  diagonal x Qh5 & p"), [3, 4, 5, 6]);
+    // A negative number steps the other way; 0 is the square itself.
+    assert_eq!(plies("up -1 Pe4 & _"), [1, 2, 3, 4, 5, 6, 7]);
+    assert_eq!(plies("up -1 0 Pe4 & P"), [1, 2, 3, 4, 5, 6, 7]);
+    assert_eq!(plies("up -1 Pe4 & P"), Vec::<u32>::new());
+    // `up x` alone, x a set: the direction of the set x.
+    assert_eq!(plies("x = Qh5  down x & Qh5"), Vec::<u32>::new());
+    // What CQL 6.2 refuses: beyond the board, a number before an operator, a set as a bound.
+    for query in ["up 8 a1", "northwest 3 []", "up -2 -1 a1", "x = a1  flip x a1", "x = a1  up x a1"] {
+        let refused = Query::parse(query).and_then(|query| query.compile(cqlq::Variant::standard()).map(|_| ()));
+        assert!(refused.is_err(), "{query}");
+    }
+}
+
+#[test]
+fn a_loop_body_ends_before_a_set_operator_it_does_not_take() {
+    // `square x in S true & T` is `(square x in S true) & T`, as CQL 6.2 reads it.
+    assert_eq!(plies("square x in Q true & h5"), [3, 4, 5, 6]);
+    assert_eq!(plies("piece x in Q true -> k"), [7]);
+    assert_eq!(plies("square x in Q x & h5"), [3, 4, 5, 6]);
+}
+
+#[test]
+fn parentheses_cql_refuses_where_they_would_mislead() {
+    for query in [
+        "d4-- (a1)",
+        "d4--(a1) (a1)",
+        "child (a1)",
+        "child(R)",
+        "ray diagonal maindiagonal (a1 b2)",
+        "ray orthogonal up (a1 b2)",
+        "(move legal comment (\"x\"))",
+    ] {
+        assert!(Query::parse(query).is_err(), "{query}");
+    }
+    // After `move legal`, a comment is the next filter; `child (1)` takes a space.
+    assert_eq!(plies("ply == 6 move legal comment (\"x\")"), [6]);
+    assert_eq!(plies("ply == 6 child (1) : mate"), Vec::<u32>::new());
+    assert_eq!(plies("child (0) : mate"), [6]);
+}
+
+#[test]
+fn pieceid_numbers_the_pieces_of_the_first_position_square_by_square() {
+    // From 0 on a1: the queen on d1 is 3, the black king on e8 is 28, until they move.
+    assert_eq!(plies("pieceid Qd1 == 3  pieceid ke8 == 28"), [0, 1, 2]);
+    // A piece keeps its number as it moves; two squares or an empty one give none.
+    assert_eq!(plies("pieceid Q == 3"), [0, 1, 2, 3, 4, 5, 6, 7]);
+    assert_eq!(plies("pieceid [d1,e1]"), Vec::<u32>::new());
+    assert_eq!(plies("pieceid e4"), [1, 2, 3, 4, 5, 6, 7]);
+}
+
+#[test]
+fn cql_assertvariations_stops_a_search_without_variations() {
+    let query = Query::parse("cql_assertvariations \"searched with variations\"  check").unwrap();
+    assert_eq!(query.asserted_variations(), Some("searched with variations"));
+    assert!(Query::parse("cql_assertvariations \"\"").is_err());
+    let with_variations = SearchOptions { variations: true, ..SearchOptions::default() };
+    assert_eq!(found_with("cql_assertvariations \"v\"  mate", SCHOLAR, with_variations).len(), 1);
+    let search = cqlq::search::Search::new(query, SearchOptions::default()).unwrap();
+    let mut record = common::Record::default();
+    let mut input = cqlq::search::Input::from_bytes("scholar.pgn", SCHOLAR.as_bytes().to_vec());
+    let _ = search.run(&mut input, &mut record, &mut cqlq::search::Summary::default()).unwrap();
+    assert_eq!(search.refusal().as_deref(), Some("the query asserts variations: searched with variations"));
+    assert!(record.games.is_empty());
+}

@@ -44,6 +44,10 @@ const PROBES: &[Probe] = &[
     Probe { query: "purestalemate", lichess: 1, repository: 3 },
     Probe { query: "modelstalemate", lichess: 1, repository: 3 },
     Probe { query: "idealstalemate", lichess: 1, repository: 1 },
+    Probe { query: "diagonal -1 1 K & Q", lichess: 90, repository: 429 },
+    Probe { query: "x = 2 up x P & p", lichess: 377, repository: 1860 },
+    Probe { query: "square x in Q true & a-h7", lichess: 100, repository: 365 },
+    Probe { query: "piece x in N true -> k", lichess: 92, repository: 421 },
 ];
 
 /// The games of a PGN text a query finds, with the plies of the positions that matched, and

@@ -1261,7 +1261,10 @@ fn directions_reach_the_edge_of_every_board() {
     assert_eq!(number("#orthogonal a1", "Croatian Ties", CT_KINGS), Some(18));
     assert_eq!(number("#northeast a1", "Croatian Ties", CT_KINGS), Some(9));
     assert_eq!(set_of("up 8 9 a1", "Croatian Ties", CT_KINGS), squares("a9 a10"));
-    assert_eq!(set_of("up 0 a1 | right 10 a1", "Croatian Ties", CT_KINGS), squares("a1"), "j1 is the last file");
+    assert_eq!(set_of("up 0 a1 | right 9 a1", "Croatian Ties", CT_KINGS), squares("a1 j1"), "j1 is the last file");
+    assert_eq!(set_of("right -1 1 b1", "Croatian Ties", CT_KINGS), squares("a1 b1 c1"));
+    // Beyond the longest line of the board, as CQL 6.2 refuses `up 8` on 8x8.
+    assert!(Query::parse("right 10 a1").unwrap().compile(common::variant("Croatian Ties")).is_err());
     // 8x8, with the pieces standing in the way taking no part.
     let position = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
     assert_eq!(number("#up Ke1", "Standard", position), Some(7));

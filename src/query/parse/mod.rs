@@ -120,7 +120,7 @@ pub(crate) fn parse(source: &str) -> (QueryAst, Vec<Diagnostic>) {
         source.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).filter(|word| is_transform_word(word)).count();
     if transforms > MAX_TRANSFORMS {
         let message = format!("this query holds {transforms} transforms, more than {MAX_TRANSFORMS}");
-        let ast = QueryAst { header: None, body: Vec::new() };
+        let ast = QueryAst { header: None, body: Vec::new(), asserted_variations: None };
         return (ast, vec![Diagnostic::new(Span::new(0, source.len().min(1)), message)]);
     }
     std::thread::scope(|scope| {
@@ -200,8 +200,9 @@ fn parse_with_stops(source: &str, stops: &[usize]) -> (QueryAst, Vec<Diagnostic>
         nested: 0,
         strays: Vec::new(),
         atomics: Vec::new(),
+        asserted_variations: None,
     };
-    let mut ast = QueryAst { header: None, body: Vec::new() };
+    let mut ast = QueryAst { header: None, body: Vec::new(), asserted_variations: None };
     let mut pairs = match parse_rule(Rule::query, &marked) {
         Ok(pairs) => pairs,
         Err(error) => {
@@ -219,6 +220,7 @@ fn parse_with_stops(source: &str, stops: &[usize]) -> (QueryAst, Vec<Diagnostic>
         builder.too_deep = false;
     }
     ast.body = items.filters;
+    ast.asserted_variations = builder.asserted_variations;
     (ast, builder.diagnostics, builder.strays)
 }
 
@@ -242,6 +244,17 @@ fn stop_fits(source: &str, at: usize) -> bool {
 
 /// Where a pair is, without the spaces a rule may end with (`pin ` before a filter that is not
 /// its part), so that carets stop at the last character written.
+/// Where a parenthesis opens right after `pair`, whitespace aside, if one does: a mistake after
+/// a word whose parenthesis must touch it or hold only a number.
+fn paren_after(pair: &Pair<'_, Rule>) -> Option<Span> {
+    let after = &pair.get_input()[pair.as_span().end()..];
+    let spaced = after.trim_start();
+    spaced.starts_with('(').then(|| {
+        let at = span_of(pair).start + pair.as_str().len() + (after.len() - spaced.len());
+        Span::new(at, at + 1)
+    })
+}
+
 fn span_of(pair: &Pair<'_, Rule>) -> Span {
     let start = pair.as_span().start() + TEXT_OFFSET.get();
     Span::new(start, start + pair.as_str().trim_end().len())
@@ -378,6 +391,8 @@ struct Builder {
     /// Where words after `move` were read as actions that no variant's moves do: the filters
     /// after the move, to read again as such.
     strays: Vec<usize>,
+    /// The text of the first `cql_assertvariations`.
+    asserted_variations: Option<String>,
     /// The variables declared `atomic` so far, in the order of the text.
     atomics: Vec<String>,
 }
@@ -1142,6 +1157,10 @@ impl Builder {
             Rule::echo_filter => self.echo_filter(pair),
             Rule::position_word => (ExprKind::Position(position_word(pair.as_str())), 1),
             Rule::child_filter => {
+                if let Some(paren) = paren_after(&pair) {
+                    let message = "child takes the number of a variation in parentheses, as in child(1)";
+                    self.diagnostics.push(Diagnostic::new(paren, message));
+                }
                 let variation = pair.into_inner().find(|part| part.as_rule() == Rule::number);
                 (ExprKind::Position(PositionWord::Child(variation.map_or(0, |n| self.small_number(&n)))), 1)
             }
@@ -1189,11 +1208,13 @@ impl Builder {
                     match part.as_rule() {
                         Rule::direction_word => {
                             let direction = Direction::from_word(part.as_str()).expect("grammar: a direction");
-                            if directions.contains(&direction) {
-                                self.diagnostics.push(Diagnostic::new(
-                                    span_of(&part),
-                                    format!("{} is given twice in this ray", quoted(part.as_str())),
-                                ));
+                            let repeated = directions.iter().any(|given: &Direction| {
+                                given.steps().iter().any(|step| direction.steps().contains(step))
+                            });
+                            if repeated {
+                                let message =
+                                    format!("{} repeats a direction given before in this ray", quoted(part.as_str()));
+                                self.diagnostics.push(Diagnostic::new(span_of(&part), message));
                             }
                             directions.push(direction);
                         }
@@ -1246,6 +1267,16 @@ impl Builder {
             Rule::set_tag => self.set_tag(pair),
             Rule::assert_filter => self.assert_filter(pair),
             Rule::abort_word => (ExprKind::Abort, 1),
+            Rule::assert_variations => {
+                // Matches; the search refuses to start without variations.
+                let text = pair.into_inner().find(|part| part.as_rule() == Rule::string);
+                let text = string(text);
+                if text.is_empty() {
+                    self.diagnostics.push(Diagnostic::new(span, "cql_assertvariations takes a text that is not empty"));
+                }
+                self.asserted_variations.get_or_insert(text);
+                (ExprKind::Word(Word::True), 1)
+            }
             Rule::try_word => annotations::try_word(span),
             Rule::writefile_filter => {
                 let (first, second, depth) = self.two_filters(pair);
@@ -1304,26 +1335,20 @@ impl Builder {
             Rule::direction_filter => {
                 let parts: Vec<Pair<'_, Rule>> = pair.clone().into_inner().collect();
                 let direction = Direction::from_word(parts[0].as_str()).expect("grammar: a direction word");
-                let numbers: Vec<u32> = parts
+                let bounds: Vec<Expr> = parts
                     .iter()
-                    .filter(|part| part.as_rule() == Rule::number)
-                    .map(|part| self.small_number(part))
+                    .filter(|part| part.as_rule() == Rule::direction_bound)
+                    .map(|part| self.range_bound(part.clone()))
                     .collect();
-                let (min, max) = match numbers[..] {
-                    [] => (1, None),
-                    [steps] => (steps, Some(steps)),
-                    [min, max, ..] => {
-                        if max < min {
-                            self.diagnostics.push(Diagnostic::new(
-                                span,
-                                format!("the range {min} {max} runs backwards: write the smaller number first"),
-                            ));
-                        }
-                        (min, Some(max))
-                    }
-                };
+                if let [Expr { kind: ExprKind::Number(min), .. }, Expr { kind: ExprKind::Number(max), .. }] =
+                    &bounds[..]
+                    && max < min
+                {
+                    let message = format!("the range {min} {max} runs backwards: write the smaller number first");
+                    self.diagnostics.push(Diagnostic::new(span, message));
+                }
                 let (set, depth) = self.argument(pair).expect("grammar: a direction takes a set");
-                (ExprKind::Direction { direction, min, max, set }, depth + 1)
+                (ExprKind::Direction { direction, bounds, set }, depth + 1)
             }
             Rule::shade => {
                 let light = pair.as_str().starts_with('l');
@@ -1333,6 +1358,10 @@ impl Builder {
             Rule::power => {
                 let (set, depth) = self.argument(pair).expect("grammar: power takes a set");
                 (ExprKind::Power(set), depth + 1)
+            }
+            Rule::piece_id => {
+                let (set, depth) = self.argument(pair).expect("grammar: pieceid takes a set");
+                (ExprKind::PieceId(set), depth + 1)
             }
             Rule::fen_filter => match pair.into_inner().find(|part| part.as_rule() == Rule::string) {
                 Some(text) => {
@@ -1494,6 +1523,17 @@ impl Builder {
                 }
                 Rule::move_comment => {
                     let Some(inner) = part.into_inner().next() else { continue };
+                    if matches!(filter.when, MoveWhen::Legal | MoveWhen::PseudoLegal) {
+                        // `move legal` takes no comment: one after it is the next filter.
+                        let start = span_of(&inner).start;
+                        if stop_fits(&self.source, start) {
+                            self.strays.push(start);
+                        } else {
+                            let message = "'move legal' takes no comment: write a space before it to comment here";
+                            self.diagnostics.push(Diagnostic::new(span_of(&inner), message));
+                        }
+                        continue;
+                    }
                     let comment_span = span_of(&inner);
                     let (kind, comment_depth) = self.comment_filter(inner);
                     depth = depth.max(comment_depth);

@@ -2,7 +2,7 @@
 
 use pest::iterators::Pair;
 
-use super::{Builder, Rule, TEXT_OFFSET, build_pieces, parse_rule, span_of, string};
+use super::{Builder, Rule, TEXT_OFFSET, build_pieces, paren_after, parse_rule, span_of, string};
 use crate::query::ast::Word;
 use crate::query::ast::{
     DashWhen, Expr, ExprKind, FindQuantity, MoveFilter, MoveSquare, MoveWhen, PositionWord, Span, TextPart,
@@ -37,6 +37,16 @@ impl Builder {
 
     /// The move dash `X--Y`, `X[x]Y`, with `=P` and `(F ...)`.
     pub(super) fn dash_filter(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
+        // `d4-- (F)`: a target must touch the dash; CQL 6.2 refuses a parenthesis after a space
+        // there, or after the target, which look like targets but would be the next filter.
+        if let Some(paren) = paren_after(&pair) {
+            let message = if pair.as_str().ends_with(')') {
+                "a '(' right after a dash's target looks like a second target: CQL 6.2 refuses it"
+            } else {
+                "no space may come between '--' and the '(' of its target: write --(F)"
+            };
+            self.diagnostics.push(Diagnostic::new(paren, message));
+        }
         self.dash_parts(pair.into_inner())
     }
 
@@ -255,18 +265,7 @@ impl Builder {
     /// nothing.
     pub(super) fn count_range(&mut self, range: Pair<'_, Rule>) -> Vec<Expr> {
         let span = span_of(&range);
-        let bounds: Vec<Expr> = range
-            .into_inner()
-            .map(|bound| {
-                let bound = bound.into_inner().next().expect("grammar: a bound is a number or a variable");
-                let span = span_of(&bound);
-                let kind = match bound.as_rule() {
-                    Rule::number => ExprKind::Number(i64::from(self.small_number(&bound))),
-                    _ => self.variable(&bound),
-                };
-                Expr { kind, span }
-            })
-            .collect();
+        let bounds: Vec<Expr> = range.into_inner().map(|bound| self.range_bound(bound)).collect();
         if let [Expr { kind: ExprKind::Number(low), .. }, Expr { kind: ExprKind::Number(high), .. }] = &bounds[..]
             && high < low
         {
@@ -274,6 +273,21 @@ impl Builder {
             self.diagnostics.push(Diagnostic::new(span, message));
         }
         bounds
+    }
+
+    /// A bound of a range: a number (with its sign) or a variable.
+    pub(super) fn range_bound(&mut self, bound: Pair<'_, Rule>) -> Expr {
+        let bound = bound.into_inner().next().expect("grammar: a bound is a number or a variable");
+        let span = span_of(&bound);
+        let kind = match bound.as_rule() {
+            Rule::number => ExprKind::Number(i64::from(self.small_number(&bound))),
+            Rule::signed_number => ExprKind::Number(bound.as_str().parse().unwrap_or_else(|_| {
+                self.diagnostics.push(Diagnostic::new(span, "this number is too large"));
+                0
+            })),
+            _ => self.variable(&bound),
+        };
+        Expr { kind, span }
     }
 
     /// `find [all | N [M]] [<--] [quiet] F`. Like a transform, `find` takes the whole filter

@@ -5,7 +5,7 @@
 use pest::iterators::Pair;
 
 use super::{Builder, Rule, span_of};
-use crate::query::ast::{AssignOp, BinaryOp, DictionaryOp, Expr, ExprKind, Lasting, LoopOver, Span, Type};
+use crate::query::ast::{AssignOp, AttackSide, BinaryOp, DictionaryOp, Expr, ExprKind, Lasting, LoopOver, Span, Type};
 use crate::query::check::type_of;
 use crate::query::diagnostic::{Diagnostic, quoted};
 use crate::variant::vocabulary;
@@ -232,10 +232,38 @@ impl Builder {
             }
         }
         let (set, set_depth) = set.expect("grammar: a loop has a set");
-        let (body, body_depth) = body.expect("grammar: a loop has a body");
+        let (mut body, body_depth) = body.expect("grammar: a loop has a body");
+        let depth = set_depth.max(body_depth) + 1;
         let name = name.0;
-        (ExprKind::Loop { over, all, name, set: Box::new(set), body: Box::new(body) }, set_depth.max(body_depth) + 1)
+        // CQL 6.2 ends the body before a set operator its left side does not take
+        // (`square x in S true | T` is `(square x in S true) | T`): the loop is that operand.
+        let Some(left) = untaken_left_operand(&mut body) else {
+            return (ExprKind::Loop { over, all, name, set: Box::new(set), body: Box::new(body) }, depth);
+        };
+        let start = set.span.start.min(left.span.start);
+        let inner = std::mem::replace(left, Expr { kind: ExprKind::Number(0), span: Span::default() });
+        let span = Span::new(start, inner.span.end);
+        *left = Expr { kind: ExprKind::Loop { over, all, name, set: Box::new(set), body: Box::new(inner) }, span };
+        (body.kind, depth)
     }
+}
+
+/// The leftmost operand of a chain of set operators that is no set, which such an operator
+/// does not take in CQL 6.2: where a loop's body is that chain, the body ends there.
+fn untaken_left_operand(expr: &mut Expr) -> Option<&mut Expr> {
+    let left = match &mut expr.kind {
+        ExprKind::Binary(BinaryOp::Union | BinaryOp::Intersection, left, _) => &mut **left,
+        ExprKind::Attacks { attackers, side: AttackSide::Attackers, .. } => &mut **attackers,
+        ExprKind::Attacks { targets, side: AttackSide::Targets, .. } => &mut **targets,
+        ExprKind::Arrows { sets, .. } => sets.first_mut()?,
+        _ => return None,
+    };
+    // A `move` is a set in CQL 6.2 only when `from`, `to` or `capture` comes first.
+    let set_in_cql = match &left.kind {
+        ExprKind::Move(filter) => filter.set_in_cql,
+        _ => type_of(left) == Type::Set,
+    };
+    if set_in_cql { untaken_left_operand(left) } else { Some(left) }
 }
 
 /// An assignment's parts before its value.
