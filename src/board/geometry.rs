@@ -146,6 +146,12 @@ impl Geometry {
         self.ranks
     }
 
+    /// The most steps a line of squares takes from one edge to the other (7 on 8x8).
+    #[must_use]
+    pub const fn longest_step(self) -> u8 {
+        if self.files > self.ranks { self.files - 1 } else { self.ranks - 1 }
+    }
+
     /// The number of squares.
     #[must_use]
     pub const fn squares(self) -> usize {

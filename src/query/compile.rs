@@ -455,7 +455,7 @@ impl<const W: usize> Compiler<'_, W> {
             return StepRange::Valued(Box::new((self.number(low), self.number(high))));
         };
         let geometry = self.masks.geometry();
-        let longest = i64::from(geometry.files().max(geometry.ranks())) - 1;
+        let longest = i64::from(geometry.longest_step());
         if min.abs() > longest || max.abs() > longest {
             let message = format!("a direction reaches at most {longest} steps either way on this board");
             self.diagnostics.push(Diagnostic::new(span, message));

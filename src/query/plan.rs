@@ -1434,7 +1434,7 @@ impl<const W: usize> Program<W> {
     fn direction(&self, steps: &[(i32, i32)], min: i32, max: Option<i32>, from: SquareSet<W>) -> SquareSet<W> {
         let geometry = self.masks.geometry();
         // No range reaches the edge; a range reaches no further than the longest line.
-        let longest = i32::from(geometry.files().max(geometry.ranks())) - 1;
+        let longest = i32::from(geometry.longest_step());
         let max = max.unwrap_or(longest).min(longest);
         let mut reached = SquareSet::EMPTY;
         for start in from.iter() {
@@ -1460,7 +1460,7 @@ impl<const W: usize> Program<W> {
         at: usize,
     ) -> Option<(i32, Option<i32>)> {
         let geometry = self.masks.geometry();
-        let longest = i64::from(geometry.files().max(geometry.ranks())) - 1;
+        let longest = i64::from(geometry.longest_step());
         let (Some(low), Some(high)) = (self.number(min, context, at), self.number(max, context, at)) else {
             context.state.refuse("a direction's range uses a variable that has no value");
             return None;
