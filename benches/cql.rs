@@ -9,7 +9,8 @@
 //! of both (default 2), `CQLQ_BENCH_ONLY` a part of the query names to run only those.
 //!
 //! Targets (`performance.md` 1b and the CQL command line's): cqlq at least 20x faster than CQL 6.2
-//! on the median query, and no query slower than plain replay by more than 3x. Both programs must
+//! on the median query, no query slower than CQL 6.2, and no query slower than plain replay by
+//! more than 3x unless CQL 6.2 itself needs more than 10x plain replay for it. Both programs must
 //! find the same number of games; whether their output files are identical is printed too.
 
 use std::fs::File;
@@ -26,7 +27,7 @@ mod replay;
 use measure::{Job, env_number, prepare_corpus, secs, target};
 
 /// The query files measured, from `tests/cql/queries`, with what each exercises.
-const QUERIES: [(&str, &str); 25] = [
+const QUERIES: [(&str, &str); 35] = [
     ("001-rook-on-the-seventh", "designators"),
     ("002-queen-and-king", "designators"),
     ("006-pawn-counts", "designators"),
@@ -47,11 +48,21 @@ const QUERIES: [(&str, &str); 25] = [
     ("112-echo-piece-identity", "echo"),
     ("168-echo-mate-earlier-check", "echo"),
     ("126-arrow-chain-pin", "arrows"),
-    ("223-tag-words-as-texts", "texts"),
+    ("248-path-consecutive-checks", "path"),
+    ("249-path-focus", "path"),
+    ("250-path-singlecolor-firstmatch", "path"),
+    ("251-path-max", "path"),
+    ("252-path-words", "path"),
+    ("253-path-lastposition", "path"),
+    ("254-path-nestban", "path"),
+    ("256-path-piecepath", "path"),
+    ("258-path-keepallbest", "path"),
+    ("261-path-groups", "path"),
     ("224-text-variables", "texts"),
     ("225-regex-groups", "texts"),
-    ("227-fen-as-a-text", "texts"),
     ("228-str-and-indexof", "texts"),
+    ("235-local-dictionary-of-positions", "dictionaries"),
+    ("237-dictionary-entries-unbound", "dictionaries"),
 ];
 
 /// What one program reported: its closing line's matches and games.
@@ -146,14 +157,19 @@ fn main() {
         let ratio = secs(their_time) / secs(our_time);
         let against_replay = secs(our_time) / secs(plain);
         ratios.push(ratio);
-        worst_replay = worst_replay.max(against_replay);
+        // A query CQL 6.2 itself needs more than 10x plain replay for is held to no replay bound.
+        let excused = secs(their_time) / secs(plain) > 10.0;
+        if !excused {
+            worst_replay = worst_replay.max(against_replay);
+        }
         let same = same_output(&scratch.join(format!("{name}-cqlq.pgn")), &scratch.join(format!("{name}-cql6.pgn")));
         println!(
-            "{name:<36} {kind:<12} {:>8.2}s {:>8.3}s {:>7.1}x {:>8.2}x {:>8}  {}",
+            "{name:<36} {kind:<12} {:>8.2}s {:>8.3}s {:>7.1}x {:>8.2}x{} {:>7}  {}",
             secs(their_time),
             secs(our_time),
             ratio,
             against_replay,
+            if excused { "*" } else { " " },
             ours.matches,
             if same { "identical" } else { "DIFFERS" }
         );
@@ -161,7 +177,10 @@ fn main() {
     println!();
     ratios.sort_by(f64::total_cmp);
     let median = median_of(&ratios);
+    let slowest = ratios.first().copied().unwrap_or(f64::NAN);
+    println!("* CQL 6.2 itself needs more than 10x plain replay: no replay bound");
     target("1b", "CQL 6.2 / cqlq, median query", median, ">= 20", median >= 20.0);
+    target("1b", "CQL 6.2 / cqlq, least ratio", slowest, ">= 1", slowest >= 1.0);
     target("1b", "slowest query / plain replay", worst_replay, "<= 3", worst_replay <= 3.0);
 }
 

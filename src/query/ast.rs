@@ -784,6 +784,9 @@ pub enum Word {
     Mainline,
     /// `variation`: the position is in a variation.
     Variation,
+    /// `virtualmainline`: every move that led here is the main continuation, or a variation
+    /// of a move of the second player (a defence), and none is a null move.
+    VirtualMainline,
     /// `primary`: the move that led here is the main continuation of the position before.
     Primary,
     /// `secondary`: the move that led here begins a variation.
@@ -830,6 +833,7 @@ impl Word {
             Word::Black => "black",
             Word::Mainline => "mainline",
             Word::Variation => "variation",
+            Word::VirtualMainline => "virtualmainline",
             Word::Primary => "primary",
             Word::Secondary => "secondary",
             Word::GameNumber => "gamenumber",

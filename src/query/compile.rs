@@ -212,7 +212,7 @@ fn needs(filters: &[&Expr]) -> Needs {
         // The move played next is the one that led to the next position.
         previous_move: any(&|expr| {
             matches!(&expr.kind, ExprKind::Move(filter) if matches!(filter.when, MoveWhen::Previous | MoveWhen::Played))
-                || matches!(expr.kind, ExprKind::Dash { .. })
+                || matches!(expr.kind, ExprKind::Dash { .. } | ExprKind::Word(Word::VirtualMainline))
         }),
         // A comment follows its move: positions are tested once their line is read.
         lookahead: remarks
@@ -222,7 +222,7 @@ fn needs(filters: &[&Expr]) -> Needs {
                     ExprKind::Line { .. }
                         | ExprKind::Path(_)
                         | ExprKind::PathWord(_)
-                        | ExprKind::Word(Word::Terminal)
+                        | ExprKind::Word(Word::Terminal | Word::VirtualMainline)
                         | ExprKind::Find { .. }
                         | ExprKind::Position(_)
                         | ExprKind::Lca(..)
@@ -1123,6 +1123,7 @@ impl<const W: usize> Compiler<'_, W> {
             Word::False => FilterNode::Constant(false),
             Word::Mainline => FilterNode::Mainline(true),
             Word::Variation => FilterNode::Mainline(false),
+            Word::VirtualMainline => FilterNode::VirtualMainline,
             Word::Primary => FilterNode::Branch(false),
             Word::Secondary => FilterNode::Branch(true),
             // Numbers and sets are compiled as values (Word::value_type).

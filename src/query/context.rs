@@ -9,6 +9,7 @@ use super::ast::{GameFilter, Side, TagWord};
 use super::line::LineCache;
 use super::state::{Identities, State};
 use super::tags::tag_text;
+use super::tree::GameTree;
 use crate::board::SquareSet;
 use crate::notation::pgn::cql_style::MAX_NAGS;
 use crate::position::MoveFacts;
@@ -88,6 +89,9 @@ pub struct Context<'a, P, const W: usize> {
     pub lines: Option<&'a LineCache>,
     /// The variables and comments of the game's evaluation.
     pub state: &'a State<W>,
+    /// When the frames hold a game's tree (its variations searched too), its shape; without
+    /// one, the frames are one line.
+    pub tree: Option<&'a GameTree>,
 }
 
 impl<'a, P, const W: usize> Context<'a, P, W> {
@@ -95,7 +99,74 @@ impl<'a, P, const W: usize> Context<'a, P, W> {
     /// the last is taken as the end of its line.
     #[must_use]
     pub fn alone(frames: &'a [Frame<P, W>], game: &'a GameFacts, state: &'a State<W>) -> Context<'a, P, W> {
-        Context { frames, pieces: &[], remarks: &[], complete: true, game, lines: None, state }
+        Context { frames, pieces: &[], remarks: &[], complete: true, game, lines: None, state, tree: None }
+    }
+
+    /// The frame of the position before `at`, if `at` is not the first.
+    #[inline]
+    pub fn parent(&self, at: usize) -> Option<usize> {
+        match self.tree {
+            None => at.checked_sub(1),
+            Some(tree) => tree.parent(at),
+        }
+    }
+
+    /// The frame of the main continuation of `at` (the move played next), if a move follows it.
+    #[inline]
+    pub fn main_child(&self, at: usize) -> Option<usize> {
+        let next = at + 1;
+        (next < self.frames.len() && self.tree.is_none_or(|tree| tree.parent(next) == Some(at))).then_some(next)
+    }
+
+    /// The frames of the positions the moves from `at` lead to: its main continuation first,
+    /// then its variations in the order written.
+    pub fn children(&self, at: usize) -> impl Iterator<Item = usize> + '_ {
+        let end = self.subtree(at).end;
+        std::iter::successors(self.main_child(at), move |&child| {
+            let next = self.subtree(child).end;
+            (next < end).then_some(next)
+        })
+    }
+
+    /// The frames of `at` and of every position after it, in CQL 6.2's order.
+    #[inline]
+    pub fn subtree(&self, at: usize) -> std::ops::Range<usize> {
+        match self.tree {
+            None => at..self.frames.len(),
+            Some(tree) => tree.subtree(at),
+        }
+    }
+
+    /// The frames from `at` back to the game's first position.
+    pub fn ancestry(&self, at: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::successors(Some(at), move |&at| self.parent(at))
+    }
+
+    /// The nearest position that both `first` and `second` are or come after.
+    pub fn lca(&self, first: usize, second: usize) -> Option<usize> {
+        let (earlier, later) = (first.min(second), first.max(second));
+        self.ancestry(earlier).find(|&there| self.subtree(there).contains(&later))
+    }
+
+    /// The frames after `from` on the way to `to` (`to` included), when `to` comes after
+    /// `from` on a line through it; empty otherwise.
+    pub fn way(&self, from: usize, to: usize) -> Vec<usize> {
+        if !self.subtree(from).contains(&to) {
+            return Vec::new();
+        }
+        let mut way: Vec<usize> = self.ancestry(to).take_while(|&at| at != from).collect();
+        way.reverse();
+        way
+    }
+
+    /// Whether `at` is the last position of a game's line: no move follows it, and the line
+    /// was not cut short.
+    #[inline]
+    pub fn is_terminal(&self, at: usize) -> bool {
+        match self.tree {
+            None => self.complete && at + 1 == self.frames.len(),
+            Some(tree) => self.main_child(at).is_none() && !tree.is_cut(at),
+        }
     }
 }
 

@@ -32,9 +32,13 @@ pub(super) struct Track {
     backward: bool,
     /// How many positions it walks.
     pub len: usize,
+    /// In a game's tree, the frames of one line through the tree, from the first; without a
+    /// tree, the frames follow one another and none are listed.
+    listed: Vec<usize>,
 }
 
 impl Track {
+    /// The track of a line from `start` over frames that are one line.
     pub fn new<P, const W: usize>(options: &LineOptions, start: usize, frames: &[Frame<P, W>]) -> Track {
         let stride = if options.singlecolor { 2 } else { 1 };
         let mut len = if options.backward { start / stride + 1 } else { (frames.len() - start).div_ceil(stride) };
@@ -45,11 +49,47 @@ impl Track {
                 len = len.min((stop + 1).div_ceil(stride));
             }
         }
-        Track { start, stride, backward: options.backward, len }
+        Track { start, stride, backward: options.backward, len, listed: Vec::new() }
+    }
+
+    /// The tracks of a line from `start` in a game's tree: back to the game's first position,
+    /// one; forward, one for each line through the tree from `start` to the end of a line (or
+    /// to the last move the line may follow), in CQL 6.2's order.
+    pub fn in_tree<P, const W: usize>(options: &LineOptions, start: usize, context: &Context<'_, P, W>) -> Vec<Track> {
+        let stride = if options.singlecolor { 2 } else { 1 };
+        let track = |frames: Vec<usize>| {
+            let listed: Vec<usize> = frames.into_iter().step_by(stride).collect();
+            Track { start, stride: 1, backward: false, len: listed.len(), listed }
+        };
+        if options.backward {
+            return vec![track(context.ancestry(start).collect())];
+        }
+        let follows = |child: &usize| match options.moves {
+            LineMoves::Any => true,
+            LineMoves::Primary => !context.frames[*child].branch,
+            LineMoves::Secondary => context.frames[*child].branch,
+        };
+        let mut tracks = Vec::new();
+        let mut way = vec![start];
+        // Depth first: each frame's children in order; a frame no move may follow ends a track.
+        let mut pending: Vec<(usize, usize)> = vec![(start, 0)];
+        while let Some((at, depth)) = pending.pop() {
+            way.truncate(depth);
+            way.push(at);
+            let children: Vec<usize> = context.children(at).filter(follows).collect();
+            if children.is_empty() {
+                tracks.push(track(way.clone()));
+            }
+            pending.extend(children.into_iter().rev().map(|child| (child, depth + 1)));
+        }
+        tracks
     }
 
     /// The frame of its position `index`.
     pub fn frame(&self, index: usize) -> usize {
+        if let Some(&frame) = self.listed.get(index) {
+            return frame;
+        }
         if self.backward { self.start - index * self.stride } else { self.start + index * self.stride }
     }
 }
@@ -123,7 +163,47 @@ impl<const W: usize> Program<W> {
         context: &Context<'_, P, W>,
         at: usize,
     ) -> Option<Run> {
+        if context.tree.is_some() {
+            return self.line_run_in_tree(steps, options, context, at);
+        }
         let track = Track::new(options, at, context.frames);
+        self.track_run(steps, options, context, track)
+    }
+
+    /// The run a line finds from `at` in a game's tree: of the runs along each line through
+    /// the tree, the one whose last position lies farthest from the game's start (the first
+    /// found of those as far; with `firstmatch`, the first found).
+    fn line_run_in_tree<P: RulesView<W>>(
+        &self,
+        steps: &[Step<W>],
+        options: &LineOptions,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> Option<Run> {
+        let mut best: Option<Run> = None;
+        for track in Track::in_tree(options, at, context) {
+            let Some(run) = self.track_run(steps, options, context, track) else { continue };
+            if options.firstmatch {
+                return Some(run);
+            }
+            let ply = |run: &Run| context.frames[run.last].ply;
+            let better =
+                best.is_none_or(|best| if options.backward { ply(&run) < ply(&best) } else { ply(&run) > ply(&best) });
+            if better {
+                best = Some(run);
+            }
+        }
+        best
+    }
+
+    /// The run a line finds along one track.
+    fn track_run<P: RulesView<W>>(
+        &self,
+        steps: &[Step<W>],
+        options: &LineOptions,
+        context: &Context<'_, P, W>,
+        track: Track,
+    ) -> Option<Run> {
         if !flat(steps) {
             let end = self.line_ends(steps, context, &track, options.firstmatch)?;
             return Some(Run { length: end, last: track.frame(end - 1) });
@@ -163,7 +243,7 @@ impl<const W: usize> Program<W> {
             && !options.nestban
             && !options.firstmatch
             && options.range.is_none();
-        if plain && !self.line(steps, *slot, context, at) {
+        if plain && context.tree.is_none() && !self.line(steps, *slot, context, at) {
             return None;
         }
         let run = self.line_run(steps, options, context, at)?;

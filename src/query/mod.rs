@@ -46,6 +46,7 @@ mod suggest;
 mod tags;
 mod texts;
 mod transform;
+pub mod tree;
 mod walk;
 mod xray;
 
@@ -59,6 +60,7 @@ pub use line::LineCache;
 pub(crate) use line::work as line_work;
 pub use plan::{Needs, Program};
 pub use state::{Identities, Persistent, State};
+pub use tree::GameTree;
 
 use crate::board::Width;
 use crate::variant::Variant;

@@ -155,7 +155,7 @@ impl Focus {
     /// capture`, took one; a castling, its king or its rook).
     fn moved<P: RulesView<W>, const W: usize>(&self, context: &Context<'_, P, W>, tail: usize) -> bool {
         let Some(played) = context.frames[tail].previous else { return false };
-        let Some(pieces) = context.pieces.get(tail - 1) else { return false };
+        let Some(pieces) = context.parent(tail).and_then(|parent| context.pieces.get(parent)) else { return false };
         if played.castle().is_some() {
             let (king, rook) = self.castling(context, tail);
             return king || rook;
@@ -173,10 +173,11 @@ impl Focus {
         let Some(played) = context.frames[tail].previous.filter(|played| played.castle().is_some()) else {
             return (true, true);
         };
-        let Some(pieces) = context.pieces.get(tail - 1) else { return (false, false) };
+        let Some(parent) = context.parent(tail) else { return (false, false) };
+        let Some(pieces) = context.pieces.get(parent) else { return (false, false) };
         let focused = |square: Square| pieces.at(square).is_some_and(|id| self.ids.contains(&id));
         let king = played.from().is_some_and(focused);
-        let rook = Program::<W>::castle_rook(context, tail - 1).is_some_and(|(from, _)| focused(from));
+        let rook = Program::<W>::castle_rook(context, parent, tail).is_some_and(|(from, _)| focused(from));
         (king, rook)
     }
 }
@@ -259,23 +260,53 @@ impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, P, W> {
     /// Plays each move from here that fits the dash, and goes on from after it where the
     /// dash's target matches there.
     fn moves(&mut self, dash: &DashNode<W>) {
-        let frames = self.context.frames;
-        if self.at + 1 >= frames.len() {
+        let here = self.at;
+        let context = self.context;
+        match &self.focus {
+            None => {
+                for tail in context.children(here) {
+                    if self.node.flags.primary && context.frames[tail].branch {
+                        continue;
+                    }
+                    self.take(dash, here, tail);
+                }
+            }
+            Some(focus) if here == self.start => {
+                // From the start, only a next move, if it is one of a piece in focus.
+                let tails: Vec<usize> = context.children(here).filter(|&tail| focus.moved(context, tail)).collect();
+                for tail in tails {
+                    self.take(dash, here, tail);
+                }
+            }
+            Some(focus) => {
+                // On each line from here, the next move of a piece in focus.
+                let mut tails = Vec::new();
+                let mut tail = here + 1;
+                let end = context.subtree(here).end;
+                while tail < end {
+                    if focus.moved(context, tail) {
+                        tails.push(tail);
+                        tail = context.subtree(tail).end;
+                    } else {
+                        tail += 1;
+                    }
+                }
+                for tail in tails {
+                    self.take(dash, here, tail);
+                }
+            }
+        }
+    }
+
+    /// Takes the move to frame `tail` (made from `here`, or with a focus from before it), when
+    /// it fits the dash, and goes on from after it where the dash's target matches there.
+    fn take(&mut self, dash: &DashNode<W>, here: usize, tail: usize) {
+        let Some(before) = self.context.parent(tail) else { return };
+        let (king, rook) = self.castle_focus(tail);
+        if !self.program.dash_fits(dash, self.context, before, tail, king, rook) {
             return;
         }
         let mark = self.context.state.notes_len();
-        let here = self.at;
-        let Some(tail) = self.next_move(here) else { return };
-        let fits = match &self.focus {
-            None => self.program.dash_target(dash, self.context, here),
-            Some(_) => {
-                let (king, rook) = self.castle_focus(tail);
-                self.program.dash_target_castling(dash, self.context, tail - 1, king, rook)
-            }
-        };
-        if fits != Some(tail) {
-            return;
-        }
         self.push_atomics();
         self.at = tail;
         self.count += 1;
@@ -288,21 +319,6 @@ impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, P, W> {
         self.at = here;
         self.pop_atomics();
         self.restore_notes(mark);
-    }
-
-    /// The frame after the next move the path may take from `here`: the next move of the
-    /// line; with a focus, the next move of a piece in focus (from the start, only the next
-    /// move, if it is one).
-    fn next_move(&self, here: usize) -> Option<usize> {
-        let frames = self.context.frames;
-        let Some(focus) = &self.focus else {
-            let tail = here + 1;
-            return (!(self.node.flags.primary && frames[tail].branch)).then_some(tail);
-        };
-        if here == self.start {
-            return focus.moved(self.context, here + 1).then_some(here + 1);
-        }
-        (here + 1..frames.len()).find(|&tail| focus.moved(self.context, tail))
     }
 
     /// Whether the king and the rook of the castling that led to frame `tail` are in focus
@@ -461,7 +477,11 @@ impl<const W: usize> Program<W> {
             }
         }
         if node.flags.nestban {
-            state.add_path_nested(node.slot, at..found.last);
+            let way = context.way(at, found.last);
+            state.add_path_nested(
+                node.slot,
+                std::iter::once(at).chain(way[..way.len().saturating_sub(1)].iter().copied()),
+            );
         }
         state.leave_path(Some(PathStatus { start: at, count: found.count, last: Some(found.last), max: found.max }));
         if let Some(values) = search.best_atomics.take() {
@@ -495,7 +515,7 @@ impl<const W: usize> Program<W> {
         if flags.verbose {
             let focus = node.focus.as_ref().map(|focus| Focus::new(self, focus, context, start));
             let mut number = 0;
-            for tail in start + 1..=last {
+            for tail in context.way(start, last) {
                 if focus.as_ref().is_none_or(|focus| focus.moved(context, tail)) {
                     number += 1;
                     let title = flags.title.as_ref().map_or(String::new(), |title| format!("{title}: "));
@@ -535,7 +555,7 @@ impl<const W: usize> Program<W> {
             let mut moves = format!("{}{}", view.variant().symbol(piece), geometry.square_name(square));
             let mut there = square;
             let mut moved = false;
-            for frame in start + 1..=last {
+            for frame in context.way(start, last) {
                 match context.pieces.get(frame).and_then(|pieces| pieces.square_of(id)) {
                     None => {
                         moves.push_str(&format!("(x{})", geometry.square_name(there)));

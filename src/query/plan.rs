@@ -598,6 +598,9 @@ pub(crate) enum FilterNode<const W: usize> {
     At(PositionNode<W>, Box<FilterNode<W>>),
     /// The position is on the main line (with `true`) or in a variation.
     Mainline(bool),
+    /// `virtualmainline`: each move back to the game's start is the main continuation, or a
+    /// variation of a move of the second player, and none is a null move.
+    VirtualMainline,
     /// The move that led here begins a variation (with `true`: `secondary`) or is the main
     /// continuation of the position before (`primary`).
     Branch(bool),
@@ -936,8 +939,7 @@ impl<const W: usize> Program<W> {
                 let Some(first) = self.position(first, context, at) else { return false };
                 let Some(second) = self.position(second, context, at) else { return false };
                 let (ancestor, descendant) = if *later_first { (second, first) } else { (first, second) };
-                // Both lie on this line, back to the game's start.
-                ancestor < descendant || (!strict && ancestor == descendant)
+                context.subtree(ancestor).contains(&descendant) && (!strict || ancestor != descendant)
             }
             FilterNode::ComparePositions(op, left, right) => {
                 match (self.position(left, context, at), self.position(right, context, at)) {
@@ -970,7 +972,7 @@ impl<const W: usize> Program<W> {
             FilterNode::NoMove { check: true } => view.is_mate(),
             FilterNode::NoMove { check: false } => view.is_stalemate(),
             FilterNode::Initial => frame.ply == 0,
-            FilterNode::Terminal => context.complete && at + 1 == context.frames.len(),
+            FilterNode::Terminal => context.is_terminal(at),
             FilterNode::Placement(pieces) => {
                 pieces.iter().all(|(piece, squares)| view.kind(piece.kind) & view.color(piece.color) == *squares)
             }
@@ -1000,6 +1002,12 @@ impl<const W: usize> Program<W> {
                 self.position(position, context, at).is_some_and(|there| self.filter(filter, context, there))
             }
             FilterNode::Mainline(on_it) => frame.mainline == *on_it,
+            FilterNode::VirtualMainline => context.ancestry(at).all(|there| {
+                let Some(parent) = context.parent(there) else { return true };
+                let moved = &context.frames[there];
+                let defence = context.frames[parent].position.turn() != Color::White;
+                !moved.previous.is_some_and(MoveFacts::is_null) && (!moved.branch || defence)
+            }),
             FilterNode::Branch(begins) => frame.ply > 0 && frame.branch == *begins,
             FilterNode::Unmapped(filter) => self.filter(filter, context, at),
             FilterNode::Comment(node) => {
@@ -1094,8 +1102,15 @@ impl<const W: usize> Program<W> {
             NumberNode::Depth => Some(i64::from(context.frames[at].depth)),
             NumberNode::Echo(node) => self.echo(node, context, at).flatten(),
             NumberNode::Dash(node) => match &node.target {
-                _ if node.when == DashWhen::Count => Some(i64::from(self.dash_matches(node, context, at))),
-                Some(DashTarget::Number(number)) => self.number(number, context, self.dash_target(node, context, at)?),
+                _ if node.when == DashWhen::Count => Some(self.dash_count(node, context, at)),
+                Some(DashTarget::Number(number)) => {
+                    let mut value = None;
+                    self.dash_find(node, context, at, |after| {
+                        value = self.number(number, context, after);
+                        value.is_some()
+                    });
+                    value
+                }
                 _ => None,
             },
             NumberNode::MoveCount(node) => Some(self.move_count(node, context, at)),
@@ -1112,10 +1127,18 @@ impl<const W: usize> Program<W> {
                 Some(i64::from(first.abs_diff(second)))
             }
             NumberNode::ConsecutiveMoves { positions, .. } => {
-                let _first = self.position(&positions.0, context, at)?;
-                let _second = self.position(&positions.1, context, at)?;
-                // The positions of a context lie on one line, so the earlier is on the line to
-                // the later: as in CQL 6.2 for such positions, there is no value.
+                let first = self.position(&positions.0, context, at)?;
+                let second = self.position(&positions.1, context, at)?;
+                // Where one position lies on the line to the other, there is no value, as in
+                // CQL 6.2. Positions in two variations would compare the moves of both lines
+                // since they part, which cqlq does not do yet: it says so rather than guess.
+                let meeting = context.lca(first, second)?;
+                if meeting != first && meeting != second {
+                    context.state.refuse(
+                        "consecutivemoves compares two positions in different variations, which cqlq cannot do yet: \
+                         search the main line only (no variations)",
+                    );
+                }
                 None
             }
             NumberNode::Compared(op, left, right) => {
@@ -1536,18 +1559,21 @@ impl<const W: usize> Program<W> {
     /// The from-squares (with `to`, the to-squares) of the moves that fit.
     fn moves<P: RulesView<W>>(&self, node: &MoveNode<W>, context: &Context<'_, P, W>, at: usize) -> SquareSet<W> {
         let mut value = SquareSet::EMPTY;
-        let mut fitted = false;
-        self.each_fitting_move(node, context, at, &mut |m, captured| {
-            fitted = true;
+        // The positions the moves that fit lead to, where the comment goes.
+        let mut targets: Vec<usize> = Vec::new();
+        self.each_fitting_move(node, context, at, &mut |m, captured, after| {
+            if node.comment.is_some() && targets.last() != Some(&after) {
+                targets.push(after);
+            }
             value = value.with(node.square_of(m));
             if node.value == MoveSquare::Capture {
                 value |= captured;
             }
         });
-        if fitted && let Some(comment) = &node.comment {
-            // The position the move leads to: this one for the move that led here.
-            let target = if node.when == MoveWhen::Previous { at } else { at + 1 };
-            self.filter(comment, context, target);
+        if let Some(comment) = &node.comment {
+            for target in targets {
+                self.filter(comment, context, target);
+            }
         }
         value
     }
@@ -1556,7 +1582,7 @@ impl<const W: usize> Program<W> {
     /// once, as CQL 6.2 counts them.
     fn move_count<P: RulesView<W>>(&self, node: &MoveNode<W>, context: &Context<'_, P, W>, at: usize) -> i64 {
         let mut pairs: Vec<(Option<Square>, Square)> = Vec::new();
-        self.each_fitting_move(node, context, at, &mut |m, _| {
+        self.each_fitting_move(node, context, at, &mut |m, _, _| {
             if !pairs.contains(&(m.from(), m.to())) {
                 pairs.push((m.from(), m.to()));
             }
@@ -1564,13 +1590,15 @@ impl<const W: usize> Program<W> {
         pairs.len() as i64
     }
 
-    /// Calls `visit` with each move that fits the filter, and the squares it captured on.
+    /// Calls `visit` with each move that fits the filter, the squares it captured on, and the
+    /// frame of the position it leads to (for a move not played, the next position's, or this
+    /// one's at the end of the line).
     fn each_fitting_move<P: RulesView<W>>(
         &self,
         node: &MoveNode<W>,
         context: &Context<'_, P, W>,
         at: usize,
-        visit: &mut dyn FnMut(MoveFacts, SquareSet<W>),
+        visit: &mut dyn FnMut(MoveFacts, SquareSet<W>, usize),
     ) {
         let frame = &context.frames[at];
         match node.when {
@@ -1582,29 +1610,35 @@ impl<const W: usize> Program<W> {
                 }
                 if node.by_facts {
                     if self.fits_by_facts(node, previous) {
-                        visit(previous, SquareSet::EMPTY);
+                        visit(previous, SquareSet::EMPTY, at);
                     }
                     return;
                 }
-                let Some(parent) = at.checked_sub(1) else { return };
+                let Some(parent) = context.parent(at) else { return };
                 let listed = Listed { removed: frame.removed, ..Listed::default() };
-                self.fitting(node, std::slice::from_ref(&previous), context, parent, listed, visit);
+                self.fitting(node, std::slice::from_ref(&previous), context, parent, listed, &mut |m, captured| {
+                    visit(m, captured, at);
+                });
             }
             MoveWhen::Played => {
-                // The move that led to the next position was made in this one.
-                let Some(next) = context.frames.get(at + 1) else { return };
-                let Some(played) = next.previous else { return };
-                if node.branch.is_some_and(|branch| next.branch != branch) {
-                    return;
-                }
-                if node.by_facts {
-                    if self.fits_by_facts(node, played) {
-                        visit(played, SquareSet::EMPTY);
+                // The moves that led to the next positions (in variations too) were made here.
+                for after in context.children(at) {
+                    let next = &context.frames[after];
+                    let Some(played) = next.previous else { continue };
+                    if node.branch.is_some_and(|branch| next.branch != branch) {
+                        continue;
                     }
-                    return;
+                    if node.by_facts {
+                        if self.fits_by_facts(node, played) {
+                            visit(played, SquareSet::EMPTY, after);
+                        }
+                        continue;
+                    }
+                    let listed = Listed { removed: next.removed, ..Listed::default() };
+                    self.fitting(node, std::slice::from_ref(&played), context, at, listed, &mut |m, captured| {
+                        visit(m, captured, after);
+                    });
                 }
-                let listed = Listed { removed: next.removed, ..Listed::default() };
-                self.fitting(node, std::slice::from_ref(&played), context, at, listed, visit);
             }
             MoveWhen::Legal | MoveWhen::PseudoLegal => {
                 // Only the moves between the squares asked for are listed, into the thread's
@@ -1614,7 +1648,10 @@ impl<const W: usize> Program<W> {
                 let mut legal = MOVE_LISTS.with(|lists| lists.borrow_mut().pop()).unwrap_or_default();
                 legal.clear();
                 frame.position.moves_within(node.when == MoveWhen::PseudoLegal, from, to, &mut legal);
-                self.fitting(node, &legal, context, at, Listed { from, to, removed: SquareSet::EMPTY }, visit);
+                let after = context.main_child(at).unwrap_or(at);
+                self.fitting(node, &legal, context, at, Listed { from, to, removed: SquareSet::EMPTY }, &mut |m, c| {
+                    visit(m, c, after);
+                });
                 MOVE_LISTS.with(|lists| lists.borrow_mut().push(legal));
             }
         }

@@ -1,5 +1,6 @@
-//! Evaluating the filters that look at other positions of the line: `find`, `parent`, `child`,
-//! `lca`, position variables and `P : F`. A position is the index of its frame in the context.
+//! Evaluating the filters that look at other positions of the game: `find`, `parent`, `child`,
+//! `lca`, `echo`, the dashes, position variables and `P : F`. A position is the index of its
+//! frame in the context (a line's, or a game's tree's).
 
 use super::ast::DashWhen;
 use super::comments::position_name;
@@ -16,11 +17,6 @@ type Echoed = Option<Option<i64>>;
 /// What CQL 6.2 says at each position `find` found.
 const FOUND: &str = "Found";
 
-/// Why a run stops where `position N` names a position of another line than the one tested.
-const NUMBERED_ELSEWHERE: &str = "position N names a position of the game off the line of the position tested (in \
-     another variation, or on the main line past where a variation branches), where cqlq cannot go: search the main \
-     line only (no variations), or name positions of the line";
-
 impl<const W: usize> Program<W> {
     /// The frame of a position, if the position exists.
     pub(super) fn position<P: RulesView<W>>(
@@ -34,10 +30,8 @@ impl<const W: usize> Program<W> {
         match node {
             PositionNode::Current => Some(at),
             PositionNode::Initial => Some(0),
-            PositionNode::Parent => at.checked_sub(1),
-            // The line holds no variation of its own: only the position after this one on it.
-            PositionNode::Child(0) => exists(at + 1),
-            PositionNode::Child(_) => None,
+            PositionNode::Parent => context.parent(at),
+            PositionNode::Child(number) => context.children(at).nth(*number as usize),
             PositionNode::Entry(entry) => match self.entry(entry, context, at) {
                 Some(Value::Position(frame)) => Some(frame),
                 _ => None,
@@ -47,9 +41,8 @@ impl<const W: usize> Program<W> {
                 _ => None,
             },
             PositionNode::Find(find) => self.find_first(find, context, at),
-            // Both lie on this line, back to the game's start: the earlier is where they meet.
             PositionNode::Lca(first, second) => {
-                Some(self.position(first, context, at)?.min(self.position(second, context, at)?))
+                context.lca(self.position(first, context, at)?, self.position(second, context, at)?)
             }
             PositionNode::Numbered(number) => {
                 let number = usize::try_from(self.number(number, context, at)?).ok()?;
@@ -73,40 +66,38 @@ impl<const W: usize> Program<W> {
         Some(i64::from(context.frames[at].id))
     }
 
-    /// `position N`: the frame of the game's position numbered N, if the game has it.
+    /// `position N`: the frame of the game's position numbered N, if the game has it. The
+    /// frames hold every position of the game from its first on (in a tree, in the order of
+    /// their numbers), so that on a line the position numbered N is the N-th.
     fn numbered_position<P>(context: &Context<'_, P, W>, number: usize) -> Option<usize> {
-        let frames = context.frames;
         let numbered = |frame: &Frame<P, W>| usize::try_from(frame.id) == Ok(number);
-        // The line holds every position from the game's first on: on the main line, the
-        // position numbered N is the N-th.
-        if frames.get(number).is_some_and(numbered) {
+        if context.frames.get(number).is_some_and(numbered) {
             return Some(number);
         }
-        if let Some(at) = frames.iter().position(numbered) {
-            return Some(at);
-        }
-        // Past the end of the main line, only a variation's position has the number.
-        if !context.game.variations && frames.last().is_some_and(|last| last.mainline) {
-            return None;
-        }
-        context.state.refuse(NUMBERED_ELSEWHERE);
-        None
+        context.frames.iter().position(numbered)
     }
 
-    /// The positions `find` looks at, in the order it looks at them (from `at` on, or back).
-    fn searched<P>(find: &FindNode<W>, context: &Context<'_, P, W>, at: usize) -> Box<dyn Iterator<Item = usize>> {
-        if find.backward { Box::new((0..=at).rev()) } else { Box::new(at..context.frames.len()) }
+    /// The positions `find` looks at, in the order it looks at them: from `at` on (every
+    /// position after it, in CQL 6.2's order), or back to the game's first.
+    fn searched<'c, P>(
+        find: &FindNode<W>,
+        context: &'c Context<'_, P, W>,
+        at: usize,
+    ) -> Box<dyn Iterator<Item = usize> + 'c> {
+        if find.backward { Box::new(context.ancestry(at)) } else { Box::new(context.subtree(at)) }
     }
 
     fn find_first<P: RulesView<W>>(&self, find: &FindNode<W>, context: &Context<'_, P, W>, at: usize) -> Option<usize> {
         let found = match context.lines {
             // Its filter looks at nothing but the positions: tested once at each position of the
             // line, whatever the number of positions the search starts from.
-            Some(cache) if find.pure => cache.found(std::ptr::from_ref(find) as usize, context, at, || {
-                let matches: Vec<bool> =
-                    (0..context.frames.len()).map(|there| self.filter(&find.filter, context, there)).collect();
-                nearest(&matches, find.backward)
-            })?,
+            Some(cache) if find.pure && context.tree.is_none() => {
+                cache.found(std::ptr::from_ref(find) as usize, context, at, || {
+                    let matches: Vec<bool> =
+                        (0..context.frames.len()).map(|there| self.filter(&find.filter, context, there)).collect();
+                    nearest(&matches, find.backward)
+                })?
+            }
             _ => Self::searched(find, context, at).find(|&there| self.filter(&find.filter, context, there))?,
         };
         if !find.quiet {
@@ -155,6 +146,9 @@ impl<const W: usize> Program<W> {
             }
             matched = true;
             if !echo.quiet {
+                if let Some(meeting) = context.lca(at, there).filter(|&meeting| meeting != at && meeting != there) {
+                    state.note(meeting, "LCA".to_owned());
+                }
                 state.note(at, echo.source.1.clone());
                 state.note(there, echo.target.1.clone());
                 state.note(there, format!("-->{}", position_name(context, at)));
@@ -175,7 +169,7 @@ impl<const W: usize> Program<W> {
         context: &Context<'_, P, W>,
         at: usize,
     ) -> bool {
-        self.dash_target(node, context, at).is_some_and(|after| self.dash_target_matches(node, context, after))
+        self.dash_find(node, context, at, |after| self.dash_target_matches(node, context, after)).is_some()
     }
 
     /// Whether the dash's target (what must hold after the move) holds at `after`.
@@ -193,38 +187,64 @@ impl<const W: usize> Program<W> {
         }
     }
 
-    /// The frame after the move played from `at`, when that move fits the dash: it leaves a
-    /// square of `from` for one of `to` (castling counts as the king's move and as the rook's),
-    /// captures (on `to`) with `[x]`, and promotes as asked.
-    ///
-    /// With `currentmove`, the move is the one that led to `at`, and the frame is `at`.
+    /// The first frame after a move from `at` that fits the dash (with `currentmove`, the
+    /// move that led to `at`, and the frame is `at`) and that `accept` takes.
+    pub(super) fn dash_find<P: RulesView<W>>(
+        &self,
+        node: &DashNode<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+        mut accept: impl FnMut(usize) -> bool,
+    ) -> Option<usize> {
+        match node.when {
+            DashWhen::Previous => {
+                let parent = context.parent(at)?;
+                (self.dash_fits(node, context, parent, at, true, true) && accept(at)).then_some(at)
+            }
+            DashWhen::Next | DashWhen::Count => context
+                .children(at)
+                .find(|&after| self.dash_fits(node, context, at, after, true, true) && accept(after)),
+        }
+    }
+
+    /// The first frame after a move from `at` that fits the dash (see [`Program::dash_find`]).
     pub(super) fn dash_target<P: RulesView<W>>(
         &self,
         node: &DashNode<W>,
         context: &Context<'_, P, W>,
         at: usize,
     ) -> Option<usize> {
-        let (at, after) = match node.when {
-            DashWhen::Previous => (at.checked_sub(1)?, at),
-            DashWhen::Next | DashWhen::Count => (at, at + 1),
-        };
-        self.dash_target_castling(node, context, at, true, true).filter(|&found| found == after)
+        self.dash_find(node, context, at, |_| true)
     }
 
-    /// The frame after the move played from `at` (the next frame), when that move fits the
-    /// dash; a castling fits as the king's move only if `king`, as the rook's only if `rook`.
-    pub(super) fn dash_target_castling<P: RulesView<W>>(
+    /// How many moves from `at` fit the dash, with its target holding after them.
+    pub(super) fn dash_count<P: RulesView<W>>(
         &self,
         node: &DashNode<W>,
         context: &Context<'_, P, W>,
         at: usize,
+    ) -> i64 {
+        let fits = |after: usize| {
+            self.dash_fits(node, context, at, after, true, true) && self.dash_target_matches(node, context, after)
+        };
+        context.children(at).filter(|&after| fits(after)).count() as i64
+    }
+
+    /// Whether the move from `at` to the frame `after` fits the dash: it leaves a square of
+    /// `from` for one of `to`, captures (on `to`) with `[x]`, and promotes as asked. A castling
+    /// fits as the king's move only if `king`, as the rook's only if `rook`.
+    pub(super) fn dash_fits<P: RulesView<W>>(
+        &self,
+        node: &DashNode<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+        after: usize,
         king: bool,
         rook: bool,
-    ) -> Option<usize> {
-        let after = at + 1;
-        let played = context.frames.get(after)?.previous?;
+    ) -> bool {
+        let Some(played) = context.frames.get(after).and_then(|frame| frame.previous) else { return false };
         if node.promote.is_some_and(|kinds| played.promotion().is_none_or(|kind| !kinds.contains(kind))) {
-            return None;
+            return false;
         }
         let from = node.from.as_ref().map(|set| self.squares(set, context, at));
         let to = node.to.as_ref().map(|set| self.squares(set, context, at));
@@ -233,27 +253,26 @@ impl<const W: usize> Program<W> {
                 && to.is_none_or(|to| to.contains(reaches))
         };
         if node.capture {
-            return played.capture().filter(|&captured| fits(played.from(), captured)).map(|_| after);
+            return played.capture().is_some_and(|captured| fits(played.from(), captured));
         }
         let castle = played.castle().is_some();
         if (!castle || king) && fits(played.from(), played.to()) {
-            return Some(after);
+            return true;
         }
         // Castling: the rook's move, from the squares the mover left to those it took.
-        if castle
+        castle
             && rook
-            && let Some((rook_from, rook_to)) = Self::castle_rook(context, at)
-            && fits(Some(rook_from), rook_to)
-        {
-            return Some(after);
-        }
-        None
+            && Self::castle_rook(context, at, after).is_some_and(|(rook_from, rook_to)| fits(Some(rook_from), rook_to))
     }
 
-    /// The squares the rook of the castling played from `at` left and reached.
-    pub(super) fn castle_rook<P: RulesView<W>>(context: &Context<'_, P, W>, at: usize) -> Option<(Square, Square)> {
-        let played = context.frames.get(at + 1)?.previous?;
-        let (before, now) = (&context.frames[at].position, &context.frames[at + 1].position);
+    /// The squares the rook of the castling from `at` to the frame `after` left and reached.
+    pub(super) fn castle_rook<P: RulesView<W>>(
+        context: &Context<'_, P, W>,
+        at: usize,
+        after: usize,
+    ) -> Option<(Square, Square)> {
+        let played = context.frames.get(after)?.previous?;
+        let (before, now) = (&context.frames[at].position, &context.frames[after].position);
         let mover = before.turn();
         let left = before.color(mover) - now.color(mover);
         let took = now.color(mover) - before.color(mover);

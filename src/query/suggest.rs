@@ -124,6 +124,7 @@ pub(super) const WORDS: &[&str] = &[
     "variation",
     "variations",
     "vertical",
+    "virtualmainline",
     "while",
     "white",
     "wtm",

@@ -304,6 +304,7 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
             FilterNode::Dash(node) => FilterNode::Dash(boxed(&**node, mapper)?),
             FilterNode::Path(path) => FilterNode::Path(boxed(&**path, mapper)?),
             FilterNode::Mainline(_)
+            | FilterNode::VirtualMainline
             | FilterNode::Glyph(_)
             | FilterNode::RemoveComment
             | FilterNode::PathDebug

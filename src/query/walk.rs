@@ -91,6 +91,7 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
             | FilterNode::Unbind(_)
             | FilterNode::Branch(_)
             | FilterNode::Mainline(_)
+            | FilterNode::VirtualMainline
             | FilterNode::Glyph(_)
             | FilterNode::RemoveComment
             | FilterNode::PathDebug => {}

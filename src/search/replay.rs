@@ -18,7 +18,7 @@ use crate::notation::pgn::{Damage, GameSpan, Lexer, Visitor, decode_text, tag_te
 use crate::notation::{Container, MoveError, MoveErrorKind, MoveReader, MovetextReader, NativeFormat};
 use crate::position::{MoveEffects, MoveFacts, PositionView, RulesView};
 use crate::query::{
-    Context, Frame, GameFacts, Identities, LineCache, Needs, Persistent, Program, Remark, State, TagSource,
+    Context, Frame, GameFacts, GameTree, Identities, LineCache, Needs, Persistent, Program, Remark, State, TagSource,
 };
 use crate::rules::registry::{RuleSetKey, Typed, WithRules, rule_set, with_rules};
 use crate::rules::{GameRules, formats};
@@ -532,6 +532,10 @@ impl<'a> Games<'a> {
 /// number in the game (`positionid`) of each of its positions, by ply.
 type Numbered = (Vec<(u32, u32)>, Vec<(u32, u32)>);
 
+/// A variation placed in a game's tree: its branches ([`Deferred::branches`]), and the frame of
+/// each of its positions in the tree, by ply.
+type Placed = (Vec<(u32, u32)>, Vec<(u32, usize)>);
+
 /// A variation read whole, whose positions are tested once the game is read.
 struct Deferred<R, const W: usize> {
     /// Where it branches off: for each variation from the main line's down to it, the ply of
@@ -592,7 +596,16 @@ impl<R: Clone, const W: usize> Line<R, W> {
         complete: bool,
         lines: Option<&'c LineCache>,
     ) -> Context<'c, R, W> {
-        Context { frames: &self.frames, pieces: &self.pieces, remarks: &self.remarks, complete, game, lines, state }
+        Context {
+            frames: &self.frames,
+            pieces: &self.pieces,
+            remarks: &self.remarks,
+            complete,
+            game,
+            lines,
+            state,
+            tree: None,
+        }
     }
 
     fn current(&self) -> &Frame<R, W> {
@@ -771,6 +784,9 @@ struct Replayer<'a, 'o, R: GameRules<W>, const W: usize> {
     game: GameFacts,
     /// The answers of `line` filters over the line being closed.
     lines: LineCache,
+    /// The shape of the game's tree, when its variations are searched by a query that looks
+    /// beyond the position tested (then the whole tree is tested at the game's end).
+    tree: GameTree,
     /// The variables of the game's evaluation, and the program they are for.
     state: Option<(&'o Program<W>, State<W>)>,
     /// What the games before left in the persistent variables, not yet taken up.
@@ -978,6 +994,7 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
             keep: 1,
             game: GameFacts::default(),
             lines: LineCache::new(),
+            tree: GameTree::new(),
             state: None,
             inherited: None,
             line: None,
@@ -1161,6 +1178,7 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
         let _ = self.settle_first();
         let complete = self.error.is_none();
         let mut positions = 0;
+        let mut whole = None;
         while let Some(mut line) = self.line.take() {
             self.line = self.outer.pop();
             if !line.mainline {
@@ -1168,14 +1186,21 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
                 self.open.pop();
                 continue;
             }
-            self.close_line(&line, complete);
             positions = line.ply() + 1;
+            if self.searches_tree() {
+                whole = Some(line);
+                continue;
+            }
+            self.close_line(&line, complete);
             // The main line's lists serve the next game.
             line.clear();
             self.spare = Some(line);
         }
         let deferred = !self.deferred.is_empty();
-        self.test_deferred(positions);
+        match whole {
+            Some(main) => self.test_tree(main, complete),
+            None => self.test_deferred(positions),
+        }
         if self.needs.lookahead || self.needs.terminal || deferred {
             self.found.matched.sort_by_key(|matched| matched.offset);
         }
@@ -1220,6 +1245,88 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
             self.close_line(&line, complete);
             outer.push((branches, ids));
         }
+    }
+}
+
+impl<R: GameRules<W>, const W: usize> Replayer<'_, '_, R, W> {
+    /// Whether the game's positions are tested as one tree at its end: its variations are
+    /// searched, and the query looks beyond the position tested (to the moves from it, to
+    /// other positions), which may lie in other variations.
+    fn searches_tree(&self) -> bool {
+        self.options.variations && self.needs.lookahead && self.program.is_some() && !self.every_position
+    }
+
+    /// Tests every position of the game, its `main` line's and its variations', as one tree in
+    /// CQL 6.2's order; `complete` when the game was read to its end.
+    fn test_tree(&mut self, main: Line<R, W>, complete: bool) {
+        let mut whole = main;
+        self.tree.clear();
+        for at in 0..whole.frames.len() {
+            self.tree.push(at.checked_sub(1));
+        }
+        if !complete {
+            self.tree.cut_last();
+        }
+        let mut deferred = std::mem::take(&mut self.deferred);
+        deferred.sort_by(Deferred::cql_order);
+        // The frame of each position numbered so far, by the variations it lies in and its ply.
+        let mut numbered: Vec<Placed> = Vec::new();
+        for Deferred { branches, line, complete } in deferred {
+            if line.frames.len() <= line.own_from || line.own_from == 0 {
+                continue;
+            }
+            while numbered.last().is_some_and(|(around, _)| !branches.starts_with(around)) {
+                numbered.pop();
+            }
+            // The position the variation branches from: on the main line, or in a variation
+            // around this one, by its ply.
+            let branch = &line.frames[line.own_from - 1];
+            let parent = if branch.mainline {
+                Some(branch.ply as usize)
+            } else {
+                numbered.iter().rev().flat_map(|(_, frames)| frames).find(|(ply, _)| *ply == branch.ply).map(|f| f.1)
+            };
+            let Some(mut parent) = parent else { continue };
+            let mut frames = Vec::with_capacity(line.frames.len() - line.own_from);
+            for at in line.own_from..line.frames.len() {
+                let mut frame = line.frames[at].clone();
+                frame.id = u32::try_from(whole.frames.len()).unwrap_or(u32::MAX);
+                frames.push((frame.ply, whole.frames.len()));
+                self.tree.push(Some(parent));
+                parent = whole.frames.len();
+                whole.frames.push(frame);
+                whole.offsets.push(line.offsets[at]);
+                if let Some(pieces) = line.pieces.get(at) {
+                    whole.pieces.push(pieces.clone());
+                }
+                if let Some(remark) = line.remarks.get(at) {
+                    whole.remarks.push(remark.clone());
+                }
+            }
+            if !complete {
+                self.tree.cut_last();
+            }
+            numbered.push((branches, frames));
+        }
+        self.tree.seal();
+        if let Some(program) = self.program {
+            let state = &self.state.as_ref().expect("a state for the game's program").1;
+            self.lines.clear();
+            let mut context = whole.context(&self.game, state, complete, Some(&self.lines));
+            context.tree = Some(&self.tree);
+            for at in 0..whole.frames.len() {
+                let ends_here = context.main_child(at).is_none_or(|next| {
+                    PositionView::occupied(&whole.frames[next].position)
+                        == PositionView::occupied(&whole.frames[at].position)
+                });
+                if self.needs.terminal && !ends_here {
+                    continue;
+                }
+                self.found.test(program, &context, &whole.offsets, at);
+            }
+        }
+        whole.clear();
+        self.spare = Some(whole);
     }
 }
 

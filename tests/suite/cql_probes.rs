@@ -170,3 +170,57 @@ fn lines_follow_primary_or_secondary_moves() {
     assert!(cqlq("line secondary --> . --> .", &games).0.is_empty());
     assert_eq!(cqlq("line secondary --> .", &games).0.len(), 2000, "a run of one position takes no step");
 }
+
+/// Queries that look past the position tested, run with `cql(variations)` over games with many
+/// variations: the moves from a position, its children, the positions after it, the runs of a
+/// line or a path go into every variation, as in CQL 6.2.
+const TREE_QUERIES: &[&str] = &[
+    "child(1) : check",
+    "move capture . comment(\"took\")",
+    "virtualmainline",
+    "find all check",
+    "find <-- check",
+    "echo (s t) descendant(s t) and t:check",
+    "echo (s t) s [<] t and t:mate",
+    "line --> check --> not check --> check",
+    "line singlecolor --> check --> check",
+    "line secondary --> true{2,}",
+    "path --{2,} check",
+    "path focus Q --{2}",
+    "path piecepath focus [Nn] --{3}",
+    "x = child(1) x : check",
+    "terminal",
+    "R--",
+    "move to c3 comment(\"to c3\")",
+];
+
+/// `cql(variations)` searches a game's whole tree: the output of each tree query on games with
+/// variations is the same, byte for byte, as CQL 6.2's.
+#[test]
+#[ignore = "needs ../shared/tools/cql6"]
+fn the_game_tree_is_searched_as_cql_6_2_searches_it_live() {
+    if Command::new(CQL).arg("-version").output().is_err() {
+        println!("skipped: {CQL} is not here");
+        return;
+    }
+    let scratch = crate::common::temp_dir("cql-tree");
+    let games = Path::new("tests/cql_differential/annotated.pgn");
+    let mut wrong = Vec::new();
+    for query in TREE_QUERIES {
+        let file = scratch.join("tree.cql");
+        std::fs::write(&file, format!("cql(variations)\n{query}\n")).unwrap();
+        let run = |program: &mut Command, output: &str| {
+            let output = scratch.join(output);
+            let ran = program.arg("-s").arg("-i").arg(games).arg("-o").arg(&output).arg(&file).output().unwrap();
+            assert!(ran.status.success(), "{query}: {}", String::from_utf8_lossy(&ran.stderr));
+            std::fs::read(&output).unwrap_or_default()
+        };
+        let theirs = run(&mut Command::new(CQL), "cql6.pgn");
+        let ours = run(Command::new(env!("CARGO_BIN_EXE_cqlq")).arg("cql"), "cqlq.pgn");
+        if theirs.is_empty() || theirs != ours {
+            wrong.push(format!("{query}: CQL 6.2 wrote {} bytes, cqlq {} (or they differ)", theirs.len(), ours.len()));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    std::fs::remove_dir_all(&scratch).unwrap();
+}

@@ -79,13 +79,12 @@ fn the_variations_positions_are_numbered_after_the_main_line() {
     let numbers = said("variation message quiet(positionid)");
     assert_eq!(numbers, ["5", "6", "7", "8"]);
     assert_eq!(said("variation message quiet(ply)"), ["2", "3", "4", "3"], "in the order CQL 6.2 tests them");
-    // `position N` finds a position of the line tested.
-    let found: Vec<u32> =
-        matched("depth == 2 position 5 : wtm", true).unwrap().into_iter().map(|(ply, _)| ply).collect();
-    assert_eq!(found, vec![3]);
-    // One off that line (2.Nf3 of the variation, from 2.c3) stops the search and says why.
-    let refusal = matched("depth == 2 position 6 : btm", true).unwrap_err();
-    assert!(refusal.contains("position N names a position of the game off the line"), "{refusal}");
+    // `position N` finds any position of the game: on the line tested, or off it (2.Nf3 of the
+    // variation, seen from 2.c3 that replaces it), as CQL 6.2 does.
+    let found = |query: &str| -> Vec<u32> { matched(query, true).unwrap().into_iter().map(|(ply, _)| ply).collect() };
+    assert_eq!(found("depth == 2 position 5 : wtm"), vec![3]);
+    assert_eq!(found("depth == 2 position 6 : btm"), vec![3]);
+    assert_eq!(found("depth == 2 position 9"), Vec::<u32>::new());
 }
 
 #[test]
@@ -128,4 +127,26 @@ fn a_try_is_the_one_variation_of_whites_on_the_line() {
         ]
     );
     assert!(replay_lines(game, "try", None, false).remove(0).matched.is_empty(), "no try on the main line");
+}
+
+/// With variations searched, a game is one tree: the moves from a position, its children, the
+/// positions after it, and the runs of `line` and `path` go into its variations too, as in
+/// CQL 6.2 (its answers on this game).
+#[test]
+fn the_variations_are_searched_as_one_tree() {
+    let found = |query: &str| matched(query, true).unwrap();
+    let variation = vec![(2, 1)];
+    assert_eq!(found("child(1) : depth == 1"), vec![(1, Vec::new())], "1...c5 is the second child of 1.e4");
+    assert_eq!(found("move to c3"), vec![(2, variation.clone())], "2.c3 is played after 1...c5");
+    assert_eq!(found("initial (find all depth >= 1) == 4"), vec![(0, Vec::new())]);
+    assert_eq!(found("initial path --{2} --c3"), vec![(0, Vec::new())], "a path goes into the variations");
+    assert_eq!(found("initial line --> true{3} --> depth == 2"), vec![(0, Vec::new())]);
+    assert_eq!(found("line --> btm --> wtm --> btm --> depth == 1"), vec![(1, Vec::new())]);
+    // `virtualmainline`: all but 2.c3, a variation of a move of White's.
+    let virtual_mainline = found("virtualmainline");
+    assert_eq!(virtual_mainline.len(), 8);
+    assert!(!virtual_mainline.contains(&(3, vec![(2, 1), (3, 1)])));
+    // Without variations, the main line is the game.
+    assert_eq!(plies("virtualmainline"), vec![0, 1, 2, 3, 4]);
+    assert_eq!(plies("child(1)"), Vec::<u32>::new());
 }

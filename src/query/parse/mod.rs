@@ -1732,6 +1732,7 @@ fn word(text: &str) -> Word {
         "black" => Word::Black,
         "mainline" => Word::Mainline,
         "variation" => Word::Variation,
+        "virtualmainline" => Word::VirtualMainline,
         "primary" => Word::Primary,
         "secondary" => Word::Secondary,
         "gamenumber" => Word::GameNumber,
