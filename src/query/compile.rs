@@ -212,7 +212,10 @@ fn needs(filters: &[&Expr]) -> Needs {
         // The move played next is the one that led to the next position.
         previous_move: any(&|expr| {
             matches!(&expr.kind, ExprKind::Move(filter) if matches!(filter.when, MoveWhen::Previous | MoveWhen::Played))
-                || matches!(expr.kind, ExprKind::Dash { .. } | ExprKind::Word(Word::VirtualMainline))
+                || matches!(
+                    expr.kind,
+                    ExprKind::Dash { .. } | ExprKind::Word(Word::VirtualMainline) | ExprKind::CurrentFen
+                )
         }),
         // A comment follows its move: positions are tested once their line is read.
         lookahead: remarks
@@ -223,6 +226,7 @@ fn needs(filters: &[&Expr]) -> Needs {
                         | ExprKind::Path(_)
                         | ExprKind::PathWord(_)
                         | ExprKind::Word(Word::Terminal | Word::VirtualMainline)
+                        | ExprKind::CurrentFen
                         | ExprKind::Find { .. }
                         | ExprKind::Position(_)
                         | ExprKind::Lca(..)

@@ -792,7 +792,14 @@ impl<const W: usize> Program<W> {
     /// A fresh state for evaluating the program: its variables without values.
     #[must_use]
     pub fn new_state(&self) -> State<W> {
-        State::new(self.persistent.clone(), &self.dictionaries)
+        State::new(self.persistent.clone(), &self.dictionaries).sorting_smallest(self.sorts() == Some(true))
+    }
+
+    /// Whether the games are sorted by a `sort` filter of the body: then a game's value is the
+    /// best its `sort` gave at any position tested ([`State::game_sort`]), as in CQL 6.2.
+    #[must_use]
+    pub fn sorts_in_body(&self) -> bool {
+        matches!(&self.sort, Some(SortKey { value: NumberNode::SortRecorded, .. }))
     }
 
     /// Whether the query sorts the games it finds, and smallest first.
@@ -1116,8 +1123,12 @@ impl<const W: usize> Program<W> {
             NumberNode::MoveCount(node) => Some(self.move_count(node, context, at)),
             NumberNode::Unmapped(number) => self.number(number, context, at),
             NumberNode::Sorted(value) => {
-                let value = self.number(value, context, at)?;
-                context.state.record_sort(value);
+                let mark = context.state.notes_len();
+                let Some(value) = self.number(value, context, at) else {
+                    context.state.truncate_notes(mark);
+                    return None;
+                };
+                context.state.record_sort(value, mark);
                 Some(value)
             }
             NumberNode::SortRecorded => context.state.sorted(),

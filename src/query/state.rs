@@ -174,6 +174,15 @@ pub struct State<const W: usize> {
     last_path: Cell<Option<PathStatus>>,
     /// The `sort` value the position tested gave, if any.
     sorted: Cell<Option<i64>>,
+    /// The best `sort` value the game gave so far, at any position tested (matching or not,
+    /// as CQL 6.2 keeps it): the smallest with `sort min`, else the largest.
+    game_sort: Cell<Option<i64>>,
+    /// Whether the smallest `sort` value is the best.
+    sort_smallest: bool,
+    /// The comments the `sort` filter made where it gave the game's best value so far, taken
+    /// off the comments of their positions (as CQL 6.2 keeps them aside, to add them once the
+    /// game is found), until the search takes them.
+    sort_notes: RefCell<Option<Vec<Note>>>,
     /// What the groups of the last `~~` that matched matched (none after one that did not).
     groups: RefCell<Groups>,
     /// Why the run must stop, once a filter that CQL 6.2 refuses to test was tested.
@@ -201,6 +210,9 @@ impl<const W: usize> State<W> {
             paths: RefCell::new(Vec::new()),
             last_path: Cell::new(None),
             sorted: Cell::new(None),
+            game_sort: Cell::new(None),
+            sort_smallest: false,
+            sort_notes: RefCell::new(None),
             groups: RefCell::new(Vec::new()),
             refusal: RefCell::new(None),
             dictionaries: dictionaries.iter().map(|_| RefCell::new(Entries::new())).collect(),
@@ -224,6 +236,8 @@ impl<const W: usize> State<W> {
         self.path_nests.get_mut().clear();
         self.paths.get_mut().clear();
         self.last_path.set(None);
+        self.game_sort.set(None);
+        *self.sort_notes.get_mut() = None;
         self.groups.get_mut().clear();
         for (entries, lasting) in self.dictionaries.iter_mut().zip(&self.lasting_dictionaries) {
             if !lasting {
@@ -277,11 +291,37 @@ impl<const W: usize> State<W> {
         }
     }
 
-    /// Keeps the `sort` value of the position tested (the first one given there).
-    pub(crate) fn record_sort(&self, value: i64) {
+    /// The same state, for a query whose `sort` takes the smallest value as the best.
+    #[must_use]
+    pub(crate) fn sorting_smallest(self, smallest: bool) -> State<W> {
+        State { sort_smallest: smallest, ..self }
+    }
+
+    /// Keeps a `sort` value given at the position tested: the position's first, and the
+    /// game's best. The comments made since the first `mark` (while the value was worked
+    /// out) are taken off: kept aside when the value is the game's best so far, else dropped.
+    pub(crate) fn record_sort(&self, value: i64, mark: usize) {
         if self.sorted.get().is_none() {
             self.sorted.set(Some(value));
         }
+        let better =
+            self.game_sort.get().is_none_or(|best| if self.sort_smallest { value < best } else { value > best });
+        let made = self.drain_notes(mark);
+        if better {
+            self.game_sort.set(Some(value));
+            *self.sort_notes.borrow_mut() = Some(made);
+        }
+    }
+
+    /// The comments the `sort` filter made with the game's best value, if they changed since
+    /// they were last taken.
+    pub fn take_sort_notes(&self) -> Option<Vec<Note>> {
+        self.sort_notes.borrow_mut().take()
+    }
+
+    /// The best `sort` value the game gave so far.
+    pub fn game_sort(&self) -> Option<i64> {
+        self.game_sort.get()
     }
 
     /// The `sort` value the position tested gave.

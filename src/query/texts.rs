@@ -153,7 +153,7 @@ impl<const W: usize> Program<W> {
                 let code = u8::try_from(self.number(code, context, at)?).ok().filter(|&code| code > 0)?;
                 Some(text_of(&[code]))
             }
-            TextValue::Fen => Some(context.frames[at].position.position_string().into()),
+            TextValue::Fen => Some(self.cql_fen(context, at).into()),
             TextValue::OriginalComment => context.remarks.get(at).and_then(|remark| remark.comment.clone()),
             TextValue::Extreme { max, args } => {
                 let values = args.iter().filter_map(|arg| self.text(arg, context, at));
@@ -271,6 +271,58 @@ fn whole_number(text: &str) -> Option<i64> {
     }
     let value = digits.bytes().fold(0i32, |sum, digit| sum.wrapping_mul(10).wrapping_add(i32::from(digit - b'0')));
     Some(i64::from(if negative { value.wrapping_neg() } else { value }))
+}
+
+impl<const W: usize> Program<W> {
+    /// `fen` as CQL 6.2 writes it: the board and the side to move; castling on a wing where the
+    /// king and that rook stand on their first squares in this position and every one before
+    /// it; the square a pawn's double step just passed over; and `0 1` for the counters. On
+    /// other boards than 8x8, the position as cqlq writes it.
+    fn cql_fen<P: RulesView<W>>(&self, context: &Context<'_, P, W>, at: usize) -> String {
+        let view = &context.frames[at].position;
+        let written = view.position_string();
+        let geometry = self.masks.geometry();
+        let mut fields = written.split_whitespace();
+        let (Some(board), Some(side)) = (fields.next(), fields.next()) else { return written };
+        if geometry.last_file().index() != 7 || geometry.last_rank().index() != 7 {
+            return written;
+        }
+        let symbol_on = |position: &P, name: &str| {
+            let square = geometry.parse_square(name).ok()?;
+            piece_on(position, square).map(|piece| position.variant().symbol(piece))
+        };
+        let stands = |king: &str, rook: &str, letter: &str| {
+            let (king_symbol, rook_symbol) =
+                if letter.chars().all(char::is_uppercase) { ("K", "R") } else { ("k", "r") };
+            context.ancestry(at).all(|there| {
+                let position = &context.frames[there].position;
+                symbol_on(position, king).as_deref() == Some(king_symbol)
+                    && symbol_on(position, rook).as_deref() == Some(rook_symbol)
+            })
+        };
+        let wings = [("e1", "h1", "K"), ("e1", "a1", "Q"), ("e8", "h8", "k"), ("e8", "a8", "q")];
+        let castling: String =
+            wings.iter().filter(|(king, rook, letter)| stands(king, rook, letter)).map(|wing| wing.2).collect();
+        let castling = if castling.is_empty() { "-".to_owned() } else { castling };
+        format!("{board} {side} {castling} {} 0 1", self.passed_over(context, at).unwrap_or_else(|| "-".to_owned()))
+    }
+
+    /// The square a pawn's double step that led to `at` passed over.
+    fn passed_over<P: RulesView<W>>(&self, context: &Context<'_, P, W>, at: usize) -> Option<String> {
+        let played = context.frames[at].previous?;
+        let view = &context.frames[at].position;
+        let pawn =
+            piece_on(view, played.to()).is_some_and(|piece| view.variant().symbol(piece).eq_ignore_ascii_case("p"));
+        let geometry = self.masks.geometry();
+        let (from, to) = (played.from()?, played.to());
+        let (from_rank, to_rank) = (i32::from(geometry.rank_of(from).index()), i32::from(geometry.rank_of(to).index()));
+        let file = geometry.file_of(to);
+        if !pawn || geometry.file_of(from) != file || (from_rank - to_rank).abs() != 2 {
+            return None;
+        }
+        let passed = geometry.square_at(i32::from(file.index()), (from_rank + to_rank) / 2)?;
+        Some(geometry.square_name(passed).to_string())
+    }
 }
 
 /// The piece on a square, if any.

@@ -272,11 +272,11 @@ impl CqlRender {
         let number = comments.game_numbers.then(|| format!("Game number {}", game.number));
         // CQL 6.2 writes the value with a space before it, and another between it and what
         // the comment held: `{Game number 3  label: 7}`.
-        let sort = match (&comments.sort_label, game.sort) {
-            (Some(label), Some(value)) if label.is_empty() => Some(format!(" {value}")),
-            (Some(label), Some(value)) => Some(format!(" {label}: {value}")),
-            _ => None,
-        };
+        // A game whose matching positions gave no value has `none`, as in CQL 6.2.
+        let sort = comments.sort_label.as_ref().map(|label| {
+            let value = game.sort.map_or_else(|| "none".to_owned(), |value| value.to_string());
+            if label.is_empty() { format!(" {value}") } else { format!(" {label}: {value}") }
+        });
         let mut texts = Vec::with_capacity(initial_notes.len() + 2);
         texts.extend(number.as_deref().map(str::as_bytes));
         texts.extend_from_slice(initial_notes);

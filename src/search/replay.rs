@@ -17,6 +17,7 @@ use crate::notation::pgn::cql_style::nag_of;
 use crate::notation::pgn::{Damage, GameSpan, Lexer, Visitor, decode_text, tag_text};
 use crate::notation::{Container, MoveError, MoveErrorKind, MoveReader, MovetextReader, NativeFormat};
 use crate::position::{MoveEffects, MoveFacts, PositionView, RulesView};
+use crate::query::state::Note;
 use crate::query::{
     Context, Frame, GameFacts, GameTree, Identities, LineCache, Needs, Persistent, Program, Remark, State, TagSource,
 };
@@ -462,6 +463,17 @@ fn replay_ranges_with<R: GameRules<W>, const W: usize>(
             // Before the error and the matched positions are taken into the record.
             let moves_only = replayer.moves_only && replayer.error.is_none();
             let variations = replayer.variation_paths();
+            let matched_sort = replayer.found.sort.take();
+            let sort_notes = std::mem::take(&mut replayer.found.sort_notes);
+            if !replayer.found.matched.is_empty() {
+                for note in sort_notes {
+                    replayer.found.notes.keep(note);
+                }
+            }
+            let sort = match &replayer.state {
+                Some((program, state)) if program.sorts_in_body() => state.game_sort(),
+                _ => matched_sort,
+            };
             let mut record = GameRecord {
                 start: span.start,
                 movetext: span.movetext,
@@ -476,7 +488,7 @@ fn replay_ranges_with<R: GameRules<W>, const W: usize>(
                 untagged: replayer.untagged,
                 variations,
                 plies: replayer.plies,
-                sort: replayer.found.sort.take(),
+                sort,
                 played,
                 moves_only,
                 outcome: replayer.outcome,
@@ -703,6 +715,9 @@ struct Findings {
     marks_in_notes: bool,
     /// The positions whose own comments the query removed, as `(ply, offset)`.
     removed: Vec<(u32, usize)>,
+    /// The comments the `sort` filter made with the game's best value, added to the game's
+    /// once it is read (as CQL 6.2 adds them).
+    sort_notes: Vec<GameNote>,
 }
 
 impl Findings {
@@ -744,6 +759,15 @@ impl Findings {
         let notes_before = context.state.notes_len();
         context.state.clear_sorted();
         let matched = program.matches_at(context, at);
+        if let Some(notes) = context.state.take_sort_notes() {
+            // Kept whether the position matches or not.
+            let place = |note: Note| GameNote {
+                ply: context.frames[note.at].ply,
+                offset: offsets[note.at],
+                text: Some(note.text),
+            };
+            self.sort_notes = notes.into_iter().map(place).collect();
+        }
         if program.removes_comments {
             self.keep_removed(context, offsets);
         }

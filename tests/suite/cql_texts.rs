@@ -110,6 +110,10 @@ fn functions_of_texts() {
     // The pieces' letters, the FEN, and a square from its name.
     assert_eq!(plies("initial piecename e8 == \"k\" and typename e8 == \"K\" and piecename e4 == \"_\""), [0]);
     assert_eq!(plies("initial fen == \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\""), [0]);
+    // As CQL 6.2 writes it: the square a double step passed over, whether or not a pawn can
+    // take there; castling while king and rook stand on their first squares; `0 1` always.
+    assert_eq!(plies("fen == \"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1\""), [1]);
+    assert_eq!(plies("fen ~~ \" KQkq - 0 1$\""), [0, 3, 4, 5, 6, 7], "no double step, no move of king or rook");
     assert_eq!(plies("makesquare (\"f\" + \"7\") & Q"), [7]);
 }
 
