@@ -887,6 +887,14 @@ impl<const W: usize> Program<W> {
         matched
     }
 
+    /// `test`, with the comments it makes taken back.
+    fn without_notes<P: RulesView<W>>(&self, context: &Context<'_, P, W>, test: impl FnOnce() -> bool) -> bool {
+        let before = context.state.notes_len();
+        let holds = test();
+        context.state.truncate_notes(before);
+        holds
+    }
+
     fn filter_here<P: RulesView<W>>(&self, node: &FilterNode<W>, context: &Context<'_, P, W>, at: usize) -> bool {
         let frame = &context.frames[at];
         let view = &frame.position;
@@ -897,11 +905,24 @@ impl<const W: usize> Program<W> {
                 (view.kind(piece.kind) & view.color(piece.color) & *squares).any()
             }
             FilterNode::HasValue(number) => self.number(number, context, at).is_some(),
+            // CQL 6.2's `x != y` of numbers or texts is `not (x == y)`: no comment made on
+            // the way is kept.
+            FilterNode::Compare(BinaryOp::Ne, left, right) => self.without_notes(context, || {
+                let (left, right) = (self.number(left, context, at), self.number(right, context, at));
+                // As in CQL 6.2, two numbers differ where either has no value.
+                left.is_none() || right.is_none() || left != right
+            }),
+            FilterNode::CompareTexts(BinaryOp::Ne, left, right) => self.without_notes(context, || {
+                let (left, right) = (self.text(left, context, at), self.text(right, context, at));
+                match (left, right) {
+                    (Some(left), Some(right)) => compare_texts(BinaryOp::Ne, &left, &right),
+                    _ => true,
+                }
+            }),
             FilterNode::Compare(op, left, right) => {
                 let (Some(left), Some(right)) = (self.number(left, context, at), self.number(right, context, at))
                 else {
-                    // As in CQL 6.2, two numbers differ where either has no value.
-                    return *op == BinaryOp::Ne;
+                    return false;
                 };
                 compare(*op, left, right)
             }
@@ -909,8 +930,7 @@ impl<const W: usize> Program<W> {
             FilterNode::CompareTexts(op, left, right) => {
                 match (self.text(left, context, at), self.text(right, context, at)) {
                     (Some(left), Some(right)) => compare_texts(*op, &left, &right),
-                    // As in CQL 6.2, two texts differ where either has no value.
-                    _ => *op == BinaryOp::Ne,
+                    _ => false,
                 }
             }
             FilterNode::HasText(text) => self.text(text, context, at).is_some(),

@@ -42,6 +42,26 @@ fn find_echo_and_line_see_the_other_positions() {
 }
 
 #[test]
+fn an_operator_its_left_side_does_not_take_ends_the_filter_as_in_cql_6_2() {
+    // What stands on the left of an operator must be of a type the operator takes; where it is
+    // not, the filter ends there and the operator goes to the filter around, as in CQL 6.2.
+    let same = |query: &str, meant: &str| assert_eq!(plies(query), plies(meant), "{query} reads as {meant}");
+    same("find sort a1 : check", "(find (sort a1)) : check");
+    same("find <-- light a1 : ply == 0", "((find <-- (light a1)) : ply) == 0");
+    same("find <-- not check : ply > 3", "((find <-- (not check)) : ply) > 3");
+    same("find a1 & kb2 : ply == 0", "(find (a1 & kb2)) : ply == 0");
+    same("line --> Q > 2", "(line --> Q) > 2");
+    same("square x in e4 \"a\" > \"b\" | Qh5", "(square x in e4 (\"a\" > \"b\")) | Qh5");
+    same("currentposition & find check != 1", "#(currentposition & (find check)) != 1");
+    // `position N` takes `P : N` in its number.
+    same("position currentposition : 1 : ply == 1", "position 1 : ply == 1");
+    assert_eq!(plies("square x in e4 \"a\" > \"b\" | Qh5"), [3, 4, 5, 6]);
+    // After a constituent that is no number, `+` repeats it: what follows cannot be `{2}`.
+    assert!(Query::parse("line --> check+{2}").is_err());
+    assert!(Query::parse("check == 1").is_err());
+}
+
+#[test]
 fn a_colon_after_find_with_no_position_on_its_left_takes_the_find() {
     // `find mate : ply` is `(find mate) : ply`, as CQL 6.2 reads it: the ply of the mate ahead.
     assert_eq!(plies("find mate : ply == 7"), [0, 1, 2, 3, 4, 5, 6, 7]);

@@ -5,6 +5,7 @@
 //! sentence about the query rather than the name of a grammar rule.
 
 mod annotations;
+mod climb;
 mod dictionaries;
 mod functions;
 mod minus;
@@ -17,19 +18,18 @@ use positions::position_word;
 
 use std::collections::{HashMap, HashSet};
 use std::num::NonZeroUsize;
-use std::sync::{LazyLock, Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError};
 
 use pest::Parser;
 use pest::error::{ErrorVariant, InputLocation};
 use pest::iterators::{Pair, Pairs};
-use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest_derive::Parser;
 
 use super::ast::{
-    AttackSide, BinaryOp, Castle, Constituent, ConstituentBody, Coordinate, DictionaryOp, Direction, Expr, ExprKind,
-    GameFilter, Header, LineMoves, LineOptions, MateShape, MoveFilter, MoveSquare, MoveWhen, PieceAtom, PieceAtomKind,
-    PieceDesignator, PiecePart, PinPart, PositionWord, QueryAst, Region, Side, Sort, Span, SquareDesignator,
-    SquareNumber, SquarePart, TransformKind, UnaryOp, Word,
+    BinaryOp, Castle, Constituent, ConstituentBody, Coordinate, Direction, Expr, ExprKind, GameFilter, Header,
+    LineMoves, LineOptions, MateShape, MoveFilter, MoveSquare, MoveWhen, PieceAtom, PieceAtomKind, PieceDesignator,
+    PiecePart, PinPart, PositionWord, QueryAst, Region, Side, Sort, Span, SquareDesignator, SquareNumber, SquarePart,
+    TransformKind, UnaryOp, Word,
 };
 use super::check::{Type, type_of};
 use super::diagnostic::{Diagnostic, ending, quoted};
@@ -39,43 +39,6 @@ use crate::variant::{Variant, vocabulary};
 #[derive(Parser)]
 #[grammar = "query/grammar.pest"]
 struct Grammar;
-
-/// Operator precedence, loosest first, as in CQL 6.2: `or`, `and`, `not`, comparisons and `in`
-/// (comparisons group from the right: `3 < ply < 10` is `3 < (ply < 10)`), `abs` and `sqrt`
-/// (which take the sum after them: `abs 2 - 5` is 3), `+ -`, `* / %`, the
-/// count `#` (which takes a whole set: `#R | Q` is `#(R | Q)`), the attack arrows `->` and
-/// `<-`, `|`, `&`, the prefixes `~ -`, `attacks` and `attackedby`, a text's `~~ "re"` and
-/// `[i:j]`, then `P : F`.
-static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
-    PrattParser::new()
-        .op(Op::infix(Rule::op_or, Assoc::Left))
-        .op(Op::infix(Rule::op_and, Assoc::Left))
-        .op(Op::prefix(Rule::op_not))
-        .op(Op::infix(Rule::op_in, Assoc::Right)
-            | Op::infix(Rule::op_eq, Assoc::Right)
-            | Op::infix(Rule::op_ne, Assoc::Right)
-            | Op::infix(Rule::op_lt, Assoc::Right)
-            | Op::infix(Rule::op_le, Assoc::Right)
-            | Op::infix(Rule::op_gt, Assoc::Right)
-            | Op::infix(Rule::op_ge, Assoc::Right)
-            | Op::infix(Rule::op_precedes, Assoc::Right)
-            | Op::infix(Rule::op_precedes_eq, Assoc::Right)
-            | Op::infix(Rule::op_succeeds, Assoc::Right)
-            | Op::infix(Rule::op_succeeds_eq, Assoc::Right))
-        .op(Op::prefix(Rule::op_abs) | Op::prefix(Rule::op_sqrt))
-        .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
-        .op(Op::infix(Rule::op_mul, Assoc::Left)
-            | Op::infix(Rule::op_div, Assoc::Left)
-            | Op::infix(Rule::op_rem, Assoc::Left))
-        .op(Op::prefix(Rule::op_count))
-        .op(Op::infix(Rule::op_arrow_right, Assoc::Left) | Op::infix(Rule::op_arrow_left, Assoc::Left))
-        .op(Op::infix(Rule::op_union, Assoc::Left))
-        .op(Op::infix(Rule::op_intersection, Assoc::Left))
-        .op(Op::prefix(Rule::op_complement) | Op::prefix(Rule::op_negate))
-        .op(Op::infix(Rule::op_attacks, Assoc::Left) | Op::infix(Rule::op_attackedby, Assoc::Left))
-        .op(Op::postfix(Rule::op_match) | Op::postfix(Rule::op_slice))
-        .op(Op::infix(Rule::op_colon, Assoc::Left))
-});
 
 /// How deep brackets may nest.
 const MAX_NESTING: usize = 64;
@@ -201,6 +164,7 @@ fn parse_with_stops(source: &str, stops: &[usize]) -> (QueryAst, Vec<Diagnostic>
         strays: Vec::new(),
         atomics: Vec::new(),
         asserted_variations: None,
+        untaken: climb::Leftover::default(),
     };
     let mut ast = QueryAst { header: None, body: Vec::new(), asserted_variations: None };
     let mut pairs = match parse_rule(Rule::query, &marked) {
@@ -395,6 +359,8 @@ struct Builder {
     asserted_variations: Option<String>,
     /// The variables declared `atomic` so far, in the order of the text.
     atomics: Vec<String>,
+    /// The operators the last filter built did not take, for the filter around it.
+    untaken: climb::Leftover,
 }
 
 /// The filters of a query, a block or parentheses, read one item at a time.
@@ -414,7 +380,8 @@ impl Items {
         match pair.as_rule() {
             Rule::filter => {
                 self.previous_filter = Some(span_of(&pair).start);
-                let (filter, depth) = builder.operators(pair.into_inner());
+                let built = builder.operators(pair.into_inner());
+                let (filter, depth) = builder.bind_untaken(built);
                 self.depth = self.depth.max(depth);
                 self.filters.extend(minus::split_at_dangling_minus(filter, &builder.source));
             }
@@ -693,7 +660,7 @@ enum Built {
     Arrows(bool, Vec<(Expr, u32)>),
 }
 
-/// The precedence level of an operator (as [`PRATT`] orders them).
+/// The precedence level of a binary operator, loosest first.
 fn level(op: BinaryOp) -> u8 {
     match op {
         BinaryOp::Or => 0,
@@ -834,157 +801,9 @@ impl Builder {
             return (placeholder(span), 1);
         }
         self.nested += 1;
-        let built = self.pratt(pairs);
+        let built = self.climb_filter(pairs);
         self.nested -= 1;
         built
-    }
-
-    /// The tree of a filter's operators and operands, by precedence.
-    fn pratt(&mut self, pairs: Pairs<'_, Rule>) -> (Expr, u32) {
-        let builder = std::cell::RefCell::new(self);
-        let built = PRATT
-            .map_primary(|primary| {
-                let (operand, depth) = builder.borrow_mut().operand(primary);
-                Built::Tree(operand, depth)
-            })
-            .map_prefix(|op, operand| {
-                let mut builder = builder.borrow_mut();
-                let (operand, depth) = builder.finish(operand);
-                let span = span_of(&op).join(operand.span);
-                let op = match op.as_rule() {
-                    Rule::op_not => UnaryOp::Not,
-                    Rule::op_complement => UnaryOp::Complement,
-                    Rule::op_count => UnaryOp::Count,
-                    Rule::op_negate => UnaryOp::Negate,
-                    Rule::op_abs => UnaryOp::Abs,
-                    Rule::op_sqrt => UnaryOp::Sqrt,
-                    rule => unreachable!("grammar: {rule:?} is no prefix operator"),
-                };
-                let kind = match (op, operand.kind) {
-                    (UnaryOp::Count, ExprKind::Dictionary { name, persistent, op: DictionaryOp::Declare }) => {
-                        ExprKind::Dictionary { name, persistent, op: DictionaryOp::Count }
-                    }
-                    (UnaryOp::Negate, kind) => {
-                        minus::negated(Box::new(Expr { kind, span: operand.span }), &builder.source)
-                    }
-                    (op, kind) => ExprKind::Unary(op, Box::new(Expr { kind, span: operand.span })),
-                };
-                let (expr, depth) = builder.bounded(Expr { kind, span }, depth + 1, None);
-                Built::Tree(expr, depth)
-            })
-            .map_postfix(|operand, op| {
-                let mut builder = builder.borrow_mut();
-                let (operand, depth) = builder.finish(operand);
-                let (expr, depth) = builder.postfix(operand, depth, op);
-                let (expr, depth) = builder.bounded(expr, depth, None);
-                Built::Tree(expr, depth)
-            })
-            .map_infix(|left, op, right| {
-                let mut builder = builder.borrow_mut();
-                if matches!(op.as_rule(), Rule::op_arrow_right | Rule::op_arrow_left) {
-                    let forward = op.as_rule() == Rule::op_arrow_right;
-                    let right = builder.finish(right);
-                    return match left {
-                        Built::Arrows(direction, mut operands) if direction == forward => {
-                            operands.push(right);
-                            Built::Arrows(forward, operands)
-                        }
-                        left => Built::Arrows(forward, vec![builder.finish(left), right]),
-                    };
-                }
-                let op = match op.as_rule() {
-                    Rule::op_attacks | Rule::op_attackedby => {
-                        let (left, left_depth) = builder.finish(left);
-                        let (right, right_depth) = builder.finish(right);
-                        let span = left.span.join(right.span);
-                        let (attackers, targets, side) = if op.as_rule() == Rule::op_attacks {
-                            (left, right, AttackSide::Attackers)
-                        } else {
-                            (right, left, AttackSide::Targets)
-                        };
-                        let kind =
-                            ExprKind::Attacks { attackers: Box::new(attackers), targets: Box::new(targets), side };
-                        let (expr, depth) = builder.bounded(Expr { kind, span }, left_depth.max(right_depth) + 1, None);
-                        return Built::Tree(expr, depth);
-                    }
-                    Rule::op_colon => {
-                        let (position, left_depth) = builder.finish(left);
-                        let (body, right_depth) = builder.finish(right);
-                        let span = position.span.join(body.span);
-                        let kind = ExprKind::At { position: Box::new(position), body: Box::new(body) };
-                        let (expr, depth) = builder.bounded(Expr { kind, span }, left_depth.max(right_depth) + 1, None);
-                        return Built::Tree(expr, depth);
-                    }
-                    Rule::op_precedes | Rule::op_precedes_eq | Rule::op_succeeds | Rule::op_succeeds_eq => {
-                        let (left, left_depth) = builder.finish(left);
-                        let (right, right_depth) = builder.finish(right);
-                        let span = left.span.join(right.span);
-                        let rule = op.as_rule();
-                        let (ancestor, descendant) = match rule {
-                            Rule::op_precedes | Rule::op_precedes_eq => (left, right),
-                            _ => (right, left),
-                        };
-                        // CQL 6.2 reads `[>=]` as `[>]`: only `[<=]` lets both be one position.
-                        let strict = rule != Rule::op_precedes_eq;
-                        let later_first = matches!(rule, Rule::op_succeeds | Rule::op_succeeds_eq);
-                        let (ancestor, descendant) = (Box::new(ancestor), Box::new(descendant));
-                        let kind = ExprKind::Descends { ancestor, descendant, strict, later_first };
-                        let (expr, depth) = builder.bounded(Expr { kind, span }, left_depth.max(right_depth) + 1, None);
-                        return Built::Tree(expr, depth);
-                    }
-                    Rule::op_or => BinaryOp::Or,
-                    Rule::op_and => BinaryOp::And,
-                    Rule::op_in => BinaryOp::In,
-                    Rule::op_eq => BinaryOp::Eq,
-                    Rule::op_ne => BinaryOp::Ne,
-                    Rule::op_lt => BinaryOp::Lt,
-                    Rule::op_le => BinaryOp::Le,
-                    Rule::op_gt => BinaryOp::Gt,
-                    Rule::op_ge => BinaryOp::Ge,
-                    Rule::op_union => BinaryOp::Union,
-                    Rule::op_intersection => BinaryOp::Intersection,
-                    Rule::op_add => BinaryOp::Add,
-                    Rule::op_sub => BinaryOp::Sub,
-                    Rule::op_mul => BinaryOp::Mul,
-                    Rule::op_div => BinaryOp::Div,
-                    Rule::op_rem => BinaryOp::Rem,
-                    rule => unreachable!("grammar: {rule:?} is no infix operator"),
-                };
-                let right = builder.finish(right);
-                if op.is_associative() {
-                    return match left {
-                        Built::Chain(chained, mut operands) if chained == op => {
-                            operands.push(right);
-                            Built::Chain(op, operands)
-                        }
-                        left => Built::Chain(op, vec![builder.finish(left), right]),
-                    };
-                }
-                let (left, left_depth) = builder.finish(left);
-                let (right, right_depth) = right;
-                // `#` before a text counts the whole sum after it, as CQL 6.2 reads it:
-                // `#"ab" + "c"` is 3.
-                let (left, right) = match counted_text(left, op) {
-                    Ok(text) => {
-                        let span = text.span.join(right.span);
-                        let sum = Expr { kind: ExprKind::Binary(op, Box::new(text), Box::new(right)), span };
-                        let (sum, depth) = builder.bounded(sum, left_depth.max(right_depth) + 1, None);
-                        let count = Expr { kind: ExprKind::Unary(UnaryOp::Count, Box::new(sum)), span };
-                        return Built::Tree(count, depth + 1);
-                    }
-                    Err(left) => (left, right),
-                };
-                // The operators of one level, left to right, nest in the tree as they go on.
-                let chained = left_depth >= right_depth
-                    && matches!(&left.kind, ExprKind::Binary(left_op, ..) if level(*left_op) == level(op));
-                let span = left.span.join(right.span);
-                let kind = ExprKind::Binary(op, Box::new(left), Box::new(right));
-                let (expr, depth) =
-                    builder.bounded(Expr { kind, span }, left_depth.max(right_depth) + 1, chained.then_some(op));
-                Built::Tree(expr, depth)
-            })
-            .parse(pairs);
-        builder.into_inner().finish(built)
     }
 
     /// The tree of what was built.
@@ -1645,6 +1464,7 @@ impl Builder {
             (ConstituentBody::Group(group), depth + 1)
         } else {
             let (filter, depth) = self.operators(first.into_inner());
+            self.untaken_repetition();
             (ConstituentBody::Filter(filter), depth)
         };
         let mut constituent = Constituent { body, min: 1, max: Some(1) };

@@ -3,6 +3,7 @@
 
 use pest::iterators::Pair;
 
+use super::climb::{Postfix, Slice};
 use super::{Builder, Rule, span_of, string};
 use crate::query::ast::{BinaryOp, DictionaryOp, Expr, ExprKind, GameFilter, Side, Span, TagWord, TextFunction};
 use crate::query::check::{Type, type_of};
@@ -114,7 +115,6 @@ impl Builder {
         (ExprKind::Str(parts), depth + 1)
     }
 
-    /// `T ~~ "re"` and `T[i:j]` after the text built so far.
     /// A name with its parts or keys glued after it: `x[1:3]`, `D[k]`.
     pub(super) fn subscripted(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
         let mut parts = pair.into_inner();
@@ -122,61 +122,66 @@ impl Builder {
         let mut expr = Expr { kind: self.variable(&name), span: span_of(&name) };
         let mut depth = 1;
         for slice in parts {
-            (expr, depth) = self.postfix(expr, depth, slice);
+            let postfix = self.postfix_parts(slice);
+            (expr, depth) = self.apply_postfix(expr, depth, postfix);
         }
         (expr.kind, depth)
     }
 
-    pub(super) fn postfix(&mut self, text: Expr, depth: u32, op: Pair<'_, Rule>) -> (Expr, u32) {
-        let op_span = span_of(&op);
-        let span = text.span.join(op_span);
-        let text = Box::new(text);
-        match op.as_rule() {
-            Rule::op_match => {
-                let pattern = string(op.into_inner().next());
-                (Expr { kind: ExprKind::RegexMatch { text, pattern }, span }, depth + 1)
-            }
-            _ => {
-                let (mut start, mut end, mut range) = (None, None, false);
-                let mut bounds_depth = 0;
-                if let ExprKind::Dictionary { name, op: DictionaryOp::Declare, .. } = &text.kind {
-                    let key =
-                        op.into_inner().find(|part| matches!(part.as_rule(), Rule::slice_start | Rule::slice_key));
-                    let (key, key_depth) = self.operators(key.expect("grammar: a key").into_inner());
-                    let kind = self.dictionary_entry(name.clone(), key);
-                    return (Expr { kind, span }, depth.max(key_depth) + 1);
+    /// The parts of a text's `~~ "re"` or `[i:j]` (or a dictionary's `[key]`), built before
+    /// what it applies to is known.
+    pub(super) fn postfix_parts(&mut self, op: Pair<'_, Rule>) -> Postfix {
+        let span = span_of(&op);
+        if op.as_rule() == Rule::op_match {
+            return Postfix::Match { pattern: string(op.into_inner().next()), span };
+        }
+        let mut slice = Slice { span, start: None, end: None, colon: false, key: None };
+        for part in op.into_inner() {
+            match part.as_rule() {
+                Rule::slice_colon => slice.colon = true,
+                Rule::slice_key => {
+                    let key_span = span_of(&part);
+                    let (key, depth) = self.operators(part.into_inner());
+                    slice.key = Some((key, depth, key_span));
                 }
-                for part in op.into_inner() {
-                    let rule = part.as_rule();
-                    if rule == Rule::slice_key {
-                        self.diagnostics
-                            .push(Diagnostic::new(span_of(&part), "a text's part is given by numbers: [i] or [i:j]"));
-                        continue;
-                    }
-                    if rule == Rule::slice_colon {
-                        range = true;
-                        continue;
-                    }
-                    if !matches!(rule, Rule::slice_start | Rule::slice_end) {
-                        continue;
-                    }
-                    let (bound, bound_depth) = self.operators(part.into_inner());
-                    bounds_depth = bounds_depth.max(bound_depth);
-                    if rule == Rule::slice_start {
-                        start = Some(Box::new(bound));
-                    } else {
-                        end = Some(Box::new(bound));
-                    }
-                }
-                if start.is_none() && !range {
-                    self.diagnostics.push(Diagnostic::new(
-                        op_span,
-                        "'[' after a text takes an index such as [0] or a range such as [1:3]",
-                    ));
-                }
-                (Expr { kind: ExprKind::Substring { text, start, end, range }, span }, depth.max(bounds_depth) + 1)
+                Rule::slice_start => slice.start = Some(self.operators(part.into_inner())),
+                Rule::slice_end => slice.end = Some(self.operators(part.into_inner())),
+                _ => {}
             }
         }
+        Postfix::Slice(Box::new(slice))
+    }
+
+    /// `text ~~ "re"`, `text[i:j]`, or a dictionary's `D[key]`.
+    pub(super) fn apply_postfix(&mut self, text: Expr, depth: u32, postfix: Postfix) -> (Expr, u32) {
+        let slice = match postfix {
+            Postfix::Match { pattern, span } => {
+                let span = text.span.join(span);
+                return (Expr { kind: ExprKind::RegexMatch { text: Box::new(text), pattern }, span }, depth + 1);
+            }
+            Postfix::Slice(slice) => *slice,
+        };
+        let span = text.span.join(slice.span);
+        if let ExprKind::Dictionary { name, op: DictionaryOp::Declare, .. } = &text.kind {
+            let key = slice.start.or(slice.key.map(|(key, key_depth, _)| (key, key_depth)));
+            let (key, key_depth) = key.expect("grammar: a key");
+            let kind = self.dictionary_entry(name.clone(), key);
+            return (Expr { kind, span }, depth.max(key_depth) + 1);
+        }
+        if let Some((_, _, key_span)) = slice.key {
+            self.diagnostics.push(Diagnostic::new(key_span, "a text's part is given by numbers: [i] or [i:j]"));
+        }
+        if slice.start.is_none() && !slice.colon {
+            self.diagnostics.push(Diagnostic::new(
+                slice.span,
+                "'[' after a text takes an index such as [0] or a range such as [1:3]",
+            ));
+        }
+        let bounds_depth = slice.start.iter().chain(&slice.end).map(|(_, depth)| *depth).max().unwrap_or(0);
+        let start = slice.start.map(|(start, _)| Box::new(start));
+        let end = slice.end.map(|(end, _)| Box::new(end));
+        let kind = ExprKind::Substring { text: Box::new(text), start, end, range: slice.colon };
+        (Expr { kind, span }, depth.max(bounds_depth) + 1)
     }
 }
 

@@ -1,0 +1,510 @@
+//! A filter's operators, bound as CQL 6.2 binds them: by precedence, and only where the
+//! operand on the left takes the operator. CQL 6.2 reads a filter by recursive descent in
+//! which each level goes on only while its left side is of a type its operator takes
+//! (`true != 1` stops before `!=`, `a1 : check` before `:`). What a filter does not take ends
+//! it, and goes to the filter around: `find true != 1` is `(find true) != 1`, `square x in A
+//! "a" | B` is `(square x in A "a") | B`.
+//!
+//! The operators left over are kept in the builder ([`Builder::untaken`]) until the operand
+//! that holds the filter (a `find`, a loop, a `line`) is built; the filter around goes on with
+//! them. Where no filter around takes them (at a query's, a block's or parentheses' end), they
+//! are bound as precedence alone would bind them, and the type check says what is wrong.
+
+use std::collections::VecDeque;
+
+use pest::iterators::{Pair, Pairs};
+
+use super::{Builder, Built, Rule, counted_text, minus, span_of};
+use crate::query::ast::{AttackSide, BinaryOp, DictionaryOp, Expr, ExprKind, Span, UnaryOp};
+use crate::query::check::{Type, check_filter, type_of};
+use crate::query::diagnostic::Diagnostic;
+
+/// An operator as the climb meets it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct OpToken {
+    pub rule: Rule,
+    pub span: Span,
+}
+
+/// A text's `~~ "re"` or `[i:j]` (or a dictionary's `[key]`), its parts built.
+#[derive(Debug)]
+pub(super) enum Postfix {
+    Match { pattern: String, span: Span },
+    Slice(Box<Slice>),
+}
+
+/// The parts of `[i:j]` or `[key]`.
+#[derive(Debug)]
+pub(super) struct Slice {
+    pub span: Span,
+    pub start: Option<(Expr, u32)>,
+    pub end: Option<(Expr, u32)>,
+    /// Whether a `:` stands between the bounds.
+    pub colon: bool,
+    /// A key that is no number (`[a1]`, `["x"]`), with where it stands.
+    pub key: Option<(Expr, u32, Span)>,
+}
+
+/// What follows an operand that its filter did not take, built, for the filter around.
+#[derive(Debug)]
+pub(super) enum Untaken {
+    Operand(Expr, u32),
+    Prefix(OpToken),
+    Infix(OpToken),
+    Postfix(Postfix),
+}
+
+impl Untaken {
+    /// Where it stands in the query.
+    fn span(&self) -> Span {
+        match self {
+            Untaken::Infix(op) | Untaken::Prefix(op) => op.span,
+            Untaken::Postfix(Postfix::Match { span, .. }) => *span,
+            Untaken::Postfix(Postfix::Slice(slice)) => slice.span,
+            Untaken::Operand(expr, _) => expr.span,
+        }
+    }
+}
+
+/// The operators a filter did not take, and the operand that did not take the first.
+#[derive(Debug, Default)]
+pub(super) struct Leftover {
+    pub items: Vec<Untaken>,
+    pub left: Option<Expr>,
+}
+
+/// One item of a filter's sequence of operands and operators.
+enum Token<'i> {
+    Pair(Pair<'i, Rule>),
+    Built(Untaken),
+}
+
+/// A filter's items being read.
+struct Climb<'i> {
+    tokens: VecDeque<Token<'i>>,
+    /// An operator was met that its left side does not take: the filter ends there.
+    stopped: bool,
+    /// The operand that did not take it.
+    stopped_at: Option<Expr>,
+    /// Whether operands must take their operators (false where nothing around would).
+    typed: bool,
+}
+
+/// How an operator binds: its level (loosest 1), and what it is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Binding {
+    Prefix(u8),
+    Infix { level: u8, right: bool },
+    Postfix(u8),
+}
+
+/// The precedence levels, loosest first, as in CQL 6.2: `or`, `and`, `not`, comparisons and
+/// `in` (grouping from the right: `3 < ply < 10` is `3 < (ply < 10)`), `abs` and `sqrt`
+/// (which take the sum after them: `abs 2 - 5` is 3), `+ -`, `* / %`, the count `#` (which
+/// takes a whole set: `#R | Q` is `#(R | Q)`), the attack arrows `->` and `<-`, `|`, `&`, the
+/// prefixes `~ -`, `attacks` and `attackedby`, a text's `~~ "re"` and `[i:j]`, then `P : F`.
+fn binding(rule: Rule) -> Option<Binding> {
+    let infix = |level| Some(Binding::Infix { level, right: false });
+    match rule {
+        Rule::op_or => infix(1),
+        Rule::op_and => infix(2),
+        Rule::op_not => Some(Binding::Prefix(3)),
+        rule if rule == Rule::op_in || is_comparison(rule) => Some(Binding::Infix { level: 4, right: true }),
+        Rule::op_abs | Rule::op_sqrt => Some(Binding::Prefix(5)),
+        Rule::op_add | Rule::op_sub => infix(6),
+        Rule::op_mul | Rule::op_div | Rule::op_rem => infix(7),
+        Rule::op_count => Some(Binding::Prefix(8)),
+        Rule::op_arrow_right | Rule::op_arrow_left => infix(9),
+        Rule::op_union => infix(10),
+        Rule::op_intersection => infix(11),
+        Rule::op_complement | Rule::op_negate => Some(Binding::Prefix(12)),
+        Rule::op_attacks | Rule::op_attackedby => infix(13),
+        Rule::op_match | Rule::op_slice => Some(Binding::Postfix(14)),
+        Rule::op_colon => infix(15),
+        _ => None,
+    }
+}
+
+/// Whether an operator compares two values (numbers, sets, positions or texts).
+fn is_comparison(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::op_eq
+            | Rule::op_ne
+            | Rule::op_lt
+            | Rule::op_le
+            | Rule::op_gt
+            | Rule::op_ge
+            | Rule::op_precedes
+            | Rule::op_precedes_eq
+            | Rule::op_succeeds
+            | Rule::op_succeeds_eq
+    )
+}
+
+/// The type CQL 6.2 gives an operand while it reads the operators after it.
+fn cql_type(expr: &Expr) -> Type {
+    match &expr.kind {
+        // A `move` is a set in CQL 6.2 only when `from`, `to` or `capture` comes first.
+        ExprKind::Move(filter) if !filter.count => {
+            if filter.set_in_cql {
+                Type::Set
+            } else {
+                Type::Filter
+            }
+        }
+        _ => type_of(expr),
+    }
+}
+
+/// Whether an operand takes the operator after it, as CQL 6.2 reads them.
+fn takes(left: &Built, rule: Rule) -> bool {
+    let (ty, dictionary) = match left {
+        Built::Tree(expr, _) => {
+            (cql_type(expr), matches!(expr.kind, ExprKind::Dictionary { op: DictionaryOp::Declare, .. }))
+        }
+        Built::Chain(BinaryOp::Or | BinaryOp::And, _) => (Type::Filter, false),
+        Built::Chain(_, operands) => (operands.first().map_or(Type::Set, |(first, _)| cql_type(first)), false),
+        Built::Arrows(..) => (Type::Set, false),
+    };
+    match rule {
+        Rule::op_or | Rule::op_and | Rule::op_in => true,
+        rule if is_comparison(rule) => ty != Type::Filter,
+        Rule::op_add | Rule::op_sub => matches!(ty, Type::Number | Type::Text),
+        Rule::op_mul | Rule::op_div | Rule::op_rem => ty == Type::Number,
+        Rule::op_arrow_right | Rule::op_arrow_left | Rule::op_union | Rule::op_attacks | Rule::op_attackedby => {
+            ty == Type::Set
+        }
+        Rule::op_intersection => matches!(ty, Type::Set | Type::Position),
+        Rule::op_match => ty == Type::Text,
+        Rule::op_slice => ty == Type::Text || dictionary,
+        Rule::op_colon => ty == Type::Position,
+        _ => true,
+    }
+}
+
+impl Builder {
+    /// The tree of a filter's operators and operands. Operators the filter does not take are
+    /// left in [`Builder::untaken`] for the filter around.
+    pub(super) fn climb_filter(&mut self, pairs: Pairs<'_, Rule>) -> (Expr, u32) {
+        self.report_untaken();
+        let mut climb =
+            Climb { tokens: pairs.map(Token::Pair).collect(), stopped: false, stopped_at: None, typed: true };
+        let built = self.climb(&mut climb, 0);
+        let built = self.finish(built);
+        if climb.stopped {
+            let mut items = Vec::new();
+            while let Some(token) = climb.tokens.pop_front() {
+                match token {
+                    Token::Built(item) => items.push(item),
+                    Token::Pair(pair) => self.untaken_item(pair, &mut items),
+                }
+            }
+            self.untaken = Leftover { items, left: climb.stopped_at };
+        }
+        built
+    }
+
+    /// `expr` with the operators left over after it, if any, bound as precedence binds them:
+    /// where nothing around a filter takes them, the type check explains why they do not fit.
+    pub(super) fn bind_untaken(&mut self, expr: (Expr, u32)) -> (Expr, u32) {
+        let leftover = std::mem::take(&mut self.untaken);
+        if leftover.items.is_empty() {
+            return expr;
+        }
+        self.bind_loosely(expr, leftover.items)
+    }
+
+    /// Operators left over by a filter that something else followed (`if A != 1 then`):
+    /// reported, as their type check reports them.
+    pub(super) fn report_untaken(&mut self) {
+        let leftover = std::mem::take(&mut self.untaken);
+        let (Some(left), Some(first)) = (leftover.left, leftover.items.first()) else { return };
+        let span = first.span();
+        let (bound, _) = self.bind_loosely((left, 1), leftover.items);
+        let mut found = check_filter(&bound, &self.source);
+        found.retain(|diagnostic| diagnostic.span.start <= span.start);
+        match found.into_iter().next() {
+            Some(diagnostic) => self.diagnostics.push(diagnostic),
+            None => self.diagnostics.push(Diagnostic::new(span, "this operator does not belong here")),
+        }
+    }
+
+    /// After a line's constituent that is no number, `+` and `*` are repetitions in CQL 6.2,
+    /// never arithmetic: what the grammar read after them as an operand (`check+{2}`) cannot
+    /// follow there.
+    pub(super) fn untaken_repetition(&mut self) {
+        let Some(Untaken::Infix(op)) = self.untaken.items.first() else { return };
+        if !matches!(op.rule, Rule::op_add | Rule::op_mul) {
+            return;
+        }
+        let leftover = std::mem::take(&mut self.untaken);
+        let repeat = if leftover.items[0].span().text(&self.source) == "+" { "+" } else { "*" };
+        if let Some(next) = leftover.items.get(1) {
+            let message = format!(
+                "after a constituent that is no number, '{repeat}' repeats it, and what follows cannot repeat that                  again nor stand in the line (CQL 6.2 refuses it too)"
+            );
+            self.diagnostics.push(Diagnostic::new(next.span(), message));
+        }
+    }
+
+    fn bind_loosely(&mut self, (expr, depth): (Expr, u32), items: Vec<Untaken>) -> (Expr, u32) {
+        let mut tokens: VecDeque<Token<'_>> = items.into_iter().map(Token::Built).collect();
+        tokens.push_front(Token::Built(Untaken::Operand(expr, depth)));
+        let mut climb = Climb { tokens, stopped: false, stopped_at: None, typed: false };
+        let built = self.climb(&mut climb, 0);
+        self.finish(built)
+    }
+
+    /// The operands and operators after the last one a filter took, built in turn.
+    fn untaken_item(&mut self, pair: Pair<'_, Rule>, items: &mut Vec<Untaken>) {
+        let op = OpToken { rule: pair.as_rule(), span: span_of(&pair) };
+        match binding(op.rule) {
+            Some(Binding::Prefix(_)) => items.push(Untaken::Prefix(op)),
+            Some(Binding::Infix { .. }) => items.push(Untaken::Infix(op)),
+            Some(Binding::Postfix(_)) => items.push(Untaken::Postfix(self.postfix_parts(pair))),
+            None => {
+                let (expr, depth) = self.operand(pair);
+                items.push(Untaken::Operand(expr, depth));
+                items.append(&mut std::mem::take(&mut self.untaken).items);
+            }
+        }
+    }
+
+    /// The operand and the operators after it that bind tighter than `min`.
+    fn climb(&mut self, climb: &mut Climb<'_>, min: u8) -> Built {
+        let mut left = self.climb_operand(climb);
+        while !climb.stopped {
+            let Some((rule, binding)) = climb.tokens.front().and_then(token_binding) else { break };
+            let level = match binding {
+                Binding::Infix { level, .. } | Binding::Postfix(level) => level,
+                Binding::Prefix(_) => break,
+            };
+            if level <= min {
+                break;
+            }
+            if climb.typed && !takes(&left, rule) {
+                climb.stopped = true;
+                climb.stopped_at = Some(self.finish_copy(&left));
+                break;
+            }
+            let token = climb.tokens.pop_front().expect("climb: the operator just seen");
+            left = match (binding, token) {
+                (Binding::Infix { right, .. }, token) => {
+                    let op = token_op(&token);
+                    let operand = self.climb(climb, if right { level - 1 } else { level });
+                    self.infix(left, op, operand)
+                }
+                (_, Token::Pair(pair)) => {
+                    let postfix = self.postfix_parts(pair);
+                    self.postfix_on(left, postfix)
+                }
+                (_, Token::Built(Untaken::Postfix(postfix))) => self.postfix_on(left, postfix),
+                (_, Token::Built(_)) => unreachable!("climb: a postfix operator"),
+            };
+        }
+        left
+    }
+
+    /// An operand, or a prefix operator and what it takes.
+    fn climb_operand(&mut self, climb: &mut Climb<'_>) -> Built {
+        let Some(token) = climb.tokens.pop_front() else {
+            return Built::Tree(super::placeholder(Span::default()), 1);
+        };
+        if let Some((_, Binding::Prefix(level))) = token_binding(&token) {
+            let op = token_op(&token);
+            let operand = self.climb(climb, level - 1);
+            return self.prefix(op, operand);
+        }
+        match token {
+            Token::Pair(pair) => {
+                let (expr, depth) = self.operand(pair);
+                let leftover = std::mem::take(&mut self.untaken);
+                for item in leftover.items.into_iter().rev() {
+                    climb.tokens.push_front(Token::Built(item));
+                }
+                Built::Tree(expr, depth)
+            }
+            Token::Built(Untaken::Operand(expr, depth)) => Built::Tree(expr, depth),
+            // An operator where an operand belongs: the grammar lets none through.
+            Token::Built(_) => Built::Tree(super::placeholder(Span::default()), 1),
+        }
+    }
+
+    /// A copy of what was built, as one tree (for what is said about an operator it does not
+    /// take).
+    fn finish_copy(&mut self, built: &Built) -> Expr {
+        match built {
+            Built::Tree(expr, _) => expr.clone(),
+            Built::Chain(op, operands) => {
+                let mut operands = operands.iter().map(|(expr, _)| expr.clone());
+                let first = operands.next().unwrap_or_else(|| super::placeholder(Span::default()));
+                operands.fold(first, |left, right| {
+                    let span = left.span.join(right.span);
+                    Expr { kind: ExprKind::Binary(*op, Box::new(left), Box::new(right)), span }
+                })
+            }
+            Built::Arrows(forward, operands) => {
+                let sets: Vec<Expr> = operands.iter().map(|(expr, _)| expr.clone()).collect();
+                let span = sets[0].span.join(sets[sets.len() - 1].span);
+                Expr { kind: ExprKind::Arrows { forward: *forward, sets }, span }
+            }
+        }
+    }
+
+    /// A prefix operator applied to its operand.
+    fn prefix(&mut self, op: OpToken, operand: Built) -> Built {
+        let (operand, depth) = self.finish(operand);
+        let span = op.span.join(operand.span);
+        let op = match op.rule {
+            Rule::op_not => UnaryOp::Not,
+            Rule::op_complement => UnaryOp::Complement,
+            Rule::op_count => UnaryOp::Count,
+            Rule::op_negate => UnaryOp::Negate,
+            Rule::op_abs => UnaryOp::Abs,
+            Rule::op_sqrt => UnaryOp::Sqrt,
+            rule => unreachable!("grammar: {rule:?} is no prefix operator"),
+        };
+        let kind = match (op, operand.kind) {
+            (UnaryOp::Count, ExprKind::Dictionary { name, persistent, op: DictionaryOp::Declare }) => {
+                ExprKind::Dictionary { name, persistent, op: DictionaryOp::Count }
+            }
+            (UnaryOp::Negate, kind) => minus::negated(Box::new(Expr { kind, span: operand.span }), &self.source),
+            (op, kind) => ExprKind::Unary(op, Box::new(Expr { kind, span: operand.span })),
+        };
+        let (expr, depth) = self.bounded(Expr { kind, span }, depth + 1, None);
+        Built::Tree(expr, depth)
+    }
+
+    /// A text's (or a dictionary's) postfix operator applied to it.
+    fn postfix_on(&mut self, operand: Built, postfix: Postfix) -> Built {
+        let (operand, depth) = self.finish(operand);
+        let (expr, depth) = self.apply_postfix(operand, depth, postfix);
+        let (expr, depth) = self.bounded(expr, depth, None);
+        Built::Tree(expr, depth)
+    }
+
+    /// An infix operator applied to its operands.
+    fn infix(&mut self, left: Built, op: OpToken, right: Built) -> Built {
+        if matches!(op.rule, Rule::op_arrow_right | Rule::op_arrow_left) {
+            let forward = op.rule == Rule::op_arrow_right;
+            let right = self.finish(right);
+            return match left {
+                Built::Arrows(direction, mut operands) if direction == forward => {
+                    operands.push(right);
+                    Built::Arrows(forward, operands)
+                }
+                left => Built::Arrows(forward, vec![self.finish(left), right]),
+            };
+        }
+        let op = match op.rule {
+            Rule::op_attacks | Rule::op_attackedby => {
+                let (left, left_depth) = self.finish(left);
+                let (right, right_depth) = self.finish(right);
+                let span = left.span.join(right.span);
+                let (attackers, targets, side) = if op.rule == Rule::op_attacks {
+                    (left, right, AttackSide::Attackers)
+                } else {
+                    (right, left, AttackSide::Targets)
+                };
+                let kind = ExprKind::Attacks { attackers: Box::new(attackers), targets: Box::new(targets), side };
+                let (expr, depth) = self.bounded(Expr { kind, span }, left_depth.max(right_depth) + 1, None);
+                return Built::Tree(expr, depth);
+            }
+            Rule::op_colon => {
+                let (position, left_depth) = self.finish(left);
+                let (body, right_depth) = self.finish(right);
+                let span = position.span.join(body.span);
+                let kind = ExprKind::At { position: Box::new(position), body: Box::new(body) };
+                let (expr, depth) = self.bounded(Expr { kind, span }, left_depth.max(right_depth) + 1, None);
+                return Built::Tree(expr, depth);
+            }
+            Rule::op_precedes | Rule::op_precedes_eq | Rule::op_succeeds | Rule::op_succeeds_eq => {
+                let (left, left_depth) = self.finish(left);
+                let (right, right_depth) = self.finish(right);
+                let span = left.span.join(right.span);
+                let rule = op.rule;
+                let (ancestor, descendant) = match rule {
+                    Rule::op_precedes | Rule::op_precedes_eq => (left, right),
+                    _ => (right, left),
+                };
+                // CQL 6.2 reads `[>=]` as `[>]`: only `[<=]` lets both be one position.
+                let strict = rule != Rule::op_precedes_eq;
+                let later_first = matches!(rule, Rule::op_succeeds | Rule::op_succeeds_eq);
+                let (ancestor, descendant) = (Box::new(ancestor), Box::new(descendant));
+                let kind = ExprKind::Descends { ancestor, descendant, strict, later_first };
+                let (expr, depth) = self.bounded(Expr { kind, span }, left_depth.max(right_depth) + 1, None);
+                return Built::Tree(expr, depth);
+            }
+            Rule::op_or => BinaryOp::Or,
+            Rule::op_and => BinaryOp::And,
+            Rule::op_in => BinaryOp::In,
+            Rule::op_eq => BinaryOp::Eq,
+            Rule::op_ne => BinaryOp::Ne,
+            Rule::op_lt => BinaryOp::Lt,
+            Rule::op_le => BinaryOp::Le,
+            Rule::op_gt => BinaryOp::Gt,
+            Rule::op_ge => BinaryOp::Ge,
+            Rule::op_union => BinaryOp::Union,
+            Rule::op_intersection => BinaryOp::Intersection,
+            Rule::op_add => BinaryOp::Add,
+            Rule::op_sub => BinaryOp::Sub,
+            Rule::op_mul => BinaryOp::Mul,
+            Rule::op_div => BinaryOp::Div,
+            Rule::op_rem => BinaryOp::Rem,
+            rule => unreachable!("grammar: {rule:?} is no infix operator"),
+        };
+        let right = self.finish(right);
+        if op.is_associative() {
+            return match left {
+                Built::Chain(chained, mut operands) if chained == op => {
+                    operands.push(right);
+                    Built::Chain(op, operands)
+                }
+                left => Built::Chain(op, vec![self.finish(left), right]),
+            };
+        }
+        let (left, left_depth) = self.finish(left);
+        let (right, right_depth) = right;
+        // `#` before a text counts the whole sum after it, as CQL 6.2 reads it:
+        // `#"ab" + "c"` is 3.
+        let (left, right) = match counted_text(left, op) {
+            Ok(text) => {
+                let span = text.span.join(right.span);
+                let sum = Expr { kind: ExprKind::Binary(op, Box::new(text), Box::new(right)), span };
+                let (sum, depth) = self.bounded(sum, left_depth.max(right_depth) + 1, None);
+                let count = Expr { kind: ExprKind::Unary(UnaryOp::Count, Box::new(sum)), span };
+                return Built::Tree(count, depth + 1);
+            }
+            Err(left) => (left, right),
+        };
+        // The operators of one level, left to right, nest in the tree as they go on.
+        let chained = left_depth >= right_depth
+            && matches!(&left.kind, ExprKind::Binary(left_op, ..) if super::level(*left_op) == super::level(op));
+        let span = left.span.join(right.span);
+        let kind = ExprKind::Binary(op, Box::new(left), Box::new(right));
+        let (expr, depth) = self.bounded(Expr { kind, span }, left_depth.max(right_depth) + 1, chained.then_some(op));
+        Built::Tree(expr, depth)
+    }
+}
+
+/// The rule and binding of an operator token.
+fn token_binding(token: &Token<'_>) -> Option<(Rule, Binding)> {
+    let rule = match token {
+        Token::Pair(pair) => pair.as_rule(),
+        Token::Built(Untaken::Prefix(op) | Untaken::Infix(op)) => op.rule,
+        Token::Built(Untaken::Postfix(Postfix::Match { .. })) => Rule::op_match,
+        Token::Built(Untaken::Postfix(Postfix::Slice(_))) => Rule::op_slice,
+        Token::Built(Untaken::Operand(..)) => return None,
+    };
+    binding(rule).map(|binding| (rule, binding))
+}
+
+/// A prefix or infix operator token's rule and place.
+fn token_op(token: &Token<'_>) -> OpToken {
+    match token {
+        Token::Pair(pair) => OpToken { rule: pair.as_rule(), span: span_of(pair) },
+        Token::Built(Untaken::Prefix(op) | Untaken::Infix(op)) => *op,
+        Token::Built(_) => unreachable!("climb: an operator token"),
+    }
+}
