@@ -196,6 +196,23 @@ fn looks_at_positions_only(filter: &Expr) -> bool {
     })
 }
 
+/// Whether a filter does anything beside its answer: writes, prints, reads a file, changes a
+/// tag or a comment, or stops the run.
+fn has_effects(filter: &Expr) -> bool {
+    filter.any(&|expr| {
+        matches!(
+            expr.kind,
+            ExprKind::WriteFile(..)
+                | ExprKind::RemoveComment
+                | ExprKind::SetTag(..)
+                | ExprKind::Assert(_)
+                | ExprKind::Abort
+                | ExprKind::TextFunction { function: TextFunction::ReadFile, .. }
+                | ExprKind::PathWord(_)
+        )
+    })
+}
+
 /// Whether the first `sort` filter of an expression sorts smallest first, if it has one.
 fn body_sort(expr: &Expr) -> Option<bool> {
     if let ExprKind::Sort { min, .. } = &expr.kind {
@@ -962,7 +979,7 @@ impl<const W: usize> Compiler<'_, W> {
     /// A constituent of a path; a dash's target is a filter there, whatever its last value.
     fn path_step(&mut self, step: &PathStep) -> PathPlanStep<W> {
         match step {
-            PathStep::Filter(filter) => PathPlanStep::Filter(self.filter(filter)),
+            PathStep::Filter(filter) => PathPlanStep::Filter(self.memo_filter(filter)),
             PathStep::Move(dash) => {
                 let ExprKind::Dash { from, to, capture, promote, target, when } = &dash.kind else {
                     unreachable!("parse: a path's move is a dash")
@@ -976,7 +993,7 @@ impl<const W: usize> Compiler<'_, W> {
                     when: *when,
                 };
                 let mut node = self.dash(&Expr { kind: bare, span: dash.span });
-                node.target = target.as_ref().map(|target| DashTarget::Filter(self.filter(target)));
+                node.target = target.as_ref().map(|target| DashTarget::Filter(self.memo_filter(target)));
                 PathPlanStep::Move(node)
             }
             PathStep::Group(steps) => PathPlanStep::Group(steps.iter().map(|step| self.path_step(step)).collect()),
@@ -984,6 +1001,13 @@ impl<const W: usize> Compiler<'_, W> {
                 PathPlanStep::Repeat { step: Box::new(self.path_step(step)), min: *min, max: *max }
             }
         }
+    }
+
+    /// A filter tested again and again at the same positions (a path's constituent): its
+    /// answers are kept when it looks at nothing but the positions and does nothing else.
+    fn memo_filter(&mut self, filter: &Expr) -> FilterNode<W> {
+        let node = self.filter(filter);
+        if looks_at_positions_only(filter) && !has_effects(filter) { FilterNode::Memo(Box::new(node)) } else { node }
     }
 
     /// A move dash.

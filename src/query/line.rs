@@ -44,6 +44,9 @@ pub struct LineCache {
     /// each frame ends, by the address of the `find` in its program (which stays where it is
     /// while the program lives; a program is used with one cache for a line at a time).
     finds: RefCell<Vec<(usize, FindAnswers)>>,
+    /// For filters that look at nothing but the positions, their answer at each frame (0 not
+    /// known yet, 1 no, 2 yes), by the address of the filter in its program.
+    filters: RefCell<Vec<(usize, Key, Vec<u8>)>>,
 }
 
 /// Where a `find` that looks at nothing but the positions finds its position from each frame.
@@ -89,6 +92,42 @@ impl LineCache {
             give_flags(answers.matches);
         }
         self.finds.get_mut().clear();
+        self.filters.get_mut().clear();
+    }
+
+    /// Whether the filter at `node` matches at frame `at`: `test` the first time it is asked.
+    pub(super) fn filter_at<P, const W: usize>(
+        &self,
+        node: usize,
+        context: &Context<'_, P, W>,
+        at: usize,
+        test: impl FnOnce() -> bool,
+    ) -> bool {
+        const NO: u8 = 1;
+        const YES: u8 = 2;
+        let key = Key::of(context);
+        let entry = |filters: &[(usize, Key, Vec<u8>)]| {
+            filters.iter().position(|(kept, kept_key, _)| *kept == node && *kept_key == key)
+        };
+        if let Some(index) = entry(&self.filters.borrow()) {
+            match self.filters.borrow()[index].2.get(at) {
+                Some(&NO) => return false,
+                Some(&YES) => return true,
+                _ => {}
+            }
+        }
+        // No borrow of the cache is held here: the filter may hold filters kept here too.
+        let holds = test();
+        let mut filters = self.filters.borrow_mut();
+        let index = entry(&filters).unwrap_or_else(|| {
+            filters.retain(|(kept, _, _)| *kept != node);
+            filters.push((node, key, vec![0; context.frames.len()]));
+            filters.len() - 1
+        });
+        if let Some(answer) = filters[index].2.get_mut(at) {
+            *answer = if holds { YES } else { NO };
+        }
+        holds
     }
 
     /// Where the `find` at `node` finds its position from the frame `at`, worked out for every

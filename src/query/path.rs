@@ -127,7 +127,8 @@ struct KeptNotes {
 
 /// The pieces in focus, by identity.
 struct Focus {
-    ids: Vec<PieceId>,
+    /// A bit for each identity in focus.
+    ids: Vec<u64>,
     capture: bool,
 }
 
@@ -144,11 +145,22 @@ impl Focus {
             FocusNode::Pieces { set, capture } => (program.squares(set, context, at), *capture),
             FocusNode::SideToMove => (view.color(view.turn()), false),
         };
-        let ids = context
-            .pieces
-            .get(at)
-            .map_or_else(Vec::new, |pieces| squares.iter().filter_map(|square| pieces.at(square)).collect());
+        let mut ids = Vec::new();
+        if let Some(pieces) = context.pieces.get(at) {
+            for id in squares.iter().filter_map(|square| pieces.at(square)) {
+                let word = usize::from(id / 64);
+                if ids.len() <= word {
+                    ids.resize(word + 1, 0);
+                }
+                ids[word] |= 1 << (id % 64);
+            }
+        }
         Self { ids, capture }
+    }
+
+    /// Whether the piece with this identity is in focus.
+    fn holds(&self, id: PieceId) -> bool {
+        self.ids.get(usize::from(id / 64)).is_some_and(|word| word & (1 << (id % 64)) != 0)
     }
 
     /// Whether the move that led to frame `tail` moved a piece in focus (or, with `focus
@@ -160,9 +172,8 @@ impl Focus {
             let (king, rook) = self.castling(context, tail);
             return king || rook;
         }
-        let focused = |square: Option<Square>| {
-            square.and_then(|square| pieces.at(square)).is_some_and(|id| self.ids.contains(&id))
-        };
+        let focused =
+            |square: Option<Square>| square.and_then(|square| pieces.at(square)).is_some_and(|id| self.holds(id));
         let from = played.from().or(Some(played.to()).filter(|_| played.is_null()));
         focused(from) || (self.capture && focused(played.capture()))
     }
@@ -175,7 +186,7 @@ impl Focus {
         };
         let Some(parent) = context.parent(tail) else { return (false, false) };
         let Some(pieces) = context.pieces.get(parent) else { return (false, false) };
-        let focused = |square: Square| pieces.at(square).is_some_and(|id| self.ids.contains(&id));
+        let focused = |square: Square| pieces.at(square).is_some_and(|id| self.holds(id));
         let king = played.from().is_some_and(focused);
         let rook = Program::<W>::castle_rook(context, parent, tail).is_some_and(|(from, _)| focused(from));
         (king, rook)
@@ -183,7 +194,7 @@ impl Focus {
 }
 
 /// One search of a path from a position.
-struct Search<'p, 'c, 'a, P, const W: usize> {
+struct Search<'p, 'c, 'a, 'f, P, const W: usize> {
     program: &'p Program<W>,
     context: &'c Context<'a, P, W>,
     node: &'p PathNode<W>,
@@ -195,7 +206,7 @@ struct Search<'p, 'c, 'a, P, const W: usize> {
     best_count: Option<u32>,
     best_max: Option<i64>,
     others: Vec<usize>,
-    focus: Option<Focus>,
+    focus: Option<&'f Focus>,
     atomics: Vec<Vec<Value<W>>>,
     best_atomics: Option<Vec<Value<W>>>,
     notes: KeptNotes,
@@ -203,7 +214,7 @@ struct Search<'p, 'c, 'a, P, const W: usize> {
     steps: u64,
 }
 
-impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, P, W> {
+impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, '_, P, W> {
     /// Matches the constituents pending from the frame the search stands on.
     fn compute(&mut self) {
         self.steps += 1;
@@ -262,7 +273,7 @@ impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, P, W> {
     fn moves(&mut self, dash: &DashNode<W>) {
         let here = self.at;
         let context = self.context;
-        match &self.focus {
+        match self.focus {
             None => {
                 for tail in context.children(here) {
                     if self.node.flags.primary && context.frames[tail].branch {
@@ -273,26 +284,21 @@ impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, P, W> {
             }
             Some(focus) if here == self.start => {
                 // From the start, only a next move, if it is one of a piece in focus.
-                let tails: Vec<usize> = context.children(here).filter(|&tail| focus.moved(context, tail)).collect();
-                for tail in tails {
+                for tail in context.children(here).filter(|&tail| focus.moved(context, tail)) {
                     self.take(dash, here, tail);
                 }
             }
             Some(focus) => {
                 // On each line from here, the next move of a piece in focus.
-                let mut tails = Vec::new();
                 let mut tail = here + 1;
                 let end = context.subtree(here).end;
                 while tail < end {
                     if focus.moved(context, tail) {
-                        tails.push(tail);
+                        self.take(dash, here, tail);
                         tail = context.subtree(tail).end;
                     } else {
                         tail += 1;
                     }
-                }
-                for tail in tails {
-                    self.take(dash, here, tail);
                 }
             }
         }
@@ -324,7 +330,7 @@ impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, P, W> {
     /// Whether the king and the rook of the castling that led to frame `tail` are in focus
     /// (both, without a focus).
     fn castle_focus(&self, tail: usize) -> (bool, bool) {
-        self.focus.as_ref().map_or((true, true), |focus| focus.castling(self.context, tail))
+        self.focus.map_or((true, true), |focus| focus.castling(self.context, tail))
     }
 
     /// A run ended here: it becomes the best if it is better than the best so far.
@@ -435,7 +441,7 @@ impl<const W: usize> Program<W> {
             best_count: None,
             best_max: None,
             others: Vec::new(),
-            focus,
+            focus: focus.as_ref(),
             atomics: Vec::new(),
             best_atomics: None,
             notes: KeptNotes { bottom, top: bottom, saved: Vec::new() },

@@ -530,6 +530,9 @@ pub(crate) enum FilterNode<const W: usize> {
         exhaustive: bool,
     },
     Not(Box<FilterNode<W>>),
+    /// A filter that looks at nothing but the positions and does nothing else, whose answer at
+    /// each frame is kept while the frames stay the same (a path tests it again and again).
+    Memo(Box<FilterNode<W>>),
     /// Always or never.
     Constant(bool),
     /// A value that CQL 6.2 refuses to test as a filter (a number alone): testing it stops the
@@ -989,6 +992,12 @@ impl<const W: usize> Program<W> {
                 copies.iter().filter(|filter| self.filter(filter, context, at)).count() > 0
             }
             FilterNode::Not(filter) => !self.filter(filter, context, at),
+            FilterNode::Memo(filter) => match context.lines {
+                Some(cache) => cache.filter_at(std::ptr::from_ref(&**filter) as usize, context, at, || {
+                    self.filter(filter, context, at)
+                }),
+                None => self.filter(filter, context, at),
+            },
             FilterNode::Constant(value) => *value,
             FilterNode::Refused(reason) => {
                 context.state.refuse(reason);
@@ -1871,7 +1880,7 @@ impl<const W: usize> FilterNode<W> {
             FilterNode::All(filters) | FilterNode::Any(filters) | FilterNode::Orbit { copies: filters, .. } => {
                 filters.iter().all(FilterNode::is_game_level)
             }
-            FilterNode::Not(filter) => filter.is_game_level(),
+            FilterNode::Not(filter) | FilterNode::Memo(filter) => filter.is_game_level(),
             FilterNode::Compare(_, left, right) => left.is_game_level() && right.is_game_level(),
             FilterNode::HasValue(number) => number.is_game_level(),
             _ => false,
@@ -1888,6 +1897,7 @@ impl<const W: usize> FilterNode<W> {
                 decide_each(filters.iter(), game, true)
             }
             FilterNode::Not(filter) => filter.decide(game).map(|value| !value),
+            FilterNode::Memo(filter) => filter.decide(game),
             FilterNode::Compare(op, left, right) if self.is_game_level() => {
                 Some(match (left.game_value(game), right.game_value(game)) {
                     (Some(left), Some(right)) => compare(*op, left, right),

@@ -258,6 +258,7 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
                 FilterNode::Orbit { copies: orbit(copies, mapper)?, exhaustive: *exhaustive }
             }
             FilterNode::Not(filter) => FilterNode::Not(boxed(&**filter, mapper)?),
+            FilterNode::Memo(filter) => FilterNode::Memo(boxed(&**filter, mapper)?),
             FilterNode::Turn(color) => FilterNode::Turn(mapper.color(*color)),
             FilterNode::Placement(pieces) => FilterNode::Placement(
                 pieces

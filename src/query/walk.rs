@@ -46,7 +46,7 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
             FilterNode::All(filters) | FilterNode::Any(filters) | FilterNode::Orbit { copies: filters, .. } => {
                 filters.iter_mut().for_each(|f| f.each_filter(visit))
             }
-            FilterNode::Not(filter) => filter.each_filter(visit),
+            FilterNode::Not(filter) | FilterNode::Memo(filter) => filter.each_filter(visit),
             FilterNode::Line { steps, .. } => steps.iter_mut().for_each(|step| step.each_filter(visit)),
             FilterNode::Path(path) => path.each_filter(visit),
             FilterNode::Assign { value, .. } => value.each_filter(visit),
