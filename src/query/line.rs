@@ -109,12 +109,14 @@ impl LineCache {
         let entry = |filters: &[(usize, Key, Vec<u8>)]| {
             filters.iter().position(|(kept, kept_key, _)| *kept == node && *kept_key == key)
         };
-        if let Some(index) = entry(&self.filters.borrow()) {
-            match self.filters.borrow()[index].2.get(at) {
-                Some(&NO) => return false,
-                Some(&YES) => return true,
-                _ => {}
-            }
+        let known = {
+            let filters = self.filters.borrow();
+            entry(&filters).and_then(|index| filters[index].2.get(at).copied())
+        };
+        match known {
+            Some(NO) => return false,
+            Some(YES) => return true,
+            _ => {}
         }
         // No borrow of the cache is held here: the filter may hold filters kept here too.
         let holds = test();
