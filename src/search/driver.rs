@@ -64,6 +64,11 @@ pub struct SearchOptions {
     /// The number of the input's last game, for `lastgamenumber` (which has no value without
     /// it); [`estimated_games`] counts it as CQL 6.2 does.
     pub last_game_number: Option<u64>,
+    /// Whether `settag` gives the games found their tags (CQL 6.2's `-nosettag` turns it off).
+    pub set_tags: bool,
+    /// Whether `removecomment` leaves comments out of the games found (CQL 6.2's
+    /// `-noremovecomment` turns it off).
+    pub remove_comments: bool,
 }
 
 /// How many games a PGN text holds, as CQL 6.2 estimates it for `lastgamenumber`: the number
@@ -93,6 +98,8 @@ impl Default for SearchOptions {
             threads: 0,
             positions: None,
             last_game_number: None,
+            set_tags: true,
+            remove_comments: true,
         }
     }
 }
@@ -452,6 +459,17 @@ impl Search {
         }
     }
 
+    /// The records with the edits the options keep (`-nosettag`, `-noremovecomment`).
+    fn kept_edits(&self, mut records: Vec<GameRecord>) -> Vec<GameRecord> {
+        let SearchOptions { set_tags, remove_comments, .. } = self.options;
+        if !(set_tags && remove_comments) {
+            for record in &mut records {
+                record.edits = std::mem::take(&mut record.edits).kept(set_tags, remove_comments);
+            }
+        }
+        records
+    }
+
     /// Replays the games of a window on the pool's threads, in batches, and hands the batches
     /// to `merge` in order, a segment of the window at a time: while this thread merges one
     /// segment (deciding, writing), the pool replays the next. The lines of the batches are
@@ -475,7 +493,9 @@ impl Search {
         let first = replay.first_game.saturating_sub(u64::from(leading));
         let ranges: Vec<(usize, usize, u64)> =
             bounds.windows(2).zip(first..).map(|(pair, number)| (pair[0], pair[1], number)).collect();
-        let batch = |ranges: &[(usize, usize, u64)]| Batch::new(text, ranges, replay_ranges(text, ranges, replay));
+        let batch = |ranges: &[(usize, usize, u64)]| {
+            Batch::new(text, ranges, self.kept_edits(replay_ranges(text, ranges, replay)))
+        };
         if replay.carried.is_some() {
             // Persistent variables: each game sees what the games before it left.
             for games in ranges.chunks(BATCH_GAMES) {

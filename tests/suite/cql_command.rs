@@ -293,6 +293,25 @@ fn help_version_and_harmless_options() {
 }
 
 #[test]
+fn nosettag_and_noremovecomment_turn_the_edits_off() {
+    let dir = folder("edits", "cql()\ninitial settag(\"Found\" \"yes\") removecomment\n");
+    let game = "[Event \"e\"]\n[Result \"*\"]\n\n{before} 1. e4 e5 *\n";
+    fs::write(dir.join("game.pgn"), game).unwrap();
+    let written = |options: &[&str]| {
+        let mut args = vec!["-i", "game.pgn", "-o", "out.pgn"];
+        args.extend_from_slice(options);
+        args.push("query.cql");
+        let output = cql(&dir, &args);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+        text(&fs::read(dir.join("out.pgn")).unwrap())
+    };
+    let edited = written(&[]);
+    assert!(edited.contains("[Found \"yes\"]") && !edited.contains("before"), "{edited}");
+    let kept = written(&["-nosettag", "-noremovecomment"]);
+    assert!(!kept.contains("[Found ") && kept.contains("{before Game number 1 CQL}"), "{kept}");
+}
+
+#[test]
 fn mistakes_are_named_and_stop_before_any_game() {
     let dir = folder("mistakes", "cql()\nmate\n");
     fs::write(dir.join("query.txt"), "cql()\nmate\n").unwrap();

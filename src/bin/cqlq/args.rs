@@ -106,7 +106,7 @@ pub const CQL_OPTIONS: [(&str, &str); 23] = [
     ("-fen FEN", "the board is the FEN's (its other fields are ignored)"),
     ("-cql FILTERS", "filters of the query language, to match at the same position as the body"),
     ("-flip, -flipcolor, -shift", "the transform around the body and the filters above"),
-    ("-nosettag, -noremovecomment", "accepted; they change nothing"),
+    ("-nosettag, -noremovecomment", "settag gives no tags; removecomment removes no comment"),
     ("-help, -version", "this help; the version"),
 ];
 

@@ -111,6 +111,8 @@ fn run(args: CqlArgs) -> anyhow::Result<Searched> {
         threads,
         positions: None,
         last_game_number: None,
+        set_tags: !options.nosettag,
+        remove_comments: !options.noremovecomment,
     };
     let search_options = SearchOptions {
         last_game_number: if query.uses_last_game_number() {

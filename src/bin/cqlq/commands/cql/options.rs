@@ -86,6 +86,10 @@ pub struct CqlOptions {
     pub mainline: bool,
     /// `-variations`.
     pub variations: bool,
+    /// `-nosettag`: `settag` gives no tags.
+    pub nosettag: bool,
+    /// `-noremovecomment`: `removecomment` removes no comment.
+    pub noremovecomment: bool,
     /// `-matchstring TEXT`.
     pub matchstring: Option<String>,
     /// `-outputbuffersize N`: the bytes of the buffer each game found is written in (a
@@ -115,6 +119,8 @@ impl Default for CqlOptions {
             output_buffer: GAME_BUFFER,
             mainline: false,
             variations: false,
+            nosettag: false,
+            noremovecomment: false,
             matchstring: None,
             filters: Vec::new(),
             transforms: Vec::new(),
@@ -170,10 +176,6 @@ const UNSUPPORTED: [(&str, &str); 8] = [
     ("parse", "CQL 6.2 does not support it either"),
     ("reversecolor", "cqlq's query language has flipcolor but no reversecolor"),
 ];
-
-/// Options that change nothing in cqlq and are accepted: cqlq's queries have no `settag` and
-/// no `removecomment`.
-const IGNORED: [&str; 2] = ["nosettag", "noremovecomment"];
 
 /// Reads the arguments after `cqlq cql`.
 pub fn parse(args: &[OsString]) -> Result<CqlOptions, OptionError> {
@@ -262,7 +264,8 @@ fn read_option(
         "flip" => options.transforms.push(Transform::Flip),
         "flipcolor" => options.transforms.push(Transform::FlipColor),
         "shift" => options.transforms.push(Transform::Shift),
-        _ if IGNORED.contains(&name) => {}
+        "nosettag" => options.nosettag = true,
+        "noremovecomment" => options.noremovecomment = true,
         _ => {
             return Err(match UNSUPPORTED.iter().find(|(unsupported, _)| *unsupported == name) {
                 Some((_, why)) => OptionError::Unsupported(option.to_owned(), why),
@@ -421,8 +424,9 @@ mod tests {
     }
 
     #[test]
-    fn harmless_options_are_accepted() {
-        assert_eq!(read(&["-nosettag", "-noremovecomment"]).unwrap(), CqlOptions::default());
+    fn options_that_turn_edits_off_are_read() {
+        let options = read(&["-nosettag", "-noremovecomment"]).unwrap();
+        assert!(options.nosettag && options.noremovecomment);
         assert_eq!(read(&["-version"]).unwrap().action, Action::Version);
     }
 }
