@@ -791,6 +791,9 @@ pub enum Word {
     Primary,
     /// `secondary`: the move that led here begins a variation.
     Secondary,
+    /// `cql_hhdbhascook`: the game's text holds `<cook` (in the Heijden study database, a
+    /// study shown unsound).
+    HasCook,
     /// `gamenumber`: the game's number in the input, from 1.
     GameNumber,
     /// `lastgamenumber`: the number of the input's last game, as CQL 6.2 estimates it before
@@ -836,6 +839,7 @@ impl Word {
             Word::VirtualMainline => "virtualmainline",
             Word::Primary => "primary",
             Word::Secondary => "secondary",
+            Word::HasCook => "cql_hhdbhascook",
             Word::GameNumber => "gamenumber",
             Word::LastGameNumber => "lastgamenumber",
             Word::PassedPawns => "passedpawns",
@@ -1278,6 +1282,88 @@ impl Constituent {
     }
 }
 
+/// The awards `hhdb` looks for: a filter that matches where the study won one, and a number,
+/// its rank.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Award {
+    /// The kind of award.
+    pub kind: AwardKind,
+    /// `special`: only a special award, ranked; without it a special award matches but has no
+    /// rank.
+    pub special: bool,
+    /// `max`: the rank is the last of a shared range (`1/3`: 3), rather than the first.
+    pub max: bool,
+}
+
+/// A kind of award of a study.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AwardKind {
+    /// `award`: any of the three.
+    Any,
+    /// `prize`: a prize (`.p`).
+    Prize,
+    /// `hm`: an honourable mention (`.hm`).
+    HonourableMention,
+    /// `commendation`: a commendation (`.c`).
+    Commendation,
+}
+
+/// The rank a study has with no rank written: after every written one.
+const UNRANKED: i64 = 10_000;
+
+impl Award {
+    /// The study's rank, where its `Event` tag says it won this award: 0 for a special award
+    /// that is not asked for (it matches, and has no rank).
+    #[must_use]
+    pub fn rank(&self, event: &str) -> Option<i64> {
+        let mut rest = event;
+        let ranks = match leading_rank(&mut rest) {
+            None => None,
+            Some(first) => match rest.strip_prefix('/') {
+                None => Some((first, first)),
+                Some(after) => {
+                    rest = after;
+                    let last = leading_rank(&mut rest).filter(|&last| last > first)?;
+                    Some((first, last))
+                }
+            },
+        };
+        let special_mark = if ranks.is_some() { ".sp" } else { "sp" };
+        let special = match rest.strip_prefix(special_mark) {
+            Some(after) => {
+                rest = after;
+                true
+            }
+            None => false,
+        };
+        let kind = if rest.starts_with(".p") {
+            AwardKind::Prize
+        } else if rest.starts_with(".hm") {
+            AwardKind::HonourableMention
+        } else if rest.starts_with(".c") {
+            AwardKind::Commendation
+        } else {
+            return None;
+        };
+        if (self.kind != AwardKind::Any && self.kind != kind) || (self.special && !special) {
+            return None;
+        }
+        if special && !self.special {
+            return Some(0);
+        }
+        let (first, last) = ranks.unwrap_or((1, UNRANKED));
+        Some(if self.max { last } else { first })
+    }
+}
+
+/// A rank at the start of `text`, which then begins after it: digits, from 1 to 100,000,000.
+fn leading_rank(text: &mut &str) -> Option<i64> {
+    let digits = text.bytes().take_while(u8::is_ascii_digit).count();
+    let rank = text[..digits].parse::<i64>().ok().filter(|rank| (1..=100_000_000).contains(rank))?;
+    *text = &text[digits..];
+    Some(rank)
+}
+
 /// A side named in a game filter.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Side {
@@ -1298,6 +1384,9 @@ pub enum GameFilter {
     Year,
     /// `variant "name"`: the game's variant.
     Variant(String),
+    /// `hhdb prize` and the other awards: the award of a study, as the Heijden database
+    /// writes it at the start of the `Event` tag (`2.p`, `1/3.sp.hm`, `c`).
+    Award(Award),
     /// `event "text"`, `player white "text"` and the other tag words followed by a text: the
     /// tag's value holds the text.
     Holds {

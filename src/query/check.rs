@@ -104,7 +104,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
             ty @ (Type::Set | Type::Number) => ty,
             _ => Type::Filter,
         },
-        ExprKind::Game(GameFilter::Elo(_) | GameFilter::Year) => Type::Number,
+        ExprKind::Game(GameFilter::Elo(_) | GameFilter::Year | GameFilter::Award(_)) => Type::Number,
         ExprKind::Game(_) => Type::Filter,
         ExprKind::Variable { ty, .. } => *ty,
         ExprKind::FamilyWord(name) => match vocabulary::word_value(name) {

@@ -225,6 +225,7 @@ fn body_sort(expr: &Expr) -> Option<bool> {
 fn needs(filters: &[&Expr]) -> Needs {
     let any = |test: &dyn Fn(&Expr) -> bool| filters.iter().any(|filter| filter.any(&|expr| test(expr)));
     let remarks = any(&|expr| matches!(expr.kind, ExprKind::OriginalComment | ExprKind::Glyph(_)));
+    let game_text = any(&|expr| matches!(expr.kind, ExprKind::Word(Word::HasCook)));
     Needs {
         // The move played next is the one that led to the next position.
         previous_move: any(&|expr| {
@@ -234,8 +235,10 @@ fn needs(filters: &[&Expr]) -> Needs {
                     ExprKind::Dash { .. } | ExprKind::Word(Word::VirtualMainline) | ExprKind::CurrentFen
                 )
         }),
-        // A comment follows its move: positions are tested once their line is read.
+        // A comment follows its move, and the game's text is known once it is read: positions
+        // are tested once their line is read.
         lookahead: remarks
+            || game_text
             || any(&|expr| {
                 matches!(
                     &expr.kind,
@@ -266,6 +269,7 @@ fn needs(filters: &[&Expr]) -> Needs {
             ) || matches!(&expr.kind, ExprKind::Path(path) if path.options.focus.is_some())
         }),
         remarks,
+        game_text,
         terminal: false,
         parent: false,
     }
@@ -385,6 +389,8 @@ impl<const W: usize> Compiler<'_, W> {
                 }
             }
             ExprKind::Game(game) if type_of(expr) == Type::Filter => self.game(game, expr.span),
+            // A special award not asked for matches, though it has no rank.
+            ExprKind::Game(GameFilter::Award(award)) => FilterNode::Game(self.game_slot(GameTest::Awarded(*award))),
             ExprKind::Transform { .. } if type_of(expr) == Type::Filter => {
                 let TransformChain { transforms, body, .. } = transform_chain(expr);
                 let copies = self.copies(&transforms, |compiler| compiler.filter(body));
@@ -897,6 +903,7 @@ impl<const W: usize> Compiler<'_, W> {
                 TextValue::At(Box::new(self.position(position)), Box::new(self.text(body)))
             }
             ExprKind::Block(filters) => TextValue::Block(Box::new(self.sequence(filters, Self::text))),
+            ExprKind::NoTransform(body) => TextValue::Unmapped(Box::new(self.text(body))),
             ExprKind::If { condition, then, otherwise } => TextValue::If(Box::new(Conditional {
                 condition: self.filter(condition),
                 then: self.text(then),
@@ -932,6 +939,7 @@ impl<const W: usize> Compiler<'_, W> {
                 PositionNode::At(Box::new(self.position(position)), Box::new(self.position(body)))
             }
             ExprKind::Block(filters) => PositionNode::Block(Box::new(self.sequence(filters, Self::position))),
+            ExprKind::NoTransform(body) => PositionNode::Unmapped(Box::new(self.position(body))),
             ExprKind::Line { .. } => PositionNode::Line(Box::new(self.filter(expr))),
             ExprKind::Path(path) => PositionNode::Path(Box::new(self.path(path))),
             ExprKind::PathWord(PathWord::Start) => PositionNode::PathStart { inside: self.path_depth > 0 },
@@ -1154,6 +1162,7 @@ impl<const W: usize> Compiler<'_, W> {
             Word::VirtualMainline => FilterNode::VirtualMainline,
             Word::Primary => FilterNode::Branch(false),
             Word::Secondary => FilterNode::Branch(true),
+            Word::HasCook => FilterNode::HasCook,
             // Numbers and sets are compiled as values (Word::value_type).
             _ => unreachable!("check: {} is a {:?}", word.text(), word.value_type()),
         }

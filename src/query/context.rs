@@ -5,7 +5,7 @@ use std::borrow::Cow;
 
 use std::sync::Arc;
 
-use super::ast::{GameFilter, Side, TagWord};
+use super::ast::{Award, GameFilter, Side, TagWord};
 use super::line::LineCache;
 use super::state::{Identities, State};
 use super::tags::tag_text;
@@ -171,7 +171,7 @@ impl<'a, P, const W: usize> Context<'a, P, W> {
 }
 
 /// The values of a query's game filters for one game: computed once from the tags, before any
-/// move is replayed.
+/// move is replayed (but for what the game's whole text says, known once it is read).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GameFacts {
     pub(crate) values: Vec<Option<i64>>,
@@ -184,6 +184,9 @@ pub struct GameFacts {
     /// Whether the game's variations are searched too: then its positions are numbered past
     /// the main line's.
     pub(crate) variations: bool,
+    /// Whether the game's text holds `<cook` (known once the game is read; see
+    /// [`GameFacts::with_text`]).
+    pub(crate) has_cook: bool,
 }
 
 impl GameFacts {
@@ -197,6 +200,12 @@ impl GameFacts {
     #[must_use]
     pub fn last_numbered(self, last: u64) -> GameFacts {
         GameFacts { last_number: last, ..self }
+    }
+
+    /// The same facts, for a game whose whole text (its tags and moves) is `text`.
+    #[must_use]
+    pub fn with_text(self, text: &[u8]) -> GameFacts {
+        GameFacts { has_cook: memchr::memmem::find(text, b"<cook").is_some(), ..self }
     }
 
     /// The same facts, for a game whose variations are searched too (or not).
@@ -232,6 +241,10 @@ pub(crate) enum GameTest {
     Holds(TagWord, String),
     /// The tag's text, which the game has (its test has the value 1 then).
     Text(TagWord),
+    /// The rank of an award the `Event` tag shows (none for a special award not asked for).
+    Award(Award),
+    /// The `Event` tag shows the award (its test has the value 1 then).
+    Awarded(Award),
 }
 
 impl GameTest {
@@ -244,6 +257,7 @@ impl GameTest {
             GameFilter::Elo(side) => GameTest::Elo(color(side)),
             GameFilter::Year => GameTest::Year,
             GameFilter::Holds { tag, text } => GameTest::Holds(tag.clone(), text.clone()),
+            GameFilter::Award(award) => GameTest::Award(*award),
             GameFilter::Variant(_) => return None,
         })
     }
@@ -265,6 +279,7 @@ impl GameTest {
             GameTest::Year => GameTest::Year,
             GameTest::Holds(tag, text) => GameTest::Holds(swap(tag), text.clone()),
             GameTest::Text(tag) => GameTest::Text(swap(tag)),
+            GameTest::Award(_) | GameTest::Awarded(_) => self.clone(),
         }
     }
 
@@ -284,6 +299,8 @@ impl GameTest {
                 passes(tag_text(tag, tags).is_some_and(|value| value.contains(text.as_str())))
             }
             GameTest::Text(tag) => passes(tag_text(tag, tags).is_some()),
+            GameTest::Award(award) => tags.tag("Event").and_then(|event| award.rank(&event)).filter(|&rank| rank > 0),
+            GameTest::Awarded(award) => passes(tags.tag("Event").is_some_and(|event| award.rank(&event).is_some())),
         }
     }
 

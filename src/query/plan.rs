@@ -173,6 +173,8 @@ pub(crate) enum PositionNode<const W: usize> {
     /// `pathlastposition`: the last position of the best run so far of the path around (or of
     /// the game's last path).
     PathLast { inside: bool },
+    /// `notransform P`: the same in every copy of a transform.
+    Unmapped(Box<PositionNode<W>>),
 }
 
 /// `find all`, `find count`, `find N [M]`: how many positions match, when their number is
@@ -607,6 +609,8 @@ pub(crate) enum FilterNode<const W: usize> {
     /// The move that led here begins a variation (with `true`: `secondary`) or is the main
     /// continuation of the position before (`primary`).
     Branch(bool),
+    /// `cql_hhdbhascook`: the game's text holds `<cook`.
+    HasCook,
     /// A filter that transforms leave as it is (`notransform`).
     Unmapped(Box<FilterNode<W>>),
     /// Writes a comment at the position, or prints a message; always matches.
@@ -689,6 +693,8 @@ pub(crate) enum TextValue<const W: usize> {
     If(Box<Conditional<TextValue<W>, W>>),
     At(Box<PositionNode<W>>, Box<TextValue<W>>),
     Block(Box<Sequence<TextValue<W>, W>>),
+    /// `notransform T`: the same in every copy of a transform.
+    Unmapped(Box<TextValue<W>>),
 }
 
 /// `T[i]`, `T[i:j]`.
@@ -732,6 +738,9 @@ pub struct Needs {
     /// What the game's text says about each move (its comment and glyphs: `hascomment`); as
     /// a comment follows its move, each position is tested once its line is read.
     pub remarks: bool,
+    /// Whether the game's text holds `<cook` (`cql_hhdbhascook`): known once the game is
+    /// read, so positions are tested then.
+    pub game_text: bool,
     /// Only a position without a legal move can match (`mate` or `stalemate` must hold, and
     /// nothing in the query writes), so a position with a move after it in its line need not
     /// be tested: a replay may test only where each line ends, and before each null move.
@@ -820,6 +829,7 @@ impl<const W: usize> Program<W> {
             number: 0,
             last_number: 0,
             variations: false,
+            has_cook: false,
         }
     }
 
@@ -854,6 +864,7 @@ impl<const W: usize> Program<W> {
             number: 0,
             last_number: 0,
             variations: false,
+            has_cook: false,
         };
         let state = self.new_state();
         self.matches_at(&Context::alone(&frames, &game, &state), 0)
@@ -1038,6 +1049,7 @@ impl<const W: usize> Program<W> {
                 self.position(position, context, at).is_some_and(|there| self.filter(filter, context, there))
             }
             FilterNode::Mainline(on_it) => frame.mainline == *on_it,
+            FilterNode::HasCook => context.game.has_cook,
             FilterNode::VirtualMainline => context.ancestry(at).all(|there| {
                 let Some(parent) = context.parent(there) else { return true };
                 let moved = &context.frames[there];

@@ -29,6 +29,7 @@ impl<const W: usize> Program<W> {
         let exists = |index: usize| (index < frames).then_some(index);
         match node {
             PositionNode::Current => Some(at),
+            PositionNode::Unmapped(position) => self.position(position, context, at),
             PositionNode::Initial => Some(0),
             PositionNode::Parent => context.parent(at),
             PositionNode::Child(number) => context.children(at).nth(*number as usize),

@@ -80,6 +80,7 @@ impl<const W: usize> Program<W> {
     ) -> Option<Arc<str>> {
         match value {
             TextValue::Literal(text) => Some(text.clone()),
+            TextValue::Unmapped(text) => self.text(text, context, at),
             TextValue::PieceLetter { set, colored } => {
                 let squares = self.squares(set, context, at);
                 let mut iter = squares.iter();

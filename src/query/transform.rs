@@ -306,6 +306,7 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
             FilterNode::Path(path) => FilterNode::Path(boxed(&**path, mapper)?),
             FilterNode::Mainline(_)
             | FilterNode::VirtualMainline
+            | FilterNode::HasCook
             | FilterNode::Glyph(_)
             | FilterNode::RemoveComment
             | FilterNode::PathDebug
@@ -372,7 +373,8 @@ impl<const W: usize> Mapped<W> for PositionNode<W> {
             | PositionNode::Initial
             | PositionNode::Parent
             | PositionNode::Child(_)
-            | PositionNode::Variable(_) => self.clone(),
+            | PositionNode::Variable(_)
+            | PositionNode::Unmapped(_) => self.clone(),
         })
     }
 }
@@ -428,7 +430,8 @@ impl<const W: usize> Mapped<W> for TextValue<W> {
             | TextValue::Variable(_)
             | TextValue::Group(_)
             | TextValue::Fen
-            | TextValue::OriginalComment => self.clone(),
+            | TextValue::OriginalComment
+            | TextValue::Unmapped(_) => self.clone(),
         })
     }
 }

@@ -92,6 +92,7 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
             | FilterNode::Branch(_)
             | FilterNode::Mainline(_)
             | FilterNode::VirtualMainline
+            | FilterNode::HasCook
             | FilterNode::Glyph(_)
             | FilterNode::RemoveComment
             | FilterNode::PathDebug => {}
@@ -249,6 +250,7 @@ impl<const W: usize> Walk<W> for PositionNode<W> {
             PositionNode::Block(block) => block.each_filter(visit),
             PositionNode::Line(line) => line.each_filter(visit),
             PositionNode::Path(path) => path.each_filter(visit),
+            PositionNode::Unmapped(position) => position.each_filter(visit),
             PositionNode::PathStart { .. }
             | PositionNode::PathLast { .. }
             | PositionNode::Current
@@ -292,9 +294,10 @@ impl<const W: usize> Walk<W> for TextValue<W> {
                 left.each_filter(visit);
                 right.each_filter(visit);
             }
-            TextValue::Case { text, .. } | TextValue::ReadFile(text) | TextValue::Match(text, _) => {
-                text.each_filter(visit)
-            }
+            TextValue::Case { text, .. }
+            | TextValue::ReadFile(text)
+            | TextValue::Match(text, _)
+            | TextValue::Unmapped(text) => text.each_filter(visit),
             TextValue::Substring(node) => {
                 node.text.each_filter(visit);
                 for bound in [&mut node.start, &mut node.end].into_iter().flatten() {

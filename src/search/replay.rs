@@ -136,6 +136,15 @@ impl GameEdits {
     /// No change.
     pub const NONE: GameEdits = GameEdits { removed: Vec::new(), tags: Vec::new() };
 
+    /// The edits kept: the tags where `set_tags`, the comments removed where `remove_comments`.
+    #[must_use]
+    pub fn kept(self, set_tags: bool, remove_comments: bool) -> GameEdits {
+        GameEdits {
+            removed: if remove_comments { self.removed } else { Vec::new() },
+            tags: if set_tags { self.tags } else { Vec::new() },
+        }
+    }
+
     /// Whether the position at `offset` (ply `ply`) loses its own comment.
     #[must_use]
     pub fn removes(&self, ply: u32, offset: usize) -> bool {
@@ -451,6 +460,9 @@ fn replay_ranges_with<R: GameRules<W>, const W: usize>(
                 replayer.inherited = options.carried.and_then(Carried::take);
                 handed = Some(back);
                 break;
+            }
+            if replayer.needs.game_text {
+                replayer.game = std::mem::take(&mut replayer.game).with_text(&text[from..end][span.start..span.end]);
             }
             replayer.finish_game();
             let found = !replayer.found.matched.is_empty() || !replayer.found.notes.is_empty();

@@ -18,6 +18,7 @@ mod corrupted_corpus;
 mod cql_annotations;
 mod cql_command;
 mod cql_dictionaries;
+mod cql_hhdb;
 mod cql_language;
 mod cql_moves;
 mod cql_paths;

@@ -8,6 +8,7 @@ mod annotations;
 mod climb;
 mod dictionaries;
 mod functions;
+mod hhdb;
 mod minus;
 mod paths;
 mod positions;
@@ -220,6 +221,9 @@ fn paren_after(pair: &Pair<'_, Rule>) -> Option<Span> {
 }
 
 fn span_of(pair: &Pair<'_, Rule>) -> Span {
+    if let Some(pinned) = TEXT_PIN.get() {
+        return pinned;
+    }
     let start = pair.as_span().start() + TEXT_OFFSET.get();
     Span::new(start, start + pair.as_str().trim_end().len())
 }
@@ -228,6 +232,9 @@ thread_local! {
     /// Where the text being parsed begins in the query: a function's body is parsed again at
     /// each call, from its own text, and its spans are the query's.
     static TEXT_OFFSET: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    /// Where a text that is not the query's own is read as if it stood (what `hhdb` stands
+    /// for): everything in it stands there.
+    static TEXT_PIN: std::cell::Cell<Option<Span>> = const { std::cell::Cell::new(None) };
 }
 
 /// Pairs up `{ }` and `( )` outside comments and quoted texts, in one pass, and reports each
@@ -1245,6 +1252,7 @@ impl Builder {
                 }
                 (ExprKind::Line { options, constituents }, depth + 1)
             }
+            Rule::hhdb_filter => self.hhdb_filter(pair),
             Rule::game_filter => {
                 let inner = pair.into_inner().next().expect("grammar: a game filter");
                 if inner.as_rule() == Rule::tag_value {
@@ -1555,6 +1563,7 @@ fn word(text: &str) -> Word {
         "virtualmainline" => Word::VirtualMainline,
         "primary" => Word::Primary,
         "secondary" => Word::Secondary,
+        "cql_hhdbhascook" => Word::HasCook,
         "gamenumber" => Word::GameNumber,
         "lastgamenumber" => Word::LastGameNumber,
         "passedpawns" => Word::PassedPawns,

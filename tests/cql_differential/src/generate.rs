@@ -183,6 +183,41 @@ const FIGURINES: [&str; 17] = ["♔", "♕", "♖", "♗", "♘", "♙", "♚", 
 const TEXTS: [&str; 9] = ["a", "Carlsen", "e4", "1-0", "", "x y", "Sicilian", "B", "2025"];
 
 /// Words CQL 6.2 keeps in its table but refuses wherever they stand (old or unused ones).
+/// What follows `hhdb`: keys that are filters, texts (with a text looked for, or matched), numbers
+/// as filters, awards, and keys CQL 6.2 refuses.
+const HHDB_KEYS: [&str; 30] = [
+    "sound",
+    "unsound",
+    "cooked",
+    "dual",
+    "\"<cook>\"",
+    "\"<eg>\"",
+    "\"<minor_dual>\"",
+    "\"(c)\"",
+    "MC",
+    "U3",
+    "twin",
+    "white_wins_in_draw",
+    "award",
+    "prize max",
+    "special hm",
+    "commendation",
+    "sort prize",
+    "special sort award",
+    "composer ~~ \"a\"",
+    "composer \"a\"",
+    "stipulation \"#2\"",
+    "search \"Carlsen\"",
+    "firstcomment \"1\"",
+    "diagram ~~ \"1\"",
+    "gbr kings ~~ \"a\"",
+    "gbr \"0\"",
+    "egdiagram > 1",
+    "<main>",
+    "source",
+    "\"MC\"",
+];
+
 const REFUSED_WORDS: [&str; 7] = ["any", "arrow", "oldline", "pgn", "substring", "transform", "piecepath"];
 
 impl Generator<'_> {
@@ -1184,10 +1219,7 @@ impl Generator<'_> {
             40 => match self.rng.below(6) {
                 0 => vec![word("false"), word("and"), word("cql_abort")],
                 1 => vec![word("cql_assertvariations"), word("\"variations wanted\"")],
-                2 => vec![
-                    word("hhdb"),
-                    word(*self.rng.pick(&["sound", "award", "composer ~~ \"a\"", "\"<cook>\"", "stipulation \"#2\""])),
-                ],
+                2 => vec![word("hhdb"), word(*self.rng.pick(&HHDB_KEYS))],
                 3 => vec![word("similarposition"), word("\"@GAMES@\"")],
                 4 => vec![word(*self.rng.pick(&REFUSED_WORDS))],
                 _ => vec![word("/*"), word("a comment"), word("*/"), word(*self.rng.pick(&WORDS))],

@@ -176,11 +176,18 @@ fn write_comment_words(lines: &mut Wrapped<'_>, comment: &[u8]) {
     lines.word(b"{");
     let comment = comment.trim_ascii_end();
     lines.begin_run();
-    for (i, word) in comment.split(u8::is_ascii_whitespace).enumerate() {
-        if i > 0 {
-            lines.space();
+    // A comment read from a game has its words one space apart; a query's comment keeps its
+    // spaces and line breaks as written.
+    let mut rest = comment;
+    loop {
+        let end = rest.iter().position(|&byte| byte == b' ' || byte == b'\n').unwrap_or(rest.len());
+        lines.word(&rest[..end]);
+        match rest.get(end) {
+            Some(b'\n') => lines.line_break(),
+            Some(_) => lines.space(),
+            None => break,
         }
-        lines.word(word);
+        rest = &rest[end + 1..];
     }
     lines.end_run();
 }

@@ -72,15 +72,20 @@ impl<'o> Wrapped<'o> {
         if self.column > 0 && self.column + word.len() > LINE_WIDTH {
             self.new_line();
         }
-        if !self.full(word.len()) {
-            self.column += push_folded(self.out, word);
-        }
+        self.glued(word);
     }
 
     /// A word on this line, whatever its length.
     pub(super) fn glued(&mut self, word: &[u8]) {
         if !self.full(word.len()) {
             self.column += push_folded(self.out, word);
+        }
+    }
+
+    /// A line break written as such (a query's comment may hold one), where the buffer has room.
+    pub(super) fn line_break(&mut self) {
+        if !self.full(1) {
+            self.new_line();
         }
     }
 
