@@ -339,7 +339,7 @@ impl Search {
         }
         let pool = rayon::ThreadPoolBuilder::new().num_threads(options.threads).build()?;
         let refusal = std::sync::Mutex::new(None);
-        Ok(Search { plans: Plans::new(query), options, pool, carried, refusal })
+        Ok(Search { plans: Plans::new(query).searching(options.gamenumber), options, pool, carried, refusal })
     }
 
     /// The number of threads the search runs on.

@@ -11,13 +11,32 @@ use crate::variant::Variant;
 pub struct Plans {
     query: Query,
     plans: Vec<OnceLock<Result<Plan, QueryError>>>,
+    /// The numbers of the games searched, from the first to the last (or the first alone):
+    /// all when none are given.
+    games: Option<(u64, Option<u64>)>,
 }
 
 impl Plans {
     /// The plans of a query.
     #[must_use]
     pub fn new(query: Query) -> Plans {
-        Plans { query, plans: Variant::all().iter().map(|_| OnceLock::new()).collect() }
+        Plans { query, plans: Variant::all().iter().map(|_| OnceLock::new()).collect(), games: None }
+    }
+
+    /// The same plans, searching only the games numbered from `first` to `last` (`first` alone
+    /// without `last`; all with none): the others are read, but the query is not tested on
+    /// them, and does nothing there.
+    #[must_use]
+    pub fn searching(self, games: Option<(u64, Option<u64>)>) -> Plans {
+        Plans { games, ..self }
+    }
+
+    /// Whether the game numbered `number` (from 1) is searched.
+    #[must_use]
+    pub fn searches(&self, number: u64) -> bool {
+        self.games.is_none_or(|(first, last)| {
+            number >= first && last.map_or(first == 0 || number <= first, |last| number <= last)
+        })
     }
 
     /// The query.

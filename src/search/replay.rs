@@ -1430,8 +1430,8 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
             // A malformed tag: the game is reported, not searched.
             return ControlFlow::Break(());
         }
-        if let Some(result) = self.options.result
-            && self.tag_value(b"Result") != Some(result)
+        if !self.options.plans.searches(self.number)
+            || self.options.result.is_some_and(|result| self.tag_value(b"Result") != Some(result))
         {
             self.excluded = true;
             return ControlFlow::Break(());

@@ -96,6 +96,15 @@ fn side_effects_before_a_failing_filter_stand() {
     assert_eq!(printed, ["cnt: 2562"]);
 }
 
+/// The query does nothing in the games `gamenumber` leaves out: the persistent count covers
+/// games 2 and 3 alone (CQL 6.2: 234 positions), or game 2 alone (119).
+#[test]
+fn games_left_out_by_gamenumber_are_not_searched() {
+    let games = repository_games();
+    assert_eq!(cqlq("cql(gamenumber 2 3) persistent x += 1", &games).1, ["x: 234"]);
+    assert_eq!(cqlq("cql(gamenumber 2) persistent x += 1", &games).1, ["x: 119"]);
+}
+
 /// A transform that counts with a range (`flip N M F`): the copies that match, when they are
 /// between N and M; its value is their number.
 #[test]
