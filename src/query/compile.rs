@@ -360,7 +360,16 @@ impl<const W: usize> Compiler<'_, W> {
                 (Type::Text, _) => FilterNode::CompareTexts(*op, self.text(left), self.text(right)),
                 _ => FilterNode::Compare(*op, self.number(left), self.number(right)),
             },
-            ExprKind::Block(filters) => FilterNode::All(filters.iter().map(|filter| self.filter(filter)).collect()),
+            // As in CQL 6.2, a block of one filter is that filter (which matters for the comments
+            // it keeps when it fails), but for a line, a path or a variable.
+            ExprKind::Block(filters) => match filters.as_slice() {
+                [only]
+                    if !matches!(only.kind, ExprKind::Line { .. } | ExprKind::Path(_) | ExprKind::Variable { .. }) =>
+                {
+                    self.filter(only)
+                }
+                _ => FilterNode::All(filters.iter().map(|filter| self.filter(filter)).collect()),
+            },
             ExprKind::Word(word) if type_of(expr) == Type::Filter => self.word(*word, expr.span),
             ExprKind::Fen(text, span) => self.placement(text, *span),
             ExprKind::Path(path) => FilterNode::Path(Box::new(self.path(path))),

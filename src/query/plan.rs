@@ -887,7 +887,8 @@ impl<const W: usize> Program<W> {
     }
 
     /// Whether a filter matches at `at`. The comments made while a filter fails are dropped,
-    /// as CQL 6.2 drops them, even when the position matches in the end.
+    /// as CQL 6.2 drops them, even when the position matches in the end; but for `P : F` and
+    /// `if`, which keep them as CQL 6.2 keeps them (for a filter around to drop, if it fails).
     #[inline]
     pub(crate) fn filter<P: RulesView<W>>(&self, node: &FilterNode<W>, context: &Context<'_, P, W>, at: usize) -> bool {
         if !self.makes_notes {
@@ -895,7 +896,9 @@ impl<const W: usize> Program<W> {
         }
         let before = context.state.notes_len();
         let matched = self.filter_here(node, context, at);
-        if !matched {
+        let keeps_notes =
+            matches!(node, FilterNode::At(..) | FilterNode::If(_) | FilterNode::Unmapped(_) | FilterNode::Memo(_));
+        if !matched && !keeps_notes {
             context.state.truncate_notes(before);
         }
         matched
@@ -1002,7 +1005,8 @@ impl<const W: usize> Program<W> {
             FilterNode::Orbit { copies, exhaustive: true } => {
                 copies.iter().filter(|filter| self.filter(filter, context, at)).count() > 0
             }
-            FilterNode::Not(filter) => !self.filter(filter, context, at),
+            // CQL 6.2 drops what `not F` comments, whether F matches or not.
+            FilterNode::Not(filter) => !self.without_notes(context, || self.filter(filter, context, at)),
             FilterNode::Memo(filter) => match context.lines {
                 Some(cache) => cache.filter_at(std::ptr::from_ref(&**filter) as usize, context, at, || {
                     self.filter(filter, context, at)

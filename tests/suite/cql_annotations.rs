@@ -116,6 +116,26 @@ const WITH_VARIATIONS: &str = r#"[Event "V"]
 1. e4! {c1} e5 (1... c5 {sic} $2 2. Nf3 {in var} (2. c3 {deep}) d6) {after var} 2. Nf3!? {c2} Nc6 {c3} $5 $6 3. Bb5 *
 "#;
 
+/// A comment made while a filter fails is dropped where CQL 6.2 drops it: by `and`, a block of
+/// several filters, `not` (always), `or` when no side matches, the comparisons. `P : F` and `if`
+/// drop nothing, nor does a block of one filter (which is that filter): what they made stays
+/// unless a filter around them drops it. The expected comments are CQL 6.2's.
+#[test]
+fn comments_made_by_a_failing_filter_stay_where_cql_6_2_keeps_them() {
+    let game = "[Event \"t\"]\n[Result \"*\"]\n\n1. e4 e5 *\n";
+    let moves = |query: &str| {
+        let written = cql_written(query, game, false);
+        written.lines().find(|line| line.starts_with("1.e4")).unwrap_or_default().to_owned()
+    };
+    let kept = "1.e4 {Found CQL} 1...e5 {Found CQL} *";
+    let dropped = "1.e4 {CQL} 1...e5 {CQL} *";
+    assert_eq!(moves("(find true : false) or true"), kept);
+    assert_eq!(moves("{ find true : false } or true"), kept);
+    assert_eq!(moves("if find true : false then false else true"), kept);
+    assert_eq!(moves("not (find true : false)"), dropped);
+    assert_eq!(moves("{ find true : false  true } or true"), dropped);
+}
+
 /// CQL 6.2 and `cqlq cql` write the same games, to the byte, and print the same, for queries
 /// of these words over the games above.
 #[test]
