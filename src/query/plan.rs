@@ -924,38 +924,30 @@ impl<const W: usize> Program<W> {
             FilterNode::HasValue(number) => self.number(number, context, at).is_some(),
             // CQL 6.2's `x != y` of numbers or texts is `not (x == y)`: no comment made on
             // the way is kept.
+            // As in CQL 6.2, two numbers or texts differ where either has no value. The right
+            // side of a comparison is looked at only where the left one has a value.
             FilterNode::Compare(BinaryOp::Ne, left, right) => self.without_notes(context, || {
-                let (left, right) = (self.number(left, context, at), self.number(right, context, at));
-                // As in CQL 6.2, two numbers differ where either has no value.
-                left.is_none() || right.is_none() || left != right
+                let Some(left) = self.number(left, context, at) else { return true };
+                self.number(right, context, at).is_none_or(|right| left != right)
             }),
             FilterNode::CompareTexts(BinaryOp::Ne, left, right) => self.without_notes(context, || {
-                let (left, right) = (self.text(left, context, at), self.text(right, context, at));
-                match (left, right) {
-                    (Some(left), Some(right)) => compare_texts(BinaryOp::Ne, &left, &right),
-                    _ => true,
-                }
+                let Some(left) = self.text(left, context, at) else { return true };
+                self.text(right, context, at).is_none_or(|right| compare_texts(BinaryOp::Ne, &left, &right))
             }),
             FilterNode::Compare(op, left, right) => {
-                let (Some(left), Some(right)) = (self.number(left, context, at), self.number(right, context, at))
-                else {
-                    return false;
-                };
-                compare(*op, left, right)
+                let Some(left) = self.number(left, context, at) else { return false };
+                self.number(right, context, at).is_some_and(|right| compare(*op, left, right))
             }
             FilterNode::SameSquares(left, right) => self.squares(left, context, at) == self.squares(right, context, at),
             FilterNode::CompareTexts(op, left, right) => {
-                match (self.text(left, context, at), self.text(right, context, at)) {
-                    (Some(left), Some(right)) => compare_texts(*op, &left, &right),
-                    _ => false,
-                }
+                let Some(left) = self.text(left, context, at) else { return false };
+                self.text(right, context, at).is_some_and(|right| compare_texts(*op, &left, &right))
             }
             FilterNode::HasText(text) => self.text(text, context, at).is_some(),
             FilterNode::TextIn(needle, haystack) => {
-                match (self.text(needle, context, at), self.text(haystack, context, at)) {
-                    (Some(needle), Some(haystack)) => find(haystack.as_bytes(), needle.as_bytes()).is_some(),
-                    _ => false,
-                }
+                let Some(needle) = self.text(needle, context, at) else { return false };
+                self.text(haystack, context, at)
+                    .is_some_and(|haystack| find(haystack.as_bytes(), needle.as_bytes()).is_some())
             }
             FilterNode::WriteFile(file, text) => self.write_file(file, text, context, at),
             FilterNode::Glyph(glyph) => context.remarks.get(at).is_some_and(|remark| remark.glyphs.contains(glyph)),
@@ -986,10 +978,8 @@ impl<const W: usize> Program<W> {
                 context.subtree(ancestor).contains(&descendant) && (!strict || ancestor != descendant)
             }
             FilterNode::ComparePositions(op, left, right) => {
-                match (self.position(left, context, at), self.position(right, context, at)) {
-                    (Some(left), Some(right)) => compare(*op, left as i64, right as i64),
-                    _ => false,
-                }
+                let Some(left) = self.position(left, context, at) else { return false };
+                self.position(right, context, at).is_some_and(|right| compare(*op, left as i64, right as i64))
             }
             FilterNode::Subset(left, right) => {
                 let left = self.set(left, context, at);

@@ -483,8 +483,24 @@ impl<const W: usize> State<W> {
     }
 
     /// Where group `group` of the last match begins and what it matched, if it took part.
+    /// When the last match has no such group (or failed, or there was none), the run stops,
+    /// as CQL 6.2 stops it, and there is no value.
     pub(crate) fn group_matched(&self, group: u8) -> Option<(usize, Arc<str>)> {
-        self.groups.borrow().get(usize::from(group)).cloned().flatten()
+        let groups = self.groups.borrow();
+        match groups.get(usize::from(group)) {
+            Some(matched) => matched.clone(),
+            None => {
+                let reason = match groups.len() {
+                    0 => format!("\\{group} names a group of the last match of ~~, and there is none: it failed"),
+                    count => {
+                        format!("\\{group} names a group of the last match of ~~, which has groups 0 to {}", count - 1)
+                    }
+                };
+                drop(groups);
+                self.refuse(&reason);
+                None
+            }
+        }
     }
 
     pub(crate) fn set(&self, slot: usize, value: Value<W>) {

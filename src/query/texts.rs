@@ -245,7 +245,8 @@ impl<const W: usize> Program<W> {
                 find(haystack.as_bytes(), needle.as_bytes()).and_then(|index| i64::try_from(index).ok())
             }
             NumberNode::GroupStart(group) => {
-                Some(context.state.group_matched(*group).map_or(-1, |(start, _)| i64::try_from(start).unwrap_or(-1)))
+                let (start, _) = context.state.group_matched(*group)?;
+                i64::try_from(start).ok()
             }
             _ => None,
         }

@@ -74,7 +74,7 @@ fn a_colon_after_find_with_no_position_on_its_left_takes_the_find() {
 fn line_groups_repeat_runs_of_constituents() {
     // A group matches its constituents in turn, as one constituent that may be repeated.
     assert_eq!(plies("line quiet --> (wtm --> btm){2}"), [0, 2, 4]);
-    assert_eq!(plies("x = line quiet --> (wtm --> btm)+  x == 8"), [0]);
+    assert_eq!(plies("x = {line quiet --> (wtm --> btm)+}  x == 8"), [0]);
     assert_eq!(plies("line quiet --> (btm --> wtm){2} --> mate"), [3]);
     assert_eq!(plies("line quiet <-- (btm <-- wtm){3}"), [5, 7]);
     // Quantifiers after one another repeat what stands before them.
@@ -90,6 +90,56 @@ fn line_groups_repeat_runs_of_constituents() {
     for query in ["line --> (check? --> mate?)*", "line --> check?+", "line --> check+{2}"] {
         assert!(Query::parse(query).is_err(), "{query}");
     }
+}
+
+/// What CQL 6.2 reads otherwise than it looks, and refuses: `&` of positions nests left to
+/// right; `+` and `*` after a line repeat only where an arrow, a closing bracket or the end
+/// follows, and inside a path's parentheses they never are arithmetic; a line's arrows all
+/// point one way, an inner line's too; `#D` takes no key; a dictionary of one or two letters
+/// before squares is the dictionary and then the squares.
+#[test]
+fn what_cql_6_2_reads_otherwise_is_refused() {
+    for query in [
+        "a1 & currentposition & currentposition",
+        "line --> a1+ : true",
+        "line --> a1 + 2",
+        "line --> a1* 2",
+        "(line --> a1) + 2",
+        "line 9 <-- line --> true <-- check",
+        "line --> (line <-- a1 --> true)",
+        "dictionary D D[\"a\"] = \"1-0\" {#D[\"a\"] > 1}",
+        "dictionary D D[(a1)] = \"1-0\" D[a1]",
+        "path a1 (year * 1)",
+        "path a1 (settag(\"Found\" \"a\" + \"a\"))",
+    ] {
+        assert!(Query::parse(query).is_err(), "{query}");
+    }
+    for query in [
+        "currentposition & currentposition & a1",
+        "a1 & (currentposition & currentposition)",
+        "line --> a1+ --> a2",
+        "line --> a1+?",
+        "{line --> a1} + 2 > 3",
+        "dictionary D D[(a1)] = \"1-0\" {#(D[(a1)]) > 1}",
+        "move from pin capture a1",
+        "move capture a1 capture b2",
+        "path a1 {year + 1 > 3}",
+    ] {
+        assert!(Query::parse(query).is_ok(), "{query}");
+    }
+}
+
+/// `\N` and `\-N` name a group of the last match of `~~`: where it has none (it failed, or
+/// there was none), the search stops, as CQL 6.2 stops.
+#[test]
+fn a_group_of_no_match_stops_the_search() {
+    let stopped = |query: &str| crate::common::replay_lines(SCHOLAR, query, None, false).remove(0).refusal;
+    assert!(stopped("\\-1 < 3").is_some_and(|reason| reason.contains("there is none")));
+    assert!(stopped("\"a\" ~~ \"(a)\" \\2").is_some_and(|reason| reason.contains("groups 0 to 1")));
+    assert!(stopped("\"a\" ~~ \"(a)\" \\-1 < 3").is_none());
+    // A group that took no part in the match has no value.
+    assert!(stopped("\"ab\" ~~ \"(a)|(b)\" not \\2").is_none());
+    assert_eq!(plies("\"ab\" ~~ \"(a)|(b)\" \\-2 < 3"), Vec::<u32>::new());
 }
 
 #[test]

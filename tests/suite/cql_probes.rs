@@ -105,6 +105,18 @@ fn games_left_out_by_gamenumber_are_not_searched() {
     assert_eq!(cqlq("cql(gamenumber 2) persistent x += 1", &games).1, ["x: 119"]);
 }
 
+/// A comparison looks at its right side only where its left one has a value, as in CQL 6.2:
+/// what the right side does is not done elsewhere (CQL 6.2: 0, 11 and 1, the count made at the
+/// last position).
+#[test]
+fn a_comparison_looks_at_its_right_side_only_where_the_left_one_has_a_value() {
+    let games = repository_games();
+    assert_eq!(cqlq("persistent x = 0 pathcount > {x += 1 1}", &games).1, ["x: 0"]);
+    assert_eq!(cqlq("persistent x = 0 pathcount != {x += 1 1}", &games).1, ["x: 0"]);
+    assert_eq!(cqlq("persistent x = 0 {x += 1 0} < {x += 10 1}", &games).1, ["x: 11"]);
+    assert_eq!(cqlq("persistent x = 0 {x += 1 originalcomment} in {x += 10 \"a\"}", &games).1, ["x: 1"]);
+}
+
 /// A transform that counts with a range (`flip N M F`): the copies that match, when they are
 /// between N and M; its value is their number.
 #[test]

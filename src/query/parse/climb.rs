@@ -365,6 +365,16 @@ impl Builder {
             Rule::op_sqrt => UnaryOp::Sqrt,
             rule => unreachable!("grammar: {rule:?} is no prefix operator"),
         };
+        if let (UnaryOp::Count, ExprKind::Dictionary { name, op: DictionaryOp::Entry { .. }, .. }) = (op, &operand.kind)
+            && !self.source[operand.span.start..].starts_with('(')
+        {
+            // CQL 6.2 reads `#D` as the count of D's entries, and then the key as stray text.
+            let message = format!(
+                "'#{name}' is the number of entries of {name}, and no key may follow it: for the size of an \
+                 entry write #({name}[...])"
+            );
+            self.diagnostics.push(Diagnostic::new(span, message));
+        }
         let kind = match (op, operand.kind) {
             (UnaryOp::Count, ExprKind::Dictionary { name, persistent, op: DictionaryOp::Declare }) => {
                 ExprKind::Dictionary { name, persistent, op: DictionaryOp::Count }
@@ -386,6 +396,7 @@ impl Builder {
 
     /// An infix operator applied to its operands.
     fn infix(&mut self, left: Built, op: OpToken, right: Built) -> Built {
+        let op_span = op.span;
         if matches!(op.rule, Rule::op_arrow_right | Rule::op_arrow_left) {
             let forward = op.rule == Rule::op_arrow_right;
             let right = self.finish(right);
@@ -454,8 +465,30 @@ impl Builder {
             Rule::op_rem => BinaryOp::Rem,
             rule => unreachable!("grammar: {rule:?} is no infix operator"),
         };
+        if let (BinaryOp::Add | BinaryOp::Mul, Built::Tree(Expr { kind: ExprKind::Line { .. }, span }, _)) = (op, &left)
+        {
+            // As in CQL 6.2: the count of a line is no operand of `+` or `*`.
+            let symbol = op.symbol();
+            let message = format!(
+                "'{symbol}' after this line reads as arithmetic on its count, as it is not followed by an arrow, \
+                 a closing bracket or the end: to repeat the last constituent write {{{symbol}}}, or put the line in braces"
+            );
+            self.diagnostics.push(Diagnostic::new(*span, message));
+        }
+        if matches!(op, BinaryOp::Add | BinaryOp::Mul) && self.in_path_parentheses {
+            let message = format!(
+                "inside a path, within parentheses, '{}' repeats what comes before it, as CQL 6.2 reads it: for \
+                 arithmetic put the filter in braces",
+                op.symbol()
+            );
+            self.diagnostics.push(Diagnostic::new(op_span, message));
+        }
         let right = self.finish(right);
-        if op.is_associative() {
+        // `&` of positions is no intersection of sets: it nests left to right, as written.
+        let positions = op == BinaryOp::Intersection
+            && (cql_type(&right.0) == Type::Position
+                || matches!(&left, Built::Tree(expr, _) if cql_type(expr) == Type::Position));
+        if op.is_associative() && !positions {
             return match left {
                 Built::Chain(chained, mut operands) if chained == op => {
                     operands.push(right);

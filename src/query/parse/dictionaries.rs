@@ -112,10 +112,33 @@ impl Builder {
         self.dictionary(name, DictionaryOp::Entry { key: Box::new(key), value })
     }
 
+    /// Refuses `D[a1]` where `D` is a dictionary of one or two letters: it reads like a piece
+    /// on squares, and CQL 6.2 reads it as the dictionary followed by the squares.
+    pub(super) fn refuse_short_dictionary_on_squares(&mut self, designator: &Pair<'_, Rule>) {
+        let mut parts = designator.clone().into_inner();
+        let Some(letters) = parts.next().filter(|part| matches!(part.as_rule(), Rule::letters1 | Rule::letters2))
+        else {
+            return;
+        };
+        let Some(squares) = parts.next().filter(|part| part.as_rule() == Rule::square_designator) else { return };
+        let name = letters.as_str();
+        if self.dictionaries.contains_key(name) {
+            let squares = squares.as_str();
+            let message = format!(
+                "'{name}{squares}' reads as the dictionary {name} and then the squares {squares}, as in CQL 6.2: \
+                 for the entry of the squares write {name}[({squares})], or {name} {squares} for both filters"
+            );
+            self.diagnostics.push(Diagnostic::new(span_of(designator), message));
+        }
+    }
+
     /// `[k]`: the key, its type checked later.
     fn dictionary_key(&mut self, pair: Pair<'_, Rule>) -> (Expr, u32) {
         let filter = pair.into_inner().find(|part| part.as_rule() == Rule::filter).expect("grammar: a key");
-        self.operators(filter.into_inner())
+        let in_path_parentheses = std::mem::replace(&mut self.in_path_parentheses, false);
+        let key = self.operators(filter.into_inner());
+        self.in_path_parentheses = in_path_parentheses;
+        key
     }
 
     /// Checks a key against the dictionary's key type, which the first key fixes.

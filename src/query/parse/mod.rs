@@ -161,6 +161,8 @@ fn parse_with_stops(source: &str, stops: &[usize]) -> (QueryAst, Vec<Diagnostic>
         dictionaries: HashMap::new(),
         reported_until: 0,
         too_deep: false,
+        in_path_parentheses: false,
+        past_blank_line_in_path: false,
         nested: 0,
         strays: Vec::new(),
         atomics: Vec::new(),
@@ -357,6 +359,12 @@ struct Builder {
     reported_until: usize,
     /// Whether a tree too deep was reported.
     too_deep: bool,
+    /// Whether the filter being built is inside a path, within parentheses only: there CQL
+    /// 6.2 reads `+` and `*` as repetitions, never as arithmetic.
+    in_path_parentheses: bool,
+    /// Whether a blank line came before the path constituent being built: CQL 6.2 ended the
+    /// path there.
+    past_blank_line_in_path: bool,
     /// How many filters hold the one being built (arguments, constituents, brackets).
     nested: u32,
     /// Where words after `move` were read as actions that no variant's moves do: the filters
@@ -380,15 +388,29 @@ struct Items {
     junk: bool,
     /// The depth of the deepest filter.
     depth: u32,
+    /// Where the last filter ended, when a `path` in it is still open there: CQL 6.2 reads
+    /// what follows as the path's, up to a blank line or the end of the brackets around.
+    path_open_until: Option<usize>,
 }
 
 impl Items {
     fn add(&mut self, pair: Pair<'_, Rule>, builder: &mut Builder) {
         match pair.as_rule() {
             Rule::filter => {
-                self.previous_filter = Some(span_of(&pair).start);
+                let span = span_of(&pair);
+                self.previous_filter = Some(span.start);
+                let in_path = self.path_open_until.is_some_and(|end| {
+                    builder.source.get(end..span.start).is_some_and(|between| !has_blank_line(between))
+                });
+                let in_path_parentheses = builder.in_path_parentheses;
+                builder.in_path_parentheses |= in_path;
                 let built = builder.operators(pair.into_inner());
                 let (filter, depth) = builder.bind_untaken(built);
+                builder.in_path_parentheses = in_path_parentheses;
+                let ends_path = in_path
+                    || (filter.any(&|expr| matches!(expr.kind, ExprKind::Path(_)))
+                        && path_open_at_end(span.text(&builder.source)));
+                self.path_open_until = ends_path.then_some(span.end);
                 self.depth = self.depth.max(depth);
                 self.filters.extend(minus::split_at_dangling_minus(filter, &builder.source));
             }
@@ -405,6 +427,47 @@ impl Items {
             _ => {}
         }
     }
+}
+
+/// Whether the last `path` of a filter's text is still open at its end: no bracket opened
+/// before it closes after it.
+fn path_open_at_end(text: &str) -> bool {
+    let last_path = text
+        .match_indices("path")
+        .filter(|(at, _)| {
+            let before = text[..*at].chars().next_back();
+            let after = text[at + 4..].chars().next();
+            !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                && !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+        })
+        .map(|(at, _)| at)
+        .chain(text.match_indices('⊢').map(|(at, _)| at))
+        .max();
+    let Some(at) = last_path else { return false };
+    if has_blank_line(&text[at..]) {
+        return false;
+    }
+    let mut depth = 0i32;
+    for c in text[at..].chars() {
+        match c {
+            '(' | '{' | '[' => depth += 1,
+            ')' | '}' | ']' => depth -= 1,
+            _ => {}
+        }
+        if depth < 0 {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether a text holds a line with nothing but spaces on it, between two line ends.
+pub(super) fn has_blank_line(text: &str) -> bool {
+    text.split('\n')
+        .skip(1)
+        .collect::<Vec<_>>()
+        .split_last()
+        .is_some_and(|(_, inner)| inner.iter().any(|line| line.trim_matches([' ', '\t', '\r']).is_empty()))
 }
 
 /// Explains text that is no filter by parsing it again: as the continuation of the filter just
@@ -889,7 +952,9 @@ impl Builder {
                 };
             }
             Rule::block => {
+                let in_path_parentheses = std::mem::replace(&mut self.in_path_parentheses, false);
                 let items = self.items(pair.into_inner());
+                self.in_path_parentheses = in_path_parentheses;
                 (ExprKind::Block(items.filters), items.depth + 1)
             }
             Rule::number => match pair.as_str().parse() {
@@ -1009,7 +1074,10 @@ impl Builder {
                 let inner = pair.into_inner().next().expect("grammar: a designator has a kind");
                 match inner.as_rule() {
                     Rule::square_designator => (ExprKind::Squares(build_squares(inner)), 1),
-                    _ => (ExprKind::Pieces(build_pieces(inner)), 1),
+                    _ => {
+                        self.refuse_short_dictionary_on_squares(&inner);
+                        (ExprKind::Pieces(build_pieces(inner)), 1)
+                    }
                 }
             }
             Rule::word => (ExprKind::Word(word(pair.as_str())), 1),
@@ -1124,7 +1192,7 @@ impl Builder {
                 };
                 for part in pair.into_inner() {
                     let rule = part.as_rule();
-                    if rule == Rule::set_missing {
+                    if rule == Rule::pin_missing {
                         self.set_missing("pin", &part);
                         continue;
                     }
@@ -1245,10 +1313,16 @@ impl Builder {
                                    be used with 'line <--'";
                     self.diagnostics.push(Diagnostic::new(span, message));
                 }
-                for part in pair.into_inner().filter(|part| part.as_rule() == Rule::constituent) {
-                    let (constituent, constituent_depth) = self.constituent(part, options.backward);
-                    depth = depth.max(constituent_depth);
-                    constituents.push(constituent);
+                for part in pair.into_inner() {
+                    match part.as_rule() {
+                        Rule::constituent => {
+                            let (constituent, constituent_depth) = self.constituent(part, options.backward);
+                            depth = depth.max(constituent_depth);
+                            constituents.push(constituent);
+                        }
+                        Rule::stray_arrow | Rule::stray_back_arrow => self.wrong_way_arrow(&part),
+                        _ => {}
+                    }
                 }
                 (ExprKind::Line { options, constituents }, depth + 1)
             }
@@ -1372,7 +1446,11 @@ impl Builder {
                     let slot = match rule {
                         Rule::move_from => &mut filter.from,
                         Rule::move_to => &mut filter.to,
-                        Rule::move_capture => &mut filter.capture,
+                        // As in CQL 6.2, a `capture` given again replaces the one before.
+                        Rule::move_capture => {
+                            filter.capture = Some(argument);
+                            continue;
+                        }
                         Rule::move_ep_square => &mut filter.en_passant_square,
                         _ => &mut filter.promote,
                     };
@@ -1445,6 +1523,12 @@ impl Builder {
         }
     }
 
+    /// An arrow of a line pointing the other way from its first.
+    fn wrong_way_arrow(&mut self, arrow: &Pair<'_, Rule>) {
+        let message = "the arrows of a line all point one way: --> or <--";
+        self.diagnostics.push(Diagnostic::new(span_of(arrow), message));
+    }
+
     /// A constituent of a `line` going forward or (`backward`) back, with its depth. Each
     /// quantifier after the first repeats what stands before it (`(check --> true){2}`
     /// written `check --> true{1}{2}` reads so too); those that would repeat what may match no
@@ -1463,8 +1547,7 @@ impl Builder {
                         group.push(constituent);
                     }
                     Rule::arrow | Rule::back_arrow if (part.as_rule() == Rule::back_arrow) != backward => {
-                        let message = "the arrows of a line all point one way: --> or <--";
-                        self.diagnostics.push(Diagnostic::new(span_of(&part), message));
+                        self.wrong_way_arrow(&part);
                     }
                     _ => {}
                 }

@@ -18,11 +18,16 @@ impl Builder {
         let mut steps = Vec::new();
         let mut depth = 0;
         let mut singlecolor = false;
+        let in_path_parentheses = self.in_path_parentheses;
+        let mut blank_line_before = false;
         for part in pair.into_inner() {
             match part.as_rule() {
                 Rule::path_option => depth = depth.max(self.path_option(part, &mut options, &mut singlecolor)),
                 Rule::path_step => {
                     let step_span = span_of(&part);
+                    // Past a blank line CQL 6.2 has closed the path: `+` and `*` are arithmetic again.
+                    self.past_blank_line_in_path = blank_line_before;
+                    blank_line_before |= super::has_blank_line(part.as_str());
                     let (step, step_depth) = self.path_step(part);
                     depth = depth.max(step_depth);
                     self.check_group_after_dash(steps.last(), &step, step_span);
@@ -53,6 +58,8 @@ impl Builder {
             );
             self.diagnostics.push(Diagnostic::new(span, message));
         }
+        self.past_blank_line_in_path = false;
+        self.in_path_parentheses = in_path_parentheses;
         let atomics = self.atomics.clone();
         (ExprKind::Path(Box::new(PathExpr { options, steps, atomics })), depth + 1)
     }
@@ -249,7 +256,9 @@ impl Builder {
     /// most likely a range or a repetition written in the wrong place.
     fn path_holder(&mut self, pair: Pair<'_, Rule>) -> (Expr, u32) {
         let body = pair.into_inner().next().expect("grammar: a path's filter has a body");
+        let in_path_parentheses = std::mem::replace(&mut self.in_path_parentheses, !self.past_blank_line_in_path);
         let (filter, depth) = self.operators(body.into_inner());
+        self.in_path_parentheses = in_path_parentheses;
         let suspicious = match &filter.kind {
             ExprKind::Number(_) => Some("a number"),
             ExprKind::Variable { ty: crate::query::check::Type::Number, .. } => Some("a numeric variable"),
