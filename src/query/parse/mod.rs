@@ -463,11 +463,8 @@ fn path_open_at_end(text: &str) -> bool {
 
 /// Whether a text holds a line with nothing but spaces on it, between two line ends.
 pub(super) fn has_blank_line(text: &str) -> bool {
-    text.split('\n')
-        .skip(1)
-        .collect::<Vec<_>>()
-        .split_last()
-        .is_some_and(|(_, inner)| inner.iter().any(|line| line.trim_matches([' ', '\t', '\r']).is_empty()))
+    let (Some(first), Some(last)) = (text.find('\n'), text.rfind('\n')) else { return false };
+    first < last && text[first + 1..last].split('\n').any(|line| line.trim_matches([' ', '\t', '\r']).is_empty())
 }
 
 /// Explains text that is no filter by parsing it again: as the continuation of the filter just

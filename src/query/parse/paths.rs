@@ -18,7 +18,6 @@ impl Builder {
         let mut steps = Vec::new();
         let mut depth = 0;
         let mut singlecolor = false;
-        let in_path_parentheses = self.in_path_parentheses;
         let mut blank_line_before = false;
         for part in pair.into_inner() {
             match part.as_rule() {
@@ -59,7 +58,6 @@ impl Builder {
             self.diagnostics.push(Diagnostic::new(span, message));
         }
         self.past_blank_line_in_path = false;
-        self.in_path_parentheses = in_path_parentheses;
         let atomics = self.atomics.clone();
         (ExprKind::Path(Box::new(PathExpr { options, steps, atomics })), depth + 1)
     }
