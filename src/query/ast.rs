@@ -4,6 +4,9 @@
 //! query is compiled for a variant, where `A` may be a Pyramid or the class of all white pieces.
 
 use std::fmt;
+use std::sync::Arc;
+
+use super::similar::SimilarGames;
 
 /// A byte range of the query text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -123,6 +126,7 @@ impl Expr {
             | ExprKind::OriginalComment
             | ExprKind::Glyph(_)
             | ExprKind::RemoveComment
+            | ExprKind::SimilarPosition { .. }
             | ExprKind::Abort => Vec::new(),
             ExprKind::Assert(filter) => vec![filter],
             ExprKind::SetTag(_, value) => vec![value],
@@ -622,6 +626,16 @@ pub enum ExprKind {
     },
     /// `unbind x`: the variable loses its value; matches.
     Unbind(String),
+    /// `similarposition [notransform] "F.pgn"`: the position (its pieces and side to move) is one
+    /// of the file's, as it stands or under a symmetry; each sighting is written as a comment,
+    /// and the least game number found goes into `variable` (a name no query can write, which
+    /// the `sort` that follows unless `nosort` reads).
+    SimilarPosition {
+        /// The file's games.
+        games: Arc<SimilarGames>,
+        /// The variable given the least game number.
+        variable: String,
+    },
 }
 
 impl ExprKind {
@@ -635,6 +649,7 @@ impl ExprKind {
                 | ExprKind::Dictionary { .. }
                 | ExprKind::IsBound { .. }
                 | ExprKind::Unbind(_)
+                | ExprKind::SimilarPosition { .. }
         )
     }
 }

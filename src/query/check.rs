@@ -158,6 +158,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         | ExprKind::RemoveComment
         | ExprKind::SetTag(..)
         | ExprKind::Assert(_)
+        | ExprKind::SimilarPosition { .. }
         | ExprKind::Abort => Type::Filter,
         ExprKind::SquareNamed(_) => Type::Set,
         ExprKind::Echo { body, .. } if type_of(body) == Type::Number => Type::Number,
@@ -317,6 +318,10 @@ impl Checker<'_> {
                 for bound in bounds {
                     self.want_range_bound(bound, "a transform");
                 }
+                if let Some(similar) = transformed_similar(body) {
+                    let message = "'similarposition' tries the symmetries itself: it cannot stand inside a transform";
+                    self.diagnostics.push(Diagnostic::new(similar.span, message));
+                }
                 self.expr(body);
             }
             ExprKind::Line { constituents, .. } => {
@@ -400,6 +405,7 @@ impl Checker<'_> {
             | ExprKind::OriginalComment
             | ExprKind::Glyph(_)
             | ExprKind::RemoveComment
+            | ExprKind::SimilarPosition { .. }
             | ExprKind::Abort => {}
             ExprKind::Assert(filter) => {
                 self.expr(filter);
@@ -649,5 +655,14 @@ impl Checker<'_> {
                 ));
             }
         }
+    }
+}
+
+/// A `similarposition` inside `body`, which a transform around it cannot transform (CQL 6.2
+/// refuses it even inside `notransform`).
+fn transformed_similar(body: &Expr) -> Option<&Expr> {
+    match &body.kind {
+        ExprKind::SimilarPosition { .. } => Some(body),
+        _ => body.children().into_iter().find_map(transformed_similar),
     }
 }

@@ -7,6 +7,7 @@ use std::fmt::Write;
 
 use super::context::Context;
 use super::plan::{CommentNode, Program, TextNode};
+use super::similar::SimilarGames;
 use super::state::{State, Value};
 use super::texts::piece_on;
 use crate::board::SquareSet;
@@ -30,6 +31,29 @@ impl<const W: usize> Program<W> {
             format!("Game: {} {}: {text}", context.game.number, position_name(context, at))
         };
         context.state.message(line);
+    }
+
+    /// `similarposition`: where the position is one of the file's, a comment for each
+    /// sighting, and the least game number found so far in the game into the slot.
+    pub(super) fn similar<P: RulesView<W>>(
+        &self,
+        games: &SimilarGames,
+        slot: usize,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> bool {
+        let position = context.frames[at].position.position_string();
+        let Some((comments, least)) = games.comments(&position) else { return false };
+        for comment in comments {
+            context.state.note(at, comment);
+        }
+        let least = i64::try_from(least).unwrap_or(i64::MAX);
+        let value = match context.state.get(slot) {
+            Value::Number(before) => before.min(least),
+            _ => least,
+        };
+        context.state.set(slot, Value::Number(value));
+        true
     }
 
     pub(super) fn text_part<P: RulesView<W>>(

@@ -105,6 +105,7 @@ pub(crate) fn compile<const W: usize>(
                 expr.kind,
                 // A message names its position, which in a variation CQL 6.2 also writes there.
                 ExprKind::Comment { .. }
+                    | ExprKind::SimilarPosition { .. }
                     | ExprKind::Line { .. }
                     | ExprKind::Path(_)
                     | ExprKind::Echo { quiet: false, .. }
@@ -166,6 +167,7 @@ fn only_terminal(filters: &[Expr], exprs: &[&Expr]) -> bool {
                 | ExprKind::SetTag(..)
                 | ExprKind::Assert(_)
                 | ExprKind::Abort
+                | ExprKind::SimilarPosition { .. }
                 | ExprKind::Dictionary {
                     op: DictionaryOp::Store { .. } | DictionaryOp::Forget(_) | DictionaryOp::Walk { .. },
                     ..
@@ -207,6 +209,7 @@ fn has_effects(filter: &Expr) -> bool {
                 | ExprKind::SetTag(..)
                 | ExprKind::Assert(_)
                 | ExprKind::Abort
+                | ExprKind::SimilarPosition { .. }
                 | ExprKind::TextFunction { function: TextFunction::ReadFile, .. }
                 | ExprKind::PathWord(_)
         )
@@ -344,6 +347,9 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::WriteFile(file, text) => FilterNode::WriteFile(self.text(file), self.text(text)),
             ExprKind::Glyph(glyph) => FilterNode::Glyph(*glyph),
             ExprKind::RemoveComment => FilterNode::RemoveComment,
+            ExprKind::SimilarPosition { games, variable } => {
+                FilterNode::Similar { games: games.clone(), slot: self.slot(variable, Lasting::Game) }
+            }
             ExprKind::SetTag(name, value) => FilterNode::SetTag(Box::new((name.clone(), self.text(value)))),
             ExprKind::Assert(filter) => {
                 FilterNode::Assert(Box::new((self.filter(filter), self.location(expr.span.start))))
@@ -1787,6 +1793,8 @@ impl<const W: usize> Compiler<'_, W> {
             }
             // What the game is written with.
             FilterNode::RemoveComment | FilterNode::SetTag(_) => found.any = true,
+            // Its sightings are comments, and it gives a variable a value.
+            FilterNode::Similar { .. } => found.any = true,
             // A failed assertion stops the run.
             FilterNode::Assert(_) => {
                 found.any = true;

@@ -155,6 +155,10 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
         ExprKind::OriginalComment => line(out, &indent, "originalcomment: the comment of the move played"),
         ExprKind::Glyph(glyph) => line(out, &indent, &format!("hascomment: the move played has the glyph ${glyph}")),
         ExprKind::RemoveComment => line(out, &indent, "removecomment: the position's comment left out"),
+        ExprKind::SimilarPosition { games, .. } => {
+            let how = if games.notransform() { "as it stands" } else { "as it stands or under a symmetry" };
+            line(out, &indent, &format!("similarposition: the position is one of {}'s, {how}", games.file()));
+        }
         ExprKind::Assert(_) => line(out, &indent, "assert: matches, or the run stops"),
         ExprKind::Abort => line(out, &indent, "cql_abort: the run stops"),
         ExprKind::SetTag(name, _) => line(out, &indent, &format!("settag: the tag {name} of the game written")),

@@ -40,6 +40,7 @@ mod pointwise;
 mod positions;
 mod quick;
 mod refusals;
+mod similar;
 mod simplify;
 pub mod state;
 mod suggest;
@@ -59,6 +60,7 @@ pub use line::LineCache;
 #[cfg(test)]
 pub(crate) use line::work as line_work;
 pub use plan::{Needs, Program};
+pub use similar::{SimilarGames, SimilarIndex};
 pub use state::{Identities, Persistent, State};
 pub use tree::GameTree;
 
@@ -219,6 +221,27 @@ impl Query {
                     )
                 })
             })
+    }
+
+    /// The files of games the query's `similarposition` filters compare positions with, each
+    /// once, in the order of the text (CQL 6.2 reads one file a query).
+    #[must_use]
+    pub fn similar_games(&self) -> Vec<Arc<SimilarGames>> {
+        fn gather(expr: &ast::Expr, found: &mut Vec<Arc<SimilarGames>>) {
+            if let ExprKind::SimilarPosition { games, .. } = &expr.kind
+                && !found.iter().any(|known| Arc::ptr_eq(known, games))
+            {
+                found.push(games.clone());
+            }
+            for child in expr.children() {
+                gather(child, found);
+            }
+        }
+        let mut found = Vec::new();
+        for filter in &self.ast.body {
+            gather(filter, &mut found);
+        }
+        found
     }
 
     /// The text of `cql_assertvariations "T"`, if the query has one: it is meant for games

@@ -11,6 +11,7 @@ use super::context::{Context, Frame, GameFacts, GameTest, TagSource};
 use super::mate_shapes::MateShapeNode;
 pub(crate) use super::path::PathNode;
 use super::quick::Quick;
+use super::similar::SimilarGames;
 use super::state::{State, Value};
 use super::texts::{Pattern, find};
 use crate::board::{Masks, Square, SquareSet};
@@ -502,6 +503,12 @@ pub(crate) enum FilterNode<const W: usize> {
     Glyph(u8),
     /// `removecomment`: the position's comment is left out of the game written; matches.
     RemoveComment,
+    /// `similarposition`: the position is one of the file's; each sighting is written as a
+    /// comment, and the least game number found goes into the slot.
+    Similar {
+        games: Arc<SimilarGames>,
+        slot: usize,
+    },
     /// `assert F`: F, which where it fails stops the run, saying where (the place in the query
     /// given).
     Assert(Box<(FilterNode<W>, String)>),
@@ -955,6 +962,7 @@ impl<const W: usize> Program<W> {
                 context.state.remove_comment(at);
                 true
             }
+            FilterNode::Similar { games, slot } => self.similar(games, *slot, context, at),
             FilterNode::Assert(assertion) => {
                 let (filter, place) = &**assertion;
                 if self.filter(filter, context, at) {

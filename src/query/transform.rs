@@ -309,6 +309,7 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
             | FilterNode::HasCook
             | FilterNode::Glyph(_)
             | FilterNode::RemoveComment
+            | FilterNode::Similar { .. }
             | FilterNode::PathDebug
             | FilterNode::Branch(_)
             | FilterNode::Unmapped(_)

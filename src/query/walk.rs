@@ -95,6 +95,7 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
             | FilterNode::HasCook
             | FilterNode::Glyph(_)
             | FilterNode::RemoveComment
+            | FilterNode::Similar { .. }
             | FilterNode::PathDebug => {}
             FilterNode::Unmapped(filter) => filter.each_filter(visit),
         }

@@ -17,6 +17,7 @@ use super::positions::PositionsFormat;
 use super::replay::{
     Carried, GameEdits, GameErrorKind, GameNote, GameRecord, GameWarning, MatchedPly, ReplayOptions, replay_ranges,
 };
+use super::similar::load_similar_games;
 use crate::notation::Container;
 use crate::notation::lines::count_line_ends;
 use crate::query::Query;
@@ -338,7 +339,8 @@ impl Search {
             options.threads = 1;
         }
         let pool = rayon::ThreadPoolBuilder::new().num_threads(options.threads).build()?;
-        let refusal = std::sync::Mutex::new(None);
+        // The games `similarposition` compares with, where the caller has not read them.
+        let refusal = std::sync::Mutex::new(load_similar_games(&query).err().map(|error| error.to_string()));
         Ok(Search { plans: Plans::new(query).searching(options.gamenumber), options, pool, carried, refusal })
     }
 
@@ -399,6 +401,9 @@ impl Search {
         sink: &mut dyn Sink,
         summary: &mut Summary,
     ) -> Result<ControlFlow<()>, SearchError> {
+        if self.refusal().is_some() {
+            return Ok(ControlFlow::Break(()));
+        }
         if !self.options.variations
             && let Some(message) = self.plans.query().asserted_variations()
         {

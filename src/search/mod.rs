@@ -40,6 +40,7 @@ mod plans;
 mod positions;
 mod reasons;
 mod replay;
+mod similar;
 mod sorted;
 
 pub use convert::{Converter, NOT_CONVERTED, NotConverted, Target, pgn_of};
@@ -54,4 +55,5 @@ pub use replay::{
     Carried, GameEdits, GameError, GameErrorKind, GameNote, GameRecord, GameWarning, MatchedPly, ReplayOptions,
     TOKEN_CHARS, replay_range, replay_ranges,
 };
+pub use similar::{SimilarGamesError, load_similar_games};
 pub use sorted::SortedSink;

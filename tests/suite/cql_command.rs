@@ -325,7 +325,7 @@ fn mistakes_are_named_and_stop_before_any_game() {
         (&["-u", "query.cql"], "-u is not supported"),
         (&["-vi", "query.cql"], "-vi is not supported"),
         (&["-parse", "query.cql"], "-parse is not supported"),
-        (&["-similarposition", "x.pgn", "query.cql"], "-similarposition is not supported"),
+        (&["-similarposition", "x.txt", "query.cql"], "-similarposition x.txt: the name of a PGN file ends in .pgn"),
         (&["-reversecolor", "query.cql"], "-reversecolor is not supported"),
         (&["-threads", "0", "query.cql"], "-threads 0: not a number of 1 or more"),
         (&["-lineincrement", "x", "query.cql"], "-lineincrement x: not a number of 1 or more"),

@@ -24,6 +24,7 @@ mod cql_moves;
 mod cql_paths;
 mod cql_probes;
 mod cql_reference;
+mod cql_similar;
 mod cql_texts;
 mod cql_tree;
 mod crochess;

@@ -84,7 +84,7 @@ the command line win over the parameters of the query's cql(...) header.";
 
 /// CQL 6.2's options as `cqlq cql` reads them (two dashes are accepted too): how each is
 /// written, and what it does. Its help and its manual page list them.
-pub const CQL_OPTIONS: [(&str, &str); 23] = [
+pub const CQL_OPTIONS: [(&str, &str); 24] = [
     ("-i, -input FILE", "the PGN file to search (- is standard input)"),
     ("-o, -output FILE", "where the games found go (- is standard output); QUERY-out.pgn by default"),
     ("-matchcount N [M]", "games with N to M matched positions (N alone: exactly N)"),
@@ -105,13 +105,14 @@ pub const CQL_OPTIONS: [(&str, &str); 23] = [
     ("-result R", "the result is R: 1-0, 0-1 or 1/2-1/2"),
     ("-fen FEN", "the board is the FEN's (its other fields are ignored)"),
     ("-cql FILTERS", "filters of the query language, to match at the same position as the body"),
+    ("-similarposition [nosort] [notransform] F", "similarposition \"F\": the position is one of F's games'"),
     ("-flip, -flipcolor, -shift", "the transform around the body and the filters above"),
     ("-nosettag, -noremovecomment", "settag gives no tags; removecomment removes no comment"),
     ("-help, -version", "this help; the version"),
 ];
 
 /// What `cqlq cql` says of the options of CQL 6.2 it refuses.
-pub const CQL_UNSUPPORTED: &str = "Not supported (an error says so): -a, -u, -html, -hhdb, -vi, -similarposition, \
+pub const CQL_UNSUPPORTED: &str = "Not supported (an error says so): -a, -u, -html, -hhdb, -vi, \
 -parse, -reversecolor.";
 
 /// An example of `cqlq cql`.

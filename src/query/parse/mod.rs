@@ -12,6 +12,7 @@ mod hhdb;
 mod minus;
 mod paths;
 mod positions;
+mod similar;
 mod texts;
 mod variables;
 
@@ -168,6 +169,7 @@ fn parse_with_stops(source: &str, stops: &[usize]) -> (QueryAst, Vec<Diagnostic>
         atomics: Vec::new(),
         asserted_variations: None,
         untaken: climb::Leftover::default(),
+        similar: Vec::new(),
     };
     let mut ast = QueryAst { header: None, body: Vec::new(), asserted_variations: None };
     let mut pairs = match parse_rule(Rule::query, &marked) {
@@ -376,6 +378,9 @@ struct Builder {
     atomics: Vec<String>,
     /// The operators the last filter built did not take, for the filter around it.
     untaken: climb::Leftover,
+    /// The `similarposition` filters read so far, in the order of the text: the file they
+    /// share, and where the first named it.
+    similar: Vec<(std::sync::Arc<super::similar::SimilarGames>, Span)>,
 }
 
 /// The filters of a query, a block or parentheses, read one item at a time.
@@ -1324,6 +1329,7 @@ impl Builder {
                 (ExprKind::Line { options, constituents }, depth + 1)
             }
             Rule::hhdb_filter => self.hhdb_filter(pair),
+            Rule::similar_filter => self.similar_filter(pair),
             Rule::game_filter => {
                 let inner = pair.into_inner().next().expect("grammar: a game filter");
                 if inner.as_rule() == Rule::tag_value {

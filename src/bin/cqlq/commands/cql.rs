@@ -16,7 +16,7 @@ use std::time::Instant;
 use anyhow::{anyhow, bail};
 use clap::CommandFactory;
 use cqlq::search::output::{CqlComments, CqlPrinter};
-use cqlq::search::{Search, SearchOptions, estimated_games, open_to_read};
+use cqlq::search::{Search, SearchOptions, estimated_games, load_similar_games, open_to_read};
 use cqlq::{Query, QueryError, Variant};
 
 use super::search::{
@@ -95,6 +95,17 @@ fn run(args: CqlArgs) -> anyhow::Result<Searched> {
     let out = Output::open(Some(&output_path), &read, &[])?;
     let console = Console::new(output_path.as_os_str() == "-");
     console.print(&format!("{}\n", banner()));
+    match load_similar_games(&query) {
+        Ok(read) => {
+            for (file, games) in read {
+                console.print(&format!("Db: read {games} games from submission file: {file}\n"));
+            }
+        }
+        Err(error) => {
+            super::note(format_args!("{error}"));
+            return Ok(Searched::Failed);
+        }
+    }
     if let (Some(output), Some(_)) = (&options.output, &header.output) {
         console.print(&format!("Using command line argument for filename: {}\n", output.display()));
     }

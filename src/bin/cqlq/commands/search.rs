@@ -88,6 +88,10 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
         (false, Format::Jsonl) => (Printer::Jsonl(JsonlPrinter::new(out)), None),
     };
     let gamenumber = options.gamenumber;
+    if let Err(error) = cqlq::search::load_similar_games(&loaded.query) {
+        note(format_args!("{error}"));
+        return Ok(ExitCode::from(2));
+    }
     let search = Search::new(loaded.query, options)?;
     let watch: Option<Box<dyn Watch>> = (!args.quiet && !typed && io::stderr().is_terminal())
         .then(|| Box::new(Progress::new(total_size(&inputs))) as Box<dyn Watch>);

@@ -174,7 +174,6 @@ pub(super) fn write_first_comment(lines: &mut Wrapped<'_>, comment: &[u8]) {
 /// The opening brace and the words of a comment.
 fn write_comment_words(lines: &mut Wrapped<'_>, comment: &[u8]) {
     lines.word(b"{");
-    let comment = comment.trim_ascii_end();
     lines.begin_run();
     // A comment read from a game has its words one space apart; a query's comment keeps its
     // spaces and line breaks as written.
@@ -356,9 +355,10 @@ mod tests {
         moves[0].add_nag(1);
         moves[2].comment = Some(b"two words".to_vec());
         assert_eq!(written(&moves), "1.e4 $1 e5 2.Nf3 {two words} 2...Nc6 ");
-        // The spaces are written as given: CQL 6.2 writes two before a sort value.
+        // The spaces are written as given, those at the end too: CQL 6.2 writes two before a
+        // sort value, and a query's comment keeps its own.
         moves[2].comment = Some(b"CQL  p: 3 ".to_vec());
-        assert_eq!(written(&moves), "1.e4 $1 e5 2.Nf3 {CQL  p: 3} 2...Nc6 ");
+        assert_eq!(written(&moves), "1.e4 $1 e5 2.Nf3 {CQL  p: 3 } 2...Nc6 ");
         moves[2].comment = None;
         moves[2].variations.push(Line { comment: Some(Vec::new()), moves: vec![node(2, false, "f4")] });
         moves[2].variations.push(Line::default());

@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use cqlq::notation::pgn::cql_style::GAME_BUFFER;
 
@@ -42,6 +42,15 @@ pub enum Filter {
     Fen(String),
     /// `-cql TEXT`: filters in the query language.
     Cql(String),
+    /// `-similarposition [nosort] [notransform] F.pgn`: `similarposition` on the games of F.
+    SimilarPosition {
+        /// The file of games.
+        file: String,
+        /// The games found are not sorted by the game of F where they were found.
+        nosort: bool,
+        /// Positions compared as they stand only.
+        notransform: bool,
+    },
 }
 
 /// A transform the command line puts around the query's body and its own filters.
@@ -166,13 +175,12 @@ impl fmt::Display for OptionError {
 impl std::error::Error for OptionError {}
 
 /// The options of CQL 6.2 that cqlq does not offer, and why.
-const UNSUPPORTED: [(&str, &str); 8] = [
+const UNSUPPORTED: [(&str, &str); 7] = [
     ("a", "it converts a query to ASCII; cqlq queries are ASCII already"),
     ("u", "it converts a query to Unicode figurines; cqlq reads them but does not write them"),
     ("html", "it renders a query as HTML"),
     ("hhdb", "it reads the Heijden study database's own annotations"),
     ("vi", "it reads the Heijden study database"),
-    ("similarposition", "cqlq has no similar-position search"),
     ("parse", "CQL 6.2 does not support it either"),
     ("reversecolor", "cqlq's query language has flipcolor but no reversecolor"),
 ];
@@ -261,6 +269,7 @@ fn read_option(
             add_once(&mut options.filters, Filter::Fen(fen), option)?;
         }
         "cql" => options.filters.push(Filter::Cql(args.text(option, "filters of the query language")?)),
+        "similarposition" => options.filters.push(similar_position(option, args)?),
         "flip" => options.transforms.push(Transform::Flip),
         "flipcolor" => options.transforms.push(Transform::FlipColor),
         "shift" => options.transforms.push(Transform::Shift),
@@ -274,6 +283,25 @@ fn read_option(
         }
     }
     Ok(())
+}
+
+/// `-similarposition`: its words `nosort` and `notransform`, then the name of a PGN file.
+fn similar_position(option: &str, args: &mut Arguments<'_>) -> Result<Filter, OptionError> {
+    let (mut nosort, mut notransform) = (false, false);
+    loop {
+        let word = args.text(option, "the name of a PGN file (after nosort or notransform if any)")?;
+        match word.as_str() {
+            "nosort" => nosort = true,
+            "notransform" => notransform = true,
+            _ => {
+                let extension = Path::new(&word).extension().and_then(|extension| extension.to_str());
+                if !extension.is_some_and(|extension| extension.eq_ignore_ascii_case("pgn")) {
+                    return Err(OptionError::BadValue(option.to_owned(), word, "the name of a PGN file ends in .pgn"));
+                }
+                return Ok(Filter::SimilarPosition { file: word, nosort, notransform });
+            }
+        }
+    }
 }
 
 /// Sets an option that may be given once.

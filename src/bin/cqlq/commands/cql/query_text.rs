@@ -50,6 +50,11 @@ pub fn filter_text(filter: &Filter) -> String {
         Filter::Result(result) => format!("result {result}"),
         Filter::Fen(fen) => format!("fen {}", quoted(fen.split_whitespace().next().unwrap_or_default())),
         Filter::Cql(text) => format!("{{{text}\n}}"),
+        Filter::SimilarPosition { file, nosort, notransform } => {
+            let nosort = if *nosort { " nosort" } else { "" };
+            let notransform = if *notransform { " notransform" } else { "" };
+            format!("similarposition{nosort}{notransform} {}", quoted(file))
+        }
     }
 }
 
