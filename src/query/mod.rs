@@ -207,6 +207,14 @@ impl Query {
         })
     }
 
+    /// Whether the query runs `removecomment` somewhere: CQL 6.2 then removes the comment of the
+    /// position of the same number in every later game it writes too, so the games are searched
+    /// one after another, in order.
+    #[must_use]
+    pub fn removes_comments(&self) -> bool {
+        self.ast.body.iter().any(|filter| filter.any(&|expr| matches!(expr.kind, ExprKind::RemoveComment)))
+    }
+
     /// Whether the games must be searched one after another, in order, as CQL 6.2 searches
     /// them: for variables that last from game to game (`persistent`), and for files read and
     /// written (`readfile`, `writefile`), whose order would change on several threads.

@@ -1100,8 +1100,7 @@ impl<const W: usize> Program<W> {
                 }
             }
             NumberNode::Extreme { max, args } => {
-                let values = args.iter().filter_map(|arg| self.number(arg, context, at));
-                if *max { values.max() } else { values.min() }
+                extreme(*max, args.iter().map(|arg| move || self.number(arg, context, at)), context.state)
             }
             NumberNode::Ply => Some(i64::from(frame.ply)),
             NumberNode::MoveNumber => Some(i64::from(frame.position.move_number())),
@@ -2028,4 +2027,31 @@ impl<const W: usize> NumberNode<W> {
 /// The whole square root of a number (`sqrt 10` is 3); a negative number has none.
 fn whole_sqrt(value: i64) -> Option<i64> {
     u64::try_from(value).ok().map(|value| value.isqrt() as i64)
+}
+
+/// `max(...)` or `min(...)` of the values of `args`, evaluated in order (none when none has a
+/// value). The comments an argument makes stay only while its value is the best so far, as in
+/// CQL 6.2: a better value forgets those of the arguments before it, a worse one its own, an
+/// equal one keeps both, and an argument with no value keeps its own.
+pub(super) fn extreme<T: Ord, const W: usize>(
+    max: bool,
+    args: impl Iterator<Item = impl FnOnce() -> Option<T>>,
+    state: &State<W>,
+) -> Option<T> {
+    let first = state.notes_len();
+    let mut best: Option<T> = None;
+    for arg in args {
+        let before = state.notes_len();
+        let Some(value) = arg() else { continue };
+        match &best {
+            None => best = Some(value),
+            Some(so_far) if (value > *so_far) == max && value != *so_far => {
+                state.forget_notes(first..before);
+                best = Some(value);
+            }
+            Some(so_far) if value != *so_far => state.truncate_notes(before),
+            Some(_) => {}
+        }
+    }
+    best
 }

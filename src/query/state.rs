@@ -534,6 +534,13 @@ impl<const W: usize> State<W> {
         self.notes.borrow_mut().truncate(len);
     }
 
+    /// Forgets the comments made in a range of their order.
+    pub(crate) fn forget_notes(&self, range: std::ops::Range<usize>) {
+        let mut notes = self.notes.borrow_mut();
+        let end = range.end.min(notes.len());
+        notes.drain(range.start.min(end)..end);
+    }
+
     /// Takes the comments made after the first `len`.
     pub fn drain_notes(&self, len: usize) -> Vec<Note> {
         let mut notes = self.notes.borrow_mut();

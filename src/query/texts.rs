@@ -6,7 +6,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::context::Context;
-use super::plan::{NumberNode, Program, SubstringNode, TextValue};
+use super::plan::{NumberNode, Program, SubstringNode, TextValue, extreme};
 use super::state::Value;
 use crate::board::Square;
 use crate::position::{PositionView, RulesView};
@@ -157,8 +157,7 @@ impl<const W: usize> Program<W> {
             TextValue::Fen => Some(self.cql_fen(context, at).into()),
             TextValue::OriginalComment => context.remarks.get(at).and_then(|remark| remark.comment.clone()),
             TextValue::Extreme { max, args } => {
-                let values = args.iter().filter_map(|arg| self.text(arg, context, at));
-                if *max { values.max() } else { values.min() }
+                extreme(*max, args.iter().map(|arg| move || self.text(arg, context, at)), context.state)
             }
             TextValue::If(conditional) => self.text(self.choose(conditional, context, at)?, context, at),
             TextValue::At(position, text) => self.text(text, context, self.position(position, context, at)?),

@@ -334,7 +334,9 @@ impl Search {
     /// (`persistent`), or that reads or writes files, is searched on one thread, one game
     /// after another, as CQL 6.2 does.
     pub fn new(query: Query, mut options: SearchOptions) -> Result<Search, rayon::ThreadPoolBuildError> {
-        let carried = query.has_persistent().then(Carried::default);
+        // `removecomment` is carried from game to game as CQL 6.2 carries it.
+        let removes_comments = options.remove_comments && query.removes_comments();
+        let carried = (query.has_persistent() || removes_comments).then(Carried::default);
         if query.runs_in_order() {
             options.threads = 1;
         }

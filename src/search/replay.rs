@@ -7,7 +7,7 @@
 //! prints.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::{Mutex, PoisonError};
@@ -61,12 +61,19 @@ pub struct ReplayOptions<'a> {
     pub ends_input: bool,
 }
 
-/// The values of a query's variables that last from game to game (`persistent`), handed from
-/// each range of games to the next, and from the games of one rule family (one board) to
-/// those of another. The ranges must then be replayed one after another, in the order of the
-/// input.
+/// What a query carries from game to game, handed from each range of games to the next, and
+/// from the games of one rule family (one board) to those of another: the values of its
+/// variables that last (`persistent`), and the positions where it ran `removecomment`. The
+/// ranges must then be replayed one after another, in the order of the input.
 #[derive(Debug, Default)]
-pub struct Carried(Mutex<Option<Carry>>);
+pub struct Carried {
+    values: Mutex<Option<Carry>>,
+    /// The numbers (`positionid`) of the positions where `removecomment` ran in a game before:
+    /// CQL 6.2 keeps a game's positions in memory it reuses from game to game, numbered so,
+    /// without clearing that mark, so the position of that number in every later game loses
+    /// its comment too.
+    removals: Mutex<BTreeSet<u32>>,
+}
 
 /// What [`Carried`] holds once a game has been replayed.
 #[derive(Debug)]
@@ -81,17 +88,26 @@ impl Carried {
     /// run (`name: value`, `quiet` ones left out); `None` when no game was replayed.
     #[must_use]
     pub fn report(&self) -> Option<Vec<String>> {
-        let carry = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let carry = self.values.lock().unwrap_or_else(PoisonError::into_inner);
         carry.as_ref().map(|carry| carry.values.report(&carry.printed))
     }
 
     /// The values kept, if a game has been replayed.
     fn take(&self) -> Option<Carry> {
-        self.0.lock().unwrap_or_else(PoisonError::into_inner).take()
+        self.values.lock().unwrap_or_else(PoisonError::into_inner).take()
     }
 
     fn put(&self, carry: Carry) {
-        *self.0.lock().unwrap_or_else(PoisonError::into_inner) = Some(carry);
+        *self.values.lock().unwrap_or_else(PoisonError::into_inner) = Some(carry);
+    }
+
+    /// The positions where `removecomment` ran in the games before.
+    fn removals(&self) -> BTreeSet<u32> {
+        self.removals.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    fn set_removals(&self, removals: BTreeSet<u32>) {
+        *self.removals.lock().unwrap_or_else(PoisonError::into_inner) = removals;
     }
 
     fn keep<const W: usize>(&self, program: &Program<W>, state: &State<W>) {
@@ -465,6 +481,9 @@ fn replay_ranges_with<R: GameRules<W>, const W: usize>(
                 replayer.game = std::mem::take(&mut replayer.game).with_text(&text[from..end][span.start..span.end]);
             }
             replayer.finish_game();
+            if let (Some(carried), Some(removals)) = (options.carried, replayer.found.removals.take()) {
+                carried.set_removals(removals);
+            }
             let found = !replayer.found.matched.is_empty() || !replayer.found.notes.is_empty();
             // The moves are kept where the game can be written again from them.
             let played = if found && options.keep_played {
@@ -727,6 +746,9 @@ struct Findings {
     marks_in_notes: bool,
     /// The positions whose own comments the query removed, as `(ply, offset)`.
     removed: Vec<(u32, usize)>,
+    /// The numbers of the positions where `removecomment` ran in this game or one before,
+    /// where the query carries them from game to game ([`Carried`]).
+    removals: Option<BTreeSet<u32>>,
     /// The comments the `sort` filter made with the game's best value, added to the game's
     /// once it is read (as CQL 6.2 adds them).
     sort_notes: Vec<GameNote>,
@@ -746,6 +768,17 @@ impl Findings {
     fn keep_removed<R, const W: usize>(&mut self, context: &Context<'_, R, W>, offsets: &[usize]) {
         for at in context.state.take_removed() {
             self.removed.push((context.frames[at].ply, offsets[at]));
+            if let Some(removals) = &mut self.removals {
+                removals.insert(context.frames[at].id);
+            }
+        }
+    }
+
+    /// Removes the comment of the position `at` where `removecomment` ran at the position of
+    /// its number in a game before.
+    fn keep_removed_before<R, const W: usize>(&mut self, context: &Context<'_, R, W>, offsets: &[usize], at: usize) {
+        if self.removals.as_ref().is_some_and(|removals| removals.contains(&context.frames[at].id)) {
+            self.removed.push((context.frames[at].ply, offsets[at]));
         }
     }
 
@@ -764,6 +797,7 @@ impl Findings {
                 self.mark(context.frames[at].ply, offsets[at]);
             }
             if program.removes_comments {
+                self.keep_removed_before(context, offsets, at);
                 self.keep_removed(context, offsets);
             }
             return;
@@ -781,6 +815,7 @@ impl Findings {
             self.sort_notes = notes.into_iter().map(place).collect();
         }
         if program.removes_comments {
+            self.keep_removed_before(context, offsets, at);
             self.keep_removed(context, offsets);
         }
         if !matched {
@@ -1405,6 +1440,7 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
         self.found.matched.clear();
         self.found.notes.clear();
         self.found.removed.clear();
+        self.found.removals = self.options.carried.map(Carried::removals);
         self.played.clear();
         self.moves_only = true;
         self.outcome = None;

@@ -87,6 +87,20 @@ fn removecomment_leaves_the_comment_out_whatever_the_position() {
 }
 
 #[test]
+fn removecomment_carries_to_the_position_of_the_same_number_in_later_games() {
+    // Run at ply 2 of the first game (which has no comment there), it removes the comment at
+    // ply 2 of the second, as CQL 6.2 does: it reuses a position's memory from game to game
+    // without clearing that mark.
+    let expected =
+        "[Event \"B\"]\n[Result \"0-1\"]\n\n{Game number 2 CQL}\n1.d4 {CQL} 1...d5 { CQL} 2.c4 {CQL} 0-1\n\n";
+    let text = written("{event \"A\" ply == 2 removecomment} or true");
+    assert!(text.ends_with(expected), "{text}");
+    // Not the other way: a game before the one that ran it keeps its comment.
+    let text = written("{event \"B\" ply == 1 removecomment} or true");
+    assert!(text.contains("1.e4 {second CQL}"), "{text}");
+}
+
+#[test]
 fn settag_gives_tags_in_the_order_given_with_their_last_values() {
     // A tag of the game keeps its place; a new one comes after the game's tags; the last
     // value given stands; `tag` still reads the game's own value.
@@ -161,6 +175,8 @@ fn the_words_of_comments_and_tags_write_what_cql6_writes() {
         "cql(variations) hascomment \"!?\"",
         "cql(variations) removecomment",
         "cql(variations) {removecomment false} or ply == 3",
+        "cql() {event \"A\" ply == 2 removecomment} or true",
+        "cql(variations) {not event \"A\" ply == 3 removecomment} or true",
         "cql(variations) message(originalcomment)",
         "cql(variations) settag(\"X\" originalcomment)",
         "cql(variations) message(positionid) comment(ply)",

@@ -456,3 +456,18 @@ fn cql_assertvariations_stops_a_search_without_variations() {
     assert_eq!(search.refusal().as_deref(), Some("the query asserts variations: searched with variations"));
     assert!(record.games.is_empty());
 }
+
+/// `max` and `min` keep the comments of the arguments whose value is the best so far: CQL 6.2's
+/// counts of `find`'s comments over a game of five positions.
+#[test]
+fn max_and_min_keep_the_comments_of_the_best_arguments_only() {
+    let game = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 *\n";
+    let found = |query: &str| common::cql_written(query, game, false).matches("Found").count();
+    assert_eq!(found("x = find all true"), 15);
+    // At the last position `find` counts 1, less than 2: its comment goes there.
+    assert_eq!(found("x = max(1 2 find all true)"), 14);
+    assert_eq!(found("x = max(1 6 find all true)"), 0);
+    // 1 there equals the best, and both keep their comments; elsewhere 1 is the best.
+    assert_eq!(found("x = min(find all true 1)"), 1);
+    assert_eq!(found("x = max(find all true find all true)"), 15);
+}
