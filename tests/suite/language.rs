@@ -783,6 +783,11 @@ fn line_quantifiers() {
     assert_eq!(plies("line --> Ke2 --> Ke1{2}"), [4]);
     assert_eq!(plies("line --> Ke1 --> Ke1 --> Ke1 --> Ke1"), Vec::<u32>::new());
     assert_eq!(plies("line --> Ke2{2} --> Ke1 --> terminal"), [3]);
+    // A `+` or `?` right after a piece repeats the constituent, as in CQL 6.2: it is no tier
+    // there, and `k?` no file.
+    assert_eq!(plies("line --> K+ --> Ke2"), [0, 1, 2, 3]);
+    assert_eq!(plies("line --> k? --> Ke2"), [2, 3, 4]);
+    assert_eq!(plies("line --> (K+) --> Ke2"), [0, 1, 2, 3]);
 }
 
 #[test]
