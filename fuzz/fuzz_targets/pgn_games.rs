@@ -86,7 +86,7 @@ fuzz_target!(|data: &[u8]| {
                 matched: &record.matched,
                 variations: &record.variations,
                 notes: &record.notes,
-                sort: None,
+                sort: &[],
                 played: &record.played,
                 moves_only: record.moves_only,
                 outcome: record.outcome,
@@ -111,7 +111,7 @@ fuzz_target!(|data: &[u8]| {
                 let comments = CqlComments {
                     matchstring: Some("CQL".into()),
                     game_numbers: true,
-                    sort_label: None,
+                    sort_labels: Vec::new(),
                     variant: Variant::standard(),
                     game_buffer: GAME_BUFFER,
                 };

@@ -128,7 +128,11 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::Find { .. } => Type::Number,
         ExprKind::At { body, .. } | ExprKind::NoTransform(body) => type_of(body),
         ExprKind::Comment { .. } => Type::Filter,
-        ExprKind::Sort { .. } => Type::Number,
+        // A set is sorted by its size; a text by its bytes.
+        ExprKind::Sort { value, .. } => match type_of(value) {
+            Type::Text => Type::Text,
+            _ => Type::Number,
+        },
         ExprKind::Repeat { .. } => Type::Filter,
         ExprKind::Dash { when: DashWhen::Count, .. } => Type::Number,
         ExprKind::Dash { target: Some(target), .. } => match type_of(target) {
@@ -373,7 +377,10 @@ impl Checker<'_> {
             }
             ExprKind::Sort { value, .. } => {
                 self.sorted_number(value);
-                self.want_number(value, "sort");
+                let found = self.expr(value);
+                if matches!(found, Type::Filter | Type::Position) {
+                    self.mismatch(value, "'sort' works on numbers, texts (or the sizes of sets)", found);
+                }
             }
             ExprKind::Repeat { test, body } => {
                 if let Some(test) = test {

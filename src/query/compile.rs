@@ -22,12 +22,12 @@ use super::texts::Pattern;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::Quiet;
 use super::quick::quick_tests;
 use super::refusals::refused_as_filter;
 use super::simplify::simplify;
 use super::state::Value;
 use super::walk::{Walk, number_lines};
+use super::{Quiet, SortSpec, body_sort_keys};
 
 use crate::board::{File, Masks, Rank, Square, SquareSet};
 use crate::position::{PositionView, Wing};
@@ -77,15 +77,12 @@ pub(crate) fn compile<const W: usize>(
         dictionaries: Vec::new(),
         dictionary_names: filters.iter().flat_map(dictionary_names).collect(),
         path_depth: 0,
+        sort_keys: body_sort_keys(sort.map(|sort| &sort.expr).into_iter().chain(filters)),
     };
     let mut compiled: Vec<FilterNode<W>> = filters.iter().map(|filter| compiler.filter(filter)).collect();
     let mut exprs: Vec<&Expr> = filters.iter().collect();
     exprs.extend(sort.map(|sort| &sort.expr));
-    let mut sort = sort.map(|sort| SortKey { value: compiler.number(&sort.expr), min: sort.min }).or_else(|| {
-        // A `sort` in the body keeps its value where it matches.
-        let min = filters.iter().find_map(body_sort)?;
-        Some(SortKey { value: NumberNode::SortRecorded, min })
-    });
+    let mut sort = sort.map(|sort| SortKey { value: compiler.number(&sort.expr), min: sort.min });
     let mut nodes: Vec<&mut dyn Walk<W>> = compiled.iter_mut().map(|filter| filter as &mut dyn Walk<W>).collect();
     nodes.extend(sort.as_mut().map(|sort| &mut sort.value as &mut dyn Walk<W>));
     number_lines(&mut nodes);
@@ -114,7 +111,8 @@ pub(crate) fn compile<const W: usize>(
         })
     });
     let removes_comments = exprs.iter().any(|expr| expr.any(&|expr| matches!(expr.kind, ExprKind::RemoveComment)));
-    let quick = if sort.is_none() { quick_tests(&compiled) } else { None };
+    let body_sorts: Vec<bool> = compiler.sort_keys.iter().map(|key| key.min).collect();
+    let quick = if sort.is_none() && body_sorts.is_empty() { quick_tests(&compiled) } else { None };
     let lasting = compiled.iter().map(|filter| compiler.writes(filter).lasting).collect();
     let program = Program {
         makes_notes,
@@ -126,6 +124,7 @@ pub(crate) fn compile<const W: usize>(
         values,
         game_tests: compiler.game_tests,
         sort,
+        body_sorts,
         needs,
         persistent: compiler.persistent,
         printed: compiler.printed,
@@ -216,14 +215,6 @@ fn has_effects(filter: &Expr) -> bool {
     })
 }
 
-/// Whether the first `sort` filter of an expression sorts smallest first, if it has one.
-fn body_sort(expr: &Expr) -> Option<bool> {
-    if let ExprKind::Sort { min, .. } = &expr.kind {
-        return Some(*min);
-    }
-    expr.children().into_iter().find_map(body_sort)
-}
-
 /// What the filters need from the replay.
 fn needs(filters: &[&Expr]) -> Needs {
     let any = |test: &dyn Fn(&Expr) -> bool| filters.iter().any(|filter| filter.any(&|expr| test(expr)));
@@ -308,6 +299,8 @@ pub(super) struct Compiler<'a, const W: usize> {
     /// How many `path` filters hold the expression being compiled: the words about a path
     /// inside one are about it.
     path_depth: u32,
+    /// The keys of the body's `sort` filters, in the order of their values.
+    sort_keys: Vec<SortSpec>,
 }
 
 /// What a piece letter stands for.
@@ -406,7 +399,10 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Game(game) if type_of(expr) == Type::Filter => self.game(game, expr.span),
             // A special award not asked for matches, though it has no rank.
             ExprKind::Game(GameFilter::Award(award)) => FilterNode::Game(self.game_slot(GameTest::Awarded(*award))),
-            ExprKind::Transform { .. } if type_of(expr) == Type::Filter => {
+            // As a filter, a transform without `count` matches where a copy matches, whatever
+            // the value of its body: the comments of the copies that fail are dropped, as CQL
+            // 6.2 drops them.
+            ExprKind::Transform { .. } if type_of(expr) == Type::Filter || transform_chain(expr).count.is_none() => {
                 let TransformChain { transforms, body, .. } = transform_chain(expr);
                 let copies = self.copies(&transforms, |compiler| compiler.filter(body));
                 let exhaustive = copies.iter().any(|copy| self.writes(copy).any);
@@ -543,7 +539,9 @@ impl<const W: usize> Compiler<'_, W> {
                 Some(WordMeaning::Counter { counter, side }) => NumberNode::Counter { counter, side },
                 _ => NumberNode::Constant(0),
             },
-            ExprKind::Sort { value, .. } => NumberNode::Sorted(Box::new(self.number(value))),
+            ExprKind::Sort { label, value, .. } => {
+                NumberNode::Sorted { key: self.sort_key(label), value: Box::new(self.number(value)) }
+            }
             ExprKind::Distance(first, second) => {
                 NumberNode::Distance(Box::new(self.position(first)), Box::new(self.position(second)))
             }
@@ -919,6 +917,9 @@ impl<const W: usize> Compiler<'_, W> {
             }
             ExprKind::Block(filters) => TextValue::Block(Box::new(self.sequence(filters, Self::text))),
             ExprKind::NoTransform(body) => TextValue::Unmapped(Box::new(self.text(body))),
+            ExprKind::Sort { label, value, .. } => {
+                TextValue::Sorted { key: self.sort_key(label), value: Box::new(self.text(value)) }
+            }
             ExprKind::If { condition, then, otherwise } => TextValue::If(Box::new(Conditional {
                 condition: self.filter(condition),
                 then: self.text(then),
@@ -926,6 +927,12 @@ impl<const W: usize> Compiler<'_, W> {
             })),
             _ => unreachable!("check: only texts reach here"),
         }
+    }
+
+    /// The key of the body's `sort` filter with this label.
+    fn sort_key(&self, label: &Option<String>) -> usize {
+        let label = label.as_deref().unwrap_or_default();
+        self.sort_keys.iter().position(|key| key.label == label).expect("every sort of the body has a key")
     }
 
     /// A position.

@@ -95,22 +95,77 @@ fn nested_loops(expr: &ast::Expr, diagnostics: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The first `sort` filter in an expression (the outer first, then in the order written).
-fn first_sort(expr: &ast::Expr) -> Option<SortSpec> {
-    if let ExprKind::Sort { min, label, quiet, .. } = &expr.kind {
-        let label = (!quiet).then(|| label.clone().unwrap_or_else(|| "<sort-id-1>".to_owned()));
-        return Some(SortSpec { min: *min, label });
+/// The keys of the `sort` filters of a query's body (and of its header's `sort` value), in the
+/// order CQL 6.2 registers them (a filter's inner ones before it, then in the order written),
+/// each label once.
+pub(crate) fn body_sort_keys<'e>(filters: impl IntoIterator<Item = &'e ast::Expr>) -> Vec<SortSpec> {
+    let mut keys = Vec::new();
+    for filter in filters {
+        add_sort_keys(filter, &mut keys);
     }
-    expr.children().into_iter().find_map(first_sort)
+    keys
 }
 
-/// How a query orders the games it finds.
+fn add_sort_keys(expr: &ast::Expr, keys: &mut Vec<SortSpec>) {
+    for child in expr.children() {
+        add_sort_keys(child, keys);
+    }
+    if let ExprKind::Sort { min, label, quiet, .. } = &expr.kind {
+        let label = label.clone().unwrap_or_default();
+        if !keys.iter().any(|key| key.label == label) {
+            keys.push(SortSpec { min: *min, label, quiet: *quiet });
+        }
+    }
+}
+
+/// The label of the number of a game's matching positions as a sort key (`sort matchcount`).
+pub const MATCHCOUNT: &str = "matchcount";
+
+/// One of the keys a query orders the games it finds by.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SortSpec {
     /// The smallest value first (else the largest).
     pub min: bool,
-    /// The label each game's value is written with; none when it is not written.
-    pub label: Option<String>,
+    /// The label each game's value is written with (`matchcount` for the number of its
+    /// matching positions).
+    pub label: String,
+    /// Whether the value is left out of the output (`sort quiet`).
+    pub quiet: bool,
+}
+
+/// The value a game has for one of the keys it is sorted by.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SortValue {
+    /// A number (`sort #A`).
+    Number(i64),
+    /// A text, ordered by its bytes (`sort player white`).
+    Text(Arc<str>),
+}
+
+impl std::fmt::Display for SortValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SortValue::Number(number) => write!(f, "{number}"),
+            SortValue::Text(text) => f.write_str(text),
+        }
+    }
+}
+
+impl SortValue {
+    /// The order of two games' values for one sort key, as CQL 6.2 orders them: the best value
+    /// first (the smallest with `min`, else the largest), a game without a value after every
+    /// game with one.
+    #[must_use]
+    pub fn order(min: bool, a: Option<&SortValue>, b: Option<&SortValue>) -> std::cmp::Ordering {
+        use std::cmp::Ordering;
+        match (a, b) {
+            (Some(a), Some(b)) if min => a.cmp(b),
+            (Some(a), Some(b)) => b.cmp(a),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => Ordering::Equal,
+        }
+    }
 }
 
 /// A parsed and checked query, ready to compile for any variant.
@@ -177,20 +232,22 @@ impl Query {
         self.ast.header.as_ref()
     }
 
-    /// How the games found are ordered, if they are: by the header's `sort`, else by the
-    /// body's first `sort` filter, else (`sort matchcount`) by their number of matching
-    /// positions.
+    /// The keys the games found are ordered by, first key first (none: they are not sorted):
+    /// the header's `sort`, the body's `sort` filters by label in the order CQL 6.2 takes
+    /// them, then (`sort matchcount` in the header) the number of matching positions.
     #[must_use]
-    pub fn sort(&self) -> Option<SortSpec> {
+    pub fn sort_keys(&self) -> Vec<SortSpec> {
         let header = self.header();
+        let mut keys = Vec::new();
         if let Some(sort) = header.and_then(|header| header.sort.as_ref()) {
-            return Some(SortSpec { min: sort.min, label: Some(sort.label.clone().unwrap_or_default()) });
+            keys.push(SortSpec { min: sort.min, label: sort.label.clone().unwrap_or_default(), quiet: false });
         }
-        self.ast.body.iter().find_map(first_sort).or_else(|| {
-            header
-                .filter(|header| header.sort_matchcount)
-                .map(|_| SortSpec { min: false, label: Some("matchcount".to_owned()) })
-        })
+        let header_value = header.and_then(|header| header.sort.as_ref()).map(|sort| &sort.expr);
+        keys.extend(body_sort_keys(header_value.into_iter().chain(&self.ast.body)));
+        if header.is_some_and(|header| header.sort_matchcount) {
+            keys.push(SortSpec { min: false, label: MATCHCOUNT.to_owned(), quiet: false });
+        }
+        keys
     }
 
     /// Whether a variable or a dictionary of the query lasts from game to game (`persistent`,

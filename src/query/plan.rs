@@ -4,6 +4,7 @@
 use std::cell::OnceCell;
 use std::sync::Arc;
 
+use super::SortValue;
 use super::ast::{
     AssignOp, AttackSide, BinaryOp, DashWhen, LineOptions, LoopOver, MoveSquare, MoveWhen, PinPart, SquareNumber,
 };
@@ -402,10 +403,12 @@ pub(crate) enum NumberNode<const W: usize> {
     MoveCount(Box<MoveNode<W>>),
     /// A number that transforms leave as it is (`notransform`).
     Unmapped(Box<NumberNode<W>>),
-    /// The number, kept as the position's `sort` value where it has one.
-    Sorted(Box<NumberNode<W>>),
-    /// The `sort` value kept at the position tested.
-    SortRecorded,
+    /// The number, kept as the game's value for the body's `sort` key `key` where it is the
+    /// best so far.
+    Sorted {
+        key: usize,
+        value: Box<NumberNode<W>>,
+    },
     /// The plies between two positions.
     Distance(Box<PositionNode<W>>, Box<PositionNode<W>>),
     /// The moves in a row the lines to two positions share after they part, within a range.
@@ -702,6 +705,12 @@ pub(crate) enum TextValue<const W: usize> {
     Block(Box<Sequence<TextValue<W>, W>>),
     /// `notransform T`: the same in every copy of a transform.
     Unmapped(Box<TextValue<W>>),
+    /// The text, kept as the game's value for the body's `sort` key `key` where it is the
+    /// best so far.
+    Sorted {
+        key: usize,
+        value: Box<TextValue<W>>,
+    },
 }
 
 /// `T[i]`, `T[i:j]`.
@@ -754,7 +763,7 @@ pub struct Needs {
     pub terminal: bool,
 }
 
-/// The `sort` value of a query.
+/// The `sort` value of a query's header.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct SortKey<const W: usize> {
     pub value: NumberNode<W>,
@@ -769,7 +778,10 @@ pub struct Program<const W: usize> {
     /// The `power` value of each kind.
     pub(crate) values: Vec<i64>,
     pub(crate) game_tests: Vec<GameTest>,
+    /// The header's `sort`, valued at the matching positions.
     pub(crate) sort: Option<SortKey<W>>,
+    /// The `sort` keys of the body, by key: whether each takes the smallest value as the best.
+    pub(crate) body_sorts: Vec<bool>,
     pub(crate) needs: Needs,
     /// Whether the program writes comments (then those of failing filters are dropped).
     pub(crate) makes_notes: bool,
@@ -811,19 +823,20 @@ impl<const W: usize> Program<W> {
     /// A fresh state for evaluating the program: its variables without values.
     #[must_use]
     pub fn new_state(&self) -> State<W> {
-        State::new(self.persistent.clone(), &self.dictionaries).sorting_smallest(self.sorts() == Some(true))
+        State::new(self.persistent.clone(), &self.dictionaries, &self.body_sorts)
     }
 
-    /// Whether the games are sorted by a `sort` filter of the body: then a game's value is the
-    /// best its `sort` gave at any position tested ([`State::game_sort`]), as in CQL 6.2.
+    /// Whether the query sorts the games it finds, by its header's `sort` or by a `sort` of
+    /// its body.
     #[must_use]
-    pub fn sorts_in_body(&self) -> bool {
-        matches!(&self.sort, Some(SortKey { value: NumberNode::SortRecorded, .. }))
+    pub fn sorts(&self) -> bool {
+        self.sort.is_some() || !self.body_sorts.is_empty()
     }
 
-    /// Whether the query sorts the games it finds, and smallest first.
+    /// Whether the header's `sort` (valued at the matching positions) takes the smallest
+    /// value as the best, if the header has one.
     #[must_use]
-    pub fn sorts(&self) -> Option<bool> {
+    pub fn header_sort(&self) -> Option<bool> {
         self.sort.as_ref().map(|sort| sort.min)
     }
 
@@ -887,7 +900,7 @@ impl<const W: usize> Program<W> {
         self.filters.iter().all(|filter| self.filter(filter, context, at))
     }
 
-    /// The `sort` value at the position `at`, if the query sorts and the value exists.
+    /// The value of the header's `sort` at the position `at`, if it has one there.
     #[must_use]
     pub fn sort_value<P: RulesView<W>>(&self, context: &Context<'_, P, W>, at: usize) -> Option<i64> {
         self.number(&self.sort.as_ref()?.value, context, at)
@@ -1164,16 +1177,15 @@ impl<const W: usize> Program<W> {
             },
             NumberNode::MoveCount(node) => Some(self.move_count(node, context, at)),
             NumberNode::Unmapped(number) => self.number(number, context, at),
-            NumberNode::Sorted(value) => {
+            NumberNode::Sorted { key, value } => {
                 let mark = context.state.notes_len();
                 let Some(value) = self.number(value, context, at) else {
                     context.state.truncate_notes(mark);
                     return None;
                 };
-                context.state.record_sort(value, mark);
+                context.state.record_sort(*key, SortValue::Number(value), mark);
                 Some(value)
             }
-            NumberNode::SortRecorded => context.state.sorted(),
             NumberNode::Distance(first, second) => {
                 let first = context.frames[self.position(first, context, at)?].ply;
                 let second = context.frames[self.position(second, context, at)?].ply;

@@ -6,6 +6,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+use super::SortValue;
 use super::dictionaries::{Entries, Key};
 use super::plan::SetValue;
 use super::texts::Groups;
@@ -172,17 +173,15 @@ pub struct State<const W: usize> {
     paths: RefCell<Vec<PathStatus>>,
     /// The last path that matched in the game.
     last_path: Cell<Option<PathStatus>>,
-    /// The `sort` value the position tested gave, if any.
-    sorted: Cell<Option<i64>>,
-    /// The best `sort` value the game gave so far, at any position tested (matching or not,
-    /// as CQL 6.2 keeps it): the smallest with `sort min`, else the largest.
-    game_sort: Cell<Option<i64>>,
-    /// Whether the smallest `sort` value is the best.
-    sort_smallest: bool,
-    /// The comments the `sort` filter made where it gave the game's best value so far, taken
+    /// The best value each `sort` key of the body gave the game so far, at any position
+    /// tested (matching or not, as CQL 6.2 keeps it), by key.
+    game_sorts: RefCell<Vec<Option<SortValue>>>,
+    /// Whether the smallest value is the best, by key.
+    sort_smallest: Box<[bool]>,
+    /// The comments each `sort` key made where it gave the game's best value so far, taken
     /// off the comments of their positions (as CQL 6.2 keeps them aside, to add them once the
-    /// game is found), until the search takes them.
-    sort_notes: RefCell<Option<Vec<Note>>>,
+    /// game is found), until the search takes them; by key, `None` where unchanged since.
+    sort_notes: RefCell<Vec<Option<Vec<Note>>>>,
     /// What the groups of the last `~~` that matched matched (none after one that did not).
     groups: RefCell<Groups>,
     /// Why the run must stop, once a filter that CQL 6.2 refuses to test was tested.
@@ -195,8 +194,9 @@ pub struct State<const W: usize> {
 
 impl<const W: usize> State<W> {
     /// A state for variables that start without a value, or (the persistent ones) from a value,
-    /// and for empty dictionaries (`dictionaries` tells which last from game to game).
-    pub(crate) fn new(persistent: Vec<Option<Value<W>>>, dictionaries: &[bool]) -> State<W> {
+    /// for empty dictionaries (`dictionaries` tells which last from game to game), and for the
+    /// body's `sort` keys (`sorts` tells which take the smallest value as the best).
+    pub(crate) fn new(persistent: Vec<Option<Value<W>>>, dictionaries: &[bool], sorts: &[bool]) -> State<W> {
         let values = persistent.iter().map(|start| RefCell::new(start.clone().unwrap_or(Value::Unset)));
         State {
             values: values.collect(),
@@ -209,10 +209,9 @@ impl<const W: usize> State<W> {
             path_nests: RefCell::new(HashMap::new()),
             paths: RefCell::new(Vec::new()),
             last_path: Cell::new(None),
-            sorted: Cell::new(None),
-            game_sort: Cell::new(None),
-            sort_smallest: false,
-            sort_notes: RefCell::new(None),
+            game_sorts: RefCell::new(vec![None; sorts.len()]),
+            sort_smallest: sorts.into(),
+            sort_notes: RefCell::new(vec![None; sorts.len()]),
             groups: RefCell::new(Vec::new()),
             refusal: RefCell::new(None),
             dictionaries: dictionaries.iter().map(|_| RefCell::new(Entries::new())).collect(),
@@ -236,8 +235,8 @@ impl<const W: usize> State<W> {
         self.path_nests.get_mut().clear();
         self.paths.get_mut().clear();
         self.last_path.set(None);
-        self.game_sort.set(None);
-        *self.sort_notes.get_mut() = None;
+        self.game_sorts.get_mut().fill(None);
+        self.sort_notes.get_mut().fill(None);
         self.groups.get_mut().clear();
         for (entries, lasting) in self.dictionaries.iter_mut().zip(&self.lasting_dictionaries) {
             if !lasting {
@@ -291,47 +290,31 @@ impl<const W: usize> State<W> {
         }
     }
 
-    /// The same state, for a query whose `sort` takes the smallest value as the best.
-    #[must_use]
-    pub(crate) fn sorting_smallest(self, smallest: bool) -> State<W> {
-        State { sort_smallest: smallest, ..self }
-    }
-
-    /// Keeps a `sort` value given at the position tested: the position's first, and the
-    /// game's best. The comments made since the first `mark` (while the value was worked
-    /// out) are taken off: kept aside when the value is the game's best so far, else dropped.
-    pub(crate) fn record_sort(&self, value: i64, mark: usize) {
-        if self.sorted.get().is_none() {
-            self.sorted.set(Some(value));
-        }
-        let better =
-            self.game_sort.get().is_none_or(|best| if self.sort_smallest { value < best } else { value > best });
+    /// Keeps a value of the `sort` key `key` given at the position tested, where it is the
+    /// game's best so far. The comments made since the first `mark` (while the value was
+    /// worked out) are taken off: kept aside when the value is the game's best so far, else
+    /// dropped.
+    pub(crate) fn record_sort(&self, key: usize, value: SortValue, mark: usize) {
+        let smallest = self.sort_smallest[key];
         let made = self.drain_notes(mark);
+        let mut sorts = self.game_sorts.borrow_mut();
+        let better = sorts[key].as_ref().is_none_or(|best| if smallest { value < *best } else { value > *best });
         if better {
-            self.game_sort.set(Some(value));
-            *self.sort_notes.borrow_mut() = Some(made);
+            sorts[key] = Some(value);
+            self.sort_notes.borrow_mut()[key] = Some(made);
         }
     }
 
-    /// The comments the `sort` filter made with the game's best value, if they changed since
-    /// they were last taken.
-    pub fn take_sort_notes(&self) -> Option<Vec<Note>> {
-        self.sort_notes.borrow_mut().take()
+    /// The comments each `sort` key made with the game's best value, for the keys whose
+    /// comments changed since they were last taken: `(key, comments)`.
+    pub fn take_sort_notes(&self) -> Vec<(usize, Vec<Note>)> {
+        let mut notes = self.sort_notes.borrow_mut();
+        notes.iter_mut().enumerate().filter_map(|(key, made)| Some((key, made.take()?))).collect()
     }
 
-    /// The best `sort` value the game gave so far.
-    pub fn game_sort(&self) -> Option<i64> {
-        self.game_sort.get()
-    }
-
-    /// The `sort` value the position tested gave.
-    pub(crate) fn sorted(&self) -> Option<i64> {
-        self.sorted.get()
-    }
-
-    /// Forgets the `sort` value, before a position is tested.
-    pub fn clear_sorted(&self) {
-        self.sorted.set(None);
+    /// The best value each `sort` key of the body gave the game so far, by key.
+    pub fn game_sorts(&self) -> Vec<Option<SortValue>> {
+        self.game_sorts.borrow().clone()
     }
 
     /// Where the last run the `line` of `slot` found ends (one past its last frame).

@@ -5,6 +5,7 @@
 use std::fmt;
 use std::sync::Arc;
 
+use super::SortValue;
 use super::context::Context;
 use super::plan::{NumberNode, Program, SubstringNode, TextValue, extreme};
 use super::state::Value;
@@ -81,6 +82,15 @@ impl<const W: usize> Program<W> {
         match value {
             TextValue::Literal(text) => Some(text.clone()),
             TextValue::Unmapped(text) => self.text(text, context, at),
+            TextValue::Sorted { key, value } => {
+                let mark = context.state.notes_len();
+                let Some(value) = self.text(value, context, at) else {
+                    context.state.truncate_notes(mark);
+                    return None;
+                };
+                context.state.record_sort(*key, SortValue::Text(value.clone()), mark);
+                Some(value)
+            }
             TextValue::PieceLetter { set, colored } => {
                 let squares = self.squares(set, context, at);
                 let mut iter = squares.iter();

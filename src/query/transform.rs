@@ -426,6 +426,7 @@ impl<const W: usize> Mapped<W> for TextValue<W> {
             TextValue::At(position, text) => TextValue::At(boxed(&**position, mapper)?, boxed(&**text, mapper)?),
             TextValue::Block(block) => TextValue::Block(boxed(&**block, mapper)?),
             TextValue::Entry(entry) => TextValue::Entry(boxed(&**entry, mapper)?),
+            TextValue::Sorted { key, value } => TextValue::Sorted { key: *key, value: boxed(&**value, mapper)? },
             TextValue::Literal(_)
             | TextValue::Game(_)
             | TextValue::Variable(_)
@@ -608,7 +609,7 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
                 min: *min,
                 max: *max,
             },
-            NumberNode::Sorted(value) => NumberNode::Sorted(boxed(&**value, mapper)?),
+            NumberNode::Sorted { key, value } => NumberNode::Sorted { key: *key, value: boxed(&**value, mapper)? },
             NumberNode::At(position, number) => NumberNode::At(boxed(&**position, mapper)?, boxed(&**number, mapper)?),
             NumberNode::Counter { counter, side } => {
                 NumberNode::Counter { counter: *counter, side: mapper.color(*side) }
@@ -633,8 +634,7 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
             | NumberNode::GameNumber
             | NumberNode::LastGameNumber
             | NumberNode::PositionId
-            | NumberNode::Depth
-            | NumberNode::SortRecorded => self.clone(),
+            | NumberNode::Depth => self.clone(),
         })
     }
 }

@@ -139,7 +139,7 @@ impl<const W: usize> Walk<W> for NumberNode<W> {
             NumberNode::Block(block) => block.each_filter(visit),
             NumberNode::Line(line) => line.each_filter(visit),
             NumberNode::Path(path) => path.each_filter(visit),
-            NumberNode::Sorted(value) => value.each_filter(visit),
+            NumberNode::Sorted { value, .. } => value.each_filter(visit),
             NumberNode::Distance(first, second) => {
                 first.each_filter(visit);
                 second.each_filter(visit);
@@ -175,8 +175,7 @@ impl<const W: usize> Walk<W> for NumberNode<W> {
             | NumberNode::GameNumber
             | NumberNode::LastGameNumber
             | NumberNode::PositionId
-            | NumberNode::Depth
-            | NumberNode::SortRecorded => {}
+            | NumberNode::Depth => {}
         }
     }
 }
@@ -298,7 +297,8 @@ impl<const W: usize> Walk<W> for TextValue<W> {
             TextValue::Case { text, .. }
             | TextValue::ReadFile(text)
             | TextValue::Match(text, _)
-            | TextValue::Unmapped(text) => text.each_filter(visit),
+            | TextValue::Unmapped(text)
+            | TextValue::Sorted { value: text, .. } => text.each_filter(visit),
             TextValue::Substring(node) => {
                 node.text.each_filter(visit);
                 for bound in [&mut node.start, &mut node.end].into_iter().flatten() {

@@ -818,7 +818,7 @@ mod tests {
                 matched: &[],
                 variations: &[],
                 notes: &notes,
-                sort: None,
+                sort: &[],
                 played: &played,
                 moves_only: true,
                 outcome,

@@ -20,8 +20,8 @@ use super::replay::{
 use super::similar::load_similar_games;
 use crate::notation::Container;
 use crate::notation::lines::count_line_ends;
-use crate::query::Query;
 use crate::query::ast::Header;
+use crate::query::{Query, SortSpec, SortValue};
 use crate::variant::{Edition, Variant};
 
 /// Games replayed together by one thread.
@@ -169,8 +169,9 @@ pub struct Found<'a> {
     pub variations: &'a [Vec<(u32, u32)>],
     /// The comments the query made, in the order made; their offsets are into `text`.
     pub notes: &'a [GameNote],
-    /// The game's `sort` value, where the query sorts and the value exists.
-    pub sort: Option<i64>,
+    /// The game's values for the query's sort keys ([`Query::sort_keys`]), where it sorts;
+    /// `None` for a key with no value.
+    pub sort: &'a [Option<SortValue>],
     /// The moves of its main line as the search replayed them, as its rules keep them (it may
     /// stop short, or be empty), so that writing the game again needs no SAN read.
     pub played: &'a [u32],
@@ -327,6 +328,8 @@ pub struct Search {
     carried: Option<Carried>,
     /// Why the search stopped, when the query tested a value that cannot be tested.
     refusal: std::sync::Mutex<Option<String>>,
+    /// The keys the games found are sorted by ([`Query::sort_keys`]).
+    sort_keys: Vec<SortSpec>,
 }
 
 impl Search {
@@ -343,7 +346,15 @@ impl Search {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(options.threads).build()?;
         // The games `similarposition` compares with, where the caller has not read them.
         let refusal = std::sync::Mutex::new(load_similar_games(&query).err().map(|error| error.to_string()));
-        Ok(Search { plans: Plans::new(query).searching(options.gamenumber), options, pool, carried, refusal })
+        let sort_keys = query.sort_keys();
+        Ok(Search {
+            plans: Plans::new(query).searching(options.gamenumber),
+            options,
+            pool,
+            carried,
+            refusal,
+            sort_keys,
+        })
     }
 
     /// The number of threads the search runs on.
@@ -378,19 +389,23 @@ impl Search {
         &self.plans
     }
 
-    /// Whether the query sorts the games it finds (`sort` in its header): then every game is
-    /// read whatever the limit, and a [`SortedSink`](super::SortedSink) puts them in order.
+    /// Whether the query sorts the games it finds: then every game is read whatever the
+    /// limit, and a [`SortedSink`](super::SortedSink) puts them in order.
     #[must_use]
     pub fn sorts(&self) -> bool {
-        self.plans.query().sort().is_some()
+        !self.sort_keys.is_empty()
     }
 
-    /// Whether the games are ordered by their number of matching positions
-    /// (`sort matchcount`), the query having no value to sort them by.
+    /// The keys the games found are sorted by, first key first.
+    #[must_use]
+    pub fn sort_keys(&self) -> &[SortSpec] {
+        &self.sort_keys
+    }
+
+    /// Whether the games are ordered by their number of matching positions too
+    /// (`sort matchcount` in the header), after the query's values.
     fn sorts_by_matchcount(&self) -> bool {
-        let query = self.plans.query();
-        query.header().is_some_and(|header| header.sort_matchcount && header.sort.is_none())
-            && query.sort().is_some_and(|sort| sort.label.as_deref() == Some("matchcount"))
+        self.plans.query().header().is_some_and(|header| header.sort_matchcount)
     }
 
     /// Searches one input; `summary` counts over all inputs. `Break` means the search is over
@@ -632,7 +647,7 @@ struct Pending<'r> {
     record: &'r GameRecord,
     number: u64,
     line: u64,
-    sort: Option<i64>,
+    sort: Vec<Option<SortValue>>,
 }
 
 impl Merge<'_, '_> {
@@ -752,7 +767,10 @@ impl Merge<'_, '_> {
         }
         self.summary.matched += 1;
         self.summary.positions += count;
-        let sort = if self.search.sorts_by_matchcount() { i64::try_from(count).ok() } else { record.sort };
+        let mut sort = record.sort.clone();
+        if self.search.sorts_by_matchcount() {
+            sort.push(i64::try_from(count).ok().map(SortValue::Number));
+        }
         events.push(Event::Found(Pending { record, number, line, sort }));
         // A sorted search reads every game: the limit applies once they are sorted.
         if !self.search.sorts() && options.limit.is_some_and(|limit| self.summary.matched >= limit) {
@@ -789,7 +807,7 @@ fn found<'a>(
         matched: &record.matched,
         variations: &record.variations,
         notes: &record.notes,
-        sort: pending.sort,
+        sort: &pending.sort,
         played: &record.played,
         moves_only: record.moves_only && !record.played.is_empty(),
         outcome: record.outcome,

@@ -22,6 +22,7 @@ use super::main_line::read_main_line;
 use crate::notation::Container;
 use crate::notation::pgn::cql_style::CqlGame;
 use crate::notation::pgn::{Lexer, Visitor, tag_text};
+use crate::query::{SortSpec, SortValue};
 use crate::variant::Variant;
 
 /// Writes matching games as PGN.
@@ -29,21 +30,38 @@ use crate::variant::Variant;
 pub struct PgnPrinter<W: Write> {
     out: W,
     comment: Vec<u8>,
-    sort_label: Option<String>,
+    /// The labels of the sort keys whose values are written, `None` for a `quiet` one.
+    sort_labels: Vec<Option<String>>,
 }
 
 impl<W: Write> PgnPrinter<W> {
     /// A printer marking matched positions with `{matchstring}`.
     pub fn new(out: W, matchstring: &str) -> PgnPrinter<W> {
         let comment = format!("{{{}}}", matchstring.replace('}', ")")).into_bytes();
-        PgnPrinter { out, comment, sort_label: None }
+        PgnPrinter { out, comment, sort_labels: Vec::new() }
     }
 
-    /// Writes each game's `sort` value as a comment `{label value}` before its first move.
+    /// Writes each game's values for these sort keys as a comment `{label value ...}` before
+    /// its first move (the keys that are not `quiet`, where the game has a value).
     #[must_use]
-    pub fn with_sort_label(mut self, label: &str) -> PgnPrinter<W> {
-        self.sort_label = Some(label.replace('}', ")"));
+    pub fn with_sort_labels(mut self, keys: &[SortSpec]) -> PgnPrinter<W> {
+        self.sort_labels = keys.iter().map(|key| (!key.quiet).then(|| key.label.replace('}', ")"))).collect();
         self
+    }
+
+    /// The comment of a game's sort values, if it has one to write.
+    fn sort_comment(&self, sort: &[Option<SortValue>]) -> Option<String> {
+        let parts: Vec<String> = self
+            .sort_labels
+            .iter()
+            .zip(sort)
+            .filter_map(|(label, value)| {
+                let (label, value) = (label.as_ref()?, value.as_ref()?);
+                let value = value.to_string().replace('}', ")");
+                Some(if label.is_empty() { value } else { format!("{label} {value}") })
+            })
+            .collect();
+        (!parts.is_empty()).then(|| parts.join(" "))
     }
 
     /// Writes one game with its marks, then a blank line. A game read from a notation's own
@@ -62,11 +80,10 @@ impl<W: Write> PgnPrinter<W> {
         }
         let text = trim_end(game.text);
         let mut written = 0;
-        if let (Some(label), Some(value)) = (&self.sort_label, game.sort) {
+        if let Some(comment) = self.sort_comment(game.sort) {
             let at = game.movetext.min(text.len());
             self.out.write_all(&text[..at])?;
-            let space = if label.is_empty() { "" } else { " " };
-            write!(self.out, "{{{label}{space}{value}}} ")?;
+            write!(self.out, "{{{comment}}} ")?;
             written = at;
         }
         // Each position's comment: the query's notes there, then the mark if it matched.
@@ -107,8 +124,8 @@ impl<W: Write> PgnPrinter<W> {
     fn write_converted(&mut self, game: &Found<'_>) -> io::Result<()> {
         let mark = String::from_utf8_lossy(&self.comment[1..self.comment.len() - 1]).into_owned();
         let mut by_ply: BTreeMap<u32, String> = BTreeMap::new();
-        if let (Some(label), Some(value)) = (&self.sort_label, game.sort) {
-            by_ply.insert(0, if label.is_empty() { value.to_string() } else { format!("{label} {value}") });
+        if let Some(comment) = self.sort_comment(game.sort) {
+            by_ply.insert(0, comment);
         }
         for note in game.comments().iter() {
             let comment = by_ply.entry(note.ply).or_default();
@@ -146,9 +163,9 @@ pub struct CqlComments {
     /// Whether the game's comment says its number, `Game number 12` (not with CQL's
     /// `-noheader` or `-silent`).
     pub game_numbers: bool,
-    /// The label of the query's `sort`: each game's value is added to its comment as
-    /// `label: value`.
-    pub sort_label: Option<String>,
+    /// The labels of the query's sort keys, `None` for a key left out (`sort quiet`): each
+    /// game's value for the others is added to its comment as `label: value`.
+    pub sort_labels: Vec<Option<String>>,
     /// The variant of games without a `Variant` tag (their moves are replayed to be written).
     pub variant: &'static Variant,
     /// The bytes of CQL 6.2's buffer for the text of a game: a game's text that fills it is
@@ -273,10 +290,17 @@ impl CqlRender {
         // CQL 6.2 writes the value with a space before it, and another between it and what
         // the comment held: `{Game number 3  label: 7}`.
         // A game whose matching positions gave no value has `none`, as in CQL 6.2.
-        let sort = comments.sort_label.as_ref().map(|label| {
-            let value = game.sort.map_or_else(|| "none".to_owned(), |value| value.to_string());
-            if label.is_empty() { format!(" {value}") } else { format!(" {label}: {value}") }
-        });
+        let sort: String = comments
+            .sort_labels
+            .iter()
+            .zip(game.sort.iter().chain(std::iter::repeat(&None)))
+            .filter_map(|(label, value)| {
+                let label = label.as_ref()?;
+                let value = value.as_ref().map_or_else(|| "none".to_owned(), ToString::to_string);
+                Some(if label.is_empty() { format!(" {value}") } else { format!(" {label}: {value}") })
+            })
+            .collect();
+        let sort = (!sort.is_empty()).then_some(sort);
         let mut texts = Vec::with_capacity(initial_notes.len() + 2);
         texts.extend(number.as_deref().map(str::as_bytes));
         texts.extend_from_slice(initial_notes);
@@ -329,8 +353,16 @@ impl<W: Write> JsonlPrinter<W> {
             // apart: for each matched position, the variations it lies in.
             object["variations"] = json!(game.variations);
         }
-        if let Some(value) = game.sort {
-            object["sort"] = json!(value);
+        let value = |value: &Option<SortValue>| match value {
+            Some(SortValue::Number(number)) => json!(number),
+            Some(SortValue::Text(text)) => json!(&**text),
+            None => json!(null),
+        };
+        if let Some(Some(first)) = game.sort.first() {
+            object["sort"] = value(&Some(first.clone()));
+        }
+        if game.sort.len() > 1 {
+            object["sorts"] = game.sort.iter().map(value).collect();
         }
         write_json_line(&mut self.out, &object)
     }

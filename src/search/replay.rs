@@ -19,7 +19,8 @@ use crate::notation::{Container, MoveError, MoveErrorKind, MoveReader, MovetextR
 use crate::position::{MoveEffects, MoveFacts, PositionView, RulesView};
 use crate::query::state::Note;
 use crate::query::{
-    Context, Frame, GameFacts, GameTree, Identities, LineCache, Needs, Persistent, Program, Remark, State, TagSource,
+    Context, Frame, GameFacts, GameTree, Identities, LineCache, Needs, Persistent, Program, Remark, SortValue, State,
+    TagSource,
 };
 use crate::rules::registry::{RuleSetKey, Typed, WithRules, rule_set, with_rules};
 use crate::rules::{GameRules, formats};
@@ -328,9 +329,10 @@ pub struct GameRecord {
     pub variations: Vec<Vec<(u32, u32)>>,
     /// The number of plies replayed.
     pub plies: u32,
-    /// The game's `sort` value: the largest (with `sort min`, the smallest) over its matching
-    /// positions, where the query sorts.
-    pub sort: Option<i64>,
+    /// The game's values for the query's `sort` keys where it sorts: the header's `sort` (the
+    /// best over the matching positions), then each of the body's (the best at any position
+    /// tested); `None` for a key with no value.
+    pub sort: Vec<Option<SortValue>>,
     /// The moves of the main line as replayed, up to any error, each as its rules keep it
     /// ([`GameRules::keep`]), for a game that matched when [`ReplayOptions::keep_played`] asks
     /// for them (so that writing it again needs no SAN read); empty for the others, and for
@@ -494,16 +496,19 @@ fn replay_ranges_with<R: GameRules<W>, const W: usize>(
             // Before the error and the matched positions are taken into the record.
             let moves_only = replayer.moves_only && replayer.error.is_none();
             let variations = replayer.variation_paths();
-            let matched_sort = replayer.found.sort.take();
+            let header_sort = replayer.found.sort.take();
             let sort_notes = std::mem::take(&mut replayer.found.sort_notes);
             if !replayer.found.matched.is_empty() {
-                for note in sort_notes {
+                for note in sort_notes.into_iter().flatten() {
                     replayer.found.notes.keep(note);
                 }
             }
             let sort = match &replayer.state {
-                Some((program, state)) if program.sorts_in_body() => state.game_sort(),
-                _ => matched_sort,
+                Some((program, state)) if program.sorts() => {
+                    let header = program.header_sort().map(|_| header_sort.map(SortValue::Number));
+                    header.into_iter().chain(state.game_sorts()).collect()
+                }
+                _ => Vec::new(),
             };
             let mut record = GameRecord {
                 start: span.start,
@@ -735,7 +740,8 @@ impl<R: Clone, const W: usize> Line<R, W> {
     }
 }
 
-/// What a game's replay found so far: the positions that matched, and the `sort` value.
+/// What a game's replay found so far: the positions that matched, and the value of the
+/// header's `sort`.
 #[derive(Default)]
 struct Findings {
     matched: Vec<MatchedPly>,
@@ -749,9 +755,9 @@ struct Findings {
     /// The numbers of the positions where `removecomment` ran in this game or one before,
     /// where the query carries them from game to game ([`Carried`]).
     removals: Option<BTreeSet<u32>>,
-    /// The comments the `sort` filter made with the game's best value, added to the game's
-    /// once it is read (as CQL 6.2 adds them).
-    sort_notes: Vec<GameNote>,
+    /// The comments each `sort` key of the body made with the game's best value, by key,
+    /// added to the game's once it is read (as CQL 6.2 adds them).
+    sort_notes: Vec<Vec<GameNote>>,
 }
 
 impl Findings {
@@ -791,7 +797,7 @@ impl Findings {
         offsets: &[usize],
         at: usize,
     ) {
-        if !program.makes_notes && program.sorts().is_none() {
+        if !program.makes_notes && !program.sorts() {
             // Nothing to keep but the match itself.
             if program.matches_at(context, at) {
                 self.mark(context.frames[at].ply, offsets[at]);
@@ -803,16 +809,18 @@ impl Findings {
             return;
         }
         let notes_before = context.state.notes_len();
-        context.state.clear_sorted();
         let matched = program.matches_at(context, at);
-        if let Some(notes) = context.state.take_sort_notes() {
+        for (key, notes) in context.state.take_sort_notes() {
             // Kept whether the position matches or not.
             let place = |note: Note| GameNote {
                 ply: context.frames[note.at].ply,
                 offset: offsets[note.at],
                 text: Some(note.text),
             };
-            self.sort_notes = notes.into_iter().map(place).collect();
+            if self.sort_notes.len() <= key {
+                self.sort_notes.resize_with(key + 1, Vec::new);
+            }
+            self.sort_notes[key] = notes.into_iter().map(place).collect();
         }
         if program.removes_comments {
             self.keep_removed_before(context, offsets, at);
@@ -828,7 +836,7 @@ impl Findings {
             self.notes.keep(GameNote { ply, offset, text: Some(note.text) });
         }
         self.mark(context.frames[at].ply, offsets[at]);
-        if let Some(min) = program.sorts()
+        if let Some(min) = program.header_sort()
             && let Some(value) = program.sort_value(context, at)
         {
             self.sort = Some(match self.sort {
@@ -1446,6 +1454,7 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
         self.outcome = None;
         self.positions.clear();
         self.found.sort = None;
+        self.found.sort_notes.clear();
         self.error = None;
         self.excluded = false;
         self.untagged = false;

@@ -15,18 +15,36 @@ use std::sync::Arc;
 use super::driver::{Found, Problem, Sink, Summary};
 use super::replay::{GameEdits, GameNote, MatchedPly};
 use crate::notation::Container;
+use crate::query::{SortSpec, SortValue};
 
 /// The bytes of games held in memory before they go to a temporary file.
 const SPILL_BYTES: u64 = 16 << 20;
 
-/// Where a game stands in the order: games with a value first, the best value first, then in
-/// the order they were found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// Where a game stands in the order: by its values for the sort keys in turn (the best
+/// first, a missing value last), then in the order the games were found.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Key {
-    missing: bool,
-    /// The value, negated when the largest comes first.
-    value: i64,
+    values: Vec<Ranked>,
     found: u64,
+}
+
+/// A game's value for one sort key, ordered best first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Ranked {
+    value: Option<SortValue>,
+    min: bool,
+}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Ranked) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ranked {
+    fn cmp(&self, other: &Ranked) -> std::cmp::Ordering {
+        SortValue::order(self.min, self.value.as_ref(), other.value.as_ref())
+    }
 }
 
 /// A game found, with its text in memory or in the spill file.
@@ -42,7 +60,6 @@ struct Held {
     matched: Vec<MatchedPly>,
     variations: Vec<Vec<(u32, u32)>>,
     notes: Vec<GameNote>,
-    sort: Option<i64>,
     container: Container,
     edits: GameEdits,
 }
@@ -77,12 +94,13 @@ impl Ord for Held {
     }
 }
 
-/// Holds the games found and passes them to another sink in order of their `sort` value:
-/// largest first (smallest first with `min`), games without a value last, ties in input order,
-/// at most `limit` of them. Errors and progress pass through at once.
+/// Holds the games found and passes them to another sink in the order of their values for
+/// the query's sort keys ([`SortValue::order`], key by key), ties in input order, at most
+/// `limit` of them. Errors and progress pass through at once.
 pub struct SortedSink<'s> {
     inner: &'s mut dyn Sink,
-    min: bool,
+    /// For each sort key, whether the smallest value comes first.
+    min: Vec<bool>,
     limit: Option<usize>,
     /// With a limit: the best games so far, the worst on top.
     best: BinaryHeap<Held>,
@@ -96,12 +114,11 @@ pub struct SortedSink<'s> {
 }
 
 impl<'s> SortedSink<'s> {
-    /// A sink sorting for `inner`, smallest value first with `min`, keeping at most `limit`
-    /// games.
-    pub fn new(inner: &'s mut dyn Sink, min: bool, limit: Option<u64>) -> SortedSink<'s> {
+    /// A sink sorting for `inner` by these keys, keeping at most `limit` games.
+    pub fn new(inner: &'s mut dyn Sink, keys: &[SortSpec], limit: Option<u64>) -> SortedSink<'s> {
         SortedSink {
             inner,
-            min,
+            min: keys.iter().map(|key| key.min).collect(),
             limit: limit.map(|limit| usize::try_from(limit).unwrap_or(usize::MAX)),
             best: BinaryHeap::new(),
             all: Vec::new(),
@@ -130,6 +147,7 @@ impl<'s> SortedSink<'s> {
         games.sort_unstable();
         let mut buffer = Vec::new();
         for game in &games {
+            let sort: Vec<Option<SortValue>> = game.key.values.iter().map(|ranked| ranked.value.clone()).collect();
             let text = match &game.text {
                 Text::InMemory(text) => text.as_slice(),
                 Text::Spilled { at, len } => {
@@ -150,7 +168,7 @@ impl<'s> SortedSink<'s> {
                 variations: &game.variations,
                 notes: &game.notes,
                 edits: &game.edits,
-                sort: game.sort,
+                sort: &sort,
                 played: &[],
                 moves_only: false,
                 outcome: None,
@@ -163,14 +181,15 @@ impl<'s> SortedSink<'s> {
         Ok(())
     }
 
-    fn key(&mut self, sort: Option<i64>) -> Key {
+    fn key(&mut self, sort: &[Option<SortValue>]) -> Key {
         self.found += 1;
-        let value = match sort {
-            Some(value) if self.min => value,
-            Some(value) => value.saturating_neg(),
-            None => 0,
-        };
-        Key { missing: sort.is_none(), value, found: self.found }
+        let values = self
+            .min
+            .iter()
+            .zip(sort.iter().chain(std::iter::repeat(&None)))
+            .map(|(min, value)| Ranked { value: value.clone(), min: *min })
+            .collect();
+        Key { values, found: self.found }
     }
 
     /// The input's name, shared by the games of one input.
@@ -230,7 +249,6 @@ impl Sink for SortedSink<'_> {
             matched: game.matched.to_vec(),
             variations: game.variations.to_vec(),
             notes: game.notes.to_vec(),
-            sort: game.sort,
             container: game.container,
             edits: game.edits.clone(),
         };
@@ -348,22 +366,43 @@ mod tests {
 
     struct Nowhere;
 
-    impl Sink for Nowhere {
-        fn found(&mut self, _game: &Found<'_>) -> io::Result<()> {
+    fn largest(label: &str) -> SortSpec {
+        SortSpec { min: false, label: label.to_owned(), quiet: false }
+    }
+
+    /// Keeps the numbers of the games it is given, in turn.
+    struct Numbers(Vec<u64>);
+
+    impl Sink for Numbers {
+        fn found(&mut self, game: &Found<'_>) -> io::Result<()> {
+            self.0.push(game.number);
             Ok(())
         }
     }
 
-    fn feed(sink: &mut SortedSink<'_>, games: u64) {
-        let text = vec![b'x'; 1000];
-        for number in 1..=games {
-            let sort = (number % 7 != 0).then_some((number * 37 % 101) as i64);
+    #[test]
+    fn games_go_by_each_key_in_turn_then_in_the_order_found() {
+        let number = |n: i64| Some(SortValue::Number(n));
+        let text = |t: &str| Some(SortValue::Text(t.into()));
+        // Largest number first, then the smallest text, a game without a value after the others.
+        let games = [
+            (1, [number(3), text("b")]),
+            (2, [number(5), None]),
+            (3, [number(5), text("a")]),
+            (4, [None, text("a")]),
+            (5, [number(3), text("b")]),
+            (6, [number(3), text("a")]),
+        ];
+        let keys = [largest("n"), SortSpec { min: true, label: "t".to_owned(), quiet: false }];
+        let mut numbers = Numbers(Vec::new());
+        let mut sink = SortedSink::new(&mut numbers, &keys, None);
+        for (number, sort) in &games {
             let game = Found {
                 input: "in",
-                number,
+                number: *number,
                 offset: 0,
                 line: 1,
-                text: &text,
+                text: b"x",
                 movetext: 0,
                 matched: &[],
                 variations: &[],
@@ -380,12 +419,48 @@ mod tests {
             };
             sink.found(&game).unwrap();
         }
+        sink.finish().unwrap();
+        assert_eq!(numbers.0, [3, 2, 6, 1, 5, 4]);
+    }
+
+    impl Sink for Nowhere {
+        fn found(&mut self, _game: &Found<'_>) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn feed(sink: &mut SortedSink<'_>, games: u64) {
+        let text = vec![b'x'; 1000];
+        for number in 1..=games {
+            let sort = [(number % 7 != 0).then_some(SortValue::Number((number * 37 % 101) as i64))];
+            let game = Found {
+                input: "in",
+                number,
+                offset: 0,
+                line: 1,
+                text: &text,
+                movetext: 0,
+                matched: &[],
+                variations: &[],
+                notes: &[],
+                edits: &GameEdits::NONE,
+                sort: &sort,
+                played: &[],
+                moves_only: false,
+                outcome: None,
+                positions: &[],
+                container: crate::notation::Container::Pgn,
+                rendered: None,
+                said: None,
+            };
+            sink.found(&game).unwrap();
+        }
     }
 
     #[test]
     fn a_limit_keeps_only_the_best_games() {
         let mut nowhere = Nowhere;
-        let mut sink = SortedSink::new(&mut nowhere, false, Some(3));
+        let mut sink = SortedSink::new(&mut nowhere, &[largest("x")], Some(3));
         feed(&mut sink, 1000);
         assert_eq!(sink.best.len(), 3);
         assert!(sink.all.is_empty() && sink.spill.is_none());
@@ -394,7 +469,7 @@ mod tests {
     #[test]
     fn without_a_limit_the_texts_go_to_a_file_past_the_threshold() {
         let mut nowhere = Nowhere;
-        let mut sink = SortedSink::new(&mut nowhere, false, None).spill_after(10_000);
+        let mut sink = SortedSink::new(&mut nowhere, &[largest("x")], None).spill_after(10_000);
         feed(&mut sink, 1000);
         let in_memory = sink.all.iter().filter(|game| matches!(game.text, Text::InMemory(_))).count();
         assert_eq!((sink.all.len(), in_memory), (1000, 0));

@@ -374,7 +374,7 @@ fn variations_nested_a_hundred_thousand_deep_are_written_whole() {
     let comments = CqlComments {
         matchstring: Some("CQL".to_owned()),
         game_numbers: true,
-        sort_label: None,
+        sort_labels: Vec::new(),
         variant: Variant::standard(),
         game_buffer: 100_000_000,
     };

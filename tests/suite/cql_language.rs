@@ -457,6 +457,51 @@ fn cql_assertvariations_stops_a_search_without_variations() {
     assert!(record.games.is_empty());
 }
 
+/// Several `sort`s order the games by each in turn (numbers and texts, largest or smallest
+/// first, a game without a value last), in the order CQL 6.2 takes them (a `sort` inside
+/// another first, unnamed ones numbered as read), and header `sort matchcount` last; each
+/// key's value is written as CQL 6.2 writes it.
+#[test]
+fn several_sorts_order_the_games_by_each_in_turn() {
+    let games = "[Event \"a\"]\n[White \"Carlsen\"]\n\n1. e4 e5 2. Qh5 Nc6 *\n\n\
+                 [Event \"b\"]\n[White \"Anand\"]\n\n1. d4 d5 *\n\n\
+                 [Event \"c\"]\n[White \"Anand\"]\n\n1. e4 e5 2. Qh5 *\n\n\
+                 [Event \"d\"]\n\n1. c4 *\n";
+    let headers = |query: &str| -> Vec<String> {
+        let written = common::cql_written(query, games, false);
+        written.lines().filter(|line| line.starts_with("{Game number")).map(str::to_owned).collect()
+    };
+    // The largest reach of the white queen first, then the smallest name (a missing tag is
+    // `?`, before letters).
+    assert_eq!(
+        headers("sort \"queen\" #(. attackedby Q) sort min \"white\" player white"),
+        [
+            "{Game number 3 CQL  queen: 14 white: Anand}",
+            "{Game number 1 CQL  queen: 14 white: Carlsen}",
+            "{Game number 4 CQL  queen: 7 white: ?}",
+            "{Game number 2 CQL  queen: 7 white: Anand}",
+        ]
+    );
+    assert_eq!(
+        headers("cql(sort matchcount 1 100) sort \"a\" (sort \"b\" #P) sort #p sort quiet \"hidden\" ply"),
+        [
+            "{Game number 1 CQL  b: 8 a: 8 <sort-id-1>: 8 matchcount: 5}",
+            "{Game number 3 CQL  b: 8 a: 8 <sort-id-1>: 8 matchcount: 4}",
+            "{Game number 2 CQL  b: 8 a: 8 <sort-id-1>: 8 matchcount: 3}",
+            "{Game number 4 CQL  b: 8 a: 8 <sort-id-1>: 8 matchcount: 2}",
+        ]
+    );
+}
+
+/// A transform used as a filter matches where one of its copies matches, and drops the
+/// comments of the copies that fail, even where its body has a value.
+#[test]
+fn a_transform_drops_the_comments_of_its_failing_copies() {
+    let game = "[Event \"x\"]\n[SetUp \"1\"]\n[FEN \"4k3/4q3/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. Kd1 *\n";
+    let written = common::cql_written("flipcolor {comment(\"n\" #A) #A == 1}", game, false);
+    assert!(written.contains("{Game number 1 n1 CQL}\n1.Kd1 {n1 CQL} *"), "{written}");
+}
+
 /// `max` and `min` keep the comments of the arguments whose value is the best so far: CQL 6.2's
 /// counts of `find`'s comments over a game of five positions.
 #[test]

@@ -342,7 +342,11 @@ struct Sorted(Vec<(u64, Option<i64>, Vec<u8>)>);
 
 impl cqlq::search::Sink for Sorted {
     fn found(&mut self, game: &cqlq::search::Found<'_>) -> std::io::Result<()> {
-        self.0.push((game.number, game.sort, game.text.to_vec()));
+        let sort = match game.sort.first() {
+            Some(Some(cqlq::query::SortValue::Number(value))) => Some(*value),
+            _ => None,
+        };
+        self.0.push((game.number, sort, game.text.to_vec()));
         Ok(())
     }
 }
@@ -350,9 +354,8 @@ impl cqlq::search::Sink for Sorted {
 /// The games a sorting query finds in `pgn`, through a [`cqlq::search::SortedSink`].
 fn sorted(query: &str, pgn: &[u8], limit: Option<u64>, spill_after: Option<u64>) -> Vec<(u64, Option<i64>, Vec<u8>)> {
     let search = Search::new(Query::parse(query).unwrap(), SearchOptions::default()).unwrap();
-    let min = query.contains("sort min");
     let mut out = Sorted::default();
-    let mut sink = cqlq::search::SortedSink::new(&mut out, min, limit);
+    let mut sink = cqlq::search::SortedSink::new(&mut out, search.sort_keys(), limit);
     if let Some(bytes) = spill_after {
         sink = sink.spill_after(bytes);
     }

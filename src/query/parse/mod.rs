@@ -166,6 +166,7 @@ fn parse_with_stops(source: &str, stops: &[usize]) -> (QueryAst, Vec<Diagnostic>
         past_blank_line_in_path: false,
         nested: 0,
         strays: Vec::new(),
+        unlabeled_sorts: 0,
         atomics: Vec::new(),
         asserted_variations: None,
         untaken: climb::Leftover::default(),
@@ -381,6 +382,9 @@ struct Builder {
     /// The `similarposition` filters read so far, in the order of the text: the file they
     /// share, and where the first named it.
     similar: Vec<(std::sync::Arc<super::similar::SimilarGames>, Span)>,
+    /// How many `sort` filters without a label were read so far: each is named
+    /// `<sort-id-N>` in turn, as CQL 6.2 names them.
+    unlabeled_sorts: usize,
 }
 
 /// The filters of a query, a block or parentheses, read one item at a time.
@@ -1040,7 +1044,14 @@ impl Builder {
                         // CQL 6.2 sorts `max "label"` as it sorts `min "label"`.
                         Rule::sort_direction => min = true,
                         Rule::string => label = Some(string(Some(part))),
-                        Rule::filter => value = Some(self.operators(part.into_inner())),
+                        Rule::filter => {
+                            // Named before its value is read, as CQL 6.2 numbers them.
+                            if label.is_none() {
+                                self.unlabeled_sorts += 1;
+                                label = Some(format!("<sort-id-{}>", self.unlabeled_sorts));
+                            }
+                            value = Some(self.operators(part.into_inner()));
+                        }
                         _ => {}
                     }
                 }

@@ -252,18 +252,25 @@ impl Sink for Printed {
 /// What `cqlq cql` writes for `query` (a body, without its `cql(...)` header) over the games
 /// of `pgn`: games numbered and marked `CQL`, variations searched where `variations`.
 pub fn cql_written(query: &str, pgn: &str, variations: bool) -> String {
+    let query = Query::parse(query).unwrap();
     let comments = CqlComments {
         matchstring: Some("CQL".to_owned()),
         game_numbers: true,
-        sort_label: None,
+        sort_labels: query.sort_keys().iter().map(|key| (!key.quiet).then(|| key.label.clone())).collect(),
         variant: Variant::standard(),
         game_buffer: cqlq::notation::pgn::cql_style::GAME_BUFFER,
     };
     let mut printed = Printed(CqlPrinter::new(Vec::new(), comments));
     let options = SearchOptions { threads: 1, variations, ..SearchOptions::default() };
-    let search = Search::new(Query::parse(query).unwrap(), options).unwrap();
+    let search = Search::new(query, options).unwrap();
     let mut summary = Summary::default();
     let input = &mut Input::from_bytes("games.pgn", pgn.as_bytes().to_vec());
-    let _ = search.run(input, &mut printed, &mut summary).unwrap();
+    if search.sorts() {
+        let mut sorted = cqlq::search::SortedSink::new(&mut printed, search.sort_keys(), None);
+        let _ = search.run(input, &mut sorted, &mut summary).unwrap();
+        sorted.finish().unwrap();
+    } else {
+        let _ = search.run(input, &mut printed, &mut summary).unwrap();
+    }
     String::from_utf8_lossy(&printed.0.into_inner()).into_owned()
 }

@@ -77,7 +77,7 @@ fn run(args: CqlArgs) -> anyhow::Result<Searched> {
         return Ok(Searched::Failed);
     };
     let header = query.header().cloned().unwrap_or_default();
-    let sort_spec = query.sort();
+    let sort_keys = query.sort_keys();
     let variant = query.variant();
     let input = match options.input.clone().or(header.input.as_ref().map(PathBuf::from)) {
         Some(input) => input,
@@ -139,16 +139,16 @@ fn run(args: CqlArgs) -> anyhow::Result<Searched> {
         matchstring: (!options.quiet && !options.silent && !header.quiet && !header.silent)
             .then(|| matchstring.unwrap_or_else(|| DEFAULT_MATCHSTRING.to_owned())),
         game_numbers: !options.noheader && !options.silent && !header.silent,
-        sort_label: sort_spec
-            .as_ref()
-            .filter(|_| !options.silent && !header.silent)
-            .and_then(|sort| sort.label.clone()),
+        sort_labels: if options.silent || header.silent {
+            Vec::new()
+        } else {
+            sort_keys.iter().map(|key| (!key.quiet).then(|| key.label.clone())).collect()
+        },
         variant: variant.unwrap_or_else(Variant::standard),
         game_buffer: options.output_buffer,
     };
     let marks = Marks::new(console, options.lineincrement, options.showmatches);
     let mut sink = CliSink::new(Printer::Cql(CqlPrinter::new(out, comments)), None, Some(Box::new(marks)));
-    let sort = sort_spec.as_ref().map(|sort| sort.min);
     let asked_for_games = search_options.gamenumber.is_some();
     let in_order = query.runs_in_order();
     if in_order {
@@ -159,7 +159,7 @@ fn run(args: CqlArgs) -> anyhow::Result<Searched> {
     }
     let search = Search::new(query, search_options)?;
     let threads = search.threads();
-    let (summary, searched) = search_into(&search, &[input], None, &mut sink, sort, None)?;
+    let (summary, searched) = search_into(&search, &[input], None, &mut sink, None)?;
     if let Some(reason) = search.refusal() {
         // CQL 6.2 stops there too, with no closing line.
         super::note(format_args!("the search stopped at game {}: {reason}", summary.games));

@@ -33,7 +33,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::from(2));
     };
     let header = loaded.query.header().cloned().unwrap_or_default();
-    let sort_spec = loaded.query.sort();
+    let sort_keys = loaded.query.sort_keys();
     let variant = chosen_variant(&args.query, &loaded.query)?;
     // The query is compiled for each variant as its games come: it must fit the variant asked
     // for, or some variant when games say theirs; a variant it does not fit is reported once,
@@ -79,10 +79,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
         (true, _) => (Printer::Nothing, Some(out)),
         (false, Format::Pgn) => {
             let printer = PgnPrinter::new(out, &matchstring);
-            let printer = match sort_spec.as_ref().and_then(|sort| sort.label.as_deref()) {
-                Some(label) => printer.with_sort_label(label),
-                None => printer,
-            };
+            let printer = printer.with_sort_labels(&sort_keys);
             (Printer::Pgn(printer), None)
         }
         (false, Format::Jsonl) => (Printer::Jsonl(JsonlPrinter::new(out)), None),
@@ -96,8 +93,7 @@ pub fn run(args: SearchArgs) -> anyhow::Result<ExitCode> {
     let watch: Option<Box<dyn Watch>> = (!args.quiet && !typed && io::stderr().is_terminal())
         .then(|| Box::new(Progress::new(total_size(&inputs))) as Box<dyn Watch>);
     let mut sink = CliSink::new(printer, problems, watch);
-    let sort = sort_spec.as_ref().map(|sort| sort.min);
-    let (summary, searched) = search_into(&search, &inputs, args.notation, &mut sink, sort, args.limit)?;
+    let (summary, searched) = search_into(&search, &inputs, args.notation, &mut sink, args.limit)?;
     if let Some(reason) = search.refusal() {
         note(format_args!("the search stopped at game {}: {reason}", summary.games));
         return Ok(ExitCode::from(2));
@@ -170,26 +166,23 @@ pub(super) fn nothing_readable(summary: &Summary) -> bool {
     summary.games > 0 && summary.errors == summary.games && summary.matched == 0
 }
 
-/// Searches the inputs into the sink, in the order of a query's `sort` when it has one (`Some`
-/// of whether the smallest come first), and finishes the sink's outputs. An output that cannot
-/// be written is an error.
+/// Searches the inputs into the sink, in the order of the query's sort keys when it has some,
+/// and finishes the sink's outputs. An output that cannot be written is an error.
 pub(super) fn search_into(
     search: &Search,
     inputs: &[PathBuf],
     notation: Option<Container>,
     sink: &mut CliSink,
-    sort: Option<bool>,
     limit: Option<u64>,
 ) -> anyhow::Result<(Summary, Searched)> {
     let mut summary = Summary::default();
-    let outcome = match sort {
-        Some(min) => {
-            let mut sorted = SortedSink::new(&mut *sink, min, limit);
-            let outcome = search_all(search, inputs, notation, &mut sorted, &mut summary);
-            let finished = if outcome.is_ok() { sorted.finish() } else { Ok(()) };
-            finished.map_or_else(|error| Err(SearchError::Output(error)), |()| outcome)
-        }
-        None => search_all(search, inputs, notation, &mut *sink, &mut summary),
+    let outcome = if search.sorts() {
+        let mut sorted = SortedSink::new(&mut *sink, search.sort_keys(), limit);
+        let outcome = search_all(search, inputs, notation, &mut sorted, &mut summary);
+        let finished = if outcome.is_ok() { sorted.finish() } else { Ok(()) };
+        finished.map_or_else(|error| Err(SearchError::Output(error)), |()| outcome)
+    } else {
+        search_all(search, inputs, notation, &mut *sink, &mut summary)
     };
     let searched = match outcome {
         Ok(searched) => searched,
