@@ -366,6 +366,31 @@ mod tests {
 
     struct Nowhere;
 
+    /// A game found with this number, text and sort values.
+    fn game<'a>(number: u64, text: &'a [u8], sort: &'a [Option<SortValue>]) -> Found<'a> {
+        static NO_EDITS: GameEdits = GameEdits::NONE;
+        Found {
+            input: "in",
+            number,
+            offset: 0,
+            line: 1,
+            text,
+            movetext: 0,
+            matched: &[],
+            variations: &[],
+            notes: &[],
+            edits: &NO_EDITS,
+            sort,
+            played: &[],
+            moves_only: false,
+            outcome: None,
+            positions: &[],
+            container: crate::notation::Container::Pgn,
+            rendered: None,
+            said: None,
+        }
+    }
+
     fn largest(label: &str) -> SortSpec {
         SortSpec { min: false, label: label.to_owned(), quiet: false }
     }
@@ -397,27 +422,7 @@ mod tests {
         let mut numbers = Numbers(Vec::new());
         let mut sink = SortedSink::new(&mut numbers, &keys, None);
         for (number, sort) in &games {
-            let game = Found {
-                input: "in",
-                number: *number,
-                offset: 0,
-                line: 1,
-                text: b"x",
-                movetext: 0,
-                matched: &[],
-                variations: &[],
-                notes: &[],
-                edits: &GameEdits::NONE,
-                sort,
-                played: &[],
-                moves_only: false,
-                outcome: None,
-                positions: &[],
-                container: crate::notation::Container::Pgn,
-                rendered: None,
-                said: None,
-            };
-            sink.found(&game).unwrap();
+            sink.found(&game(*number, b"x", sort)).unwrap();
         }
         sink.finish().unwrap();
         assert_eq!(numbers.0, [3, 2, 6, 1, 5, 4]);
@@ -433,27 +438,7 @@ mod tests {
         let text = vec![b'x'; 1000];
         for number in 1..=games {
             let sort = [(number % 7 != 0).then_some(SortValue::Number((number * 37 % 101) as i64))];
-            let game = Found {
-                input: "in",
-                number,
-                offset: 0,
-                line: 1,
-                text: &text,
-                movetext: 0,
-                matched: &[],
-                variations: &[],
-                notes: &[],
-                edits: &GameEdits::NONE,
-                sort: &sort,
-                played: &[],
-                moves_only: false,
-                outcome: None,
-                positions: &[],
-                container: crate::notation::Container::Pgn,
-                rendered: None,
-                said: None,
-            };
-            sink.found(&game).unwrap();
+            sink.found(&game(number, &text, &sort)).unwrap();
         }
     }
 
