@@ -22,16 +22,62 @@ pub(crate) fn tag_text(word: &TagWord, tags: &impl TagSource) -> Option<String> 
     }
 }
 
-/// A player's name, trimmed; `?` when the tag is missing.
+/// A player's name in its normal form ([`normal_player`]); `?` when the tag is missing.
 fn player(tags: &impl TagSource, side: Side) -> Option<String> {
     let name = if side == Side::White { "White" } else { "Black" };
     match tags.tag(name) {
         None => Some("?".to_owned()),
         Some(value) => {
-            let trimmed = value.trim();
-            (!trimmed.is_empty()).then(|| trimmed.to_owned())
+            let normal = normal_player(&value);
+            (!normal.is_empty()).then_some(normal)
         }
     }
+}
+
+/// A player's name as SCID keeps it, so that one player has one name: no space at the start,
+/// one space after each comma, no space, tab or dot at the end (`Anand,V.` is `Anand, V`), the
+/// Dutch prefixes capitalized one way (`van der Wiel` is `Van der Wiel`), and a rating in
+/// brackets at the end left out (`Tal, M (2600)` is `Tal, M`).
+pub(crate) fn normal_player(name: &str) -> String {
+    let mut normal = String::with_capacity(name.len() + 2);
+    let (mut after_comma, mut at_start) = (false, true);
+    for c in name.chars() {
+        match c {
+            ',' => {
+                normal.push(',');
+                (after_comma, at_start) = (true, false);
+            }
+            ' ' if after_comma || at_start => {}
+            ' ' => normal.push(' '),
+            c => {
+                if after_comma {
+                    normal.push(' ');
+                }
+                normal.push(c);
+                (after_comma, at_start) = (false, false);
+            }
+        }
+    }
+    normal.truncate(normal.trim_end_matches(['.', ' ', '\t']).len());
+    if normal.starts_with("van ") {
+        normal.replace_range(..1, "V");
+    }
+    for prefix in ["Van Der ", "Van Den ", "Van De "] {
+        if normal.starts_with(prefix) {
+            normal.replace_range(4..5, "d");
+        }
+    }
+    // ` (2600)` at the end: a rating, not part of the name.
+    let bytes = normal.as_bytes();
+    let len = bytes.len();
+    if len > 7
+        && bytes[len - 7..len - 5] == *b" ("
+        && bytes[len - 5..len - 1].iter().all(u8::is_ascii_digit)
+        && bytes[len - 1] == b')'
+    {
+        normal.truncate(len - 7);
+    }
+    normal
 }
 
 /// The leading digits of a text as a number (0 when there are none).
@@ -96,6 +142,19 @@ pub(crate) fn normal_eco(eco: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn players_take_the_normal_form() {
+        assert_eq!(normal_player("Anastasian, A."), "Anastasian, A");
+        assert_eq!(normal_player("  Anand,V"), "Anand, V");
+        assert_eq!(normal_player("Anand,   V  . "), "Anand, V");
+        assert_eq!(normal_player("Magnus  Carlsen"), "Magnus  Carlsen");
+        assert_eq!(normal_player("van der Wiel, J."), "Van der Wiel, J");
+        assert_eq!(normal_player("Van Den Doel"), "Van den Doel");
+        assert_eq!(normal_player("Tal, M (2600)"), "Tal, M");
+        assert_eq!(normal_player("Tal, M. (2600)"), "Tal, M.");
+        assert_eq!(normal_player("..."), "");
+    }
 
     #[test]
     fn dates_take_the_normal_form() {
