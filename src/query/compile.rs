@@ -116,6 +116,7 @@ pub(crate) fn compile<const W: usize>(
     let lasting = compiled.iter().map(|filter| compiler.writes(filter).lasting).collect();
     let program = Program {
         makes_notes,
+        silent: quiet.comments,
         removes_comments,
         quick,
         lasting,

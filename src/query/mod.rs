@@ -232,6 +232,18 @@ impl Query {
         self.ast.header.as_ref()
     }
 
+    /// The query with the level of comments set from outside its header (CQL 6.2's `-quiet`
+    /// and `-silent` options), which then wins over the header's `quiet` and `silent`.
+    #[must_use]
+    pub fn with_comment_level(mut self, quiet: bool, silent: bool) -> Query {
+        if quiet || silent {
+            let header = self.ast.header.get_or_insert_with(Header::default);
+            header.quiet = quiet && !silent;
+            header.silent = silent;
+        }
+        self
+    }
+
     /// The keys the games found are ordered by, first key first (none: they are not sorted):
     /// the header's `sort`, the body's `sort` filters by label in the order CQL 6.2 takes
     /// them, then (`sort matchcount` in the header) the number of matching positions.

@@ -785,6 +785,8 @@ pub struct Program<const W: usize> {
     pub(crate) needs: Needs,
     /// Whether the program writes comments (then those of failing filters are dropped).
     pub(crate) makes_notes: bool,
+    /// Whether no comment is written at all (`silent`).
+    pub(crate) silent: bool,
     /// Whether the program removes positions' comments from the game written (`removecomment`).
     pub(crate) removes_comments: bool,
     /// The variables, by slot: whether each lasts from game to game.
@@ -823,7 +825,7 @@ impl<const W: usize> Program<W> {
     /// A fresh state for evaluating the program: its variables without values.
     #[must_use]
     pub fn new_state(&self) -> State<W> {
-        State::new(self.persistent.clone(), &self.dictionaries, &self.body_sorts)
+        State::new(self.persistent.clone(), &self.dictionaries, &self.body_sorts, self.silent)
     }
 
     /// Whether the query sorts the games it finds, by its header's `sort` or by a `sort` of

@@ -190,13 +190,22 @@ pub struct State<const W: usize> {
     dictionaries: Box<[RefCell<Entries<W>>]>,
     /// Whether each dictionary's entries last from game to game.
     lasting_dictionaries: Box<[bool]>,
+    /// Whether no comment is written at all (`silent`): CQL 6.2 then adds none, the
+    /// query's own included.
+    silent: bool,
 }
 
 impl<const W: usize> State<W> {
     /// A state for variables that start without a value, or (the persistent ones) from a value,
     /// for empty dictionaries (`dictionaries` tells which last from game to game), and for the
-    /// body's `sort` keys (`sorts` tells which take the smallest value as the best).
-    pub(crate) fn new(persistent: Vec<Option<Value<W>>>, dictionaries: &[bool], sorts: &[bool]) -> State<W> {
+    /// body's `sort` keys (`sorts` tells which take the smallest value as the best); a `silent`
+    /// state keeps no comment.
+    pub(crate) fn new(
+        persistent: Vec<Option<Value<W>>>,
+        dictionaries: &[bool],
+        sorts: &[bool],
+        silent: bool,
+    ) -> State<W> {
         let values = persistent.iter().map(|start| RefCell::new(start.clone().unwrap_or(Value::Unset)));
         State {
             values: values.collect(),
@@ -216,6 +225,7 @@ impl<const W: usize> State<W> {
             refusal: RefCell::new(None),
             dictionaries: dictionaries.iter().map(|_| RefCell::new(Entries::new())).collect(),
             lasting_dictionaries: dictionaries.into(),
+            silent,
         }
     }
 
@@ -494,6 +504,9 @@ impl<const W: usize> State<W> {
 
     /// Adds a comment at the frame `at`.
     pub(crate) fn note(&self, at: usize, text: String) {
+        if self.silent {
+            return;
+        }
         self.notes.borrow_mut().push(Note { at, text });
     }
 

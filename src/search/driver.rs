@@ -769,6 +769,8 @@ impl Merge<'_, '_> {
         self.summary.positions += count;
         let mut sort = record.sort.clone();
         if self.search.sorts_by_matchcount() {
+            // A game its game filters turned away has no value for the query's own keys.
+            sort.resize(self.search.sort_keys.len() - 1, None);
             sort.push(i64::try_from(count).ok().map(SortValue::Number));
         }
         events.push(Event::Found(Pending { record, number, line, sort }));

@@ -1499,7 +1499,11 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
                 .last_numbered(self.options.last_game)
                 .with_variations(self.options.variations);
             if program.decide(&self.game) == Some(false) {
-                // The tags rule out every position (even of a game cqlq could not replay).
+                // The tags rule out every position (even of a game cqlq could not replay): the
+                // game has none of the values the last game searched left.
+                if let Some((_, state)) = &mut self.state {
+                    state.new_game();
+                }
                 return ControlFlow::Break(());
             }
         }

@@ -95,6 +95,26 @@ fn noheader_silent_quiet_and_matchstring() {
 }
 
 #[test]
+fn silent_leaves_out_the_query_own_comments_too() {
+    let moves = "1.e4 e5 2.Nf3 Nc6 3.Bc4 Nd4 4.Nxe5 Qg5 5.Nxf7 Qxg2 6.Rf1";
+    let end = "7.Be2 Nf3# 0-1\n\n\n";
+    let commented = format!("{moves} Qxe4+ {{here}} 7.Be2 \nNf3# {{here}} 0-1\n\n\n");
+    let cases = [
+        ("cql()\ncheck comment(\"here\")\n", "-silent", format!("{TRAP_TAGS}{moves} Qxe4+ {end}")),
+        ("cql()\ncheck comment(\"here\")\n", "-quiet", format!("{TRAP_TAGS}{{Game number 1}}\n{commented}")),
+        // The first of the header's two sets the level, and the command line wins over both.
+        ("cql(quiet silent)\ncheck comment(\"here\")\n", "-s", format!("{TRAP_TAGS}{{Game number 1}}\n{commented}")),
+        ("cql(quiet)\ncheck comment(\"here\")\n", "-silent", format!("{TRAP_TAGS}{moves} Qxe4+ {end}")),
+    ];
+    for (query, option, expected) in cases {
+        let (games, _, status) = search("silent-comments", query, &sample("short-games.pgn"), &[option]);
+        assert_eq!((games, status), (expected, Some(0)), "{query} {option}");
+    }
+    let (_, _, status) = search("two-levels", "cql()\ncheck\n", &sample("short-games.pgn"), &["-quiet", "-silent"]);
+    assert_eq!(status, Some(1), "-quiet with -silent is refused");
+}
+
+#[test]
 fn comments_and_the_initial_position_are_marked_as_in_cql() {
     let (games, counts, _) =
         search("initial", "cql()\ninitial or mate\n", &sample("classics.pgn"), &["-gamenumber", "3"]);
@@ -476,6 +496,7 @@ fn cql_command_writes_what_cql6_writes() {
         "flipcolor {Qh7 kg8}",
         "initial",
         "player white \"Anderssen\" check",
+        "check comment(\"here\")",
     ];
     let options: [&[&str]; 14] = [
         &[],

@@ -491,6 +491,16 @@ fn several_sorts_order_the_games_by_each_in_turn() {
             "{Game number 4 CQL  b: 8 a: 8 <sort-id-1>: 8 matchcount: 2}",
         ]
     );
+    // The games the tags turn away have no value of their own, whatever the game before had.
+    assert_eq!(
+        headers("cql(sort matchcount 0 100) player white \"Carlsen\" sort \"q\" #Q"),
+        [
+            "{Game number 1 CQL  q: 1 matchcount: 5}",
+            "{Game number 2  q: none matchcount: 0}",
+            "{Game number 3  q: none matchcount: 0}",
+            "{Game number 4  q: none matchcount: 0}",
+        ]
+    );
 }
 
 /// A transform used as a filter matches where one of its copies matches, and drops the

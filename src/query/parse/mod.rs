@@ -794,13 +794,14 @@ impl Builder {
                     header.sort_matchcount = true;
                     header.matchcount = Some((low, Some(high)));
                 }
+                // The first of `quiet` and `silent` sets the level of comments, as in CQL 6.2.
                 Rule::quiet_param => {
                     twice = header.quiet;
-                    header.quiet = true;
+                    header.quiet = !header.silent;
                 }
                 Rule::silent_param => {
                     twice = header.silent;
-                    header.silent = true;
+                    header.silent = !header.quiet;
                 }
                 Rule::sort_param => {
                     let mut sort = Sort { min: false, label: None, expr: placeholder(span) };

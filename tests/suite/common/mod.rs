@@ -261,7 +261,8 @@ pub fn cql_written(query: &str, pgn: &str, variations: bool) -> String {
         game_buffer: cqlq::notation::pgn::cql_style::GAME_BUFFER,
     };
     let mut printed = Printed(CqlPrinter::new(Vec::new(), comments));
-    let options = SearchOptions { threads: 1, variations, ..SearchOptions::default() };
+    let header = SearchOptions::from_header(query.header());
+    let options = SearchOptions { threads: 1, variations: variations || header.variations, ..header };
     let search = Search::new(query, options).unwrap();
     let mut summary = Summary::default();
     let input = &mut Input::from_bytes("games.pgn", pgn.as_bytes().to_vec());

@@ -135,11 +135,12 @@ fn run(args: CqlArgs) -> anyhow::Result<Searched> {
     };
     let matchstring = options.matchstring.clone().or(header.matchstring.clone());
     let comments = CqlComments {
-        // The header's `quiet` and `silent` leave out what CQL 6.2's options of those names do.
-        matchstring: (!options.quiet && !options.silent && !header.quiet && !header.silent)
+        // `quiet` and `silent` (the header's, or the command line's put there) leave out what
+        // CQL 6.2's options of those names do.
+        matchstring: (!header.quiet && !header.silent)
             .then(|| matchstring.unwrap_or_else(|| DEFAULT_MATCHSTRING.to_owned())),
-        game_numbers: !options.noheader && !options.silent && !header.silent,
-        sort_labels: if options.silent || header.silent {
+        game_numbers: !options.noheader && !header.silent,
+        sort_labels: if header.silent {
             Vec::new()
         } else {
             sort_keys.iter().map(|key| (!key.quiet).then(|| key.label.clone())).collect()
@@ -263,7 +264,7 @@ fn load_query(query_file: Option<&Path>, options: &CqlOptions) -> anyhow::Result
     let header_end = file_query.header().map_or(0, |header| header.span.end);
     let text = query_text::combined(&source, header_end, &options.filters, &options.transforms);
     let query = match Query::parse(&text) {
-        Ok(query) => query,
+        Ok(query) => query.with_comment_level(options.quiet, options.silent),
         Err(error) => return Ok(report(error, "the query with the command line's filters")),
     };
     if query.ast().body.is_empty() {

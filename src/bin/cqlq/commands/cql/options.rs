@@ -152,6 +152,8 @@ pub enum OptionError {
     Twice(String),
     /// Two query files.
     TwoQueryFiles(PathBuf, PathBuf),
+    /// `-quiet` and `-silent` together: each sets the level of comments.
+    TwoCommentLevels,
 }
 
 impl fmt::Display for OptionError {
@@ -162,6 +164,9 @@ impl fmt::Display for OptionError {
             OptionError::MissingValue(option, what) => write!(f, "{option} needs {what}"),
             OptionError::BadValue(option, value, what) => write!(f, "{option} {value}: {what}"),
             OptionError::Twice(option) => write!(f, "{option} is given twice: give it once"),
+            OptionError::TwoCommentLevels => {
+                write!(f, "-quiet and -silent each set the level of comments: give one of them")
+            }
             OptionError::TwoQueryFiles(first, second) => write!(
                 f,
                 "two query files, {} and {}: give one (CQL options start with -)",
@@ -226,6 +231,8 @@ fn read_option(
         "g" | "gamenumber" => set_once(&mut options.gamenumber, args.range(option, 1)?, option)?,
         "threads" => options.threads = Some(args.positive(option)?),
         "s" | "singlethreaded" => options.threads = Some(1),
+        "silent" if options.quiet => return Err(OptionError::TwoCommentLevels),
+        "quiet" if options.silent => return Err(OptionError::TwoCommentLevels),
         "silent" => options.silent = true,
         "quiet" => options.quiet = true,
         "noheader" => options.noheader = true,
