@@ -182,7 +182,8 @@ impl Expr {
             | ExprKind::IndexOf(left, right)
             | ExprKind::WriteFile(left, right)
             | ExprKind::MakeSquare(left, right)
-            | ExprKind::Distance(left, right) => {
+            | ExprKind::Distance(left, right)
+            | ExprKind::Equal(left, right) => {
                 vec![left, right]
             }
             ExprKind::ConsecutiveMoves { positions, .. } => vec![&positions.0, &positions.1],
@@ -285,6 +286,10 @@ pub enum ExprKind {
     /// `distance(P Q)`: how many plies lie between two positions, through where their lines
     /// meet.
     Distance(Box<Expr>, Box<Expr>),
+    /// `equal(X Y)`: whether two filters give the same value, as CQL 6.2 compares them: a
+    /// filter that is no value gives whether it matched, a value that is not there counts as
+    /// not matched, and values of two kinds differ.
+    Equal(Box<Expr>, Box<Expr>),
     /// `consecutivemoves [N [M]] (x y)`: how many moves in a row the lines from the last
     /// position of both to the positions of two variables have in common; none when one
     /// position lies on the line to the other. With a range, only values within it.

@@ -76,7 +76,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         },
         // A block's value is its last filter's, as in CQL 6.2: `{check #R}` is a number.
         ExprKind::Block(filters) => filters.last().map_or(Type::Filter, type_of),
-        ExprKind::Fen(..) => Type::Filter,
+        ExprKind::Fen(..) | ExprKind::Equal(..) => Type::Filter,
         ExprKind::Line { options, .. } if options.lastposition => Type::Position,
         ExprKind::Line { .. } => Type::Number,
         ExprKind::Path(path) if path.options.lastposition => Type::Position,
@@ -395,6 +395,10 @@ impl Checker<'_> {
                 if let Some(target) = target {
                     self.expr(target);
                 }
+            }
+            ExprKind::Equal(first, second) => {
+                self.expr(first);
+                self.expr(second);
             }
             ExprKind::Distance(first, second) => {
                 self.want_position(first, "distance");

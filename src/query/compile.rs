@@ -14,9 +14,9 @@ use super::diagnostic::{Diagnostic, or_list, quoted, unknown_variant};
 use super::mate_shapes::MateShapeNode;
 use super::path::{FocusNode, PathFlags, PathNode, PathPlanStep};
 use super::plan::{
-    CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, EntryNode, FilterNode, FindCount, FindNode,
-    LoopNode, MoveNode, Needs, NumberNode, PieceClass, PositionNode, Program, Sequence, SetNode, SetValue, SortKey,
-    Step, StepBody, StepRange, StoreNode, SubstringNode, TextNode, TextValue, ValueNode, WalkNode, XRayNode,
+    CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, EntryNode, EqualSide, FilterNode, FindCount,
+    FindNode, LoopNode, MoveNode, Needs, NumberNode, PieceClass, PositionNode, Program, Sequence, SetNode, SetValue,
+    SortKey, Step, StepBody, StepRange, StoreNode, SubstringNode, TextNode, TextValue, ValueNode, WalkNode, XRayNode,
 };
 use super::texts::Pattern;
 use std::collections::{HashMap, HashSet};
@@ -77,6 +77,7 @@ pub(crate) fn compile<const W: usize>(
         dictionaries: Vec::new(),
         dictionary_names: filters.iter().flat_map(dictionary_names).collect(),
         path_depth: 0,
+        loop_slots: Vec::new(),
         sort_keys: body_sort_keys(sort.map(|sort| &sort.expr).into_iter().chain(filters)),
     };
     let mut compiled: Vec<FilterNode<W>> = filters.iter().map(|filter| compiler.filter(filter)).collect();
@@ -302,6 +303,8 @@ pub(super) struct Compiler<'a, const W: usize> {
     path_depth: u32,
     /// The keys of the body's `sort` filters, in the order of their values.
     sort_keys: Vec<SortSpec>,
+    /// The variables of the `square` and `piece` loops around the expression being compiled.
+    loop_slots: Vec<usize>,
 }
 
 /// What a piece letter stands for.
@@ -443,13 +446,13 @@ impl<const W: usize> Compiler<'_, W> {
                 if *bound { holds } else { FilterNode::Not(Box::new(holds)) }
             }
             ExprKind::Unbind(name) => FilterNode::Unbind(self.slot(name, Lasting::Game)),
-            ExprKind::If { condition, then, otherwise } if type_of(expr) == Type::Filter => {
-                FilterNode::If(Box::new(Conditional {
-                    condition: self.filter(condition),
-                    then: self.filter(then),
-                    otherwise: otherwise.as_ref().map(|otherwise| self.filter(otherwise)),
-                }))
-            }
+            // Tested as a filter, the branch that applies is tested as one, whatever its value
+            // (as in CQL 6.2, which refuses `if check then 1 else 2` there).
+            ExprKind::If { condition, then, otherwise } => FilterNode::If(Box::new(Conditional {
+                condition: self.filter(condition),
+                then: self.filter(then),
+                otherwise: otherwise.as_ref().map(|otherwise| self.filter(otherwise)),
+            })),
             ExprKind::Loop { all: true, .. } => FilterNode::LoopAll(Box::new(self.loop_node(expr))),
             ExprKind::Echo { .. } => FilterNode::Echo(Box::new(self.echo(expr))),
             ExprKind::Repeat { test, body } => {
@@ -460,6 +463,9 @@ impl<const W: usize> Compiler<'_, W> {
                 FilterNode::Unmapped(Box::new(self.filter(body)))
             }
             ExprKind::Comment { message: false, .. } if self.quiet.comments => FilterNode::Constant(true),
+            ExprKind::Equal(first, second) => {
+                FilterNode::Equal(Box::new([self.equal_side(first), self.equal_side(second)]))
+            }
             ExprKind::Comment { message, quiet, parts } => FilterNode::Comment(Box::new(CommentNode {
                 message: *message,
                 quiet: *quiet,
@@ -768,6 +774,14 @@ impl<const W: usize> Compiler<'_, W> {
     /// The entry of a key in a dictionary.
     fn entry(&mut self, name: &str, persistent: bool, key: &Expr) -> EntryNode<W> {
         EntryNode { dictionary: self.dictionary_slot(name, persistent), key: self.value(key) }
+    }
+
+    /// A side of `equal(X Y)`: a filter (which gives whether it matched) or a value.
+    fn equal_side(&mut self, expr: &Expr) -> EqualSide<W> {
+        match type_of(expr) {
+            Type::Filter => EqualSide::Matched(self.filter(expr)),
+            _ => EqualSide::Value(self.value(expr)),
+        }
     }
 
     /// A value to keep, of its own type.
@@ -1111,7 +1125,20 @@ impl<const W: usize> Compiler<'_, W> {
         let ExprKind::Loop { over, name, set, body, .. } = &expr.kind else {
             unreachable!("compile: a loop node from a loop")
         };
-        LoopNode { over: *over, slot: self.slot(name, Lasting::Game), set: self.set(set), body: self.filter(body) }
+        let slot = self.slot(name, Lasting::Game);
+        let mut set = self.set(set);
+        if self.loop_slots.contains(&slot) {
+            // CQL 6.2 stops the run where a loop's variable is bound already, by a loop around.
+            let reason = format!(
+                "the loop on {name} is inside another loop on {name}, which gives {name} its value: \
+                 name the inner loop's variable otherwise"
+            );
+            set = SetNode::Block(Box::new(Sequence { before: vec![FilterNode::Refused(reason.into())], last: set }));
+        }
+        self.loop_slots.push(slot);
+        let body = self.filter(body);
+        self.loop_slots.pop();
+        LoopNode { over: *over, slot, set, body }
     }
 
     // ----- Positions, moves and games ------------------------------------------------------------

@@ -131,6 +131,7 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
         ExprKind::Attacks { side: AttackSide::Targets, .. } => line(out, &indent, "attackedby: the targets of"),
         ExprKind::Between(..) => line(out, &indent, "between"),
         ExprKind::Distance(..) => line(out, &indent, "distance: the plies between two positions"),
+        ExprKind::Equal(..) => line(out, &indent, "equal: whether two filters give the same value"),
         ExprKind::ConsecutiveMoves { .. } => {
             line(out, &indent, "consecutivemoves: the moves in a row two lines share after they part")
         }

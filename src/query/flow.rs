@@ -3,7 +3,7 @@
 
 use super::ast::{AssignOp, BinaryOp, LoopOver};
 use super::context::Context;
-use super::plan::{Conditional, FilterNode, LoopNode, Program, SetValue, ValueNode};
+use super::plan::{Conditional, EqualSide, FilterNode, LoopNode, Program, SetValue, ValueNode};
 use super::state::Value;
 use crate::board::{Square, SquareSet};
 use crate::position::RulesView;
@@ -74,6 +74,23 @@ impl<const W: usize> Program<W> {
             ValueNode::Position(position) => self.position(position, context, at).map(Value::Position),
             ValueNode::Text(text) => self.text(text, context, at).map(Value::Text),
         }
+    }
+
+    /// Whether both sides of `equal(X Y)` give the same value, tested in turn, as CQL 6.2 has
+    /// it: a filter gives whether it matched, a side without a value gives no match, so that
+    /// two sides without a value (or one, and a filter that fails) are equal.
+    pub(super) fn equal<P: RulesView<W>>(
+        &self,
+        sides: &[EqualSide<W>; 2],
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> bool {
+        let mut given = sides.iter().map(|side| match side {
+            EqualSide::Matched(filter) => Err(self.filter(filter, context, at)),
+            EqualSide::Value(value) => self.value(value, context, at).ok_or(false),
+        });
+        let first = given.next();
+        first == given.next()
     }
 
     /// The branch of a conditional that applies here; none when the condition fails and there

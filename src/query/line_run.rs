@@ -14,6 +14,7 @@ use super::ast::{LineMoves, LineOptions};
 use super::comments::position_name;
 use super::context::{Context, Frame};
 use super::plan::{FilterNode, Program, Step, flat};
+use super::state::Note;
 use crate::position::RulesView;
 
 /// A run of positions a line matched.
@@ -103,8 +104,13 @@ struct Search<'p, 'c, 'a, P, const W: usize> {
     firstmatch: bool,
     /// How many positions from each (step, position) match the step's filter in a row.
     runs: HashMap<(usize, usize), usize>,
-    /// Where the steps from each (step, position) end, if they can.
-    ends: HashMap<(usize, usize), Option<usize>>,
+    /// Where the steps from each (step, position) end, if they can, and how many positions
+    /// the step covers on the way there.
+    ends: HashMap<(usize, usize), Option<(usize, usize)>>,
+    /// The comments each (step, position) made where its filter was tested: those of the run
+    /// chosen are made again once it is known, as CQL 6.2 keeps the comments of the run it
+    /// chose and drops those of the ones it tried.
+    notes: HashMap<(usize, usize), Vec<Note>>,
 }
 
 impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, P, W> {
@@ -114,8 +120,16 @@ impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, P, W> {
             return run.min(most);
         }
         let mut run = 0;
+        let state = self.context.state;
         while run < most && at + run < self.track.len {
-            if !self.program.filter(self.steps[index].flat_filter(), self.context, self.track.frame(at + run)) {
+            let mark = state.notes_len();
+            let matched =
+                self.program.filter(self.steps[index].flat_filter(), self.context, self.track.frame(at + run));
+            let made = state.take_notes_from(mark);
+            if !made.is_empty() {
+                self.notes.entry((index, at + run)).or_insert(made);
+            }
+            if !matched {
                 break;
             }
             run += 1;
@@ -132,25 +146,39 @@ impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, P, W> {
     fn end(&mut self, index: usize, at: usize) -> Option<usize> {
         let Some(step) = self.steps.get(index) else { return Some(at) };
         if let Some(&end) = self.ends.get(&(index, at)) {
-            return end;
+            return end.map(|(end, _)| end);
         }
         let fewest = usize::try_from(step.min).unwrap_or(usize::MAX);
         let most = step.max.map_or(usize::MAX, |max| usize::try_from(max).unwrap_or(usize::MAX));
         let run = self.run(index, at, most);
-        let mut best: Option<usize> = None;
+        let mut best: Option<(usize, usize)> = None;
         if run >= fewest {
             for taken in fewest..=run {
                 if let Some(end) = self.end(index + 1, at + taken) {
-                    best = Some(match best {
-                        Some(best) if self.firstmatch => best.min(end),
-                        Some(best) => best.max(end),
-                        None => end,
-                    });
+                    // Of runs that end alike, the one whose step covers most.
+                    let better = best.is_none_or(|(best, _)| if self.firstmatch { end <= best } else { end >= best });
+                    if better {
+                        best = Some((end, taken));
+                    }
                 }
             }
         }
         self.ends.insert((index, at), best);
-        best
+        best.map(|(end, _)| end)
+    }
+
+    /// The comments the steps made along the run chosen, in the order of its positions.
+    fn chosen_notes(mut self) -> Vec<Note> {
+        let mut notes = Vec::new();
+        let mut at = 0;
+        for index in 0..self.steps.len() {
+            let Some(Some((_, taken))) = self.ends.get(&(index, at)).copied() else { break };
+            for position in at..at + taken {
+                notes.extend(self.notes.remove(&(index, position)).unwrap_or_default());
+            }
+            at += taken;
+        }
+        notes
     }
 }
 
@@ -167,7 +195,9 @@ impl<const W: usize> Program<W> {
             return self.line_run_in_tree(steps, options, context, at);
         }
         let track = Track::new(options, at, context.frames);
-        self.track_run(steps, options, context, track)
+        let (run, notes) = self.track_run(steps, options, context, track)?;
+        context.state.push_notes(notes.into_iter());
+        Some(run)
     }
 
     /// The run a line finds from `at` in a game's tree: of the runs along each line through
@@ -180,33 +210,41 @@ impl<const W: usize> Program<W> {
         context: &Context<'_, P, W>,
         at: usize,
     ) -> Option<Run> {
-        let mut best: Option<Run> = None;
+        let mut best: Option<(Run, Vec<Note>)> = None;
         for track in Track::in_tree(options, at, context) {
-            let Some(run) = self.track_run(steps, options, context, track) else { continue };
+            let Some((run, notes)) = self.track_run(steps, options, context, track) else { continue };
             if options.firstmatch {
-                return Some(run);
+                best = Some((run, notes));
+                break;
             }
             let ply = |run: &Run| context.frames[run.last].ply;
-            let better =
-                best.is_none_or(|best| if options.backward { ply(&run) < ply(&best) } else { ply(&run) > ply(&best) });
+            let better = best
+                .as_ref()
+                .is_none_or(|(best, _)| if options.backward { ply(&run) < ply(best) } else { ply(&run) > ply(best) });
             if better {
-                best = Some(run);
+                best = Some((run, notes));
             }
         }
-        best
+        let (run, notes) = best?;
+        context.state.push_notes(notes.into_iter());
+        Some(run)
     }
 
-    /// The run a line finds along one track.
+    /// The run a line finds along one track, with the comments its steps made on it (not yet
+    /// made in the state).
     fn track_run<P: RulesView<W>>(
         &self,
         steps: &[Step<W>],
         options: &LineOptions,
         context: &Context<'_, P, W>,
         track: Track,
-    ) -> Option<Run> {
+    ) -> Option<(Run, Vec<Note>)> {
         if !flat(steps) {
-            let end = self.line_ends(steps, context, &track, options.firstmatch)?;
-            return Some(Run { length: end, last: track.frame(end - 1) });
+            let mark = context.state.notes_len();
+            let end = self.line_ends(steps, context, &track, options.firstmatch);
+            let notes = context.state.take_notes_from(mark);
+            let end = end?;
+            return Some((Run { length: end, last: track.frame(end - 1) }, notes));
         }
         let mut search = Search {
             program: self,
@@ -216,10 +254,11 @@ impl<const W: usize> Program<W> {
             firstmatch: options.firstmatch,
             runs: HashMap::new(),
             ends: HashMap::new(),
+            notes: HashMap::new(),
         };
         let end = search.end(0, 0)?;
         let last = search.track.frame(end.saturating_sub(1));
-        Some(Run { length: end, last })
+        Some((Run { length: end, last }, search.chosen_notes()))
     }
 
     /// The run of a `line` filter from `at`, when it matches there (with its comments, unless
@@ -243,8 +282,15 @@ impl<const W: usize> Program<W> {
             && !options.nestban
             && !options.firstmatch
             && options.range.is_none();
-        if plain && context.tree.is_none() && !self.line(steps, *slot, context, at) {
-            return None;
+        if plain && context.tree.is_none() {
+            // A first answer, for every position at once: the comments its filters made are
+            // not those of the run, which the run below makes again.
+            let mark = state.notes_len();
+            let matches = self.line(steps, *slot, context, at);
+            state.truncate_notes(mark);
+            if !matches {
+                return None;
+            }
         }
         let run = self.line_run(steps, options, context, at)?;
         if let Some((min, max)) = options.range {

@@ -269,6 +269,15 @@ pub(crate) enum ValueNode<const W: usize> {
     Text(TextValue<W>),
 }
 
+/// A side of `equal(X Y)`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum EqualSide<const W: usize> {
+    /// A filter: whether it matched.
+    Matched(FilterNode<W>),
+    /// A value, where it has one.
+    Value(ValueNode<W>),
+}
+
 /// The entry of a key in a dictionary.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct EntryNode<const W: usize> {
@@ -587,6 +596,8 @@ pub(crate) enum FilterNode<const W: usize> {
         op: AssignOp,
         value: ValueNode<W>,
     },
+    /// `equal(X Y)`: both sides give the same value (see [`EqualSide`]).
+    Equal(Box<[EqualSide<W>; 2]>),
     /// The dictionary holds a value for the key.
     HasEntry(Box<EntryNode<W>>),
     /// Gives a dictionary's key a value; matches when both exist.
@@ -909,8 +920,9 @@ impl<const W: usize> Program<W> {
     }
 
     /// Whether a filter matches at `at`. The comments made while a filter fails are dropped,
-    /// as CQL 6.2 drops them, even when the position matches in the end; but for `P : F` and
-    /// `if`, which keep them as CQL 6.2 keeps them (for a filter around to drop, if it fails).
+    /// as CQL 6.2 drops them, even when the position matches in the end; but for `P : F`, `if`
+    /// and `find`, which keep them as CQL 6.2 keeps them (for a filter around to drop, if it
+    /// fails).
     #[inline]
     pub(crate) fn filter<P: RulesView<W>>(&self, node: &FilterNode<W>, context: &Context<'_, P, W>, at: usize) -> bool {
         if !self.makes_notes {
@@ -918,8 +930,15 @@ impl<const W: usize> Program<W> {
         }
         let before = context.state.notes_len();
         let matched = self.filter_here(node, context, at);
-        let keeps_notes =
-            matches!(node, FilterNode::At(..) | FilterNode::If(_) | FilterNode::Unmapped(_) | FilterNode::Memo(_));
+        let keeps_notes = matches!(
+            node,
+            FilterNode::At(..)
+                | FilterNode::If(_)
+                | FilterNode::Unmapped(_)
+                | FilterNode::Memo(_)
+                | FilterNode::HasValue(NumberNode::FindCount(_))
+                | FilterNode::HasPosition(PositionNode::Find(_))
+        );
         if !matched && !keeps_notes {
             context.state.truncate_notes(before);
         }
@@ -1048,6 +1067,7 @@ impl<const W: usize> Program<W> {
                 true
             }
             FilterNode::Assign { slot, op, value } => self.assign(*slot, *op, value, context, at),
+            FilterNode::Equal(sides) => self.equal(sides, context, at),
             FilterNode::HasEntry(entry) => self.entry(entry, context, at).is_some(),
             FilterNode::Store(store) => self.store(store, context, at),
             FilterNode::Forget { dictionary, key } => self.forget(*dictionary, key.as_deref(), context, at),

@@ -520,6 +520,13 @@ impl<const W: usize> State<W> {
         self.notes.borrow_mut().pop()
     }
 
+    /// Takes the comments made after the first `len`.
+    pub(crate) fn take_notes_from(&self, len: usize) -> Vec<Note> {
+        let mut notes = self.notes.borrow_mut();
+        let len = len.min(notes.len());
+        notes.split_off(len)
+    }
+
     /// Puts back comments taken.
     pub(crate) fn push_notes(&self, notes: impl Iterator<Item = Note>) {
         self.notes.borrow_mut().extend(notes);

@@ -17,9 +17,9 @@ use super::compile::Compiler;
 use super::diagnostic::Diagnostic;
 use super::path::{FocusNode, PathNode, PathPlanStep};
 use super::plan::{
-    CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, EntryNode, FilterNode, FindCount, FindNode,
-    LoopNode, MoveNode, NumberNode, PieceClass, PositionNode, Sequence, SetNode, Step, StepBody, StepRange, StoreNode,
-    SubstringNode, TextNode, TextValue, ValueNode, WalkNode, XRayNode,
+    CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, EntryNode, EqualSide, FilterNode, FindCount,
+    FindNode, LoopNode, MoveNode, NumberNode, PieceClass, PositionNode, Sequence, SetNode, Step, StepBody, StepRange,
+    StoreNode, SubstringNode, TextNode, TextValue, ValueNode, WalkNode, XRayNode,
 };
 use crate::board::{SquareMap, SquareSet};
 use crate::variant::Piece;
@@ -280,6 +280,10 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
                 FilterNode::Assign { slot: *slot, op: *op, value: value.mapped(mapper)? }
             }
             FilterNode::HasEntry(entry) => FilterNode::HasEntry(boxed(&**entry, mapper)?),
+            FilterNode::Equal(sides) => {
+                let [first, second] = &**sides;
+                FilterNode::Equal(Box::new([first.mapped(mapper)?, second.mapped(mapper)?]))
+            }
             FilterNode::Store(store) => FilterNode::Store(boxed(&**store, mapper)?),
             FilterNode::Forget { dictionary, key } => FilterNode::Forget {
                 dictionary: *dictionary,
@@ -341,6 +345,15 @@ impl<const W: usize> Mapped<W> for StoreNode<W> {
 impl<const W: usize> Mapped<W> for WalkNode<W> {
     fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
         Some(WalkNode { dictionary: self.dictionary, variable: self.variable, body: self.body.mapped(mapper)? })
+    }
+}
+
+impl<const W: usize> Mapped<W> for EqualSide<W> {
+    fn mapped(&self, mapper: &mut Mapper<'_, '_, W>) -> Option<Self> {
+        Some(match self {
+            EqualSide::Matched(filter) => EqualSide::Matched(filter.mapped(mapper)?),
+            EqualSide::Value(value) => EqualSide::Value(value.mapped(mapper)?),
+        })
     }
 }
 

@@ -3,8 +3,8 @@
 
 use super::path::{FocusNode, PathNode, PathPlanStep};
 use super::plan::{
-    Conditional, DashNode, DashTarget, EchoBody, EchoNode, FilterNode, FindNode, LoopNode, MoveNode, NumberNode,
-    PositionNode, Sequence, SetNode, Step, StepBody, StepRange, TextNode, TextValue, ValueNode,
+    Conditional, DashNode, DashTarget, EchoBody, EchoNode, EqualSide, FilterNode, FindNode, LoopNode, MoveNode,
+    NumberNode, PositionNode, Sequence, SetNode, Step, StepBody, StepRange, TextNode, TextValue, ValueNode,
 };
 
 /// A compiled node that may hold filters.
@@ -51,6 +51,14 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
             FilterNode::Path(path) => path.each_filter(visit),
             FilterNode::Assign { value, .. } => value.each_filter(visit),
             FilterNode::HasEntry(entry) => entry.key.each_filter(visit),
+            FilterNode::Equal(sides) => {
+                for side in sides.iter_mut() {
+                    match side {
+                        EqualSide::Matched(filter) => filter.each_filter(visit),
+                        EqualSide::Value(value) => value.each_filter(visit),
+                    }
+                }
+            }
             FilterNode::Store(store) => {
                 store.entry.key.each_filter(visit);
                 store.value.each_filter(visit);

@@ -111,6 +111,20 @@ fn what_cql_6_2_reads_otherwise_is_refused() {
         "dictionary D D[(a1)] = \"1-0\" D[a1]",
         "path a1 (year * 1)",
         "path a1 (settag(\"Found\" \"a\" + \"a\"))",
+        // After a move's `=`, CQL 6.2 takes the operators that follow into the promoted piece.
+        "Bd3--a6=Q and a1",
+        "move legal a7--a8=Q & a1",
+        "currentmove [x]=[QR] or check",
+        "max(1 - 1)",
+        "a1 <- a1 -> a1",
+        // The set after `light` takes no `&`: `find true` is no set.
+        "light find true & currentposition",
+        "pin through parent & currentposition",
+        // Inside a path's parentheses, `*` and `+` are the path's, even after a line's constituent.
+        "path (line --> check{*})",
+        "path --(line --> check+)",
+        // CQL 6.2 looks at the paths of a function it never calls too.
+        "function f() {path (move legal)}",
     ] {
         assert!(Query::parse(query).is_err(), "{query}");
     }
@@ -124,9 +138,52 @@ fn what_cql_6_2_reads_otherwise_is_refused() {
         "move from pin capture a1",
         "move capture a1 capture b2",
         "path a1 {year + 1 > 3}",
+        "(Bd3--a6=Q) and a1",
+        "Bd3--a6=Q a1",
+        "max(1 -1 3) == 3",
+        "(a1 <- a1) -> a1",
+        "child(2) (a1)",
+        "light a1 & A",
+        "path {line --> check{*}}",
+        "path (line --> check{2})",
+        "function f(x) { true } f (a1)",
+        "function f() {{path check} legal --} f()",
     ] {
         assert!(Query::parse(query).is_ok(), "{query}");
     }
+}
+
+/// `equal(X Y)` compares what each side gives, as CQL 6.2 does: a filter gives whether it
+/// matched, a value that is not there counts as not matched, values of two kinds differ.
+#[test]
+fn equal_compares_matches_and_values() {
+    // The last position has no child: two positions that are not there are equal.
+    assert_eq!(plies("equal(child(0) child(1))"), [7]);
+    assert_eq!(plies("equal(check mate)"), [0, 1, 2, 3, 4, 5, 6, 7]);
+    // A set always has a value, which no match is.
+    assert_eq!(plies("equal(check Q & h5)"), Vec::<u32>::new());
+    assert_eq!(plies("equal(#P 8)"), [0, 1, 2, 3, 4, 5, 6, 7]);
+    assert_eq!(plies("equal(check 1)"), Vec::<u32>::new());
+    // A number with no value and a filter that fails.
+    assert_eq!(plies("equal(5 / 0 check)"), [0, 1, 2, 3, 4, 5, 6]);
+    assert_eq!(plies("equal(a1 b1)"), Vec::<u32>::new());
+    assert_eq!(plies("equal(a1 a1)"), [0, 1, 2, 3, 4, 5, 6, 7]);
+    assert_eq!(plies("equal(Q & h5 h5)"), [3, 4, 5, 6]);
+}
+
+/// Where CQL 6.2 stops the run: a loop inside a loop on the same variable, a branch of `if`
+/// tested as a filter that cannot be one. A text and `-1` are two parts of a comment.
+#[test]
+fn what_cql_6_2_stops_at_stops_the_search() {
+    let stopped = |query: &str| crate::common::replay_lines(SCHOLAR, query, None, false).remove(0).refusal;
+    let nested = "square x in a1 x & Q or square x in a1 K";
+    assert!(stopped(nested).is_some_and(|reason| reason.contains("inside another")));
+    assert!(stopped("square all x in a1 Q  square x in a1 K").is_none());
+    assert!(stopped("if check then a1 else currentposition & currentposition").is_some());
+    assert!(stopped("if check then 1 else 2").is_some());
+    assert!(stopped("if check then a1 else h1").is_none());
+    let written = crate::common::cql_written("initial comment(1 \"a\" - 1)", SCHOLAR, false);
+    assert!(written.contains("{Game number 1 1a-1 CQL}"), "{written}");
 }
 
 /// `\N` and `\-N` name a group of the last match of `~~`: where it has none (it failed, or

@@ -88,6 +88,8 @@ struct Climb<'i> {
     stopped_at: Option<Expr>,
     /// Whether operands must take their operators (false where nothing around would).
     typed: bool,
+    /// Whether the filter is a set argument, which takes no operator but `:`.
+    argument: bool,
 }
 
 /// How an operator binds: its level (loosest 1), and what it is.
@@ -188,8 +190,9 @@ impl Builder {
     /// left in [`Builder::untaken`] for the filter around.
     pub(super) fn climb_filter(&mut self, pairs: Pairs<'_, Rule>) -> (Expr, u32) {
         self.report_untaken();
-        let mut climb =
-            Climb { tokens: pairs.map(Token::Pair).collect(), stopped: false, stopped_at: None, typed: true };
+        let argument = std::mem::take(&mut self.next_is_argument);
+        let tokens = pairs.map(Token::Pair).collect();
+        let mut climb = Climb { tokens, stopped: false, stopped_at: None, typed: true, argument };
         let built = self.climb(&mut climb, 0);
         let built = self.finish(built);
         if climb.stopped {
@@ -251,7 +254,7 @@ impl Builder {
     fn bind_loosely(&mut self, (expr, depth): (Expr, u32), items: Vec<Untaken>) -> (Expr, u32) {
         let mut tokens: VecDeque<Token<'_>> = items.into_iter().map(Token::Built).collect();
         tokens.push_front(Token::Built(Untaken::Operand(expr, depth)));
-        let mut climb = Climb { tokens, stopped: false, stopped_at: None, typed: false };
+        let mut climb = Climb { tokens, stopped: false, stopped_at: None, typed: false, argument: false };
         let built = self.climb(&mut climb, 0);
         self.finish(built)
     }
@@ -283,7 +286,7 @@ impl Builder {
             if level <= min {
                 break;
             }
-            if climb.typed && !takes(&left, rule) {
+            if climb.typed && (!takes(&left, rule) || (climb.argument && rule != Rule::op_colon)) {
                 climb.stopped = true;
                 climb.stopped_at = Some(self.finish_copy(&left));
                 break;
@@ -318,10 +321,17 @@ impl Builder {
         }
         match token {
             Token::Pair(pair) => {
+                let promotion = promotion_at_end(&pair);
                 let (expr, depth) = self.operand(pair);
                 let leftover = std::mem::take(&mut self.untaken);
                 for item in leftover.items.into_iter().rev() {
                     climb.tokens.push_front(Token::Built(item));
+                }
+                if let Some(promotion) = promotion
+                    && let Some((_, Binding::Infix { .. } | Binding::Postfix(_))) =
+                        climb.tokens.front().and_then(token_binding)
+                {
+                    self.operator_after_promotion(promotion, &expr);
                 }
                 Built::Tree(expr, depth)
             }
@@ -329,6 +339,18 @@ impl Builder {
             // An operator where an operand belongs: the grammar lets none through.
             Token::Built(_) => Built::Tree(super::placeholder(Span::default()), 1),
         }
+    }
+
+    /// CQL 6.2 reads all that follows a move's `=` as the promoted piece, operators included
+    /// (`a7--a8=Q and check` promotes to `Q and check`), and refuses it: so does cqlq.
+    fn operator_after_promotion(&mut self, promotion: Span, dash: &Expr) {
+        let piece = promotion.text(&self.source).trim_start_matches('=');
+        let dash = dash.span.text(&self.source);
+        let message = format!(
+            "after '=', CQL 6.2 reads the operator that follows as part of the promoted piece, which must be \
+             '{piece}' alone: put the move in parentheses, ({dash})"
+        );
+        self.diagnostics.push(Diagnostic::new(promotion, message));
     }
 
     /// A copy of what was built, as one tree (for what is said about an operator it does not
@@ -404,6 +426,13 @@ impl Builder {
                 Built::Arrows(direction, mut operands) if direction == forward => {
                     operands.push(right);
                     Built::Arrows(forward, operands)
+                }
+                Built::Arrows(..) => {
+                    // CQL 6.2 reads a chain of arrows one way only.
+                    let message = "a chain of arrows goes one way: '->' and '<-' cannot follow each other \
+                                   without parentheses (CQL 6.2 refuses it too)";
+                    self.diagnostics.push(Diagnostic::new(op_span, message));
+                    Built::Arrows(forward, vec![self.finish(left), right])
                 }
                 left => Built::Arrows(forward, vec![self.finish(left), right]),
             };
@@ -531,6 +560,17 @@ fn token_binding(token: &Token<'_>) -> Option<(Rule, Binding)> {
         Token::Built(Untaken::Operand(..)) => return None,
     };
     binding(rule).map(|binding| (rule, binding))
+}
+
+/// Where the promotion that ends a move filter (`a7--a8=Q`, `move legal a7--a8=Q`) stands, if
+/// one ends it.
+fn promotion_at_end(pair: &Pair<'_, Rule>) -> Option<Span> {
+    let last = pair.clone().into_inner().last()?;
+    match (pair.as_rule(), last.as_rule()) {
+        (Rule::dash_filter, Rule::dash_promotion) => Some(span_of(&last)),
+        (Rule::legal_dash | Rule::countmoves | Rule::previous_dash, _) => promotion_at_end(&last),
+        _ => None,
+    }
 }
 
 /// A prefix or infix operator token's rule and place.

@@ -42,6 +42,7 @@ impl Builder {
             }
         }
         let (body, start) = body.expect("grammar: a function has a body");
+        self.check_paths_in(Span::new(start, start + body.len()));
         let name = names.remove(0);
         self.functions.insert(name, Function { params: names, body, start });
         (ExprKind::Word(Word::True), 1)
@@ -133,4 +134,60 @@ impl Builder {
         let span = Span::new(function.start, function.start + function.body.len());
         Some((Expr { kind: ExprKind::Block(items.filters), span }, items.depth + 1))
     }
+}
+
+/// Closes the gap between a function's name and the `(` of a call (`f (x)`, which CQL 6.2
+/// reads as a call) by moving the `(` up to the name and the white space after it: the text
+/// keeps its length, and every span after the call stays true. Names are the query's
+/// `function` definitions; comments and quoted texts are left alone.
+pub(super) fn close_call_gaps(text: &mut [u8]) {
+    let words = code_words(text);
+    let defined: Vec<&[u8]> = words
+        .windows(2)
+        .filter(|pair| &text[pair[0].0..pair[0].1] == b"function")
+        .map(|pair| &text[pair[1].0..pair[1].1])
+        .collect();
+    if defined.is_empty() {
+        return;
+    }
+    let gaps: Vec<(usize, usize)> = words
+        .iter()
+        .filter(|&&(start, end)| defined.contains(&&text[start..end]))
+        .filter_map(|&(_, end)| {
+            let gap = text[end..].iter().take_while(|byte| byte.is_ascii_whitespace()).count();
+            (gap > 0 && text.get(end + gap) == Some(&b'(')).then_some((end, gap))
+        })
+        .collect();
+    for (end, gap) in gaps {
+        text[end..=end + gap].rotate_right(1);
+    }
+}
+
+/// The words (names and keywords) of a query's text outside comments and quoted texts, as
+/// (start, end) byte offsets.
+fn code_words(text: &[u8]) -> Vec<(usize, usize)> {
+    let is_word = |byte: u8| byte.is_ascii_alphanumeric() || byte == b'_';
+    let mut words = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        match text[at] {
+            b'/' if text.get(at + 1) == Some(&b'/') => {
+                at = text[at..].iter().position(|&byte| byte == b'\n').map_or(text.len(), |end| at + end);
+            }
+            b'/' if text.get(at + 1) == Some(&b'*') => {
+                at = text[at + 2..].windows(2).position(|pair| pair == b"*/").map_or(text.len(), |end| at + end + 4);
+            }
+            b'\\' => at += 2,
+            b'"' => {
+                at = text[at + 1..].iter().position(|&byte| byte == b'"').map_or(text.len(), |end| at + end + 2);
+            }
+            byte if is_word(byte) => {
+                let end = text[at..].iter().position(|&byte| !is_word(byte)).map_or(text.len(), |end| at + end);
+                words.push((at, end));
+                at = end;
+            }
+            _ => at += 1,
+        }
+    }
+    words
 }

@@ -145,6 +145,7 @@ fn parse_on_this_thread(source: &str) -> (QueryAst, Vec<Diagnostic>) {
 fn parse_with_stops(source: &str, stops: &[usize]) -> (QueryAst, Vec<Diagnostic>, Vec<usize>) {
     let (balanced, diagnostics) = balance(source);
     let mut marked = balanced.clone().into_bytes();
+    functions::close_call_gaps(&mut marked);
     for &at in stops {
         if let Some(space) = at.checked_sub(1).and_then(|space| marked.get_mut(space)) {
             *space = STOP;
@@ -167,6 +168,7 @@ fn parse_with_stops(source: &str, stops: &[usize]) -> (QueryAst, Vec<Diagnostic>
         nested: 0,
         strays: Vec::new(),
         unlabeled_sorts: 0,
+        next_is_argument: false,
         atomics: Vec::new(),
         asserted_variations: None,
         untaken: climb::Leftover::default(),
@@ -385,6 +387,10 @@ struct Builder {
     /// How many `sort` filters without a label were read so far: each is named
     /// `<sort-id-N>` in turn, as CQL 6.2 names them.
     unlabeled_sorts: usize,
+    /// Whether the next filter climbed is the set after `light`, `from`, `through` and the
+    /// like, which takes no operator but `:` (what its operand leaves goes to the filter
+    /// around, as CQL 6.2 reads it: `light find true & P` is `(light find true) & P`).
+    next_is_argument: bool,
 }
 
 /// The filters of a query, a block or parentheses, read one item at a time.
@@ -975,9 +981,10 @@ impl Builder {
                 let mut inner = pair.into_inner();
                 let max = inner.next().expect("grammar: min or max").as_rule() == Rule::kw_max;
                 let items = self.items(inner);
-                if items.filters.is_empty() && !items.junk {
+                if items.filters.len() < 2 && !items.junk {
+                    // As CQL 6.2 wants: of one value, the value itself is meant.
                     let name = if max { "max" } else { "min" };
-                    self.diagnostics.push(Diagnostic::new(span, format!("{name}() needs at least one value")));
+                    self.diagnostics.push(Diagnostic::new(span, format!("{name}() needs at least two values")));
                 }
                 (ExprKind::Extreme { max, args: items.filters }, items.depth + 1)
             }
@@ -1062,11 +1069,14 @@ impl Builder {
             Rule::echo_filter => self.echo_filter(pair),
             Rule::position_word => (ExprKind::Position(position_word(pair.as_str())), 1),
             Rule::child_filter => {
-                if let Some(paren) = paren_after(&pair) {
+                let variation = pair.clone().into_inner().find(|part| part.as_rule() == Rule::number);
+                // After `child(N)`, parentheses begin a filter of their own.
+                if variation.is_none()
+                    && let Some(paren) = paren_after(&pair)
+                {
                     let message = "child takes the number of a variation in parentheses, as in child(1)";
                     self.diagnostics.push(Diagnostic::new(paren, message));
                 }
-                let variation = pair.into_inner().find(|part| part.as_rule() == Rule::number);
                 (ExprKind::Position(PositionWord::Child(variation.map_or(0, |n| self.small_number(&n)))), 1)
             }
             Rule::lca_filter => {
@@ -1137,19 +1147,8 @@ impl Builder {
                 (ExprKind::Ray { directions, sets }, depth + 1)
             }
             Rule::equal_filter => {
-                // `equal(X Y)`: X == Y as a filter only, with no value of its own.
-                let span = span_of(&pair);
                 let (first, second, depth) = self.two_filters(pair);
-                let end = Span { start: span.end, end: span.end };
-                // Values of two kinds are never equal (a number is no set's size here).
-                let (first_type, second_type) = (type_of(&first), type_of(&second));
-                if first_type != second_type && first_type != Type::Filter && second_type != Type::Filter {
-                    (ExprKind::Block(vec![Expr { kind: ExprKind::Word(Word::False), span: end }]), depth + 2)
-                } else {
-                    let compared = Expr { kind: ExprKind::Binary(BinaryOp::Eq, first, second), span };
-                    let matches = Expr { kind: ExprKind::Word(Word::True), span: end };
-                    (ExprKind::Block(vec![compared, matches]), depth + 2)
-                }
+                (ExprKind::Equal(first, second), depth + 1)
             }
             Rule::distance_filter => {
                 let (first, second, depth) = self.two_filters(pair);
@@ -1236,8 +1235,13 @@ impl Builder {
                     let (name, depth) = self.operators(name.into_inner());
                     (ExprKind::SquareNamed(Box::new(name)), depth + 1)
                 } else {
-                    let (file, rank, depth) = self.two_filters(pair);
-                    (ExprKind::MakeSquare(file, rank), depth + 1)
+                    let mut filters = self.filters(pair.into_inner());
+                    let depth = filters.iter().map(|(_, depth)| *depth).max().unwrap_or(0);
+                    let rank = filters.pop().expect("grammar: makesquare takes a filter").0;
+                    match filters.pop() {
+                        Some((file, _)) => (ExprKind::MakeSquare(Box::new(file), Box::new(rank)), depth + 1),
+                        None => (ExprKind::SquareNamed(Box::new(rank)), depth + 1),
+                    }
                 }
             }
             Rule::direction_filter => {
@@ -1364,7 +1368,9 @@ impl Builder {
     /// The `argument` inside a pair (`from S`, `light S`, `flip F`), with its depth.
     fn argument(&mut self, pair: Pair<'_, Rule>) -> Option<(Box<Expr>, u32)> {
         let argument = pair.into_inner().find(|part| matches!(part.as_rule(), Rule::argument | Rule::set_argument))?;
+        self.next_is_argument = argument.as_rule() == Rule::argument;
         let (expr, depth) = self.operators(argument.into_inner());
+        self.next_is_argument = false;
         Some((Box::new(expr), depth))
     }
 
@@ -1601,6 +1607,14 @@ impl Builder {
 
     fn quantifier(&mut self, pair: &Pair<'_, Rule>) -> (u32, Option<u32>) {
         let text = pair.as_str();
+        if self.in_path_parentheses && matches!(text, "*" | "{*}" | "+" | "{+}") {
+            // CQL 6.2 has made them the path's own repetitions before the line is read.
+            let message = format!(
+                "inside a path's parentheses, '{text}' repeats the path's constituent, not the line's: put the \
+                 line in braces, as {{line --> check{text}}}"
+            );
+            self.diagnostics.push(Diagnostic::new(span_of(pair), message));
+        }
         match text {
             "*" | "{*}" => return (0, None),
             "+" | "{+}" => return (1, None),

@@ -50,16 +50,44 @@ impl Builder {
                            'pathstart:depth == depth' as a constituent to keep to the main line";
             self.diagnostics.push(Diagnostic::new(span, message));
         }
-        if let Some(word) = top_level_word(span.text(&self.source), &["legal", "countmoves"]) {
-            let message = format!(
-                "'{word}' cannot stand where the path's constituents are (its '--' would read as one): put the \
-                 filter in braces, as {{{word} --}}"
-            );
-            self.diagnostics.push(Diagnostic::new(span, message));
-        }
+        self.check_path_words(span);
         self.past_blank_line_in_path = false;
         let atomics = self.atomics.clone();
         (ExprKind::Path(Box::new(PathExpr { options, steps, atomics })), depth + 1)
+    }
+
+    /// Reports `legal` or `countmoves` among the path's constituents at `span` (once, though a
+    /// function's body is checked where it is defined and again at each call).
+    pub(super) fn check_path_words(&mut self, span: Span) {
+        let Some(word) = top_level_word(span.text(&self.source), &["legal", "countmoves"]) else { return };
+        let message = format!(
+            "'{word}' cannot stand where the path's constituents are (its '--' would read as one): put the \
+             filter in braces, as {{{word} --}}"
+        );
+        if !self.diagnostics.iter().any(|seen| seen.span.start == span.start && seen.message == message) {
+            self.diagnostics.push(Diagnostic::new(span, message));
+        }
+    }
+
+    /// CQL 6.2 looks at every path's constituents as it reads the words of the query, in the
+    /// bodies of functions never called too: each `path` of the text at `span`, up to the
+    /// bracket that closes around it or a blank line, is checked as [`Builder::check_path_words`]
+    /// checks a path.
+    pub(super) fn check_paths_in(&mut self, span: Span) {
+        let text = span.text(&self.source).to_owned();
+        let mut from = 0;
+        while let Some(found) = text[from..].find("path") {
+            let at = from + found;
+            from = at + 4;
+            let before = text[..at].chars().next_back();
+            let after = text[from..].chars().next();
+            let is_word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+            if is_word(before) || is_word(after) {
+                continue;
+            }
+            let end = at + path_extent(&text[at..]);
+            self.check_path_words(Span::new(span.start + at, span.start + end));
+        }
     }
 
     /// One option of a `path`; gives how deep its filter is (0 without one).
@@ -313,6 +341,22 @@ fn drop_one_plus(to: &mut Expr) -> bool {
 
 /// The first of `words` that `text` holds as a word outside braces, brackets, quotes and
 /// comments (where a path reads its constituents).
+/// How far the path at the start of `text` may reach: to the bracket that closes one opened
+/// before it, or to a blank line.
+fn path_extent(text: &str) -> usize {
+    let mut depth = 0usize;
+    for (at, c) in text.char_indices() {
+        match c {
+            '{' | '(' | '[' => depth += 1,
+            '}' | ')' | ']' if depth == 0 => return at,
+            '}' | ')' | ']' => depth -= 1,
+            '\n' if text[at + 1..].split_once('\n').is_some_and(|(line, _)| line.trim().is_empty()) => return at,
+            _ => {}
+        }
+    }
+    text.len()
+}
+
 fn top_level_word<'w>(text: &str, words: &[&'w str]) -> Option<&'w str> {
     let bytes = text.as_bytes();
     let mut depth = 0usize;

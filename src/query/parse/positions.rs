@@ -252,7 +252,13 @@ impl Builder {
                 Rule::filter => {
                     let (expr, expr_depth) = self.operators(part.into_inner());
                     depth = depth.max(expr_depth);
-                    parts.push(TextPart::Value(expr));
+                    // `"a" - 1` is two parts, `"a"` and `-1`.
+                    for expr in super::minus::split_at_dangling_minus(expr, &self.source) {
+                        parts.push(match expr.kind {
+                            ExprKind::Text(text) => TextPart::Text(text),
+                            _ => TextPart::Value(expr),
+                        });
+                    }
                 }
                 _ => {}
             }

@@ -69,7 +69,7 @@ impl<'o> Wrapped<'o> {
         if self.run == Some(true) {
             return;
         }
-        if self.column > 0 && self.column + word.len() > LINE_WIDTH {
+        if self.column + word.len() > LINE_WIDTH {
             self.new_line();
         }
         self.glued(word);
