@@ -165,7 +165,7 @@ pub(super) fn close_call_gaps(text: &mut [u8]) {
 
 /// The words (names and keywords) of a query's text outside comments and quoted texts, as
 /// (start, end) byte offsets.
-fn code_words(text: &[u8]) -> Vec<(usize, usize)> {
+pub(super) fn code_words(text: &[u8]) -> Vec<(usize, usize)> {
     let is_word = |byte: u8| byte.is_ascii_alphanumeric() || byte == b'_';
     let mut words = Vec::new();
     let mut at = 0;

@@ -75,16 +75,8 @@ impl Builder {
     /// checks a path.
     pub(super) fn check_paths_in(&mut self, span: Span) {
         let text = span.text(&self.source).to_owned();
-        let mut from = 0;
-        while let Some(found) = text[from..].find("path") {
-            let at = from + found;
-            from = at + 4;
-            let before = text[..at].chars().next_back();
-            let after = text[from..].chars().next();
-            let is_word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
-            if is_word(before) || is_word(after) {
-                continue;
-            }
+        let words = super::functions::code_words(text.as_bytes());
+        for (at, _) in words.into_iter().filter(|&(start, end)| &text[start..end] == "path") {
             let end = at + path_extent(&text[at..]);
             self.check_path_words(Span::new(span.start + at, span.start + end));
         }
