@@ -94,6 +94,7 @@ fuzz_target!(|data: &[u8]| {
                 container: cqlq::notation::Container::Pgn,
                 rendered: None,
                 said: None,
+                said_when_found: false,
                 edits: &record.edits,
             };
             if !record.matched.is_empty() {

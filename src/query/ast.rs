@@ -833,6 +833,9 @@ pub enum Word {
     PositionId,
     /// `depth`: how many variations deep the position lies (0 on the main line).
     Depth,
+    /// `currenttransform`: the name of the transformed copy being tested, as CQL 6.2 writes
+    /// it (`<>` outside a transform, `<invertcolor reflect_h>` in `flipcolor`'s other copy).
+    CurrentTransform,
 }
 
 impl Word {
@@ -868,6 +871,7 @@ impl Word {
             Word::ConnectedPawns => "connectedpawns",
             Word::PositionId => "positionid",
             Word::Depth => "depth",
+            Word::CurrentTransform => "currenttransform",
         }
     }
 
@@ -886,6 +890,7 @@ impl Word {
             | Word::PositionId
             | Word::Depth => Type::Number,
             Word::PassedPawns | Word::IsolatedPawns | Word::DoubledPawns | Word::ConnectedPawns => Type::Set,
+            Word::CurrentTransform => Type::Text,
             _ => Type::Filter,
         }
     }

@@ -16,7 +16,8 @@ use super::path::{FocusNode, PathFlags, PathNode, PathPlanStep};
 use super::plan::{
     CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, EntryNode, EqualSide, FilterNode, FindCount,
     FindNode, LoopNode, MoveNode, Needs, NumberNode, PieceClass, PositionNode, Program, Sequence, SetNode, SetValue,
-    SortKey, Step, StepBody, StepRange, StoreNode, SubstringNode, TextNode, TextValue, ValueNode, WalkNode, XRayNode,
+    SortKey, Step, StepBody, StepRange, StoreNode, SubstringNode, TextNode, TextValue, TransformNames, ValueNode,
+    WalkNode, XRayNode,
 };
 use super::texts::Pattern;
 use std::collections::{HashMap, HashSet};
@@ -114,7 +115,15 @@ pub(crate) fn compile<const W: usize>(
     let removes_comments = exprs.iter().any(|expr| expr.any(&|expr| matches!(expr.kind, ExprKind::RemoveComment)));
     let body_sorts: Vec<bool> = compiler.sort_keys.iter().map(|key| key.min).collect();
     let quick = if sort.is_none() && body_sorts.is_empty() { quick_tests(&compiled) } else { None };
-    let lasting = compiled.iter().map(|filter| compiler.writes(filter).lasting).collect();
+    // A file read is said on the console, in the order of the games: it outlasts the game too.
+    let reads_file = |expr: &Expr| {
+        expr.any(&|expr| matches!(expr.kind, ExprKind::TextFunction { function: TextFunction::ReadFile, .. }))
+    };
+    let lasting = compiled
+        .iter()
+        .zip(filters)
+        .map(|(filter, expr)| compiler.writes(filter).lasting || reads_file(expr))
+        .collect();
     let program = Program {
         makes_notes,
         silent: quiet.comments,
@@ -923,6 +932,7 @@ impl<const W: usize> Compiler<'_, W> {
             },
             ExprKind::RegexGroup { group, .. } => TextValue::Group(*group),
             ExprKind::CurrentFen => TextValue::Fen,
+            ExprKind::Word(Word::CurrentTransform) => TextValue::Transform(TransformNames::default()),
             ExprKind::OriginalComment => TextValue::OriginalComment,
             ExprKind::Extreme { max, args } => {
                 TextValue::Extreme { max: *max, args: args.iter().map(|arg| self.text(arg)).collect() }

@@ -26,6 +26,51 @@ pub(super) struct Run {
     pub last: usize,
 }
 
+/// What a line's filters gave at the positions where they were tested, by the filter's address
+/// and the position's frame: each is tested once, however many tracks through a game's tree
+/// pass the position.
+#[derive(Default)]
+pub(super) struct Tested {
+    answers: HashMap<(usize, usize), bool>,
+    /// The comments the filter made there.
+    notes: HashMap<(usize, usize), Vec<Note>>,
+}
+
+impl Tested {
+    /// Whether `filter` matches at the position of `frame`, its comments kept aside.
+    pub fn matches<P: RulesView<W>, const W: usize>(
+        &mut self,
+        program: &Program<W>,
+        filter: &FilterNode<W>,
+        context: &Context<'_, P, W>,
+        frame: usize,
+    ) -> bool {
+        let key = (address(filter), frame);
+        if let Some(&answer) = self.answers.get(&key) {
+            return answer;
+        }
+        let state = context.state;
+        let mark = state.notes_len();
+        let answer = program.filter(filter, context, frame);
+        let made = state.take_notes_from(mark);
+        if !made.is_empty() {
+            self.notes.insert(key, made);
+        }
+        self.answers.insert(key, answer);
+        answer
+    }
+
+    /// The comments the filter at `address` ([`address`]) made at the position of `frame`.
+    pub fn notes(&self, address: usize, frame: usize) -> &[Note] {
+        self.notes.get(&(address, frame)).map_or(&[], Vec::as_slice)
+    }
+}
+
+/// The address of a filter of a line, which names it while the line is searched.
+pub(super) fn address<const W: usize>(filter: &FilterNode<W>) -> usize {
+    std::ptr::from_ref(filter) as usize
+}
+
 /// The positions a line walks from its first: their frames in order.
 pub(super) struct Track {
     start: usize,
@@ -96,39 +141,30 @@ impl Track {
 }
 
 /// The search of one run: the table of where each step may end from each position.
-struct Search<'p, 'c, 'a, P, const W: usize> {
+struct Search<'p, 'c, 'a, 't, P, const W: usize> {
     program: &'p Program<W>,
     context: &'c Context<'a, P, W>,
     steps: &'p [Step<W>],
     track: Track,
+    tested: &'t mut Tested,
     firstmatch: bool,
     /// How many positions from each (step, position) match the step's filter in a row.
     runs: HashMap<(usize, usize), usize>,
     /// Where the steps from each (step, position) end, if they can, and how many positions
     /// the step covers on the way there.
     ends: HashMap<(usize, usize), Option<(usize, usize)>>,
-    /// The comments each (step, position) made where its filter was tested: those of the run
-    /// chosen are made again once it is known, as CQL 6.2 keeps the comments of the run it
-    /// chose and drops those of the ones it tried.
-    notes: HashMap<(usize, usize), Vec<Note>>,
 }
 
-impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, P, W> {
+impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, '_, P, W> {
     /// How many positions from `at` on match step `index`'s filter in a row, at most `most`.
     fn run(&mut self, index: usize, at: usize, most: usize) -> usize {
         if let Some(&run) = self.runs.get(&(index, at)) {
             return run.min(most);
         }
         let mut run = 0;
-        let state = self.context.state;
         while run < most && at + run < self.track.len {
-            let mark = state.notes_len();
-            let matched =
-                self.program.filter(self.steps[index].flat_filter(), self.context, self.track.frame(at + run));
-            let made = state.take_notes_from(mark);
-            if !made.is_empty() {
-                self.notes.entry((index, at + run)).or_insert(made);
-            }
+            let filter = self.steps[index].flat_filter();
+            let matched = self.tested.matches(self.program, filter, self.context, self.track.frame(at + run));
             if !matched {
                 break;
             }
@@ -167,14 +203,16 @@ impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, P, W> {
         best.map(|(end, _)| end)
     }
 
-    /// The comments the steps made along the run chosen, in the order of its positions.
-    fn chosen_notes(mut self) -> Vec<Note> {
+    /// The comments the steps made along the run chosen, in the order of its positions: those
+    /// made again once the run is known, as CQL 6.2 keeps the comments of the run it chose and
+    /// drops those of the ones it tried.
+    fn chosen_notes(&self) -> Vec<Note> {
         let mut notes = Vec::new();
         let mut at = 0;
-        for index in 0..self.steps.len() {
+        for (index, step) in self.steps.iter().enumerate() {
             let Some(Some((_, taken))) = self.ends.get(&(index, at)).copied() else { break };
             for position in at..at + taken {
-                notes.extend(self.notes.remove(&(index, position)).unwrap_or_default());
+                notes.extend_from_slice(self.tested.notes(address(step.flat_filter()), self.track.frame(position)));
             }
             at += taken;
         }
@@ -195,7 +233,7 @@ impl<const W: usize> Program<W> {
             return self.line_run_in_tree(steps, options, context, at);
         }
         let track = Track::new(options, at, context.frames);
-        let (run, notes) = self.track_run(steps, options, context, track)?;
+        let (run, notes) = self.track_run(steps, options, context, track, &mut Tested::default())?;
         context.state.push_notes(notes.into_iter());
         Some(run)
     }
@@ -211,8 +249,9 @@ impl<const W: usize> Program<W> {
         at: usize,
     ) -> Option<Run> {
         let mut best: Option<(Run, Vec<Note>)> = None;
+        let mut tested = Tested::default();
         for track in Track::in_tree(options, at, context) {
-            let Some((run, notes)) = self.track_run(steps, options, context, track) else { continue };
+            let Some((run, notes)) = self.track_run(steps, options, context, track, &mut tested) else { continue };
             if options.firstmatch {
                 best = Some((run, notes));
                 break;
@@ -238,12 +277,10 @@ impl<const W: usize> Program<W> {
         options: &LineOptions,
         context: &Context<'_, P, W>,
         track: Track,
+        tested: &mut Tested,
     ) -> Option<(Run, Vec<Note>)> {
         if !flat(steps) {
-            let mark = context.state.notes_len();
-            let end = self.line_ends(steps, context, &track, options.firstmatch);
-            let notes = context.state.take_notes_from(mark);
-            let end = end?;
+            let (end, notes) = self.line_ends(steps, context, &track, options.firstmatch, tested)?;
             return Some((Run { length: end, last: track.frame(end - 1) }, notes));
         }
         let mut search = Search {
@@ -251,10 +288,10 @@ impl<const W: usize> Program<W> {
             context,
             steps,
             track,
+            tested,
             firstmatch: options.firstmatch,
             runs: HashMap::new(),
             ends: HashMap::new(),
-            notes: HashMap::new(),
         };
         let end = search.end(0, 0)?;
         let last = search.track.frame(end.saturating_sub(1));

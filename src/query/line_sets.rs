@@ -5,13 +5,15 @@
 //! so the matchers of plain lines (one run of matches per constituent) do not apply. Here each
 //! filter is tested at most once per position, the ends of a row of constituents from a position
 //! are found once, and the run chosen is CQL 6.2's: the one that ends farthest (with
-//! `firstmatch`, nearest) among those that cover one position at least.
+//! `firstmatch`, nearest) among those that cover one position at least. Its comments are those
+//! its filters made along one way of matching it, each step taking as many positions as it can.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use super::context::Context;
-use super::line_run::Track;
+use super::line_run::{Tested, Track, address};
 use super::plan::{FilterNode, Program, Step, StepBody};
+use super::state::Note;
 use crate::position::RulesView;
 
 /// The search of the ends of one run, by the positions of its track.
@@ -19,25 +21,20 @@ struct Ends<'p, 'c, 'a, 't, P, const W: usize> {
     program: &'p Program<W>,
     context: &'c Context<'a, P, W>,
     track: &'t Track,
-    /// Whether a filter (by its address) matches at a position.
-    tested: HashMap<(usize, usize), bool>,
+    tested: &'t mut Tested,
     /// Where a row of steps (by its address and length) begun at a position ends.
     rows: HashMap<(usize, usize, usize), Vec<usize>>,
+    /// The rows of steps (by address and length) known not to go from one position to another.
+    dead_rows: HashSet<(usize, usize, usize, usize)>,
+    /// The steps (by address), having matched some times, known not to go from one position
+    /// to another.
+    dead_steps: HashSet<(usize, usize, usize, u32)>,
 }
 
 impl<P: RulesView<W>, const W: usize> Ends<'_, '_, '_, '_, P, W> {
     /// Whether the filter matches at the track's position `at`.
     fn matches(&mut self, filter: &FilterNode<W>, at: usize) -> bool {
-        if at >= self.track.len {
-            return false;
-        }
-        let key = (std::ptr::from_ref(filter) as usize, at);
-        if let Some(&answer) = self.tested.get(&key) {
-            return answer;
-        }
-        let answer = self.program.filter(filter, self.context, self.track.frame(at));
-        self.tested.insert(key, answer);
-        answer
+        at < self.track.len && self.tested.matches(self.program, filter, self.context, self.track.frame(at))
     }
 
     /// Where the steps, in turn, begun at `at` may end (one past their last position), in order.
@@ -97,21 +94,95 @@ impl<P: RulesView<W>, const W: usize> Ends<'_, '_, '_, '_, P, W> {
             StepBody::Group(steps) => self.row(steps, at),
         }
     }
+
+    /// One way the steps begun at `at` end at `end`, as the filters it tests and where (added to
+    /// `way`): the first step taking as many positions as it can, then the next.
+    fn trace_row(&mut self, steps: &[Step<W>], at: usize, end: usize, way: &mut Vec<(usize, usize)>) -> bool {
+        let Some((first, rest)) = steps.split_first() else { return at == end };
+        let key = (steps.as_ptr() as usize, steps.len(), at, end);
+        if self.dead_rows.contains(&key) {
+            return false;
+        }
+        for middle in self.repeated(first, at).into_iter().rev().filter(|&middle| middle <= end) {
+            if !self.row(rest, middle).contains(&end) {
+                continue;
+            }
+            let mark = way.len();
+            if self.trace_repeated(first, at, middle, 0, way) && self.trace_row(rest, middle, end, way) {
+                return true;
+            }
+            way.truncate(mark);
+        }
+        self.dead_rows.insert(key);
+        false
+    }
+
+    /// One way the step, having matched `times` times, goes on from `at` to end at `end`.
+    fn trace_repeated(
+        &mut self,
+        step: &Step<W>,
+        at: usize,
+        end: usize,
+        times: u32,
+        way: &mut Vec<(usize, usize)>,
+    ) -> bool {
+        if at == end && times >= step.min {
+            return true;
+        }
+        let key = (std::ptr::from_ref(step) as usize, at, end, times);
+        if step.max == Some(times) || self.dead_steps.contains(&key) {
+            return false;
+        }
+        let nexts = self.once(&step.body, at);
+        // A match that covers no position only counts towards the fewest times.
+        let onward = nexts.into_iter().rev().filter(|&next| next <= end && (next > at || times < step.min));
+        for next in onward.collect::<Vec<_>>() {
+            let mark = way.len();
+            let matched = match &step.body {
+                StepBody::Filter(filter) => {
+                    way.push((address(filter), self.track.frame(at)));
+                    true
+                }
+                StepBody::Group(steps) => self.trace_row(steps, at, next, way),
+            };
+            if matched && self.trace_repeated(step, next, end, times + 1, way) {
+                return true;
+            }
+            way.truncate(mark);
+        }
+        self.dead_steps.insert(key);
+        false
+    }
 }
 
 impl<const W: usize> Program<W> {
     /// Where the run of a line's steps along the track ends (how many positions it covers):
-    /// farthest, or nearest with `firstmatch`; None when no run covers a position.
+    /// farthest, or nearest with `firstmatch`, with the comments its filters made on the way
+    /// (not made in the state); None when no run covers a position.
     pub(super) fn line_ends<P: RulesView<W>>(
         &self,
         steps: &[Step<W>],
         context: &Context<'_, P, W>,
         track: &Track,
         firstmatch: bool,
-    ) -> Option<usize> {
-        let mut search = Ends { program: self, context, track, tested: HashMap::new(), rows: HashMap::new() };
+        tested: &mut Tested,
+    ) -> Option<(usize, Vec<Note>)> {
+        let mut search = Ends {
+            program: self,
+            context,
+            track,
+            tested,
+            rows: HashMap::new(),
+            dead_rows: HashSet::new(),
+            dead_steps: HashSet::new(),
+        };
         let ends = search.row(steps, 0);
         let mut covering = ends.into_iter().filter(|&end| end > 0);
-        if firstmatch { covering.next() } else { covering.next_back() }
+        let end = if firstmatch { covering.next() } else { covering.next_back() }?;
+        let mut way = Vec::new();
+        search.trace_row(steps, 0, end, &mut way);
+        let notes =
+            way.iter().flat_map(|&(filter, frame)| search.tested.notes(filter, frame).iter().cloned()).collect();
+        Some((end, notes))
     }
 }

@@ -671,6 +671,31 @@ pub(crate) struct CommentNode<const W: usize> {
     pub parts: Vec<TextNode<W>>,
 }
 
+/// The names of the transforms that made a copy of a filter, the innermost first. They do not
+/// tell copies apart: as in CQL 6.2, copies alike but for them count once.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct TransformNames(pub Vec<String>);
+
+impl PartialEq for TransformNames {
+    fn eq(&self, _: &TransformNames) -> bool {
+        true
+    }
+}
+
+impl Eq for TransformNames {}
+
+impl std::hash::Hash for TransformNames {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
+}
+
+impl TransformNames {
+    /// The text CQL 6.2 gives: the names, the outermost first, between `<` and `>`.
+    pub(crate) fn text(&self) -> String {
+        let names: Vec<&str> = self.0.iter().rev().map(String::as_str).filter(|name| !name.is_empty()).collect();
+        format!("<{}>", names.join(" "))
+    }
+}
+
 /// A text value.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum TextValue<const W: usize> {
@@ -709,6 +734,8 @@ pub(crate) enum TextValue<const W: usize> {
     },
     /// `fen`: the position's FEN.
     Fen,
+    /// `currenttransform`: the names of the transforms that made the copy, the innermost first.
+    Transform(TransformNames),
     /// `originalcomment`: the comment of the move that led to the position.
     OriginalComment,
     If(Box<Conditional<TextValue<W>, W>>),
@@ -975,14 +1002,15 @@ impl<const W: usize> Program<W> {
                 let Some(left) = self.text(left, context, at) else { return true };
                 self.text(right, context, at).is_none_or(|right| compare_texts(BinaryOp::Ne, &left, &right))
             }),
+            // CQL 6.2 reads `a != b` as `not a == b`: a side without a value makes it so.
             FilterNode::Compare(op, left, right) => {
-                let Some(left) = self.number(left, context, at) else { return false };
-                self.number(right, context, at).is_some_and(|right| compare(*op, left, right))
+                let Some(left) = self.number(left, context, at) else { return *op == BinaryOp::Ne };
+                self.number(right, context, at).map_or(*op == BinaryOp::Ne, |right| compare(*op, left, right))
             }
             FilterNode::SameSquares(left, right) => self.squares(left, context, at) == self.squares(right, context, at),
             FilterNode::CompareTexts(op, left, right) => {
-                let Some(left) = self.text(left, context, at) else { return false };
-                self.text(right, context, at).is_some_and(|right| compare_texts(*op, &left, &right))
+                let Some(left) = self.text(left, context, at) else { return *op == BinaryOp::Ne };
+                self.text(right, context, at).map_or(*op == BinaryOp::Ne, |right| compare_texts(*op, &left, &right))
             }
             FilterNode::HasText(text) => self.text(text, context, at).is_some(),
             FilterNode::TextIn(needle, haystack) => {
@@ -1948,7 +1976,8 @@ impl<const W: usize> FilterNode<W> {
             FilterNode::Compare(op, left, right) if self.is_game_level() => {
                 Some(match (left.game_value(game), right.game_value(game)) {
                     (Some(left), Some(right)) => compare(*op, left, right),
-                    _ => false,
+                    // CQL 6.2 reads `a != b` as `not a == b`: a side without a value makes it so.
+                    _ => *op == BinaryOp::Ne,
                 })
             }
             FilterNode::HasValue(number) if number.is_game_level() => Some(number.game_value(game).is_some()),

@@ -31,6 +31,9 @@ pub(super) fn refused_as_filter(expr: &Expr) -> Option<String> {
         ExprKind::Word(Word::LastGameNumber) => "'lastgamenumber' invoked in a context where it is used for whether it \
                                                   matches, but this filter always matches. Do not ignore its numeric value"
             .to_owned(),
+        ExprKind::Word(Word::CurrentTransform) => "'currenttransform' is the name of the transform being tried, which \
+                                                   every copy has: compare it, as in currenttransform == \"<>\""
+            .to_owned(),
         ExprKind::Word(Word::PositionId) => {
             "'positionid' is the position's number, which every position has: compare it, as in positionid > 10".to_owned()
         }

@@ -165,6 +165,7 @@ impl<const W: usize> Program<W> {
                 Some(text_of(&[code]))
             }
             TextValue::Fen => Some(self.cql_fen(context, at).into()),
+            TextValue::Transform(names) => Some(names.text().into()),
             TextValue::OriginalComment => context.remarks.get(at).and_then(|remark| remark.comment.clone()),
             TextValue::Extreme { max, args } => {
                 extreme(*max, args.iter().map(|arg| move || self.text(arg, context, at)), context.state)

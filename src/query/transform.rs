@@ -7,7 +7,9 @@
 //! (`flip count (Ra1 | Rh1)` has eight copies, `flip count R[a1,h1]` four). Transforms written
 //! one inside the other with no count between them make one transform, each copy the inner map
 //! then the outer one (`shift flipcolor {Kh8 Qg8}`). A transformed filter inside another
-//! transform's filter stays a set of copies, which exists while one of them does.
+//! transform's filter stays a set of copies, which exists while one of them does. The copies
+//! are tried in CQL 6.2's order, by the squares they map to (which decides the order of their
+//! comments and messages); of copies alike, the first made keeps its name (`currenttransform`).
 
 use std::collections::HashSet;
 use std::hash::Hash;
@@ -40,13 +42,45 @@ struct Copy {
     turns: u8,
 }
 
+impl Copy {
+    /// The copy's name as `currenttransform` gives it, CQL 6.2's: empty for the original.
+    fn name(&self) -> String {
+        let map = match self.map {
+            SquareMap::Identity => String::new(),
+            SquareMap::MirrorRanks => "reflect_h".to_owned(),
+            SquareMap::MirrorFiles => "reflect_v".to_owned(),
+            SquareMap::FlipDiagonal => "reflect_a1h8".to_owned(),
+            SquareMap::FlipAntiDiagonal => "reflect_a8h1".to_owned(),
+            SquareMap::Rotate90 => "clockwise90".to_owned(),
+            SquareMap::Rotate180 => "rotate180".to_owned(),
+            SquareMap::Rotate270 => "counterclockwise90".to_owned(),
+            SquareMap::Shift { files, ranks } => {
+                let files = match files {
+                    0 => None,
+                    files if files > 0 => Some(format!("right^{files}")),
+                    files => Some(format!("left^{}", -files)),
+                };
+                let ranks = match ranks {
+                    0 => None,
+                    ranks if ranks > 0 => Some(format!("up^{ranks}")),
+                    ranks => Some(format!("down^{}", -ranks)),
+                };
+                files.into_iter().chain(ranks).collect::<Vec<_>>().join(" ")
+            }
+        };
+        let turns = (self.turns != 0).then(|| format!("rotate45^{}", self.turns));
+        let swap = self.swap.then(|| "invertcolor".to_owned());
+        swap.into_iter().chain((!map.is_empty()).then_some(map)).chain(turns).collect::<Vec<_>>().join(" ")
+    }
+}
+
 /// The eight directions, each an eighth turn from the one before.
 const EIGHTH_TURNS: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
 
 impl<const W: usize> Compiler<'_, W> {
     /// The distinct copies of what `compile` builds under transforms written one inside the
-    /// other (the outermost first), the original first: each copy is the node mapped by a map
-    /// of the innermost transform, then by one of each transform around it.
+    /// other (the outermost first), in the order CQL 6.2 tries them: each copy is the node
+    /// mapped by a map of the innermost transform, then by one of each transform around it.
     pub(super) fn copies<T: Mapped<W> + Clone + Eq + Hash>(
         &mut self,
         transforms: &[(TransformKind, Span)],
@@ -58,8 +92,11 @@ impl<const W: usize> Compiler<'_, W> {
             let Some(maps) = self.maps(transform, span) else { return vec![original] };
             let mut seen = HashSet::new();
             let mut made = Vec::new();
-            for node in &copies {
-                for &copy in &maps {
+            let mut order = Vec::new();
+            // Each map of this transform, then each copy made inside it: CQL 6.2's order, which
+            // decides the name kept of copies alike.
+            for &copy in &maps {
+                for node in &copies {
                     if self.mapping_work > MAX_MAPPING_WORK {
                         // Transforms nested in one another multiply their copies: the work is
                         // bounded.
@@ -72,9 +109,11 @@ impl<const W: usize> Compiler<'_, W> {
                         ));
                         return vec![original];
                     }
-                    if let Some(mapped) = node.mapped(&mut Mapper { compiler: self, copy })
+                    let mut mapper = Mapper { compiler: self, copy, parts: Vec::new(), colors: Vec::new() };
+                    if let Some(mapped) = node.mapped(&mut mapper)
                         && seen.insert(mapped.clone())
                     {
+                        order.push((mapper.parts, mapper.colors));
                         made.push(mapped);
                     }
                 }
@@ -94,7 +133,12 @@ impl<const W: usize> Compiler<'_, W> {
                 ));
                 return vec![original];
             }
-            copies = made;
+            // CQL 6.2 tries the copies in the order of what they map to: their squares, the
+            // first that differ compared as numbers, and their directions; then their colours,
+            // white first.
+            let mut ordered: Vec<(CopyOrder<W>, T)> = order.into_iter().zip(made).collect();
+            ordered.sort_by(|(first, _), (second, _)| first.cmp(second));
+            copies = ordered.into_iter().map(|(_, copy)| copy).collect();
         }
         copies
     }
@@ -118,7 +162,22 @@ impl<const W: usize> Compiler<'_, W> {
             return None;
         }
         Some(match transform {
-            TransformKind::Flip => plain(SquareMap::symmetries(geometry)),
+            // In CQL 6.2's order, which decides the name of copies alike that count once.
+            TransformKind::Flip => plain(
+                [
+                    SquareMap::Identity,
+                    SquareMap::FlipDiagonal,
+                    SquareMap::MirrorRanks,
+                    SquareMap::Rotate270,
+                    SquareMap::MirrorFiles,
+                    SquareMap::Rotate90,
+                    SquareMap::Rotate180,
+                    SquareMap::FlipAntiDiagonal,
+                ]
+                .into_iter()
+                .filter(|map| map.exists_on(geometry))
+                .collect(),
+            ),
             // CQL's vertical flip mirrors the board about its vertical middle line, and its
             // horizontal flip about the horizontal one.
             TransformKind::FlipVertical => plain(vec![SquareMap::Identity, SquareMap::MirrorFiles]),
@@ -136,7 +195,9 @@ impl<const W: usize> Compiler<'_, W> {
             TransformKind::Rotate45 => {
                 (0..8).map(|turns| Copy { map: SquareMap::Identity, swap: false, turns }).collect()
             }
-            TransformKind::Rotate90 => plain(SquareMap::rotations().to_vec()),
+            TransformKind::Rotate90 => {
+                plain(vec![SquareMap::Identity, SquareMap::Rotate270, SquareMap::Rotate180, SquareMap::Rotate90])
+            }
             TransformKind::Shift => plain(SquareMap::shifts(geometry, true, true)),
             TransformKind::ShiftHorizontal => plain(SquareMap::shifts(geometry, true, false)),
             TransformKind::ShiftVertical => plain(SquareMap::shifts(geometry, false, true)),
@@ -148,6 +209,42 @@ impl<const W: usize> Compiler<'_, W> {
 pub(super) struct Mapper<'c, 'a, const W: usize> {
     compiler: &'c mut Compiler<'a, W>,
     copy: Copy,
+    /// What the copy's parts were mapped to, in the order met: the order of the copies.
+    parts: Vec<MappedPart<W>>,
+    /// The colours the copy's parts were given (whether black), in the order met: the order
+    /// of copies whose parts are alike.
+    colors: Vec<bool>,
+}
+
+/// What orders a copy among the others: its parts as mapped, then their colours.
+type CopyOrder<const W: usize> = (Vec<MappedPart<W>>, Vec<bool>);
+
+/// A part of a copy as mapped, which orders the copies as CQL 6.2 orders them.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum MappedPart<const W: usize> {
+    /// A set of squares, ordered as the number its squares are the bits of.
+    Squares(SquareSet<W>),
+    /// A direction, ordered by its file step, then its rank step.
+    Step((i32, i32)),
+}
+
+impl<const W: usize> Ord for MappedPart<W> {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        match (self, other) {
+            (MappedPart::Squares(first), MappedPart::Squares(second)) => {
+                first.words().iter().rev().cmp(second.words().iter().rev())
+            }
+            (MappedPart::Step(first), MappedPart::Step(second)) => first.cmp(second),
+            (MappedPart::Squares(_), MappedPart::Step(_)) => std::cmp::Ordering::Less,
+            (MappedPart::Step(_), MappedPart::Squares(_)) => std::cmp::Ordering::Greater,
+        }
+    }
+}
+
+impl<const W: usize> PartialOrd for MappedPart<W> {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
 }
 
 impl<const W: usize> Mapper<'_, '_, W> {
@@ -160,6 +257,7 @@ impl<const W: usize> Mapper<'_, '_, W> {
         // The squares pushed off the board are lost; a set that loses every square is no
         // longer a designator, and the copy does not exist.
         let image = self.compiler.masks.map_clipped(squares, self.copy.map)?;
+        self.parts.push(MappedPart::Squares(image));
         (image.any() || squares.is_empty()).then_some(image)
     }
 
@@ -169,20 +267,29 @@ impl<const W: usize> Mapper<'_, '_, W> {
     }
 
     /// A direction of a copy: turned, then mapped.
-    fn step(&self, step: (i32, i32)) -> (i32, i32) {
+    fn step(&mut self, step: (i32, i32)) -> (i32, i32) {
         let turned = match EIGHTH_TURNS.iter().position(|&direction| direction == step) {
             Some(index) if self.copy.turns != 0 => EIGHTH_TURNS[(index + usize::from(self.copy.turns)) % 8],
             _ => step,
         };
-        self.copy.map.apply_step(turned)
+        let mapped = self.copy.map.apply_step(turned);
+        self.parts.push(MappedPart::Step(mapped));
+        mapped
     }
 
-    fn color(&self, color: crate::variant::Color) -> crate::variant::Color {
-        if self.copy.swap { color.other() } else { color }
+    fn color(&mut self, color: crate::variant::Color) -> crate::variant::Color {
+        let mapped = if self.copy.swap { color.other() } else { color };
+        self.colors.push(mapped == crate::variant::Color::Black);
+        mapped
     }
 
-    fn classes(&self, classes: &[PieceClass]) -> Vec<PieceClass> {
-        classes.iter().map(|class| PieceClass { color: self.color(class.color), ..class.clone() }).collect()
+    /// The classes of a copy, white first: copies whose classes differ only in their order
+    /// are alike (`flipcolor [Kk]b2` has one copy).
+    fn classes(&mut self, classes: &[PieceClass]) -> Vec<PieceClass> {
+        let mut mapped: Vec<PieceClass> =
+            classes.iter().map(|class| PieceClass { color: self.color(class.color), ..class.clone() }).collect();
+        mapped.sort_by_key(|class| class.color == crate::variant::Color::Black);
+        mapped
     }
 
     fn backhand(&self, backhand: [crate::variant::KindSet; 2]) -> [crate::variant::KindSet; 2] {
@@ -440,6 +547,11 @@ impl<const W: usize> Mapped<W> for TextValue<W> {
             TextValue::Block(block) => TextValue::Block(boxed(&**block, mapper)?),
             TextValue::Entry(entry) => TextValue::Entry(boxed(&**entry, mapper)?),
             TextValue::Sorted { key, value } => TextValue::Sorted { key: *key, value: boxed(&**value, mapper)? },
+            TextValue::Transform(names) => {
+                let mut names = names.clone();
+                names.0.push(mapper.copy.name());
+                TextValue::Transform(names)
+            }
             TextValue::Literal(_)
             | TextValue::Game(_)
             | TextValue::Variable(_)

@@ -327,6 +327,7 @@ impl<const W: usize> Walk<W> for TextValue<W> {
             | TextValue::Variable(_)
             | TextValue::Group(_)
             | TextValue::Fen
+            | TextValue::Transform(_)
             | TextValue::OriginalComment => {}
         }
     }

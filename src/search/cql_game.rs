@@ -826,6 +826,7 @@ mod tests {
                 container: crate::notation::Container::Pgn,
                 rendered: None,
                 said: None,
+                said_when_found: false,
             };
             let mut fast = Vec::new();
             let comment = Some(b"Game number 1".as_slice());

@@ -189,6 +189,9 @@ pub struct Found<'a> {
     pub rendered: Option<&'a [u8]>,
     /// What the [`Render`] said about the game when it rendered it ahead, if anything.
     pub said: Option<&'a str>,
+    /// Whether what is said about the game was said when it was found: a sorted search says
+    /// it then, in the order of the games, and writes the game later.
+    pub said_when_found: bool,
     /// How the query changes the game written (comments removed, tags given).
     pub edits: &'a GameEdits,
 }
@@ -817,6 +820,7 @@ fn found<'a>(
         container,
         rendered: rendered.map(|(bytes, _)| bytes),
         said: rendered.and_then(|(_, said)| said),
+        said_when_found: false,
         edits: &record.edits,
     }
 }

@@ -12,7 +12,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::driver::{Found, Problem, Sink, Summary};
+use super::driver::{Found, Problem, Render, Sink, Summary};
 use super::replay::{GameEdits, GameNote, MatchedPly};
 use crate::notation::Container;
 use crate::query::{SortSpec, SortValue};
@@ -176,6 +176,7 @@ impl<'s> SortedSink<'s> {
                 container: game.container,
                 rendered: None,
                 said: None,
+                said_when_found: true,
             })?;
         }
         Ok(())
@@ -225,7 +226,15 @@ impl<'s> SortedSink<'s> {
 }
 
 impl Sink for SortedSink<'_> {
+    fn renderer(&self) -> Option<&dyn Render> {
+        // The games are rendered ahead for what is said about them, said when they are found.
+        self.inner.renderer()
+    }
+
     fn found(&mut self, game: &Found<'_>) -> io::Result<()> {
+        if let Some(said) = game.said {
+            self.inner.message(game.number, said)?;
+        }
         let key = self.key(game.sort);
         if let Some(limit) = self.limit
             && self.best.len() >= limit
@@ -388,6 +397,7 @@ mod tests {
             container: crate::notation::Container::Pgn,
             rendered: None,
             said: None,
+            said_when_found: false,
         }
     }
 

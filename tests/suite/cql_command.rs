@@ -263,6 +263,23 @@ fn options_win_over_the_header() {
 }
 
 #[test]
+fn a_sorted_search_says_a_comment_is_too_long_when_the_game_is_found() {
+    // CQL 6.2 says it after the game's messages, before the next game's, though it writes the
+    // games later, in their order by the sort.
+    let long = "y ".repeat(2390);
+    let games = format!(
+        "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 {{{long}}} e5 *\n\n[Event \"b\"]\n[Result \"*\"]\n\n1. d4 d5 *\n"
+    );
+    let dir = folder("long-comment", "cql()\nply == 1 message(\"at\") comment(\"xxxxxxxxxx\") sort \"n\" gamenumber\n");
+    fs::write(dir.join("games.pgn"), games).unwrap();
+    let output = cql(&dir, &["-i", "games.pgn", "-o", "out.pgn", "query.cql"]);
+    let stdout = text(&output.stdout);
+    let lines: Vec<&str> = stdout.lines().skip(1).take(4).collect();
+    let expected = ["Game: 1 move 1(btm): at", "", "Ignoring long comment in game: 1", "Game: 2 move 1(btm): at"];
+    assert_eq!(lines, expected, "{stdout}");
+}
+
+#[test]
 fn a_line_of_one_position_is_noted_end_first() {
     // Where a line starts and ends on one position, CQL 6.2 writes its end before its start.
     let (games, counts, _) = search("line-notes", "cql()\nline --> mate\n", &sample("short-games.pgn"), &[]);

@@ -569,6 +569,67 @@ fn a_transform_drops_the_comments_of_its_failing_copies() {
     assert!(written.contains("{Game number 1 n1 CQL}\n1.Kd1 {n1 CQL} *"), "{written}");
 }
 
+/// CQL 6.2 reads `a != b` as `not a == b`: where a side has no value (a tag the game lacks),
+/// `!=` matches, and `==` and the other comparisons do not.
+#[test]
+fn not_equal_matches_where_a_side_has_no_value() {
+    let game = "[Event \"x\"]\n[WhiteElo \"2000\"]\n\n1. e4 e5 *\n";
+    let matches = |query: &str| !common::found(query, game).is_empty();
+    assert!(matches("1 != elo black"));
+    assert!(matches("elo black != elo white"));
+    assert!(matches("tag \"Opening\" != \"a\""));
+    assert!(!matches("elo black == 1"));
+    assert!(!matches("elo black < 1"));
+    assert!(!matches("tag \"Opening\" == \"a\""));
+    assert!(matches("elo white != 1") && !matches("elo white != 2000"));
+}
+
+/// `currenttransform` names the copy tried, and a transform tries its copies in CQL 6.2's
+/// order: by the squares they map to, then white before black; of copies alike, the one first
+/// made keeps its name (the messages CQL 6.2 prints, one line each).
+#[test]
+fn currenttransform_names_the_copies_in_the_order_cql_6_2_tries_them() {
+    let game = "[Event \"x\"]\n\n1. e4 e5 *\n";
+    let printed = |query: &str| -> Vec<String> {
+        let record = common::replay_lines(game, &format!("cql() ply == 1 {query}"), None, false).remove(0);
+        record.messages.iter().map(|line| line.rsplit(": ").next().unwrap_or_default().to_owned()).collect()
+    };
+    assert_eq!(printed("message(currenttransform)"), ["<>"]);
+    assert_eq!(printed("flip {message(b1) Kb1 false}"), ["b1", "g1", "a2", "h2", "a7", "h7", "b8", "g8"]);
+    assert_eq!(
+        printed("flip {message(currenttransform) Ka1 false}"),
+        ["<>", "<counterclockwise90>", "<reflect_h>", "<rotate180>"]
+    );
+    assert_eq!(printed("flipcolor {message(currenttransform) Kb2 false}"), ["<>", "<invertcolor reflect_h>"]);
+    assert_eq!(
+        printed("rotate90 flipcolor {message(currenttransform) [Kk]b2 false}"),
+        ["<>", "<counterclockwise90>", "<invertcolor reflect_h>", "<rotate180>"]
+    );
+    assert_eq!(
+        printed("shifthorizontal {message(currenttransform) Kg1 false}")[..3],
+        ["<left^6>", "<left^5>", "<left^4>"]
+    );
+    assert_eq!(
+        printed("rotate45 {message(currenttransform) ray up (B k) false}")[..2],
+        ["<rotate45^3>", "<rotate45^2>"]
+    );
+    // As a filter it would always match: CQL 6.2 stops there.
+    let stopped = common::replay_lines(game, "cql() currenttransform", None, false).remove(0).refusal;
+    assert!(stopped.is_some_and(|reason| reason.contains("currenttransform")));
+}
+
+/// A line whose constituents hold a group keeps the comments of the run it chose only, not of
+/// the runs it tried: CQL 6.2's counts of `find`'s comments over a game of six positions.
+#[test]
+fn a_line_with_groups_keeps_the_comments_of_the_run_it_chose() {
+    let game = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 *\n";
+    let found = |query: &str| common::cql_written(query, game, false).matches("Found").count();
+    // From the first two positions the group is taken; from the next ones, tried and left.
+    assert_eq!(found("line --> ( true --> find <-- true )? --> true{3}"), 2);
+    assert_eq!(found("line --> true --> ( true --> find <-- true )? --> true{2}"), 2);
+    assert_eq!(found("line --> true --> ( find <-- true --> find <-- true )+ --> true"), 4);
+}
+
 /// `max` and `min` keep the comments of the arguments whose value is the best so far: CQL 6.2's
 /// counts of `find`'s comments over a game of five positions.
 #[test]

@@ -1684,6 +1684,7 @@ fn word(text: &str) -> Word {
         "connectedpawns" => Word::ConnectedPawns,
         "positionid" => Word::PositionId,
         "depth" => Word::Depth,
+        "currenttransform" => Word::CurrentTransform,
         _ => Word::MoveNumber,
     }
 }

@@ -405,7 +405,9 @@ impl Sink for CliSink {
             Printer::Nothing => {}
             Printer::Pgn(printer) => printer.write(game)?,
             Printer::Cql(printer) => {
-                if let Some(said) = printer.write(game)? {
+                if let Some(said) = printer.write(game)?
+                    && !game.said_when_found
+                {
                     self.message(game.number, &said)?;
                 }
             }
