@@ -223,12 +223,24 @@ const REFUSED_WORDS: [&str; 7] = ["any", "arrow", "oldline", "pgn", "substring",
 impl Generator<'_> {
     fn query(&mut self) -> Node {
         let mut parts = self.header();
+        if self.rng.percent(4) {
+            // Two positions kept, for what compares positions (`consecutivemoves`).
+            for _ in 0..2 {
+                let name = self.fresh(Self::stem(Ty::Pos));
+                let value = self.pos(self.depth.saturating_sub(2));
+                parts.push(optional(vec![node(Node::new(
+                    Ty::Filter,
+                    vec![word(name.clone()), word("="), node(value)],
+                ))]));
+                self.declare(&name, Holds::Value(Ty::Pos));
+            }
+        }
         let filters = self.rng.between(1, 4);
         for _ in 0..filters {
             let filter = match self.rng.below(100) {
                 0..30 => self.assignment(),
                 30..34 => self.function_definition(),
-                34..38 => self.dictionary(),
+                34..42 => self.dictionary(),
                 _ => self.filter(self.depth),
             };
             parts.push(optional(vec![node(filter)]));
@@ -380,7 +392,9 @@ impl Generator<'_> {
             _ => false,
         };
         let types: &[Ty] = if local { &[Ty::Str, Ty::Num, Ty::Set, Ty::Pos] } else { &[Ty::Str, Ty::Num, Ty::Set] };
-        let (key, value) = (*self.rng.pick(types), *self.rng.pick(types));
+        // Texts as keys twice as often: they are what real queries count by.
+        let key = if self.rng.percent(20) { Ty::Str } else { *self.rng.pick(types) };
+        let value = *self.rng.pick(types);
         parts.extend([word("dictionary"), word(name.clone())]);
         let store = self.store(&name, key, value);
         parts.push(optional(store));
@@ -454,8 +468,10 @@ impl Generator<'_> {
                 self.declare(&variable, Holds::Value(key));
                 let body = self.filter(d);
                 self.vars.pop();
+                // `string K in D` over a dictionary of texts (over others, refused).
+                let string = self.rng.percent(if key == Ty::Str { 75 } else { 20 });
                 let head = match self.rng.below(3) {
-                    0 if key == Ty::Str => vec![word("string"), word(variable), word("in")],
+                    _ if string => vec![word("string"), word(variable), word("in")],
                     0 | 1 => vec![word(variable), word("∊")],
                     _ => vec![word(variable), word("[element]")],
                 };
@@ -973,6 +989,8 @@ impl Generator<'_> {
                 let tag = Node::word(Ty::Str, *self.rng.pick(&STRING_WORDS));
                 if self.rng.percent(60) { Node::new(Ty::Str, vec![word("("), node(tag), word(")")]) } else { tag }
             }
+            // The name of the transform a filter is tested under.
+            2 if self.rng.percent(10) => Node::word(Ty::Str, "currenttransform"),
             _ => Node::word(Ty::Str, format!("\"{}\"", self.rng.pick(&TEXTS))),
         }
     }
@@ -985,7 +1003,10 @@ impl Generator<'_> {
         }
         let d = depth - 1;
         let parts = match self.rng.below(44) {
-            0 | 1 => return Node::word(Ty::Filter, *self.rng.pick(&WORDS)),
+            0 | 1 => match self.rng.percent(20).then(|| self.dictionary_filter(d)).flatten() {
+                Some(parts) => parts,
+                None => return Node::word(Ty::Filter, *self.rng.pick(&WORDS)),
+            },
             2 | 3 => return self.set(depth),
             4 => vec![word("not"), node(self.filter(d))],
             5 => vec![node(self.filter(d)), word(*self.rng.pick(&["and", "or"])), node(self.filter(d))],
@@ -1220,7 +1241,16 @@ impl Generator<'_> {
                 0 => vec![word("false"), word("and"), word("cql_abort")],
                 1 => vec![word("cql_assertvariations"), word("\"variations wanted\"")],
                 2 => vec![word("hhdb"), word(*self.rng.pick(&HHDB_KEYS))],
-                3 => vec![word("similarposition"), word("\"@GAMES@\"")],
+                3 => {
+                    let mut parts = vec![word("similarposition")];
+                    for option in ["nosort", "notransform"] {
+                        if self.rng.percent(30) {
+                            parts.push(word(option));
+                        }
+                    }
+                    parts.push(word("\"@GAMES@\""));
+                    parts
+                }
                 4 => vec![word(*self.rng.pick(&REFUSED_WORDS))],
                 _ => vec![word("/*"), word("a comment"), word("*/"), word(*self.rng.pick(&WORDS))],
             },
@@ -1254,6 +1284,9 @@ impl Generator<'_> {
 
     fn transform_word(&mut self) -> &'static str {
         match *self.rng.pick(&TRANSFORMS) {
+            // The two with a symbol, spelled as symbols more often than the unicode share.
+            "flip" if self.rng.percent(15) => "✵",
+            "flipcolor" if self.rng.percent(15) => "⬓",
             "flip" => self.spelled("flip", "✵"),
             "flipcolor" => self.spelled("flipcolor", "⬓"),
             other => other,
@@ -1287,7 +1320,7 @@ impl Generator<'_> {
             let flags: &[&str] = if legal {
                 &["enpassant", "castle", "o-o", "o-o-o"]
             } else if parts.len() == 1 + usize::from(when.is_some()) {
-                &["enpassant", "castle", "o-o", "o-o-o", "null", "primary", "secondary"]
+                &["enpassant", "castle", "o-o", "o-o-o", "null", "null", "primary", "secondary"]
             } else {
                 &["castle", "o-o", "o-o-o", "primary", "secondary"]
             };

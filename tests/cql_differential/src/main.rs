@@ -53,6 +53,7 @@ struct Settings {
     shrink_limit: usize,
     games_per_source: usize,
     survey: bool,
+    coverage: bool,
     judge: Option<String>,
     seeds: Option<PathBuf>,
 }
@@ -76,6 +77,7 @@ fn settings() -> Result<Settings, String> {
         shrink_limit: 60,
         games_per_source: 25,
         survey: false,
+        coverage: false,
         judge: None,
         seeds: None,
     };
@@ -97,6 +99,7 @@ fn settings() -> Result<Settings, String> {
             "--games" => settings.games_per_source = number(value("--games")?, "--games")? as usize,
             "--check" => settings.check = true,
             "--survey" => settings.survey = true,
+            "--coverage" => settings.coverage = true,
             "--judge" => settings.judge = Some(value("--judge")?),
             "--write-seeds" => settings.seeds = Some(value("--write-seeds")?.into()),
             "--record" => settings.record = true,
@@ -173,6 +176,15 @@ fn main() {
 fn run(settings: &Settings) -> Result<bool, String> {
     if let Some(folder) = &settings.seeds {
         write_seeds(settings, folder)?;
+        return Ok(true);
+    }
+    if settings.coverage {
+        let mut coverage = Coverage::default();
+        for index in 0..settings.queries {
+            coverage.count(&random_query(settings.seed, index).render());
+        }
+        println!("random queries: {} (seed {}), generated only", settings.queries, settings.seed);
+        print!("{}", coverage.report(100));
         return Ok(true);
     }
     for (name, path) in [("CQL 6.2", &settings.cql), ("cqlq", &settings.cqlq)] {
