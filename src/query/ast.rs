@@ -212,6 +212,12 @@ impl Expr {
         test(self) || self.children().into_iter().any(|child| child.any(test))
     }
 
+    /// Whether this expression or one inside it reads a file (`readfile`).
+    #[must_use]
+    pub fn reads_file(&self) -> bool {
+        self.any(&|expr| matches!(expr.kind, ExprKind::TextFunction { function: TextFunction::ReadFile, .. }))
+    }
+
     /// The operands of the chain of `op` this expression heads, in the order written, however
     /// the chain is grouped: `a and b and c` gives `a`, `b` and `c`. An expression that is not
     /// `op` gives itself.

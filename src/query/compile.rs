@@ -116,13 +116,10 @@ pub(crate) fn compile<const W: usize>(
     let body_sorts: Vec<bool> = compiler.sort_keys.iter().map(|key| key.min).collect();
     let quick = if sort.is_none() && body_sorts.is_empty() { quick_tests(&compiled) } else { None };
     // A file read is said on the console, in the order of the games: it outlasts the game too.
-    let reads_file = |expr: &Expr| {
-        expr.any(&|expr| matches!(expr.kind, ExprKind::TextFunction { function: TextFunction::ReadFile, .. }))
-    };
     let lasting = compiled
         .iter()
         .zip(filters)
-        .map(|(filter, expr)| compiler.writes(filter).lasting || reads_file(expr))
+        .map(|(filter, expr)| compiler.writes(filter).lasting || expr.reads_file())
         .collect();
     let program = Program {
         makes_notes,
