@@ -15,9 +15,9 @@ use super::mate_shapes::MateShapeNode;
 use super::path::{FocusNode, PathFlags, PathNode, PathPlanStep};
 use super::plan::{
     CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, EntryNode, EqualSide, FilterNode, FindCount,
-    FindNode, LoopNode, MoveNode, Needs, NumberNode, PieceClass, PositionNode, Program, Sequence, SetNode, SetValue,
-    SortKey, Step, StepBody, StepRange, StoreNode, SubstringNode, TextNode, TextValue, TransformNames, ValueNode,
-    WalkNode, XRayNode,
+    FindNode, LineTests, LoopNode, MoveNode, Needs, NumberNode, PieceClass, PositionNode, Program, Sequence, SetNode,
+    SetValue, SortKey, Step, StepBody, StepRange, StoreNode, SubstringNode, TextNode, TextValue, TransformNames,
+    ValueNode, WalkNode, XRayNode,
 };
 use super::texts::Pattern;
 use std::collections::{HashMap, HashSet};
@@ -99,17 +99,19 @@ pub(crate) fn compile<const W: usize>(
         .map(|index| i64::from(variant.piece_type(crate::variant::Kind::new(index as u8)).value.unwrap_or(0)))
         .collect();
     let makes_notes = exprs.iter().any(|expr| {
-        expr.any(&|expr| {
-            matches!(
-                expr.kind,
-                // A message names its position, which in a variation CQL 6.2 also writes there.
-                ExprKind::Comment { .. }
-                    | ExprKind::SimilarPosition { .. }
-                    | ExprKind::Line { .. }
-                    | ExprKind::Path(_)
-                    | ExprKind::Echo { quiet: false, .. }
-                    | ExprKind::Find { quiet: false, .. }
-            )
+        expr.any(&|expr| match &expr.kind {
+            // A message names its position, which in a variation CQL 6.2 also writes there; so
+            // does `str` of a position.
+            ExprKind::Comment { .. }
+            | ExprKind::SimilarPosition { .. }
+            | ExprKind::Line { .. }
+            | ExprKind::Path(_)
+            | ExprKind::Echo { quiet: false, .. }
+            | ExprKind::Find { quiet: false, .. } => true,
+            ExprKind::Str(parts) => {
+                parts.iter().any(|part| matches!(part, TextPart::Value(value) if type_of(value) == Type::Position))
+            }
+            _ => false,
         })
     });
     let removes_comments = exprs.iter().any(|expr| expr.any(&|expr| matches!(expr.kind, ExprKind::RemoveComment)));
@@ -393,17 +395,28 @@ impl<const W: usize> Compiler<'_, W> {
                 let steps = self.steps(constituents);
                 // Filters that change or print something are tested as CQL tests them: once
                 // where the run it chooses reaches, in its order.
-                let in_order = constituents.iter().flat_map(Constituent::filters).any(|filter| {
+                let mut filters = constituents.iter().flat_map(Constituent::filters);
+                let tests = if steps.iter().any(|step| self.step_writes(step)) {
+                    LineTests::AsCql
+                } else if filters.clone().any(|filter| {
                     filter.any(&|expr| {
                         expr.kind.uses_variables()
                             || matches!(expr.kind, ExprKind::TextFunction { function: TextFunction::ReadFile, .. })
                     })
-                }) || steps.iter().any(|step| self.step_writes(step));
+                }) {
+                    LineTests::InOrder
+                } else if !options.nestban
+                    && filters.all(|filter| looks_at_positions_only(filter) && !has_effects(filter))
+                {
+                    LineTests::Positions
+                } else {
+                    LineTests::Plain
+                };
                 FilterNode::Line {
                     options: LineOptions { quiet: options.quiet || self.quiet.automatic, ..*options },
                     steps,
                     slot: 0,
-                    in_order,
+                    tests,
                 }
             }
             ExprKind::Game(game) if type_of(expr) == Type::Filter => self.game(game, expr.span),

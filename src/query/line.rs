@@ -26,7 +26,9 @@
 use std::cell::RefCell;
 
 use super::context::Context;
+use super::line_run::Run;
 use super::plan::{FilterNode, Program, Step};
+use super::state::Note;
 use crate::position::RulesView;
 
 /// The answers of a program's `line` filters at the positions of one line of frames, found on
@@ -47,7 +49,16 @@ pub struct LineCache {
     /// For filters that look at nothing but the positions, their answer at each frame (0 not
     /// known yet, 1 no, 2 yes), by the address of the filter in its program.
     filters: RefCell<Vec<(usize, Key, Vec<u8>)>>,
+    /// For `line` filters that look at nothing but the positions, the run each found from each
+    /// frame (if it was asked) with the comments it made, by the address of the filter.
+    runs: RefCell<Vec<RunAnswers>>,
 }
+
+/// A line's run from a position, if it found one, and the comments it made.
+type FoundRun = (Option<Run>, Vec<Note>);
+
+/// The runs of the `line` filter at an address from the frames of a line, where asked.
+type RunAnswers = (usize, Key, Vec<Option<FoundRun>>);
 
 /// Where a `find` that looks at nothing but the positions finds its position from each frame.
 #[derive(Debug)]
@@ -93,6 +104,44 @@ impl LineCache {
         }
         self.finds.get_mut().clear();
         self.filters.get_mut().clear();
+        self.runs.get_mut().clear();
+    }
+
+    /// The run of the `line` filter at `node` from frame `at`, with its comments made again:
+    /// `find` the first time it is asked.
+    pub(super) fn run_at<P, const W: usize>(
+        &self,
+        node: usize,
+        context: &Context<'_, P, W>,
+        at: usize,
+        find: impl FnOnce() -> Option<Run>,
+    ) -> Option<Run> {
+        let key = Key::of(context);
+        let entry = |runs: &[RunAnswers]| runs.iter().position(|(kept, kept_key, _)| *kept == node && *kept_key == key);
+        let state = context.state;
+        let known = {
+            let runs = self.runs.borrow();
+            entry(&runs).and_then(|index| runs[index].2.get(at).cloned().flatten())
+        };
+        if let Some((run, notes)) = known {
+            state.push_notes(notes.into_iter());
+            return run;
+        }
+        // No borrow of the cache is held here: the line may hold `line` filters kept here too.
+        let mark = state.notes_len();
+        let run = find();
+        let notes = state.take_notes_from(mark);
+        state.push_notes(notes.iter().cloned());
+        let mut runs = self.runs.borrow_mut();
+        let index = entry(&runs).unwrap_or_else(|| {
+            runs.retain(|(kept, _, _)| *kept != node);
+            runs.push((node, key, vec![None; context.frames.len()]));
+            runs.len() - 1
+        });
+        if let Some(slot) = runs[index].2.get_mut(at) {
+            *slot = Some((run, notes));
+        }
+        run
     }
 
     /// Whether the filter at `node` matches at frame `at`: `test` the first time it is asked.

@@ -1,5 +1,5 @@
 //! The run a `line` found from a position, as CQL 6.2 chooses it: of all the runs that match
-//! the constituents in turn, the one that ends farthest (with `firstmatch`, nearest), walking
+//! the constituents in turn, the one that ends farthest (with `firstmatch`, the first found), walking
 //! forward or (with `<--`) back, over every position or (with `singlecolor`) over those of the
 //! first position's side to move. The run gives a `line` its value (its length, or its last
 //! position), its comments, and what `nestban` and a length range decide.
@@ -13,7 +13,8 @@ use std::collections::HashMap;
 use super::ast::{LineMoves, LineOptions};
 use super::comments::position_name;
 use super::context::{Context, Frame};
-use super::plan::{FilterNode, Program, Step, flat};
+use super::line_depth::DepthFirst;
+use super::plan::{FilterNode, LineTests, Program, Step, flat};
 use super::state::Note;
 use crate::position::RulesView;
 
@@ -147,7 +148,6 @@ struct Search<'p, 'c, 'a, 't, P, const W: usize> {
     steps: &'p [Step<W>],
     track: Track,
     tested: &'t mut Tested,
-    firstmatch: bool,
     /// How many positions from each (step, position) match the step's filter in a row.
     runs: HashMap<(usize, usize), usize>,
     /// Where the steps from each (step, position) end, if they can, and how many positions
@@ -178,7 +178,7 @@ impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, '_, P, W> {
     }
 
     /// Where the steps from `index` on, begun at `at`, end (one past their last position):
-    /// farthest, or nearest with `firstmatch`.
+    /// farthest (`firstmatch` is searched by [`DepthFirst`]).
     fn end(&mut self, index: usize, at: usize) -> Option<usize> {
         let Some(step) = self.steps.get(index) else { return Some(at) };
         if let Some(&end) = self.ends.get(&(index, at)) {
@@ -191,8 +191,9 @@ impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, '_, P, W> {
         if run >= fewest {
             for taken in fewest..=run {
                 if let Some(end) = self.end(index + 1, at + taken) {
-                    // Of runs that end alike, the one whose step covers most.
-                    let better = best.is_none_or(|(best, _)| if self.firstmatch { end <= best } else { end >= best });
+                    // Of runs that end alike, the first found, as CQL 6.2 searches depth
+                    // first, each step trying its fewest repetitions first.
+                    let better = best.is_none_or(|(best, _)| end > best);
                     if better {
                         best = Some((end, taken));
                     }
@@ -226,9 +227,17 @@ impl<const W: usize> Program<W> {
         &self,
         steps: &[Step<W>],
         options: &LineOptions,
+        writes: bool,
         context: &Context<'_, P, W>,
         at: usize,
     ) -> Option<Run> {
+        if options.firstmatch || writes {
+            let mut tested = Tested::default();
+            let tested = (!writes).then_some(&mut tested);
+            let (run, notes) = DepthFirst::new(self, context, steps, options, tested, at).search()?;
+            context.state.push_notes(notes.into_iter());
+            return Some(run);
+        }
         if context.tree.is_some() {
             return self.line_run_in_tree(steps, options, context, at);
         }
@@ -283,16 +292,8 @@ impl<const W: usize> Program<W> {
             let (end, notes) = self.line_ends(steps, context, &track, options.firstmatch, tested)?;
             return Some((Run { length: end, last: track.frame(end - 1) }, notes));
         }
-        let mut search = Search {
-            program: self,
-            context,
-            steps,
-            track,
-            tested,
-            firstmatch: options.firstmatch,
-            runs: HashMap::new(),
-            ends: HashMap::new(),
-        };
+        let mut search =
+            Search { program: self, context, steps, track, tested, runs: HashMap::new(), ends: HashMap::new() };
         let end = search.end(0, 0)?;
         let last = search.track.frame(end.saturating_sub(1));
         Some((Run { length: end, last }, search.chosen_notes()))
@@ -306,12 +307,31 @@ impl<const W: usize> Program<W> {
         context: &Context<'_, P, W>,
         at: usize,
     ) -> Option<Run> {
-        let FilterNode::Line { steps, slot, in_order, options } = line else { return None };
+        let FilterNode::Line { steps, slot, tests, options } = line else { return None };
+        match context.lines {
+            Some(lines) if *tests == LineTests::Positions => {
+                lines.run_at(address(line), context, at, || self.line_found(steps, *slot, *tests, options, context, at))
+            }
+            _ => self.line_found(steps, *slot, *tests, options, context, at),
+        }
+    }
+
+    /// The run of a `line` filter's steps from `at`, when it matches there (with its comments,
+    /// unless quiet).
+    fn line_found<P: RulesView<W>>(
+        &self,
+        steps: &[Step<W>],
+        slot: usize,
+        tests: LineTests,
+        options: &LineOptions,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> Option<Run> {
         let state = context.state;
-        if options.nestban && !options.backward && state.nested(*slot).is_some_and(|end| at < end) {
+        if options.nestban && !options.backward && state.nested(slot).is_some_and(|end| at < end) {
             return None;
         }
-        let plain = !*in_order
+        let plain = matches!(tests, LineTests::Positions | LineTests::Plain)
             && flat(steps)
             && options.moves == LineMoves::Any
             && !options.backward
@@ -323,13 +343,13 @@ impl<const W: usize> Program<W> {
             // A first answer, for every position at once: the comments its filters made are
             // not those of the run, which the run below makes again.
             let mark = state.notes_len();
-            let matches = self.line(steps, *slot, context, at);
+            let matches = self.line(steps, slot, context, at);
             state.truncate_notes(mark);
             if !matches {
                 return None;
             }
         }
-        let run = self.line_run(steps, options, context, at)?;
+        let run = self.line_run(steps, options, tests == LineTests::AsCql, context, at)?;
         if let Some((min, max)) = options.range {
             let length = u32::try_from(run.length).unwrap_or(u32::MAX);
             if length < min || max.is_some_and(|max| length > max) {
@@ -337,7 +357,7 @@ impl<const W: usize> Program<W> {
             }
         }
         if options.nestban {
-            state.set_nested(*slot, run.last + 1);
+            state.set_nested(slot, run.last + 1);
         }
         if !options.quiet {
             self.note_run(run, context, at);

@@ -30,6 +30,7 @@ mod dictionaries;
 pub mod explain;
 mod flow;
 mod line;
+mod line_depth;
 mod line_run;
 mod line_sets;
 mod mate_shapes;

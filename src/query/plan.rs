@@ -456,6 +456,23 @@ pub(crate) struct Step<const W: usize> {
     pub max: Option<u32>,
 }
 
+/// How the filters of a `line` are tested, by what they look at and do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum LineTests {
+    /// They look at nothing but the positions: the run from a position is the same whenever
+    /// it is asked, and is found once a line of positions.
+    Positions,
+    /// They use no variable, but look at more than the positions (`find`'s comments, a path):
+    /// whether the line matches is found for every position at once, its run each time.
+    Plain,
+    /// They use variables: they are tested position after position, in the order of the line,
+    /// each time the `line` is (their answers depend on the values).
+    InOrder,
+    /// They write (print, comment, give values): they are tested as often and in the order
+    /// CQL 6.2 tests them ([`DepthFirst`](super::line_depth::DepthFirst)).
+    AsCql,
+}
+
 /// What a [`Step`] matches each time.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum StepBody<const W: usize> {
@@ -581,9 +598,8 @@ pub(crate) enum FilterNode<const W: usize> {
     Line {
         steps: Vec<Step<W>>,
         slot: usize,
-        /// The steps use variables: they are tested position after position, in the order of
-        /// the line, each time the filter is (their answers depend on the values).
-        in_order: bool,
+        /// How the steps are tested.
+        tests: LineTests,
         options: LineOptions,
     },
     /// A `path` from this position matches.
@@ -947,9 +963,9 @@ impl<const W: usize> Program<W> {
     }
 
     /// Whether a filter matches at `at`. The comments made while a filter fails are dropped,
-    /// as CQL 6.2 drops them, even when the position matches in the end; but for `P : F`, `if`
-    /// and `find`, which keep them as CQL 6.2 keeps them (for a filter around to drop, if it
-    /// fails).
+    /// as CQL 6.2 drops them, even when the position matches in the end; but for `P : F`, `if`,
+    /// `find` and `ancestor`/`descendant`, which keep them as CQL 6.2 keeps them (for a filter
+    /// around to drop, if it fails).
     #[inline]
     pub(crate) fn filter<P: RulesView<W>>(&self, node: &FilterNode<W>, context: &Context<'_, P, W>, at: usize) -> bool {
         if !self.makes_notes {
@@ -960,6 +976,7 @@ impl<const W: usize> Program<W> {
         let keeps_notes = matches!(
             node,
             FilterNode::At(..)
+                | FilterNode::Descends { .. }
                 | FilterNode::If(_)
                 | FilterNode::Unmapped(_)
                 | FilterNode::Memo(_)
@@ -1330,11 +1347,9 @@ impl<const W: usize> Program<W> {
             SetNode::Union(left, right) => self.squares(left, context, at) | self.squares(right, context, at),
             SetNode::Intersection(left, right) => self.squares(left, context, at) & self.squares(right, context, at),
             SetNode::SameContents(positions) => {
-                let (Some(first), Some(second)) =
-                    (self.position(&positions.0, context, at), self.position(&positions.1, context, at))
-                else {
-                    return SquareSet::EMPTY;
-                };
+                // As in CQL 6.2, the second is not looked for where the first is not found.
+                let Some(first) = self.position(&positions.0, context, at) else { return SquareSet::EMPTY };
+                let Some(second) = self.position(&positions.1, context, at) else { return SquareSet::EMPTY };
                 let (first, second) = (&context.frames[first].position, &context.frames[second].position);
                 let mut differ = SquareSet::EMPTY;
                 for color in Color::ALL {

@@ -380,8 +380,8 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
                 let test = mapper.compiler.game_test(*slot).flip_color();
                 FilterNode::Game(mapper.compiler.game_slot(test))
             }
-            FilterNode::Line { steps, slot, in_order, options } => {
-                FilterNode::Line { options: *options, steps: all(steps, mapper)?, slot: *slot, in_order: *in_order }
+            FilterNode::Line { steps, slot, tests, options } => {
+                FilterNode::Line { options: *options, steps: all(steps, mapper)?, slot: *slot, tests: *tests }
             }
             FilterNode::Assign { slot, op, value } => {
                 FilterNode::Assign { slot: *slot, op: *op, value: value.mapped(mapper)? }

@@ -644,3 +644,83 @@ fn max_and_min_keep_the_comments_of_the_best_arguments_only() {
     assert_eq!(found("x = min(find all true 1)"), 1);
     assert_eq!(found("x = max(find all true find all true)"), 15);
 }
+
+/// A move dash binds looser than the set operators around it, as CQL 6.2 reads it: the set
+/// that touches it on the left is its whole left side, the one right after it its whole right
+/// side, also after `countmoves` and `move legal`.
+#[test]
+fn a_dash_takes_the_set_operators_around_it_into_its_sides() {
+    let games = "[Event \"x\"]\n\n1. e4 e5 2. d4 d5 *\n\n[Event \"y\"]\n\n1. d4 Nf6 2. Nf3 g6 *\n";
+    for (written, meant) in [
+        ("e2 & P--e4", "Pe2--e4"),
+        ("P--e4 | d4", "P--[e4,d4]"),
+        ("P--e4 & d4", "P--[]"),
+        ("~P--e4", "(~P)--e4"),
+        ("[a-h1-2] & ~P--e4 | f3", "(~P & [a-h1-2])--[e4,f3]"),
+        ("countmoves P--e4 | d4 > 0", "countmoves P--[e4,d4] > 0"),
+        ("move legal P--e4 | d4", "move legal P--[e4,d4]"),
+    ] {
+        assert_eq!(common::found(written, games), common::found(meant, games), "{written}");
+    }
+    assert!(!common::found("e2 & P--e4", games).is_empty());
+    // Where the dash is a number, `&` with a position on its right side is refused.
+    assert!(Query::parse("piece x = position countmoves Qf1-8--d2 & currentposition").is_err());
+}
+
+/// What CQL 6.2 refuses and cqlq refused too: `quiet` before an assignment without
+/// `persistent`, and a line constituent that is a number or arithmetic alone
+/// (`pathcountunfocused` is arithmetic).
+#[test]
+fn quiet_assignments_and_arithmetic_constituents_are_refused() {
+    for query in
+        ["quiet x = 1", "line --> ply - 1", "line --> pathcountunfocused", "line --> 3", "line --> check --> 2"]
+    {
+        assert!(Query::parse(query).is_err(), "{query}");
+    }
+    for query in ["persistent quiet x = 1", "line --> {ply - 1}", "find all _--", "find _--"] {
+        assert!(Query::parse(query).is_ok(), "{query}");
+    }
+}
+
+/// In a path, a capture dash written after a dash and a space is a constituent of its own, not
+/// that dash's target.
+#[test]
+fn a_capture_dash_after_a_space_is_a_path_constituent() {
+    let game = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 bxc6 *\n";
+    let written = |query: &str| common::cql_written(query, game, false);
+    assert_eq!(written("{path count b-c1-8-- [x]}"), written("{path count b-c1-8-- ×}"));
+    assert!(written("{path count b-c1-8-- [x]}").contains("End path of length 2"));
+}
+
+/// `str` of a position in a variation writes its number there, as naming it in a message does;
+/// `P & Q` of positions does not look for Q where P is not found; `descendant` keeps the
+/// comments its arguments made when it fails, for `or` to keep.
+#[test]
+fn comments_made_while_positions_are_found_are_kept_as_cql_6_2_keeps_them() {
+    let game = "[Event \"x\"]\n\n1. e4 (1. d4 d5) e5 2. Nf3 Nc6 *\n";
+    let written = |query: &str, variations: bool| common::cql_written(query, game, variations);
+    let named = written("x = str(currentposition) not x == \"a\"", true);
+    assert!(named.contains("1.d4 {id:5 CQL} 1...d5 {id:6 CQL}"), "{named}");
+    assert!(!written("zonea = child(2) & position line count --> a1", false).contains("End line"));
+    let kept = written("descendant(line lastposition --> true{2} pathlastposition) or true", false);
+    assert_eq!(kept.matches("End line of length 2").count(), 4, "{kept}");
+}
+
+/// A line whose constituents print, and a `line firstmatch`, test their filters as CQL 6.2
+/// does: depth first, each constituent trying its fewest repetitions first, again each time
+/// the search reaches them, and `firstmatch` stopping at the first run found. The counts are
+/// CQL 6.2's over a game of six positions.
+#[test]
+fn a_line_tests_its_filters_in_cql_6_2_s_order() {
+    let game = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 *\n";
+    let printed =
+        |query: &str| common::replay_lines(game, &format!("cql() {query}"), None, false).remove(0).messages.len();
+    assert_eq!(printed("line firstmatch --> message(\"a\")? --> true"), 0);
+    assert_eq!(printed("line firstmatch --> message(\"a\"){1,2} --> true{,2}"), 6);
+    assert_eq!(printed("line lastposition --> true{2,3} --> message quiet (1 1)+"), 16);
+    // Of runs that end alike, the first found keeps its comments.
+    let written = common::cql_written("line --> comment(\"A\"){0,2} --> comment(\"B\"){0,2}", game, false);
+    let words =
+        |word: &str| written.split(|c: char| c.is_whitespace() || c == '{' || c == '}').filter(|w| *w == word).count();
+    assert_eq!((words("A"), words("B")), (4, 4), "{written}");
+}

@@ -14,6 +14,7 @@ use std::collections::VecDeque;
 
 use pest::iterators::{Pair, Pairs};
 
+use super::dash_sides::DASH_LEVEL;
 use super::{Builder, Built, Rule, counted_text, minus, span_of};
 use crate::query::ast::{AttackSide, BinaryOp, DictionaryOp, Expr, ExprKind, Span, UnaryOp};
 use crate::query::check::{Type, check_filter, type_of};
@@ -276,7 +277,27 @@ impl Builder {
 
     /// The operand and the operators after it that bind tighter than `min`.
     fn climb(&mut self, climb: &mut Climb<'_>, min: u8) -> Built {
-        let mut left = self.climb_operand(climb);
+        let left = self.climb_operand(climb);
+        let left = self.climb_dash_right_side(climb, left);
+        self.climb_on(climb, left, min)
+    }
+
+    /// A dash whose right side is open takes the set operators after it into that side, whatever
+    /// binds the dash itself (`a & P--e4 | d4` is `(a & P)--(e4 | d4)`).
+    fn climb_dash_right_side(&mut self, climb: &mut Climb<'_>, mut left: Built) -> Built {
+        let Some((rule, Binding::Infix { .. })) = climb.tokens.front().and_then(token_binding) else { return left };
+        if climb.argument || !self.right_side_open(&mut left, rule) {
+            return left;
+        }
+        let Built::Tree(mut dash, depth) = left else { return left };
+        let side = self.take_right_side(&mut dash);
+        let built = self.climb_on(climb, Built::Tree(side, depth), DASH_LEVEL);
+        let (side, side_depth) = self.finish(built);
+        Built::Tree(self.with_right_side(dash, side), depth.max(side_depth + 1))
+    }
+
+    /// The operators after `left` that bind tighter than `min`, applied to it.
+    fn climb_on(&mut self, climb: &mut Climb<'_>, mut left: Built, min: u8) -> Built {
         while !climb.stopped {
             let Some((rule, binding)) = climb.tokens.front().and_then(token_binding) else { break };
             let level = match binding {
@@ -296,7 +317,7 @@ impl Builder {
                 (Binding::Infix { right, .. }, token) => {
                     let op = token_op(&token);
                     let operand = self.climb(climb, if right { level - 1 } else { level });
-                    self.infix(left, op, operand)
+                    self.infix_beside_dash(left, op, operand)
                 }
                 (_, Token::Pair(pair)) => {
                     let postfix = self.postfix_parts(pair);
@@ -317,7 +338,7 @@ impl Builder {
         if let Some((_, Binding::Prefix(level))) = token_binding(&token) {
             let op = token_op(&token);
             let operand = self.climb(climb, level - 1);
-            return self.prefix(op, operand);
+            return self.complement_beside_dash(op, operand);
         }
         match token {
             Token::Pair(pair) => {
@@ -375,7 +396,7 @@ impl Builder {
     }
 
     /// A prefix operator applied to its operand.
-    fn prefix(&mut self, op: OpToken, operand: Built) -> Built {
+    pub(super) fn prefix(&mut self, op: OpToken, operand: Built) -> Built {
         let (operand, depth) = self.finish(operand);
         let span = op.span.join(operand.span);
         let op = match op.rule {
@@ -417,7 +438,7 @@ impl Builder {
     }
 
     /// An infix operator applied to its operands.
-    fn infix(&mut self, left: Built, op: OpToken, right: Built) -> Built {
+    pub(super) fn infix(&mut self, left: Built, op: OpToken, right: Built) -> Built {
         let op_span = op.span;
         if matches!(op.rule, Rule::op_arrow_right | Rule::op_arrow_left) {
             let forward = op.rule == Rule::op_arrow_right;

@@ -6,6 +6,7 @@
 
 mod annotations;
 mod climb;
+mod dash_sides;
 mod dictionaries;
 mod functions;
 mod hhdb;
@@ -1577,6 +1578,13 @@ impl Builder {
         } else {
             let (filter, depth) = self.operators(first.into_inner());
             self.untaken_repetition();
+            if let Some(what) = paths::lone_number(&filter) {
+                let message = format!(
+                    "a line constituent cannot be {what} alone (a range goes right after 'line'; '+' and '*' after \
+                     a constituent repeat it): put the filter in braces (CQL 6.2 refuses it too)"
+                );
+                self.diagnostics.push(Diagnostic::new(filter.span, message));
+            }
             (ConstituentBody::Filter(filter), depth)
         };
         let mut constituent = Constituent { body, min: 1, max: Some(1) };

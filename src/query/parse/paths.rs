@@ -277,13 +277,7 @@ impl Builder {
         let in_path_parentheses = std::mem::replace(&mut self.in_path_parentheses, !self.past_blank_line_in_path);
         let (filter, depth) = self.operators(body.into_inner());
         self.in_path_parentheses = in_path_parentheses;
-        let suspicious = match &filter.kind {
-            ExprKind::Number(_) => Some("a number"),
-            ExprKind::Variable { ty: crate::query::check::Type::Number, .. } => Some("a numeric variable"),
-            ExprKind::Binary(BinaryOp::Sub | BinaryOp::Div | BinaryOp::Rem, ..) => Some("arithmetic"),
-            _ => None,
-        };
-        if let Some(what) = suspicious {
+        if let Some(what) = lone_number(&filter) {
             let message = format!(
                 "a path constituent cannot be {what} alone (a range goes right after 'path'; '+' and '*' after a \
                  dash or a group repeat it): put the filter in braces"
@@ -313,6 +307,18 @@ impl Builder {
             }
         };
         (ExprKind::PathWord(word), 1)
+    }
+}
+
+/// What a constituent of a path or a line is, when it is a number, a numeric variable or
+/// arithmetic alone: CQL 6.2 refuses these there, as most likely a range or a repetition
+/// written in the wrong place (`pathcountunfocused` is arithmetic too).
+pub(super) fn lone_number(filter: &Expr) -> Option<&'static str> {
+    match &filter.kind {
+        ExprKind::Number(_) => Some("a number"),
+        ExprKind::Variable { ty: crate::query::check::Type::Number, .. } => Some("a numeric variable"),
+        ExprKind::Binary(BinaryOp::Sub | BinaryOp::Div | BinaryOp::Rem, ..) => Some("arithmetic"),
+        _ => None,
     }
 }
 

@@ -55,6 +55,11 @@ impl Builder {
             match part.as_rule() {
                 Rule::kw_persistent => lasting = Lasting::Run,
                 Rule::kw_quiet if lasting == Lasting::Run => lasting = Lasting::RunQuietly,
+                Rule::kw_quiet => {
+                    let message = "'quiet' before an assignment belongs to 'persistent': write 'persistent quiet x = ...' \
+                                   (CQL 6.2 refuses 'quiet' alone there too)";
+                    self.diagnostics.push(Diagnostic::new(span_of(&part), message));
+                }
                 Rule::variable_word => {
                     name = self.resolve(part.as_str());
                     name_span = span_of(&part);

@@ -137,7 +137,7 @@ impl Bench {
     fn judge_saying(&self, query: &str) -> (Verdict, String) {
         let reference = self.cql.run(&self.dir, query, &self.games);
         let ours = self.cqlq.run(&self.dir, query, &self.games);
-        let verdict = verdict::compare(&reference, &ours);
+        let verdict = verdict::compare(&reference, &ours, verdict::prints_comparably(query));
         let said = match verdict {
             Verdict::CqlqRefused | Verdict::CqlqFailed => ours.said,
             _ => reference.said,
@@ -217,7 +217,7 @@ fn run(settings: &Settings) -> Result<bool, String> {
         let bench = &benches[0];
         let reference = bench.cql.run(&bench.dir, query, &bench.games);
         let ours = bench.cqlq.run(&bench.dir, query, &bench.games);
-        let verdict = verdict::compare(&reference, &ours);
+        let verdict = verdict::compare(&reference, &ours, verdict::prints_comparably(query));
         for (name, outcome) in [("CQL 6.2", &reference), ("cqlq", &ours)] {
             println!("{name}: {:?}, {} bytes written, said: {}", outcome.status, outcome.output.len(), outcome.said);
             for line in &outcome.printed {
