@@ -534,6 +534,9 @@ pub enum ExprKind {
         /// Whether the later is evaluated first (as CQL 6.2 does for `ancestor`,
         /// `descendant`, `[>]` and `[>=]`): where it has no value, the earlier is not evaluated.
         later_first: bool,
+        /// Written `ancestor(...)` or `descendant(...)`, which keep the comments their
+        /// positions made when they fail (CQL 6.2's `[<]` and the like drop them).
+        keeps_notes: bool,
     },
     /// `position N`: the game's position numbered N, as `positionid` numbers them.
     NumberedPosition(Box<Expr>),

@@ -207,6 +207,14 @@ fn looks_at_positions_only(filter: &Expr) -> bool {
     })
 }
 
+/// The filter whose value a block gives (its last), or the filter itself.
+fn last_filter(expr: &Expr) -> Option<&Expr> {
+    match &expr.kind {
+        ExprKind::Block(filters) => filters.last(),
+        _ => Some(expr),
+    }
+}
+
 /// Whether a filter does anything beside its answer: writes, prints, reads a file, changes a
 /// tag or a comment, or stops the run.
 fn has_effects(filter: &Expr) -> bool {
@@ -332,6 +340,14 @@ impl<const W: usize> Compiler<'_, W> {
         if let Some(reason) = refused_as_filter(expr) {
             return FilterNode::Refused(reason.into());
         }
+        // A dash tested as a filter tests its target as one, as CQL 6.2 does, though the target
+        // is a set (`--(x & y)`, squares of two positions).
+        if let ExprKind::Dash { target: Some(target), .. } = &expr.kind
+            && type_of(target) == Type::Set
+            && let Some(reason) = last_filter(target).and_then(refused_as_filter)
+        {
+            return FilterNode::Refused(reason.into());
+        }
         // CQL 6.2 never matches `lowercase T` or `uppercase T` tested as a filter (whatever T).
         if let ExprKind::TextFunction { function: TextFunction::Lowercase | TextFunction::Uppercase, .. } = expr.kind {
             return FilterNode::Constant(false);
@@ -384,11 +400,12 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Word(word) if type_of(expr) == Type::Filter => self.word(*word, expr.span),
             ExprKind::Fen(text, span) => self.placement(text, *span),
             ExprKind::Path(path) => FilterNode::Path(Box::new(self.path(path))),
-            ExprKind::Descends { ancestor, descendant, strict, later_first } => FilterNode::Descends {
+            ExprKind::Descends { ancestor, descendant, strict, later_first, keeps_notes } => FilterNode::Descends {
                 ancestor: self.position(ancestor),
                 descendant: self.position(descendant),
                 strict: *strict,
                 later_first: *later_first,
+                keeps_notes: *keeps_notes,
             },
             ExprKind::PathWord(PathWord::Debug) => FilterNode::PathDebug,
             ExprKind::Line { options, constituents } => {

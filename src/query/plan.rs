@@ -555,6 +555,8 @@ pub(crate) enum FilterNode<const W: usize> {
         descendant: PositionNode<W>,
         strict: bool,
         later_first: bool,
+        /// Whether the comments its positions made are kept when it fails (`ancestor(...)`).
+        keeps_notes: bool,
     },
     /// Every square and backhand slot of the left set is in the right one.
     Subset(SetNode<W>, SetNode<W>),
@@ -976,7 +978,7 @@ impl<const W: usize> Program<W> {
         let keeps_notes = matches!(
             node,
             FilterNode::At(..)
-                | FilterNode::Descends { .. }
+                | FilterNode::Descends { keeps_notes: true, .. }
                 | FilterNode::If(_)
                 | FilterNode::Unmapped(_)
                 | FilterNode::Memo(_)
@@ -1056,7 +1058,7 @@ impl<const W: usize> Program<W> {
                 context.state.set_tag(&tag.0, &value);
                 true
             }
-            FilterNode::Descends { ancestor, descendant, strict, later_first } => {
+            FilterNode::Descends { ancestor, descendant, strict, later_first, .. } => {
                 // As in CQL 6.2, the second evaluated is not where the first has no value.
                 let (first, second) = if *later_first { (descendant, ancestor) } else { (ancestor, descendant) };
                 let Some(first) = self.position(first, context, at) else { return false };
@@ -1254,9 +1256,12 @@ impl<const W: usize> Program<W> {
                 Some(value)
             }
             NumberNode::Distance(first, second) => {
-                let first = context.frames[self.position(first, context, at)?].ply;
-                let second = context.frames[self.position(second, context, at)?].ply;
-                Some(i64::from(first.abs_diff(second)))
+                // The plies from each back to where their lines part, as CQL 6.2 counts them.
+                let first = self.position(first, context, at)?;
+                let second = self.position(second, context, at)?;
+                let ply = |frame: usize| context.frames[frame].ply;
+                let meeting = ply(context.lca(first, second)?);
+                Some(i64::from(ply(first) - meeting + ply(second) - meeting))
             }
             NumberNode::ConsecutiveMoves { positions, .. } => {
                 let first = self.position(&positions.0, context, at)?;

@@ -266,15 +266,23 @@ impl<const W: usize> Mapper<'_, '_, W> {
         self.copy.map.swaps_shades(self.compiler.variant.geometry)
     }
 
+    /// The directions of a copy, each turned, then mapped: a set, in no order of their own, so
+    /// that all eight directions are all eight in every copy (and copies alike are one).
+    fn steps(&mut self, steps: &[(i32, i32)]) -> Vec<(i32, i32)> {
+        let mut mapped: Vec<(i32, i32)> = steps.iter().map(|&step| self.step(step)).collect();
+        mapped.sort_unstable();
+        mapped.dedup();
+        self.parts.extend(mapped.iter().copied().map(MappedPart::Step));
+        mapped
+    }
+
     /// A direction of a copy: turned, then mapped.
-    fn step(&mut self, step: (i32, i32)) -> (i32, i32) {
+    fn step(&self, step: (i32, i32)) -> (i32, i32) {
         let turned = match EIGHTH_TURNS.iter().position(|&direction| direction == step) {
             Some(index) if self.copy.turns != 0 => EIGHTH_TURNS[(index + usize::from(self.copy.turns)) % 8],
             _ => step,
         };
-        let mapped = self.copy.map.apply_step(turned);
-        self.parts.push(MappedPart::Step(mapped));
-        mapped
+        self.copy.map.apply_step(turned)
     }
 
     fn color(&mut self, color: crate::variant::Color) -> crate::variant::Color {
@@ -353,11 +361,12 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
             FilterNode::ComparePositions(op, left, right) => {
                 FilterNode::ComparePositions(*op, left.mapped(mapper)?, right.mapped(mapper)?)
             }
-            FilterNode::Descends { ancestor, descendant, strict, later_first } => FilterNode::Descends {
+            FilterNode::Descends { ancestor, descendant, strict, later_first, keeps_notes } => FilterNode::Descends {
                 ancestor: ancestor.mapped(mapper)?,
                 descendant: descendant.mapped(mapper)?,
                 strict: *strict,
                 later_first: *later_first,
+                keeps_notes: *keeps_notes,
             },
             FilterNode::All(filters) => FilterNode::All(all(filters, mapper)?),
             FilterNode::Any(filters) => FilterNode::Any(all(filters, mapper)?),
@@ -796,7 +805,7 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
                 SetNode::Shade { light: *light != mapper.swaps_shades(), set: boxed(&**set, mapper)? }
             }
             SetNode::Direction { steps, range, set } => SetNode::Direction {
-                steps: steps.iter().map(|&step| mapper.step(step)).collect(),
+                steps: mapper.steps(steps),
                 range: match range {
                     StepRange::Fixed(min, max) => StepRange::Fixed(*min, *max),
                     StepRange::Valued(bounds) => {
@@ -811,9 +820,7 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
                 side: *side,
             },
             SetNode::Between(first, second) => SetNode::Between(boxed(&**first, mapper)?, boxed(&**second, mapper)?),
-            SetNode::Ray { steps, sets } => {
-                SetNode::Ray { steps: steps.iter().map(|&step| mapper.step(step)).collect(), sets: all(sets, mapper)? }
-            }
+            SetNode::Ray { steps, sets } => SetNode::Ray { steps: mapper.steps(steps), sets: all(sets, mapper)? },
             SetNode::XRay(node) => {
                 SetNode::XRay(Box::new(XRayNode { sets: all(&node.sets, mapper)?, ..(**node).clone() }))
             }

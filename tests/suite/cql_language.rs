@@ -694,7 +694,7 @@ fn a_capture_dash_after_a_space_is_a_path_constituent() {
 
 /// `str` of a position in a variation writes its number there, as naming it in a message does;
 /// `P & Q` of positions does not look for Q where P is not found; `descendant` keeps the
-/// comments its arguments made when it fails, for `or` to keep.
+/// comments its arguments made when it fails, for `or` to keep, and `[>]` does not.
 #[test]
 fn comments_made_while_positions_are_found_are_kept_as_cql_6_2_keeps_them() {
     let game = "[Event \"x\"]\n\n1. e4 (1. d4 d5) e5 2. Nf3 Nc6 *\n";
@@ -704,6 +704,8 @@ fn comments_made_while_positions_are_found_are_kept_as_cql_6_2_keeps_them() {
     assert!(!written("zonea = child(2) & position line count --> a1", false).contains("End line"));
     let kept = written("descendant(line lastposition --> true{2} pathlastposition) or true", false);
     assert_eq!(kept.matches("End line of length 2").count(), 4, "{kept}");
+    // `[>]` drops them, as CQL 6.2's comparisons do.
+    assert!(!written("initial if currentposition [>] find <-- true then true", false).contains("Found"));
 }
 
 /// A line whose constituents print, and a `line firstmatch`, test their filters as CQL 6.2
@@ -723,4 +725,32 @@ fn a_line_tests_its_filters_in_cql_6_2_s_order() {
     let words =
         |word: &str| written.split(|c: char| c.is_whitespace() || c == '{' || c == '}').filter(|w| *w == word).count();
     assert_eq!((words("A"), words("B")), (4, 4), "{written}");
+}
+
+/// Found beside CQL 6.2 by the differential tester: `distance` counts the plies back to where
+/// the lines part; the copies of a `ray` or direction in a transform are alike when their
+/// directions are (in any order); after a dash and a space, parentheses that hold one dash
+/// (with its own target) are a group; `x = "a" - 1` gives x the text, and `-1` is the next
+/// filter; a dash tested as a filter tests its target, `P & Q` of positions, as one (refused).
+#[test]
+fn what_the_differential_tester_found_agrees_with_cql_6_2() {
+    let game = "[Event \"x\"]\n\n1. e4 (1. d4 d5) (1. c4) e5 2. Nf3 *\n";
+    let written = common::cql_written("comment(distance(child(2) child))", game, true);
+    assert!(written.contains("{Game number 1 2 CQL}"), "{written}");
+    let game = "[Event \"x\"]\n\n1. e4 e5 *\n";
+    let printed = |query: &str| -> Vec<String> {
+        let record = common::replay_lines(game, &format!("cql() ply == 1 {query}"), None, false).remove(0);
+        record.messages.iter().map(|line| line.rsplit(": ").next().unwrap_or_default().to_owned()).collect()
+    };
+    assert_eq!(
+        printed("flip {message(currenttransform) ray (Ka1 k) false}"),
+        ["<>", "<counterclockwise90>", "<reflect_h>", "<rotate180>"]
+    );
+    assert_eq!(printed("flipvertical message quiet (ray (p [KQRkqr] Rd-h1-5) 1)"), ["[]1", "[]1"]);
+    let games = "[Event \"x\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 *\n";
+    assert_eq!(common::found("{path Q-- ( --(ply > 0) ){2}}", games), common::found("{path Q-- -- --}", games));
+    assert!(!common::found("{path Q-- ( --(ply > 0) ){2}}", games).is_empty());
+    assert_eq!(common::found("x = \"a\" - 1 < 0", games), common::found("x = \"a\" ", games));
+    let stopped = common::replay_lines(games, "cql() --(currentposition & currentposition)", None, false);
+    assert!(stopped[0].refusal.as_ref().is_some_and(|reason| reason.contains("P & Q")));
 }

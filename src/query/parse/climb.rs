@@ -493,7 +493,7 @@ impl Builder {
                 let strict = rule != Rule::op_precedes_eq;
                 let later_first = matches!(rule, Rule::op_succeeds | Rule::op_succeeds_eq);
                 let (ancestor, descendant) = (Box::new(ancestor), Box::new(descendant));
-                let kind = ExprKind::Descends { ancestor, descendant, strict, later_first };
+                let kind = ExprKind::Descends { ancestor, descendant, strict, later_first, keeps_notes: false };
                 let (expr, depth) = self.bounded(Expr { kind, span }, left_depth.max(right_depth) + 1, None);
                 return Built::Tree(expr, depth);
             }

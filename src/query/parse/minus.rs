@@ -41,6 +41,15 @@ fn split(expr: Expr, source: &str) -> Result<(Expr, Expr), Expr> {
             }
             Err(left) => Err(Expr { kind: ExprKind::Binary(op, Box::new(left), right), span }),
         },
+        // `x = "a" - 1` gives x the text, and `-1` is the next filter.
+        ExprKind::Assign { name, op, value, lasting } => match split(*value, source) {
+            Ok((first, rest)) => {
+                let first_span = Span::new(span.start, first.span.end);
+                let kind = ExprKind::Assign { name, op, value: Box::new(first), lasting };
+                Ok((Expr { kind, span: first_span }, rest))
+            }
+            Err(value) => Err(Expr { kind: ExprKind::Assign { name, op, value: Box::new(value), lasting }, span }),
+        },
         ExprKind::Unary(op, operand) => match split(*operand, source) {
             Ok((first, rest)) => {
                 let first_span = Span::new(span.start, first.span.end);

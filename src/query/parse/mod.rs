@@ -1088,7 +1088,9 @@ impl Builder {
                 let ancestor = pair.clone().into_inner().next().is_some_and(|word| word.as_rule() == Rule::kw_ancestor);
                 let (first, second, depth) = self.two_filters(pair);
                 let (ancestor, descendant) = if ancestor { (first, second) } else { (second, first) };
-                (ExprKind::Descends { ancestor, descendant, strict: true, later_first: true }, depth + 1)
+                let kind =
+                    ExprKind::Descends { ancestor, descendant, strict: true, later_first: true, keeps_notes: true };
+                (kind, depth + 1)
             }
             Rule::numbered_position => {
                 let number = pair.into_inner().find(|part| part.as_rule() == Rule::position_number);

@@ -221,16 +221,15 @@ impl Builder {
     }
 
     /// Right after a dash, CQL 6.2 reads `(` as the parentheses of a filter of the dash's
-    /// target, and takes them for a group only when they hold one dash alone: a group of
-    /// more right there is refused, as CQL 6.2 refuses it.
+    /// target, and takes them for a group only when they hold one dash alone (with its own
+    /// target, if any): a group of more right there is refused, as CQL 6.2 refuses it.
     fn check_group_after_dash(&mut self, before: Option<&PathStep>, step: &PathStep, span: Span) {
         let step = match step {
             PathStep::Repeat { step, .. } => step,
             step => step,
         };
         let (Some(PathStep::Move(_)), PathStep::Group(inner)) = (before, step) else { return };
-        let lone_dash = matches!(&inner[..], [PathStep::Move(Expr { kind: ExprKind::Dash { target: None, .. }, .. })]);
-        if !lone_dash {
+        if !matches!(&inner[..], [PathStep::Move(_)]) {
             let message = "right after a dash, parentheses hold one filter of the dash's target: to go on with a \
                            group of constituents, end the dash's target first (with a filter in braces between)";
             self.diagnostics.push(Diagnostic::new(span, message));

@@ -257,6 +257,8 @@ impl Builder {
 /// does not take in CQL 6.2: where a loop's body is that chain, the body ends there.
 fn untaken_left_operand(expr: &mut Expr) -> Option<&mut Expr> {
     let left = match &mut expr.kind {
+        // `&` takes two positions too (the squares whose contents agree).
+        ExprKind::Binary(BinaryOp::Intersection, left, _) if type_of(left) == Type::Position => return None,
         ExprKind::Binary(BinaryOp::Union | BinaryOp::Intersection, left, _) => &mut **left,
         ExprKind::Attacks { attackers, side: AttackSide::Attackers, .. } => &mut **attackers,
         ExprKind::Attacks { targets, side: AttackSide::Targets, .. } => &mut **targets,

@@ -95,6 +95,9 @@ fn run(args: CqlArgs) -> anyhow::Result<Searched> {
     let out = Output::open(Some(&output_path), &read, &[])?;
     let console = Console::new(output_path.as_os_str() == "-");
     console.print(&format!("{}\n", banner()));
+    if let (Some(output), Some(_)) = (&options.output, &header.output) {
+        console.print(&format!("Using command line argument for filename: {}\n", output.display()));
+    }
     match load_similar_games(&query) {
         Ok(read) => {
             for (file, games) in read {
@@ -105,9 +108,6 @@ fn run(args: CqlArgs) -> anyhow::Result<Searched> {
             super::note(format_args!("{error}"));
             return Ok(Searched::Failed);
         }
-    }
-    if let (Some(output), Some(_)) = (&options.output, &header.output) {
-        console.print(&format!("Using command line argument for filename: {}\n", output.display()));
     }
     let threads = thread_count(options.threads, "-threads");
     let search_options = SearchOptions {
