@@ -57,34 +57,29 @@ impl Builder {
     /// `left op right`, where a dash on the right whose left side touches it takes `left op`
     /// into that side.
     pub(super) fn infix_beside_dash(&mut self, left: Built, op: OpToken, right: Built) -> Built {
-        match right {
-            Built::Tree(mut dash, depth) if is_set_operator(op.rule) => match tied_left_side(&mut dash) {
-                Some(from) => {
-                    let side = std::mem::replace(from.as_mut(), placeholder(Span::default()));
-                    let built = self.infix(left, op, Built::Tree(side, depth));
-                    let (side, side_depth) = self.finish(built);
-                    Built::Tree(self.with_left_side(dash, side), depth.max(side_depth + 1))
-                }
-                None => self.infix(left, op, Built::Tree(dash, depth)),
-            },
-            right => self.infix(left, op, right),
+        if !is_set_operator(op.rule) {
+            return self.infix(left, op, right);
         }
+        self.apply_to_left_side(right, |builder, side| builder.infix(left, op, side))
     }
 
     /// `~` applied to a dash whose left side touches it: the complement of that side.
     pub(super) fn complement_beside_dash(&mut self, op: OpToken, operand: Built) -> Built {
-        match operand {
-            Built::Tree(mut dash, depth) if op.rule == Rule::op_complement => match tied_left_side(&mut dash) {
-                Some(from) => {
-                    let side = std::mem::replace(from.as_mut(), placeholder(Span::default()));
-                    let built = self.prefix(op, Built::Tree(side, depth));
-                    let (side, side_depth) = self.finish(built);
-                    Built::Tree(self.with_left_side(dash, side), depth.max(side_depth + 1))
-                }
-                None => self.prefix(op, Built::Tree(dash, depth)),
-            },
-            operand => self.prefix(op, operand),
+        if op.rule != Rule::op_complement {
+            return self.prefix(op, operand);
         }
+        self.apply_to_left_side(operand, |builder, side| builder.prefix(op, side))
+    }
+
+    /// `apply` on the left side of `built` where it is a dash whose left side touches it, the
+    /// result put back as that side; `apply` on `built` itself otherwise.
+    fn apply_to_left_side(&mut self, built: Built, apply: impl FnOnce(&mut Self, Built) -> Built) -> Built {
+        let Built::Tree(mut dash, depth) = built else { return apply(self, built) };
+        let Some(from) = tied_left_side(&mut dash) else { return apply(self, Built::Tree(dash, depth)) };
+        let side = std::mem::replace(from.as_mut(), placeholder(Span::default()));
+        let built = apply(self, Built::Tree(side, depth));
+        let (side, side_depth) = self.finish(built);
+        Built::Tree(self.with_left_side(dash, side), depth.max(side_depth + 1))
     }
 
     /// The dash with its left side replaced, its span grown to hold it.
