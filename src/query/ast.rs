@@ -979,6 +979,8 @@ pub struct MoveFilter {
     /// written is `from`, `to` or `capture`, `from`, `to` and `enpassantsquare` alone, and the
     /// dashes after `legal` and `pseudolegal` (cqlq gives every `move` one).
     pub set_in_cql: bool,
+    /// `from` or `to` alone: a castling gives its rook's square too, as CQL 6.2's do.
+    pub castling_rook: bool,
 }
 
 impl MoveFilter {
@@ -1002,6 +1004,7 @@ impl MoveFilter {
             value: MoveSquare::From,
             count: false,
             set_in_cql: false,
+            castling_rook: false,
         }
     }
 }

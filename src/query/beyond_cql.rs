@@ -52,6 +52,11 @@ fn set_operands(expr: &Expr) -> Vec<&Expr> {
         ExprKind::Attacks { attackers, targets, .. } => vec![attackers, targets],
         ExprKind::Arrows { sets, .. } | ExprKind::XRay(sets) => sets.iter().collect(),
         ExprKind::Assign { value, .. } => vec![value],
+        ExprKind::SquareNumber { set, .. } | ExprKind::Direction { set, .. } | ExprKind::Loop { set, .. } => vec![set],
+        ExprKind::Ray { sets, .. } => sets.iter().collect(),
+        ExprKind::Pin { from, through, to, .. } => {
+            [from, through, to].into_iter().flatten().map(|set| &**set).collect()
+        }
         _ => Vec::new(),
     }
 }

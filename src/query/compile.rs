@@ -136,11 +136,21 @@ pub(crate) fn compile<const W: usize>(
         sort,
         body_sorts,
         needs,
+        variable_names: variable_names(&compiler.slots),
         persistent: compiler.persistent,
         printed: compiler.printed,
         dictionaries: compiler.dictionaries,
     };
     Ok((program, compiler.reports))
+}
+
+/// The name of each variable, by slot.
+fn variable_names(slots: &HashMap<String, usize>) -> Vec<String> {
+    let mut names = vec![String::new(); slots.len()];
+    for (name, &slot) in slots {
+        names[slot] = name.clone();
+    }
+    names
 }
 
 /// The names of the dictionaries an expression uses.
@@ -1398,6 +1408,7 @@ impl<const W: usize> Compiler<'_, W> {
             actions,
             by_facts: false,
             value: filter.value,
+            castling_rook: filter.castling_rook,
         };
         // Transforms and simplification keep squares and pieces what they are: a move the
         // facts decide here is decided by them in every copy.
@@ -1405,7 +1416,7 @@ impl<const W: usize> Compiler<'_, W> {
         // squares is looked for in the position before it.
         let removals = node.capture.is_some() && self.variant.capabilities.removals;
         let node = MoveNode { by_facts: !removals && node.decided_by_facts(), ..node };
-        if node.when == MoveWhen::Previous && !node.by_facts {
+        if node.when == MoveWhen::Previous && (!node.by_facts || node.castling_rook) {
             self.needs_parent = true;
         }
         SetNode::Move(Box::new(node))

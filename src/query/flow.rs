@@ -25,6 +25,9 @@ impl<const W: usize> Program<W> {
             // `=?` gives a set only when it is not empty.
             (AssignOp::SetOrUnset, _, Some(Value::Set(set))) if set.is_empty() => None,
             (AssignOp::SetOrUnset, _, new) => new,
+            (AssignOp::Arithmetic(_) | AssignOp::Union | AssignOp::Intersection, Value::Unset, _) => {
+                self.unbound(slot, context, at)
+            }
             (AssignOp::Arithmetic(_), Value::Text(old), Some(Value::Text(new))) => {
                 Some(Value::Text(format!("{old}{new}").into()))
             }
@@ -108,11 +111,22 @@ impl<const W: usize> Program<W> {
         }
     }
 
-    pub(super) fn number_variable<P>(&self, slot: usize, context: &Context<'_, P, W>) -> Option<i64> {
+    pub(super) fn number_variable<P>(&self, slot: usize, context: &Context<'_, P, W>, at: usize) -> Option<i64> {
         match context.state.get(slot) {
             Value::Number(value) => Some(value),
+            Value::Unset => self.unbound(slot, context, at),
             _ => None,
         }
+    }
+
+    /// Stops the run where a variable is read before it has a value, as CQL 6.2 stops it.
+    pub(super) fn unbound<P, T>(&self, slot: usize, context: &Context<'_, P, W>, at: usize) -> Option<T> {
+        let name = self.variable_names.get(slot).map_or("", String::as_str);
+        let (game, id) = (context.game.number, context.frames[at].id);
+        context.state.refuse(&format!(
+            "the variable '{name}' was read before it had a value, in game {game} at positionid {id} (CQL 6.2 stops there too)"
+        ));
+        None
     }
 
     /// The value of a set variable; for a piece, the square where it stands at `at` (none once
@@ -128,6 +142,10 @@ impl<const W: usize> Program<W> {
             Value::Piece(piece) => {
                 let square = context.pieces.get(at).and_then(|pieces| pieces.square_of_piece(piece));
                 SetValue::board(square.map_or(SquareSet::EMPTY, SquareSet::from_square))
+            }
+            Value::Unset => {
+                self.unbound::<P, ()>(slot, context, at);
+                SetValue::board(SquareSet::EMPTY)
             }
             _ => SetValue::board(SquareSet::EMPTY),
         }

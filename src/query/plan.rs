@@ -331,6 +331,8 @@ pub(crate) struct MoveNode<const W: usize> {
     pub by_facts: bool,
     /// What the value is made of.
     pub value: MoveSquare,
+    /// Whether a castling gives its rook's square too (`from` and `to` alone).
+    pub castling_rook: bool,
 }
 
 /// A number expression; `None` is a number without a value (a division by zero).
@@ -845,6 +847,8 @@ pub struct Program<const W: usize> {
     pub(crate) silent: bool,
     /// Whether the program removes positions' comments from the game written (`removecomment`).
     pub(crate) removes_comments: bool,
+    /// The variables' names, by slot.
+    pub(crate) variable_names: Vec<String>,
     /// The variables, by slot: whether each lasts from game to game.
     pub(crate) persistent: Vec<Option<Value<W>>>,
     /// The persistent variables printed at the end of a run (not `quiet`), with their slots.
@@ -1209,7 +1213,7 @@ impl<const W: usize> Program<W> {
                 (min.is_none_or(|min| matching >= min) && max.is_none_or(|max| matching <= max)).then_some(matching)
             }
             NumberNode::OrbitMax(copies) => copies.iter().filter_map(|copy| self.number(copy, context, at)).max(),
-            NumberNode::Variable(slot) => self.number_variable(*slot, context),
+            NumberNode::Variable(slot) => self.number_variable(*slot, context, at),
             NumberNode::Entry(entry) => match self.entry(entry, context, at) {
                 Some(Value::Number(number)) => Some(number),
                 _ => None,
@@ -1223,8 +1227,8 @@ impl<const W: usize> Program<W> {
                     None => Some(None),
                 };
                 let (min, max) = (bound(&count.min)?, bound(&count.max)?);
-                let found = self.find_count(&count.find, context, at);
-                (min.is_none_or(|min| found >= min) && max.is_none_or(|max| found <= max)).then_some(found)
+                let within = |found: i64| min.is_none_or(|min| found >= min) && max.is_none_or(|max| found <= max);
+                self.find_count(&count.find, context, at, within)
             }
             NumberNode::At(position, number) => self.number(number, context, self.position(position, context, at)?),
             NumberNode::GameNumber => i64::try_from(context.game.number).ok(),
@@ -1701,6 +1705,12 @@ impl<const W: usize> Program<W> {
                 targets.push(after);
             }
             value = value.with(node.square_of(m));
+            if node.castling_rook
+                && m.castle().is_some()
+                && let Some(rook) = self.castling_rook(node.value == MoveSquare::From, m, context, after)
+            {
+                value = value.with(rook);
+            }
             if node.value == MoveSquare::Capture {
                 value |= captured;
             }
@@ -1711,6 +1721,29 @@ impl<const W: usize> Program<W> {
             }
         }
         value
+    }
+
+    /// The square a castling's rook leaves (with `from`) or lands on: beside the king's
+    /// square, on the centre's side. It leaves the square of its side the move emptied, or
+    /// the one the king lands on (where it is not the square it lands on itself).
+    fn castling_rook<P: RulesView<W>>(
+        &self,
+        from: bool,
+        m: MoveFacts,
+        context: &Context<'_, P, W>,
+        after: usize,
+    ) -> Option<Square> {
+        let (file, rank) = self.masks.place(m.to());
+        let toward_centre = if m.castle()? == Wing::King { -1 } else { 1 };
+        let lands = self.masks.geometry().square_at(file + toward_centre, rank)?;
+        if !from {
+            return Some(lands);
+        }
+        let color = m.mover().color;
+        let before = context.frames[context.parent(after)?].position.color(color);
+        let now = context.frames[after].position.color(color);
+        let emptied = before - now - SquareSet::from_square(m.from()?);
+        Some(emptied.first().unwrap_or(if before.contains(m.to()) { m.to() } else { lands }))
     }
 
     /// How many moves fit, those between the same two squares (a promotion's choices) counted

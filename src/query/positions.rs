@@ -39,6 +39,7 @@ impl<const W: usize> Program<W> {
             },
             PositionNode::Variable(slot) => match context.state.get(*slot) {
                 Value::Position(index) => exists(index),
+                Value::Unset => self.unbound(*slot, context, at),
                 _ => None,
             },
             PositionNode::Find(find) => self.find_first(find, context, at),
@@ -107,18 +108,25 @@ impl<const W: usize> Program<W> {
         Some(found)
     }
 
+    /// How many positions `find` finds, when `within` takes that number; the positions found
+    /// are commented (unless quiet) only then, as CQL 6.2 comments them.
     pub(super) fn find_count<P: RulesView<W>>(
         &self,
         find: &FindNode<W>,
         context: &Context<'_, P, W>,
         at: usize,
-    ) -> i64 {
+        within: impl Fn(i64) -> bool,
+    ) -> Option<i64> {
         let found: Vec<usize> =
             Self::searched(find, context, at).filter(|&there| self.filter(&find.filter, context, there)).collect();
+        let count = found.len() as i64;
+        if !within(count) {
+            return None;
+        }
         for (index, &there) in found.iter().enumerate().filter(|_| !find.quiet) {
             context.state.note(there, format!("{FOUND} {} of {}", index + 1, found.len()));
         }
-        found.len() as i64
+        Some(count)
     }
 
     /// Tests the `echo`'s filter at each target, the source and the target named; comments on

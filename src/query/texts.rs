@@ -109,6 +109,7 @@ impl<const W: usize> Program<W> {
             },
             TextValue::Variable(slot) => match context.state.get(*slot) {
                 Value::Text(text) => Some(text),
+                Value::Unset => self.unbound(*slot, context, at),
                 _ => None,
             },
             TextValue::Concat(left, right) => {

@@ -18,7 +18,7 @@ use super::dash_sides::DASH_LEVEL;
 use super::{Builder, Built, Rule, counted_text, minus, span_of};
 use crate::query::ast::{AttackSide, BinaryOp, DictionaryOp, Expr, ExprKind, Span, UnaryOp};
 use crate::query::check::{Type, check_filter, type_of};
-use crate::query::diagnostic::Diagnostic;
+use crate::query::diagnostic::{Diagnostic, quoted};
 
 /// An operator as the climb meets it.
 #[derive(Clone, Copy, Debug)]
@@ -156,6 +156,8 @@ fn cql_type(expr: &Expr) -> Type {
                 Type::Filter
             }
         }
+        // CQL 6.2 calls `ancestor(...)` and `descendant(...)` numeric (with no number to give).
+        ExprKind::Descends { keeps_notes: true, .. } => Type::Number,
         _ => type_of(expr),
     }
 }
@@ -213,10 +215,19 @@ impl Builder {
     /// where nothing around a filter takes them, the type check explains why they do not fit.
     pub(super) fn bind_untaken(&mut self, expr: (Expr, u32)) -> (Expr, u32) {
         let leftover = std::mem::take(&mut self.untaken);
-        if leftover.items.is_empty() {
-            return expr;
+        let Some(first) = leftover.items.first() else { return expr };
+        let span = first.span();
+        let bound = self.bind_loosely(expr, leftover.items);
+        if check_filter(&bound.0, &self.source).is_empty() {
+            // The operator's left operand alone was of the wrong type; bound to more, it fits,
+            // but CQL 6.2 never binds it so (`P & Q attacks a1`).
+            let message = format!(
+                "{} does not take the operand just before it, and binds no looser (CQL 6.2 refuses it too): put parentheses around its left side",
+                quoted(span.text(&self.source))
+            );
+            self.diagnostics.push(Diagnostic::new(span, message));
         }
-        self.bind_loosely(expr, leftover.items)
+        bound
     }
 
     /// Operators left over by a filter that something else followed (`if A != 1 then`):

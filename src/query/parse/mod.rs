@@ -1033,8 +1033,11 @@ impl Builder {
                 // `from`, `to` and `enpassantsquare` alone are sets in CQL 6.2 too.
                 let mut filter = MoveFilter { set_in_cql: true, ..MoveFilter::any(MoveWhen::Previous) };
                 match pair.as_str() {
-                    "from" => {}
-                    "to" => filter.value = MoveSquare::To,
+                    "from" => filter.castling_rook = true,
+                    "to" => {
+                        filter.castling_rook = true;
+                        filter.value = MoveSquare::To;
+                    }
                     _ => {
                         filter.en_passant = true;
                         filter.value = MoveSquare::Capture;
@@ -1045,6 +1048,7 @@ impl Builder {
             Rule::countmoves => self.countmoves(pair),
             Rule::previous_dash => self.previous_dash(pair),
             Rule::sort_filter => {
+                let sort_span = span_of(&pair);
                 let (mut min, mut quiet, mut label) = (false, false, None);
                 let mut value = None;
                 for part in pair.into_inner() {
@@ -1065,6 +1069,10 @@ impl Builder {
                     }
                 }
                 let (value, depth) = value.expect("grammar: sort takes a value");
+                if min && value.any(&|expr| matches!(expr.kind, ExprKind::Echo { .. })) {
+                    let message = "'sort' with 'min' or 'max' cannot sort by an 'echo' (CQL 6.2 refuses it too): write 'sort' alone";
+                    self.diagnostics.push(Diagnostic::new(sort_span, message));
+                }
                 (ExprKind::Sort { min, label, quiet, value: Box::new(value) }, depth + 1)
             }
             Rule::echo_filter => self.echo_filter(pair),
@@ -1384,6 +1392,14 @@ impl Builder {
         self.diagnostics.push(Diagnostic::new(Span::new(end, end + 1), message));
     }
 
+    /// Reports `enpassant` or `enpassantsquare` after one of them was written already.
+    fn en_passant_once(&mut self, written: &mut bool, part: &Pair<'_, Rule>) {
+        if std::mem::replace(written, true) {
+            let message = "a move takes one 'enpassant' or 'enpassantsquare', not two";
+            self.diagnostics.push(Diagnostic::new(span_of(part), message));
+        }
+    }
+
     /// Fills a slot of a filter's parts, reporting a part given twice.
     fn once(&mut self, slot: &mut Option<Box<Expr>>, value: Box<Expr>) {
         let span = value.span;
@@ -1397,6 +1413,8 @@ impl Builder {
         let mut filter = MoveFilter::any(MoveWhen::Played);
         let mut depth = 0;
         let mut valued = false;
+        let mut when_written = None;
+        let mut en_passant_written = false;
         let first_part = pair.clone().into_inner().map(|part| part.as_rule()).find(|rule| *rule != Rule::kw_move);
         filter.set_in_cql = matches!(first_part, Some(Rule::move_from | Rule::move_to | Rule::move_capture));
         for part in pair.into_inner() {
@@ -1412,14 +1430,22 @@ impl Builder {
             }
             match rule {
                 Rule::move_when => {
-                    filter.when = match part.as_str() {
+                    let when = match part.as_str() {
                         "previous" => MoveWhen::Previous,
                         "legal" => MoveWhen::Legal,
                         _ => MoveWhen::PseudoLegal,
                     };
+                    if when_written.replace(when).is_some_and(|before| before != when) {
+                        let message = "a move is one of 'previous', 'legal' and 'pseudolegal', not two of them";
+                        self.diagnostics.push(Diagnostic::new(span_of(&part), message));
+                    }
+                    filter.when = when;
+                }
+                Rule::move_flag if part.as_str().eq_ignore_ascii_case("enpassant") => {
+                    self.en_passant_once(&mut en_passant_written, &part);
+                    filter.en_passant = true;
                 }
                 Rule::move_flag => match part.as_str().to_ascii_lowercase().as_str() {
-                    "enpassant" => filter.en_passant = true,
                     "drop" => filter.drop = true,
                     "null" => filter.null = true,
                     "primary" => filter.branch = Some(false),
@@ -1465,6 +1491,9 @@ impl Builder {
                     filter.comment = Some(Box::new(Expr { kind, span: comment_span }));
                 }
                 Rule::move_from | Rule::move_to | Rule::move_capture | Rule::move_promote | Rule::move_ep_square => {
+                    if rule == Rule::move_ep_square {
+                        self.en_passant_once(&mut en_passant_written, &part);
+                    }
                     let Some((argument, argument_depth)) = self.argument(part) else { continue };
                     depth = depth.max(argument_depth);
                     let slot = match rule {

@@ -291,9 +291,23 @@ impl Builder {
                 self.diagnostics.push(Diagnostic::new(span, "this number is too large"));
                 0
             })),
-            _ => self.variable(&bound),
+            _ => {
+                self.settle_bound(bound.as_str(), span);
+                self.variable(&bound)
+            }
         };
         Expr { kind, span }
+    }
+
+    /// A variable read as a range's bound that holds no number (`southwest piece_var`) is the
+    /// set after the range's keyword, as CQL 6.2 reads it: the query is read again with a
+    /// `stop` before it.
+    fn settle_bound(&mut self, name: &str, span: Span) {
+        let holds_other = self.variables.get(name).is_some_and(|kind| *kind != Type::Number);
+        let after_space = span.start.checked_sub(1).and_then(|before| self.source.as_bytes().get(before));
+        if holds_other && after_space.is_some_and(u8::is_ascii_whitespace) {
+            self.strays.push(span.start);
+        }
     }
 
     /// `find [all | N [M]] [<--] [quiet] F`. Like a transform, `find` takes the whole filter
