@@ -463,6 +463,8 @@ pub enum ExprKind {
         options: LineOptions,
         /// The constituents, in order.
         constituents: Vec<Constituent>,
+        /// The range `N [M]` where it names a variable (a range of numbers is in the options).
+        bounds: Vec<Expr>,
     },
     /// `path [options] constituents`: the runs of moves from the position, through its
     /// variations too, that match the constituents in turn; its value is how many moves the

@@ -118,10 +118,15 @@ pub(crate) fn compile<const W: usize>(
     let body_sorts: Vec<bool> = compiler.sort_keys.iter().map(|key| key.min).collect();
     let quick = if sort.is_none() && body_sorts.is_empty() { quick_tests(&compiled) } else { None };
     // A file read is said on the console, in the order of the games: it outlasts the game too.
+    // A sort's value is written with the game whether its positions match or not.
     let lasting = compiled
         .iter()
         .zip(filters)
-        .map(|(filter, expr)| compiler.writes(filter).lasting || expr.reads_file())
+        .map(|(filter, expr)| {
+            compiler.writes(filter).lasting
+                || expr.reads_file()
+                || expr.any(&|expr| matches!(expr.kind, ExprKind::Sort { .. }))
+        })
         .collect();
     let program = Program {
         makes_notes,
@@ -418,7 +423,7 @@ impl<const W: usize> Compiler<'_, W> {
                 keeps_notes: *keeps_notes,
             },
             ExprKind::PathWord(PathWord::Debug) => FilterNode::PathDebug,
-            ExprKind::Line { options, constituents } => {
+            ExprKind::Line { options, constituents, bounds } => {
                 let steps = self.steps(constituents);
                 // Filters that change or print something are tested as CQL tests them: once
                 // where the run it chooses reaches, in its order.
@@ -433,6 +438,7 @@ impl<const W: usize> Compiler<'_, W> {
                 }) {
                     LineTests::InOrder
                 } else if !options.nestban
+                    && bounds.is_empty()
                     && filters.all(|filter| looks_at_positions_only(filter) && !has_effects(filter))
                 {
                     LineTests::Positions
@@ -444,6 +450,11 @@ impl<const W: usize> Compiler<'_, W> {
                     steps,
                     slot: 0,
                     tests,
+                    bounds: match &bounds[..] {
+                        [] => None,
+                        [only] => Some(Box::new((self.number(only), self.number(only)))),
+                        [low, high, ..] => Some(Box::new((self.number(low), self.number(high)))),
+                    },
                 }
             }
             ExprKind::Game(game) if type_of(expr) == Type::Filter => self.game(game, expr.span),
@@ -592,8 +603,8 @@ impl<const W: usize> Compiler<'_, W> {
                 Some(WordMeaning::Counter { counter, side }) => NumberNode::Counter { counter, side },
                 _ => NumberNode::Constant(0),
             },
-            ExprKind::Sort { label, value, .. } => {
-                NumberNode::Sorted { key: self.sort_key(label), value: Box::new(self.number(value)) }
+            ExprKind::Sort { label, value, min, .. } => {
+                NumberNode::Sorted { key: self.sort_key(label), smallest: *min, value: Box::new(self.number(value)) }
             }
             ExprKind::Distance(first, second) => {
                 NumberNode::Distance(Box::new(self.position(first)), Box::new(self.position(second)))
@@ -628,7 +639,7 @@ impl<const W: usize> Compiler<'_, W> {
                 let find = FindNode {
                     backward: *backward,
                     quiet: *quiet || self.quiet.automatic,
-                    pure: looks_at_positions_only(body),
+                    pure: looks_at_positions_only(body) && !has_effects(body),
                     filter: self.filter(body),
                 };
                 NumberNode::FindCount(Box::new(FindCount { find, min, max }))
@@ -979,8 +990,8 @@ impl<const W: usize> Compiler<'_, W> {
             }
             ExprKind::Block(filters) => TextValue::Block(Box::new(self.sequence(filters, Self::text))),
             ExprKind::NoTransform(body) => TextValue::Unmapped(Box::new(self.text(body))),
-            ExprKind::Sort { label, value, .. } => {
-                TextValue::Sorted { key: self.sort_key(label), value: Box::new(self.text(value)) }
+            ExprKind::Sort { label, value, min, .. } => {
+                TextValue::Sorted { key: self.sort_key(label), smallest: *min, value: Box::new(self.text(value)) }
             }
             ExprKind::If { condition, then, otherwise } => TextValue::If(Box::new(Conditional {
                 condition: self.filter(condition),
@@ -1012,7 +1023,7 @@ impl<const W: usize> Compiler<'_, W> {
             }
             ExprKind::Find { backward, quiet, body, .. } => {
                 let quiet = *quiet || self.quiet.automatic;
-                let pure = looks_at_positions_only(body);
+                let pure = looks_at_positions_only(body) && !has_effects(body);
                 PositionNode::Find(Box::new(FindNode { backward: *backward, quiet, pure, filter: self.filter(body) }))
             }
             ExprKind::Lca(first, second) => {

@@ -14,7 +14,7 @@ use super::ast::{LineMoves, LineOptions};
 use super::comments::position_name;
 use super::context::{Context, Frame};
 use super::line_depth::DepthFirst;
-use super::plan::{FilterNode, LineTests, Program, Step, flat};
+use super::plan::{FilterNode, LineTests, NumberNode, Program, Step, flat};
 use super::state::Note;
 use crate::position::RulesView;
 
@@ -307,12 +307,12 @@ impl<const W: usize> Program<W> {
         context: &Context<'_, P, W>,
         at: usize,
     ) -> Option<Run> {
-        let FilterNode::Line { steps, slot, tests, options } = line else { return None };
+        let FilterNode::Line { steps, slot, tests, options, bounds } = line else { return None };
         match context.lines {
-            Some(lines) if *tests == LineTests::Positions => {
-                lines.run_at(address(line), context, at, || self.line_found(steps, *slot, *tests, options, context, at))
-            }
-            _ => self.line_found(steps, *slot, *tests, options, context, at),
+            Some(lines) if *tests == LineTests::Positions => lines.run_at(address(line), context, at, || {
+                self.line_found(steps, *slot, *tests, (options, None), context, at)
+            }),
+            _ => self.line_found(steps, *slot, *tests, (options, bounds.as_deref()), context, at),
         }
     }
 
@@ -323,7 +323,7 @@ impl<const W: usize> Program<W> {
         steps: &[Step<W>],
         slot: usize,
         tests: LineTests,
-        options: &LineOptions,
+        (options, bounds): (&LineOptions, Option<&(NumberNode<W>, NumberNode<W>)>),
         context: &Context<'_, P, W>,
         at: usize,
     ) -> Option<Run> {
@@ -338,7 +338,8 @@ impl<const W: usize> Program<W> {
             && !options.singlecolor
             && !options.nestban
             && !options.firstmatch
-            && options.range.is_none();
+            && options.range.is_none()
+            && bounds.is_none();
         if plain && context.tree.is_none() {
             // A first answer, for every position at once: the comments its filters made are
             // not those of the run, which the run below makes again.
@@ -353,6 +354,13 @@ impl<const W: usize> Program<W> {
         if let Some((min, max)) = options.range {
             let length = u32::try_from(run.length).unwrap_or(u32::MAX);
             if length < min || max.is_some_and(|max| length > max) {
+                return None;
+            }
+        }
+        // A range of variables is read once the run is found, as CQL 6.2 reads it.
+        if let Some((min, max)) = bounds {
+            let (min, max) = (self.number(min, context, at)?, self.number(max, context, at)?);
+            if !(min..=max).contains(&i64::try_from(run.length).unwrap_or(i64::MAX)) {
                 return None;
             }
         }

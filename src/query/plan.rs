@@ -415,9 +415,11 @@ pub(crate) enum NumberNode<const W: usize> {
     /// A number that transforms leave as it is (`notransform`).
     Unmapped(Box<NumberNode<W>>),
     /// The number, kept as the game's value for the body's `sort` key `key` where it is the
-    /// best so far.
+    /// best so far: the smallest with `smallest`, else the largest (a key that several
+    /// `sort` filters share, by their label, is kept by each one's own measure, as in CQL 6.2).
     Sorted {
         key: usize,
+        smallest: bool,
         value: Box<NumberNode<W>>,
     },
     /// The plies between two positions.
@@ -605,6 +607,8 @@ pub(crate) enum FilterNode<const W: usize> {
         /// How the steps are tested.
         tests: LineTests,
         options: LineOptions,
+        /// The range `N M` where it names variables, found at the run's first position.
+        bounds: Option<Box<(NumberNode<W>, NumberNode<W>)>>,
     },
     /// A `path` from this position matches.
     Path(Box<PathNode<W>>),
@@ -764,9 +768,11 @@ pub(crate) enum TextValue<const W: usize> {
     /// `notransform T`: the same in every copy of a transform.
     Unmapped(Box<TextValue<W>>),
     /// The text, kept as the game's value for the body's `sort` key `key` where it is the
-    /// best so far.
+    /// best so far: the smallest with `smallest`, else the largest (a key that several
+    /// `sort` filters share, by their label, is kept by each one's own measure, as in CQL 6.2).
     Sorted {
         key: usize,
+        smallest: bool,
         value: Box<TextValue<W>>,
     },
 }
@@ -858,7 +864,8 @@ pub struct Program<const W: usize> {
     /// The filters as a list of plain piece tests, where they all are such tests.
     pub(crate) quick: Option<Vec<Quick<W>>>,
     /// Whether each filter of the body writes what outlasts the game (a persistent variable,
-    /// a message): the tags never decide past such a filter, whose effects need the positions.
+    /// a message) or what the game is written with whatever its positions (a sort's value):
+    /// the tags never decide past such a filter, whose effects need the positions.
     pub(crate) lasting: Vec<bool>,
 }
 
@@ -1250,13 +1257,13 @@ impl<const W: usize> Program<W> {
             },
             NumberNode::MoveCount(node) => Some(self.move_count(node, context, at)),
             NumberNode::Unmapped(number) => self.number(number, context, at),
-            NumberNode::Sorted { key, value } => {
+            NumberNode::Sorted { key, smallest, value } => {
                 let mark = context.state.notes_len();
                 let Some(value) = self.number(value, context, at) else {
                     context.state.truncate_notes(mark);
                     return None;
                 };
-                context.state.record_sort(*key, SortValue::Number(value), mark);
+                context.state.record_sort((*key, *smallest), SortValue::Number(value), mark);
                 Some(value)
             }
             NumberNode::Distance(first, second) => {

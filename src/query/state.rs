@@ -176,8 +176,6 @@ pub struct State<const W: usize> {
     /// The best value each `sort` key of the body gave the game so far, at any position
     /// tested (matching or not, as CQL 6.2 keeps it), by key.
     game_sorts: RefCell<Vec<Option<SortValue>>>,
-    /// Whether the smallest value is the best, by key.
-    sort_smallest: Box<[bool]>,
     /// The comments each `sort` key made where it gave the game's best value so far, taken
     /// off the comments of their positions (as CQL 6.2 keeps them aside, to add them once the
     /// game is found), until the search takes them; by key, `None` where unchanged since.
@@ -198,8 +196,7 @@ pub struct State<const W: usize> {
 impl<const W: usize> State<W> {
     /// A state for variables that start without a value, or (the persistent ones) from a value,
     /// for empty dictionaries (`dictionaries` tells which last from game to game), and for the
-    /// body's `sort` keys (`sorts` tells which take the smallest value as the best); a `silent`
-    /// state keeps no comment.
+    /// body's `sort` keys (`sorts` holds one entry a key); a `silent` state keeps no comment.
     pub(crate) fn new(
         persistent: Vec<Option<Value<W>>>,
         dictionaries: &[bool],
@@ -219,7 +216,6 @@ impl<const W: usize> State<W> {
             paths: RefCell::new(Vec::new()),
             last_path: Cell::new(None),
             game_sorts: RefCell::new(vec![None; sorts.len()]),
-            sort_smallest: sorts.into(),
             sort_notes: RefCell::new(vec![None; sorts.len()]),
             groups: RefCell::new(Vec::new()),
             refusal: RefCell::new(None),
@@ -301,11 +297,11 @@ impl<const W: usize> State<W> {
     }
 
     /// Keeps a value of the `sort` key `key` given at the position tested, where it is the
-    /// game's best so far. The comments made since the first `mark` (while the value was
+    /// game's best so far (the smallest with `smallest`, the measure of the filter that gave
+    /// it). The comments made since the first `mark` (while the value was
     /// worked out) are taken off: kept aside when the value is the game's best so far, else
     /// dropped.
-    pub(crate) fn record_sort(&self, key: usize, value: SortValue, mark: usize) {
-        let smallest = self.sort_smallest[key];
+    pub(crate) fn record_sort(&self, (key, smallest): (usize, bool), value: SortValue, mark: usize) {
         let made = self.drain_notes(mark);
         let mut sorts = self.game_sorts.borrow_mut();
         let better = sorts[key].as_ref().is_none_or(|best| if smallest { value < *best } else { value > *best });

@@ -82,13 +82,13 @@ impl<const W: usize> Program<W> {
         match value {
             TextValue::Literal(text) => Some(text.clone()),
             TextValue::Unmapped(text) => self.text(text, context, at),
-            TextValue::Sorted { key, value } => {
+            TextValue::Sorted { key, smallest, value } => {
                 let mark = context.state.notes_len();
                 let Some(value) = self.text(value, context, at) else {
                     context.state.truncate_notes(mark);
                     return None;
                 };
-                context.state.record_sort(*key, SortValue::Text(value.clone()), mark);
+                context.state.record_sort((*key, *smallest), SortValue::Text(value.clone()), mark);
                 Some(value)
             }
             TextValue::PieceLetter { set, colored } => {

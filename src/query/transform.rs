@@ -389,8 +389,9 @@ impl<const W: usize> Mapped<W> for FilterNode<W> {
                 let test = mapper.compiler.game_test(*slot).flip_color();
                 FilterNode::Game(mapper.compiler.game_slot(test))
             }
-            FilterNode::Line { steps, slot, tests, options } => {
-                FilterNode::Line { options: *options, steps: all(steps, mapper)?, slot: *slot, tests: *tests }
+            FilterNode::Line { steps, slot, tests, options, bounds } => {
+                let bounds = bounds.clone();
+                FilterNode::Line { options: *options, steps: all(steps, mapper)?, slot: *slot, tests: *tests, bounds }
             }
             FilterNode::Assign { slot, op, value } => {
                 FilterNode::Assign { slot: *slot, op: *op, value: value.mapped(mapper)? }
@@ -555,7 +556,9 @@ impl<const W: usize> Mapped<W> for TextValue<W> {
             TextValue::At(position, text) => TextValue::At(boxed(&**position, mapper)?, boxed(&**text, mapper)?),
             TextValue::Block(block) => TextValue::Block(boxed(&**block, mapper)?),
             TextValue::Entry(entry) => TextValue::Entry(boxed(&**entry, mapper)?),
-            TextValue::Sorted { key, value } => TextValue::Sorted { key: *key, value: boxed(&**value, mapper)? },
+            TextValue::Sorted { key, smallest, value } => {
+                TextValue::Sorted { key: *key, smallest: *smallest, value: boxed(&**value, mapper)? }
+            }
             TextValue::Transform(names) => {
                 let mut names = names.clone();
                 names.0.push(mapper.copy.name());
@@ -743,7 +746,9 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
                 min: *min,
                 max: *max,
             },
-            NumberNode::Sorted { key, value } => NumberNode::Sorted { key: *key, value: boxed(&**value, mapper)? },
+            NumberNode::Sorted { key, smallest, value } => {
+                NumberNode::Sorted { key: *key, smallest: *smallest, value: boxed(&**value, mapper)? }
+            }
             NumberNode::At(position, number) => NumberNode::At(boxed(&**position, mapper)?, boxed(&**number, mapper)?),
             NumberNode::Counter { counter, side } => {
                 NumberNode::Counter { counter: *counter, side: mapper.color(*side) }

@@ -498,10 +498,9 @@ fn replay_ranges_with<R: GameRules<W>, const W: usize>(
             let variations = replayer.variation_paths();
             let header_sort = replayer.found.sort.take();
             let sort_notes = std::mem::take(&mut replayer.found.sort_notes);
-            if !replayer.found.matched.is_empty() {
-                for note in sort_notes.into_iter().flatten() {
-                    replayer.found.notes.keep(note);
-                }
+            // Kept with the game whether its positions match or not (`matchcount 0` writes it).
+            for note in sort_notes.into_iter().flatten() {
+                replayer.found.notes.keep(note);
             }
             let sort = match &replayer.state {
                 Some((program, state)) if program.sorts() => {

@@ -39,7 +39,15 @@ fn split(expr: Expr, source: &str) -> Result<(Expr, Expr), Expr> {
                 let span = Span::new(left.span.end, span.end);
                 Ok((left, Expr { kind: negated(right, source), span }))
             }
-            Err(left) => Err(Expr { kind: ExprKind::Binary(op, Box::new(left), right), span }),
+            // `"b" == "a" - 1`: the comparison takes `"a"`, and `-1` is the next filter.
+            Err(left) => match split(*right, source) {
+                Ok((first, rest)) => {
+                    let first_span = left.span.join(first.span);
+                    let kind = ExprKind::Binary(op, Box::new(left), Box::new(first));
+                    Ok((Expr { kind, span: first_span }, rest))
+                }
+                Err(right) => Err(Expr { kind: ExprKind::Binary(op, Box::new(left), Box::new(right)), span }),
+            },
         },
         // `x = "a" - 1` gives x the text, and `-1` is the next filter.
         ExprKind::Assign { name, op, value, lasting } => match split(*value, source) {

@@ -1332,9 +1332,10 @@ impl Builder {
             Rule::line_filter => {
                 let mut constituents = Vec::new();
                 let mut options = LineOptions::default();
+                let mut bounds = Vec::new();
                 let mut depth = 0;
                 for option in pair.clone().into_inner().filter(|part| part.as_rule() == Rule::line_option) {
-                    self.line_option(option, &mut options);
+                    self.line_option(option, &mut options, &mut bounds);
                 }
                 options.backward = pair.clone().into_inner().any(|part| part.as_rule() == Rule::back_arrow);
                 if options.backward && options.moves != LineMoves::Any {
@@ -1353,7 +1354,7 @@ impl Builder {
                         _ => {}
                     }
                 }
-                (ExprKind::Line { options, constituents }, depth + 1)
+                (ExprKind::Line { options, constituents, bounds }, depth + 1)
             }
             Rule::hhdb_filter => self.hhdb_filter(pair),
             Rule::similar_filter => self.similar_filter(pair),
@@ -1450,9 +1451,17 @@ impl Builder {
                     "null" => filter.null = true,
                     "primary" => filter.branch = Some(false),
                     "secondary" => filter.branch = Some(true),
-                    "castle" => filter.castle = Some(Castle::Any),
-                    "o-o" => filter.castle = Some(Castle::KingSide),
-                    _ => filter.castle = Some(Castle::QueenSide),
+                    wing => {
+                        if filter.castle.is_some() {
+                            let message = "a move takes one of 'castle', 'o-o' and 'o-o-o', not two";
+                            self.diagnostics.push(Diagnostic::new(span_of(&part), message));
+                        }
+                        filter.castle = Some(match wing {
+                            "castle" => Castle::Any,
+                            "o-o" => Castle::KingSide,
+                            _ => Castle::QueenSide,
+                        });
+                    }
                 },
                 Rule::move_count => filter.count = true,
                 Rule::set_missing => self.set_missing("move", &part),
@@ -1517,7 +1526,7 @@ impl Builder {
             let message = "'move legal' and 'move pseudolegal' take no 'null', 'primary' or 'secondary'";
             self.diagnostics.push(Diagnostic::new(span, message));
         }
-        if filter.en_passant_square.is_some() && filter.promote.is_some() {
+        if (filter.en_passant || filter.en_passant_square.is_some()) && filter.promote.is_some() {
             let message = "a move cannot both capture en passant and promote";
             self.diagnostics.push(Diagnostic::new(span, message));
         }
@@ -1542,11 +1551,27 @@ impl Builder {
 
     /// The bounds of a quantifier: `*`, `+`, `?`, `{m}`, `{m,}`, `{m,n}`.
     /// A `line` option.
-    fn line_option(&mut self, pair: Pair<'_, Rule>, options: &mut LineOptions) {
+    /// A range that names a variable goes to `bounds`, as expressions found in each position.
+    fn line_option(&mut self, pair: Pair<'_, Rule>, options: &mut LineOptions, bounds: &mut Vec<Expr>) {
         let Some(option) = pair.into_inner().next() else { return };
-        if option.as_rule() == Rule::line_range {
+        if option.as_rule() == Rule::line_bounds {
             let span = span_of(&option);
-            let numbers: Vec<u32> = option.into_inner().map(|number| self.small_number(&number)).collect();
+            let parts: Vec<Pair<'_, Rule>> =
+                option.into_inner().filter_map(|bound| bound.into_inner().next()).collect();
+            if parts.iter().any(|part| part.as_rule() != Rule::number) {
+                bounds.clear();
+                for part in &parts {
+                    let kind = match part.as_rule() {
+                        Rule::number => ExprKind::Number(i64::from(self.small_number(part))),
+                        _ => self.variable(part),
+                    };
+                    bounds.push(Expr { kind, span: span_of(part) });
+                }
+                options.range = None;
+                return;
+            }
+            bounds.clear();
+            let numbers: Vec<u32> = parts.iter().map(|number| self.small_number(number)).collect();
             if let [low, high] = numbers[..]
                 && high < low
             {
@@ -1560,7 +1585,10 @@ impl Builder {
         match option.as_str() {
             "quiet" => options.quiet = true,
             // Any length: CQL 6.2 reads `count` as the widest range.
-            "count" => options.range = None,
+            "count" => {
+                options.range = None;
+                bounds.clear();
+            }
             "nestban" => options.nestban = true,
             "firstmatch" => options.firstmatch = true,
             "singlecolor" => options.singlecolor = true,

@@ -282,6 +282,10 @@ impl Builder {
                  dash or a group repeat it): put the filter in braces"
             );
             self.diagnostics.push(Diagnostic::new(filter.span, message));
+        } else if lone_dash(&filter) {
+            let message = "a path constituent cannot be a dash alone in braces (CQL 6.2 reads '{X--Y}' as the dash \
+                           itself, which is no filter there): write the dash without braces";
+            self.diagnostics.push(Diagnostic::new(filter.span, message));
         }
         (filter, depth)
     }
@@ -318,6 +322,15 @@ pub(super) fn lone_number(filter: &Expr) -> Option<&'static str> {
         ExprKind::Variable { ty: crate::query::check::Type::Number, .. } => Some("a numeric variable"),
         ExprKind::Binary(BinaryOp::Sub | BinaryOp::Div | BinaryOp::Rem, ..) => Some("arithmetic"),
         _ => None,
+    }
+}
+
+/// Whether a filter is a dash alone, in braces that hold nothing else.
+fn lone_dash(filter: &Expr) -> bool {
+    match &filter.kind {
+        ExprKind::Dash { .. } => true,
+        ExprKind::Block(items) => matches!(&items[..], [only] if lone_dash(only)),
+        _ => false,
     }
 }
 

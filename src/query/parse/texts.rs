@@ -163,7 +163,16 @@ impl Builder {
         };
         let span = text.span.join(slice.span);
         if let ExprKind::Dictionary { name, op: DictionaryOp::Declare, .. } = &text.kind {
-            let key = slice.start.or(slice.key.map(|(key, key_depth, _)| (key, key_depth)));
+            // `D[P : x]`: the key is x at the position P.
+            let key = match (slice.start, slice.end) {
+                (Some((position, left)), Some((body, right))) if slice.colon => {
+                    let span = position.span.join(body.span);
+                    let kind = ExprKind::At { position: Box::new(position), body: Box::new(body) };
+                    Some((Expr { kind, span }, left.max(right) + 1))
+                }
+                (start, _) => start,
+            };
+            let key = key.or(slice.key.map(|(key, key_depth, _)| (key, key_depth)));
             let (key, key_depth) = key.expect("grammar: a key");
             let kind = self.dictionary_entry(name.clone(), key);
             return (Expr { kind, span }, depth.max(key_depth) + 1);
