@@ -26,7 +26,7 @@ pub(super) fn beyond_cql(filters: &[Expr]) -> Vec<Diagnostic> {
                 }
             }
         }
-        for operand in set_operands(expr) {
+        for operand in set_operands(expr).into_iter().map(value_giver) {
             if let ExprKind::Move(filter) = &operand.kind
                 && !filter.set_in_cql
                 && !filter.count
@@ -40,6 +40,14 @@ pub(super) fn beyond_cql(filters: &[Expr]) -> Vec<Diagnostic> {
         pending.extend(expr.children().into_iter().rev());
     }
     found
+}
+
+/// The filter that gives an expression its value: the last of a block (a function's body too).
+fn value_giver(expr: &Expr) -> &Expr {
+    match &expr.kind {
+        ExprKind::Block(filters) => filters.last().map_or(expr, value_giver),
+        _ => expr,
+    }
 }
 
 /// The operands `expr` takes as sets of squares.

@@ -136,7 +136,7 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::Repeat { .. } => Type::Filter,
         ExprKind::Dash { when: DashWhen::Count, .. } => Type::Number,
         ExprKind::Dash { target: Some(target), .. } => match type_of(target) {
-            value @ (Type::Number | Type::Set) => value,
+            value @ (Type::Number | Type::Set | Type::Text) => value,
             _ => Type::Filter,
         },
         ExprKind::Dash { .. } => Type::Filter,

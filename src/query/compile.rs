@@ -990,6 +990,7 @@ impl<const W: usize> Compiler<'_, W> {
             }
             ExprKind::Block(filters) => TextValue::Block(Box::new(self.sequence(filters, Self::text))),
             ExprKind::NoTransform(body) => TextValue::Unmapped(Box::new(self.text(body))),
+            ExprKind::Dash { .. } => TextValue::Dash(Box::new(self.dash(expr))),
             ExprKind::Sort { label, value, min, .. } => {
                 TextValue::Sorted { key: self.sort_key(label), smallest: *min, value: Box::new(self.text(value)) }
             }
@@ -1127,6 +1128,7 @@ impl<const W: usize> Compiler<'_, W> {
         let target = target.as_ref().map(|target| match type_of(target) {
             Type::Number => DashTarget::Number(self.number(target)),
             Type::Set => DashTarget::Set(self.set(target)),
+            Type::Text => DashTarget::Text(self.text(target)),
             _ => DashTarget::Filter(self.filter(target)),
         });
         if *when == DashWhen::Previous {
@@ -1420,6 +1422,10 @@ impl<const W: usize> Compiler<'_, W> {
             by_facts: false,
             value: filter.value,
             castling_rook: filter.castling_rook,
+            eager: [&filter.from, &filter.to, &filter.capture, &filter.en_passant_square]
+                .into_iter()
+                .flatten()
+                .any(|set| !looks_at_positions_only(set) || has_effects(set)),
         };
         // Transforms and simplification keep squares and pieces what they are: a move the
         // facts decide here is decided by them in every copy.

@@ -228,6 +228,7 @@ pub(crate) enum DashTarget<const W: usize> {
     Filter(FilterNode<W>),
     Number(NumberNode<W>),
     Set(SetNode<W>),
+    Text(TextValue<W>),
 }
 
 /// An x-ray chain (`A -> B -> C`, `xray (A B C)`).
@@ -333,6 +334,9 @@ pub(crate) struct MoveNode<const W: usize> {
     pub value: MoveSquare,
     /// Whether a castling gives its rook's square too (`from` and `to` alone).
     pub castling_rook: bool,
+    /// Whether the sets comment or read variables: they are then worked out before any move is
+    /// looked at, as CQL 6.2 works them out, rather than when a move first needs them.
+    pub eager: bool,
 }
 
 /// A number expression; `None` is a number without a value (a division by zero).
@@ -724,6 +728,8 @@ impl TransformNames {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum TextValue<const W: usize> {
     Literal(Arc<str>),
+    /// The text of a dash's target, after the first move that fits.
+    Dash(Box<DashNode<W>>),
     /// The letter of the piece on the one square of the set (`_` on an empty square), upper
     /// case (`typename`) or in its colour's case (`piecename`).
     PieceLetter {
@@ -977,7 +983,7 @@ impl<const W: usize> Program<W> {
 
     /// Whether a filter matches at `at`. The comments made while a filter fails are dropped,
     /// as CQL 6.2 drops them, even when the position matches in the end; but for `P : F`, `if`,
-    /// `find` and `ancestor`/`descendant`, which keep them as CQL 6.2 keeps them (for a filter
+    /// `find`, `move` and `ancestor`/`descendant`, which keep them as CQL 6.2 keeps them (for a filter
     /// around to drop, if it fails).
     #[inline]
     pub(crate) fn filter<P: RulesView<W>>(&self, node: &FilterNode<W>, context: &Context<'_, P, W>, at: usize) -> bool {
@@ -995,6 +1001,8 @@ impl<const W: usize> Program<W> {
                 | FilterNode::Memo(_)
                 | FilterNode::HasValue(NumberNode::FindCount(_))
                 | FilterNode::HasPosition(PositionNode::Find(_))
+                | FilterNode::HasSquare(SetNode::Move(_))
+                | FilterNode::NotEmpty(SetNode::Move(_))
         );
         if !matched && !keeps_notes {
             context.state.truncate_notes(before);
@@ -1858,6 +1866,15 @@ impl<const W: usize> Program<W> {
                 set => self.squares(set, context, reference),
             })
         };
+        if node.eager {
+            let parts =
+                [(FROM, &node.from), (TO, &node.to), (CAPTURE, &node.capture), (EN_PASSANT, &node.en_passant_square)];
+            for (slot, set) in parts {
+                if let Some(set) = set {
+                    squares_of(slot, set);
+                }
+            }
+        }
         for &m in moves {
             let mut within = |slot: usize, set: &Option<SetNode<W>>, square: Option<Square>| match (set, square) {
                 (None, _) => true,

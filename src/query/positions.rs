@@ -192,6 +192,7 @@ impl<const W: usize> Program<W> {
             Some(DashTarget::Filter(filter)) => self.filter(filter, context, after),
             Some(DashTarget::Number(number)) => self.number(number, context, after).is_some(),
             Some(DashTarget::Set(set)) => !self.set(set, context, after).is_empty(),
+            Some(DashTarget::Text(text)) => self.text(text, context, after).is_some(),
             None => true,
         }
     }

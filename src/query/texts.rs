@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::SortValue;
 use super::context::Context;
-use super::plan::{NumberNode, Program, SubstringNode, TextValue, extreme};
+use super::plan::{DashTarget, NumberNode, Program, SubstringNode, TextValue, extreme};
 use super::state::Value;
 use crate::board::Square;
 use crate::position::{PositionView, RulesView};
@@ -82,6 +82,15 @@ impl<const W: usize> Program<W> {
         match value {
             TextValue::Literal(text) => Some(text.clone()),
             TextValue::Unmapped(text) => self.text(text, context, at),
+            TextValue::Dash(node) => {
+                let Some(DashTarget::Text(target)) = &node.target else { return None };
+                let mut value = None;
+                self.dash_find(node, context, at, |after| {
+                    value = self.text(target, context, after);
+                    value.is_some()
+                });
+                value
+            }
             TextValue::Sorted { key, smallest, value } => {
                 let mark = context.state.notes_len();
                 let Some(value) = self.text(value, context, at) else {

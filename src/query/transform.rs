@@ -559,6 +559,7 @@ impl<const W: usize> Mapped<W> for TextValue<W> {
             TextValue::Sorted { key, smallest, value } => {
                 TextValue::Sorted { key: *key, smallest: *smallest, value: boxed(&**value, mapper)? }
             }
+            TextValue::Dash(node) => TextValue::Dash(boxed(&**node, mapper)?),
             TextValue::Transform(names) => {
                 let mut names = names.clone();
                 names.0.push(mapper.copy.name());
@@ -649,6 +650,7 @@ impl<const W: usize> Mapped<W> for DashNode<W> {
                 Some(DashTarget::Filter(filter)) => Some(DashTarget::Filter(filter.mapped(mapper)?)),
                 Some(DashTarget::Number(number)) => Some(DashTarget::Number(number.mapped(mapper)?)),
                 Some(DashTarget::Set(set)) => Some(DashTarget::Set(set.mapped(mapper)?)),
+                Some(DashTarget::Text(text)) => Some(DashTarget::Text(text.mapped(mapper)?)),
             },
         })
     }

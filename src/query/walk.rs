@@ -298,6 +298,7 @@ impl<const W: usize> Walk<W> for TextValue<W> {
         match self {
             TextValue::Entry(entry) => entry.key.each_filter(visit),
             TextValue::PieceLetter { set, .. } => set.each_filter(visit),
+            TextValue::Dash(node) => node.each_filter(visit),
             TextValue::Concat(left, right) => {
                 left.each_filter(visit);
                 right.each_filter(visit);
@@ -387,6 +388,7 @@ impl<const W: usize> Walk<W> for DashNode<W> {
             Some(DashTarget::Filter(filter)) => filter.each_filter(visit),
             Some(DashTarget::Number(number)) => number.each_filter(visit),
             Some(DashTarget::Set(set)) => set.each_filter(visit),
+            Some(DashTarget::Text(text)) => text.each_filter(visit),
             None => {}
         }
     }

@@ -754,3 +754,57 @@ fn what_the_differential_tester_found_agrees_with_cql_6_2() {
     let stopped = common::replay_lines(games, "cql() --(currentposition & currentposition)", None, false);
     assert!(stopped[0].refusal.as_ref().is_some_and(|reason| reason.contains("P & Q")));
 }
+
+/// More of what the differential tester found. CQL 6.2 refuses: an operator that does not
+/// take its left operand and binds no looser; two of `previous`, `legal`, `pseudolegal`; two en
+/// passant parts; a promotion with en passant; two castling words; `sort min` or `max` of an
+/// echo; a dash alone in braces as a path constituent; a line's parenthesis that holds a
+/// filter and more than `)` after it. It runs: a range bound naming a variable of another type
+/// (the set after the keyword), `"b" == "a" - 1` (two filters), a variable before `?` in a
+/// line, a line's range of variables, and `D[P : x]` as a key.
+#[test]
+fn what_cql_6_2_refuses_and_runs_cqlq_refuses_and_runs() {
+    for query in [
+        "currentposition & currentposition attack a1",
+        "move pseudolegal legal true",
+        "move legal enpassantsquare a1 enpassant",
+        "move previous promote Q enpassant",
+        "move castle o-o",
+        "sort min \"doc\" piece x in a1 echo (s t) true",
+        "path { b--q }",
+        "path {{ b--q }}",
+        "line --> ( (check) or mate )",
+        "find <-- descendant(currentposition currentposition) == currentposition",
+    ] {
+        assert!(Query::parse(query).is_err(), "{query}");
+    }
+    for query in [
+        "piece x = a1 southwest x true",
+        "\"b\" == \"a\" - 1",
+        "square all squarea in a1 line --> squarea? --> squarea",
+        "x = 2 line x 3 --> check --> true{1,4}",
+        "dictionary D D[1] = 3 D[initialposition : 1] == 3",
+        "path { b--q true }",
+        "line --> (check) and true",
+    ] {
+        assert!(Query::parse(query).is_ok(), "{query}");
+    }
+}
+
+/// `from` and `to` alone hold a castling rook's squares too; a variable read before it has a
+/// value stops the run; a `find` whose filter writes is tested at each position it is asked
+/// at; a line's range of variables is read where the run is found; a sort before a filter
+/// that fails is still kept with a game written unmatched. The values are CQL 6.2's.
+#[test]
+fn what_the_differential_tester_found_runs_as_in_cql_6_2() {
+    let games = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Bc5 4. O-O Qh4 *\n";
+    assert_eq!(found("#to == 2", games), vec![(1, vec![7])]);
+    assert_eq!(found("#from == 2 [f1,h1] & from", games), vec![(1, vec![7])]);
+    let stopped = common::replay_lines(games, "cql() if ply > 3 then x = 1 else true x > 0", None, false);
+    assert!(stopped[0].refusal.as_ref().is_some_and(|reason| reason.contains("'x' was read before")), "{stopped:?}");
+    let tagged = common::cql_written("Q find <-- settag(\"Found\" str(ply))", games, false);
+    assert!(tagged.contains("[Found \"8\"]"), "{tagged}");
+    assert_eq!(found("x = 2 line x --> true{1,6}", games), found("line 2 --> true{1,6}", games));
+    let sorted = common::cql_written("cql(matchcount 0 9) sort \"doc\" ply false", games, false);
+    assert!(sorted.contains("doc: 8"), "{sorted}");
+}

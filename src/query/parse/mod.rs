@@ -202,7 +202,7 @@ const STOP: u8 = 1;
 
 /// Whether a `stop` may take the place of the byte before `at`: a space or tab, or the end of
 /// a line that no `//` comment runs to.
-fn stop_fits(source: &str, at: usize) -> bool {
+pub(super) fn stop_fits(source: &str, at: usize) -> bool {
     let Some(before) = at.checked_sub(1) else { return false };
     let Some(&byte) = source.as_bytes().get(before) else { return false };
     match byte {

@@ -5,8 +5,8 @@ use pest::iterators::Pair;
 
 use super::{Builder, Rule, span_of, string};
 use crate::query::ast::{
-    BinaryOp, Expr, ExprKind, PathExpr, PathFocus, PathOptions, PathStep, PathWord, PieceAtom, PieceAtomKind, Span,
-    Word,
+    BinaryOp, DashWhen, Expr, ExprKind, PathExpr, PathFocus, PathOptions, PathStep, PathWord, PieceAtom, PieceAtomKind,
+    Span, Word,
 };
 use crate::query::diagnostic::Diagnostic;
 
@@ -29,6 +29,17 @@ impl Builder {
                     blank_line_before |= super::has_blank_line(part.as_str());
                     let (step, step_depth) = self.path_step(part);
                     depth = depth.max(step_depth);
+                    if matches!(&step, PathStep::Filter(filter) if lone_dash(filter)) {
+                        // CQL 6.2 reads `{X--Y}` as the dash itself, no constituent: the path
+                        // ends before it, and it is the filter after the path.
+                        if steps.is_empty() || !super::stop_fits(&self.source, step_span.start) {
+                            let message = "a dash alone in braces is no path constituent (CQL 6.2 reads '{X--Y}' \
+                                           as the dash itself, after the path): write the dash without braces";
+                            self.diagnostics.push(Diagnostic::new(step_span, message));
+                        } else {
+                            self.strays.push(step_span.start);
+                        }
+                    }
                     self.check_group_after_dash(steps.last(), &step, step_span);
                     steps.push(step);
                 }
@@ -282,10 +293,6 @@ impl Builder {
                  dash or a group repeat it): put the filter in braces"
             );
             self.diagnostics.push(Diagnostic::new(filter.span, message));
-        } else if lone_dash(&filter) {
-            let message = "a path constituent cannot be a dash alone in braces (CQL 6.2 reads '{X--Y}' as the dash \
-                           itself, which is no filter there): write the dash without braces";
-            self.diagnostics.push(Diagnostic::new(filter.span, message));
         }
         (filter, depth)
     }
@@ -325,10 +332,10 @@ pub(super) fn lone_number(filter: &Expr) -> Option<&'static str> {
     }
 }
 
-/// Whether a filter is a dash alone, in braces that hold nothing else.
+/// Whether a filter is a dash of the move played next alone, in braces that hold nothing else.
 fn lone_dash(filter: &Expr) -> bool {
     match &filter.kind {
-        ExprKind::Dash { .. } => true,
+        ExprKind::Dash { when, .. } => *when == DashWhen::Next,
         ExprKind::Block(items) => matches!(&items[..], [only] if lone_dash(only)),
         _ => false,
     }
