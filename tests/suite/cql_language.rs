@@ -22,7 +22,7 @@ fn plies(query: &str) -> Vec<u32> {
 fn variables_keep_their_values_from_position_to_position() {
     // x is the ply at which the queen first stood on h5; it keeps that value afterwards, and has
     // none before.
-    assert_eq!(plies("if Qh5 and not parent:Qh5 then x = ply  x == 3"), [3, 4, 5, 6, 7]);
+    assert_eq!(plies("if initial then x = -1  if Qh5 and not parent:Qh5 then x = ply  x == 3"), [3, 4, 5, 6, 7]);
     // A numeric assignment without a value fails and keeps the old value.
     assert_eq!(plies("x = 1  (x = 5 / 0 or true)  x == 1"), [0, 1, 2, 3, 4, 5, 6, 7]);
     // `=?` gives a set only when it is not empty.
@@ -455,11 +455,14 @@ fn direction_ranges_take_signs_and_variables() {
     assert_eq!(plies("up -1 Pe4 & P"), Vec::<u32>::new());
     // `up x` alone, x a set: the direction of the set x.
     assert_eq!(plies("x = Qh5  down x & Qh5"), Vec::<u32>::new());
-    // What CQL 6.2 refuses: beyond the board, a number before an operator, a set as a bound.
-    for query in ["up 8 a1", "northwest 3 []", "up -2 -1 a1", "x = a1  flip x a1", "x = a1  up x a1"] {
+    // What CQL 6.2 refuses: beyond the board, a number before an operator.
+    for query in ["up 8 a1", "northwest 3 []", "up -2 -1 a1"] {
         let refused = Query::parse(query).and_then(|query| query.compile(cqlq::Variant::standard()).map(|_| ()));
         assert!(refused.is_err(), "{query}");
     }
+    // A set variable after the keyword is the set, and what follows the next filter.
+    assert_eq!(plies("x = a1  up x a1"), plies("x = a1  a1"));
+    assert_eq!(plies("x = a1  flip x a1"), plies("x = a1  a1"));
 }
 
 #[test]

@@ -1186,7 +1186,7 @@ fn mistakes_in_the_new_filters() {
         ("move promote", "expected a piece such as Q or [RBN] after 'move promote'", 13, 1),
         ("flipcolor", "expected a filter such as Qh7 after 'flipcolor'", 10, 1),
         ("between a1 h8", "expected '(' after 'between'", 9, 2),
-        ("line check", "expected '-->' after 'line'", 6, 5),
+        ("line check", "unexpected 'check' after 'line'", 6, 5),
         ("cql(sort \"x\" check) K", "'sort' works on numbers (or the sizes of sets), and 'check' is a filter", 14, 5),
     ];
     for (query, message, column, width) in cases {

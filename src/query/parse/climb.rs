@@ -217,8 +217,11 @@ impl Builder {
         let leftover = std::mem::take(&mut self.untaken);
         let Some(first) = leftover.items.first() else { return expr };
         let span = first.span();
+        // Where only CQL 6.2's types leave the operator untaken (a `move` as a set), cqlq's
+        // language binds it as it binds it everywhere.
+        let same_type = cql_type(&expr.0) == type_of(&expr.0);
         let bound = self.bind_loosely(expr, leftover.items);
-        if check_filter(&bound.0, &self.source).is_empty() {
+        if same_type && check_filter(&bound.0, &self.source).is_empty() {
             // The operator's left operand alone was of the wrong type; bound to more, it fits,
             // but CQL 6.2 never binds it so (`P & Q attacks a1`).
             let message = format!(
