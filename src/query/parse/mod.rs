@@ -1549,29 +1549,23 @@ impl Builder {
         (ExprKind::Move(filter), depth + 1)
     }
 
-    /// The bounds of a quantifier: `*`, `+`, `?`, `{m}`, `{m,}`, `{m,n}`.
-    /// A `line` option.
-    /// A range that names a variable goes to `bounds`, as expressions found in each position.
+    /// A `line` option. A range that names a variable goes to `bounds`, as expressions found
+    /// where the run is.
     fn line_option(&mut self, pair: Pair<'_, Rule>, options: &mut LineOptions, bounds: &mut Vec<Expr>) {
         let Some(option) = pair.into_inner().next() else { return };
         if option.as_rule() == Rule::line_bounds {
             let span = span_of(&option);
-            let parts: Vec<Pair<'_, Rule>> =
-                option.into_inner().filter_map(|bound| bound.into_inner().next()).collect();
-            if parts.iter().any(|part| part.as_rule() != Rule::number) {
-                bounds.clear();
-                for part in &parts {
-                    let kind = match part.as_rule() {
-                        Rule::number => ExprKind::Number(i64::from(self.small_number(part))),
-                        _ => self.variable(part),
-                    };
-                    bounds.push(Expr { kind, span: span_of(part) });
-                }
+            let found: Vec<Expr> = option.into_inner().map(|bound| self.range_bound(bound)).collect();
+            let constant = |bound: &Expr| match bound.kind {
+                ExprKind::Number(number) => u32::try_from(number).ok(),
+                _ => None,
+            };
+            let Some(numbers) = found.iter().map(constant).collect::<Option<Vec<u32>>>() else {
+                *bounds = found;
                 options.range = None;
                 return;
-            }
+            };
             bounds.clear();
-            let numbers: Vec<u32> = parts.iter().map(|number| self.small_number(number)).collect();
             if let [low, high] = numbers[..]
                 && high < low
             {
@@ -1672,6 +1666,7 @@ impl Builder {
         (constituent, depth)
     }
 
+    /// The bounds of a quantifier: `*`, `+`, `?`, `{m}`, `{m,}`, `{m,n}`.
     fn quantifier(&mut self, pair: &Pair<'_, Rule>) -> (u32, Option<u32>) {
         let text = pair.as_str();
         if self.in_path_parentheses && matches!(text, "*" | "{*}" | "+" | "{+}") {
