@@ -63,10 +63,11 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
             BinaryOp::Union | BinaryOp::Intersection => Type::Set,
             BinaryOp::Add if type_of(left) == Type::Text => Type::Text,
             op if op.is_arithmetic() => Type::Number,
-            // A comparison that holds has its left side's value, as in CQL 6.2 (`!=` has none,
-            // nor has a comparison of two sets or of two positions).
+            // A comparison that holds has its left side's value, a number or a text, as in CQL
+            // 6.2 (`!=` has none, nor has a comparison of two sets or of two positions).
             BinaryOp::Ne => Type::Filter,
             op if op.is_comparison() => match (type_of(left), type_of(right)) {
+                (Type::Text, Type::Text) => Type::Text,
                 (Type::Set, Type::Set) | (Type::Position | Type::Text, _) | (_, Type::Position | Type::Text) => {
                     Type::Filter
                 }

@@ -957,6 +957,9 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Dictionary { name, persistent, op: DictionaryOp::Entry { key, .. } } => {
                 TextValue::Entry(Box::new(self.entry(name, *persistent, key)))
             }
+            ExprKind::Binary(op, left, right) if op.is_comparison() => {
+                TextValue::Compared(*op, Box::new(self.text(left)), Box::new(self.text(right)))
+            }
             ExprKind::Binary(_, left, right) => {
                 TextValue::Concat(Box::new(self.text(left)), Box::new(self.text(right)))
             }

@@ -742,6 +742,8 @@ pub(crate) enum TextValue<const W: usize> {
     /// The text a dictionary holds for a key.
     Entry(Box<EntryNode<W>>),
     Concat(Box<TextValue<W>>, Box<TextValue<W>>),
+    /// `T == U`, `T < U`, ...: T, where the comparison holds.
+    Compared(BinaryOp, Box<TextValue<W>>, Box<TextValue<W>>),
     /// `uppercase T` (`upper`), `lowercase T`.
     Case {
         upper: bool,
@@ -1976,7 +1978,7 @@ fn union<const W: usize>(left: SetValue<W>, right: SetValue<W>) -> SetValue<W> {
     }
 }
 
-fn compare_texts(op: BinaryOp, left: &str, right: &str) -> bool {
+pub(super) fn compare_texts(op: BinaryOp, left: &str, right: &str) -> bool {
     let order = left.cmp(right);
     match op {
         BinaryOp::Eq => order.is_eq(),

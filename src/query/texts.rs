@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use super::SortValue;
 use super::context::Context;
-use super::plan::{DashTarget, NumberNode, Program, SubstringNode, TextValue, extreme};
+use super::plan::{DashTarget, NumberNode, Program, SubstringNode, TextValue, compare_texts, extreme};
 use super::state::Value;
 use crate::board::Square;
 use crate::position::{PositionView, RulesView};
@@ -125,6 +125,11 @@ impl<const W: usize> Program<W> {
                 let left = self.text(left, context, at)?;
                 let right = self.text(right, context, at)?;
                 Some(format!("{left}{right}").into())
+            }
+            TextValue::Compared(op, left, right) => {
+                let left = self.text(left, context, at)?;
+                let right = self.text(right, context, at)?;
+                compare_texts(*op, &left, &right).then_some(left)
             }
             TextValue::Case { upper, text } => {
                 let text = self.text(text, context, at)?;

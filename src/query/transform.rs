@@ -540,6 +540,9 @@ impl<const W: usize> Mapped<W> for TextValue<W> {
                 TextValue::Game(mapper.compiler.game_slot(test))
             }
             TextValue::Concat(left, right) => TextValue::Concat(boxed(&**left, mapper)?, boxed(&**right, mapper)?),
+            TextValue::Compared(op, left, right) => {
+                TextValue::Compared(*op, boxed(&**left, mapper)?, boxed(&**right, mapper)?)
+            }
             TextValue::Case { upper, text } => TextValue::Case { upper: *upper, text: boxed(&**text, mapper)? },
             TextValue::ReadFile(text) => TextValue::ReadFile(boxed(&**text, mapper)?),
             TextValue::Substring(node) => TextValue::Substring(Box::new(SubstringNode {

@@ -299,7 +299,7 @@ impl<const W: usize> Walk<W> for TextValue<W> {
             TextValue::Entry(entry) => entry.key.each_filter(visit),
             TextValue::PieceLetter { set, .. } => set.each_filter(visit),
             TextValue::Dash(node) => node.each_filter(visit),
-            TextValue::Concat(left, right) => {
+            TextValue::Concat(left, right) | TextValue::Compared(_, left, right) => {
                 left.each_filter(visit);
                 right.each_filter(visit);
             }

@@ -778,8 +778,16 @@ fn what_cql_6_2_refuses_and_runs_cqlq_refuses_and_runs() {
         "path {{ b--q }}",
         "line --> ( (check) or mate )",
         "find <-- descendant(currentposition currentposition) == currentposition",
+        "sort min #P",
+        "sort max \"\" #P",
+        "reversecolor count true",
     ] {
         assert!(Query::parse(query).is_err(), "{query}");
+    }
+    // A bare `move` is no set to CQL 6.2.
+    for query in ["pieceid move", "light move", "x = typename move"] {
+        let query = Query::parse(query).unwrap_or_else(|error| panic!("{query}: {error}"));
+        assert!(query.within_cql().is_err(), "{}", query.source());
     }
     for query in [
         "piece x = a1 southwest x true",
@@ -789,6 +797,12 @@ fn what_cql_6_2_refuses_and_runs_cqlq_refuses_and_runs() {
         "dictionary D D[1] = 3 D[initialposition : 1] == 3",
         "path { b--q true }",
         "line --> (check) and true",
+        "[forall][Aa]piecea [element] a1 [forall][Aa]pieceb [element] offdiagonal piecea true",
+        "x = reversecolor 8",
+        "flip _ check",
+        "southwest _ a1",
+        "move capture southwest _ castle",
+        "function f(a) { \"a\" < \"b\" } f(f(a1))",
     ] {
         assert!(Query::parse(query).is_ok(), "{query}");
     }
@@ -810,4 +824,7 @@ fn what_the_differential_tester_found_runs_as_in_cql_6_2() {
     assert_eq!(found("x = 2 line x --> true{1,6}", games), found("line 2 --> true{1,6}", games));
     let sorted = common::cql_written("cql(matchcount 0 9) sort \"doc\" ply false", games, false);
     assert!(sorted.contains("doc: 8"), "{sorted}");
+    // A comparison of texts that holds has its left side's value.
+    assert_eq!(found("x = (\"a\" < \"b\") x == \"a\"", games), found("true", games));
+    assert_eq!(found("x = (\"b\" < \"a\") true", games), vec![]);
 }

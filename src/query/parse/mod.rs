@@ -128,13 +128,32 @@ fn is_transform_word(word: &str) -> bool {
 /// rotate`) or the filter after the move (`move legal x`, as CQL 6.2 reads it). It is read as
 /// an action first; where the builder finds it is not one, the query is read again with a
 /// `stop` in the space before it, until every such word is settled.
+///
+/// Where the query cannot be read so, a set variable read as a range's bound may have taken the
+/// set its keyword needs (`offdiagonal piecea true` in a loop over piecea, which leaves the
+/// loop without its filter): the query is read again with a stop before each such name, and
+/// that reading is kept if it finds no mistake.
 fn parse_on_this_thread(source: &str) -> (QueryAst, Vec<Diagnostic>) {
-    let mut stops = Vec::new();
+    let (ast, diagnostics, stops) = parse_on_stops(source, Vec::new());
+    if diagnostics.is_empty() {
+        return (ast, diagnostics);
+    }
+    let guesses = positions::set_variables_as_bounds(source);
+    if guesses.iter().all(|at| stops.contains(at)) {
+        return (ast, diagnostics);
+    }
+    let trial = parse_on_stops(source, stops.into_iter().chain(guesses).collect());
+    if trial.1.is_empty() { (trial.0, trial.1) } else { (ast, diagnostics) }
+}
+
+/// [`parse_with_stops`] again and again, each time with the strays of the last reading added,
+/// until no new one is found. Returns the last reading and the stops it was read with.
+fn parse_on_stops(source: &str, mut stops: Vec<usize>) -> (QueryAst, Vec<Diagnostic>, Vec<usize>) {
     loop {
         let (ast, diagnostics, strays) = parse_with_stops(source, &stops);
         let new: Vec<usize> = strays.into_iter().filter(|at| !stops.contains(at)).collect();
         if new.is_empty() {
-            return (ast, diagnostics);
+            return (ast, diagnostics, stops);
         }
         stops.extend(new);
     }
@@ -1049,14 +1068,18 @@ impl Builder {
             Rule::previous_dash => self.previous_dash(pair),
             Rule::sort_filter => {
                 let sort_span = span_of(&pair);
-                let (mut min, mut quiet, mut label) = (false, false, None);
+                let (mut min, mut quiet, mut label, mut labeled) = (false, false, None, false);
                 let mut value = None;
                 for part in pair.into_inner() {
                     match part.as_rule() {
                         Rule::kw_quiet => quiet = true,
                         // CQL 6.2 sorts `max "label"` as it sorts `min "label"`.
                         Rule::sort_direction => min = true,
-                        Rule::string => label = Some(string(Some(part))),
+                        Rule::string => {
+                            let text = string(Some(part));
+                            labeled = !text.is_empty();
+                            label = Some(text);
+                        }
                         Rule::filter => {
                             // Named before its value is read, as CQL 6.2 numbers them.
                             if label.is_none() {
@@ -1069,7 +1092,10 @@ impl Builder {
                     }
                 }
                 let (value, depth) = value.expect("grammar: sort takes a value");
-                if min && value.any(&|expr| matches!(expr.kind, ExprKind::Echo { .. })) {
+                if min && !labeled {
+                    let message = "after 'sort min' or 'sort max' comes a label that is not empty, as in sort min \"pieces\" #A (CQL 6.2 asks for one, so that min and max are not read as the functions)";
+                    self.diagnostics.push(Diagnostic::new(sort_span, message));
+                } else if min && value.any(&|expr| matches!(expr.kind, ExprKind::Echo { .. })) {
                     let message = "'sort' with 'min' or 'max' cannot sort by an 'echo' (CQL 6.2 refuses it too): write 'sort' alone";
                     self.diagnostics.push(Diagnostic::new(sort_span, message));
                 }
@@ -1323,7 +1349,7 @@ impl Builder {
                 let (body, depth) = self.operators(body.into_inner());
                 if count && transform == TransformKind::ReverseColor {
                     // One copy, the other colour's: nothing to count, as in CQL 6.2.
-                    let message = "reversecolor makes one copy of its filter: it takes no count or range";
+                    let message = "reversecolor makes one copy of its filter: it takes no count";
                     self.diagnostics.push(Diagnostic::new(span, message));
                 }
                 let counting = Counting { count, bounds };

@@ -5,7 +5,7 @@ use pest::iterators::Pair;
 use super::{Builder, Rule, TEXT_OFFSET, build_pieces, paren_after, parse_rule, span_of, string};
 use crate::query::ast::Word;
 use crate::query::ast::{
-    DashWhen, Expr, ExprKind, FindQuantity, MoveFilter, MoveSquare, MoveWhen, PositionWord, Span, TextPart,
+    DashWhen, Direction, Expr, ExprKind, FindQuantity, MoveFilter, MoveSquare, MoveWhen, PositionWord, Span, TextPart,
 };
 use crate::query::check::{Type, type_of};
 use crate::query::diagnostic::Diagnostic;
@@ -430,4 +430,53 @@ fn lone_tag_value<'i>(filter: &Pair<'i, Rule>) -> Option<Pair<'i, Rule>> {
     let mut inner = filter.clone().into_inner();
     let game = inner.next().filter(|first| first.as_rule() == Rule::game_filter && inner.next().is_none())?;
     game.into_inner().next().filter(|tag| tag.as_rule() == Rule::tag_value)
+}
+
+/// Where a piece or square variable (`piece x in`, `square x in`, `piece x =`, `◭x`) is named
+/// right after a direction, a transform or `find`, after a space: the places a reading that
+/// took such a name for a range's bound must stop before instead.
+pub(super) fn set_variables_as_bounds(source: &str) -> Vec<usize> {
+    let words = words_of(source);
+    let mut sets: Vec<&str> = Vec::new();
+    for (index, &(at, word)) in words.iter().enumerate() {
+        let declared = match index.checked_sub(1).map(|before| words[before].1) {
+            Some("piece" | "square" | "all") => words
+                .get(index + 1)
+                .is_some_and(|&(_, next)| next == "in" || source[at + word.len()..].trim_start().starts_with('=')),
+            _ => source[..at].ends_with('◭') || source[..at].ends_with("[Aa]"),
+        };
+        if declared && !sets.contains(&word) {
+            sets.push(word);
+        }
+    }
+    words
+        .windows(2)
+        .filter(|pair| {
+            let ((before_at, before), (at, word)) = (pair[0], pair[1]);
+            let between = &source[before_at + before.len()..at];
+            sets.contains(&word)
+                && !between.is_empty()
+                && between.bytes().all(|byte| byte == b' ' || byte == b'\t')
+                && (Direction::from_word(before).is_some() || super::is_transform_word(before) || before == "find")
+        })
+        .map(|pair| pair[1].0)
+        .collect()
+}
+
+/// The words of a text (runs of letters, digits, `_` and `$`) with where each starts.
+fn words_of(source: &str) -> Vec<(usize, &str)> {
+    let mut words = Vec::new();
+    let mut start = None;
+    for (at, char) in source.char_indices().chain(std::iter::once((source.len(), ' '))) {
+        let in_word = char.is_ascii_alphanumeric() || char == '_' || char == '$';
+        match (start, in_word) {
+            (None, true) => start = Some(at),
+            (Some(from), false) => {
+                words.push((from, &source[from..at]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    words
 }
