@@ -42,10 +42,12 @@ pub(super) fn beyond_cql(filters: &[Expr]) -> Vec<Diagnostic> {
     found
 }
 
-/// The filter that gives an expression its value: the last of a block (a function's body too).
+/// The filter that gives an expression its value: the last of a block (a function's body too),
+/// the filter of a transform.
 fn value_giver(expr: &Expr) -> &Expr {
     match &expr.kind {
         ExprKind::Block(filters) => filters.last().map_or(expr, value_giver),
+        ExprKind::Transform { body, .. } | ExprKind::NoTransform(body) => value_giver(body),
         _ => expr,
     }
 }
@@ -59,6 +61,7 @@ fn set_operands(expr: &Expr) -> Vec<&Expr> {
         ExprKind::Unary(UnaryOp::Count | UnaryOp::Complement, operand) => vec![operand],
         ExprKind::PieceId(operand) | ExprKind::TypeName(operand) | ExprKind::PieceName(operand) => vec![operand],
         ExprKind::Shade { set, .. } => vec![set],
+        ExprKind::Sort { value, .. } => vec![value],
         ExprKind::Attacks { attackers, targets, .. } => vec![attackers, targets],
         ExprKind::Arrows { sets, .. } | ExprKind::XRay(sets) => sets.iter().collect(),
         ExprKind::Assign { value, .. } => vec![value],

@@ -759,11 +759,16 @@ impl<const W: usize> Compiler<'_, W> {
                 let mut optional = |set: &Option<Box<Expr>>, default: SetNode<W>| {
                     Box::new(set.as_ref().map_or(default, |set| self.set(set)))
                 };
+                let eager = [from, through, to]
+                    .into_iter()
+                    .flatten()
+                    .any(|set| !looks_at_positions_only(set) || has_effects(set));
                 SetNode::Pin {
                     from: optional(from, everywhere.clone()),
                     through: optional(through, everywhere),
                     to: optional(to, kings),
                     value: *value,
+                    eager,
                 }
             }
             ExprKind::Shade { light, set } => SetNode::Shade { light: *light, set: Box::new(self.set(set)) },

@@ -105,7 +105,15 @@ pub(crate) enum SetNode<const W: usize> {
     Ray { steps: Vec<(i32, i32)>, sets: Vec<SetNode<W>> },
     /// Pinned pieces on `through`, pinned by a piece on `from` to a piece on `to` (or an empty
     /// square, as in CQL 6.2); the value is the part `value` names.
-    Pin { from: Box<SetNode<W>>, through: Box<SetNode<W>>, to: Box<SetNode<W>>, value: PinPart },
+    Pin {
+        from: Box<SetNode<W>>,
+        through: Box<SetNode<W>>,
+        to: Box<SetNode<W>>,
+        value: PinPart,
+        /// Whether the sets are worked out at every position, in turn (they comment, write or
+        /// read variables), rather than once a pin is found.
+        eager: bool,
+    },
     /// The squares of the moves that fit.
     Move(Box<MoveNode<W>>),
     /// The value of a set variable (for a piece variable, the square of its piece).
@@ -1003,8 +1011,10 @@ impl<const W: usize> Program<W> {
                 | FilterNode::Memo(_)
                 | FilterNode::HasValue(NumberNode::FindCount(_))
                 | FilterNode::HasPosition(PositionNode::Find(_))
-                | FilterNode::HasSquare(SetNode::Move(_))
-                | FilterNode::NotEmpty(SetNode::Move(_))
+                | FilterNode::HasSquare(SetNode::Move(_) | SetNode::At(..))
+                | FilterNode::NotEmpty(SetNode::Move(_) | SetNode::At(..))
+                | FilterNode::HasValue(NumberNode::At(..))
+                | FilterNode::HasPosition(PositionNode::At(..))
         );
         if !matched && !keeps_notes {
             context.state.truncate_notes(before);
@@ -1440,13 +1450,18 @@ impl<const W: usize> Program<W> {
             }
             SetNode::Ray { steps, sets } => self.ray(steps, sets, context, at),
             SetNode::XRay(node) => self.xray(node, context, at),
-            SetNode::Pin { from, through, to, value } => {
+            SetNode::Pin { from, through, to, value, eager } => {
                 // Most positions have no pin at all: the pinners and the pinned are looked for
                 // once one is found, unless they are plain pieces or squares. A pinned piece
                 // shields a piece of its own side: a side with none of its pieces on `through`
                 // shields nothing.
-                let mut shielded = self.squares(to, context, at);
                 let (pinners, pinnable) = (OnceCell::new(), OnceCell::new());
+                if *eager {
+                    // As CQL 6.2 works them out: from, through, to.
+                    pinners.get_or_init(|| self.squares(from, context, at));
+                    pinnable.get_or_init(|| self.squares(through, context, at));
+                }
+                let mut shielded = self.squares(to, context, at);
                 if through.is_plain() {
                     let through = *pinnable.get_or_init(|| self.squares(through, context, at));
                     for color in Color::ALL {

@@ -136,15 +136,24 @@ impl<const W: usize> Program<W> {
                 Some(if *upper { text.to_ascii_uppercase() } else { text.to_ascii_lowercase() }.into())
             }
             TextValue::ReadFile(name) => {
-                // CQL 6.2 says what it reads.
-                let name = self.text(name, context, at)?;
+                // CQL 6.2 says what it reads, and stops where it cannot.
+                let Some(name) = self.text(name, context, at) else {
+                    context.state.refuse("readfile could not open a file: its name has no value");
+                    return None;
+                };
                 if ![".cqo", ".pgn", ".cql"].iter().any(|extension| name.ends_with(extension)) {
                     let reason = format!("readfile reads .cqo, .pgn and .cql files only, and '{name}' is none");
                     context.state.refuse(&reason);
                     return None;
                 }
                 context.state.message(format!("\nReading file: {name}"));
-                let bytes = std::fs::read(&*name).ok()?;
+                let bytes = match std::fs::read(&*name) {
+                    Ok(bytes) => bytes,
+                    Err(error) => {
+                        context.state.refuse(&format!("readfile could not open the file {name}: {error}"));
+                        return None;
+                    }
+                };
                 context.state.message(format!("Read file: {name} got {} bytes", bytes.len()));
                 Some(text_of(&bytes))
             }

@@ -779,13 +779,15 @@ fn what_cql_6_2_refuses_and_runs_cqlq_refuses_and_runs() {
         "line --> ( (check) or mate )",
         "find <-- descendant(currentposition currentposition) == currentposition",
         "sort min #P",
+        "x = a1 x | x",
+        "x = 1 x and x",
         "sort max \"\" #P",
         "reversecolor count true",
     ] {
         assert!(Query::parse(query).is_err(), "{query}");
     }
     // A bare `move` is no set to CQL 6.2.
-    for query in ["pieceid move", "light move", "x = typename move"] {
+    for query in ["pieceid move", "light move", "x = typename move", "sort castle", "flip move promote Q | a1"] {
         let query = Query::parse(query).unwrap_or_else(|error| panic!("{query}: {error}"));
         assert!(query.within_cql().is_err(), "{}", query.source());
     }
@@ -803,6 +805,8 @@ fn what_cql_6_2_refuses_and_runs_cqlq_refuses_and_runs() {
         "southwest _ a1",
         "move capture southwest _ castle",
         "function f(a) { \"a\" < \"b\" } f(f(a1))",
+        "x = a1 (x) | x",
+        "function f() { true } find f()",
     ] {
         assert!(Query::parse(query).is_ok(), "{query}");
     }
@@ -827,4 +831,18 @@ fn what_the_differential_tester_found_runs_as_in_cql_6_2() {
     // A comparison of texts that holds has its left side's value.
     assert_eq!(found("x = (\"a\" < \"b\") x == \"a\"", games), found("true", games));
     assert_eq!(found("x = (\"b\" < \"a\") true", games), vec![]);
+    // The sets of a pin that write are worked out at every position, pin or none.
+    let commented = "[Event \"x\"]\n\n1. e4 {one} e5 {two} 2. Nf3 Nc6 *\n";
+    let removed = common::cql_written("not pin from {removecomment B}", commented, false);
+    assert!(!removed.contains("one") && !removed.contains("two"), "{removed}");
+    // `P : S` keeps its comments when S is empty, inside a filter that matches anyway.
+    let kept = common::cql_written(
+        "dictionary Dicta Dicta[\"e4\"] = \"a\" string keya in Dicta (find <-- ply == 2) : (a1 & h8)",
+        games,
+        false,
+    );
+    assert!(kept.contains("Found"), "{kept}");
+    // `readfile` stops the run where it cannot read.
+    let stopped = common::replay_lines(games, "cql() readfile \"no-such-file.pgn\" == \"\"", None, false);
+    assert!(stopped[0].refusal.as_ref().is_some_and(|reason| reason.contains("readfile")), "{stopped:?}");
 }

@@ -388,6 +388,27 @@ impl Builder {
         self.diagnostics.push(Diagnostic::new(promotion, message));
     }
 
+    /// `x | x`, `x and x`, `x or x` with one variable on both sides, parentheses aside: CQL 6.2
+    /// refuses them as a likely mistake.
+    fn refuse_twice_joined(&mut self, op: BinaryOp, left: &Expr, right: &Expr) {
+        let bare = |expr: &Expr| match &expr.kind {
+            ExprKind::Variable { name, .. } if self.source.get(expr.span.start..expr.span.end) == Some(name) => {
+                Some(name.clone())
+            }
+            _ => None,
+        };
+        if matches!(op, BinaryOp::And | BinaryOp::Or | BinaryOp::Union)
+            && let Some(name) = bare(left)
+            && bare(right).as_ref() == Some(&name)
+        {
+            let message = format!(
+                "'{name}' {} '{name}' joins a variable with itself, which CQL 6.2 refuses as a likely mistake",
+                op.symbol()
+            );
+            self.diagnostics.push(Diagnostic::new(left.span.join(right.span), message));
+        }
+    }
+
     /// A copy of what was built, as one tree (for what is said about an operator it does not
     /// take).
     fn finish_copy(&mut self, built: &Built) -> Expr {
@@ -558,7 +579,11 @@ impl Builder {
                     operands.push(right);
                     Built::Chain(op, operands)
                 }
-                left => Built::Chain(op, vec![self.finish(left), right]),
+                left => {
+                    let left = self.finish(left);
+                    self.refuse_twice_joined(op, &left.0, &right.0);
+                    Built::Chain(op, vec![left, right])
+                }
             };
         }
         let (left, left_depth) = self.finish(left);
