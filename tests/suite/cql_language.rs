@@ -779,6 +779,9 @@ fn what_cql_6_2_refuses_and_runs_cqlq_refuses_and_runs() {
         "line --> ( (check) or mate )",
         "find <-- descendant(currentposition currentposition) == currentposition",
         "sort min #P",
+        "path max 1 * 1 true",
+        "path check - 2",
+        "path {check} + 2 > 1",
         "x = a1 x | x",
         "x = 1 x and x",
         "sort max \"\" #P",
@@ -791,6 +794,9 @@ fn what_cql_6_2_refuses_and_runs_cqlq_refuses_and_runs() {
         let query = Query::parse(query).unwrap_or_else(|error| panic!("{query}: {error}"));
         assert!(query.within_cql().is_err(), "{}", query.source());
     }
+    // A transform that counts gives a number, whatever its filter is.
+    let counted = Query::parse("x = flip count move legal").expect("a count");
+    assert!(counted.within_cql().is_ok());
     for query in [
         "piece x = a1 southwest x true",
         "\"b\" == \"a\" - 1",
@@ -807,6 +813,9 @@ fn what_cql_6_2_refuses_and_runs_cqlq_refuses_and_runs() {
         "function f(a) { \"a\" < \"b\" } f(f(a1))",
         "x = a1 (x) | x",
         "function f() { true } find f()",
+        "path max {1 * 1} true",
+        "path {check} - 2 > 1",
+        "{path {check}} + 2 > 1",
     ] {
         assert!(Query::parse(query).is_ok(), "{query}");
     }

@@ -568,6 +568,20 @@ impl Builder {
             );
             self.diagnostics.push(Diagnostic::new(op_span, message));
         }
+        let after_braces = self.source.get(..op_span.start).is_some_and(|before| before.trim_end().ends_with('}'));
+        if let (BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul, Built::Tree(left, _)) = (op, &left)
+            && matches!(left.kind, ExprKind::Path(_))
+            && (op != BinaryOp::Sub || !after_braces)
+        {
+            // CQL 6.2 reads on in the path: `+` and `*` repeat its last constituent (its braces
+            // too), and `- 2` without braces before it is the number -2; none of them ends it.
+            let message = format!(
+                "'{}' right after a path is read as part of the path, as CQL 6.2 reads it: put the whole path \
+                 in braces",
+                op.symbol()
+            );
+            self.diagnostics.push(Diagnostic::new(op_span, message));
+        }
         let right = self.finish(right);
         // `&` of positions is no intersection of sets: it nests left to right, as written.
         let positions = op == BinaryOp::Intersection

@@ -127,6 +127,15 @@ impl Builder {
                 twice(self, options.max.is_some(), "max");
                 let filter = option.into_inner().nth(1).expect("grammar: max takes a filter");
                 let (max, depth) = self.operators(filter.into_inner());
+                if let ExprKind::Binary(op @ (BinaryOp::Add | BinaryOp::Mul), ..) = max.kind {
+                    // CQL 6.2 reads `+` and `*` after max's value as repetitions, not arithmetic.
+                    let message = format!(
+                        "'{}' after 'max' and its value repeats a constituent, as CQL 6.2 reads it, and there is \
+                         none yet: put max's value in braces",
+                        op.symbol()
+                    );
+                    self.diagnostics.push(Diagnostic::new(max.span, message));
+                }
                 options.max = Some(Box::new(max));
                 depth
             }
