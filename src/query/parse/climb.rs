@@ -391,15 +391,9 @@ impl Builder {
     /// `x | x`, `x and x`, `x or x` with one variable on both sides, parentheses aside: CQL 6.2
     /// refuses them as a likely mistake.
     fn refuse_twice_joined(&mut self, op: BinaryOp, left: &Expr, right: &Expr) {
-        let bare = |expr: &Expr| match &expr.kind {
-            ExprKind::Variable { name, .. } if self.source.get(expr.span.start..expr.span.end) == Some(name) => {
-                Some(name.clone())
-            }
-            _ => None,
-        };
         if matches!(op, BinaryOp::And | BinaryOp::Or | BinaryOp::Union)
-            && let Some(name) = bare(left)
-            && bare(right).as_ref() == Some(&name)
+            && let Some(name) = bare_variable(&self.source, left)
+            && bare_variable(&self.source, right) == Some(name)
         {
             let message = format!(
                 "'{name}' {} '{name}' joins a variable with itself, which CQL 6.2 refuses as a likely mistake",
@@ -568,10 +562,9 @@ impl Builder {
             );
             self.diagnostics.push(Diagnostic::new(op_span, message));
         }
-        let after_braces = self.source.get(..op_span.start).is_some_and(|before| before.trim_end().ends_with('}'));
         if let (BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul, Built::Tree(left, _)) = (op, &left)
             && matches!(left.kind, ExprKind::Path(_))
-            && (op != BinaryOp::Sub || !after_braces)
+            && (op != BinaryOp::Sub || !self.source[..op_span.start].trim_end().ends_with('}'))
         {
             // CQL 6.2 reads on in the path: `+` and `*` repeat its last constituent (its braces
             // too), and `- 2` without braces before it is the number -2; none of them ends it.
@@ -621,6 +614,14 @@ impl Builder {
         let kind = ExprKind::Binary(op, Box::new(left), Box::new(right));
         let (expr, depth) = self.bounded(Expr { kind, span }, left_depth.max(right_depth) + 1, chained.then_some(op));
         Built::Tree(expr, depth)
+    }
+}
+
+/// The name of a variable written alone, without parentheses around it.
+fn bare_variable<'e>(source: &str, expr: &'e Expr) -> Option<&'e str> {
+    match &expr.kind {
+        ExprKind::Variable { name, .. } if source.get(expr.span.start..expr.span.end) == Some(name) => Some(name),
+        _ => None,
     }
 }
 
