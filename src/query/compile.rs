@@ -355,6 +355,12 @@ impl<const W: usize> Compiler<'_, W> {
         if let Some(reason) = refused_as_filter(expr) {
             return FilterNode::Refused(reason.into());
         }
+        // `P : F` refuses what F alone refuses, where P is found.
+        if let ExprKind::At { position, body } = &expr.kind
+            && let Some(reason) = refused_as_filter(body)
+        {
+            return FilterNode::At(self.position(position), Box::new(FilterNode::Refused(reason.into())));
+        }
         // A dash tested as a filter tests its target as one, as CQL 6.2 does, though the target
         // is a set (`--(x & y)`, squares of two positions).
         if let ExprKind::Dash { target: Some(target), .. } = &expr.kind

@@ -12,6 +12,8 @@ use super::check::type_of;
 /// Why `expr`, tested as a filter, stops the run; none for a filter that can be tested.
 pub(super) fn refused_as_filter(expr: &Expr) -> Option<String> {
     let what = match &expr.kind {
+        // `notransform F` tests F, and refuses what it refuses alone.
+        ExprKind::NoTransform(body) => return refused_as_filter(body),
         ExprKind::Number(value) => format!("the number {value} alone is no test of a position"),
         ExprKind::Text(text) => format!("the text \"{text}\" alone is no test of a position: it always has its value"),
         ExprKind::Word(Word::White | Word::Black | Word::SideToMove) => {

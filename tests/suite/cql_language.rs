@@ -756,6 +756,14 @@ fn what_the_differential_tester_found_agrees_with_cql_6_2() {
     assert_eq!(common::found("x = \"a\" - 1 < 0", games), common::found("x = \"a\" ", games));
     let stopped = common::replay_lines(games, "cql() --(currentposition & currentposition)", None, false);
     assert!(stopped[0].refusal.as_ref().is_some_and(|reason| reason.contains("P & Q")));
+    // `notransform` refuses as a filter what its filter alone refuses.
+    let stopped = common::replay_lines(games, "cql() notransform 1 true", None, false);
+    assert!(stopped[0].refusal.as_ref().is_some_and(|reason| reason.contains("number 1")));
+    // So does `P : F`, where P is found.
+    let stopped = common::replay_lines(games, "cql() parent : 1", None, false);
+    assert!(stopped[0].refusal.as_ref().is_some_and(|reason| reason.contains("number 1")));
+    let stopped = common::replay_lines(games, "cql() currentposition : (currentposition & parent)", None, false);
+    assert!(stopped[0].refusal.as_ref().is_some_and(|reason| reason.contains("P & Q")));
 }
 
 /// More of what the differential tester found. CQL 6.2 refuses: an operator that does not
@@ -786,6 +794,8 @@ fn what_cql_6_2_refuses_and_runs_cqlq_refuses_and_runs() {
         "x = 1 x and x",
         "sort max \"\" #P",
         "reversecolor count true",
+        "path max line --> check{+} pathdebug",
+        "path focus line --> check{+} a1 check",
     ] {
         assert!(Query::parse(query).is_err(), "{query}");
     }
@@ -816,6 +826,8 @@ fn what_cql_6_2_refuses_and_runs_cqlq_refuses_and_runs() {
         "path max {1 * 1} true",
         "path {check} - 2 > 1",
         "{path {check}} + 2 > 1",
+        "path max {line --> check{+}} pathdebug",
+        "find <-- move promote [RB] : true comment a1",
     ] {
         assert!(Query::parse(query).is_ok(), "{query}");
     }

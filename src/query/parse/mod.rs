@@ -713,7 +713,7 @@ fn phrase(rule: Rule) -> Option<(u8, &'static str)> {
         Rule::close_paren => (1, "')'"),
         Rule::open_paren => (1, "'('"),
         Rule::arrow => (1, "'-->'"),
-        Rule::argument | Rule::set_argument => (4, ARGUMENT),
+        Rule::argument | Rule::set_argument | Rule::promote_argument => (4, ARGUMENT),
         Rule::close_brace => (1, "'}'"),
         Rule::piece_list
         | Rule::piece_entity
@@ -1405,8 +1405,10 @@ impl Builder {
 
     /// The `argument` inside a pair (`from S`, `light S`, `flip F`), with its depth.
     fn argument(&mut self, pair: Pair<'_, Rule>) -> Option<(Box<Expr>, u32)> {
-        let argument = pair.into_inner().find(|part| matches!(part.as_rule(), Rule::argument | Rule::set_argument))?;
-        self.next_is_argument = argument.as_rule() == Rule::argument;
+        let argument = pair
+            .into_inner()
+            .find(|part| matches!(part.as_rule(), Rule::argument | Rule::set_argument | Rule::promote_argument))?;
+        self.next_is_argument = matches!(argument.as_rule(), Rule::argument | Rule::promote_argument);
         let (expr, depth) = self.operators(argument.into_inner());
         self.next_is_argument = false;
         Some((Box::new(expr), depth))

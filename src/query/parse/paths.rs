@@ -126,16 +126,7 @@ impl Builder {
             Rule::path_max => {
                 twice(self, options.max.is_some(), "max");
                 let filter = option.into_inner().nth(1).expect("grammar: max takes a filter");
-                let (max, depth) = self.operators(filter.into_inner());
-                if let ExprKind::Binary(op @ (BinaryOp::Add | BinaryOp::Mul), ..) = max.kind {
-                    // CQL 6.2 reads `+` and `*` after max's value as repetitions, not arithmetic.
-                    let message = format!(
-                        "'{}' after 'max' and its value repeats a constituent, as CQL 6.2 reads it, and there is \
-                         none yet: put max's value in braces",
-                        op.symbol()
-                    );
-                    self.diagnostics.push(Diagnostic::new(max.span, message));
-                }
+                let (max, depth) = self.at_path_top_level(|builder| builder.operators(filter.into_inner()));
                 options.max = Some(Box::new(max));
                 depth
             }
@@ -146,7 +137,9 @@ impl Builder {
                 for part in option.into_inner() {
                     match part.as_rule() {
                         Rule::kw_capture => capture = true,
-                        Rule::filter => set = Some(self.operators(part.into_inner())),
+                        Rule::filter => {
+                            set = Some(self.at_path_top_level(|builder| builder.operators(part.into_inner())));
+                        }
                         _ => {}
                     }
                 }
@@ -289,13 +282,20 @@ impl Builder {
         )
     }
 
+    /// Reads a filter at a path's top level (its option's value, its focus or a constituent):
+    /// there, before any blank line, CQL 6.2 has taken every `+` and `*` for a repetition.
+    fn at_path_top_level<T>(&mut self, read: impl FnOnce(&mut Self) -> T) -> T {
+        let in_path_parentheses = std::mem::replace(&mut self.in_path_parentheses, !self.past_blank_line_in_path);
+        let read = read(self);
+        self.in_path_parentheses = in_path_parentheses;
+        read
+    }
+
     /// A filter of a path. As in CQL 6.2, a number or arithmetic alone is refused there: it is
     /// most likely a range or a repetition written in the wrong place.
     fn path_holder(&mut self, pair: Pair<'_, Rule>) -> (Expr, u32) {
         let body = pair.into_inner().next().expect("grammar: a path's filter has a body");
-        let in_path_parentheses = std::mem::replace(&mut self.in_path_parentheses, !self.past_blank_line_in_path);
-        let (filter, depth) = self.operators(body.into_inner());
-        self.in_path_parentheses = in_path_parentheses;
+        let (filter, depth) = self.at_path_top_level(|builder| builder.operators(body.into_inner()));
         if let Some(what) = lone_number(&filter) {
             let message = format!(
                 "a path constituent cannot be {what} alone (a range goes right after 'path'; '+' and '*' after a \
