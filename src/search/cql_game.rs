@@ -161,23 +161,77 @@ struct KeptMoves<'a> {
 }
 
 impl WithRules for KeptMoves<'_> {
-    type Output = Option<Vec<WrittenMove>>;
+    type Output = Option<LineMoves>;
 
-    fn run<R: GameRules<W>, const W: usize>(self, _typed: Typed<W>) -> Option<Vec<WrittenMove>> {
+    fn run<R: GameRules<W>, const W: usize>(self, _typed: Typed<W>) -> Option<LineMoves> {
         let mut board = R::start(self.variant, self.fen).ok()?;
-        let mut moves = Vec::with_capacity(self.kept.len());
+        let mut line = LineMoves { text: String::with_capacity(self.kept.len() * 5), moves: Vec::new() };
+        line.moves.reserve_exact(self.kept.len());
         for (index, &kept) in self.kept.iter().enumerate() {
             let before = board.clone();
             let played = board.play_kept(kept)?;
-            let mut san = String::new();
             // A check before the last move is no mate: the game went on.
             let goes_on = index + 1 < self.kept.len();
-            if !before.write_move(&played, &board, goes_on, &mut san) {
+            if !before.write_move(&played, &board, goes_on, &mut line.text) {
                 return None;
             }
-            moves.push(WrittenMove { number: before.move_number(), black: before.turn() == Color::Black, san });
+            line.moves.push(LineMove {
+                number: before.move_number(),
+                black: before.turn() == Color::Black,
+                end: line.text.len(),
+            });
         }
-        Some(moves)
+        Some(line)
+    }
+}
+
+/// The moves of a main line as written, their texts one after another in one buffer.
+struct LineMoves {
+    /// The moves' texts, run together.
+    text: String,
+    /// Each move, in turn.
+    moves: Vec<LineMove>,
+}
+
+/// A move of [`LineMoves`].
+struct LineMove {
+    /// The number of the move.
+    number: u32,
+    /// Whether the second player makes it.
+    black: bool,
+    /// Where its text ends in [`LineMoves::text`] (it starts where the one before ends).
+    end: usize,
+}
+
+impl LineMoves {
+    /// The moves of `written`, in one buffer.
+    fn from_written(written: &[WrittenMove]) -> LineMoves {
+        let mut line = LineMoves { text: String::new(), moves: Vec::with_capacity(written.len()) };
+        for played in written {
+            line.text.push_str(&played.san);
+            line.moves.push(LineMove { number: played.number, black: played.black, end: line.text.len() });
+        }
+        line
+    }
+
+    /// How many moves it has.
+    fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Whether it has no move.
+    fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// Each move's number, side (`true`: the second player's) and text, in turn.
+    fn iter(&self) -> impl Iterator<Item = (u32, bool, &[u8])> {
+        let mut start = 0;
+        self.moves.iter().map(move |played| {
+            let text = &self.text.as_bytes()[start..played.end];
+            start = played.end;
+            (played.number, played.black, text)
+        })
     }
 }
 
@@ -215,7 +269,8 @@ fn write_other_notation(
         .collect();
     tags.push((b"Annotator", annotation.as_bytes()));
     tags.extend(game.edits.tag_pairs());
-    let line = PlayedLine { tags: &tags, moves: &main.moves, result, error };
+    let moves = LineMoves::from_written(&main.moves);
+    let line = PlayedLine { tags: &tags, moves: &moves, result, error };
     Some(write_line(out, &line, notes, written))
 }
 
@@ -241,7 +296,7 @@ type Written<'a> = (&'a [u8], Option<&'a [u8]>, usize);
 struct PlayedLine<'a> {
     tags: &'a [(&'a [u8], &'a [u8])],
     /// Its moves, as written.
-    moves: &'a [WrittenMove],
+    moves: &'a LineMoves,
     result: &'a [u8],
     /// The token of the move that could not be played after the last of `moves`.
     error: Option<&'a [u8]>,
@@ -269,9 +324,9 @@ fn write_line(out: &mut Vec<u8>, line: &PlayedLine<'_>, notes: &[GameNote], writ
         append_comment(&mut comment, error);
     }
     write_game(out, line.tags, line.result, comment.as_deref(), buffer, |moves| {
-        for (ply, played) in (1..).zip(line.moves) {
+        for (ply, (number, black, san)) in (1..).zip(line.moves.iter()) {
             let last = usize::try_from(ply).is_ok_and(|ply| ply == line.moves.len());
-            moves.move_played(played.number, played.black, played.san.as_bytes());
+            moves.move_played(number, black, san);
             let marked = marks.peek().is_some_and(|&(at, _)| at <= ply);
             if marked || (last && error.is_some()) {
                 texts.clear();
