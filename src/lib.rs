@@ -37,6 +37,7 @@
 //! - `cli` (default): the `cqlq` command (clap, anyhow). The library needs neither.
 
 pub mod board;
+pub(crate) mod hash;
 pub mod notation;
 pub mod position;
 pub mod query;

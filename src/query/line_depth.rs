@@ -10,13 +10,12 @@
 //! tests again each time its search reaches them. The comments kept are those made along the
 //! run kept.
 
-use std::collections::HashSet;
-
 use super::ast::{LineMoves, LineOptions};
 use super::context::Context;
 use super::line_run::{Run, Tested, address};
 use super::plan::{FilterNode, Program, Step, StepBody};
 use super::state::Note;
+use crate::hash::FastSet;
 use crate::position::RulesView;
 
 /// What stands on the search's stack.
@@ -77,7 +76,7 @@ pub(super) struct DepthFirst<'p, 'c, 'a, 't, P, const W: usize> {
     /// The run kept so far: its last position, and its comments.
     best: Option<(usize, Vec<Note>)>,
     /// The states known to lead to no run (with `firstmatch`, where nothing is written).
-    dead: HashSet<(Vec<(usize, u32)>, usize)>,
+    dead: FastSet<(Vec<(usize, u32)>, usize)>,
 }
 
 impl<'p, 'c, 'a, 't, P: RulesView<W>, const W: usize> DepthFirst<'p, 'c, 'a, 't, P, W> {
@@ -101,7 +100,7 @@ impl<'p, 'c, 'a, 't, P: RulesView<W>, const W: usize> DepthFirst<'p, 'c, 'a, 't,
             way: Vec::new(),
             start,
             best: None,
-            dead: HashSet::new(),
+            dead: FastSet::default(),
         }
     }
 

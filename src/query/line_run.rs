@@ -8,14 +8,13 @@
 //! the steps and the positions form a table filled from the line's start, so the work is the
 //! number of steps times the square of the positions at most.
 
-use std::collections::HashMap;
-
 use super::ast::{LineMoves, LineOptions};
 use super::comments::position_name;
 use super::context::{Context, Frame};
 use super::line_depth::DepthFirst;
 use super::plan::{FilterNode, LineTests, NumberNode, Program, Step, flat};
 use super::state::Note;
+use crate::hash::FastMap;
 use crate::position::RulesView;
 
 /// A run of positions a line matched.
@@ -32,9 +31,9 @@ pub(super) struct Run {
 /// pass the position.
 #[derive(Default)]
 pub(super) struct Tested {
-    answers: HashMap<(usize, usize), bool>,
+    answers: FastMap<(usize, usize), bool>,
     /// The comments the filter made there.
-    notes: HashMap<(usize, usize), Vec<Note>>,
+    notes: FastMap<(usize, usize), Vec<Note>>,
 }
 
 impl Tested {
@@ -149,10 +148,10 @@ struct Search<'p, 'c, 'a, 't, P, const W: usize> {
     track: Track,
     tested: &'t mut Tested,
     /// How many positions from each (step, position) match the step's filter in a row.
-    runs: HashMap<(usize, usize), usize>,
+    runs: FastMap<(usize, usize), usize>,
     /// Where the steps from each (step, position) end, if they can, and how many positions
     /// the step covers on the way there.
-    ends: HashMap<(usize, usize), Option<(usize, usize)>>,
+    ends: FastMap<(usize, usize), Option<(usize, usize)>>,
 }
 
 impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, '_, P, W> {
@@ -293,7 +292,7 @@ impl<const W: usize> Program<W> {
             return Some((Run { length: end, last: track.frame(end - 1) }, notes));
         }
         let mut search =
-            Search { program: self, context, steps, track, tested, runs: HashMap::new(), ends: HashMap::new() };
+            Search { program: self, context, steps, track, tested, runs: FastMap::default(), ends: FastMap::default() };
         let end = search.end(0, 0)?;
         let last = search.track.frame(end.saturating_sub(1));
         Some((Run { length: end, last }, search.chosen_notes()))

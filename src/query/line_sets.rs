@@ -8,12 +8,13 @@
 //! `firstmatch`, nearest) among those that cover one position at least. Its comments are those
 //! its filters made along one way of matching it, each step taking as many positions as it can.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 
 use super::context::Context;
 use super::line_run::{Tested, Track, address};
 use super::plan::{FilterNode, Program, Step, StepBody};
 use super::state::Note;
+use crate::hash::{FastMap, FastSet};
 use crate::position::RulesView;
 
 /// The search of the ends of one run, by the positions of its track.
@@ -23,12 +24,12 @@ struct Ends<'p, 'c, 'a, 't, P, const W: usize> {
     track: &'t Track,
     tested: &'t mut Tested,
     /// Where a row of steps (by its address and length) begun at a position ends.
-    rows: HashMap<(usize, usize, usize), Vec<usize>>,
+    rows: FastMap<(usize, usize, usize), Vec<usize>>,
     /// The rows of steps (by address and length) known not to go from one position to another.
-    dead_rows: HashSet<(usize, usize, usize, usize)>,
+    dead_rows: FastSet<(usize, usize, usize, usize)>,
     /// The steps (by address), having matched some times, known not to go from one position
     /// to another.
-    dead_steps: HashSet<(usize, usize, usize, u32)>,
+    dead_steps: FastSet<(usize, usize, usize, u32)>,
 }
 
 impl<P: RulesView<W>, const W: usize> Ends<'_, '_, '_, '_, P, W> {
@@ -172,9 +173,9 @@ impl<const W: usize> Program<W> {
             context,
             track,
             tested,
-            rows: HashMap::new(),
-            dead_rows: HashSet::new(),
-            dead_steps: HashSet::new(),
+            rows: FastMap::default(),
+            dead_rows: FastSet::default(),
+            dead_steps: FastSet::default(),
         };
         let ends = search.row(steps, 0);
         let mut covering = ends.into_iter().filter(|&end| end > 0);

@@ -3,7 +3,6 @@
 //! a value given at one position is seen at the next ones, as in CQL 6.2.
 
 use std::cell::{Cell, RefCell};
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::SortValue;
@@ -11,6 +10,7 @@ use super::dictionaries::{Entries, Key};
 use super::plan::SetValue;
 use super::texts::Groups;
 use crate::board::{Geometry, Square};
+use crate::hash::{FastMap, FastSet};
 use crate::variant::KindSet;
 
 /// The value a variable holds.
@@ -166,9 +166,9 @@ pub struct State<const W: usize> {
     /// The tags `settag` gave the game, in the order first given, each with its last value.
     tags: RefCell<Vec<(String, String)>>,
     /// Where the last run each `nestban` line found in the game ends, by the line's slot.
-    nested: RefCell<HashMap<usize, usize>>,
+    nested: RefCell<FastMap<usize, usize>>,
     /// The frames each `nestban` path's runs went through in the game, by the path's slot.
-    path_nests: RefCell<HashMap<usize, HashSet<usize>>>,
+    path_nests: RefCell<FastMap<usize, FastSet<usize>>>,
     /// The paths being searched, innermost last.
     paths: RefCell<Vec<PathStatus>>,
     /// The last path that matched in the game.
@@ -211,8 +211,8 @@ impl<const W: usize> State<W> {
             messages: RefCell::new(Vec::new()),
             removed: RefCell::new(Vec::new()),
             tags: RefCell::new(Vec::new()),
-            nested: RefCell::new(HashMap::new()),
-            path_nests: RefCell::new(HashMap::new()),
+            nested: RefCell::new(FastMap::default()),
+            path_nests: RefCell::new(FastMap::default()),
             paths: RefCell::new(Vec::new()),
             last_path: Cell::new(None),
             game_sorts: RefCell::new(vec![None; sorts.len()]),

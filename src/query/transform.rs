@@ -11,7 +11,6 @@
 //! are tried in CQL 6.2's order, by the squares they map to (which decides the order of their
 //! comments and messages); of copies alike, the first made keeps its name (`currenttransform`).
 
-use std::collections::HashSet;
 use std::hash::Hash;
 
 use super::ast::{Span, TransformKind};
@@ -24,6 +23,7 @@ use super::plan::{
     StoreNode, SubstringNode, TextNode, TextValue, ValueNode, WalkNode, XRayNode,
 };
 use crate::board::{SquareMap, SquareSet};
+use crate::hash::FastSet;
 use crate::variant::Piece;
 
 /// The most copies one transform may make (shifts on a 26x26 board make 2,601 at most).
@@ -90,7 +90,7 @@ impl<const W: usize> Compiler<'_, W> {
         let mut copies = vec![original.clone()];
         for &(transform, span) in transforms.iter().rev() {
             let Some(maps) = self.maps(transform, span) else { return vec![original] };
-            let mut seen = HashSet::new();
+            let mut seen = FastSet::default();
             let mut made = Vec::new();
             let mut order = Vec::new();
             // Each map of this transform, then each copy made inside it: CQL 6.2's order, which
@@ -324,7 +324,7 @@ fn orbit<const W: usize, T: Mapped<W> + Clone + Eq + Hash>(
     copies: &[T],
     mapper: &mut Mapper<'_, '_, W>,
 ) -> Option<Vec<T>> {
-    let mut seen = HashSet::new();
+    let mut seen = FastSet::default();
     let kept: Vec<T> =
         copies.iter().filter_map(|copy| copy.mapped(mapper)).filter(|copy| seen.insert(copy.clone())).collect();
     (!kept.is_empty()).then_some(kept)

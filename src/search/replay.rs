@@ -7,12 +7,13 @@
 //! prints.
 
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::BTreeSet;
 use std::fmt;
 use std::ops::ControlFlow;
 use std::sync::{Mutex, PoisonError};
 
 use crate::board::{Square, SquareSet};
+use crate::hash::{FastMap, FastSet};
 use crate::notation::pgn::cql_style::nag_of;
 use crate::notation::pgn::{Damage, GameSpan, Lexer, Visitor, decode_text, tag_text};
 use crate::notation::{Container, MoveError, MoveErrorKind, MoveReader, MovetextReader, NativeFormat};
@@ -186,8 +187,8 @@ impl GameEdits {
 #[derive(Default)]
 struct Notes {
     notes: Vec<GameNote>,
-    seen: HashSet<(usize, Option<String>)>,
-    bytes: HashMap<usize, usize>,
+    seen: FastSet<(usize, Option<String>)>,
+    bytes: FastMap<usize, usize>,
 }
 
 impl Notes {

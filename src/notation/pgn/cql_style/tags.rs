@@ -16,7 +16,8 @@
 //! 5. `FEN` last, its fields separated by single spaces, the move counters added when missing.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+
+use crate::hash::FastMap;
 
 /// A tag pair as written: name, then value with its escapes.
 pub type Tag<'a> = (Cow<'a, [u8]>, Cow<'a, [u8]>);
@@ -53,7 +54,7 @@ pub fn cql_tags<'a>(tags: &[(&'a [u8], &'a [u8])], result: &'a [u8]) -> Vec<Tag<
     let mut event_date = None;
     let mut others: Vec<Tag<'a>> = Vec::new();
     // Where each other tag stands in `others`: a game may have many thousands of tags.
-    let mut placed: HashMap<&'a [u8], usize> = HashMap::new();
+    let mut placed: FastMap<&'a [u8], usize> = FastMap::default();
     for &(name, value) in tags {
         if let Some(side) = rating_side(name)
             && ratings[side].is_none()
