@@ -119,13 +119,12 @@ impl LineCache {
         let key = Key::of(context);
         let entry = |runs: &[RunAnswers]| runs.iter().position(|(kept, kept_key, _)| *kept == node && *kept_key == key);
         let state = context.state;
-        let known = {
+        {
             let runs = self.runs.borrow();
-            entry(&runs).and_then(|index| runs[index].2.get(at).cloned().flatten())
-        };
-        if let Some((run, notes)) = known {
-            state.push_notes(notes.into_iter());
-            return run;
+            if let Some(Some((run, notes))) = entry(&runs).and_then(|index| runs[index].2.get(at)) {
+                state.push_notes(notes.iter().cloned());
+                return *run;
+            }
         }
         // No borrow of the cache is held here: the line may hold `line` filters kept here too.
         let mark = state.notes_len();

@@ -8,6 +8,9 @@
 //! the steps and the positions form a table filled from the line's start, so the work is the
 //! number of steps times the square of the positions at most.
 
+use std::cell::Cell;
+use std::thread::LocalKey;
+
 use super::ast::{LineMoves, LineOptions};
 use super::comments::position_name;
 use super::context::{Context, Frame};
@@ -64,6 +67,50 @@ impl Tested {
     pub fn notes(&self, address: usize, frame: usize) -> &[Note] {
         self.notes.get(&(address, frame)).map_or(&[], Vec::as_slice)
     }
+}
+
+/// Tables a search fills and then forgets: kept between searches on a thread, so that their
+/// memory is allocated once rather than at every position.
+trait Reusable: Default + 'static {
+    /// Forgets what the table holds, keeping its memory.
+    fn clear(&mut self);
+}
+
+impl Reusable for Tested {
+    fn clear(&mut self) {
+        self.answers.clear();
+        self.notes.clear();
+    }
+}
+
+/// Where the steps of a run go from each (step, position) (see [`Search`]).
+#[derive(Default)]
+struct StepTables {
+    runs: FastMap<(usize, usize), usize>,
+    ends: FastMap<(usize, usize), Option<(usize, usize)>>,
+}
+
+impl Reusable for StepTables {
+    fn clear(&mut self) {
+        self.runs.clear();
+        self.ends.clear();
+    }
+}
+
+thread_local! {
+    /// Answers that no search on this thread is using (a search inside another makes its own).
+    static SPARE_TESTED: Cell<Option<Box<Tested>>> = const { Cell::new(None) };
+    /// Step tables that no search on this thread is using.
+    static SPARE_STEPS: Cell<Option<Box<StepTables>>> = const { Cell::new(None) };
+}
+
+/// Runs `search` with an empty table of `spare`'s kind, the thread's spare one where it is free.
+fn with_spare<T: Reusable, R>(spare: &'static LocalKey<Cell<Option<Box<T>>>>, search: impl FnOnce(&mut T) -> R) -> R {
+    let mut table = spare.take().unwrap_or_default();
+    let found = search(&mut table);
+    table.clear();
+    spare.set(Some(table));
+    found
 }
 
 /// The address of a filter of a line, which names it while the line is searched.
@@ -148,10 +195,10 @@ struct Search<'p, 'c, 'a, 't, P, const W: usize> {
     track: Track,
     tested: &'t mut Tested,
     /// How many positions from each (step, position) match the step's filter in a row.
-    runs: FastMap<(usize, usize), usize>,
+    runs: &'t mut FastMap<(usize, usize), usize>,
     /// Where the steps from each (step, position) end, if they can, and how many positions
     /// the step covers on the way there.
-    ends: FastMap<(usize, usize), Option<(usize, usize)>>,
+    ends: &'t mut FastMap<(usize, usize), Option<(usize, usize)>>,
 }
 
 impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, '_, P, W> {
@@ -241,7 +288,7 @@ impl<const W: usize> Program<W> {
             return self.line_run_in_tree(steps, options, context, at);
         }
         let track = Track::new(options, at, context.frames);
-        let (run, notes) = self.track_run(steps, options, context, track, &mut Tested::default())?;
+        let (run, notes) = with_spare(&SPARE_TESTED, |tested| self.track_run(steps, options, context, track, tested))?;
         context.state.push_notes(notes.into_iter());
         Some(run)
     }
@@ -256,22 +303,23 @@ impl<const W: usize> Program<W> {
         context: &Context<'_, P, W>,
         at: usize,
     ) -> Option<Run> {
-        let mut best: Option<(Run, Vec<Note>)> = None;
-        let mut tested = Tested::default();
-        for track in Track::in_tree(options, at, context) {
-            let Some((run, notes)) = self.track_run(steps, options, context, track, &mut tested) else { continue };
-            if options.firstmatch {
-                best = Some((run, notes));
-                break;
+        let best = with_spare(&SPARE_TESTED, |tested| {
+            let mut best: Option<(Run, Vec<Note>)> = None;
+            for track in Track::in_tree(options, at, context) {
+                let Some((run, notes)) = self.track_run(steps, options, context, track, tested) else { continue };
+                if options.firstmatch {
+                    return Some((run, notes));
+                }
+                let ply = |run: &Run| context.frames[run.last].ply;
+                let better = best.as_ref().is_none_or(|(best, _)| {
+                    if options.backward { ply(&run) < ply(best) } else { ply(&run) > ply(best) }
+                });
+                if better {
+                    best = Some((run, notes));
+                }
             }
-            let ply = |run: &Run| context.frames[run.last].ply;
-            let better = best
-                .as_ref()
-                .is_none_or(|(best, _)| if options.backward { ply(&run) < ply(best) } else { ply(&run) > ply(best) });
-            if better {
-                best = Some((run, notes));
-            }
-        }
+            best
+        });
         let (run, notes) = best?;
         context.state.push_notes(notes.into_iter());
         Some(run)
@@ -291,11 +339,13 @@ impl<const W: usize> Program<W> {
             let (end, notes) = self.line_ends(steps, context, &track, options.firstmatch, tested)?;
             return Some((Run { length: end, last: track.frame(end - 1) }, notes));
         }
-        let mut search =
-            Search { program: self, context, steps, track, tested, runs: FastMap::default(), ends: FastMap::default() };
-        let end = search.end(0, 0)?;
-        let last = search.track.frame(end.saturating_sub(1));
-        Some((Run { length: end, last }, search.chosen_notes()))
+        with_spare(&SPARE_STEPS, |tables| {
+            let mut search =
+                Search { program: self, context, steps, track, tested, runs: &mut tables.runs, ends: &mut tables.ends };
+            let end = search.end(0, 0)?;
+            let last = search.track.frame(end.saturating_sub(1));
+            Some((Run { length: end, last }, search.chosen_notes()))
+        })
     }
 
     /// The run of a `line` filter from `at`, when it matches there (with its comments, unless
