@@ -8,12 +8,14 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeSet;
+use std::collections::hash_map::Entry;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::ops::ControlFlow;
 use std::sync::{Mutex, PoisonError};
 
 use crate::board::{Square, SquareSet};
-use crate::hash::{FastMap, FastSet};
+use crate::hash::{FastHasher, FastMap};
 use crate::notation::pgn::cql_style::nag_of;
 use crate::notation::pgn::{Damage, GameSpan, Lexer, Visitor, decode_text, tag_text};
 use crate::notation::{Container, MoveError, MoveErrorKind, MoveReader, MovetextReader, NativeFormat};
@@ -181,21 +183,44 @@ impl GameEdits {
     }
 }
 
+/// The hash of a comment's text (none: the mark of a match).
+fn text_hash(text: Option<&str>) -> u64 {
+    let mut hasher = FastHasher::default();
+    text.hash(&mut hasher);
+    hasher.finish()
+}
+
 /// The comments a game's positions got, each once (CQL 6.2 writes a text once at a position).
 /// Once a position's texts hold more than [`MAX_COMMENT`] bytes, CQL writes none after them
 /// there: those are not kept.
 #[derive(Default)]
 struct Notes {
     notes: Vec<GameNote>,
-    seen: FastSet<(usize, Option<String>)>,
+    /// The first note kept with each position and hash of its text.
+    seen: FastMap<(usize, u64), usize>,
     bytes: FastMap<usize, usize>,
 }
 
 impl Notes {
     fn keep(&mut self, note: GameNote) {
         let bytes = self.bytes.entry(note.offset).or_default();
-        if *bytes > MAX_COMMENT || !self.seen.insert((note.offset, note.text.clone())) {
+        if *bytes > MAX_COMMENT {
             return;
+        }
+        let key = (note.offset, text_hash(note.text.as_deref()));
+        match self.seen.entry(key) {
+            Entry::Occupied(first) => {
+                let kept = &self.notes[*first.get()];
+                // Two texts of one hash are almost always one text: the rest are looked for.
+                if kept.text == note.text
+                    || self.notes.iter().any(|kept| kept.offset == note.offset && kept.text == note.text)
+                {
+                    return;
+                }
+            }
+            Entry::Vacant(vacant) => {
+                vacant.insert(self.notes.len());
+            }
         }
         *bytes += note.text.as_ref().map_or(0, String::len);
         self.notes.push(note);

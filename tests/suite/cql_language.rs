@@ -796,6 +796,8 @@ fn what_cql_6_2_refuses_and_runs_cqlq_refuses_and_runs() {
         "reversecolor count true",
         "path max line --> check{+} pathdebug",
         "path focus line --> check{+} a1 check",
+        "move legal enpassantsquare",
+        "move promote",
     ] {
         assert!(Query::parse(query).is_err(), "{query}");
     }
