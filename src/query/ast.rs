@@ -1139,6 +1139,9 @@ pub struct PathExpr {
 pub struct PathOptions {
     /// `N [M]`: the best run's count (or its `max` value) must be N (N to M).
     pub range: Option<(u32, Option<u32>)>,
+    /// A range that names a numeric variable (`path x 5`), instead of `range`: its bounds,
+    /// read once the best run is found.
+    pub bounds: Vec<Expr>,
     /// `quiet`: no comments about where the path starts and ends.
     pub quiet: bool,
     /// `nestban`: no path starts where one this filter found before in the game went through.
@@ -1231,6 +1234,7 @@ impl PathExpr {
             exprs.push(&**set);
         }
         exprs.extend(self.options.max.as_deref());
+        exprs.extend(&self.options.bounds);
         self.steps.iter().for_each(|step| step.exprs(&mut exprs));
         exprs
     }

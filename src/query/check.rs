@@ -537,6 +537,9 @@ impl Checker<'_> {
         if let Some(max) = &path.options.max {
             self.want_number(max, "a path's max");
         }
+        for bound in &path.options.bounds {
+            self.want_number(bound, "a path's range");
+        }
         let mut pending: Vec<&PathStep> = path.steps.iter().collect();
         while let Some(step) = pending.pop() {
             match step {

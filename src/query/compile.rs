@@ -1075,6 +1075,11 @@ impl<const W: usize> Compiler<'_, W> {
             None => None,
         };
         let max = options.max.as_ref().map(|max| self.number(max));
+        let bounds = match &options.bounds[..] {
+            [] => None,
+            [low] => Some(Box::new((self.number(low), None))),
+            [low, high, ..] => Some(Box::new((self.number(low), Some(self.number(high))))),
+        };
         let steps = path.steps.iter().map(|step| self.path_step(step)).collect();
         self.path_depth -= 1;
         let flags = PathFlags {
@@ -1091,7 +1096,7 @@ impl<const W: usize> Compiler<'_, W> {
             title: options.title.as_deref().map(Arc::from),
         };
         let atomics = path.atomics.iter().map(|name| self.slot(name, Lasting::Game)).collect();
-        PathNode { steps, focus, max, flags, atomics, slot: 0 }
+        PathNode { steps, focus, max, bounds, flags, atomics, slot: 0 }
     }
 
     /// A constituent of a path; a dash's target is a filter there, whatever its last value.

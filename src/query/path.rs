@@ -32,6 +32,10 @@ pub(crate) struct PathNode<const W: usize> {
     pub focus: Option<FocusNode<W>>,
     /// `max F`: runs are compared by F's value at their ends.
     pub max: Option<NumberNode<W>>,
+    /// A range of variables (`path x 5`, `path x`): the best run's count (or `max` value)
+    /// must lie between their values (at least the first's, when alone), read once the run is
+    /// found.
+    pub bounds: Option<Box<(NumberNode<W>, Option<NumberNode<W>>)>>,
     /// The options without filters.
     pub flags: PathFlags,
     /// The slots of the `atomic` variables.
@@ -464,9 +468,20 @@ impl<const W: usize> Program<W> {
             search.best.zip(search.best_count).map(|(last, count)| PathFound { count, last, max: search.best_max });
         let in_range = found.is_some_and(|found| {
             let value = found.max.unwrap_or(i64::from(found.count));
-            node.flags
-                .range
-                .is_none_or(|(min, max)| value >= i64::from(min) && max.is_none_or(|max| value <= i64::from(max)))
+            let fits = |min: i64, max: Option<i64>| value >= min && max.is_none_or(|max| value <= max);
+            match &node.bounds {
+                // A range of variables is read once the run is found; one with no value fits nothing.
+                Some(bounds) => {
+                    let min = self.number(&bounds.0, context, at);
+                    let max = bounds.1.as_ref().map(|max| self.number(max, context, at));
+                    match (min, max) {
+                        (Some(min), None) => fits(min, None),
+                        (Some(min), Some(Some(max))) => fits(min, Some(max)),
+                        _ => false,
+                    }
+                }
+                None => node.flags.range.is_none_or(|(min, max)| fits(i64::from(min), max.map(i64::from))),
+            }
         });
         if !in_range {
             state.truncate_notes(bottom);

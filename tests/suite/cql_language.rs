@@ -759,6 +759,11 @@ fn what_the_differential_tester_found_agrees_with_cql_6_2() {
     // `notransform` refuses as a filter what its filter alone refuses.
     let stopped = common::replay_lines(games, "cql() notransform 1 true", None, false);
     assert!(stopped[0].refusal.as_ref().is_some_and(|reason| reason.contains("number 1")));
+    // A path's range may name numeric variables, read once the run is found.
+    assert_eq!(common::found("x = 2 path x -- --", games), common::found("path 2 -- --", games));
+    assert!(!common::found("x = 2 y = 3 path x y -- --", games).is_empty());
+    assert!(common::found("x = 2 y = 1 path x y -- --", games).is_empty());
+    assert!(Query::parse("x = 1 path x count --").is_err());
     // So does `P : F`, where P is found.
     let stopped = common::replay_lines(games, "cql() parent : 1", None, false);
     assert!(stopped[0].refusal.as_ref().is_some_and(|reason| reason.contains("number 1")));

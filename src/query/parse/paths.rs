@@ -105,14 +105,21 @@ impl Builder {
         match option.as_rule() {
             // `count`: a range that takes every count.
             Rule::kw_count => {
-                twice(self, options.range.is_some(), "a range");
+                twice(self, options.range.is_some() || !options.bounds.is_empty(), "a range");
                 options.range = Some((0, None));
                 0
             }
-            Rule::line_range => {
-                let numbers: Vec<u32> = option.into_inner().map(|number| self.small_number(&number)).collect();
-                twice(self, options.range.is_some(), "a range");
-                options.range = Some((numbers[0], numbers.get(1).copied()));
+            Rule::path_bounds => {
+                twice(self, options.range.is_some() || !options.bounds.is_empty(), "a range");
+                let bounds: Vec<Expr> = option.into_inner().map(|bound| self.range_bound(bound)).collect();
+                let constant = |bound: &Expr| match bound.kind {
+                    ExprKind::Number(number) => u32::try_from(number).ok(),
+                    _ => None,
+                };
+                match bounds.iter().map(constant).collect::<Option<Vec<u32>>>() {
+                    Some(numbers) => options.range = Some((numbers[0], numbers.get(1).copied())),
+                    None => options.bounds = bounds,
+                }
                 0
             }
             Rule::path_title => {
