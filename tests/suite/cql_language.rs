@@ -835,6 +835,9 @@ fn what_cql_6_2_refuses_and_runs_cqlq_refuses_and_runs() {
         "{path {check}} + 2 > 1",
         "path max {line --> check{+}} pathdebug",
         "find <-- move promote [RB] : true comment a1",
+        "x = a1 path x check",
+        "x = a1 path x -- --",
+        "{ path true { --[KQRkqr] } }",
     ] {
         assert!(Query::parse(query).is_ok(), "{query}");
     }
