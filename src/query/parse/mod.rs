@@ -234,6 +234,18 @@ pub(super) fn stop_fits(source: &str, at: usize) -> bool {
     }
 }
 
+/// The values of a range's bounds when every one is a number written out (none when one names
+/// a variable, or is negative).
+pub(super) fn constant_bounds(bounds: &[Expr]) -> Option<Vec<u32>> {
+    bounds
+        .iter()
+        .map(|bound| match bound.kind {
+            ExprKind::Number(number) => u32::try_from(number).ok(),
+            _ => None,
+        })
+        .collect()
+}
+
 /// Where a pair is, without the spaces a rule may end with (`pin ` before a filter that is not
 /// its part), so that carets stop at the last character written.
 /// Where a parenthesis opens right after `pair`, whitespace aside, if one does: a mistake after
@@ -1584,11 +1596,7 @@ impl Builder {
         if option.as_rule() == Rule::line_bounds {
             let span = span_of(&option);
             let found: Vec<Expr> = option.into_inner().map(|bound| self.range_bound(bound)).collect();
-            let constant = |bound: &Expr| match bound.kind {
-                ExprKind::Number(number) => u32::try_from(number).ok(),
-                _ => None,
-            };
-            let Some(numbers) = found.iter().map(constant).collect::<Option<Vec<u32>>>() else {
+            let Some(numbers) = constant_bounds(&found) else {
                 *bounds = found;
                 options.range = None;
                 return;

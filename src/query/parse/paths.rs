@@ -112,11 +112,7 @@ impl Builder {
             Rule::path_bounds => {
                 twice(self, options.range.is_some() || !options.bounds.is_empty(), "a range");
                 let bounds: Vec<Expr> = option.into_inner().map(|bound| self.range_bound(bound)).collect();
-                let constant = |bound: &Expr| match bound.kind {
-                    ExprKind::Number(number) => u32::try_from(number).ok(),
-                    _ => None,
-                };
-                match bounds.iter().map(constant).collect::<Option<Vec<u32>>>() {
+                match super::constant_bounds(&bounds) {
                     Some(numbers) => options.range = Some((numbers[0], numbers.get(1).copied())),
                     None => options.bounds = bounds,
                 }
