@@ -631,6 +631,8 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Echo { .. } => NumberNode::Echo(Box::new(self.echo(expr))),
             ExprKind::Dash { .. } => NumberNode::Dash(Box::new(self.dash(expr))),
             ExprKind::NoTransform(body) => NumberNode::Unmapped(Box::new(self.number(body))),
+            // `from` and `to` alone are sets in CQL 6.2, counted as sets are (a castling's two).
+            ExprKind::Move(filter) if filter.castling_rook => NumberNode::Count(self.set(expr)),
             ExprKind::Move(filter) => match self.move_filter(filter, expr.span) {
                 SetNode::Move(node) => NumberNode::MoveCount(node),
                 _ => unreachable!("compile: a move filter is a move node"),

@@ -23,6 +23,10 @@ use crate::position::RulesView;
 /// stops, and the run with it, with the reason.
 const MOST_STEPS: u64 = 2_000_000;
 
+/// Room kept in a search's stack of pending constituents beyond the path's own, for the
+/// repetitions and groups it opens.
+const PENDING_ROOM: usize = 24;
+
 /// A compiled `path`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct PathNode<const W: usize> {
@@ -419,6 +423,14 @@ impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, '_, P, W> {
 }
 
 impl<const W: usize> Program<W> {
+    /// The constituents a search begins with, in a stack with room for the repetitions and
+    /// groups they open (so that it is allocated once).
+    fn pending_stack(node: &PathNode<W>) -> Vec<Pending<'_, W>> {
+        let mut pending = Vec::with_capacity(node.steps.len() + PENDING_ROOM);
+        pending.extend(node.steps.iter().rev().map(Pending::Step));
+        pending
+    }
+
     /// The search of a `path` from `at`: what it found, when it matches there (with its
     /// comments).
     pub(super) fn path_match<P: RulesView<W>>(
@@ -440,7 +452,7 @@ impl<const W: usize> Program<W> {
             start: at,
             at,
             count: 0,
-            pending: node.steps.iter().rev().map(Pending::Step).collect(),
+            pending: Self::pending_stack(node),
             best: None,
             best_count: None,
             best_max: None,

@@ -680,9 +680,65 @@ fn quiet_assignments_and_arithmetic_constituents_are_refused() {
     {
         assert!(Query::parse(query).is_err(), "{query}");
     }
-    for query in ["persistent quiet x = 1", "line --> {ply - 1}", "find all _--", "find _--"] {
+    for query in ["persistent quiet x = 1", "find all _--", "find _--"] {
         assert!(Query::parse(query).is_ok(), "{query}");
     }
+}
+
+/// Arithmetic is no constituent of a line or a path however it is written: with `+` or `*`
+/// between numbers, in braces (which hold one filter as the filter itself), or after a path in
+/// braces. A repetition in braces is written without spaces; with them it is a filter in braces.
+#[test]
+fn arithmetic_in_any_form_is_no_constituent() {
+    for query in [
+        "line --> 1 * 1",
+        "x = 1 line --> x + 1",
+        "line --> {path --}+ 2",
+        "line --> {ply - 1}",
+        "line --> {{1 * 2}}",
+        "line --> ({1 * 2})",
+        "path -- { {1 - 2} }",
+        "path -- { 1 }",
+        "path --{ 2 }",
+        "path -- {2 , }",
+    ] {
+        assert!(Query::parse(query).is_err(), "{query}");
+    }
+    for query in ["line --> -- {1 * 2}", "line --> \"a\" + \"b\"", "path --{,2}", "line --> check{,2}", "x = 1 line --> {x}"] {
+        assert!(Query::parse(query).is_ok(), "{query}");
+    }
+    // `check{ 2 }` is `check` and then the number 2, which stops the search as in CQL 6.2.
+    let stopped = crate::common::replay_lines(SCHOLAR, "line --> check{ 2 }", None, false).remove(0).refusal;
+    assert!(stopped.is_some_and(|reason| reason.contains("number 2")));
+}
+
+/// `from` and `to` alone are sets: as numbers they count their squares, a castling's two.
+#[test]
+fn from_and_to_alone_count_their_squares() {
+    assert_eq!(found("from == 2", CASTLES), found("castle", CASTLES));
+    assert_eq!(found("to > 1", CASTLES), found("castle", CASTLES));
+    let sorted = crate::common::cql_written("sort from", CASTLES, false);
+    assert!(sorted.contains("<sort-id-1>: 2"), "{sorted}");
+}
+
+/// Braces around numbers alone, without spaces, are a repetition, never a filter; empty braces
+/// are refused.
+#[test]
+fn a_repetition_is_no_filter_and_braces_hold_one() {
+    for query in ["x = 1{3}", "{1}", "check {2,}", "line --> ( abs 5 ) == 1{3}", "{}", "not {}"] {
+        assert!(Query::parse(query).is_err(), "{query}");
+    }
+    assert!(Query::parse("{ 1 } true").is_ok());
+}
+
+/// A `-` after a filter or a position inside `comment(...)` and `str(...)` starts the next
+/// part, in its place among the parts.
+#[test]
+fn a_minus_after_a_filter_among_a_comment_s_parts_starts_the_next_part() {
+    let written = crate::common::cql_written("initial comment(check - 1 \"x\")", SCHOLAR, false);
+    assert!(written.contains("{Game number 1 <false>-1x CQL}"), "{written}");
+    let written = crate::common::cql_written("initial x = str(currentposition - 1) comment(x)", SCHOLAR, false);
+    assert!(written.contains("{Game number 1 move 1(wtm)-1 CQL}"), "{written}");
 }
 
 /// In a path, a capture dash written after a dash and a space is a constituent of its own, not

@@ -1,6 +1,7 @@
 //! A `-` after a filter that is no number starts the next filter, as CQL 6.2 reads it: its
 //! arithmetic takes only numbers, so in `false - 1 < 2` the `-` cannot subtract, and the text
-//! reads as the two filters `false` and `-1 < 2` (`"a" - 1` as `"a"` and `-1`).
+//! reads as the two filters `false` and `-1 < 2` (`"a" - 1` as `"a"` and `-1`, `currentposition
+//! - 1` as the position and `-1`).
 
 use super::super::ast::{BinaryOp, Expr, ExprKind, Span, UnaryOp};
 use super::super::check::{Type, type_of};
@@ -35,7 +36,7 @@ fn split(expr: Expr, source: &str) -> Result<(Expr, Expr), Expr> {
                 let rest_span = rest.span.join(right.span);
                 Ok((first, Expr { kind: ExprKind::Binary(op, Box::new(rest), right), span: rest_span }))
             }
-            Err(left) if op == BinaryOp::Sub && matches!(type_of(&left), Type::Filter | Type::Set | Type::Text) => {
+            Err(left) if op == BinaryOp::Sub && type_of(&left) != Type::Number => {
                 let span = Span::new(left.span.end, span.end);
                 Ok((left, Expr { kind: negated(right, source), span }))
             }

@@ -997,9 +997,20 @@ impl Builder {
                 };
             }
             Rule::block => {
+                if is_brace_repetition(pair.as_str()) {
+                    let message = format!(
+                        "{} is a repetition (braces around numbers without spaces repeat a constituent of a \
+                         line or a path), not a filter, as CQL 6.2 reads it: for a filter in braces put spaces inside",
+                        quoted(pair.as_str())
+                    );
+                    self.diagnostics.push(Diagnostic::new(span, message));
+                }
                 let in_path_parentheses = std::mem::replace(&mut self.in_path_parentheses, false);
                 let items = self.items(pair.into_inner());
                 self.in_path_parentheses = in_path_parentheses;
+                if items.filters.is_empty() && !items.junk {
+                    self.diagnostics.push(Diagnostic::new(span, "braces must hold a filter (CQL 6.2 refuses '{}' too)"));
+                }
                 (ExprKind::Block(items.filters), items.depth + 1)
             }
             Rule::number => match pair.as_str().parse() {
@@ -2049,6 +2060,14 @@ pub(super) fn unknown_word_message(word: &str, known: &[&str]) -> String {
         Some(meant) => format!("unknown word {}: did you mean {}?", quoted(word), quoted(meant)),
         None => format!("unknown word {}", quoted(word)),
     }
+}
+
+/// Whether braces hold only a repetition's bounds, written without spaces (`{3}`, `{2,}`,
+/// `{,4}`, `{2,4}`): CQL 6.2 reads these as a repetition wherever they stand.
+fn is_brace_repetition(text: &str) -> bool {
+    let Some(inner) = text.strip_prefix('{').and_then(|rest| rest.strip_suffix('}')) else { return false };
+    let (first, second) = inner.split_once(',').unwrap_or((inner, ""));
+    !inner.is_empty() && [first, second].iter().all(|bound| bound.bytes().all(|byte| byte.is_ascii_digit()))
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use crate::query::ast::{
     Span, Word,
 };
 use crate::query::diagnostic::Diagnostic;
+use crate::query::check::{Type, type_of};
 
 impl Builder {
     /// `path [options] constituents`.
@@ -333,13 +334,20 @@ impl Builder {
 }
 
 /// What a constituent of a path or a line is, when it is a number, a numeric variable or
-/// arithmetic alone: CQL 6.2 refuses these there, as most likely a range or a repetition
-/// written in the wrong place (`pathcountunfocused` is arithmetic too).
+/// arithmetic alone (in braces or not): CQL 6.2 refuses these there, as most likely a range or
+/// a repetition written in the wrong place (`pathcountunfocused` is arithmetic too).
 pub(super) fn lone_number(filter: &Expr) -> Option<&'static str> {
     match &filter.kind {
         ExprKind::Number(_) => Some("a number"),
-        ExprKind::Variable { ty: crate::query::check::Type::Number, .. } => Some("a numeric variable"),
-        ExprKind::Binary(BinaryOp::Sub | BinaryOp::Div | BinaryOp::Rem, ..) => Some("arithmetic"),
+        ExprKind::Variable { ty: Type::Number, .. } => Some("a numeric variable"),
+        ExprKind::Binary(op, ..) if op.is_arithmetic() && type_of(filter) == Type::Number => {
+            Some("arithmetic")
+        }
+        // Braces around one filter are no more than the filter, except around a variable.
+        ExprKind::Block(items) => match &items[..] {
+            [only] if !matches!(only.kind, ExprKind::Variable { .. }) => lone_number(only),
+            _ => None,
+        },
         _ => None,
     }
 }

@@ -250,9 +250,11 @@ impl Builder {
                     depth = depth.max(1);
                 }
                 Rule::filter => {
-                    let (expr, expr_depth) = self.operators(part.into_inner());
+                    let built = self.operators(part.into_inner());
+                    let (expr, expr_depth) = self.bind_untaken(built);
                     depth = depth.max(expr_depth);
-                    // `"a" - 1` is two parts, `"a"` and `-1`.
+                    // `"a" - 1` is two parts, `"a"` and `-1`; so are `check - 1` and
+                    // `currentposition - 1`.
                     for expr in super::minus::split_at_dangling_minus(expr, &self.source) {
                         parts.push(match expr.kind {
                             ExprKind::Text(text) => TextPart::Text(text),
