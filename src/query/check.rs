@@ -124,6 +124,8 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::Dictionary { op: DictionaryOp::Count, .. } => Type::Number,
         ExprKind::Dictionary { .. } | ExprKind::IsBound { .. } | ExprKind::Unbind(_) => Type::Filter,
         ExprKind::Position(_) | ExprKind::Lca(..) | ExprKind::NumberedPosition(_) => Type::Position,
+        // `A [<] B` and the like have their left side's value where they hold, as in CQL 6.2.
+        ExprKind::Descends { keeps_notes: false, .. } => Type::Position,
         ExprKind::Descends { .. } => Type::Filter,
         ExprKind::Find { quantity: FindQuantity::First, .. } => Type::Position,
         ExprKind::Find { .. } => Type::Number,

@@ -1061,6 +1061,15 @@ impl<const W: usize> Compiler<'_, W> {
                 then: self.position(then),
                 otherwise: otherwise.as_ref().map(|otherwise| self.position(otherwise)),
             })),
+            // The side written on the left, where the two are so related.
+            ExprKind::Descends { ancestor, descendant, later_first, .. } => {
+                let left = if *later_first { descendant } else { ancestor };
+                PositionNode::If(Box::new(Conditional {
+                    condition: self.filter(expr),
+                    then: self.position(left),
+                    otherwise: None,
+                }))
+            }
             _ => unreachable!("check: only positions reach here"),
         }
     }

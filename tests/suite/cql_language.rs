@@ -731,6 +731,23 @@ fn a_repetition_is_no_filter_and_braces_hold_one() {
     assert!(Query::parse("{ 1 } true").is_ok());
 }
 
+/// `A [<] B` and its kin have A's value where they hold: they chain from the right, and an
+/// assignment's value stops before them.
+#[test]
+fn a_comparison_of_positions_has_its_left_side_s_value() {
+    assert_eq!(plies("currentposition [>] parent [<] currentposition"), plies("not initial"));
+    assert!(plies("currentposition [>] parent [>] parent").is_empty());
+    assert_eq!(plies("(currentposition [>] parent) [>] parent"), plies("not initial"));
+    let written = crate::common::cql_written("x = (currentposition [>] parent) comment(x)", SCHOLAR, false);
+    assert!(written.contains("1.e4 {move 1(btm) CQL}"), "{written}");
+    for query in ["x = child [>] currentposition", "x = a1 x |= x"] {
+        assert!(Query::parse(query).is_err(), "{query}");
+    }
+    for query in ["x = a1 x |= (x)", "x = a1 x &= x", "x = a1 x |= x | b2"] {
+        assert!(Query::parse(query).is_ok(), "{query}");
+    }
+}
+
 /// A `-` after a filter or a position inside `comment(...)` and `str(...)` starts the next
 /// part, in its place among the parts.
 #[test]

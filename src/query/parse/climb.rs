@@ -618,7 +618,7 @@ impl Builder {
 }
 
 /// The name of a variable written alone, without parentheses around it.
-fn bare_variable<'e>(source: &str, expr: &'e Expr) -> Option<&'e str> {
+pub(super) fn bare_variable<'e>(source: &str, expr: &'e Expr) -> Option<&'e str> {
     match &expr.kind {
         ExprKind::Variable { name, .. } if source.get(expr.span.start..expr.span.end) == Some(name) => Some(name),
         _ => None,

@@ -4,7 +4,7 @@
 
 use pest::iterators::Pair;
 
-use super::{Builder, Rule, span_of};
+use super::{Builder, Rule, placeholder, span_of};
 use crate::query::ast::{AssignOp, AttackSide, BinaryOp, DictionaryOp, Expr, ExprKind, Lasting, LoopOver, Span, Type};
 use crate::query::check::type_of;
 use crate::query::diagnostic::{Diagnostic, quoted};
@@ -87,9 +87,26 @@ impl Builder {
                 let span = Span::new(assignment.name_span.start, expr.span.end);
                 Expr { kind: ExprKind::Binary(op, Box::new(left), right), span }
             }
+            // So is a comparison of positions (`x = child [<] currentposition`).
+            ExprKind::Descends { ancestor, descendant, strict, later_first, keeps_notes: false }
+                if (if later_first { &descendant } else { &ancestor }).span.start == expr.span.start =>
+            {
+                let (mut ancestor, mut descendant) = (ancestor, descendant);
+                let left = if later_first { &mut descendant } else { &mut ancestor };
+                let value = std::mem::replace(&mut **left, placeholder(expr.span));
+                **left = self.assign_into(value, assignment);
+                let span = Span::new(assignment.name_span.start, expr.span.end);
+                Expr { kind: ExprKind::Descends { ancestor, descendant, strict, later_first, keeps_notes: false }, span }
+            }
             kind => {
                 let value = Expr { kind, span: expr.span };
                 let Assignment { name, name_span, op, lasting } = assignment;
+                if *op == AssignOp::Union && super::climb::bare_variable(&self.source, &value) == Some(name.as_str()) {
+                    let message = format!(
+                        "'{name} |= {name}' joins a variable with itself, which CQL 6.2 refuses as a likely mistake"
+                    );
+                    self.diagnostics.push(Diagnostic::new(Span::new(name_span.start, value.span.end), message));
+                }
                 let ty = match op {
                     AssignOp::Arithmetic(BinaryOp::Add) if type_of(&value) == Type::Text => Type::Text,
                     AssignOp::Arithmetic(_) => Type::Number,
