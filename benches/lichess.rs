@@ -202,6 +202,7 @@ fn cqlq_replay(text: &str, plans: &Plans) -> Replayed {
         keep_played: false,
         positions: None,
         ends_input: true,
+        stop: None,
     };
     let records = replay_range(text.as_bytes(), &options);
     let mut replayed = Replayed::default();

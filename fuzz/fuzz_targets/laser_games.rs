@@ -46,6 +46,7 @@ fn check(text: &[u8], container: Container) {
         keep_played: true,
         positions: Some(PositionsFormat::Tsv),
         ends_input: false,
+        stop: None,
     };
     for record in replay_range(text, &options) {
         assert!(record.start <= record.movetext && record.movetext <= record.end && record.end <= text.len());

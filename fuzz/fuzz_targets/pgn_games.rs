@@ -71,6 +71,7 @@ fuzz_target!(|data: &[u8]| {
             keep_played: true,
             positions: None,
             ends_input: true,
+            stop: None,
         };
         for record in replay_range(data, &options) {
             assert!(record.start <= record.movetext && record.movetext <= record.end && record.end <= data.len());

@@ -15,7 +15,8 @@ use super::input::Input;
 use super::plans::Plans;
 use super::positions::PositionsFormat;
 use super::replay::{
-    Carried, GameEdits, GameErrorKind, GameNote, GameRecord, GameWarning, MatchedPly, ReplayOptions, replay_ranges,
+    Carried, GameEdits, GameErrorKind, GameNote, GameRecord, GameWarning, MatchedPly, ReplayOptions, StopMark,
+    replay_ranges,
 };
 use super::similar::load_similar_games;
 use crate::notation::Container;
@@ -445,6 +446,7 @@ impl Search {
             keep_played: sink.renderer().is_some(),
             positions: self.options.positions,
             ends_input: false,
+            stop: None,
         };
         input.assume_variant(self.options.variant);
         let name = input.name().to_owned();
@@ -516,6 +518,9 @@ impl Search {
         bounds.extend_from_slice(starts);
         bounds.push(text.len());
         let first = replay.first_game.saturating_sub(u64::from(leading));
+        // A game that stops the search spares the threads the games after it.
+        let stop = StopMark::default();
+        let replay = &ReplayOptions { stop: Some(&stop), ..*replay };
         let ranges: Vec<(usize, usize, u64)> =
             bounds.windows(2).zip(first..).map(|(pair, number)| (pair[0], pair[1], number)).collect();
         let batch = |ranges: &[(usize, usize, u64)]| {

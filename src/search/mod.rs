@@ -53,7 +53,7 @@ pub use positions::{EpdComments, PositionsFormat};
 pub use reasons::{describe, in_words, open_to_read};
 pub use replay::{
     Carried, GameEdits, GameError, GameErrorKind, GameNote, GameRecord, GameWarning, MatchedPly, ReplayOptions,
-    TOKEN_CHARS, replay_range, replay_ranges,
+    StopMark, TOKEN_CHARS, replay_range, replay_ranges,
 };
 pub use similar::{SimilarGamesError, load_similar_games};
 pub use sorted::SortedSink;

@@ -63,6 +63,34 @@ pub struct ReplayOptions<'a> {
     pub positions: Option<PositionsFormat>,
     /// Whether the text ends the input: a last game it cuts off is reported as cut short.
     pub ends_input: bool,
+    /// Where the games of the text that a stopped search no longer needs begin, shared by the
+    /// threads that replay it; `None`: each game is read to its end.
+    pub stop: Option<&'a StopMark>,
+}
+
+/// The earliest offset in a text of a game whose search stopped the run (an `assert` that
+/// failed, a value CQL 6.2 refuses): the games after it are not wanted, and the threads
+/// replaying them leave them as soon as they see it.
+#[derive(Debug)]
+pub struct StopMark(std::sync::atomic::AtomicUsize);
+
+impl Default for StopMark {
+    fn default() -> Self {
+        Self(std::sync::atomic::AtomicUsize::new(usize::MAX))
+    }
+}
+
+impl StopMark {
+    /// Records that the search stopped in the game that begins at `offset`.
+    pub fn stop_at(&self, offset: usize) {
+        self.0.fetch_min(offset, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether a game before the one that begins at `offset` stopped the search.
+    #[must_use]
+    pub fn passed(&self, offset: usize) -> bool {
+        self.0.load(std::sync::atomic::Ordering::Relaxed) < offset
+    }
 }
 
 /// What a query carries from game to game, handed from each range of games to the next, and
@@ -484,6 +512,7 @@ fn replay_ranges_with<R: GameRules<W>, const W: usize>(
         replayer.number = number;
         let ending = options.ends_input && end == text.len();
         let mut games = Games::new(options.container, &text[from..end], ending);
+        replayer.base = from;
         let mut handed = None;
         while let Some(span) = games.next(&mut replayer) {
             if let Some(variant) = replayer.other_rules.take() {
@@ -559,6 +588,9 @@ fn replay_ranges_with<R: GameRules<W>, const W: usize>(
                     tags: replayer.state.as_mut().map(|(_, state)| state.take_tags()).unwrap_or_default(),
                 },
             };
+            if let (Some(stop), Some(_)) = (options.stop, &record.refusal) {
+                stop.stop_at(replayer.game_start);
+            }
             record.rebase(span.start);
             record.shift(from);
             records.push(record);
@@ -876,6 +908,9 @@ impl Findings {
 /// Replays games with the rules of one family, `R`, whose square sets take `W` words.
 struct Replayer<'a, 'o, R: GameRules<W>, const W: usize> {
     options: &'o ReplayOptions<'o>,
+    /// Where the games being read begin in the whole text, and where the current one begins.
+    base: usize,
+    game_start: usize,
     tags: Vec<(&'a [u8], &'a [u8])>,
     program: Option<&'o Program<W>>,
     needs: Needs,
@@ -1090,6 +1125,8 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
             typed,
             rules: Some(typed.rules),
             options,
+            base: 0,
+            game_start: 0,
             tags: Vec::new(),
             program: None,
             needs: Needs::default(),
@@ -1237,8 +1274,16 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
             if terminal && !line.may_end_at(at) {
                 continue;
             }
+            if self.stop_passed() {
+                break;
+            }
             self.found.test(program, &context, &line.offsets, at);
         }
+    }
+
+    /// Whether a game before this one stopped the search, so that this one is not wanted.
+    fn stop_passed(&self) -> bool {
+        self.options.stop.is_some_and(|stop| stop.passed(self.game_start))
     }
 
     /// Writes and tests the game's first position, once the game's program is set.
@@ -1460,8 +1505,9 @@ fn follow<const W: usize>(pieces: &mut Identities, facts: MoveFacts, effects: &M
 }
 
 impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W> {
-    fn begin_game(&mut self, _start: usize) {
+    fn begin_game(&mut self, start: usize) {
         self.number += 1;
+        self.game_start = self.base + start;
         self.warnings.clear();
         self.other_rules = None;
         self.first_pending = false;
@@ -1498,6 +1544,11 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
     fn begin_movetext(&mut self, start: usize) -> ControlFlow<()> {
         if self.error.is_some() {
             // A malformed tag: the game is reported, not searched.
+            return ControlFlow::Break(());
+        }
+        if self.stop_passed() {
+            // A game before this one stopped the search: this one is not wanted.
+            self.excluded = true;
             return ControlFlow::Break(());
         }
         if !self.options.plans.searches(self.number)
@@ -1761,6 +1812,7 @@ mod tests {
             keep_played,
             positions: None,
             ends_input: false,
+            stop: None,
         }
     }
 

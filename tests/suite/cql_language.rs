@@ -704,7 +704,9 @@ fn arithmetic_in_any_form_is_no_constituent() {
     ] {
         assert!(Query::parse(query).is_err(), "{query}");
     }
-    for query in ["line --> -- {1 * 2}", "line --> \"a\" + \"b\"", "path --{,2}", "line --> check{,2}", "x = 1 line --> {x}"] {
+    for query in
+        ["line --> -- {1 * 2}", "line --> \"a\" + \"b\"", "path --{,2}", "line --> check{,2}", "x = 1 line --> {x}"]
+    {
         assert!(Query::parse(query).is_ok(), "{query}");
     }
     // `check{ 2 }` is `check` and then the number 2, which stops the search as in CQL 6.2.
@@ -746,6 +748,14 @@ fn a_comparison_of_positions_has_its_left_side_s_value() {
     for query in ["x = a1 x |= (x)", "x = a1 x &= x", "x = a1 x |= x | b2"] {
         assert!(Query::parse(query).is_ok(), "{query}");
     }
+}
+
+/// A name with a key after it is an entry, not a direction's range (`vertical D["a"]`).
+#[test]
+fn a_direction_takes_an_entry_whole() {
+    let query = "dictionary D D[\"a\"] = a1 vertical D[\"a\"]";
+    assert!(Query::parse(query).is_ok(), "{query}");
+    assert_eq!(plies("x = 2 up x a1"), plies("up 2 a1"));
 }
 
 /// A `-` after a filter or a position inside `comment(...)` and `str(...)` starts the next

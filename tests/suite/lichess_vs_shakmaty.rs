@@ -325,6 +325,7 @@ impl Records {
             keep_played: false,
             positions: Some(PositionsFormat::Tsv),
             ends_input: true,
+            stop: None,
         };
         let pgn = std::mem::take(&mut self.pgn);
         let records = replay_range(pgn.as_bytes(), &options);

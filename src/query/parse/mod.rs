@@ -1009,7 +1009,8 @@ impl Builder {
                 let items = self.items(pair.into_inner());
                 self.in_path_parentheses = in_path_parentheses;
                 if items.filters.is_empty() && !items.junk {
-                    self.diagnostics.push(Diagnostic::new(span, "braces must hold a filter (CQL 6.2 refuses '{}' too)"));
+                    self.diagnostics
+                        .push(Diagnostic::new(span, "braces must hold a filter (CQL 6.2 refuses '{}' too)"));
                 }
                 (ExprKind::Block(items.filters), items.depth + 1)
             }

@@ -8,8 +8,8 @@ use crate::query::ast::{
     BinaryOp, DashWhen, Expr, ExprKind, PathExpr, PathFocus, PathOptions, PathStep, PathWord, PieceAtom, PieceAtomKind,
     Span, Word,
 };
-use crate::query::diagnostic::Diagnostic;
 use crate::query::check::{Type, type_of};
+use crate::query::diagnostic::Diagnostic;
 
 impl Builder {
     /// `path [options] constituents`.
@@ -340,9 +340,7 @@ pub(super) fn lone_number(filter: &Expr) -> Option<&'static str> {
     match &filter.kind {
         ExprKind::Number(_) => Some("a number"),
         ExprKind::Variable { ty: Type::Number, .. } => Some("a numeric variable"),
-        ExprKind::Binary(op, ..) if op.is_arithmetic() && type_of(filter) == Type::Number => {
-            Some("arithmetic")
-        }
+        ExprKind::Binary(op, ..) if op.is_arithmetic() && type_of(filter) == Type::Number => Some("arithmetic"),
         // Braces around one filter are no more than the filter, except around a variable.
         ExprKind::Block(items) => match &items[..] {
             [only] if !matches!(only.kind, ExprKind::Variable { .. }) => lone_number(only),

@@ -96,7 +96,10 @@ impl Builder {
                 let value = std::mem::replace(&mut **left, placeholder(expr.span));
                 **left = self.assign_into(value, assignment);
                 let span = Span::new(assignment.name_span.start, expr.span.end);
-                Expr { kind: ExprKind::Descends { ancestor, descendant, strict, later_first, keeps_notes: false }, span }
+                Expr {
+                    kind: ExprKind::Descends { ancestor, descendant, strict, later_first, keeps_notes: false },
+                    span,
+                }
             }
             kind => {
                 let value = Expr { kind, span: expr.span };

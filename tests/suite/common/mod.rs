@@ -168,6 +168,7 @@ pub fn replay_lines(
         keep_played: false,
         positions,
         ends_input: false,
+        stop: None,
     };
     cqlq::search::replay_range(text.as_bytes(), &options)
 }
