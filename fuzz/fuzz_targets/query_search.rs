@@ -71,6 +71,7 @@ fn replay(plans: &Plans, result: Option<&[u8]>, variations: bool) -> Vec<GameRec
         keep_played: true,
         positions: None,
         ends_input: false,
+        stop: None,
     };
     let records = replay_range(GAMES.as_bytes(), &options);
     assert_eq!(records.len(), GAME_COUNT, "every game is read");

@@ -69,6 +69,7 @@ pub fn check(format: &'static dyn NativeFormat, raw: bool, data: &[u8]) {
         keep_played: true,
         positions: Some(PositionsFormat::Tsv),
         ends_input: false,
+        stop: None,
     };
     for record in replay_range(data, &options) {
         assert!(record.start <= record.end && record.end <= data.len());
