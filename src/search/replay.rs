@@ -1816,6 +1816,24 @@ mod tests {
         }
     }
 
+    /// A game that stops the search marks where it begins; the games after it are left
+    /// unsearched, those before it are searched in full.
+    #[test]
+    fn a_stopped_search_leaves_the_games_after_the_one_that_stopped_it() {
+        let game = |event: &str| format!("[Event \"{event}\"]\n[Result \"*\"]\n\n1. e4 e5 *\n\n");
+        let text = [game("first"), game("stops"), game("after")].concat();
+        let plans = Plans::new(Query::parse("if event \"stops\" then { assert false } else true").unwrap());
+        let stop = StopMark::default();
+        let options = ReplayOptions { stop: Some(&stop), ..options(&plans, false) };
+        let records = replay_range(text.as_bytes(), &options);
+        assert_eq!(records.len(), 3);
+        assert!(records[0].refusal.is_none() && !records[0].excluded && !records[0].matched.is_empty());
+        assert!(records[1].refusal.is_some());
+        assert!(records[2].excluded && records[2].matched.is_empty());
+        assert!(stop.passed(text.find("[Event \"after\"]").unwrap()));
+        assert!(!stop.passed(text.find("[Event \"stops\"]").unwrap()));
+    }
+
     /// The plies that match, and the units of work the `line` filters took.
     fn search(query: &str, text: &str) -> (Vec<u32>, u64) {
         let plans = Plans::new(Query::parse(query).unwrap());
