@@ -175,7 +175,7 @@ impl Expr {
                 .collect(),
             ExprKind::Lca(first, second) => vec![first, second],
             ExprKind::Descends { ancestor, descendant, .. } => vec![ancestor, descendant],
-            ExprKind::NumberedPosition(number) => vec![number],
+            ExprKind::NumberedPosition(number) | ExprKind::NumberedChild(number) => vec![number],
             ExprKind::At { position, body } => vec![position, body],
             ExprKind::Binary(_, left, right)
             | ExprKind::Between(left, right)
@@ -542,6 +542,9 @@ pub enum ExprKind {
     },
     /// `position N`: the game's position numbered N, as `positionid` numbers them.
     NumberedPosition(Box<Expr>),
+    /// `child(N)` with N worked out at each position: the child that begins the variation
+    /// numbered N (0 the main line).
+    NumberedChild(Box<Expr>),
     /// `P : F`: F at the position P.
     At {
         /// The position.

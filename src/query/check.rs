@@ -123,7 +123,9 @@ pub(crate) fn type_of(expr: &Expr) -> Type {
         ExprKind::Dictionary { op: DictionaryOp::Entry { value, .. }, .. } => *value,
         ExprKind::Dictionary { op: DictionaryOp::Count, .. } => Type::Number,
         ExprKind::Dictionary { .. } | ExprKind::IsBound { .. } | ExprKind::Unbind(_) => Type::Filter,
-        ExprKind::Position(_) | ExprKind::Lca(..) | ExprKind::NumberedPosition(_) => Type::Position,
+        ExprKind::Position(_) | ExprKind::Lca(..) | ExprKind::NumberedPosition(_) | ExprKind::NumberedChild(_) => {
+            Type::Position
+        }
         // `A [<] B` and the like have their left side's value where they hold, as in CQL 6.2.
         ExprKind::Descends { keeps_notes: false, .. } => Type::Position,
         ExprKind::Descends { .. } => Type::Filter,
@@ -486,6 +488,12 @@ impl Checker<'_> {
                 self.want_position(descendant, "ancestor");
             }
             ExprKind::NumberedPosition(number) => self.want_number(number, "position"),
+            ExprKind::NumberedChild(number) => {
+                let found = self.expr(number);
+                if found != Type::Number {
+                    self.mismatch(number, "child takes the number of a variation", found);
+                }
+            }
             ExprKind::At { position, body } => {
                 self.want_position(position, ":");
                 self.expr(body);

@@ -279,6 +279,7 @@ fn needs(filters: &[&Expr]) -> Needs {
                         | ExprKind::Lca(..)
                         | ExprKind::Descends { .. }
                         | ExprKind::NumberedPosition(_)
+                        | ExprKind::NumberedChild(_)
                         | ExprKind::At { .. }
                         | ExprKind::Echo { .. }
                         | ExprKind::Dash { .. }
@@ -1047,6 +1048,7 @@ impl<const W: usize> Compiler<'_, W> {
                 PositionNode::Lca(Box::new(self.position(first)), Box::new(self.position(second)))
             }
             ExprKind::NumberedPosition(number) => PositionNode::Numbered(Box::new(self.number(number))),
+            ExprKind::NumberedChild(number) => PositionNode::NumberedChild(Box::new(self.number(number))),
             ExprKind::At { position, body } => {
                 PositionNode::At(Box::new(self.position(position)), Box::new(self.position(body)))
             }
@@ -1864,7 +1866,8 @@ fn transform_chain(expr: &Expr) -> TransformChain<'_> {
 /// What a compiled filter writes as it is tested.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Writes {
-    /// Something that outlasts the game: a persistent variable's value, a message.
+    /// Something that outlasts the test of the position: a persistent variable's value, a message,
+    /// a tag or a removed comment that the game is written with.
     pub lasting: bool,
     /// Anything: a variable's value, a comment, a message.
     pub any: bool,
@@ -1921,8 +1924,12 @@ impl<const W: usize> Compiler<'_, W> {
                 found.any = true;
                 found.lasting |= node.message;
             }
-            // What the game is written with.
-            FilterNode::RemoveComment | FilterNode::SetTag(_) => found.any = true,
+            // What the game is written with: a game found with no position matched
+            // (`matchcount 0`) is written with it too.
+            FilterNode::RemoveComment | FilterNode::SetTag(_) => {
+                found.any = true;
+                found.lasting = true;
+            }
             // Its sightings are comments, and it gives a variable a value.
             FilterNode::Similar { .. } => found.any = true,
             // A failed assertion stops the run.

@@ -269,6 +269,7 @@ fn tree(out: &mut String, expr: &Expr, source: &str, depth: usize) {
             line(out, &indent, &format!("ancestor: the first position lies on the line to the second{or_same}"));
         }
         ExprKind::NumberedPosition(_) => line(out, &indent, "position: the game's position numbered"),
+        ExprKind::NumberedChild(_) => line(out, &indent, "child: the position the variation numbered begins with"),
         ExprKind::At { .. } => line(out, &indent, ": at the position, the filter"),
         ExprKind::Loop { over, all, name, .. } => {
             let over = if *over == LoopOver::Pieces { "piece" } else { "square" };

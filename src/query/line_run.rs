@@ -377,7 +377,10 @@ impl<const W: usize> Program<W> {
         at: usize,
     ) -> Option<Run> {
         let state = context.state;
-        if options.nestban && !options.backward && state.nested(slot).is_some_and(|end| at < end) {
+        // A run bans the positions it went through: with `singlecolor`, those of its side.
+        let ply = context.frames[at].ply;
+        if options.nestban && !options.backward && state.nested(slot).is_some_and(|ends| at < ends[(ply % 2) as usize])
+        {
             return None;
         }
         let plain = matches!(tests, LineTests::Positions | LineTests::Plain)
@@ -414,7 +417,7 @@ impl<const W: usize> Program<W> {
             }
         }
         if options.nestban {
-            state.set_nested(slot, run.last + 1);
+            state.set_nested(slot, run.last + 1, options.singlecolor.then_some(ply % 2));
         }
         if !options.quiet {
             self.note_run(run, context, at);

@@ -168,6 +168,8 @@ pub(crate) enum PositionNode<const W: usize> {
     Lca(Box<PositionNode<W>>, Box<PositionNode<W>>),
     /// `position N`: the game's position numbered N (as `positionid` numbers them).
     Numbered(Box<NumberNode<W>>),
+    /// `child(N)` with N worked out at the position.
+    NumberedChild(Box<NumberNode<W>>),
     /// A position found from another position (`P : parent`).
     At(Box<PositionNode<W>>, Box<PositionNode<W>>),
     /// One position or the other, as a filter decides.

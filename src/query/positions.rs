@@ -50,6 +50,10 @@ impl<const W: usize> Program<W> {
                 let number = usize::try_from(self.number(number, context, at)?).ok()?;
                 Self::numbered_position(context, number)
             }
+            PositionNode::NumberedChild(number) => {
+                let number = usize::try_from(self.number(number, context, at)?).ok()?;
+                context.children(at).nth(number)
+            }
             PositionNode::At(from, to) => self.position(to, context, self.position(from, context, at)?),
             PositionNode::If(conditional) => self.position(self.choose(conditional, context, at)?, context, at),
             PositionNode::Line(line) => self.line_match(line, context, at).map(|run| run.last),

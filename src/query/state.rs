@@ -166,7 +166,7 @@ pub struct State<const W: usize> {
     /// The tags `settag` gave the game, in the order first given, each with its last value.
     tags: RefCell<Vec<(String, String)>>,
     /// Where the last run each `nestban` line found in the game ends, by the line's slot.
-    nested: RefCell<FastMap<usize, usize>>,
+    nested: RefCell<FastMap<usize, [usize; 2]>>,
     /// The frames each `nestban` path's runs went through in the game, by the path's slot.
     path_nests: RefCell<FastMap<usize, FastSet<usize>>>,
     /// The paths being searched, innermost last.
@@ -324,12 +324,21 @@ impl<const W: usize> State<W> {
     }
 
     /// Where the last run the `line` of `slot` found ends (one past its last frame).
-    pub(crate) fn nested(&self, slot: usize) -> Option<usize> {
+    /// Where the last runs of the `nestban` line of `slot` end: for positions of even plies
+    /// and of odd plies.
+    pub(crate) fn nested(&self, slot: usize) -> Option<[usize; 2]> {
         self.nested.borrow().get(&slot).copied()
     }
 
-    pub(crate) fn set_nested(&self, slot: usize, end: usize) {
-        self.nested.borrow_mut().insert(slot, end);
+    /// Records where the last run of the `nestban` line of `slot` ends: for the positions of
+    /// one parity of plies (`side`, a `singlecolor` line's), or of both.
+    pub(crate) fn set_nested(&self, slot: usize, end: usize, side: Option<u32>) {
+        let mut nested = self.nested.borrow_mut();
+        let ends = nested.entry(slot).or_insert([0; 2]);
+        match side {
+            Some(side) => ends[(side % 2) as usize] = end,
+            None => *ends = [end; 2],
+        }
     }
 
     /// Whether a run of the `nestban` path of `slot` went through the frame `at`.

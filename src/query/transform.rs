@@ -491,6 +491,7 @@ impl<const W: usize> Mapped<W> for PositionNode<W> {
         Some(match self {
             PositionNode::Find(find) => PositionNode::Find(boxed(&**find, mapper)?),
             PositionNode::Numbered(number) => PositionNode::Numbered(boxed(&**number, mapper)?),
+            PositionNode::NumberedChild(number) => PositionNode::NumberedChild(boxed(&**number, mapper)?),
             PositionNode::Lca(first, second) => PositionNode::Lca(boxed(&**first, mapper)?, boxed(&**second, mapper)?),
             PositionNode::At(from, to) => PositionNode::At(boxed(&**from, mapper)?, boxed(&**to, mapper)?),
             PositionNode::If(conditional) => PositionNode::If(boxed(&**conditional, mapper)?),

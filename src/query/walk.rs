@@ -249,7 +249,7 @@ impl<const W: usize> Walk<W> for PositionNode<W> {
         match self {
             PositionNode::Entry(entry) => entry.key.each_filter(visit),
             PositionNode::Find(find) => find.each_filter(visit),
-            PositionNode::Numbered(number) => number.each_filter(visit),
+            PositionNode::Numbered(number) | PositionNode::NumberedChild(number) => number.each_filter(visit),
             PositionNode::Lca(first, second) | PositionNode::At(first, second) => {
                 first.each_filter(visit);
                 second.each_filter(visit);

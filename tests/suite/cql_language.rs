@@ -960,3 +960,53 @@ fn what_the_differential_tester_found_runs_as_in_cql_6_2() {
     let stopped = common::replay_lines(games, "cql() readfile \"no-such-file.pgn\" == \"\"", None, false);
     assert!(stopped[0].refusal.as_ref().is_some_and(|reason| reason.contains("readfile")), "{stopped:?}");
 }
+
+/// A tag given before a game filter that fails is kept where the game is written with no
+/// position matched (`matchcount 0`), as CQL 6.2 keeps it.
+#[test]
+fn a_tag_given_before_a_failing_game_filter_is_kept() {
+    let written = crate::common::cql_written("cql(matchcount 0 10) settag(\"Found\" \"a\") result 0-1", SCHOLAR, false);
+    assert!(written.contains("[Found \"a\"]\n\n{Game number 1}"), "{written}");
+}
+
+/// After a set variable, a bracketed list of pieces is a designator of its own (`x[Q]` is `x`
+/// and `[Q]`), as CQL 6.2 reads it.
+#[test]
+fn a_piece_list_after_a_set_variable_is_a_designator_of_its_own() {
+    assert_eq!(plies("x = a1 x[Q]"), plies("x = a1 x [Q]"));
+    assert_eq!(plies("x = a1 up x[Q]"), plies("x = a1 up x [Q]"));
+    assert_eq!(plies("foo = a1 foo[Q]"), plies("Q"));
+    assert!(!plies("Q").is_empty());
+}
+
+/// `child(N)` takes any number, worked out at each position: `child(1 + 0)` is `child(1)`.
+#[test]
+fn a_child_s_number_is_any_number() {
+    let game = "[Event \"x\"]\n\n1. e4 (1. d4 d5) 1... e5 2. Nf3 *\n";
+    let plies = |query: &str| -> Vec<u32> {
+        let options = cqlq::search::SearchOptions { variations: true, ..Default::default() };
+        crate::common::found_with(query, game, options).into_iter().flat_map(|(_, plies)| plies).collect()
+    };
+    assert_eq!(plies("child(1 + 0) : check or child (1)"), plies("child(1)"));
+    assert_eq!(plies("x = 1 child(x)"), plies("child(1)"));
+    assert!(!plies("child(1)").is_empty());
+    assert!(plies("child(-1)").is_empty());
+}
+
+/// A text's index may be written as a whole filter (`t[#a1 & a1]`); a prefix in an argument
+/// takes what it reaches over (`to ~a1 attacks R` is `to ~(a1 attacks R)`), as in CQL 6.2.
+#[test]
+fn indexes_and_arguments_take_what_cql_6_2_gives_them() {
+    assert_eq!(plies("x = \"abc\" x[# a1 & a1] == \"b\""), plies("true"));
+    assert_eq!(plies("move previous from ~ a1 attackedby A"), plies("move previous from (~ a1 attackedby A)"));
+    assert!(Query::parse("x = \"abc\" x[# a1 & a1]").is_ok());
+    assert!(Query::parse("light ~ a1 attacks R").is_ok());
+}
+
+/// A `singlecolor` line with `nestban` bans only the positions of its side inside a run it
+/// found: the other side's runs start between them, as in CQL 6.2.
+#[test]
+fn a_single_colour_line_bans_only_its_own_side_s_positions() {
+    assert_eq!(plies("line singlecolor nestban --> true{,2}"), vec![0, 1, 4, 5]);
+    assert_eq!(plies("line nestban --> true{,2}"), vec![0, 2, 4, 6]);
+}

@@ -321,7 +321,9 @@ impl Builder {
             if level <= min {
                 break;
             }
-            if climb.typed && (!takes(&left, rule) || (climb.argument && rule != Rule::op_colon)) {
+            // An argument (`to S`) is one operand with its prefixes, which take what they
+            // reach over (`to ~a1 attacks R`), and `:`.
+            if climb.typed && (!takes(&left, rule) || (climb.argument && min == 0 && rule != Rule::op_colon)) {
                 climb.stopped = true;
                 climb.stopped_at = Some(self.finish_copy(&left));
                 break;

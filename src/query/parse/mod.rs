@@ -1128,6 +1128,15 @@ impl Builder {
             Rule::echo_filter => self.echo_filter(pair),
             Rule::position_word => (ExprKind::Position(position_word(pair.as_str())), 1),
             Rule::child_filter => {
+                if let Some(number) = pair.clone().into_inner().find(|part| part.as_rule() == Rule::child_number) {
+                    let filter = number.into_inner().next().expect("grammar: a child's number is a filter");
+                    let (number, depth) = self.operators(filter.into_inner());
+                    return self.bounded(
+                        Expr { kind: ExprKind::NumberedChild(Box::new(number)), span },
+                        depth + 1,
+                        None,
+                    );
+                }
                 let variation = pair.clone().into_inner().find(|part| part.as_rule() == Rule::number);
                 // After `child(N)`, parentheses begin a filter of their own.
                 if variation.is_none()

@@ -141,7 +141,8 @@ impl Builder {
                 Rule::slice_colon => slice.colon = true,
                 Rule::slice_key => {
                     let key_span = span_of(&part);
-                    let (key, depth) = self.operators(part.into_inner());
+                    let filter = part.into_inner().next().expect("grammar: a key is a filter");
+                    let (key, depth) = self.operators(filter.into_inner());
                     slice.key = Some((key, depth, key_span));
                 }
                 Rule::slice_start => slice.start = Some(self.operators(part.into_inner())),
@@ -176,6 +177,13 @@ impl Builder {
             let (key, key_depth) = key.expect("grammar: a key");
             let kind = self.dictionary_entry(name.clone(), key);
             return (Expr { kind, span }, depth.max(key_depth) + 1);
+        }
+        let mut slice = slice;
+        if slice.start.is_none() && !slice.colon {
+            // An index written as a whole filter (`t[#a1 & a1]`) is a number all the same.
+            if let Some((key, key_depth, _)) = slice.key.take_if(|(key, ..)| type_of(key) == Type::Number) {
+                slice.start = Some((key, key_depth));
+            }
         }
         if let Some((_, _, key_span)) = slice.key {
             self.diagnostics.push(Diagnostic::new(key_span, "a text's part is given by numbers: [i] or [i:j]"));
