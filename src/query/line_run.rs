@@ -378,9 +378,8 @@ impl<const W: usize> Program<W> {
     ) -> Option<Run> {
         let state = context.state;
         // A run bans the positions it went through: with `singlecolor`, those of its side.
-        let ply = context.frames[at].ply;
-        if options.nestban && !options.backward && state.nested(slot).is_some_and(|ends| at < ends[(ply % 2) as usize])
-        {
+        let parity = |at: usize| (context.frames[at].ply % 2) as usize;
+        if options.nestban && !options.backward && state.nested(slot).is_some_and(|ends| at < ends[parity(at)]) {
             return None;
         }
         let plain = matches!(tests, LineTests::Positions | LineTests::Plain)
@@ -417,7 +416,7 @@ impl<const W: usize> Program<W> {
             }
         }
         if options.nestban {
-            state.set_nested(slot, run.last + 1, options.singlecolor.then_some(ply % 2));
+            state.set_nested(slot, run.last + 1, options.singlecolor.then(|| parity(at)));
         }
         if !options.quiet {
             self.note_run(run, context, at);

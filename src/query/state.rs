@@ -323,20 +323,19 @@ impl<const W: usize> State<W> {
         self.game_sorts.borrow().clone()
     }
 
-    /// Where the last run the `line` of `slot` found ends (one past its last frame).
-    /// Where the last runs of the `nestban` line of `slot` end: for positions of even plies
-    /// and of odd plies.
+    /// Where the last runs of the `nestban` line of `slot` end (one past their last frames):
+    /// for positions of even plies and of odd plies.
     pub(crate) fn nested(&self, slot: usize) -> Option<[usize; 2]> {
         self.nested.borrow().get(&slot).copied()
     }
 
     /// Records where the last run of the `nestban` line of `slot` ends: for the positions of
-    /// one parity of plies (`side`, a `singlecolor` line's), or of both.
-    pub(crate) fn set_nested(&self, slot: usize, end: usize, side: Option<u32>) {
+    /// one parity of plies (`parity`, 0 or 1: a `singlecolor` line's), or of both.
+    pub(crate) fn set_nested(&self, slot: usize, end: usize, parity: Option<usize>) {
         let mut nested = self.nested.borrow_mut();
         let ends = nested.entry(slot).or_insert([0; 2]);
-        match side {
-            Some(side) => ends[(side % 2) as usize] = end,
+        match parity {
+            Some(parity) => ends[parity] = end,
             None => *ends = [end; 2],
         }
     }

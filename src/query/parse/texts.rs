@@ -155,7 +155,7 @@ impl Builder {
 
     /// `text ~~ "re"`, `text[i:j]`, or a dictionary's `D[key]`.
     pub(super) fn apply_postfix(&mut self, text: Expr, depth: u32, postfix: Postfix) -> (Expr, u32) {
-        let slice = match postfix {
+        let mut slice = match postfix {
             Postfix::Match { pattern, span } => {
                 let span = text.span.join(span);
                 return (Expr { kind: ExprKind::RegexMatch { text: Box::new(text), pattern }, span }, depth + 1);
@@ -178,7 +178,6 @@ impl Builder {
             let kind = self.dictionary_entry(name.clone(), key);
             return (Expr { kind, span }, depth.max(key_depth) + 1);
         }
-        let mut slice = slice;
         if slice.start.is_none() && !slice.colon {
             // An index written as a whole filter (`t[#a1 & a1]`) is a number all the same.
             if let Some((key, key_depth, _)) = slice.key.take_if(|(key, ..)| type_of(key) == Type::Number) {
