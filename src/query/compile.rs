@@ -526,7 +526,6 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::NoTransform(body) if type_of(body) == Type::Filter => {
                 FilterNode::Unmapped(Box::new(self.filter(body)))
             }
-            ExprKind::Comment { message: false, .. } if self.quiet.comments => FilterNode::Constant(true),
             ExprKind::Equal(first, second) => {
                 FilterNode::Equal(Box::new([self.equal_side(first), self.equal_side(second)]))
             }

@@ -158,13 +158,14 @@ impl<const W: usize> Program<W> {
         context: &Context<'_, P, W>,
         at: usize,
     ) -> SquareSet<W> {
+        let squares = self.squares(&node.set, context, at);
         if node.over == LoopOver::Squares
-            && let Some(passed) = self.narrowed_squares(node, self.squares(&node.set, context, at), context, at)
+            && let Some(passed) = self.narrowed_squares(node, squares, context, at)
         {
             return passed;
         }
         let mut passed = SquareSet::EMPTY;
-        self.each_bound(node, context, at, |square, passes| {
+        self.each_bound(node, squares, context, at, |square, passes| {
             if passes {
                 passed.add(square);
             }
@@ -175,31 +176,32 @@ impl<const W: usize> Program<W> {
 
     /// Whether every square (or piece) of the loop's set passes the body.
     pub(super) fn loop_all<P: RulesView<W>>(&self, node: &LoopNode<W>, context: &Context<'_, P, W>, at: usize) -> bool {
-        if node.over == LoopOver::Squares {
-            let squares = self.squares(&node.set, context, at);
-            if let Some(passed) = self.narrowed_squares(node, squares, context, at) {
-                return passed == squares;
-            }
+        let squares = self.squares(&node.set, context, at);
+        if node.over == LoopOver::Squares
+            && let Some(passed) = self.narrowed_squares(node, squares, context, at)
+        {
+            return passed == squares;
         }
         let mut all = true;
-        self.each_bound(node, context, at, |_, passes| {
+        self.each_bound(node, squares, context, at, |_, passes| {
             all &= passes;
             passes
         });
         all
     }
 
-    /// Tests the body with the loop's variable bound to each square (or piece) of its set in
-    /// turn, while `go_on` says to; the variable has its old value again afterwards.
+    /// Tests the body with the loop's variable bound to each square (or piece) of its set,
+    /// `squares` (worked out once, as CQL 6.2 works it out), in turn, while `go_on` says to;
+    /// the variable has its old value again afterwards.
     fn each_bound<P: RulesView<W>>(
         &self,
         node: &LoopNode<W>,
+        mut squares: SquareSet<W>,
         context: &Context<'_, P, W>,
         at: usize,
         mut go_on: impl FnMut(Square, bool) -> bool,
     ) {
         let frame = &context.frames[at];
-        let mut squares = self.squares(&node.set, context, at);
         if node.over == LoopOver::Pieces {
             squares &= frame.position.occupied();
         }

@@ -285,6 +285,16 @@ impl Query {
         self.ast.body.iter().any(|filter| filter.any(&|expr| matches!(expr.kind, ExprKind::RemoveComment)))
     }
 
+    /// Whether a word about the last path that matched (`pathcount`, `pathstart`,
+    /// `pathlastposition`), outside every path, may be read where no path has matched in the
+    /// game yet: CQL 6.2 then reads the last path of a game before, so the games are searched
+    /// one after another, in order. Not so where the word follows a path that must match
+    /// first (`{path --{2} check} pathcount == 2`).
+    #[must_use]
+    pub fn reads_earlier_paths(&self) -> bool {
+        unguarded_path_word(self.ast.body.iter(), false)
+    }
+
     /// Whether the games must be searched one after another, in order, as CQL 6.2 searches
     /// them: for variables that last from game to game (`persistent`), and for files read and
     /// written (`readfile`, `writefile`), whose order would change on several threads.
@@ -475,5 +485,42 @@ impl Plan {
     #[must_use]
     pub fn designators(&self) -> &[DesignatorReport] {
         &self.designators
+    }
+}
+
+/// Whether one of `filters`, tested in turn, holds a word about the last path that matched,
+/// outside every path, that may be read where no path has matched in the game (`guarded`:
+/// one matched before them).
+fn unguarded_path_word<'e>(filters: impl Iterator<Item = &'e ast::Expr>, mut guarded: bool) -> bool {
+    for filter in filters {
+        if path_word_unguarded(filter, guarded) {
+            return true;
+        }
+        guarded |= needs_a_path(filter);
+    }
+    false
+}
+
+fn path_word_unguarded(expr: &ast::Expr, guarded: bool) -> bool {
+    match &expr.kind {
+        // Inside a path, the words are about that path.
+        ExprKind::Path(_) => false,
+        ExprKind::PathWord(word) => !guarded && *word != ast::PathWord::Debug,
+        ExprKind::Block(filters) => unguarded_path_word(filters.iter(), guarded),
+        ExprKind::Binary(ast::BinaryOp::And, ..) => {
+            unguarded_path_word(expr.operands(ast::BinaryOp::And).into_iter(), guarded)
+        }
+        _ => expr.children().into_iter().any(|child| path_word_unguarded(child, guarded)),
+    }
+}
+
+/// Whether a filter matches only where a path in it matched.
+fn needs_a_path(expr: &ast::Expr) -> bool {
+    match &expr.kind {
+        ExprKind::Path(_) => true,
+        ExprKind::Block(filters) => filters.iter().any(needs_a_path),
+        ExprKind::Binary(ast::BinaryOp::And, ..) => expr.operands(ast::BinaryOp::And).into_iter().any(needs_a_path),
+        ExprKind::At { position, body } => needs_a_path(position) || needs_a_path(body),
+        _ => false,
     }
 }

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use super::comments::position_name;
 use super::context::Context;
 use super::plan::{DashNode, FilterNode, NumberNode, Program, SetNode};
-use super::state::{Note, PathStatus, PieceId, Value};
+use super::state::{Note, PathIds, PathStatus, PieceId, Value};
 use super::texts::piece_on;
 use crate::board::Square;
 use crate::position::RulesView;
@@ -516,7 +516,9 @@ impl<const W: usize> Program<W> {
                 std::iter::once(at).chain(way[..way.len().saturating_sub(1)].iter().copied()),
             );
         }
-        state.leave_path(Some(PathStatus { start: at, count: found.count, last: Some(found.last), max: found.max }));
+        let status = PathStatus { start: at, count: found.count, last: Some(found.last), max: found.max };
+        let ids = PathIds { start: context.frames[at].id, last: context.frames[found.last].id };
+        state.leave_path(Some((status, ids)));
         if let Some(values) = search.best_atomics.take() {
             search.set_atomics(values);
         }

@@ -995,8 +995,8 @@ impl<const W: usize> Program<W> {
 
     /// Whether a filter matches at `at`. The comments made while a filter fails are dropped,
     /// as CQL 6.2 drops them, even when the position matches in the end; but for `P : F`, `if`,
-    /// `find`, `move` and `ancestor`/`descendant`, which keep them as CQL 6.2 keeps them (for a filter
-    /// around to drop, if it fails).
+    /// `find`, sets (`move`, `between`, `&`...) and `ancestor`/`descendant`, which keep them as
+    /// CQL 6.2 keeps them (for a filter around to drop, if it fails).
     #[inline]
     pub(crate) fn filter<P: RulesView<W>>(&self, node: &FilterNode<W>, context: &Context<'_, P, W>, at: usize) -> bool {
         if !self.makes_notes {
@@ -1013,11 +1013,20 @@ impl<const W: usize> Program<W> {
                 | FilterNode::Memo(_)
                 | FilterNode::HasValue(NumberNode::FindCount(_))
                 | FilterNode::HasPosition(PositionNode::Find(_))
-                | FilterNode::HasSquare(SetNode::Move(_) | SetNode::At(..))
-                | FilterNode::NotEmpty(SetNode::Move(_) | SetNode::At(..))
+                | FilterNode::HasSquare(_)
+                | FilterNode::NotEmpty(_)
                 | FilterNode::HasValue(NumberNode::At(..))
                 | FilterNode::HasPosition(PositionNode::At(..))
         );
+        let keeps_notes = keeps_notes
+            && match node {
+                // A set keeps them, but for those CQL 6.2 drops them in: transforms, dashes,
+                // loops and blocks.
+                FilterNode::HasSquare(set) | FilterNode::NotEmpty(set) => {
+                    !matches!(set, SetNode::Orbit(_) | SetNode::Dash(_) | SetNode::Loop(_) | SetNode::Block(_))
+                }
+                _ => true,
+            };
         if !matched && !keeps_notes {
             context.state.truncate_notes(before);
         }
@@ -1320,8 +1329,11 @@ impl<const W: usize> Program<W> {
                 self.path_match(path, context, at).map(|found| found.max.unwrap_or(i64::from(found.count)))
             }
             NumberNode::PathCount { inside } => {
-                let status = context.state.path_status(*inside)?;
-                (*inside || status.count > 0).then_some(i64::from(status.count))
+                let count = match context.state.path_status(*inside) {
+                    Some(status) => status.count,
+                    None => context.state.earlier_path().filter(|_| !*inside)?.count,
+                };
+                (*inside || count > 0).then_some(i64::from(count))
             }
             NumberNode::Block(block) => {
                 let matched = block.before.iter().all(|filter| self.filter(filter, context, at));

@@ -60,6 +60,8 @@ pub struct Persistent {
     values: Vec<(usize, Kept)>,
     /// The entries of the persistent dictionaries, by slot: keys and values.
     dictionaries: Vec<(usize, Vec<(Kept, Kept)>)>,
+    /// The last path that matched.
+    path: Option<EarlierPath>,
 }
 
 /// A persistent variable's value, apart from any board.
@@ -140,6 +142,34 @@ pub(crate) struct PathStatus {
     pub max: Option<i64>,
 }
 
+/// The numbers (`positionid`) of the first and last positions of a path that matched.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PathIds {
+    /// The position it started from.
+    pub start: u32,
+    /// The last position of its best run.
+    pub last: u32,
+}
+
+/// The last path that matched in a game before, kept as CQL 6.2 keeps it: its positions by
+/// their numbers (CQL 6.2 reuses a game's positions for the next game, so they name the
+/// positions of those numbers in the game being read), its count and its `max` value.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct EarlierPath {
+    /// The positions it started from and ended at.
+    pub ids: PathIds,
+    /// The moves of its best run.
+    pub count: u32,
+    /// Its best `max` value, if it has `max`.
+    pub max: Option<i64>,
+}
+
+impl EarlierPath {
+    fn of((status, ids): (PathStatus, PathIds)) -> EarlierPath {
+        EarlierPath { ids, count: status.count, max: status.max }
+    }
+}
+
 /// A comment made by `comment(...)` at a position: where, and what.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Note {
@@ -171,8 +201,12 @@ pub struct State<const W: usize> {
     path_nests: RefCell<FastMap<usize, FastSet<usize>>>,
     /// The paths being searched, innermost last.
     paths: RefCell<Vec<PathStatus>>,
-    /// The last path that matched in the game.
-    last_path: Cell<Option<PathStatus>>,
+    /// The last path that matched in the game, with the numbers (`positionid`) of its first
+    /// and last positions.
+    last_path: Cell<Option<(PathStatus, PathIds)>>,
+    /// The last path that matched in a game before, where none has matched in this one yet:
+    /// CQL 6.2 keeps it from game to game.
+    earlier_path: Cell<Option<EarlierPath>>,
     /// The best value each `sort` key of the body gave the game so far, at any position
     /// tested (matching or not, as CQL 6.2 keeps it), by key.
     game_sorts: RefCell<Vec<Option<SortValue>>>,
@@ -215,6 +249,7 @@ impl<const W: usize> State<W> {
             path_nests: RefCell::new(FastMap::default()),
             paths: RefCell::new(Vec::new()),
             last_path: Cell::new(None),
+            earlier_path: Cell::new(None),
             game_sorts: RefCell::new(vec![None; sorts.len()]),
             sort_notes: RefCell::new(vec![None; sorts.len()]),
             groups: RefCell::new(Vec::new()),
@@ -240,7 +275,9 @@ impl<const W: usize> State<W> {
         self.nested.get_mut().clear();
         self.path_nests.get_mut().clear();
         self.paths.get_mut().clear();
-        self.last_path.set(None);
+        if let Some(last) = self.last_path.take() {
+            self.earlier_path.set(Some(EarlierPath::of(last)));
+        }
         self.game_sorts.get_mut().fill(None);
         self.sort_notes.get_mut().fill(None);
         self.groups.get_mut().clear();
@@ -276,13 +313,15 @@ impl<const W: usize> State<W> {
                 (slot, kept.collect())
             })
             .collect();
-        Persistent { values, dictionaries }
+        let path = self.last_path.get().map(EarlierPath::of).or(self.earlier_path.get());
+        Persistent { values, dictionaries, path }
     }
 
     /// Takes up the values of the persistent variables and dictionaries where a game of the
     /// same query left them, perhaps on another board (`geometry` is this state's): a set keeps
     /// its squares on this board.
     pub fn resume(&mut self, persistent: &Persistent, geometry: Geometry) {
+        self.earlier_path.set(persistent.path);
         for (slot, kept) in &persistent.values {
             self.set(*slot, kept.value(geometry));
         }
@@ -362,8 +401,9 @@ impl<const W: usize> State<W> {
         }
     }
 
-    /// Ends the search of the innermost path; a path that matched becomes the game's last.
-    pub(crate) fn leave_path(&self, matched: Option<PathStatus>) {
+    /// Ends the search of the innermost path; a path that matched (with the numbers of its
+    /// first and last positions) becomes the game's last.
+    pub(crate) fn leave_path(&self, matched: Option<(PathStatus, PathIds)>) {
         self.paths.borrow_mut().pop();
         if matched.is_some() {
             self.last_path.set(matched);
@@ -372,7 +412,13 @@ impl<const W: usize> State<W> {
 
     /// The innermost path being searched (`inside`), or the game's last path that matched.
     pub(crate) fn path_status(&self, inside: bool) -> Option<PathStatus> {
-        if inside { self.paths.borrow().last().copied() } else { self.last_path.get() }
+        if inside { self.paths.borrow().last().copied() } else { self.last_path.get().map(|(status, _)| status) }
+    }
+
+    /// The last path that matched in a game before this one, where none has matched in this
+    /// one yet.
+    pub(crate) fn earlier_path(&self) -> Option<EarlierPath> {
+        if self.last_path.get().is_some() { None } else { self.earlier_path.get() }
     }
 
     /// Keeps a message to print.

@@ -343,7 +343,9 @@ impl Search {
     pub fn new(query: Query, mut options: SearchOptions) -> Result<Search, rayon::ThreadPoolBuildError> {
         // `removecomment` is carried from game to game as CQL 6.2 carries it.
         let removes_comments = options.remove_comments && query.removes_comments();
-        let carried = (query.has_persistent() || removes_comments).then(Carried::default);
+        // So is the last path that matched.
+        let carried =
+            (query.has_persistent() || removes_comments || query.reads_earlier_paths()).then(Carried::default);
         if query.runs_in_order() {
             options.threads = 1;
         }

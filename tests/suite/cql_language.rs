@@ -1010,3 +1010,72 @@ fn a_single_colour_line_bans_only_its_own_side_s_positions() {
     assert_eq!(plies("line singlecolor nestban --> true{,2}"), vec![0, 1, 4, 5]);
     assert_eq!(plies("line nestban --> true{,2}"), vec![0, 2, 4, 6]);
 }
+
+/// A line ends at a constituent that leaves `:` untaken (`ra1-5 : mainline`): the operator
+/// takes the whole line, and the arrows after it go on the line around, as CQL 6.2 reads them;
+/// with no line around, they are refused.
+#[test]
+fn a_line_ends_where_its_constituent_leaves_an_operator() {
+    let nested = "line --> line lastposition --> ra1-5 : mainline --> true";
+    let query = Query::parse(nested).unwrap_or_else(|error| panic!("{nested}: {error}"));
+    assert!(query.within_cql().is_ok());
+    let error = Query::parse("line lastposition --> ra1-5 : mainline --> true").expect_err("no line around");
+    assert!(error.to_string().contains("no line around"), "{error}");
+    assert_eq!(plies(nested), plies("line --> {line lastposition --> ra1-5 : mainline} --> true"));
+}
+
+/// The operator binds as CQL 6.2 binds it: `#D` counts a dictionary's entries even where a key
+/// and more follow (refused); `in` takes no comparison on its right (`a1 in a1 != 1`, refused;
+/// in a loop's body, `!= 1` is the count's); `[forall]` after `unbind x` opens a loop; an
+/// `hhdb` word inside a path's parentheses is read as in braces.
+#[test]
+fn operators_bind_as_in_cql_6_2() {
+    for query in ["dictionary D D[\"a\"] = b6 # D[\"b\"] & []", "a1 in a1 != 1"] {
+        assert!(Query::parse(query).is_err(), "{query}");
+    }
+    for query in [
+        "# [Aa]piecea [element] a1 a1 in a1 != 1",
+        "x = 1 unbind x [forall][Aa]piecea [element] a1 true",
+        "{ path --( hhdb search \"Carlsen\" ){,2} }",
+    ] {
+        assert!(Query::parse(query).is_ok(), "{query}");
+    }
+}
+
+/// What the sets of a filter comment is kept, empty or not (`[] & find a1` says "Found"), as
+/// CQL 6.2 keeps it; a block drops it.
+#[test]
+fn a_set_keeps_the_comments_made_while_it_was_worked_out() {
+    let kept = common::cql_written("if [] & (currentposition ∩ find a1) then true", SCHOLAR, false);
+    assert!(kept.contains("Found"), "{kept}");
+    let dropped = common::cql_written("if { find a1 false } then true", SCHOLAR, false);
+    assert!(!dropped.contains("Found"), "{dropped}");
+}
+
+/// A path's `count` is the range CQL 6.2 makes of it, -100000 to 100000, which a `max` below 0
+/// fits; `silent` drops comments, not the filters inside them; a square loop works out its set
+/// once a position.
+#[test]
+fn path_counts_silent_comments_and_loops_run_as_in_cql_6_2() {
+    let printed = |query: &str| -> Vec<String> {
+        let record = common::replay_lines(SCHOLAR, &format!("cql{query}"), None, false).remove(0);
+        record.messages.iter().map(|line| line.rsplit(": ").next().unwrap_or_default().to_owned()).collect()
+    };
+    assert_eq!(printed("() ply == 1 message({path max black count --})"), ["-1"]);
+    assert_eq!(printed("(silent) ply == 1 comment(message(\"a\") a1)"), ["a"]);
+    assert_eq!(printed("() ply == 1 square all x in (y ∊ a1 message(\"set\")) true"), ["set"]);
+}
+
+/// Outside every path, `pathcount`, `pathstart` and `pathlastposition` read the last path that
+/// matched, in a game before where none has matched in this one yet, as CQL 6.2 keeps it
+/// (its positions by their numbers); the games are then searched in order.
+#[test]
+fn the_last_path_that_matched_outlasts_its_game() {
+    let games = "[Event \"a\"]\n\n1. a4 a5 2. Ra3 Ra6 *\n\n[Event \"b\"]\n\n1. e4 e5 *\n";
+    // The same games as CQL 6.2 finds, with the same positions.
+    let query = "(if {path R--} then []) pathcount > 0 (pathstart : ply) == 2";
+    assert!(Query::parse(query).unwrap().reads_earlier_paths());
+    assert!(!Query::parse("{path R--} pathcount > 0").unwrap().reads_earlier_paths());
+    let found = found(query, games);
+    assert_eq!(found, vec![(1, vec![3, 4]), (2, vec![0, 1, 2])]);
+}

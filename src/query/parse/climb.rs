@@ -101,8 +101,8 @@ enum Binding {
     Postfix(u8),
 }
 
-/// The precedence levels, loosest first, as in CQL 6.2: `or`, `and`, `not`, comparisons and
-/// `in` (grouping from the right: `3 < ply < 10` is `3 < (ply < 10)`), `abs` and `sqrt`
+/// The precedence levels, loosest first, as in CQL 6.2: `or`, `and`, `not`, comparisons
+/// (grouping from the right: `3 < ply < 10` is `3 < (ply < 10)`) and `in`, `abs` and `sqrt`
 /// (which take the sum after them: `abs 2 - 5` is 3), `+ -`, `* / %`, the count `#` (which
 /// takes a whole set: `#R | Q` is `#(R | Q)`), the attack arrows `->` and `<-`, `|`, `&`, the
 /// prefixes `~ -`, `attacks` and `attackedby`, a text's `~~ "re"` and `[i:j]`, then `P : F`.
@@ -112,7 +112,10 @@ fn binding(rule: Rule) -> Option<Binding> {
         Rule::op_or => infix(1),
         Rule::op_and => infix(2),
         Rule::op_not => Some(Binding::Prefix(3)),
-        rule if rule == Rule::op_in || is_comparison(rule) => Some(Binding::Infix { level: 4, right: true }),
+        rule if is_comparison(rule) => Some(Binding::Infix { level: 4, right: true }),
+        // Its right side is a set or a text, never a comparison: `a1 in a1 != 1` is
+        // `(a1 in a1) != 1`.
+        Rule::op_in => infix(4),
         Rule::op_abs | Rule::op_sqrt => Some(Binding::Prefix(5)),
         Rule::op_add | Rule::op_sub => infix(6),
         Rule::op_mul | Rule::op_div | Rule::op_rem => infix(7),
@@ -439,7 +442,7 @@ impl Builder {
             Rule::op_sqrt => UnaryOp::Sqrt,
             rule => unreachable!("grammar: {rule:?} is no prefix operator"),
         };
-        if let (UnaryOp::Count, ExprKind::Dictionary { name, op: DictionaryOp::Entry { .. }, .. }) = (op, &operand.kind)
+        if let (UnaryOp::Count, Some(name)) = (op, leading_entry(&operand))
             && !self.source[operand.span.start..].starts_with('(')
         {
             // CQL 6.2 reads `#D` as the count of D's entries, and then the key as stray text.
@@ -656,5 +659,16 @@ fn token_op(token: &Token<'_>) -> OpToken {
         Token::Pair(pair) => OpToken { rule: pair.as_rule(), span: span_of(pair) },
         Token::Built(Untaken::Prefix(op) | Untaken::Infix(op)) => *op,
         Token::Built(_) => unreachable!("climb: an operator token"),
+    }
+}
+
+/// The dictionary whose entry opens `expr` (`D["b"]` in `D["b"] & []`), if one does.
+fn leading_entry(expr: &Expr) -> Option<&str> {
+    let mut leading = expr;
+    loop {
+        if let ExprKind::Dictionary { name, op: DictionaryOp::Entry { .. }, .. } = &leading.kind {
+            return Some(name);
+        }
+        leading = leading.children().into_iter().find(|child| child.span.start == expr.span.start)?;
     }
 }

@@ -209,6 +209,8 @@ impl Builder {
     fn read_in(&mut self, text: &str, span: Span) -> (Expr, u32) {
         let block = format!("{{{text}}}");
         let outer = TEXT_PIN.replace(Some(span));
+        // The text stands in braces of its own: a path around it reads none of it.
+        let in_path_parentheses = std::mem::take(&mut self.in_path_parentheses);
         let read = parse_rule(Rule::block, &block).ok().and_then(|mut pairs| pairs.next()).map(|block| {
             let mut items = self.items(block.into_inner());
             let depth = items.depth + 1;
@@ -219,6 +221,7 @@ impl Builder {
             (filter, depth)
         });
         TEXT_PIN.set(outer);
+        self.in_path_parentheses = in_path_parentheses;
         read.unwrap_or_else(|| {
             self.diagnostics.push(Diagnostic::new(span, "internal: the filter this stands for could not be read"));
             (Expr { kind: ExprKind::Word(Word::False), span }, 1)

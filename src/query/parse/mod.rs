@@ -192,6 +192,7 @@ fn parse_with_stops(source: &str, stops: &[usize]) -> (QueryAst, Vec<Diagnostic>
         atomics: Vec::new(),
         asserted_variations: None,
         untaken: climb::Leftover::default(),
+        line_rest: None,
         similar: Vec::new(),
     };
     let mut ast = QueryAst { header: None, body: Vec::new(), asserted_variations: None };
@@ -413,6 +414,10 @@ struct Builder {
     atomics: Vec<String>,
     /// The operators the last filter built did not take, for the filter around it.
     untaken: climb::Leftover,
+    /// The constituents after a line's constituent that left an operator untaken
+    /// (`ra1-5 : mainline`): CQL 6.2 ends the line there, the operator takes the line, and
+    /// these belong to the line around it.
+    line_rest: Option<LineRest>,
     /// The `similarposition` filters read so far, in the order of the text: the file they
     /// share, and where the first named it.
     similar: Vec<(std::sync::Arc<super::similar::SimilarGames>, Span)>,
@@ -423,6 +428,14 @@ struct Builder {
     /// like, which takes no operator but `:` (what its operand leaves goes to the filter
     /// around, as CQL 6.2 reads it: `light find true & P` is `(light find true) & P`).
     next_is_argument: bool,
+}
+
+/// The constituents of a line after the one that ended it ([`Builder::line_rest`]).
+struct LineRest {
+    constituents: Vec<Constituent>,
+    depth: u32,
+    /// The arrow after the constituent that ended the line.
+    arrow: Span,
 }
 
 /// The filters of a query, a block or parentheses, read one item at a time.
@@ -453,6 +466,7 @@ impl Items {
                 builder.in_path_parentheses |= in_path;
                 let built = builder.operators(pair.into_inner());
                 let (filter, depth) = builder.bind_untaken(built);
+                builder.report_line_rest();
                 builder.in_path_parentheses = in_path_parentheses;
                 let ends_path = in_path
                     || (filter.any(&|expr| matches!(expr.kind, ExprKind::Path(_)))
@@ -1402,12 +1416,23 @@ impl Builder {
                                    be used with 'line <--'";
                     self.diagnostics.push(Diagnostic::new(span, message));
                 }
-                for part in pair.into_inner() {
+                let mut parts = pair.into_inner();
+                while let Some(part) = parts.next() {
                     match part.as_rule() {
                         Rule::constituent => {
                             let (constituent, constituent_depth) = self.constituent(part, options.backward);
                             depth = depth.max(constituent_depth);
                             constituents.push(constituent);
+                            if let Some(rest) = self.line_rest.take() {
+                                // An inner line ended in this constituent: its last
+                                // constituents go on this line.
+                                depth = depth.max(rest.depth);
+                                constituents.extend(rest.constituents);
+                            }
+                            if !self.untaken.items.is_empty() {
+                                self.end_line_at_untaken(&mut parts, options.backward);
+                                break;
+                            }
                         }
                         Rule::stray_arrow | Rule::stray_back_arrow => self.wrong_way_arrow(&part),
                         _ => {}
@@ -1687,6 +1712,9 @@ impl Builder {
             (ConstituentBody::Group(group), depth + 1)
         } else {
             let (filter, depth) = self.operators(first.into_inner());
+            // An inner line that ended here is taken whole by the operator it left.
+            let (filter, depth) =
+                if self.line_rest.is_some() { self.bind_untaken((filter, depth)) } else { (filter, depth) };
             self.untaken_repetition();
             if let Some(what) = paths::lone_number(&filter) {
                 let message = format!(
@@ -1721,6 +1749,39 @@ impl Builder {
             plus = is_plus;
         }
         (constituent, depth)
+    }
+
+    /// Ends a line at a constituent that left an operator untaken (`--> ra1-5 : mainline`),
+    /// as CQL 6.2 ends it: the operator is left for the line as a whole, and the constituents
+    /// after it, built now, wait in [`Builder::line_rest`] for a line around to take them.
+    fn end_line_at_untaken(&mut self, parts: &mut Pairs<'_, Rule>, backward: bool) {
+        let mut rest = LineRest { constituents: Vec::new(), depth: 0, arrow: Span::default() };
+        let leftover = std::mem::take(&mut self.untaken);
+        for part in parts.by_ref() {
+            match part.as_rule() {
+                Rule::constituent => {
+                    let (constituent, depth) = self.constituent(part, backward);
+                    rest.depth = rest.depth.max(depth);
+                    rest.constituents.push(constituent);
+                }
+                Rule::arrow | Rule::back_arrow if rest.constituents.is_empty() => rest.arrow = span_of(&part),
+                Rule::stray_arrow | Rule::stray_back_arrow => self.wrong_way_arrow(&part),
+                _ => {}
+            }
+        }
+        self.untaken = leftover;
+        if !rest.constituents.is_empty() {
+            self.line_rest = Some(rest);
+        }
+    }
+
+    /// Reports the constituents of a line ended early that no line around took.
+    fn report_line_rest(&mut self) {
+        if let Some(rest) = self.line_rest.take() {
+            let message = "the line ended at the operator before this arrow, which took the whole line: no \
+                           line around takes what follows (CQL 6.2 refuses it too)";
+            self.diagnostics.push(Diagnostic::new(rest.arrow, message));
+        }
     }
 
     /// The bounds of a quantifier: `*`, `+`, `?`, `{m}`, `{m,}`, `{m,n}`.

@@ -11,6 +11,9 @@ use crate::query::ast::{
 use crate::query::check::{Type, type_of};
 use crate::query::diagnostic::Diagnostic;
 
+/// The bounds of the range `count` stands for: from minus this to this.
+const COUNT_BOUND: i64 = 100_000;
+
 impl Builder {
     /// `path [options] constituents`.
     pub(super) fn path_filter(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
@@ -104,10 +107,12 @@ impl Builder {
             }
         };
         match option.as_rule() {
-            // `count`: a range that takes every count.
+            // `count`: the range CQL 6.2 makes of it, -100000 to 100000 (a `max` value may be
+            // below 0).
             Rule::kw_count => {
                 twice(self, options.range.is_some() || !options.bounds.is_empty(), "a range");
-                options.range = Some((0, None));
+                let bound = |value| Expr { kind: ExprKind::Number(value), span };
+                options.bounds = vec![bound(-COUNT_BOUND), bound(COUNT_BOUND)];
                 0
             }
             Rule::path_bounds => {
