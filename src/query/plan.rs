@@ -1004,29 +1004,23 @@ impl<const W: usize> Program<W> {
         }
         let before = context.state.notes_len();
         let matched = self.filter_here(node, context, at);
-        let keeps_notes = matches!(
-            node,
-            FilterNode::At(..)
-                | FilterNode::Descends { keeps_notes: true, .. }
-                | FilterNode::If(_)
-                | FilterNode::Unmapped(_)
-                | FilterNode::Memo(_)
-                | FilterNode::HasValue(NumberNode::FindCount(_))
-                | FilterNode::HasPosition(PositionNode::Find(_))
-                | FilterNode::HasSquare(_)
-                | FilterNode::NotEmpty(_)
-                | FilterNode::HasValue(NumberNode::At(..))
-                | FilterNode::HasPosition(PositionNode::At(..))
-        );
-        let keeps_notes = keeps_notes
-            && match node {
-                // A set keeps them, but for those CQL 6.2 drops them in: transforms, dashes,
-                // loops and blocks.
-                FilterNode::HasSquare(set) | FilterNode::NotEmpty(set) => {
-                    !matches!(set, SetNode::Orbit(_) | SetNode::Dash(_) | SetNode::Loop(_) | SetNode::Block(_))
-                }
-                _ => true,
-            };
+        let keeps_notes = match node {
+            // A set keeps them, but for those CQL 6.2 drops them in: transforms, dashes, loops
+            // and blocks.
+            FilterNode::HasSquare(set) | FilterNode::NotEmpty(set) => {
+                !matches!(set, SetNode::Orbit(_) | SetNode::Dash(_) | SetNode::Loop(_) | SetNode::Block(_))
+            }
+            node => matches!(
+                node,
+                FilterNode::At(..)
+                    | FilterNode::Descends { keeps_notes: true, .. }
+                    | FilterNode::If(_)
+                    | FilterNode::Unmapped(_)
+                    | FilterNode::Memo(_)
+                    | FilterNode::HasValue(NumberNode::FindCount(_) | NumberNode::At(..))
+                    | FilterNode::HasPosition(PositionNode::Find(_) | PositionNode::At(..))
+            ),
+        };
         if !matched && !keeps_notes {
             context.state.truncate_notes(before);
         }
@@ -1331,7 +1325,7 @@ impl<const W: usize> Program<W> {
             NumberNode::PathCount { inside } => {
                 let count = match context.state.path_status(*inside) {
                     Some(status) => status.count,
-                    None => context.state.earlier_path().filter(|_| !*inside)?.count,
+                    None => context.state.earlier_path(*inside)?.count,
                 };
                 (*inside || count > 0).then_some(i64::from(count))
             }

@@ -6,7 +6,7 @@ use super::ast::DashWhen;
 use super::comments::position_name;
 use super::context::{Context, Frame};
 use super::plan::{DashNode, DashTarget, EchoBody, EchoNode, FindNode, PositionNode, Program};
-use super::state::{PathIds, Value};
+use super::state::{PathIds, PathStatus, Value};
 use crate::board::Square;
 use crate::position::RulesView;
 
@@ -58,14 +58,12 @@ impl<const W: usize> Program<W> {
             PositionNode::If(conditional) => self.position(self.choose(conditional, context, at)?, context, at),
             PositionNode::Line(line) => self.line_match(line, context, at).map(|run| run.last),
             PositionNode::Path(path) => self.path_match(path, context, at).map(|found| found.last),
-            PositionNode::PathStart { inside } => match context.state.path_status(*inside) {
-                Some(status) => Some(status.start),
-                None => Self::earlier_path_position(context, *inside, |ids| ids.start),
-            },
-            PositionNode::PathLast { inside } => match context.state.path_status(*inside) {
-                Some(status) => status.last,
-                None => Self::earlier_path_position(context, *inside, |ids| ids.last),
-            },
+            PositionNode::PathStart { inside } => {
+                Self::path_position(context, *inside, |status| Some(status.start), |ids| ids.start)
+            }
+            PositionNode::PathLast { inside } => {
+                Self::path_position(context, *inside, |status| status.last, |ids| ids.last)
+            }
             PositionNode::Block(block) => {
                 let matched = block.before.iter().all(|filter| self.filter(filter, context, at));
                 if matched { self.position(&block.last, context, at) } else { None }
@@ -73,16 +71,23 @@ impl<const W: usize> Program<W> {
         }
     }
 
-    /// Outside every path, where no path has matched in the game yet: the position of this
-    /// game with the number of the position (`which`) of the last path that matched in a game
-    /// before, as CQL 6.2 finds it.
-    fn earlier_path_position<P>(
+    /// A position (`in_game`'s) of the path around (`inside`) or of the game's last path that
+    /// matched; where none has matched in the game yet, the position of this game with the
+    /// number (`numbered`'s) of one of the last path that matched in a game before, as CQL 6.2
+    /// finds it.
+    fn path_position<P>(
         context: &Context<'_, P, W>,
         inside: bool,
-        which: impl FnOnce(PathIds) -> u32,
+        in_game: impl FnOnce(PathStatus) -> Option<usize>,
+        numbered: impl FnOnce(PathIds) -> u32,
     ) -> Option<usize> {
-        let earlier = context.state.earlier_path().filter(|_| !inside)?;
-        Self::numbered_position(context, usize::try_from(which(earlier.ids)).ok()?)
+        match context.state.path_status(inside) {
+            Some(status) => in_game(status),
+            None => {
+                let earlier = context.state.earlier_path(inside)?;
+                Self::numbered_position(context, usize::try_from(numbered(earlier.ids)).ok()?)
+            }
+        }
     }
 
     /// `positionid`: the position's number in the game ([`Frame::id`]).

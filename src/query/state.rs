@@ -143,7 +143,7 @@ pub(crate) struct PathStatus {
 }
 
 /// The numbers (`positionid`) of the first and last positions of a path that matched.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct PathIds {
     /// The position it started from.
     pub start: u32,
@@ -153,20 +153,18 @@ pub(crate) struct PathIds {
 
 /// The last path that matched in a game before, kept as CQL 6.2 keeps it: its positions by
 /// their numbers (CQL 6.2 reuses a game's positions for the next game, so they name the
-/// positions of those numbers in the game being read), its count and its `max` value.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// positions of those numbers in the game being read) and its count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct EarlierPath {
     /// The positions it started from and ended at.
     pub ids: PathIds,
     /// The moves of its best run.
     pub count: u32,
-    /// Its best `max` value, if it has `max`.
-    pub max: Option<i64>,
 }
 
 impl EarlierPath {
     fn of((status, ids): (PathStatus, PathIds)) -> EarlierPath {
-        EarlierPath { ids, count: status.count, max: status.max }
+        EarlierPath { ids, count: status.count }
     }
 }
 
@@ -415,10 +413,10 @@ impl<const W: usize> State<W> {
         if inside { self.paths.borrow().last().copied() } else { self.last_path.get().map(|(status, _)| status) }
     }
 
-    /// The last path that matched in a game before this one, where none has matched in this
-    /// one yet.
-    pub(crate) fn earlier_path(&self) -> Option<EarlierPath> {
-        if self.last_path.get().is_some() { None } else { self.earlier_path.get() }
+    /// Outside every path (not `inside` one), the last path that matched in a game before
+    /// this one, where none has matched in this one yet.
+    pub(crate) fn earlier_path(&self, inside: bool) -> Option<EarlierPath> {
+        if inside || self.last_path.get().is_some() { None } else { self.earlier_path.get() }
     }
 
     /// Keeps a message to print.

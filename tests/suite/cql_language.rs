@@ -1022,6 +1022,8 @@ fn a_line_ends_where_its_constituent_leaves_an_operator() {
     let error = Query::parse("line lastposition --> ra1-5 : mainline --> true").expect_err("no line around");
     assert!(error.to_string().contains("no line around"), "{error}");
     assert_eq!(plies(nested), plies("line --> {line lastposition --> ra1-5 : mainline} --> true"));
+    // The positions CQL 6.2 marks in this game.
+    assert_eq!(plies("line --> line lastposition --> Qh5 : ply > 4 --> true"), vec![5, 6]);
 }
 
 /// The operator binds as CQL 6.2 binds it: `#D` counts a dictionary's entries even where a key
