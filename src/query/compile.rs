@@ -169,9 +169,9 @@ fn dictionary_names(expr: &Expr) -> Vec<String> {
 }
 
 /// Whether only a position without a legal move can match the body: one of its filters (or of
-/// their `and` chains) is `mate` or `stalemate`, and no part of the query writes anything
-/// (variables, comments, messages, `sort` values) or repeats, so that the positions that are
-/// not tested would have made no difference.
+/// their `and` chains) is `mate` or `stalemate`, and no part of the query writes or reads
+/// anything (variables, comments, messages, `sort` values, files) or repeats, so that the
+/// positions that are not tested would have made no difference.
 fn only_terminal(filters: &[Expr], exprs: &[&Expr]) -> bool {
     let requires_no_move = filters
         .iter()
@@ -192,6 +192,7 @@ fn only_terminal(filters: &[Expr], exprs: &[&Expr]) -> bool {
                 | ExprKind::Assert(_)
                 | ExprKind::Abort
                 | ExprKind::SimilarPosition { .. }
+                | ExprKind::TextFunction { function: TextFunction::ReadFile, .. }
                 | ExprKind::Dictionary {
                     op: DictionaryOp::Store { .. } | DictionaryOp::Forget(_) | DictionaryOp::Walk { .. },
                     ..

@@ -27,6 +27,12 @@ fn variables_keep_their_values_from_position_to_position() {
     assert_eq!(plies("x = 1  (x = 5 / 0 or true)  x == 1"), [0, 1, 2, 3, 4, 5, 6, 7]);
     // `=?` gives a set only when it is not empty.
     assert_eq!(plies("x =? Q & h5"), [3, 4, 5, 6]);
+    // A value ends at `and` and `or`; the variable is known from there on.
+    assert_eq!(plies("x = Q & h5 and x & h5"), [3, 4, 5, 6]);
+    assert_eq!(plies("persistent quiet t = \"a\" and t <= \"a\" and ply == 2"), [2]);
+    assert!(Query::parse("x = x + 1").is_err());
+    // `#` counts a sum of texts, and `+` then a number adds to the count.
+    assert_eq!(plies("#\"ab\" + \"c\" == 3 and #\"ab\" + 1 == 3 and ply == 1"), [1]);
 }
 
 #[test]
@@ -125,6 +131,11 @@ fn what_cql_6_2_reads_otherwise_is_refused() {
         "path --(line --> check+)",
         // CQL 6.2 looks at the paths of a function it never calls too.
         "function f() {path (move legal)}",
+        // `[]` is a set whatever follows it, and a set has no parts.
+        "[][0]",
+        // `+` joins no text with a number.
+        "\"a\" + 1",
+        "#\"a\" + 1 + \"b\"",
     ] {
         assert!(Query::parse(query).is_err(), "{query}");
     }
@@ -148,6 +159,14 @@ fn what_cql_6_2_reads_otherwise_is_refused() {
         "path (line --> check{2})",
         "function f(x) { true } f (a1)",
         "function f() {{path check} legal --} f()",
+        "piecename [][0]",
+        "piecename .[1]",
+        // Without parentheses, `comment` leaves the `:` its filter does not take to the line.
+        "line lastposition --> comment \"a\" : true",
+        // A tag's word before a text is the tag's value, and the text the next part.
+        "comment (\"a\" eventdate \"a\" + \"a\")",
+        // The arrow the other way ends the chain, and the filter around takes it.
+        "if true then a1 else a1 <- a1 <- a1 -> nb8",
     ] {
         assert!(Query::parse(query).is_ok(), "{query}");
     }
@@ -959,6 +978,11 @@ fn what_the_differential_tester_found_runs_as_in_cql_6_2() {
     // `readfile` stops the run where it cannot read.
     let stopped = common::replay_lines(games, "cql() readfile \"no-such-file.pgn\" == \"\"", None, false);
     assert!(stopped[0].refusal.as_ref().is_some_and(|reason| reason.contains("readfile")), "{stopped:?}");
+    // A file read before `stalemate` is read at every position, as CQL 6.2 reads it.
+    let read =
+        common::replay_lines(SCHOLAR, "cql() \"a\" < readfile \"samples/games/horde.pgn\" stalemate", None, false);
+    let reads = read[0].messages.iter().filter(|line| line.starts_with("Read file")).count();
+    assert_eq!(reads, 8, "{read:?}");
 }
 
 /// A tag given before a game filter that fails is kept where the game is written with no
@@ -1080,4 +1104,18 @@ fn the_last_path_that_matched_outlasts_its_game() {
     assert!(!Query::parse("{path R--} pathcount > 0").unwrap().reads_earlier_paths());
     let found = found(query, games);
     assert_eq!(found, vec![(1, vec![3, 4]), (2, vec![0, 1, 2])]);
+}
+
+/// In `str`, `comment` and `message`, `fen`, a tag's word and `hascomment` before a quoted
+/// text are their values, and the text is the next part, as CQL 6.2 reads them.
+#[test]
+fn words_before_a_text_are_their_values() {
+    let record = common::replay_lines(SCHOLAR, "cql() ply == 1 message(fen \" now\")", None, false).remove(0);
+    let after_e4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1 now";
+    assert!(record.messages[0].ends_with(after_e4), "{:?}", record.messages);
+    assert_eq!(plies("str(fen \"x\") ~~ \"^rnbqkbnr/pppp1ppp/8/4p3/4P\""), vec![2]);
+    let game = "[Event \"e\"]\n\n1. e4 {good} e5 *\n";
+    let query = "cql() ply == 1 message(hascomment \" now \" event \"!\")";
+    let record = common::replay_lines(game, query, None, false).remove(0);
+    assert_eq!(record.messages, ["Game: 1 move 1(btm): good now e!"]);
 }

@@ -15,7 +15,7 @@ use std::collections::VecDeque;
 use pest::iterators::{Pair, Pairs};
 
 use super::dash_sides::DASH_LEVEL;
-use super::{Builder, Built, Rule, counted_text, minus, span_of};
+use super::{Builder, Built, Rule, counted_text, counts_bare_text, minus, span_of};
 use crate::query::ast::{AttackSide, BinaryOp, DictionaryOp, Expr, ExprKind, Span, UnaryOp};
 use crate::query::check::{Type, check_filter, type_of};
 use crate::query::diagnostic::{Diagnostic, quoted};
@@ -165,18 +165,39 @@ fn cql_type(expr: &Expr) -> Type {
     }
 }
 
+/// The type of what was built, as CQL 6.2 sees it.
+fn built_type(built: &Built) -> Type {
+    match built {
+        Built::Tree(expr, _) => cql_type(expr),
+        Built::Chain(BinaryOp::Or | BinaryOp::And, _) => Type::Filter,
+        Built::Chain(_, operands) => operands.first().map_or(Type::Set, |(first, _)| cql_type(first)),
+        Built::Arrows(..) => Type::Set,
+    }
+}
+
+/// Whether `+` would join a text and a number, which CQL 6.2's `+` leaves to the filter around
+/// (`#T + U` with U a text counts the sum of texts).
+fn adds_text_and_number(left: &Built, right: &Built) -> bool {
+    match (built_type(left), built_type(right)) {
+        (Type::Text, Type::Number) => true,
+        (Type::Number, Type::Text) => !matches!(left, Built::Tree(expr, _) if counts_bare_text(expr)),
+        _ => false,
+    }
+}
+
+/// Why a chain of arrows stops at an arrow the other way.
+const ONE_WAY_ARROWS: &str = "a chain of arrows goes one way: '->' and '<-' cannot follow each other without parentheses (CQL 6.2 refuses it too)";
+
 /// Whether an operand takes the operator after it, as CQL 6.2 reads them.
 fn takes(left: &Built, rule: Rule) -> bool {
-    let (ty, dictionary) = match left {
-        Built::Tree(expr, _) => {
-            (cql_type(expr), matches!(expr.kind, ExprKind::Dictionary { op: DictionaryOp::Declare, .. }))
-        }
-        Built::Chain(BinaryOp::Or | BinaryOp::And, _) => (Type::Filter, false),
-        Built::Chain(_, operands) => (operands.first().map_or(Type::Set, |(first, _)| cql_type(first)), false),
-        Built::Arrows(..) => (Type::Set, false),
-    };
+    let ty = built_type(left);
+    let dictionary = matches!(left, Built::Tree(expr, _) if matches!(expr.kind, ExprKind::Dictionary { op: DictionaryOp::Declare, .. }));
     match rule {
         Rule::op_or | Rule::op_and | Rule::op_in => true,
+        // A chain of arrows goes one way: the other arrow is for the filter around.
+        Rule::op_arrow_right | Rule::op_arrow_left if let Built::Arrows(forward, _) = left => {
+            *forward == (rule == Rule::op_arrow_right)
+        }
         rule if is_comparison(rule) => ty != Type::Filter,
         Rule::op_add | Rule::op_sub => matches!(ty, Type::Number | Type::Text),
         Rule::op_mul | Rule::op_div | Rule::op_rem => ty == Type::Number,
@@ -200,6 +221,11 @@ impl Builder {
         let tokens = pairs.map(Token::Pair).collect();
         let mut climb = Climb { tokens, stopped: false, stopped_at: None, typed: true, argument };
         let built = self.climb(&mut climb, 0);
+        if !climb.stopped && !climb.tokens.is_empty() {
+            // An operator that every level of the filter left (see `adds_text_and_number`).
+            climb.stopped = true;
+            climb.stopped_at = Some(self.finish_copy(&built));
+        }
         let built = self.finish(built);
         if climb.stopped {
             let mut items = Vec::new();
@@ -223,8 +249,14 @@ impl Builder {
         // Where only CQL 6.2's types leave the operator untaken (a `move` as a set), cqlq's
         // language binds it as it binds it everywhere.
         let same_type = cql_type(&expr.0) == type_of(&expr.0);
+        let turned_arrow = matches!(
+            (first, &expr.0.kind),
+            (Untaken::Infix(op), ExprKind::Arrows { forward, .. }) if *forward != (op.rule == Rule::op_arrow_right)
+        );
         let bound = self.bind_loosely(expr, leftover.items);
-        if same_type && check_filter(&bound.0, &self.source).is_empty() {
+        if turned_arrow {
+            self.diagnostics.push(Diagnostic::new(span, ONE_WAY_ARROWS));
+        } else if same_type && check_filter(&bound.0, &self.source).is_empty() {
             // The operator's left operand alone was of the wrong type; bound to more, it fits,
             // but CQL 6.2 never binds it so (`P & Q attacks a1`).
             let message = format!(
@@ -335,7 +367,20 @@ impl Builder {
             left = match (binding, token) {
                 (Binding::Infix { right, .. }, token) => {
                     let op = token_op(&token);
+                    if matches!(op.rule, Rule::op_and | Rule::op_or)
+                        && let Some(value) = leftmost_built(&left)
+                    {
+                        self.value_ends(value);
+                    }
                     let operand = self.climb(climb, if right { level - 1 } else { level });
+                    if climb.typed && op.rule == Rule::op_add && adds_text_and_number(&left, &operand) {
+                        // CQL 6.2 leaves `+` between a text and a number to the filter around
+                        // (`#"a" + 1` is `(#"a") + 1`).
+                        let (operand, depth) = self.finish(operand);
+                        climb.tokens.push_front(Token::Built(Untaken::Operand(operand, depth)));
+                        climb.tokens.push_front(Token::Built(Untaken::Infix(op)));
+                        break;
+                    }
                     self.infix_beside_dash(left, op, operand)
                 }
                 (_, Token::Pair(pair)) => {
@@ -484,9 +529,7 @@ impl Builder {
                 }
                 Built::Arrows(..) => {
                     // CQL 6.2 reads a chain of arrows one way only.
-                    let message = "a chain of arrows goes one way: '->' and '<-' cannot follow each other \
-                                   without parentheses (CQL 6.2 refuses it too)";
-                    self.diagnostics.push(Diagnostic::new(op_span, message));
+                    self.diagnostics.push(Diagnostic::new(op_span, ONE_WAY_ARROWS));
                     Built::Arrows(forward, vec![self.finish(left), right])
                 }
                 left => Built::Arrows(forward, vec![self.finish(left), right]),
@@ -602,7 +645,7 @@ impl Builder {
         let (right, right_depth) = right;
         // `#` before a text counts the whole sum after it, as CQL 6.2 reads it:
         // `#"ab" + "c"` is 3.
-        let (left, right) = match counted_text(left, op) {
+        let (left, right) = match counted_text(left, op, &right) {
             Ok(text) => {
                 let span = text.span.join(right.span);
                 let sum = Expr { kind: ExprKind::Binary(op, Box::new(text), Box::new(right)), span };
@@ -659,6 +702,14 @@ fn token_op(token: &Token<'_>) -> OpToken {
         Token::Pair(pair) => OpToken { rule: pair.as_rule(), span: span_of(pair) },
         Token::Built(Untaken::Prefix(op) | Untaken::Infix(op)) => *op,
         Token::Built(_) => unreachable!("climb: an operator token"),
+    }
+}
+
+/// The leftmost whole operand of what was built so far.
+fn leftmost_built(built: &Built) -> Option<&Expr> {
+    match built {
+        Built::Tree(expr, _) => Some(expr),
+        Built::Chain(_, operands) | Built::Arrows(_, operands) => operands.first().map(|(expr, _)| expr),
     }
 }
 

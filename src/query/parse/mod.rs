@@ -193,6 +193,7 @@ fn parse_with_stops(source: &str, stops: &[usize]) -> (QueryAst, Vec<Diagnostic>
         asserted_variations: None,
         untaken: climb::Leftover::default(),
         line_rest: None,
+        assigning: None,
         similar: Vec::new(),
     };
     let mut ast = QueryAst { header: None, body: Vec::new(), asserted_variations: None };
@@ -418,6 +419,10 @@ struct Builder {
     /// (`ra1-5 : mainline`): CQL 6.2 ends the line there, the operator takes the line, and
     /// these belong to the line around it.
     line_rest: Option<LineRest>,
+    /// The variable whose first value is being built, with how many filters hold that value:
+    /// an `and` or `or` ends the value (`x = "a" and x <= "a"`), and from there on the name
+    /// is the variable, as CQL 6.2 reads it.
+    assigning: Option<(variables::Assignment, u32)>,
     /// The `similarposition` filters read so far, in the order of the text: the file they
     /// share, and where the first named it.
     similar: Vec<(std::sync::Arc<super::similar::SimilarGames>, Span)>,
@@ -1933,17 +1938,21 @@ fn game_filter(pair: Pair<'_, Rule>) -> GameFilter {
     }
 }
 
-/// The text a `#` counts, when `left` is `#T` written without parentheses and `op` is `+`:
-/// then the count takes the sum. Otherwise, `left` as it is.
-fn counted_text(left: Expr, op: BinaryOp) -> Result<Expr, Expr> {
+/// The text a `#` counts, when `left` is `#T` written without parentheses, `op` is `+` and
+/// `right` a text: then the count takes the sum. Otherwise, `left` as it is.
+fn counted_text(left: Expr, op: BinaryOp, right: &Expr) -> Result<Expr, Expr> {
+    if op != BinaryOp::Add || !counts_bare_text(&left) || type_of(right) != Type::Text {
+        return Err(left);
+    }
     match left.kind {
-        ExprKind::Unary(UnaryOp::Count, text)
-            if op == BinaryOp::Add && left.span.end == text.span.end && type_of(&text) == Type::Text =>
-        {
-            Ok(*text)
-        }
+        ExprKind::Unary(UnaryOp::Count, text) => Ok(*text),
         kind => Err(Expr { kind, span: left.span }),
     }
+}
+
+/// Whether `expr` is `#T` written without parentheses, T a text.
+fn counts_bare_text(expr: &Expr) -> bool {
+    matches!(&expr.kind, ExprKind::Unary(UnaryOp::Count, text) if expr.span.end == text.span.end && type_of(text) == Type::Text)
 }
 
 fn is_prefix(rule: Rule) -> bool {

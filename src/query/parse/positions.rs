@@ -231,17 +231,28 @@ impl Builder {
     }
 
     /// The texts and the values among the pairs, in order, with the depth of the deepest value.
-    /// A tag word followed by a text is two parts here (`message(event " " site)`), as CQL
-    /// 6.2 reads them.
+    /// A tag word, `fen` or `hascomment` followed by a text is two parts here
+    /// (`message(event " " site)`, `str(fen " now")`), as CQL 6.2 reads them.
     pub(super) fn text_parts<'i>(&mut self, pairs: impl Iterator<Item = Pair<'i, Rule>>) -> (Vec<TextPart>, u32) {
         let mut parts = Vec::new();
         let mut depth = 0;
+        let mut in_parentheses = true;
         for part in pairs {
             match part.as_rule() {
+                Rule::kw_comment | Rule::kw_message => in_parentheses = false,
+                Rule::open_paren => in_parentheses = true,
                 Rule::string => parts.push(TextPart::Text(string(Some(part)))),
-                Rule::filter if lone_tag_value(&part).is_some() => {
-                    let tag = lone_tag_value(&part).expect("checked just above");
-                    for (kind, span) in self.tag_value(tag, false) {
+                Rule::fen_before_text | Rule::comment_before_text => {
+                    let kind = if part.as_rule() == Rule::fen_before_text {
+                        ExprKind::CurrentFen
+                    } else {
+                        ExprKind::OriginalComment
+                    };
+                    parts.push(TextPart::Value(Expr { kind, span: span_of(&part) }));
+                    depth = depth.max(1);
+                }
+                Rule::tag_before_text => {
+                    for (kind, span) in self.tag_value(part, false) {
                         parts.push(match kind {
                             ExprKind::Text(text) => TextPart::Text(text),
                             kind => TextPart::Value(Expr { kind, span }),
@@ -251,7 +262,9 @@ impl Builder {
                 }
                 Rule::filter => {
                     let built = self.operators(part.into_inner());
-                    let (expr, expr_depth) = self.bind_untaken(built);
+                    // One filter without parentheses leaves what it does not take to the filter
+                    // around (`line --> comment "a" : true`), as CQL 6.2 does.
+                    let (expr, expr_depth) = if in_parentheses { self.bind_untaken(built) } else { built };
                     depth = depth.max(expr_depth);
                     // `"a" - 1` is two parts, `"a"` and `-1`; so are `check - 1` and
                     // `currentposition - 1`.
@@ -425,13 +438,6 @@ pub(super) fn position_word(text: &str) -> PositionWord {
         "initialposition" => PositionWord::Initial,
         _ => PositionWord::Parent,
     }
-}
-
-/// The tag word a filter is, when it is one and nothing more.
-fn lone_tag_value<'i>(filter: &Pair<'i, Rule>) -> Option<Pair<'i, Rule>> {
-    let mut inner = filter.clone().into_inner();
-    let game = inner.next().filter(|first| first.as_rule() == Rule::game_filter && inner.next().is_none())?;
-    game.into_inner().next().filter(|tag| tag.as_rule() == Rule::tag_value)
 }
 
 /// Where a piece or square variable (`piece x in`, `square x in`, `piece x =`, `◭x`) is named

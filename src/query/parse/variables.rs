@@ -65,7 +65,14 @@ impl Builder {
                     name_span = span_of(&part);
                 }
                 Rule::assign_op => op = assign_op(part.as_str()),
-                Rule::filter => value = Some(self.operators(part.into_inner())),
+                Rule::filter => {
+                    let first =
+                        matches!(op, AssignOp::Set | AssignOp::SetOrUnset) && !self.variables.contains_key(&name);
+                    let assignment = Assignment { name: name.clone(), name_span, op, lasting };
+                    let outer = std::mem::replace(&mut self.assigning, first.then_some((assignment, self.nested + 1)));
+                    value = Some(self.operators(part.into_inner()));
+                    self.assigning = outer;
+                }
                 _ => {}
             }
         }
@@ -127,6 +134,24 @@ impl Builder {
                 Expr { kind, span }
             }
         }
+    }
+
+    /// Where an `and` or `or` ends the value of a variable's first assignment (`value` is what
+    /// comes before it), declares the variable, so that the name is the variable after it.
+    pub(super) fn value_ends(&mut self, value: &Expr) {
+        let Some((assignment, _)) = self.assigning.take_if(|(_, nested)| *nested == self.nested) else { return };
+        let mut leftmost = value;
+        while let ExprKind::Binary(op, left, _) = &leftmost.kind
+            && reaches_past(*op)
+        {
+            leftmost = left;
+        }
+        let Assignment { name, name_span, lasting, .. } = &assignment;
+        let ty = type_of(leftmost);
+        if lasting.is_persistent() {
+            self.declare_persistent(name, ty, *name_span);
+        }
+        self.declare(name, ty, *name_span, false);
     }
 
     /// Records that `name` lasts from game to game. As in CQL 6.2, only numbers, sets and
@@ -294,7 +319,7 @@ fn untaken_left_operand(expr: &mut Expr) -> Option<&mut Expr> {
 }
 
 /// An assignment's parts before its value.
-struct Assignment {
+pub(super) struct Assignment {
     name: String,
     name_span: Span,
     op: AssignOp,
