@@ -117,18 +117,7 @@ impl Builder {
                     );
                     self.diagnostics.push(Diagnostic::new(Span::new(name_span.start, value.span.end), message));
                 }
-                let ty = match op {
-                    AssignOp::Arithmetic(BinaryOp::Add) if type_of(&value) == Type::Text => Type::Text,
-                    AssignOp::Arithmetic(_) => Type::Number,
-                    AssignOp::Union | AssignOp::Intersection | AssignOp::Piece => Type::Set,
-                    AssignOp::Set | AssignOp::SetOrUnset => type_of(&value),
-                };
-                if lasting.is_persistent() {
-                    self.declare_persistent(name, ty, *name_span);
-                }
-                let combines = !matches!(op, AssignOp::Set | AssignOp::SetOrUnset);
-                let starts_with_a_value = self.persistent.contains(name);
-                self.declare(name, ty, *name_span, combines && !starts_with_a_value);
+                self.declare_assigned(assignment, &value);
                 let span = Span::new(name_span.start, value.span.end);
                 let kind = ExprKind::Assign { name: name.clone(), op: *op, value: Box::new(value), lasting: *lasting };
                 Expr { kind, span }
@@ -146,12 +135,24 @@ impl Builder {
         {
             leftmost = left;
         }
-        let Assignment { name, name_span, lasting, .. } = &assignment;
-        let ty = type_of(leftmost);
+        self.declare_assigned(&assignment, leftmost);
+    }
+
+    /// Records the variable an assignment gives `value` to, with the type it then holds.
+    fn declare_assigned(&mut self, assignment: &Assignment, value: &Expr) {
+        let Assignment { name, name_span, op, lasting } = assignment;
+        let ty = match op {
+            AssignOp::Arithmetic(BinaryOp::Add) if type_of(value) == Type::Text => Type::Text,
+            AssignOp::Arithmetic(_) => Type::Number,
+            AssignOp::Union | AssignOp::Intersection | AssignOp::Piece => Type::Set,
+            AssignOp::Set | AssignOp::SetOrUnset => type_of(value),
+        };
         if lasting.is_persistent() {
             self.declare_persistent(name, ty, *name_span);
         }
-        self.declare(name, ty, *name_span, false);
+        let combines = !matches!(op, AssignOp::Set | AssignOp::SetOrUnset);
+        let starts_with_a_value = self.persistent.contains(name);
+        self.declare(name, ty, *name_span, combines && !starts_with_a_value);
     }
 
     /// Records that `name` lasts from game to game. As in CQL 6.2, only numbers, sets and
