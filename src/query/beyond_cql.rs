@@ -59,7 +59,12 @@ fn set_operands(expr: &Expr) -> Vec<&Expr> {
             if type_of(left) == Type::Set { vec![left, right] } else { Vec::new() }
         }
         ExprKind::Unary(UnaryOp::Count | UnaryOp::Complement, operand) => vec![operand],
-        ExprKind::PieceId(operand) | ExprKind::TypeName(operand) | ExprKind::PieceName(operand) => vec![operand],
+        ExprKind::PieceId(operand)
+        | ExprKind::TypeName(operand)
+        | ExprKind::PieceName(operand)
+        | ExprKind::Power(operand) => {
+            vec![operand]
+        }
         ExprKind::Shade { set, .. } => vec![set],
         ExprKind::Sort { value, .. } => vec![value],
         ExprKind::Attacks { attackers, targets, .. } => vec![attackers, targets],

@@ -474,7 +474,10 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Transform { .. } if type_of(expr) == Type::Filter || transform_chain(expr).count.is_none() => {
                 let TransformChain { transforms, body, .. } = transform_chain(expr);
                 let copies = self.copies(&transforms, |compiler| compiler.filter(body));
-                let exhaustive = copies.iter().any(|copy| self.writes(copy).any);
+                // A `find` that comments on the positions it finds writes too: each copy's
+                // finds are commented, as CQL 6.2 tries every copy.
+                let finds_noted = body.any(&|expr| matches!(expr.kind, ExprKind::Find { quiet: false, .. }));
+                let exhaustive = finds_noted || copies.iter().any(|copy| self.writes(copy).any);
                 FilterNode::Orbit { copies, exhaustive }
             }
             ExprKind::Assign { name, op, value, lasting } => {

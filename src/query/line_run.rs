@@ -377,9 +377,8 @@ impl<const W: usize> Program<W> {
         at: usize,
     ) -> Option<Run> {
         let state = context.state;
-        // A run bans the positions it went through: with `singlecolor`, those of its side.
-        let parity = |at: usize| (context.frames[at].ply % 2) as usize;
-        if options.nestban && !options.backward && state.nested(slot).is_some_and(|ends| at < ends[parity(at)]) {
+        // A run bans the positions it went through (see `ban_run`).
+        if options.nestban && state.line_nested(slot, at) {
             return None;
         }
         let plain = matches!(tests, LineTests::Positions | LineTests::Plain)
@@ -416,12 +415,38 @@ impl<const W: usize> Program<W> {
             }
         }
         if options.nestban {
-            state.set_nested(slot, run.last + 1, options.singlecolor.then(|| parity(at)));
+            Self::ban_run(slot, options, context, at, run.last);
         }
         if !options.quiet {
             self.note_run(run, context, at);
         }
         Some(run)
+    }
+
+    /// Bans the positions a run of the `nestban` line of `slot` from `at` to `last` went
+    /// through, along the game's tree back from `last` (with `singlecolor`, those with the
+    /// side to move at `at`), as CQL 6.2 bans them (a line with `nestban` goes forward).
+    fn ban_run<P: RulesView<W>>(
+        slot: usize,
+        options: &LineOptions,
+        context: &Context<'_, P, W>,
+        at: usize,
+        last: usize,
+    ) {
+        let first_ply = context.frames[at].ply;
+        let mut frames = Vec::new();
+        let mut current = Some(last);
+        while let Some(frame) = current {
+            let ply = context.frames[frame].ply;
+            if !options.singlecolor || ply % 2 == first_ply % 2 {
+                frames.push(frame);
+            }
+            if frame == at || ply <= first_ply {
+                break;
+            }
+            current = context.parent(frame);
+        }
+        context.state.add_line_nested(slot, frames.into_iter());
     }
 
     /// The comments CQL 6.2 makes about a run found from `at`: how long it is, at its last

@@ -1425,8 +1425,10 @@ impl<const W: usize> Program<W> {
                 let coordinate = |number: &NumberNode<W>| {
                     self.number(number, context, at).and_then(|value| i32::try_from(value - 1).ok())
                 };
+                // The rank is not looked at when the file has no value, as in CQL 6.2 (its
+                // comments are not made).
                 let square = coordinate(file)
-                    .zip(coordinate(rank))
+                    .and_then(|file| coordinate(rank).map(|rank| (file, rank)))
                     .and_then(|(file, rank)| self.masks.geometry().square_at(file, rank));
                 square.map_or(SquareSet::EMPTY, |square| SquareSet::EMPTY.with(square))
             }

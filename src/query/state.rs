@@ -193,8 +193,9 @@ pub struct State<const W: usize> {
     removed: RefCell<Vec<usize>>,
     /// The tags `settag` gave the game, in the order first given, each with its last value.
     tags: RefCell<Vec<(String, String)>>,
-    /// Where the last run each `nestban` line found in the game ends, by the line's slot.
-    nested: RefCell<FastMap<usize, [usize; 2]>>,
+    /// The frames the runs each `nestban` line found in the game went through, by the line's
+    /// slot.
+    line_nests: RefCell<FastMap<usize, FastSet<usize>>>,
     /// The frames each `nestban` path's runs went through in the game, by the path's slot.
     path_nests: RefCell<FastMap<usize, FastSet<usize>>>,
     /// The paths being searched, innermost last.
@@ -243,7 +244,7 @@ impl<const W: usize> State<W> {
             messages: RefCell::new(Vec::new()),
             removed: RefCell::new(Vec::new()),
             tags: RefCell::new(Vec::new()),
-            nested: RefCell::new(FastMap::default()),
+            line_nests: RefCell::new(FastMap::default()),
             path_nests: RefCell::new(FastMap::default()),
             paths: RefCell::new(Vec::new()),
             last_path: Cell::new(None),
@@ -270,7 +271,7 @@ impl<const W: usize> State<W> {
         self.messages.get_mut().clear();
         self.removed.get_mut().clear();
         self.tags.get_mut().clear();
-        self.nested.get_mut().clear();
+        self.line_nests.get_mut().clear();
         self.path_nests.get_mut().clear();
         self.paths.get_mut().clear();
         if let Some(last) = self.last_path.take() {
@@ -360,21 +361,14 @@ impl<const W: usize> State<W> {
         self.game_sorts.borrow().clone()
     }
 
-    /// Where the last runs of the `nestban` line of `slot` end (one past their last frames):
-    /// for positions of even plies and of odd plies.
-    pub(crate) fn nested(&self, slot: usize) -> Option<[usize; 2]> {
-        self.nested.borrow().get(&slot).copied()
+    /// Whether a run of the `nestban` line of `slot` went through the frame `at`.
+    pub(crate) fn line_nested(&self, slot: usize, at: usize) -> bool {
+        self.line_nests.borrow().get(&slot).is_some_and(|frames| frames.contains(&at))
     }
 
-    /// Records where the last run of the `nestban` line of `slot` ends: for the positions of
-    /// one parity of plies (`parity`, 0 or 1: a `singlecolor` line's), or of both.
-    pub(crate) fn set_nested(&self, slot: usize, end: usize, parity: Option<usize>) {
-        let mut nested = self.nested.borrow_mut();
-        let ends = nested.entry(slot).or_insert([0; 2]);
-        match parity {
-            Some(parity) => ends[parity] = end,
-            None => *ends = [end; 2],
-        }
+    /// Records that a run of the `nestban` line of `slot` went through the frames `frames`.
+    pub(crate) fn add_line_nested(&self, slot: usize, frames: impl Iterator<Item = usize>) {
+        self.line_nests.borrow_mut().entry(slot).or_default().extend(frames);
     }
 
     /// Whether a run of the `nestban` path of `slot` went through the frame `at`.

@@ -909,7 +909,9 @@ fn what_cql_6_2_refuses_and_runs_cqlq_refuses_and_runs() {
         assert!(Query::parse(query).is_err(), "{query}");
     }
     // A bare `move` is no set to CQL 6.2.
-    for query in ["pieceid move", "light move", "x = typename move", "sort castle", "flip move promote Q | a1"] {
+    for query in
+        ["pieceid move", "light move", "x = typename move", "sort castle", "flip move promote Q | a1", "power castle"]
+    {
         let query = Query::parse(query).unwrap_or_else(|error| panic!("{query}: {error}"));
         assert!(query.within_cql().is_err(), "{}", query.source());
     }
@@ -1118,4 +1120,71 @@ fn words_before_a_text_are_their_values() {
     let query = "cql() ply == 1 message(hascomment \" now \" event \"!\")";
     let record = common::replay_lines(game, query, None, false).remove(0);
     assert_eq!(record.messages, ["Game: 1 move 1(btm): good now e!"]);
+}
+
+/// A dash is no part of the set after `light`, `dark`, a direction, `move`'s and `pin`'s
+/// parameters: the filter with its set is the dash's left side, as CQL 6.2 reads it.
+#[test]
+fn a_dash_after_a_set_parameter_takes_the_filter_as_its_left_side() {
+    assert_eq!(plies("light e2--e4"), vec![0]);
+    assert_eq!(plies("dark e2--e4"), Vec::<u32>::new());
+    assert_eq!(plies("down 1 e3--e4"), vec![0]);
+    assert_eq!(plies("dark e7--e5"), vec![1]);
+    assert!(Query::parse("light (e2--e4)").is_err());
+}
+
+/// The comments a query makes on the scholar's mate, by ply.
+fn notes(query: &str) -> Vec<(u32, String)> {
+    let records = common::replay_lines(SCHOLAR, &format!("cql(){query}"), None, false);
+    records[0].notes.iter().filter_map(|note| Some((note.ply, note.text.clone()?))).collect()
+}
+
+/// `position N` takes no comparison: one left by a line in N goes to `position N`; a variable
+/// before a move's parameter is a direction's set; `D[sqrt P : x]` is `D[sqrt (P : x)]`.
+#[test]
+fn arguments_end_where_cql_6_2_ends_them() {
+    assert!(Query::parse("position line count --> true ≻ currentposition").is_ok());
+    assert_eq!(plies("position ply - 1 : ply > 3"), vec![5, 6, 7]);
+    assert_eq!(plies("zonea = e3 move from down zonea to e4"), vec![0]);
+    assert_eq!(plies("dictionary D D[sqrt currentposition : 4] = 1 #D == 1"), (0..=7).collect::<Vec<_>>());
+}
+
+/// `makesquare` looks at its rank only when its file has a value, as CQL 6.2: the comments
+/// of a rank not looked at are not made.
+#[test]
+fn makesquare_reads_its_rank_after_its_file() {
+    assert!(notes("x = makesquare(ascii \"ab\" line --> check) x == x").is_empty());
+    let made = notes("x = makesquare(9 line --> check) x == x");
+    assert!(made.iter().any(|(ply, text)| *ply == 7 && text.contains("End line")), "{made:?}");
+}
+
+/// A transform tries every copy of a filter with a `find` that comments, and keeps the
+/// comments of each copy that matches, as CQL 6.2 does.
+#[test]
+fn a_transform_keeps_the_finds_of_every_copy() {
+    // Pe4 stands at 7 positions, pe5 (its copy) at 6.
+    let made = notes("ply == 0 flipcolor find all Pe4");
+    let after_e5 = made.iter().filter(|(ply, _)| *ply == 2).map(|(_, text)| text.as_str()).collect::<Vec<_>>();
+    assert_eq!(after_e5, ["Found 2 of 7", "Found 1 of 6"]);
+}
+
+/// `nestban` bans the positions a line went through along the game's tree, not those
+/// between its ends in the game's order: a variation beside a line found is searched.
+#[test]
+fn nestban_bans_the_positions_a_line_went_through() {
+    // The line from the start goes through the longer variation: 1... e5 was not on it.
+    let game = "[Event \"v\"]\n\n1. e4 e5 (1... c5 2. Nf3 d6 3. d4) 2. Nf3 *\n";
+    let records = common::replay_lines(game, "cql(variations) line nestban --> true{0,}", None, true);
+    let starts: Vec<u32> = records[0].matched.iter().map(|matched| matched.ply).collect();
+    assert_eq!(starts, [0, 2]);
+    assert!(Query::parse("cql() line nestban <-- true").is_err());
+}
+
+/// Without parentheses, `message` and `comment` take one part: a tag's word, `fen` or
+/// `hascomment` before a text is that part, and the text a filter of its own.
+#[test]
+fn a_comment_without_parentheses_takes_one_part() {
+    let game = "[Event \"e\"]\n\n1. e4 {good} e5 *\n";
+    let record = common::replay_lines(game, "cql() ply == 1 message hascomment \"now\"", None, false).remove(0);
+    assert_eq!(record.messages, ["Game: 1 move 1(btm): good"]);
 }

@@ -89,9 +89,24 @@ struct Climb<'i> {
     stopped_at: Option<Expr>,
     /// Whether operands must take their operators (false where nothing around would).
     typed: bool,
-    /// Whether the filter is a set argument, which takes no operator but `:`.
-    argument: bool,
+    /// What the filter is an argument of, which limits the operators it takes.
+    argument: Argument,
 }
+
+/// What a filter is an argument of, as far as it limits the operators the filter takes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) enum Argument {
+    /// None: a filter of its own.
+    #[default]
+    None,
+    /// A set argument (`to S`, `light S`), which takes no operator but `:`.
+    Set,
+    /// The number of `position N`, which takes no comparison, `in`, `and` nor `or`.
+    Number,
+}
+
+/// The loosest level a number argument takes: the prefixes `abs` and `sqrt`.
+const NUMBER_ARGUMENT_LEVEL: u8 = 5;
 
 /// How an operator binds: its level (loosest 1), and what it is.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -217,7 +232,7 @@ impl Builder {
     /// left in [`Builder::untaken`] for the filter around.
     pub(super) fn climb_filter(&mut self, pairs: Pairs<'_, Rule>) -> (Expr, u32) {
         self.report_untaken();
-        let argument = std::mem::take(&mut self.next_is_argument);
+        let argument = std::mem::take(&mut self.next_argument);
         let tokens = pairs.map(Token::Pair).collect();
         let mut climb = Climb { tokens, stopped: false, stopped_at: None, typed: true, argument };
         let built = self.climb(&mut climb, 0);
@@ -304,7 +319,7 @@ impl Builder {
     fn bind_loosely(&mut self, (expr, depth): (Expr, u32), items: Vec<Untaken>) -> (Expr, u32) {
         let mut tokens: VecDeque<Token<'_>> = items.into_iter().map(Token::Built).collect();
         tokens.push_front(Token::Built(Untaken::Operand(expr, depth)));
-        let mut climb = Climb { tokens, stopped: false, stopped_at: None, typed: false, argument: false };
+        let mut climb = Climb { tokens, stopped: false, stopped_at: None, typed: false, argument: Argument::None };
         let built = self.climb(&mut climb, 0);
         self.finish(built)
     }
@@ -335,7 +350,7 @@ impl Builder {
     /// binds the dash itself (`a & P--e4 | d4` is `(a & P)--(e4 | d4)`).
     fn climb_dash_right_side(&mut self, climb: &mut Climb<'_>, mut left: Built) -> Built {
         let Some((rule, Binding::Infix { .. })) = climb.tokens.front().and_then(token_binding) else { return left };
-        if climb.argument || !self.right_side_open(&mut left, rule) {
+        if climb.argument == Argument::Set || !self.right_side_open(&mut left, rule) {
             return left;
         }
         let Built::Tree(mut dash, depth) = left else { return left };
@@ -358,7 +373,13 @@ impl Builder {
             }
             // An argument (`to S`) is one operand with its prefixes, which take what they
             // reach over (`to ~a1 attacks R`), and `:`.
-            if climb.typed && (!takes(&left, rule) || (climb.argument && min == 0 && rule != Rule::op_colon)) {
+            let beyond_argument = min == 0
+                && match climb.argument {
+                    Argument::None => false,
+                    Argument::Set => rule != Rule::op_colon,
+                    Argument::Number => level < NUMBER_ARGUMENT_LEVEL,
+                };
+            if climb.typed && (!takes(&left, rule) || beyond_argument) {
                 climb.stopped = true;
                 climb.stopped_at = Some(self.finish_copy(&left));
                 break;

@@ -124,3 +124,41 @@ fn tied_left_side_any(expr: &mut Expr) -> Option<&mut Box<Expr>> {
         _ => None,
     }
 }
+
+/// The set written last in a filter whose set parameters CQL 6.2 reads as a single operand
+/// (`light S`, `up S`, `move ... from S`, `pin ... to S`): a dash is no part of such a
+/// parameter, so `light a1--b2` is `(light a1)--b2`.
+fn last_set_parameter(expr: &mut Expr) -> Option<&mut Box<Expr>> {
+    let end = expr.span.end;
+    let slot = match &mut expr.kind {
+        ExprKind::Shade { set, .. } | ExprKind::Direction { set, .. } => Some(set),
+        ExprKind::Move(filter) => {
+            [&mut filter.from, &mut filter.to, &mut filter.capture, &mut filter.en_passant_square]
+                .into_iter()
+                .flatten()
+                .find(|set| set.span.end == end)
+        }
+        ExprKind::Pin { from, through, to, .. } => {
+            [from, through, to].into_iter().flatten().find(|set| set.span.end == end)
+        }
+        _ => None,
+    }?;
+    (slot.span.end == end).then_some(slot)
+}
+
+/// `filter` whose last set parameter is a dash with its left side touching it (`light a1--b2`,
+/// as the grammar reads it): the dash, with the filter (its parameter now that left side) as
+/// its left side. Any other filter as it is.
+pub(super) fn dash_after_set_parameter(mut filter: Expr) -> Expr {
+    let Some(parameter) = last_set_parameter(&mut filter) else { return filter };
+    let Some(left) = tied_left_side(parameter) else { return filter };
+    let side = std::mem::replace(left.as_mut(), placeholder(Span::default()));
+    let side_end = side.span.end;
+    let mut dash = std::mem::replace(parameter.as_mut(), side);
+    filter.span.end = side_end;
+    dash.span.start = filter.span.start;
+    if let Some(from) = tied_left_side_any(&mut dash) {
+        **from = filter;
+    }
+    dash
+}

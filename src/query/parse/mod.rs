@@ -188,7 +188,7 @@ fn parse_with_stops(source: &str, stops: &[usize]) -> (QueryAst, Vec<Diagnostic>
         nested: 0,
         strays: Vec::new(),
         unlabeled_sorts: 0,
-        next_is_argument: false,
+        next_argument: climb::Argument::None,
         atomics: Vec::new(),
         asserted_variations: None,
         untaken: climb::Leftover::default(),
@@ -429,10 +429,11 @@ struct Builder {
     /// How many `sort` filters without a label were read so far: each is named
     /// `<sort-id-N>` in turn, as CQL 6.2 names them.
     unlabeled_sorts: usize,
-    /// Whether the next filter climbed is the set after `light`, `from`, `through` and the
-    /// like, which takes no operator but `:` (what its operand leaves goes to the filter
-    /// around, as CQL 6.2 reads it: `light find true & P` is `(light find true) & P`).
-    next_is_argument: bool,
+    /// What the next filter climbed is an argument of: the set after `light`, `from`,
+    /// `through` and the like takes no operator but `:` (what its operand leaves goes to the
+    /// filter around, as CQL 6.2 reads it: `light find true & P` is `(light find true) & P`),
+    /// and the number after `position` no comparison.
+    next_argument: climb::Argument,
 }
 
 /// The constituents of a line after the one that ended it ([`Builder::line_rest`]).
@@ -1180,7 +1181,9 @@ impl Builder {
             }
             Rule::numbered_position => {
                 let number = pair.into_inner().find(|part| part.as_rule() == Rule::position_number);
+                self.next_argument = climb::Argument::Number;
                 let (number, depth) = self.operators(number.expect("grammar: position takes a number").into_inner());
+                self.next_argument = climb::Argument::None;
                 (ExprKind::NumberedPosition(Box::new(number)), depth + 1)
             }
             Rule::designator => {
@@ -1421,6 +1424,11 @@ impl Builder {
                                    be used with 'line <--'";
                     self.diagnostics.push(Diagnostic::new(span, message));
                 }
+                if options.backward && options.nestban {
+                    let message = "'nestban' bans the positions of the lines found forward: it cannot be used with \
+                                   'line <--' (CQL 6.2 refuses it too)";
+                    self.diagnostics.push(Diagnostic::new(span, message));
+                }
                 let mut parts = pair.into_inner();
                 while let Some(part) = parts.next() {
                     match part.as_rule() {
@@ -1458,7 +1466,7 @@ impl Builder {
             }
             rule => unreachable!("grammar: {rule:?} is no operand"),
         };
-        self.bounded(Expr { kind, span }, depth, None)
+        self.bounded(dash_sides::dash_after_set_parameter(Expr { kind, span }), depth, None)
     }
 
     /// The filters among the pairs, with their depths.
@@ -1471,9 +1479,11 @@ impl Builder {
         let argument = pair
             .into_inner()
             .find(|part| matches!(part.as_rule(), Rule::argument | Rule::set_argument | Rule::promote_argument))?;
-        self.next_is_argument = matches!(argument.as_rule(), Rule::argument | Rule::promote_argument);
+        if matches!(argument.as_rule(), Rule::argument | Rule::promote_argument) {
+            self.next_argument = climb::Argument::Set;
+        }
         let (expr, depth) = self.operators(argument.into_inner());
-        self.next_is_argument = false;
+        self.next_argument = climb::Argument::None;
         Some((Box::new(expr), depth))
     }
 

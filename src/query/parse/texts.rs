@@ -4,7 +4,7 @@
 use pest::iterators::Pair;
 
 use super::climb::{Postfix, Slice};
-use super::{Builder, Rule, span_of, string};
+use super::{Builder, Rule, placeholder, span_of, string};
 use crate::query::ast::{BinaryOp, DictionaryOp, Expr, ExprKind, GameFilter, Side, Span, TagWord, TextFunction};
 use crate::query::check::{Type, type_of};
 use crate::query::diagnostic::Diagnostic;
@@ -166,10 +166,15 @@ impl Builder {
         if let ExprKind::Dictionary { name, op: DictionaryOp::Declare, .. } = &text.kind {
             // `D[P : x]`: the key is x at the position P.
             let key = match (slice.start, slice.end) {
-                (Some((position, left)), Some((body, right))) if slice.colon => {
+                (Some((mut start, left)), Some((body, right))) if slice.colon => {
+                    // `:` binds tighter than the operators before it: `D[sqrt P : x]` is
+                    // `D[sqrt (P : x)]`.
+                    let position = rightmost_operand(&mut start);
                     let span = position.span.join(body.span);
-                    let kind = ExprKind::At { position: Box::new(position), body: Box::new(body) };
-                    Some((Expr { kind, span }, left.max(right) + 1))
+                    let taken = std::mem::replace(position, placeholder(Span::default()));
+                    *position = Expr { kind: ExprKind::At { position: Box::new(taken), body: Box::new(body) }, span };
+                    grow_to(&mut start, span.end);
+                    Some((start, left.max(right) + 1))
                 }
                 (start, _) => start,
             };
@@ -240,4 +245,20 @@ pub(super) fn regex_group(text: &str) -> ExprKind {
     let start = text.as_bytes().get(1) == Some(&b'-');
     let digits = text.trim_start_matches(['\\', '-']);
     ExprKind::RegexGroup { group: digits.parse().unwrap_or(0), start }
+}
+
+/// The operand written last in `expr`, below its prefix and infix operators.
+fn rightmost_operand(expr: &mut Expr) -> &mut Expr {
+    match expr.kind {
+        ExprKind::Unary(_, ref mut operand) | ExprKind::Binary(_, _, ref mut operand) => rightmost_operand(operand),
+        _ => expr,
+    }
+}
+
+/// `expr` and the operands written last in it, their spans grown to end at `end`.
+fn grow_to(expr: &mut Expr, end: usize) {
+    expr.span.end = expr.span.end.max(end);
+    if let ExprKind::Unary(_, operand) | ExprKind::Binary(_, _, operand) = &mut expr.kind {
+        grow_to(operand, end);
+    }
 }
