@@ -37,7 +37,7 @@ pub(crate) struct PathNode<const W: usize> {
     /// `max F`: runs are compared by F's value at their ends.
     pub max: Option<NumberNode<W>>,
     /// A range of variables (`path x 5`, `path x`): the best run's count (or `max` value)
-    /// must lie between their values (at least the first's, when alone), read once the run is
+    /// must lie between their values (be the first's, when alone), read once the run is
     /// found.
     pub bounds: Option<Box<(NumberNode<W>, Option<NumberNode<W>>)>>,
     /// The options without filters.
@@ -487,7 +487,8 @@ impl<const W: usize> Program<W> {
                     let min = self.number(&bounds.0, context, at);
                     let max = bounds.1.as_ref().map(|max| self.number(max, context, at));
                     match (min, max) {
-                        (Some(min), None) => fits(min, None),
+                        // One variable is that value alone, as CQL 6.2 reads it.
+                        (Some(min), None) => fits(min, Some(min)),
                         (Some(min), Some(Some(max))) => fits(min, Some(max)),
                         _ => false,
                     }

@@ -1188,3 +1188,12 @@ fn a_comment_without_parentheses_takes_one_part() {
     let record = common::replay_lines(game, "cql() ply == 1 message hascomment \"now\"", None, false).remove(0);
     assert_eq!(record.messages, ["Game: 1 move 1(btm): good"]);
 }
+
+/// A path's range of one number (or one variable) is that count alone, as CQL 6.2 reads it:
+/// the longest run must have just that many moves.
+#[test]
+fn a_path_range_of_one_number_is_that_count() {
+    assert_eq!(plies("path 2 --{0,}"), vec![5]);
+    assert_eq!(plies("x = 2 path x --{0,}"), vec![5]);
+    assert_eq!(plies("path 2 3 --{0,}"), vec![4, 5]);
+}
