@@ -1197,3 +1197,12 @@ fn a_path_range_of_one_number_is_that_count() {
     assert_eq!(plies("x = 2 path x --{0,}"), vec![5]);
     assert_eq!(plies("path 2 3 --{0,}"), vec![4, 5]);
 }
+
+/// A function's definition in a comment's text is written as its name not yet bound, as CQL
+/// 6.2 writes it.
+#[test]
+fn a_function_definition_in_a_text_is_its_unbound_name() {
+    let query = "cql() ply == 1 message (\"x\" function funca(arga) { true } \"y\")";
+    let record = common::replay_lines(SCHOLAR, query, None, false).remove(0);
+    assert_eq!(record.messages, ["Game: 1 move 1(btm): x<unbound: funca>y"]);
+}

@@ -261,7 +261,15 @@ impl Builder {
                     depth = depth.max(1);
                 }
                 Rule::filter => {
+                    // A function's definition is written as its name not yet bound, as CQL
+                    // 6.2 writes it.
+                    let definition = defined_function(&part);
                     let built = self.operators(part.into_inner());
+                    if let Some(name) = definition {
+                        parts.push(TextPart::Text(format!("<unbound: {name}>")));
+                        depth = depth.max(built.1);
+                        continue;
+                    }
                     // One filter without parentheses leaves what it does not take to the filter
                     // around (`line --> comment "a" : true`), as CQL 6.2 does.
                     let (expr, expr_depth) = if in_parentheses { self.bind_untaken(built) } else { built };
@@ -487,4 +495,11 @@ fn words_of(source: &str) -> Vec<(usize, &str)> {
         }
     }
     words
+}
+
+/// The name a filter defines, when it is a function's definition alone.
+fn defined_function(filter: &Pair<'_, Rule>) -> Option<String> {
+    let mut inner = filter.clone().into_inner();
+    let only = inner.next().filter(|only| only.as_rule() == Rule::function_def && inner.next().is_none())?;
+    only.into_inner().find(|part| part.as_rule() == Rule::variable_word).map(|name| name.as_str().to_owned())
 }
