@@ -434,19 +434,10 @@ impl<const W: usize> Program<W> {
         last: usize,
     ) {
         let first_ply = context.frames[at].ply;
-        let mut frames = Vec::new();
-        let mut current = Some(last);
-        while let Some(frame) = current {
-            let ply = context.frames[frame].ply;
-            if !options.singlecolor || ply % 2 == first_ply % 2 {
-                frames.push(frame);
-            }
-            if frame == at || ply <= first_ply {
-                break;
-            }
-            current = context.parent(frame);
-        }
-        context.state.add_line_nested(slot, frames.into_iter());
+        let back = |&frame: &usize| (context.frames[frame].ply > first_ply).then(|| context.parent(frame)).flatten();
+        let frames = std::iter::successors(Some(last), back)
+            .filter(|&frame| !options.singlecolor || context.frames[frame].ply % 2 == first_ply % 2);
+        context.state.add_line_nested(slot, frames);
     }
 
     /// The comments CQL 6.2 makes about a run found from `at`: how long it is, at its last

@@ -1135,8 +1135,7 @@ fn a_dash_after_a_set_parameter_takes_the_filter_as_its_left_side() {
 
 /// The comments a query makes on the scholar's mate, by ply.
 fn notes(query: &str) -> Vec<(u32, String)> {
-    let records = common::replay_lines(SCHOLAR, &format!("cql(){query}"), None, false);
-    records[0].notes.iter().filter_map(|note| Some((note.ply, note.text.clone()?))).collect()
+    common::notes(SCHOLAR, &format!("cql(){query}"))
 }
 
 /// `position N` takes no comparison: one left by a line in N goes to `position N`; a variable

@@ -6,7 +6,7 @@
 
 use cqlq::Query;
 
-use crate::common::{found, replay};
+use crate::common::{self, found};
 
 /// Plies 0 to 7: 1.e4 e5 2.Qh5 Nc6 3.Bc4 Nf6 4.Qxf7#, the mate at ply 7.
 const SCHOLAR: &str = "[Event \"scholar\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n";
@@ -18,8 +18,7 @@ fn plies(query: &str) -> Vec<u32> {
 
 /// The comments a query makes in the game, with the plies they go to, in order.
 fn notes(query: &str) -> Vec<(u32, String)> {
-    let records = replay(SCHOLAR, query, None);
-    records[0].notes.iter().filter_map(|note| Some((note.ply, note.text.clone()?))).collect()
+    common::notes(SCHOLAR, query)
 }
 
 /// The mistake a query is refused for.

@@ -130,7 +130,7 @@ fn tied_left_side_any(expr: &mut Expr) -> Option<&mut Box<Expr>> {
 /// parameter, so `light a1--b2` is `(light a1)--b2`.
 fn last_set_parameter(expr: &mut Expr) -> Option<&mut Box<Expr>> {
     let end = expr.span.end;
-    let slot = match &mut expr.kind {
+    match &mut expr.kind {
         ExprKind::Shade { set, .. } | ExprKind::Direction { set, .. } => Some(set),
         ExprKind::Move(filter) => {
             [&mut filter.from, &mut filter.to, &mut filter.capture, &mut filter.en_passant_square]
@@ -142,8 +142,7 @@ fn last_set_parameter(expr: &mut Expr) -> Option<&mut Box<Expr>> {
             [from, through, to].into_iter().flatten().find(|set| set.span.end == end)
         }
         _ => None,
-    }?;
-    (slot.span.end == end).then_some(slot)
+    }
 }
 
 /// `filter` whose last set parameter is a dash with its left side touching it (`light a1--b2`,

@@ -248,6 +248,11 @@ pub(super) fn constant_bounds(bounds: &[Expr]) -> Option<Vec<u32>> {
         .collect()
 }
 
+/// The range of constant bounds as CQL 6.2 reads it: one number is that number alone.
+pub(super) fn exact_or_range(numbers: &[u32]) -> (u32, Option<u32>) {
+    (numbers[0], Some(numbers.get(1).copied().unwrap_or(numbers[0])))
+}
+
 /// Where a pair is, without the spaces a rule may end with (`pin ` before a filter that is not
 /// its part), so that carets stop at the last character written.
 /// Where a parenthesis opens right after `pair`, whitespace aside, if one does: a mistake after
@@ -1670,7 +1675,7 @@ impl Builder {
                 self.diagnostics.push(Diagnostic::new(span, message));
             }
             // One number is that length alone, as CQL 6.2 reads it.
-            options.range = Some((numbers[0], Some(numbers.get(1).copied().unwrap_or(numbers[0]))));
+            options.range = Some(exact_or_range(&numbers));
             return;
         }
         match option.as_str() {

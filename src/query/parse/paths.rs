@@ -119,10 +119,7 @@ impl Builder {
                 twice(self, options.range.is_some() || !options.bounds.is_empty(), "a range");
                 let bounds: Vec<Expr> = option.into_inner().map(|bound| self.range_bound(bound)).collect();
                 match super::constant_bounds(&bounds) {
-                    // One number is that count alone, as CQL 6.2 reads it.
-                    Some(numbers) => {
-                        options.range = Some((numbers[0], Some(numbers.get(1).copied().unwrap_or(numbers[0]))))
-                    }
+                    Some(numbers) => options.range = Some(super::exact_or_range(&numbers)),
                     None => options.bounds = bounds,
                 }
                 0

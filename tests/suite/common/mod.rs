@@ -276,3 +276,9 @@ pub fn cql_written(query: &str, pgn: &str, variations: bool) -> String {
     }
     String::from_utf8_lossy(&printed.0.into_inner()).into_owned()
 }
+
+/// The comments `query` makes in the first game of `pgn`, with the plies they go to, in order.
+pub fn notes(pgn: &str, query: &str) -> Vec<(u32, String)> {
+    let records = replay(pgn, query, None);
+    records[0].notes.iter().filter_map(|note| Some((note.ply, note.text.clone()?))).collect()
+}
