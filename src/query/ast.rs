@@ -306,6 +306,8 @@ pub enum ExprKind {
         min: i64,
         /// The greatest value that matches, if any.
         max: Option<i64>,
+        /// `quiet`: no comments on the moves the lines share.
+        quiet: bool,
     },
     /// `puremate`, `modelmate`, `idealmate` and their stalemate twins: the pieces taking part
     /// in such a mate of the side to move (none when the position is not one).

@@ -16,7 +16,7 @@ use super::path::{FocusNode, PathFlags, PathNode, PathPlanStep};
 use super::plan::{
     CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, EntryNode, EqualSide, FilterNode, FindCount,
     FindNode, LineTests, LoopNode, MoveNode, Needs, NumberNode, PieceClass, PositionNode, Program, Sequence, SetNode,
-    SetValue, SortKey, Step, StepBody, StepRange, StoreNode, SubstringNode, TextNode, TextValue, TransformNames,
+    SetValue, SharedMovesNotes, SortKey, Step, StepBody, StepRange, StoreNode, SubstringNode, TextNode, TextValue, TransformNames,
     ValueNode, WalkNode, XRayNode,
 };
 use super::texts::Pattern;
@@ -80,6 +80,7 @@ pub(crate) fn compile<const W: usize>(
         path_depth: 0,
         loop_slots: Vec::new(),
         sort_keys: body_sort_keys(sort.map(|sort| &sort.expr).into_iter().chain(filters)),
+        shared_moves: 0,
     };
     let mut compiled: Vec<FilterNode<W>> = filters.iter().map(|filter| compiler.filter(filter)).collect();
     let mut exprs: Vec<&Expr> = filters.iter().collect();
@@ -107,7 +108,8 @@ pub(crate) fn compile<const W: usize>(
             | ExprKind::Line { .. }
             | ExprKind::Path(_)
             | ExprKind::Echo { quiet: false, .. }
-            | ExprKind::Find { quiet: false, .. } => true,
+            | ExprKind::Find { quiet: false, .. }
+            | ExprKind::ConsecutiveMoves { quiet: false, .. } => true,
             ExprKind::Str(parts) => {
                 parts.iter().any(|part| matches!(part, TextPart::Value(value) if type_of(value) == Type::Position))
             }
@@ -140,6 +142,7 @@ pub(crate) fn compile<const W: usize>(
         game_tests: compiler.game_tests,
         sort,
         body_sorts,
+        shared_moves: compiler.shared_moves,
         needs,
         variable_names: variable_names(&compiler.slots),
         persistent: compiler.persistent,
@@ -260,7 +263,10 @@ fn needs(filters: &[&Expr]) -> Needs {
             matches!(&expr.kind, ExprKind::Move(filter) if matches!(filter.when, MoveWhen::Previous | MoveWhen::Played))
                 || matches!(
                     expr.kind,
-                    ExprKind::Dash { .. } | ExprKind::Word(Word::VirtualMainline) | ExprKind::CurrentFen
+                    ExprKind::Dash { .. }
+                        | ExprKind::Word(Word::VirtualMainline)
+                        | ExprKind::CurrentFen
+                        | ExprKind::ConsecutiveMoves { .. }
                 )
         }),
         // A comment follows its move, and the game's text is known once it is read: positions
@@ -336,6 +342,8 @@ pub(super) struct Compiler<'a, const W: usize> {
     path_depth: u32,
     /// The keys of the body's `sort` filters, in the order of their values.
     sort_keys: Vec<SortSpec>,
+    /// How many `consecutivemoves` comment the moves they find.
+    shared_moves: usize,
     /// The variables of the `square` and `piece` loops around the expression being compiled.
     loop_slots: Vec<usize>,
 }
@@ -619,9 +627,10 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Distance(first, second) => {
                 NumberNode::Distance(Box::new(self.position(first)), Box::new(self.position(second)))
             }
-            ExprKind::ConsecutiveMoves { positions, min, max } => {
+            ExprKind::ConsecutiveMoves { positions, min, max, quiet } => {
+                let notes = self.shared_moves_notes(positions, *quiet);
                 let positions = Box::new((self.position(&positions.0), self.position(&positions.1)));
-                NumberNode::ConsecutiveMoves { positions, min: *min, max: *max }
+                NumberNode::ConsecutiveMoves { positions, min: *min, max: *max, notes }
             }
             ExprKind::Binary(op, left, right) if op.is_comparison() => {
                 NumberNode::Compared(*op, Box::new(self.number(left)), Box::new(self.number(right)))
@@ -1021,6 +1030,21 @@ impl<const W: usize> Compiler<'_, W> {
             })),
             _ => unreachable!("check: only texts reach here"),
         }
+    }
+
+    /// How a `consecutivemoves` of these two position variables comments the moves it finds,
+    /// unless it is `quiet` or the query writes no such comments.
+    fn shared_moves_notes(&mut self, positions: &(Expr, Expr), quiet: bool) -> Option<Box<SharedMovesNotes>> {
+        let name = |expr: &Expr| match &expr.kind {
+            ExprKind::Variable { name, .. } => Some(name.clone()),
+            _ => None,
+        };
+        let names = (name(&positions.0)?, name(&positions.1)?);
+        if quiet || self.quiet.automatic || self.quiet.comments {
+            return None;
+        }
+        self.shared_moves += 1;
+        Some(Box::new(SharedMovesNotes { key: self.shared_moves - 1, names }))
     }
 
     /// The key of the body's `sort` filter with this label.

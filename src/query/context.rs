@@ -148,6 +148,36 @@ impl<'a, P, const W: usize> Context<'a, P, W> {
         self.ancestry(earlier).find(|&there| self.subtree(there).contains(&later))
     }
 
+    /// The longest run of moves in a row that the lines from where `first` and `second` part
+    /// to each of them share (the same piece from the same square to the same square), as
+    /// pairs of the frames those moves lead to; of runs as long, the one that ends first on
+    /// the way to `first`, then to `second`, as CQL 6.2 picks it. Empty when one position
+    /// lies on the line to the other.
+    pub fn shared_moves(&self, first: usize, second: usize) -> Vec<(usize, usize)> {
+        let Some(meeting) = self.lca(first, second) else { return Vec::new() };
+        if meeting == first || meeting == second {
+            return Vec::new();
+        }
+        let key = |at: usize| self.frames[at].previous.map(|played| (played.from(), played.to(), played.mover()));
+        let (left, right) = (self.way(meeting, first), self.way(meeting, second));
+        let right_keys: Vec<_> = right.iter().map(|&at| key(at)).collect();
+        // The length of the run ending at each move of `right`, for the move of `left` before.
+        let mut runs = vec![0usize; right.len()];
+        let (mut longest, mut end) = (0, (0, 0));
+        for (i, &at) in left.iter().enumerate() {
+            let played = key(at);
+            for j in (0..right.len()).rev() {
+                runs[j] = if played.is_some() && played == right_keys[j] { 1 + j.checked_sub(1).map_or(0, |j| runs[j]) } else { 0 };
+            }
+            for (j, &run) in runs.iter().enumerate() {
+                if run > longest {
+                    (longest, end) = (run, (i, j));
+                }
+            }
+        }
+        (0..longest).map(|step| (left[end.0 + 1 + step - longest], right[end.1 + 1 + step - longest])).collect()
+    }
+
     /// The frames after `from` on the way to `to` (`to` included), when `to` comes after
     /// `from` on a line through it; empty otherwise.
     pub fn way(&self, from: usize, to: usize) -> Vec<usize> {

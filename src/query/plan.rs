@@ -211,6 +211,15 @@ pub(crate) struct FindNode<const W: usize> {
     pub filter: FilterNode<W>,
 }
 
+/// How a commenting `consecutivemoves` comments the moves two lines share.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct SharedMovesNotes {
+    /// Its key among the program's commenting `consecutivemoves`.
+    pub key: usize,
+    /// The names of its two position variables, which the comments give.
+    pub names: (String, String),
+}
+
 /// `{F1 ... Fn V}` where V has a value: the value of V where F1 to Fn match.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Sequence<T, const W: usize> {
@@ -438,11 +447,13 @@ pub(crate) enum NumberNode<const W: usize> {
     },
     /// The plies between two positions.
     Distance(Box<PositionNode<W>>, Box<PositionNode<W>>),
-    /// The moves in a row the lines to two positions share after they part, within a range.
+    /// The moves in a row the lines to two positions share after they part, within a range;
+    /// with `notes`, the longest share of the game is commented once the game is found.
     ConsecutiveMoves {
         positions: Box<(PositionNode<W>, PositionNode<W>)>,
         min: i64,
         max: Option<i64>,
+        notes: Option<Box<SharedMovesNotes>>,
     },
     /// The left number of a comparison that holds (`3 < ply < 10` is `3 < (ply < 10)`).
     Compared(BinaryOp, Box<NumberNode<W>>, Box<NumberNode<W>>),
@@ -864,6 +875,8 @@ pub struct Program<const W: usize> {
     pub(crate) sort: Option<SortKey<W>>,
     /// The `sort` keys of the body, by key: whether each takes the smallest value as the best.
     pub(crate) body_sorts: Vec<bool>,
+    /// How many `consecutivemoves` comment the moves they find.
+    pub(crate) shared_moves: usize,
     pub(crate) needs: Needs,
     /// Whether the program writes comments (then those of failing filters are dropped).
     pub(crate) makes_notes: bool,
@@ -910,7 +923,7 @@ impl<const W: usize> Program<W> {
     /// A fresh state for evaluating the program: its variables without values.
     #[must_use]
     pub fn new_state(&self) -> State<W> {
-        State::new(self.persistent.clone(), &self.dictionaries, &self.body_sorts, self.silent)
+        State::new(self.persistent.clone(), &self.dictionaries, &self.body_sorts, self.shared_moves, self.silent)
     }
 
     /// Whether the query sorts the games it finds, by its header's `sort` or by a `sort` of
@@ -1299,20 +1312,19 @@ impl<const W: usize> Program<W> {
                 let meeting = ply(context.lca(first, second)?);
                 Some(i64::from(ply(first) - meeting + ply(second) - meeting))
             }
-            NumberNode::ConsecutiveMoves { positions, .. } => {
+            NumberNode::ConsecutiveMoves { positions, min, max, notes } => {
                 let first = self.position(&positions.0, context, at)?;
                 let second = self.position(&positions.1, context, at)?;
-                // Where one position lies on the line to the other, there is no value, as in
-                // CQL 6.2. Positions in two variations would compare the moves of both lines
-                // since they part, which cqlq does not do yet: it says so rather than guess.
-                let meeting = context.lca(first, second)?;
-                if meeting != first && meeting != second {
-                    context.state.refuse(
-                        "consecutivemoves compares two positions in different variations, which cqlq cannot do yet: \
-                         search the main line only (no variations)",
-                    );
+                let pairs = context.shared_moves(first, second);
+                let length = pairs.len() as i64;
+                if length == 0 || length < *min || max.is_some_and(|max| length > max) {
+                    return None;
                 }
-                None
+                if let Some(notes) = notes {
+                    let names = (notes.names.0.as_str(), notes.names.1.as_str());
+                    context.state.record_shared_moves(notes.key, &pairs, names);
+                }
+                Some(length)
             }
             NumberNode::Compared(op, left, right) => {
                 let (left, right) = (self.number(left, context, at)?, self.number(right, context, at)?);

@@ -209,10 +209,15 @@ pub struct State<const W: usize> {
     /// The best value each `sort` key of the body gave the game so far, at any position
     /// tested (matching or not, as CQL 6.2 keeps it), by key.
     game_sorts: RefCell<Vec<Option<SortValue>>>,
-    /// The comments each `sort` key made where it gave the game's best value so far, taken
-    /// off the comments of their positions (as CQL 6.2 keeps them aside, to add them once the
-    /// game is found), until the search takes them; by key, `None` where unchanged since.
-    sort_notes: RefCell<Vec<Option<Vec<Note>>>>,
+    /// The most moves in a row each commenting `consecutivemoves` found two lines to share in
+    /// the game so far, by its key.
+    shared_moves: RefCell<Vec<usize>>,
+    /// The comments kept aside to be added once the game is found, as CQL 6.2 adds them: those
+    /// of each commenting `consecutivemoves` on its longest share of moves (by its key), then
+    /// those each `sort` key made where it gave the game's best value so far, taken off the
+    /// comments of their positions (by the sort's key after those of `consecutivemoves`).
+    /// Kept until the search takes them; `None` where unchanged since.
+    end_notes: RefCell<Vec<Option<Vec<Note>>>>,
     /// What the groups of the last `~~` that matched matched (none after one that did not).
     groups: RefCell<Groups>,
     /// Why the run must stop, once a filter that CQL 6.2 refuses to test was tested.
@@ -234,6 +239,7 @@ impl<const W: usize> State<W> {
         persistent: Vec<Option<Value<W>>>,
         dictionaries: &[bool],
         sorts: &[bool],
+        shared_moves: usize,
         silent: bool,
     ) -> State<W> {
         let values = persistent.iter().map(|start| RefCell::new(start.clone().unwrap_or(Value::Unset)));
@@ -250,7 +256,8 @@ impl<const W: usize> State<W> {
             last_path: Cell::new(None),
             earlier_path: Cell::new(None),
             game_sorts: RefCell::new(vec![None; sorts.len()]),
-            sort_notes: RefCell::new(vec![None; sorts.len()]),
+            shared_moves: RefCell::new(vec![0; shared_moves]),
+            end_notes: RefCell::new(vec![None; shared_moves + sorts.len()]),
             groups: RefCell::new(Vec::new()),
             refusal: RefCell::new(None),
             dictionaries: dictionaries.iter().map(|_| RefCell::new(Entries::new())).collect(),
@@ -278,7 +285,8 @@ impl<const W: usize> State<W> {
             self.earlier_path.set(Some(EarlierPath::of(last)));
         }
         self.game_sorts.get_mut().fill(None);
-        self.sort_notes.get_mut().fill(None);
+        self.shared_moves.get_mut().fill(0);
+        self.end_notes.get_mut().fill(None);
         self.groups.get_mut().clear();
         for (entries, lasting) in self.dictionaries.iter_mut().zip(&self.lasting_dictionaries) {
             if !lasting {
@@ -345,14 +353,36 @@ impl<const W: usize> State<W> {
         let better = sorts[key].as_ref().is_none_or(|best| if smallest { value < *best } else { value > *best });
         if better {
             sorts[key] = Some(value);
-            self.sort_notes.borrow_mut()[key] = Some(made);
+            let key = self.shared_moves.borrow().len() + key;
+            self.end_notes.borrow_mut()[key] = Some(made);
         }
     }
 
-    /// The comments each `sort` key made with the game's best value, for the keys whose
-    /// comments changed since they were last taken: `(key, comments)`.
-    pub fn take_sort_notes(&self) -> Vec<(usize, Vec<Note>)> {
-        let mut notes = self.sort_notes.borrow_mut();
+    /// Keeps the moves two lines share, as pairs of the frames each move leads to, where they
+    /// are more than the commenting `consecutivemoves` of the key `key` found before in the
+    /// game: the comments `first-move[i]` and `second-move[i]` on the `i`th pair are added
+    /// once the game is found (by [`State::take_end_notes`]).
+    pub(crate) fn record_shared_moves(&self, key: usize, pairs: &[(usize, usize)], names: (&str, &str)) {
+        let mut longest = self.shared_moves.borrow_mut();
+        if self.silent || pairs.len() <= longest[key] {
+            return;
+        }
+        longest[key] = pairs.len();
+        let notes = pairs.iter().enumerate().flat_map(|(index, &(first, second))| {
+            let number = index + 1;
+            [
+                Note { at: first, text: format!("{}-move[{number}]", names.0) },
+                Note { at: second, text: format!("{}-move[{number}]", names.1) },
+            ]
+        });
+        self.end_notes.borrow_mut()[key] = Some(notes.collect());
+    }
+
+    /// The comments kept aside for the game's end (those of `consecutivemoves`, then of each
+    /// `sort` key), for the keys whose comments changed since they were last taken:
+    /// `(key, comments)`.
+    pub fn take_end_notes(&self) -> Vec<(usize, Vec<Note>)> {
+        let mut notes = self.end_notes.borrow_mut();
         notes.iter_mut().enumerate().filter_map(|(key, made)| Some((key, made.take()?))).collect()
     }
 

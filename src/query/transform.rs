@@ -747,10 +747,11 @@ impl<const W: usize> Mapped<W> for NumberNode<W> {
             NumberNode::Distance(first, second) => {
                 NumberNode::Distance(boxed(&**first, mapper)?, boxed(&**second, mapper)?)
             }
-            NumberNode::ConsecutiveMoves { positions, min, max } => NumberNode::ConsecutiveMoves {
+            NumberNode::ConsecutiveMoves { positions, min, max, notes } => NumberNode::ConsecutiveMoves {
                 positions: Box::new((positions.0.mapped(mapper)?, positions.1.mapped(mapper)?)),
                 min: *min,
                 max: *max,
+                notes: notes.clone(),
             },
             NumberNode::Sorted { key, smallest, value } => {
                 NumberNode::Sorted { key: *key, smallest: *smallest, value: boxed(&**value, mapper)? }

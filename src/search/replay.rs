@@ -552,9 +552,9 @@ fn replay_ranges_with<R: GameRules<W>, const W: usize>(
             let moves_only = replayer.moves_only && replayer.error.is_none();
             let variations = replayer.variation_paths();
             let header_sort = replayer.found.sort.take();
-            let sort_notes = std::mem::take(&mut replayer.found.sort_notes);
+            let end_notes = std::mem::take(&mut replayer.found.end_notes);
             // Kept with the game whether its positions match or not (`matchcount 0` writes it).
-            for note in sort_notes.into_iter().flatten() {
+            for note in end_notes.into_iter().flatten() {
                 replayer.found.notes.keep(note);
             }
             let sort = match &replayer.state {
@@ -812,9 +812,10 @@ struct Findings {
     /// The numbers of the positions where `removecomment` ran in this game or one before,
     /// where the query carries them from game to game ([`Carried`]).
     removals: Option<BTreeSet<u32>>,
-    /// The comments each `sort` key of the body made with the game's best value, by key,
-    /// added to the game's once it is read (as CQL 6.2 adds them).
-    sort_notes: Vec<Vec<GameNote>>,
+    /// The comments kept for the game's end (of `consecutivemoves`, and of each `sort` key of
+    /// the body with the game's best value), by key, added to the game's once it is read (as
+    /// CQL 6.2 adds them).
+    end_notes: Vec<Vec<GameNote>>,
 }
 
 impl Findings {
@@ -867,17 +868,17 @@ impl Findings {
         }
         let notes_before = context.state.notes_len();
         let matched = program.matches_at(context, at);
-        for (key, notes) in context.state.take_sort_notes() {
+        for (key, notes) in context.state.take_end_notes() {
             // Kept whether the position matches or not.
             let place = |note: Note| GameNote {
                 ply: context.frames[note.at].ply,
                 offset: offsets[note.at],
                 text: Some(note.text),
             };
-            if self.sort_notes.len() <= key {
-                self.sort_notes.resize_with(key + 1, Vec::new);
+            if self.end_notes.len() <= key {
+                self.end_notes.resize_with(key + 1, Vec::new);
             }
-            self.sort_notes[key] = notes.into_iter().map(place).collect();
+            self.end_notes[key] = notes.into_iter().map(place).collect();
         }
         if program.removes_comments {
             self.keep_removed_before(context, offsets, at);
@@ -1525,7 +1526,7 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
         self.outcome = None;
         self.positions.clear();
         self.found.sort = None;
-        self.found.sort_notes.clear();
+        self.found.end_notes.clear();
         self.error = None;
         self.excluded = false;
         self.untagged = false;

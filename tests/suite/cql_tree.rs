@@ -150,3 +150,23 @@ fn the_variations_are_searched_as_one_tree() {
     assert_eq!(plies("virtualmainline"), vec![0, 1, 2, 3, 4]);
     assert_eq!(plies("child(1)"), Vec::<u32>::new());
 }
+
+/// `consecutivemoves`: the moves in a row that the lines from where two positions part share
+/// (2.Nf3 on both sides of 1...e5 and 1...c5), and the comments on the longest share of the
+/// game, added once the game is found, as CQL 6.2 adds them.
+#[test]
+fn consecutive_moves_are_shared_by_two_variations() {
+    let found = |query: &str| matched(query, true).unwrap();
+    let variation = vec![(2, 1)];
+    let sharing = vec![(3, variation.clone()), (4, variation), (3, Vec::new()), (4, Vec::new())];
+    assert_eq!(found("echo (a b) consecutivemoves(a b) == 1"), sharing);
+    assert_eq!(found("echo (a b) consecutivemoves 2 (a b)"), Vec::new());
+    // One position on the line to the other shares nothing.
+    assert_eq!(found("start = position 0 here = currentposition consecutivemoves(start here)"), Vec::new());
+    let record = replay_lines(GAME, "echo (first second) consecutivemoves(first second)", None, true).remove(0);
+    let notes: Vec<_> = record.notes.iter().filter_map(|note| Some((note.ply, note.text.clone()?))).collect();
+    assert!(notes.contains(&(3, "first-move[1]".to_owned())), "{notes:?}");
+    assert!(notes.contains(&(3, "second-move[1]".to_owned())), "{notes:?}");
+    let quiet = replay_lines(GAME, "echo quiet (a b) consecutivemoves quiet (a b)", None, true).remove(0);
+    assert!(quiet.notes.iter().all(|note| note.text.as_deref().is_none_or(|text| !text.contains("-move["))));
+}

@@ -164,8 +164,10 @@ impl Builder {
     pub(super) fn consecutive_moves(&mut self, pair: Pair<'_, Rule>) -> ExprKind {
         let mut bounds = Vec::new();
         let mut positions = Vec::new();
+        let mut quiet = false;
         for part in pair.into_inner() {
             match part.as_rule() {
+                Rule::kw_quiet => quiet = true,
                 Rule::number => bounds.push(part.as_str().parse().unwrap_or(i64::MAX)),
                 Rule::variable_word => {
                     let name = self.resolve(part.as_str());
@@ -181,7 +183,8 @@ impl Builder {
         ExprKind::ConsecutiveMoves {
             positions: Box::new((first, second)),
             min: bounds.first().copied().unwrap_or(0),
-            max: bounds.get(1).copied(),
+            max: bounds.get(1).or(bounds.first()).copied(),
+            quiet,
         }
     }
 
