@@ -43,11 +43,13 @@ pub(super) fn beyond_cql(filters: &[Expr]) -> Vec<Diagnostic> {
 }
 
 /// The filter that gives an expression its value: the last of a block (a function's body too),
-/// the filter of a transform that does not count.
+/// the filter of a transform that does not count, the filter after `P :`.
 fn value_giver(expr: &Expr) -> &Expr {
     match &expr.kind {
         ExprKind::Block(filters) => filters.last().map_or(expr, value_giver),
-        ExprKind::Transform { body, count: false, .. } | ExprKind::NoTransform(body) => value_giver(body),
+        ExprKind::Transform { body, count: false, .. } | ExprKind::NoTransform(body) | ExprKind::At { body, .. } => {
+            value_giver(body)
+        }
         _ => expr,
     }
 }

@@ -16,8 +16,8 @@ use super::path::{FocusNode, PathFlags, PathNode, PathPlanStep};
 use super::plan::{
     CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, EntryNode, EqualSide, FilterNode, FindCount,
     FindNode, LineTests, LoopNode, MoveNode, Needs, NumberNode, PieceClass, PositionNode, Program, Sequence, SetNode,
-    SetValue, SharedMovesNotes, SortKey, Step, StepBody, StepRange, StoreNode, SubstringNode, TextNode, TextValue, TransformNames,
-    ValueNode, WalkNode, XRayNode,
+    SetValue, SharedMovesNotes, SortKey, Step, StepBody, StepRange, StoreNode, SubstringNode, TextNode, TextValue,
+    TransformNames, ValueNode, WalkNode, XRayNode,
 };
 use super::texts::Pattern;
 use std::collections::{HashMap, HashSet};

@@ -167,7 +167,11 @@ impl<'a, P, const W: usize> Context<'a, P, W> {
         for (i, &at) in left.iter().enumerate() {
             let played = key(at);
             for j in (0..right.len()).rev() {
-                runs[j] = if played.is_some() && played == right_keys[j] { 1 + j.checked_sub(1).map_or(0, |j| runs[j]) } else { 0 };
+                runs[j] = if played.is_some() && played == right_keys[j] {
+                    1 + j.checked_sub(1).map_or(0, |j| runs[j])
+                } else {
+                    0
+                };
             }
             for (j, &run) in runs.iter().enumerate() {
                 if run > longest {

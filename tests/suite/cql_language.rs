@@ -1205,3 +1205,25 @@ fn a_function_definition_in_a_text_is_its_unbound_name() {
     let record = common::replay_lines(SCHOLAR, query, None, false).remove(0);
     assert_eq!(record.messages, ["Game: 1 move 1(btm): x<unbound: funca>y"]);
 }
+
+/// An operator left by the set of a `move`'s or `pin`'s parameter ends the filter: the
+/// parameters after it are filters of their own (`to e4` is `to`, then `e4`), as CQL 6.2
+/// reads them.
+#[test]
+fn an_operator_left_by_a_parameter_ends_move_and_pin() {
+    let after_first_move: Vec<u32> = (1..=7).collect();
+    assert_eq!(plies("move from ◭p∊a1 true | e2 to e4"), after_first_move);
+    assert_eq!(plies("pin from ◭p∊a1 true | e2 to e4"), after_first_move);
+    assert_eq!(plies("y = pin from ◭p∊a1 true | e2 to c6 #y == 1"), after_first_move);
+    assert!(Query::parse("pin from ◭p∊a1 true | e2 through e4").is_err());
+}
+
+/// `P : F` has the type CQL 6.2 gives F: an operator F does not take is left to the filter
+/// around (`find P : castle & P` is `(find P : castle) & P`).
+#[test]
+fn a_colon_has_the_type_of_its_filter() {
+    assert!(Query::parse("x = find currentposition : castle & currentposition").is_ok());
+    // Where CQL 6.2 leaves it untaken, cqlq's language takes it; the CQL command line says so.
+    let beyond = Query::parse("currentposition : castle & a1").unwrap();
+    assert!(beyond.within_cql().is_err());
+}

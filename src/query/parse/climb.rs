@@ -176,6 +176,8 @@ fn cql_type(expr: &Expr) -> Type {
         }
         // CQL 6.2 calls `ancestor(...)` and `descendant(...)` numeric (with no number to give).
         ExprKind::Descends { keeps_notes: true, .. } => Type::Number,
+        // `P : F` is what F is.
+        ExprKind::At { body, .. } => cql_type(body),
         _ => type_of(expr),
     }
 }

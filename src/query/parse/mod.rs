@@ -192,6 +192,7 @@ fn parse_with_stops(source: &str, stops: &[usize]) -> (QueryAst, Vec<Diagnostic>
         atomics: Vec::new(),
         asserted_variations: None,
         untaken: climb::Leftover::default(),
+        following: Vec::new(),
         line_rest: None,
         assigning: None,
         similar: Vec::new(),
@@ -420,6 +421,9 @@ struct Builder {
     atomics: Vec<String>,
     /// The operators the last filter built did not take, for the filter around it.
     untaken: climb::Leftover,
+    /// Filters the text of the last filter built holds but that follow it, as CQL 6.2 reads
+    /// them: for the list of filters around it, after it.
+    following: Vec<Expr>,
     /// The constituents after a line's constituent that left an operator untaken
     /// (`ra1-5 : mainline`): CQL 6.2 ends the line there, the operator takes the line, and
     /// these belong to the line around it.
@@ -485,6 +489,7 @@ impl Items {
                 self.path_open_until = ends_path.then_some(span.end);
                 self.depth = self.depth.max(depth);
                 self.filters.extend(minus::split_at_dangling_minus(filter, &builder.source));
+                self.filters.append(&mut builder.following);
             }
             Rule::junk => {
                 self.junk = true;
@@ -1300,7 +1305,10 @@ impl Builder {
                     Some(Rule::pin_to) => PinPart::To,
                     _ => PinPart::Through,
                 };
-                for part in pair.into_inner() {
+                for part in pair.clone().into_inner() {
+                    if self.parameters_end(&pair, &part) {
+                        break;
+                    }
                     let rule = part.as_rule();
                     if rule == Rule::pin_missing {
                         self.set_missing("pin", &part);
@@ -1474,6 +1482,39 @@ impl Builder {
         self.bounded(dash_sides::dash_after_set_parameter(Expr { kind, span }), depth, None)
     }
 
+    /// Whether the parameters of `filter` (a `pin` or a `move`) end before its `part`: an
+    /// operator that the set of the parameter before left ends the filter, as CQL 6.2 reads
+    /// it (`pin from F ∪ a1 to a1` is `(pin from F) ∪ a1`, then `to a1`). Then the text from
+    /// `part` on is read as the filters that follow.
+    fn parameters_end(&mut self, filter: &Pair<'_, Rule>, part: &Pair<'_, Rule>) -> bool {
+        if self.untaken.items.is_empty() {
+            return false;
+        }
+        let rest = &filter.as_str()[part.as_span().start() - filter.as_span().start()..];
+        self.read_following(rest, span_of(part).start);
+        true
+    }
+
+    /// Reads `text`, which begins at `start` in the query, as filters that follow the filter
+    /// being built rather than belong to it (see [`Builder::following`]); the operators left
+    /// over by the filter being built stay for the filter around it.
+    fn read_following(&mut self, text: &str, start: usize) {
+        let untaken = std::mem::take(&mut self.untaken);
+        let outer = TEXT_OFFSET.replace(start);
+        match parse_rule(Rule::query, text) {
+            Ok(mut pairs) => {
+                let items = self.items(pairs.next().expect("grammar: a query").into_inner());
+                self.following.extend(items.filters);
+            }
+            Err(error) => {
+                let diagnostic = describe_error(&error, &self.source, start);
+                self.diagnostics.push(diagnostic);
+            }
+        }
+        TEXT_OFFSET.set(outer);
+        self.untaken = untaken;
+    }
+
     /// The filters among the pairs, with their depths.
     fn filters(&mut self, pairs: Pairs<'_, Rule>) -> Vec<(Expr, u32)> {
         pairs.filter(|pair| pair.as_rule() == Rule::filter).map(|pair| self.operators(pair.into_inner())).collect()
@@ -1524,7 +1565,10 @@ impl Builder {
         let mut en_passant_written = false;
         let first_part = pair.clone().into_inner().map(|part| part.as_rule()).find(|rule| *rule != Rule::kw_move);
         filter.set_in_cql = matches!(first_part, Some(Rule::move_from | Rule::move_to | Rule::move_capture));
-        for part in pair.into_inner() {
+        for part in pair.clone().into_inner() {
+            if self.parameters_end(&pair, &part) {
+                break;
+            }
             let rule = part.as_rule();
             if !valued && matches!(rule, Rule::move_from | Rule::move_to | Rule::move_capture) {
                 // The first of the sets written is the value, as in CQL 6.2.
