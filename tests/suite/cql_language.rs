@@ -1227,3 +1227,11 @@ fn a_colon_has_the_type_of_its_filter() {
     let beyond = Query::parse("currentposition : castle & a1").unwrap();
     assert!(beyond.within_cql().is_err());
 }
+
+/// A `move` takes no `through`: it ends the move, and goes to the `pin` around it.
+#[test]
+fn through_ends_a_move() {
+    let query = Query::parse("pin from ◭p∊a move through N").unwrap();
+    assert!(matches!(&query.ast().body[0].kind, cqlq::query::ast::ExprKind::Pin { through: Some(_), .. }));
+    assert!(Query::parse("move through N").is_err());
+}
