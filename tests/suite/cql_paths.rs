@@ -130,5 +130,33 @@ fn mistakes_in_a_path_are_named() {
     assert!(error("path piecepath --").contains("'piecepath'"));
     assert!(error("path secondary --").contains("no 'secondary'"));
     // Right after a dash, parentheses are a filter of its target, as CQL 6.2 reads them.
-    assert!(error("path Q-- (-- --)?").contains("right after a dash, parentheses hold one filter"));
+    assert!(error("path Q-- (-- --)?").contains("parentheses hold one filter"));
+}
+
+/// Right after a dash, parentheses are a filter of its target unless they hold one dash alone
+/// (then a group): `--(--h5 and --)` is the target, `--(--h5)` a group; as CQL 6.2 reads them.
+#[test]
+fn parentheses_after_a_dash_are_its_target_unless_they_hold_one_dash() {
+    let start =
+        |query: &str| notes(query).into_iter().find(|(_, text)| text.starts_with("Start path")).map(|(ply, _)| ply);
+    // The target: from the position after the first move, 2.Qh5 is played next.
+    assert_eq!(start("path -- (--h5 and --)"), Some(1));
+    // The group: the second move of the path is 2.Qh5.
+    assert_eq!(start("path --(--h5)"), Some(1));
+    let end = |query: &str| notes(query).into_iter().find(|(_, text)| text.starts_with("End path")).map(|(ply, _)| ply);
+    assert_eq!((end("path -- (--h5 and --)"), end("path --(--h5)")), (Some(2), Some(3)));
+    assert_eq!(plies("path --( N-- and a1 ){+}"), Vec::<u32>::new());
+    assert!(error("path --(--h5 --c6)").contains("parentheses hold one filter"));
+}
+
+/// CQL 6.2 first reads a dash right after a dash as a dash filter, which takes `(` only right
+/// after it, and once: a path with such a dash is refused.
+#[test]
+fn a_dash_after_a_dash_takes_its_target_only_right_after_it() {
+    for query in ["path -- -- (check)", "path -- --(check) (--)", "path --( --h5 (check) )", "path ( -- -- (check) )"] {
+        assert!(error(query).contains("after a dash that follows a dash"), "{query}");
+    }
+    for query in ["path -- --(check) --", "path --{2} -- (check)", "path -- (--) (--)", "path --( --h5(check) )"] {
+        assert!(Query::parse(query).is_ok(), "{query}");
+    }
 }

@@ -31,6 +31,7 @@ impl Builder {
                     // Past a blank line CQL 6.2 has closed the path: `+` and `*` are arithmetic again.
                     self.past_blank_line_in_path = blank_line_before;
                     blank_line_before |= super::has_blank_line(part.as_str());
+                    self.check_dash_after_dash(steps.last(), &part);
                     let (step, step_depth) = self.path_step(part);
                     depth = depth.max(step_depth);
                     if matches!(&step, PathStep::Filter(filter) if lone_dash(filter)) {
@@ -44,7 +45,6 @@ impl Builder {
                             self.strays.push(step_span.start);
                         }
                     }
-                    self.check_group_after_dash(steps.last(), &step, step_span);
                     steps.push(step);
                 }
                 _ => {}
@@ -193,10 +193,9 @@ impl Builder {
                 Rule::path_group => {
                     let mut steps = Vec::new();
                     for inner in part.into_inner().filter(|inner| inner.as_rule() == Rule::path_step) {
-                        let inner_span = span_of(&inner);
+                        self.check_dash_after_dash(steps.last(), &inner);
                         let (inner, inner_depth) = self.path_step(inner);
                         depth = depth.max(inner_depth);
-                        self.check_group_after_dash(steps.last(), &inner, inner_span);
                         steps.push(inner);
                     }
                     step = Some(PathStep::Group(steps));
@@ -242,19 +241,40 @@ impl Builder {
         (step.expect("grammar: a path constituent"), depth + 1)
     }
 
-    /// Right after a dash, CQL 6.2 reads `(` as the parentheses of a filter of the dash's
-    /// target, and takes them for a group only when they hold one dash alone (with its own
-    /// target, if any): a group of more right there is refused, as CQL 6.2 refuses it.
-    fn check_group_after_dash(&mut self, before: Option<&PathStep>, step: &PathStep, span: Span) {
-        let step = match step {
-            PathStep::Repeat { step, .. } => step,
-            step => step,
+    /// CQL 6.2 first reads a dash right after a dash of a path (alone or in parentheses) as a
+    /// dash filter of the first dash's target, and refuses it there when `(` follows it after
+    /// a space, or follows the parentheses of its target: the path refuses it too.
+    fn check_dash_after_dash(&mut self, before: Option<&PathStep>, step: &Pair<'_, Rule>) {
+        let Some(PathStep::Move(_)) = before else { return };
+        let Some(first) = step.clone().into_inner().next() else { return };
+        let dash = match first.as_rule() {
+            Rule::path_dash => first,
+            Rule::path_group => {
+                let mut inner = first.into_inner().filter(|inner| inner.as_rule() == Rule::path_step);
+                let (Some(only), None) = (inner.next(), inner.next()) else { return };
+                match only.into_inner().next() {
+                    Some(dash) if dash.as_rule() == Rule::path_dash => dash,
+                    _ => return,
+                }
+            }
+            _ => return,
         };
-        let (Some(PathStep::Move(_)), PathStep::Group(inner)) = (before, step) else { return };
-        if !matches!(&inner[..], [PathStep::Move(_)]) {
-            let message = "right after a dash, parentheses hold one filter of the dash's target: to go on with a \
-                           group of constituents, end the dash's target first (with a filter in braces between)";
-            self.diagnostics.push(Diagnostic::new(span, message));
+        let Some(last) = dash.into_inner().filter(|part| part.as_rule() != Rule::path_target).last() else { return };
+        let end = span_of(&last).end;
+        let source = &self.source;
+        let after = source[end..].trim_start();
+        let at = source.len() - after.len();
+        let next = if after.starts_with('(') && at == end {
+            // The parentheses of the dash's target: what follows them.
+            source[after_parentheses(source, at)..].trim_start()
+        } else {
+            after
+        };
+        if next.starts_with('(') {
+            let at = source.len() - next.len();
+            let message = "after a dash that follows a dash, '(' begins the dash's target only right after it, and \
+                           only once: CQL 6.2 refuses this '(' (put the dash in parentheses, or write '{' '}' between)";
+            self.diagnostics.push(Diagnostic::new(Span::new(at, at + 1), message));
         }
     }
 
@@ -430,4 +450,25 @@ fn top_level_word<'w>(text: &str, words: &[&'w str]) -> Option<&'w str> {
         at += rest.chars().next().map_or(1, char::len_utf8);
     }
     None
+}
+
+/// Where the parentheses opened at `open` in `source` close (just after the `)`), quoted texts
+/// aside; the end of `source` if they do not.
+fn after_parentheses(source: &str, open: usize) -> usize {
+    let mut depth = 0usize;
+    let mut quoted = false;
+    for (at, byte) in source.bytes().enumerate().skip(open) {
+        match byte {
+            b'"' => quoted = !quoted,
+            b'(' if !quoted => depth += 1,
+            b')' if !quoted => {
+                depth -= 1;
+                if depth == 0 {
+                    return at + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    source.len()
 }
