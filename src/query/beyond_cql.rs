@@ -4,12 +4,13 @@
 //! `cqlq search` runs them on every board; the CQL command line refuses them on chess, as the
 //! drop-in for CQL 6.2 it is, and names the extension.
 
-use super::ast::{BinaryOp, Expr, ExprKind, MoveWhen, Type, UnaryOp};
+use super::ast::{BinaryOp, DictionaryOp, Expr, ExprKind, MoveWhen, Type, UnaryOp};
 use super::check::type_of;
 use super::diagnostic::Diagnostic;
 
-/// The places in `filters` where cqlq's language goes beyond what CQL 6.2 accepts.
-pub(super) fn beyond_cql(filters: &[Expr]) -> Vec<Diagnostic> {
+/// The places in `filters` (of the query `source`) where cqlq's language goes beyond what
+/// CQL 6.2 accepts.
+pub(super) fn beyond_cql(filters: &[Expr], source: &str) -> Vec<Diagnostic> {
     let mut found = Vec::new();
     let mut pending: Vec<&Expr> = filters.iter().rev().collect();
     while let Some(expr) = pending.pop() {
@@ -37,9 +38,29 @@ pub(super) fn beyond_cql(filters: &[Expr]) -> Vec<Diagnostic> {
                 found.push(Diagnostic::new(operand.span, message));
             }
         }
+        if let Some(designator) = designator_before_bracket(expr, source) {
+            let message = "CQL 6.2 cannot read a designator right before the ']' of a dictionary's key (it reads \
+                           the ']' as part of it): put a space before the ']'";
+            found.push(Diagnostic::new(designator.span, message));
+        }
         pending.extend(expr.children().into_iter().rev());
     }
     found
+}
+
+/// The designator that ends the key of a dictionary's entry right before its `]`, if any.
+fn designator_before_bracket<'e>(expr: &'e Expr, source: &str) -> Option<&'e Expr> {
+    let ExprKind::Dictionary { op, .. } = &expr.kind else { return None };
+    let (DictionaryOp::Entry { key, .. } | DictionaryOp::Store { key, .. } | DictionaryOp::Forget(Some(key))) = op
+    else {
+        return None;
+    };
+    let mut last: &Expr = key;
+    while let Some(child) = last.children().pop() {
+        last = child;
+    }
+    let designator = matches!(last.kind, ExprKind::Squares(_) | ExprKind::Pieces(_));
+    (designator && source.get(last.span.end..)?.starts_with(']')).then_some(last)
 }
 
 /// The filter that gives an expression its value: the last of a block (a function's body too),
@@ -72,6 +93,11 @@ fn set_operands(expr: &Expr) -> Vec<&Expr> {
         ExprKind::Attacks { attackers, targets, .. } => vec![attackers, targets],
         ExprKind::Arrows { sets, .. } | ExprKind::XRay(sets) => sets.iter().collect(),
         ExprKind::Assign { value, .. } => vec![value],
+        ExprKind::Dictionary { op, .. } => match op {
+            DictionaryOp::Entry { key, .. } | DictionaryOp::Forget(Some(key)) => vec![key],
+            DictionaryOp::Store { key, value } => vec![key, value],
+            _ => Vec::new(),
+        },
         ExprKind::SquareNumber { set, .. } | ExprKind::Direction { set, .. } | ExprKind::Loop { set, .. } => vec![set],
         ExprKind::Ray { sets, .. } => sets.iter().collect(),
         ExprKind::Pin { from, through, to, .. } => {

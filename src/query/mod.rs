@@ -363,7 +363,7 @@ impl Query {
     /// The constructs of the query that cqlq reads and CQL 6.2 refuses (`move legal capture
     /// S`), as errors: the CQL command line refuses them on chess, as CQL 6.2 does.
     pub fn within_cql(&self) -> Result<(), QueryError> {
-        let found = beyond_cql::beyond_cql(&self.ast.body);
+        let found = beyond_cql::beyond_cql(&self.ast.body, &self.source);
         if found.is_empty() { Ok(()) } else { Err(QueryError::new(found, self.source.clone())) }
     }
 

@@ -112,3 +112,23 @@ fn types_are_fixed_by_the_first_entry() {
     assert!(error("unbind y").contains("unbind takes a variable"));
     assert!(error("x = 1 x[1] = 2").contains("is no dictionary"));
 }
+
+/// What CQL 6.2 refuses in a dictionary's key, which the CQL command line refuses too: a
+/// `move` that is no set, and a designator right before the `]` (CQL 6.2 reads the `]` as
+/// part of it).
+#[test]
+fn keys_cql_6_2_cannot_read_are_refused_by_the_cql_command_line() {
+    for query in [
+        "dictionary D D[move previous] = 1",
+        "function f(x){move previous} dictionary D D[f(a1)] = 1",
+        "dictionary D D[1] = move previous",
+        "dictionary D D[light R] = 1",
+        "dictionary D D[move from a1] = 1",
+    ] {
+        let parsed = Query::parse(query).unwrap_or_else(|error| panic!("{query}: {error}"));
+        assert!(parsed.within_cql().is_err(), "{query}");
+    }
+    for query in ["dictionary D D[light R ] = 1", "dictionary D D[(move from a1)] = 1"] {
+        assert!(Query::parse(query).unwrap().within_cql().is_ok(), "{query}");
+    }
+}
