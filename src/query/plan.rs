@@ -1008,7 +1008,7 @@ impl<const W: usize> Program<W> {
 
     /// Whether a filter matches at `at`. The comments made while a filter fails are dropped,
     /// as CQL 6.2 drops them, even when the position matches in the end; but for `P : F`, `if`,
-    /// `find`, sets (`move`, `between`, `&`...) and `ancestor`/`descendant`, which keep them as
+    /// `find`, `equal`, sets (`move`, `between`, `&`...) and `ancestor`/`descendant`, which keep them as
     /// CQL 6.2 keeps them (for a filter around to drop, if it fails).
     #[inline]
     pub(crate) fn filter<P: RulesView<W>>(&self, node: &FilterNode<W>, context: &Context<'_, P, W>, at: usize) -> bool {
@@ -1030,6 +1030,7 @@ impl<const W: usize> Program<W> {
                     | FilterNode::If(_)
                     | FilterNode::Unmapped(_)
                     | FilterNode::Memo(_)
+                    | FilterNode::Equal(_)
                     | FilterNode::HasValue(NumberNode::FindCount(_) | NumberNode::At(..))
                     | FilterNode::HasPosition(PositionNode::Find(_) | PositionNode::At(..))
             ),
@@ -2045,22 +2046,22 @@ fn decide_all<'a, const W: usize>(filters: impl Iterator<Item = &'a FilterNode<W
     decide_each(filters, game, false)
 }
 
-/// What the game tests decide about filters of which one with the value `decisive` decides
-/// them all (`false` for all of them, `true` for any of them).
+/// What the game tests decide about filters, tested in turn, of which one with the value
+/// `decisive` decides them all (`false` for all of them, `true` for any of them). A filter
+/// the game tests do not decide is tested at each position before those after it, with what
+/// it does there (its comments, its variables): nothing after it decides the filters alone.
 fn decide_each<'a, const W: usize>(
     filters: impl Iterator<Item = &'a FilterNode<W>>,
     game: &GameFacts,
     decisive: bool,
 ) -> Option<bool> {
-    let mut value = Some(!decisive);
     for filter in filters {
-        match filter.decide(game) {
-            Some(decided) if decided == decisive => return Some(decisive),
-            Some(_) => {}
-            None => value = None,
+        match filter.decide(game)? {
+            decided if decided == decisive => return Some(decisive),
+            _ => {}
         }
     }
-    value
+    Some(!decisive)
 }
 
 impl<const W: usize> FilterNode<W> {

@@ -1235,3 +1235,12 @@ fn through_ends_a_move() {
     assert!(matches!(&query.ast().body[0].kind, cqlq::query::ast::ExprKind::Pin { through: Some(_), .. }));
     assert!(Query::parse("move through N").is_err());
 }
+
+/// `equal` keeps the comments made while it fails, for the filter around to keep (`or`), as
+/// CQL 6.2 keeps them; `not` drops them.
+#[test]
+fn equal_keeps_the_comments_made_while_it_fails() {
+    let kept = notes("equal(find check 1) or true");
+    assert!(kept.iter().any(|(ply, text)| *ply == 7 && text == "Found"), "{kept:?}");
+    assert!(notes("not equal(find check 1)").iter().all(|(_, text)| text != "Found"));
+}
