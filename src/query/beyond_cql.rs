@@ -59,7 +59,9 @@ fn designator_before_bracket<'e>(expr: &'e Expr, source: &str) -> Option<&'e Exp
     while let Some(child) = last.children().pop() {
         last = child;
     }
-    let designator = matches!(last.kind, ExprKind::Squares(_) | ExprKind::Pieces(_));
+    // A designator in parentheses (`D[(a1)]`) ends with them.
+    let designator =
+        matches!(last.kind, ExprKind::Squares(_) | ExprKind::Pieces(_)) && !source.get(..last.span.end)?.ends_with(')');
     (designator && source.get(last.span.end..)?.starts_with(']')).then_some(last)
 }
 

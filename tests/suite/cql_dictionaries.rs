@@ -128,7 +128,7 @@ fn keys_cql_6_2_cannot_read_are_refused_by_the_cql_command_line() {
         let parsed = Query::parse(query).unwrap_or_else(|error| panic!("{query}: {error}"));
         assert!(parsed.within_cql().is_err(), "{query}");
     }
-    for query in ["dictionary D D[light R ] = 1", "dictionary D D[(move from a1)] = 1"] {
+    for query in ["dictionary D D[light R ] = 1", "dictionary D D[(move from a1)] = 1", "dictionary D D[(a1)] = 1"] {
         assert!(Query::parse(query).unwrap().within_cql().is_ok(), "{query}");
     }
 }
