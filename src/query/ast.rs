@@ -298,7 +298,8 @@ pub enum ExprKind {
     Equal(Box<Expr>, Box<Expr>),
     /// `consecutivemoves [N [M]] (x y)`: how many moves in a row the lines from the last
     /// position of both to the positions of two variables have in common; none when one
-    /// position lies on the line to the other. With a range, only values within it.
+    /// position lies on the line to the other. With a range, only values within it (one number:
+    /// that value alone).
     ConsecutiveMoves {
         /// The two position variables.
         positions: Box<(Expr, Expr)>,
