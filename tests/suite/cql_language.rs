@@ -1212,10 +1212,10 @@ fn a_function_definition_in_a_text_is_its_unbound_name() {
 #[test]
 fn an_operator_left_by_a_parameter_ends_move_and_pin() {
     let after_first_move: Vec<u32> = (1..=7).collect();
-    assert_eq!(plies("move from ◭p∊a1 true | e2 to e4"), after_first_move);
-    assert_eq!(plies("pin from ◭p∊a1 true | e2 to e4"), after_first_move);
-    assert_eq!(plies("y = pin from ◭p∊a1 true | e2 to c6 #y == 1"), after_first_move);
-    assert!(Query::parse("pin from ◭p∊a1 true | e2 through e4").is_err());
+    assert_eq!(plies("move from ◭x∊a1 true | e2 to e4"), after_first_move);
+    assert_eq!(plies("pin from ◭x∊a1 true | e2 to e4"), after_first_move);
+    assert_eq!(plies("y = pin from ◭x∊a1 true | e2 to c6 #y == 1"), after_first_move);
+    assert!(Query::parse("pin from ◭x∊a1 true | e2 through e4").is_err());
 }
 
 /// `P : F` has the type CQL 6.2 gives F: an operator F does not take is left to the filter
@@ -1231,7 +1231,7 @@ fn a_colon_has_the_type_of_its_filter() {
 /// A `move` takes no `through`: it ends the move, and goes to the `pin` around it.
 #[test]
 fn through_ends_a_move() {
-    let query = Query::parse("pin from ◭p∊a move through N").unwrap();
+    let query = Query::parse("pin from ◭x∊a move through N").unwrap();
     assert!(matches!(&query.ast().body[0].kind, cqlq::query::ast::ExprKind::Pin { through: Some(_), .. }));
     assert!(Query::parse("move through N").is_err());
 }
