@@ -364,7 +364,7 @@ impl<const W: usize> State<W> {
     /// once the game is found (by [`State::take_end_notes`]).
     pub(crate) fn record_shared_moves(&self, key: usize, pairs: &[(usize, usize)], names: (&str, &str)) {
         let mut longest = self.shared_moves.borrow_mut();
-        if self.silent || pairs.len() <= longest[key] {
+        if pairs.len() <= longest[key] {
             return;
         }
         longest[key] = pairs.len();

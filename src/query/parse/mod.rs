@@ -250,7 +250,7 @@ pub(super) fn constant_bounds(bounds: &[Expr]) -> Option<Vec<u32>> {
 }
 
 /// The range of constant bounds as CQL 6.2 reads it: one number is that number alone.
-pub(super) fn exact_or_range(numbers: &[u32]) -> (u32, Option<u32>) {
+pub(super) fn exact_or_range<T: Copy>(numbers: &[T]) -> (T, Option<T>) {
     (numbers[0], Some(numbers.get(1).copied().unwrap_or(numbers[0])))
 }
 

@@ -180,12 +180,8 @@ impl Builder {
             }
         }
         let [first, second] = <[Expr; 2]>::try_from(positions).expect("grammar: two names");
-        ExprKind::ConsecutiveMoves {
-            positions: Box::new((first, second)),
-            min: bounds.first().copied().unwrap_or(0),
-            max: bounds.get(1).or(bounds.first()).copied(),
-            quiet,
-        }
+        let (min, max) = if bounds.is_empty() { (0, None) } else { super::exact_or_range(&bounds) };
+        ExprKind::ConsecutiveMoves { positions: Box::new((first, second)), min, max, quiet }
     }
 
     /// The set in parentheses before a dash, `(R|Q)--e4`, read as a filter.
