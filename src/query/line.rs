@@ -57,8 +57,17 @@ pub struct LineCache {
 /// A line's run from a position, if it found one, and the comments it made.
 type FoundRun = (Option<Run>, Vec<Note>);
 
-/// The runs of the `line` filter at an address from the frames of a line, where asked.
-type RunAnswers = (usize, Key, Vec<Option<FoundRun>>);
+/// The runs of the `line` filter at an address from the frames of a line.
+type RunAnswers = (usize, Key, RunMemo);
+
+/// What is kept of a `line` filter's runs from the frames of a line: at first only which frames
+/// it was asked at (most filters are asked once a frame, and keeping their runs would cost more
+/// than it saves); once one is asked again, the runs found from then on.
+#[derive(Debug)]
+enum RunMemo {
+    Asked(Vec<bool>),
+    Kept(Vec<Option<FoundRun>>),
+}
 
 /// Where a `find` that looks at nothing but the positions finds its position from each frame.
 #[derive(Debug)]
@@ -108,7 +117,8 @@ impl LineCache {
     }
 
     /// The run of the `line` filter at `node` from frame `at`, with its comments made again:
-    /// `find` the first time it is asked.
+    /// `find` the first time it is asked. The filter's tests look at nothing but the positions,
+    /// so a run found again is the same run with the same comments.
     pub(super) fn run_at<P, const W: usize>(
         &self,
         node: usize,
@@ -119,25 +129,48 @@ impl LineCache {
         let key = Key::of(context);
         let entry = |runs: &[RunAnswers]| runs.iter().position(|(kept, kept_key, _)| *kept == node && *kept_key == key);
         let state = context.state;
-        {
-            let runs = self.runs.borrow();
-            if let Some(Some((run, notes))) = entry(&runs).and_then(|index| runs[index].2.get(at)) {
-                state.push_notes(notes.iter().cloned());
-                return *run;
+        let keep = {
+            let mut runs = self.runs.borrow_mut();
+            let index = entry(&runs).unwrap_or_else(|| {
+                runs.retain(|(kept, _, _)| *kept != node);
+                runs.push((node, key, RunMemo::Asked(vec![false; context.frames.len()])));
+                runs.len() - 1
+            });
+            let memo = &mut runs[index].2;
+            match memo {
+                RunMemo::Kept(found) => {
+                    if let Some(Some((run, notes))) = found.get(at) {
+                        state.push_notes(notes.iter().cloned());
+                        return *run;
+                    }
+                    true
+                }
+                RunMemo::Asked(asked) => match asked.get_mut(at) {
+                    Some(seen) if *seen => {
+                        *memo = RunMemo::Kept(vec![None; context.frames.len()]);
+                        true
+                    }
+                    Some(seen) => {
+                        *seen = true;
+                        false
+                    }
+                    None => false,
+                },
             }
-        }
+        };
         // No borrow of the cache is held here: the line may hold `line` filters kept here too.
+        if !keep {
+            return find();
+        }
         let mark = state.notes_len();
         let run = find();
         let notes = state.take_notes_from(mark);
         state.push_notes(notes.iter().cloned());
         let mut runs = self.runs.borrow_mut();
-        let index = entry(&runs).unwrap_or_else(|| {
-            runs.retain(|(kept, _, _)| *kept != node);
-            runs.push((node, key, vec![None; context.frames.len()]));
-            runs.len() - 1
-        });
-        if let Some(slot) = runs[index].2.get_mut(at) {
+        if let Some(index) = entry(&runs)
+            && let RunMemo::Kept(found) = &mut runs[index].2
+            && let Some(slot) = found.get_mut(at)
+        {
             *slot = Some((run, notes));
         }
         run

@@ -168,18 +168,11 @@ impl WithRules for KeptMoves<'_> {
         let mut line = LineMoves { text: String::with_capacity(self.kept.len() * 5), moves: Vec::new() };
         line.moves.reserve_exact(self.kept.len());
         for (index, &kept) in self.kept.iter().enumerate() {
-            let before = board.clone();
-            let played = board.play_kept(kept)?;
+            let (number, black) = (board.move_number(), board.turn() == Color::Black);
             // A check before the last move is no mate: the game went on.
             let goes_on = index + 1 < self.kept.len();
-            if !before.write_move(&played, &board, goes_on, &mut line.text) {
-                return None;
-            }
-            line.moves.push(LineMove {
-                number: before.move_number(),
-                black: before.turn() == Color::Black,
-                end: line.text.len(),
-            });
+            board.play_kept_written(kept, goes_on, &mut line.text)?;
+            line.moves.push(LineMove { number, black, end: line.text.len() });
         }
         Some(line)
     }
