@@ -838,6 +838,12 @@ impl Findings {
         }
     }
 
+    /// Whether `removecomment` ran in a game before, so that positions of this game lose their
+    /// comments whether or not they are tested: they must be replayed to be found.
+    fn removes_before(&self) -> bool {
+        self.removals.as_ref().is_some_and(|removals| !removals.is_empty())
+    }
+
     /// Removes the comment of the position `at` where `removecomment` ran at the position of
     /// its number in a game before.
     fn keep_removed_before<R, const W: usize>(&mut self, context: &Context<'_, R, W>, offsets: &[usize], at: usize) {
@@ -1298,7 +1304,13 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
             let context = line.context(&self.game, state, false, None);
             self.found.test(program, &context, &line.offsets, 0);
             if self.found.matched.is_empty() {
-                return ControlFlow::Break(());
+                if !self.found.removes_before() {
+                    return ControlFlow::Break(());
+                }
+                // No position matches, but those where `removecomment` ran in a game before
+                // lose their comments: the positions are tested to be found.
+                self.line = Some(line);
+                return ControlFlow::Continue(());
             }
             self.every_position = true;
             self.line = Some(line);
@@ -1575,7 +1587,7 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
                 .numbered(self.number)
                 .last_numbered(self.options.last_game)
                 .with_variations(self.options.variations);
-            if program.decide(&self.game) == Some(false) {
+            if program.decide(&self.game) == Some(false) && !self.found.removes_before() {
                 // The tags rule out every position (even of a game cqlq could not replay): the
                 // game has none of the values the last game searched left.
                 if let Some((_, state)) = &mut self.state {

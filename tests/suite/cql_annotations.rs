@@ -98,6 +98,9 @@ fn removecomment_carries_to_the_position_of_the_same_number_in_later_games() {
     // Not the other way: a game before the one that ran it keeps its comment.
     let text = written("{event \"B\" ply == 1 removecomment} or true");
     assert!(text.contains("1.e4 {second CQL}"), "{text}");
+    // A game that its tags rule out, written for its count of matches, loses them too.
+    let text = written("cql(matchcount 0 100) result 1-0 removecomment");
+    assert!(text.ends_with("[Event \"B\"]\n[Result \"0-1\"]\n\n{Game number 2}\n1.d4 d5 2.c4 0-1\n\n"), "{text}");
 }
 
 #[test]
