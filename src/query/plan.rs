@@ -66,6 +66,42 @@ pub(crate) enum StepRange<const W: usize> {
     Valued(Box<(NumberNode<W>, NumberNode<W>)>),
 }
 
+/// The copies of a transformed node, in the order they are tried. Two are alike when they hold
+/// the same copies in any order: a transform nested in another makes the same copies under
+/// each map of the outer one, only in another order, and CQL 6.2 counts those maps as one.
+#[derive(Clone, Debug)]
+pub(crate) struct Copies<T>(pub(crate) Vec<T>);
+
+impl<T> std::ops::Deref for Copies<T> {
+    type Target = Vec<T>;
+
+    fn deref(&self) -> &Vec<T> {
+        &self.0
+    }
+}
+
+impl<T: PartialEq> PartialEq for Copies<T> {
+    fn eq(&self, other: &Self) -> bool {
+        // Each list holds its copies once.
+        self.0.len() == other.0.len() && self.0.iter().all(|copy| other.0.contains(copy))
+    }
+}
+
+impl<T: Eq> Eq for Copies<T> {}
+
+impl<T: std::hash::Hash> std::hash::Hash for Copies<T> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        // A sum of the copies' own hashes does not depend on their order.
+        let sum = self.0.iter().fold(0u64, |sum, copy| {
+            let mut hasher = std::hash::DefaultHasher::new();
+            copy.hash(&mut hasher);
+            sum.wrapping_add(std::hash::Hasher::finish(&hasher))
+        });
+        state.write_usize(self.0.len());
+        state.write_u64(sum);
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum SetNode<const W: usize> {
     /// Squares fixed when the query was compiled, and backhand kinds (all of them, or none).
@@ -75,7 +111,7 @@ pub(crate) enum SetNode<const W: usize> {
     /// Either set.
     Union(Box<SetNode<W>>, Box<SetNode<W>>),
     /// The copies of a transformed set: their union.
-    Orbit(Vec<SetNode<W>>),
+    Orbit(Copies<SetNode<W>>),
     /// Both sets.
     Intersection(Box<SetNode<W>>, Box<SetNode<W>>),
     /// The board's squares not in the set, and with `backhand`, the backhand's pieces not in it.
@@ -392,12 +428,12 @@ pub(crate) enum NumberNode<const W: usize> {
     /// How many copies of a transformed filter match (`flip count F`), where that many are
     /// between the bounds (`flip 2 8 F`; none: no bound on that side).
     OrbitCount {
-        copies: Vec<FilterNode<W>>,
+        copies: Copies<FilterNode<W>>,
         min: Option<Box<NumberNode<W>>>,
         max: Option<Box<NumberNode<W>>>,
     },
     /// The copies of a transformed number: the largest value among them.
-    OrbitMax(Vec<NumberNode<W>>),
+    OrbitMax(Copies<NumberNode<W>>),
     /// The value of a numeric variable.
     Variable(usize),
     /// The number a dictionary holds for a key.
@@ -595,7 +631,7 @@ pub(crate) enum FilterNode<const W: usize> {
     /// `exhaustive` (its filter makes comments or gives values), as in CQL 6.2; else up to the
     /// first that matches.
     Orbit {
-        copies: Vec<FilterNode<W>>,
+        copies: Copies<FilterNode<W>>,
         exhaustive: bool,
     },
     Not(Box<FilterNode<W>>),
@@ -2069,7 +2105,7 @@ impl<const W: usize> FilterNode<W> {
     fn is_game_level(&self) -> bool {
         match self {
             FilterNode::Constant(_) | FilterNode::Game(_) => true,
-            FilterNode::All(filters) | FilterNode::Any(filters) | FilterNode::Orbit { copies: filters, .. } => {
+            FilterNode::All(filters) | FilterNode::Any(filters) | FilterNode::Orbit { copies: Copies(filters), .. } => {
                 filters.iter().all(FilterNode::is_game_level)
             }
             FilterNode::Not(filter) | FilterNode::Memo(filter) => filter.is_game_level(),
@@ -2085,7 +2121,7 @@ impl<const W: usize> FilterNode<W> {
             FilterNode::Constant(value) => Some(*value),
             FilterNode::Game(slot) => Some(game.values.get(*slot).copied().flatten().is_some()),
             FilterNode::All(filters) => decide_all(filters.iter(), game),
-            FilterNode::Any(filters) | FilterNode::Orbit { copies: filters, .. } => {
+            FilterNode::Any(filters) | FilterNode::Orbit { copies: Copies(filters), .. } => {
                 decide_each(filters.iter(), game, true)
             }
             FilterNode::Not(filter) => filter.decide(game).map(|value| !value),
@@ -2171,7 +2207,7 @@ impl<const W: usize> NumberNode<W> {
             NumberNode::Constant(_) | NumberNode::Game(_) => true,
             NumberNode::Negate(value) | NumberNode::Abs(value) | NumberNode::Sqrt(value) => value.is_game_level(),
             NumberNode::Arithmetic(_, left, right) => left.is_game_level() && right.is_game_level(),
-            NumberNode::Extreme { args, .. } | NumberNode::OrbitMax(args) => args.iter().all(NumberNode::is_game_level),
+            NumberNode::Extreme { args, .. } | NumberNode::OrbitMax(Copies(args)) => args.iter().all(NumberNode::is_game_level),
             _ => false,
         }
     }

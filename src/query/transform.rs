@@ -17,7 +17,7 @@ use super::ast::{Span, TransformKind};
 use super::compile::Compiler;
 use super::diagnostic::Diagnostic;
 use super::path::{FocusNode, PathNode, PathPlanStep};
-use super::plan::{
+use super::plan::{Copies, 
     CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, EntryNode, EqualSide, FilterNode, FindCount,
     FindNode, LoopNode, MoveNode, NumberNode, PieceClass, PositionNode, Sequence, SetNode, Step, StepBody, StepRange,
     StoreNode, SubstringNode, TextNode, TextValue, ValueNode, WalkNode, XRayNode,
@@ -82,6 +82,14 @@ impl<const W: usize> Compiler<'_, W> {
     /// other (the outermost first), in the order CQL 6.2 tries them: each copy is the node
     /// mapped by a map of the innermost transform, then by one of each transform around it.
     pub(super) fn copies<T: Mapped<W> + Clone + Eq + Hash>(
+        &mut self,
+        transforms: &[(TransformKind, Span)],
+        compile: impl FnOnce(&mut Self) -> T,
+    ) -> Copies<T> {
+        Copies(self.copy_list(transforms, compile))
+    }
+
+    fn copy_list<T: Mapped<W> + Clone + Eq + Hash>(
         &mut self,
         transforms: &[(TransformKind, Span)],
         compile: impl FnOnce(&mut Self) -> T,
@@ -323,11 +331,11 @@ fn boxed<const W: usize, T: Mapped<W>>(node: &T, mapper: &mut Mapper<'_, '_, W>)
 fn orbit<const W: usize, T: Mapped<W> + Clone + Eq + Hash>(
     copies: &[T],
     mapper: &mut Mapper<'_, '_, W>,
-) -> Option<Vec<T>> {
+) -> Option<Copies<T>> {
     let mut seen = FastSet::default();
     let kept: Vec<T> =
         copies.iter().filter_map(|copy| copy.mapped(mapper)).filter(|copy| seen.insert(copy.clone())).collect();
-    (!kept.is_empty()).then_some(kept)
+    (!kept.is_empty()).then_some(Copies(kept))
 }
 
 impl<const W: usize> Mapped<W> for FilterNode<W> {

@@ -3,7 +3,7 @@
 
 use super::path::{FocusNode, PathNode, PathPlanStep};
 use super::plan::{
-    Conditional, DashNode, DashTarget, EchoBody, EchoNode, EqualSide, FilterNode, FindNode, LoopNode, MoveNode,
+    Conditional, Copies, DashNode, DashTarget, EchoBody, EchoNode, EqualSide, FilterNode, FindNode, LoopNode, MoveNode,
     NumberNode, PositionNode, Sequence, SetNode, Step, StepBody, StepRange, TextNode, TextValue, ValueNode,
 };
 
@@ -43,7 +43,7 @@ impl<const W: usize> Walk<W> for FilterNode<W> {
                 left.each_filter(visit);
                 right.each_filter(visit);
             }
-            FilterNode::All(filters) | FilterNode::Any(filters) | FilterNode::Orbit { copies: filters, .. } => {
+            FilterNode::All(filters) | FilterNode::Any(filters) | FilterNode::Orbit { copies: Copies(filters), .. } => {
                 filters.iter_mut().for_each(|f| f.each_filter(visit))
             }
             FilterNode::Not(filter) | FilterNode::Memo(filter) => filter.each_filter(visit),
@@ -124,11 +124,11 @@ impl<const W: usize> Walk<W> for NumberNode<W> {
                 left.each_filter(visit);
                 right.each_filter(visit);
             }
-            NumberNode::Extreme { args, .. } | NumberNode::OrbitMax(args) => {
+            NumberNode::Extreme { args, .. } | NumberNode::OrbitMax(Copies(args)) => {
                 args.iter_mut().for_each(|arg| arg.each_filter(visit))
             }
             NumberNode::OrbitCount { copies, min, max } => {
-                copies.iter_mut().for_each(|filter| filter.each_filter(visit));
+                copies.0.iter_mut().for_each(|filter| filter.each_filter(visit));
                 for bound in [min, max].into_iter().flatten() {
                     bound.each_filter(visit);
                 }
@@ -200,7 +200,7 @@ impl<const W: usize> Walk<W> for SetNode<W> {
                 attackers.each_filter(visit);
                 targets.each_filter(visit);
             }
-            SetNode::Orbit(sets) | SetNode::Ray { sets, .. } => sets.iter_mut().for_each(|set| set.each_filter(visit)),
+            SetNode::Orbit(Copies(sets)) | SetNode::Ray { sets, .. } => sets.iter_mut().for_each(|set| set.each_filter(visit)),
             SetNode::XRay(node) => node.sets.iter_mut().for_each(|set| set.each_filter(visit)),
             SetNode::Complement { set, .. } | SetNode::Shade { set, .. } => set.each_filter(visit),
             SetNode::Direction { range, set, .. } => {

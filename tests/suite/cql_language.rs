@@ -1244,3 +1244,13 @@ fn equal_keeps_the_comments_made_while_it_fails() {
     assert!(kept.iter().any(|(ply, text)| *ply == 7 && text == "Found"), "{kept:?}");
     assert!(notes("not equal(find check 1)").iter().all(|(_, text)| text != "Found"));
 }
+
+#[test]
+fn copies_alike_but_for_the_order_of_a_nested_transforms_copies_count_once() {
+    // Under each map of the outer transform, the inner one makes the same copies in another
+    // order: CQL 6.2 counts one copy (the inner transform alone is seen twice).
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    assert_eq!(number("flipdihedral count (true or flipdihedral count [Aa]b7 > 0)", "standard", start), Some(1));
+    assert_eq!(number("flipdihedral count (true or flipvertical count [Aa]b7 > 0)", "standard", start), Some(4));
+    assert_eq!(number("flipdihedral count (true or [Aa]b7)", "standard", start), Some(4));
+}
