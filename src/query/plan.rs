@@ -2207,7 +2207,9 @@ impl<const W: usize> NumberNode<W> {
             NumberNode::Constant(_) | NumberNode::Game(_) => true,
             NumberNode::Negate(value) | NumberNode::Abs(value) | NumberNode::Sqrt(value) => value.is_game_level(),
             NumberNode::Arithmetic(_, left, right) => left.is_game_level() && right.is_game_level(),
-            NumberNode::Extreme { args, .. } | NumberNode::OrbitMax(Copies(args)) => args.iter().all(NumberNode::is_game_level),
+            NumberNode::Extreme { args, .. } | NumberNode::OrbitMax(Copies(args)) => {
+                args.iter().all(NumberNode::is_game_level)
+            }
             _ => false,
         }
     }

@@ -17,10 +17,10 @@ use super::ast::{Span, TransformKind};
 use super::compile::Compiler;
 use super::diagnostic::Diagnostic;
 use super::path::{FocusNode, PathNode, PathPlanStep};
-use super::plan::{Copies, 
-    CommentNode, Conditional, DashNode, DashTarget, EchoBody, EchoNode, EntryNode, EqualSide, FilterNode, FindCount,
-    FindNode, LoopNode, MoveNode, NumberNode, PieceClass, PositionNode, Sequence, SetNode, Step, StepBody, StepRange,
-    StoreNode, SubstringNode, TextNode, TextValue, ValueNode, WalkNode, XRayNode,
+use super::plan::{
+    CommentNode, Conditional, Copies, DashNode, DashTarget, EchoBody, EchoNode, EntryNode, EqualSide, FilterNode,
+    FindCount, FindNode, LoopNode, MoveNode, NumberNode, PieceClass, PositionNode, Sequence, SetNode, Step, StepBody,
+    StepRange, StoreNode, SubstringNode, TextNode, TextValue, ValueNode, WalkNode, XRayNode,
 };
 use crate::board::{SquareMap, SquareSet};
 use crate::hash::FastSet;

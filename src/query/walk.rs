@@ -200,7 +200,9 @@ impl<const W: usize> Walk<W> for SetNode<W> {
                 attackers.each_filter(visit);
                 targets.each_filter(visit);
             }
-            SetNode::Orbit(Copies(sets)) | SetNode::Ray { sets, .. } => sets.iter_mut().for_each(|set| set.each_filter(visit)),
+            SetNode::Orbit(Copies(sets)) | SetNode::Ray { sets, .. } => {
+                sets.iter_mut().for_each(|set| set.each_filter(visit))
+            }
             SetNode::XRay(node) => node.sets.iter_mut().for_each(|set| set.each_filter(visit)),
             SetNode::Complement { set, .. } | SetNode::Shade { set, .. } => set.each_filter(visit),
             SetNode::Direction { range, set, .. } => {
