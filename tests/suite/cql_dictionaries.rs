@@ -132,3 +132,11 @@ fn keys_cql_6_2_cannot_read_are_refused_by_the_cql_command_line() {
         assert!(Query::parse(query).unwrap().within_cql().is_ok(), "{query}");
     }
 }
+
+#[test]
+fn an_entry_right_after_path_is_a_constituent_not_a_range() {
+    // `D[...]` after `path` is no numeric variable bounding the path: the name has a key.
+    assert_eq!(plies(r#"dictionary D D[ply] = 1 path D[ply - 2] -- --"#), [2, 3, 4, 5]);
+    assert_eq!(games(r#"dictionary D path keepallbest D["a"]"#), Vec::<u64>::new());
+    assert_eq!(games(r#"dictionary D D["a"] = 1 path D["a"] --"#), [1, 2]);
+}
