@@ -36,7 +36,10 @@ impl Builder {
         let mut body = None;
         for part in pair.into_inner() {
             match part.as_rule() {
-                Rule::variable_word => names.push(part.as_str().to_owned()),
+                Rule::variable_word => {
+                    self.refuse_piece_letter_name(&part);
+                    names.push(part.as_str().to_owned());
+                }
                 Rule::block => body = Some((part.as_str().to_owned(), span_of(&part).start)),
                 _ => {}
             }

@@ -195,13 +195,31 @@ impl Builder {
         }
     }
 
+    /// Refuses a piece letter of chess as the name of a variable or a function (`◭p`, `f(a)`), as
+    /// CQL 6.2 refuses it: the letter is read as a piece there.
+    pub(super) fn refuse_piece_letter_name(&mut self, word: &Pair<'_, Rule>) {
+        if let [letter @ (b'K' | b'Q' | b'R' | b'B' | b'N' | b'P' | b'A' | b'k' | b'q' | b'r' | b'b' | b'n' | b'p' | b'a')] =
+            word.as_str().as_bytes()
+        {
+            let message = format!(
+                "a piece letter cannot name a variable or a function ({} stands for pieces): choose another name",
+                quoted(&char::from(*letter).to_string())
+            );
+            self.diagnostics.push(Diagnostic::new(span_of(word), message));
+        }
+    }
+
     /// `piece x = S`.
     pub(super) fn piece_assignment(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
         let mut name = String::new();
         let mut value = None;
         for part in pair.into_inner() {
             let part = match part.as_rule() {
-                Rule::piece_variable => part.into_inner().next().expect("grammar: a piece variable's name"),
+                Rule::piece_variable => {
+                    let word = part.into_inner().next().expect("grammar: a piece variable's name");
+                    self.refuse_piece_letter_name(&word);
+                    word
+                }
                 _ => part,
             };
             match part.as_rule() {
@@ -253,6 +271,7 @@ impl Builder {
                 Rule::piece_variable => {
                     over = LoopOver::Pieces;
                     let word = part.into_inner().next().expect("grammar: a piece variable's name");
+                    self.refuse_piece_letter_name(&word);
                     name = (word.as_str().to_owned(), span_of(&word));
                 }
                 Rule::argument | Rule::set_argument => {
