@@ -931,7 +931,7 @@ fn what_cql_6_2_refuses_and_runs_cqlq_refuses_and_runs() {
         "flip _ check",
         "southwest _ a1",
         "move capture southwest _ castle",
-        "function f(a) { \"a\" < \"b\" } f(f(a1))",
+        "function f(x) { \"a\" < \"b\" } f(f(a1))",
         "x = a1 (x) | x",
         "function f() { true } find f()",
         "path max {1 * 1} true",
