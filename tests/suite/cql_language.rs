@@ -1258,7 +1258,9 @@ fn copies_alike_but_for_the_order_of_a_nested_transforms_copies_count_once() {
 #[test]
 fn a_piece_letter_names_no_variable_or_function() {
     // CQL 6.2 reads the letter as pieces there and refuses the query.
-    for query in ["◭p∊a1 true", "∀◭p∊a1 true", "◭p = a1 true", "[Aa]K = a1", "function f(a) {a} f(1)", "function a(x) {x}"] {
+    for query in
+        ["◭p∊a1 true", "∀◭p∊a1 true", "◭p = a1 true", "[Aa]K = a1", "function f(a) {a} f(1)", "function a(x) {x}"]
+    {
         let error = Query::parse(query).expect_err(query).to_string();
         assert!(error.contains("a piece letter cannot name"), "{query}: {error}");
     }

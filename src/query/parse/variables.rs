@@ -198,8 +198,9 @@ impl Builder {
     /// Refuses a piece letter of chess as the name of a variable or a function (`◭p`, `f(a)`), as
     /// CQL 6.2 refuses it: the letter is read as a piece there.
     pub(super) fn refuse_piece_letter_name(&mut self, word: &Pair<'_, Rule>) {
-        if let [letter @ (b'K' | b'Q' | b'R' | b'B' | b'N' | b'P' | b'A' | b'k' | b'q' | b'r' | b'b' | b'n' | b'p' | b'a')] =
-            word.as_str().as_bytes()
+        if let [
+            letter @ (b'K' | b'Q' | b'R' | b'B' | b'N' | b'P' | b'A' | b'k' | b'q' | b'r' | b'b' | b'n' | b'p' | b'a'),
+        ] = word.as_str().as_bytes()
         {
             let message = format!(
                 "a piece letter cannot name a variable or a function ({} stands for pieces): choose another name",
