@@ -1268,3 +1268,13 @@ fn a_piece_letter_names_no_variable_or_function() {
     assert!(Query::parse("◭pa∊a1 true").is_ok());
     assert!(Query::parse("function f(ax) {ax} f(1)").is_ok());
 }
+
+#[test]
+fn an_argument_of_ray_keeps_what_it_leaves_inside_the_parentheses() {
+    // CQL 6.2 refuses an arrow the other way in an argument; cqlq read it after the ray.
+    for query in ["ray ( a1 a1 <- a1 -> a1 )", "xray ( a1 a1 -> a1 <- a1 )"] {
+        let error = Query::parse(query).expect_err(query).to_string();
+        assert!(error.contains("a chain of arrows goes one way"), "{query}: {error}");
+    }
+    assert!(Query::parse("ray ( a1 <- a1 a1 -> a1 )").is_ok());
+}

@@ -1239,7 +1239,9 @@ impl Builder {
                             directions.push(direction);
                         }
                         Rule::filter => {
-                            let (set, set_depth) = self.operators(part.into_inner());
+                            // What an argument leaves stays inside the parentheses.
+                            let built = self.operators(part.into_inner());
+                            let (set, set_depth) = self.bind_untaken(built);
                             depth = depth.max(set_depth);
                             sets.push(set);
                         }
@@ -1292,7 +1294,15 @@ impl Builder {
                 (ExprKind::WriteFile(first, second), depth + 1)
             }
             Rule::xray_filter => {
-                let sets = self.filters(pair.into_inner());
+                // What an argument leaves stays inside the parentheses.
+                let sets: Vec<(Expr, u32)> = pair
+                    .into_inner()
+                    .filter(|part| part.as_rule() == Rule::filter)
+                    .map(|part| {
+                        let built = self.operators(part.into_inner());
+                        self.bind_untaken(built)
+                    })
+                    .collect();
                 let depth = sets.iter().map(|(_, depth)| *depth).max().unwrap_or(0);
                 (ExprKind::XRay(sets.into_iter().map(|(set, _)| set).collect()), depth + 1)
             }
