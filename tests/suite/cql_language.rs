@@ -1278,3 +1278,11 @@ fn an_argument_of_ray_keeps_what_it_leaves_inside_the_parentheses() {
     }
     assert!(Query::parse("ray ( a1 <- a1 a1 -> a1 )").is_ok());
 }
+
+#[test]
+fn a_text_takes_no_minus_after_it() {
+    // `{T} - 1` after a transform's count is the count less one, as CQL 6.2 reads it: the text
+    // leaves the `-` to the filter around.
+    assert!(Query::parse(r#"x = flip count {"a" == "a"} - 1"#).is_ok());
+    assert_eq!(plies(r#"shiftvertical count { "a" ~~ "(.)(.)" \2 == "a" } - 1"#), (0..=7).collect::<Vec<_>>());
+}

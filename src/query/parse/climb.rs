@@ -216,7 +216,9 @@ fn takes(left: &Built, rule: Rule) -> bool {
             *forward == (rule == Rule::op_arrow_right)
         }
         rule if is_comparison(rule) => ty != Type::Filter,
-        Rule::op_add | Rule::op_sub => matches!(ty, Type::Number | Type::Text),
+        Rule::op_add => matches!(ty, Type::Number | Type::Text),
+        // A text takes no `-`: `"a" - 1` is the text, then the number -1.
+        Rule::op_sub => ty == Type::Number,
         Rule::op_mul | Rule::op_div | Rule::op_rem => ty == Type::Number,
         Rule::op_arrow_right | Rule::op_arrow_left | Rule::op_union | Rule::op_attacks | Rule::op_attackedby => {
             ty == Type::Set
