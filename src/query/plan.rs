@@ -80,6 +80,12 @@ impl<T> std::ops::Deref for Copies<T> {
     }
 }
 
+impl<T> std::ops::DerefMut for Copies<T> {
+    fn deref_mut(&mut self) -> &mut Vec<T> {
+        &mut self.0
+    }
+}
+
 impl<T: PartialEq> PartialEq for Copies<T> {
     fn eq(&self, other: &Self) -> bool {
         // Each list holds its copies once.

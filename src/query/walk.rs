@@ -128,7 +128,7 @@ impl<const W: usize> Walk<W> for NumberNode<W> {
                 args.iter_mut().for_each(|arg| arg.each_filter(visit))
             }
             NumberNode::OrbitCount { copies, min, max } => {
-                copies.0.iter_mut().for_each(|filter| filter.each_filter(visit));
+                copies.iter_mut().for_each(|filter| filter.each_filter(visit));
                 for bound in [min, max].into_iter().flatten() {
                     bound.each_filter(visit);
                 }

@@ -1239,9 +1239,7 @@ impl Builder {
                             directions.push(direction);
                         }
                         Rule::filter => {
-                            // What an argument leaves stays inside the parentheses.
-                            let built = self.operators(part.into_inner());
-                            let (set, set_depth) = self.bind_untaken(built);
+                            let (set, set_depth) = self.enclosed_filter(part);
                             depth = depth.max(set_depth);
                             sets.push(set);
                         }
@@ -1294,14 +1292,10 @@ impl Builder {
                 (ExprKind::WriteFile(first, second), depth + 1)
             }
             Rule::xray_filter => {
-                // What an argument leaves stays inside the parentheses.
                 let sets: Vec<(Expr, u32)> = pair
                     .into_inner()
                     .filter(|part| part.as_rule() == Rule::filter)
-                    .map(|part| {
-                        let built = self.operators(part.into_inner());
-                        self.bind_untaken(built)
-                    })
+                    .map(|part| self.enclosed_filter(part))
                     .collect();
                 let depth = sets.iter().map(|(_, depth)| *depth).max().unwrap_or(0);
                 (ExprKind::XRay(sets.into_iter().map(|(set, _)| set).collect()), depth + 1)
@@ -1528,6 +1522,13 @@ impl Builder {
     /// The filters among the pairs, with their depths.
     fn filters(&mut self, pairs: Pairs<'_, Rule>) -> Vec<(Expr, u32)> {
         pairs.filter(|pair| pair.as_rule() == Rule::filter).map(|pair| self.operators(pair.into_inner())).collect()
+    }
+
+    /// A filter written inside parentheses among others (an argument of `ray`): what it leaves
+    /// untaken stays inside them, bound to it or refused as CQL 6.2 refuses it.
+    fn enclosed_filter(&mut self, pair: Pair<'_, Rule>) -> (Expr, u32) {
+        let built = self.operators(pair.into_inner());
+        self.bind_untaken(built)
     }
 
     /// The `argument` inside a pair (`from S`, `light S`, `flip F`), with its depth.
