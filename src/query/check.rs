@@ -49,6 +49,12 @@ pub(crate) fn check_filter(filter: &Expr, source: &str) -> Vec<Diagnostic> {
 }
 
 /// The type of an expression that passed the check.
+/// `ancestor(...)` and `descendant(...)`, filters that CQL 6.2 takes for numbers where a number
+/// is wanted: the query is read, and the run stops where the number is worked out.
+pub(crate) fn numeric_in_name(expr: &Expr) -> bool {
+    matches!(expr.kind, ExprKind::Descends { keeps_notes: true, .. })
+}
+
 pub(crate) fn type_of(expr: &Expr) -> Type {
     match &expr.kind {
         ExprKind::Extreme { args, .. } if args.first().is_some_and(|first| type_of(first) == Type::Text) => Type::Text,
@@ -383,7 +389,7 @@ impl Checker<'_> {
             ExprKind::Sort { value, .. } => {
                 self.sorted_number(value);
                 let found = self.expr(value);
-                if matches!(found, Type::Filter | Type::Position) {
+                if matches!(found, Type::Filter | Type::Position) && !numeric_in_name(value) {
                     self.mismatch(value, "'sort' works on numbers, texts (or the sizes of sets)", found);
                 }
             }
@@ -622,7 +628,7 @@ impl Checker<'_> {
 
     fn want_number(&mut self, operand: &Expr, operator: &str) {
         let found = self.expr(operand);
-        if matches!(found, Type::Filter | Type::Position | Type::Text) {
+        if matches!(found, Type::Filter | Type::Position | Type::Text) && !numeric_in_name(operand) {
             self.mismatch(operand, &format!("'{operator}' works on numbers (or the sizes of sets)"), found);
         }
     }
@@ -644,7 +650,7 @@ impl Checker<'_> {
         if found == Type::Set {
             let what = format!("'{operator}' works on numbers: count a set's squares with '#', as in #R {operator} 1");
             self.mismatch(operand, &what, found);
-        } else if found != Type::Number {
+        } else if found != Type::Number && !numeric_in_name(operand) {
             self.mismatch(operand, &format!("'{operator}' works on numbers"), found);
         }
     }

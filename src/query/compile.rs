@@ -8,7 +8,7 @@ use super::ast::{
     PathFocus, PathStep, PathWord, PieceAtomKind, PieceDesignator, PositionWord, Region, Sort, Span, SquareDesignator,
     SquarePart, TextFunction, TextPart, TransformKind, UnaryOp, Word,
 };
-use super::check::{Type, type_of};
+use super::check::{Type, numeric_in_name, type_of};
 use super::context::GameTest;
 use super::diagnostic::{Diagnostic, or_list, quoted, unknown_variant};
 use super::mate_shapes::MateShapeNode;
@@ -482,10 +482,11 @@ impl<const W: usize> Compiler<'_, W> {
             ExprKind::Transform { .. } if type_of(expr) == Type::Filter || transform_chain(expr).count.is_none() => {
                 let TransformChain { transforms, body, .. } = transform_chain(expr);
                 let copies = self.copies(&transforms, |compiler| compiler.filter(body));
-                // A `find` that comments on the positions it finds writes too: each copy's
-                // finds are commented, as CQL 6.2 tries every copy.
-                let finds_noted = body.any(&|expr| matches!(expr.kind, ExprKind::Find { quiet: false, .. }));
-                let exhaustive = finds_noted || copies.iter().any(|copy| self.writes(copy).any);
+                // A `find` that comments on the positions it finds writes too, and so does a
+                // `sort` that keeps the game's best value: CQL 6.2 tries every copy.
+                let records =
+                    body.any(&|expr| matches!(expr.kind, ExprKind::Find { quiet: false, .. } | ExprKind::Sort { .. }));
+                let exhaustive = records || copies.iter().any(|copy| self.writes(copy).any);
                 FilterNode::Orbit { copies, exhaustive }
             }
             ExprKind::Assign { name, op, value, lasting } => {
@@ -585,6 +586,17 @@ impl<const W: usize> Compiler<'_, W> {
     }
 
     fn number(&mut self, expr: &Expr) -> NumberNode<W> {
+        if numeric_in_name(expr) {
+            let word = if expr.span.text(self.source).starts_with('d') { "descendant" } else { "ancestor" };
+            let reason = format!(
+                "'{word}(...)' at {} is a filter and has no numeric value (CQL 6.2 stops here too)",
+                self.location(expr.span.start)
+            );
+            return NumberNode::Block(Box::new(Sequence {
+                before: vec![FilterNode::Refused(reason.into())],
+                last: NumberNode::Constant(0),
+            }));
+        }
         match &expr.kind {
             ExprKind::Number(value) => NumberNode::Constant(*value),
             ExprKind::Unary(UnaryOp::Count, text) if type_of(text) == Type::Text => {

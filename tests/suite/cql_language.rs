@@ -201,6 +201,13 @@ fn what_cql_6_2_stops_at_stops_the_search() {
     assert!(stopped("if check then a1 else currentposition & currentposition").is_some());
     assert!(stopped("if check then 1 else 2").is_some());
     assert!(stopped("if check then a1 else h1").is_none());
+    // `ancestor(...)` where a number is wanted is read, and stops the run where it is worked
+    // out; where the number is not needed (a path's count outside a path), nothing stops.
+    let numeric = stopped("1 + ancestor(parent currentposition) > 0");
+    assert!(numeric.is_some_and(|reason| reason.contains("'ancestor(...)' at line 1, column 5")));
+    assert!(stopped("descendant(parent currentposition) < 3").is_some());
+    assert!(stopped("pathcount * ancestor(parent currentposition) > 0").is_none());
+    assert!(Query::parse("x = ancestor(parent currentposition)").is_err());
     let written = crate::common::cql_written("initial comment(1 \"a\" - 1)", SCHOLAR, false);
     assert!(written.contains("{Game number 1 1a-1 CQL}"), "{written}");
 }
@@ -580,6 +587,16 @@ fn several_sorts_order_the_games_by_each_in_turn() {
             "{Game number 4  q: none matchcount: 0}",
         ]
     );
+}
+
+/// A `sort` inside a transform keeps the best value of every copy, not only of the first copy
+/// that matches: CQL 6.2 tries each copy.
+#[test]
+fn a_sort_inside_a_transform_keeps_the_best_value_of_every_copy() {
+    // The white queen reaches one square four files away; the black one reaches three.
+    let game = "[Event \"x\"]\n[SetUp \"1\"]\n[FEN \"4k3/1q6/8/8/8/8/8/3QK3 w - - 0 1\"]\n\n1. Ke2 *\n";
+    let written = common::cql_written("flipcolor sort \"reach\" horizontal 4 6 Q", game, false);
+    assert!(written.contains("{Game number 1 CQL  reach: 3}"), "{written}");
 }
 
 /// A transform used as a filter matches where one of its copies matches, and drops the
