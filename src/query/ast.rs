@@ -1138,6 +1138,9 @@ pub struct PathExpr {
     /// The variables declared `atomic` so far: a path gives them back their values when it
     /// turns back from a move, and leaves them as its best run left them.
     pub atomics: Vec<String>,
+    /// The targets of dashes right after a dash, which CQL 6.2 reads twice (first as a dash
+    /// filter of the dash before): each `sort` in them has a second key, which never has a value.
+    pub reread: Vec<Span>,
 }
 
 /// The options of a `path`.

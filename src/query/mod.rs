@@ -101,22 +101,53 @@ fn nested_loops(expr: &ast::Expr, diagnostics: &mut Vec<Diagnostic>) {
 /// each label once.
 pub(crate) fn body_sort_keys<'e>(filters: impl IntoIterator<Item = &'e ast::Expr>) -> Vec<SortSpec> {
     let mut keys = Vec::new();
+    let mut rereads = Vec::new();
     for filter in filters {
-        add_sort_keys(filter, &mut keys);
+        add_sort_keys(filter, &mut keys, &mut rereads);
     }
     keys
 }
 
-fn add_sort_keys(expr: &ast::Expr, keys: &mut Vec<SortSpec>) {
-    for child in expr.children() {
-        add_sort_keys(child, keys);
+/// Adds the keys of the `sort`s in `expr`; `rereads` are the path targets that CQL 6.2 reads
+/// twice, whose `sort`s it registers a first time with no value (an unlabeled one with a
+/// number of its own).
+fn add_sort_keys(expr: &ast::Expr, keys: &mut Vec<SortSpec>, rereads: &mut Vec<ast::Span>) {
+    if let ExprKind::Path(path) = &expr.kind {
+        rereads.extend_from_slice(&path.reread);
     }
-    if let ExprKind::Sort { min, label, quiet, .. } = &expr.kind {
-        let label = label.clone().unwrap_or_default();
-        if !keys.iter().any(|key| key.label == label) {
-            keys.push(SortSpec { min: *min, label, quiet: *quiet });
+    if rereads.contains(&expr.span) {
+        let mut read = Vec::new();
+        add_sort_keys(expr, &mut read, &mut Vec::new());
+        let unlabeled = read.iter().filter(|key| unlabeled_sort_number(&key.label).is_some()).count();
+        for mut key in read {
+            if let Some(number) = unlabeled_sort_number(&key.label) {
+                key.label = unlabeled_sort_label(number - unlabeled);
+            }
+            add_sort_key(keys, key);
         }
     }
+    for child in expr.children() {
+        add_sort_keys(child, keys, rereads);
+    }
+    if let ExprKind::Sort { min, label, quiet, .. } = &expr.kind {
+        add_sort_key(keys, SortSpec { min: *min, label: label.clone().unwrap_or_default(), quiet: *quiet });
+    }
+}
+
+fn add_sort_key(keys: &mut Vec<SortSpec>, key: SortSpec) {
+    if !keys.iter().any(|known| known.label == key.label) {
+        keys.push(key);
+    }
+}
+
+/// The label of the `number`th `sort` without one, as CQL 6.2 names it.
+pub(crate) fn unlabeled_sort_label(number: usize) -> String {
+    format!("<sort-id-{number}>")
+}
+
+/// The number of an unlabeled `sort`, from its label.
+fn unlabeled_sort_number(label: &str) -> Option<usize> {
+    label.strip_prefix("<sort-id-")?.strip_suffix('>')?.parse().ok()
 }
 
 /// The label of the number of a game's matching positions as a sort key (`sort matchcount`).

@@ -589,6 +589,26 @@ fn several_sorts_order_the_games_by_each_in_turn() {
     );
 }
 
+/// CQL 6.2 reads the target of a path's dash right after a dash twice (first as a dash filter
+/// of the dash before): each `sort` in it is registered twice, the first time with no value
+/// (an unlabeled one numbered apart), and so written.
+#[test]
+fn a_sort_in_a_dash_after_a_dash_has_a_first_key_with_no_value() {
+    let game = "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 *\n";
+    let header = |query: &str| -> String {
+        let written = common::cql_written(query, game, false);
+        let at = written.find("{Game number").expect("the game is found");
+        written[at..].split('}').next().unwrap().replace('\n', " ")
+    };
+    assert!(header("path -- --(sort #P)").ends_with("CQL  <sort-id-1>: none  <sort-id-2>: 8"));
+    let two = header("path -- --(sort #P) -- --(sort #p)");
+    assert!(two.ends_with("<sort-id-1>: none  <sort-id-2>: 8 <sort-id-3>: none <sort-id-4>: 8"), "{two}");
+    // Not after a repetition, nor where the target is not right after the dash.
+    assert!(header("path --{1} --(sort #P)").ends_with("CQL  <sort-id-1>: 8"));
+    assert!(header("path -- (--(sort #P))").ends_with("<sort-id-1>: none  <sort-id-2>: 8"));
+    assert!(header("path -- --(sort \"a\" #P)").ends_with("CQL  a: 8"));
+}
+
 /// A `sort` inside a transform keeps the best value of every copy, not only of the first copy
 /// that matches: CQL 6.2 tries each copy.
 #[test]

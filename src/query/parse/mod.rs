@@ -188,6 +188,8 @@ fn parse_with_stops(source: &str, stops: &[usize]) -> (QueryAst, Vec<Diagnostic>
         nested: 0,
         strays: Vec::new(),
         unlabeled_sorts: 0,
+        reread_target: None,
+        path_rereads: Vec::new(),
         next_argument: climb::Argument::None,
         atomics: Vec::new(),
         asserted_variations: None,
@@ -438,6 +440,11 @@ struct Builder {
     /// How many `sort` filters without a label were read so far: each is named
     /// `<sort-id-N>` in turn, as CQL 6.2 names them.
     unlabeled_sorts: usize,
+    /// Where the target of a path's dash begins that CQL 6.2 reads twice (a dash right after
+    /// a dash): its sorts are registered twice, the first time with no value.
+    reread_target: Option<usize>,
+    /// The targets read twice in the path being built, as they were read (see `reread_target`).
+    path_rereads: Vec<Span>,
     /// What the next filter climbed is an argument of: the set after `light`, `from`,
     /// `through` and the like takes no operator but `:` (what its operand leaves goes to the
     /// filter around, as CQL 6.2 reads it: `light find true & P` is `(light find true) & P`),
@@ -1138,7 +1145,7 @@ impl Builder {
                             // Named before its value is read, as CQL 6.2 numbers them.
                             if label.is_none() {
                                 self.unlabeled_sorts += 1;
-                                label = Some(format!("<sort-id-{}>", self.unlabeled_sorts));
+                                label = Some(crate::query::unlabeled_sort_label(self.unlabeled_sorts));
                             }
                             value = Some(self.operators(part.into_inner()));
                         }

@@ -18,6 +18,7 @@ impl Builder {
     /// `path [options] constituents`.
     pub(super) fn path_filter(&mut self, pair: Pair<'_, Rule>) -> (ExprKind, u32) {
         let span = span_of(&pair);
+        let outer_rereads = std::mem::take(&mut self.path_rereads);
         let mut options = PathOptions::default();
         let mut steps = Vec::new();
         let mut depth = 0;
@@ -68,7 +69,8 @@ impl Builder {
         self.check_path_words(span);
         self.past_blank_line_in_path = false;
         let atomics = self.atomics.clone();
-        (ExprKind::Path(Box::new(PathExpr { options, steps, atomics })), depth + 1)
+        let reread = std::mem::replace(&mut self.path_rereads, outer_rereads);
+        (ExprKind::Path(Box::new(PathExpr { options, steps, atomics, reread })), depth + 1)
     }
 
     /// Reports `legal` or `countmoves` among the path's constituents at `span` (once, though a
@@ -259,8 +261,15 @@ impl Builder {
             }
             _ => return,
         };
+        let glued_target = dash.clone().into_inner().find(|part| part.as_rule() == Rule::path_target);
         let Some(last) = dash.into_inner().filter(|part| part.as_rule() != Rule::path_target).last() else { return };
         let end = span_of(&last).end;
+        if let Some(target) = glued_target.filter(|target| span_of(target).start == end) {
+            // CQL 6.2 reads the target once as part of the dash before, and drops it: the
+            // `sort`s in it are numbered then, and again when it is read as the dash's own.
+            self.unlabeled_sorts += unlabeled_sorts_in(&target);
+            self.reread_target = Some(end);
+        }
         let source = &self.source;
         let after = source[end..].trim_start();
         let at = source.len() - after.len();
@@ -288,7 +297,11 @@ impl Builder {
         let mut dash_parts = Vec::new();
         for part in pair.clone().into_inner() {
             if part.as_rule() == Rule::path_target {
+                let reread = self.reread_target.take_if(|start| *start == span_of(&part).start).is_some();
                 let (filter, filter_depth) = self.path_holder(part);
+                if reread {
+                    self.path_rereads.push(filter.span);
+                }
                 depth = depth.max(filter_depth);
                 targets.push(filter);
             } else {
@@ -361,6 +374,12 @@ impl Builder {
 /// What a constituent of a path or a line is, when it is a number, a numeric variable or
 /// arithmetic alone (in braces or not): CQL 6.2 refuses these there, as most likely a range or
 /// a repetition written in the wrong place (`pathcountunfocused` is arithmetic too).
+/// How many `sort` filters without a label a piece of the query holds.
+fn unlabeled_sorts_in(pair: &Pair<'_, Rule>) -> usize {
+    let labeled = |sort: &Pair<'_, Rule>| sort.clone().into_inner().any(|part| part.as_rule() == Rule::string);
+    pair.clone().into_inner().flatten().filter(|part| part.as_rule() == Rule::sort_filter && !labeled(part)).count()
+}
+
 pub(super) fn lone_number(filter: &Expr) -> Option<&'static str> {
     match &filter.kind {
         ExprKind::Number(_) => Some("a number"),
