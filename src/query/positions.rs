@@ -85,7 +85,12 @@ impl<const W: usize> Program<W> {
             Some(status) => in_game(status),
             None => {
                 let earlier = context.state.earlier_path(inside)?;
-                Self::numbered_position(context, usize::try_from(numbered(earlier.ids)).ok()?)
+                let number = numbered(earlier.ids);
+                let found = Self::numbered_position(context, usize::try_from(number).ok()?);
+                if found.is_none() {
+                    context.state.miss_earlier_position(number);
+                }
+                found
             }
         }
     }

@@ -206,6 +206,9 @@ pub struct State<const W: usize> {
     /// The last path that matched in a game before, where none has matched in this one yet:
     /// CQL 6.2 keeps it from game to game.
     earlier_path: Cell<Option<EarlierPath>>,
+    /// The number of a position of the earlier path that this game did not have, where one
+    /// was asked for (CQL 6.2 reads what its memory holds of an earlier game there).
+    missed_earlier_position: Cell<Option<u32>>,
     /// The best value each `sort` key of the body gave the game so far, at any position
     /// tested (matching or not, as CQL 6.2 keeps it), by key.
     game_sorts: RefCell<Vec<Option<SortValue>>>,
@@ -255,6 +258,7 @@ impl<const W: usize> State<W> {
             paths: RefCell::new(Vec::new()),
             last_path: Cell::new(None),
             earlier_path: Cell::new(None),
+            missed_earlier_position: Cell::new(None),
             game_sorts: RefCell::new(vec![None; sorts.len()]),
             shared_moves: RefCell::new(vec![0; shared_moves]),
             end_notes: RefCell::new(vec![None; shared_moves + sorts.len()]),
@@ -281,6 +285,7 @@ impl<const W: usize> State<W> {
         self.line_nests.get_mut().clear();
         self.path_nests.get_mut().clear();
         self.paths.get_mut().clear();
+        self.missed_earlier_position.set(None);
         if let Some(last) = self.last_path.take() {
             self.earlier_path.set(Some(EarlierPath::of(last)));
         }
@@ -441,6 +446,20 @@ impl<const W: usize> State<W> {
     /// this one, where none has matched in this one yet.
     pub(crate) fn earlier_path(&self, inside: bool) -> Option<EarlierPath> {
         if inside || self.last_path.get().is_some() { None } else { self.earlier_path.get() }
+    }
+
+    /// Records that the position numbered `number` of the earlier path was asked for and the
+    /// game has none so numbered (the first such number of the game is kept).
+    pub(crate) fn miss_earlier_position(&self, number: u32) {
+        if self.missed_earlier_position.get().is_none() {
+            self.missed_earlier_position.set(Some(number));
+        }
+    }
+
+    /// Takes the number of the earlier path's position that the game did not have, if one was
+    /// asked for.
+    pub fn take_missed_earlier_position(&mut self) -> Option<u32> {
+        self.missed_earlier_position.take()
     }
 
     /// Keeps a message to print.

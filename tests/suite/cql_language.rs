@@ -1143,6 +1143,13 @@ fn the_last_path_that_matched_outlasts_its_game() {
     assert!(!Query::parse("{path R--} pathcount > 0").unwrap().reads_earlier_paths());
     let found = found(query, games);
     assert_eq!(found, vec![(1, vec![3, 4]), (2, vec![0, 1, 2])]);
+    // A position of that path the game does not have is none, with a warning for the game
+    // (CQL 6.2 reads what its memory holds of the earlier game there).
+    let records = common::replay_lines(games, "if {path R--} then true else (pathlastposition : true)", None, false);
+    assert!(records[0].warnings.is_empty());
+    let [warning] = records[1].warnings.as_slice() else { panic!("{:?}", records[1].warnings) };
+    assert!(warning.text.contains("position 3 of the last path that matched in an earlier game"), "{}", warning.text);
+    assert!(records[1].matched.is_empty());
 }
 
 /// In `str`, `comment` and `message`, `fen`, a tag's word and `hascomment` before a quoted

@@ -28,7 +28,13 @@ pub struct Outcome {
     pub said: String,
     /// The output file (empty when none was written).
     pub output: Vec<u8>,
+    /// Whether cqlq warned that the query read a position CQL 6.2 finds only in the memory an
+    /// earlier game left (a position of an earlier game's path that this game does not have).
+    pub reads_leftovers: bool,
 }
+
+/// What cqlq's warning of a position left by an earlier game says.
+const LEFTOVERS: &str = "CQL 6.2 reads what its memory still holds of the earlier game";
 
 /// A program the queries are run through.
 #[derive(Clone, Debug)]
@@ -116,12 +122,13 @@ impl Program {
             Some(Some(_)) if stdout.contains("internal error") => Status::Failed,
             Some(Some(_)) => Status::Refused,
         };
-        Outcome { status, printed, said, output }
+        let reads_leftovers = stderr.contains(LEFTOVERS);
+        Outcome { status, printed, said, output, reads_leftovers }
     }
 }
 
 fn failed(said: String) -> Outcome {
-    Outcome { status: Status::Failed, printed: Vec::new(), said, output: Vec::new() }
+    Outcome { status: Status::Failed, printed: Vec::new(), said, output: Vec::new(), reads_leftovers: false }
 }
 
 /// The lines a program printed, as compared: without its version line, the closing line cut to

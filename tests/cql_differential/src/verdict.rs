@@ -9,7 +9,8 @@ pub enum Verdict {
     Agree,
     /// They agree: both refused the query.
     BothRefused,
-    /// CQL 6.2 crashed or ran past its time: nothing to compare with.
+    /// CQL 6.2 crashed or ran past its time, or (cqlq says) read a position of an earlier game
+    /// that it still held in memory: nothing to compare with.
     NoReference,
     /// cqlq crashed, panicked or ran past its time.
     CqlqFailed,
@@ -84,22 +85,30 @@ pub fn compare(reference: &Outcome, cqlq: &Outcome, printed: bool) -> Verdict {
         (Status::Refused, Status::Refused) => Verdict::BothRefused,
         (Status::Ran, Status::Refused) => Verdict::CqlqRefused,
         (Status::Refused, Status::Ran) => Verdict::CqlqAccepted,
-        (Status::Ran, Status::Ran) => {
-            if reference.output != cqlq.output {
-                let (ours, theirs) = (games_and_marks(&cqlq.output), games_and_marks(&reference.output));
-                if ours.iter().map(|(game, _)| game).ne(theirs.iter().map(|(game, _)| game)) {
-                    Verdict::Games
-                } else if ours != theirs {
-                    Verdict::Positions
-                } else {
-                    Verdict::OutputBytes
-                }
-            } else if printed && reference.printed != cqlq.printed {
-                Verdict::Printed
-            } else {
-                Verdict::Agree
-            }
+        (Status::Ran, Status::Ran) => match both_ran(reference, cqlq, printed) {
+            // Where cqlq says the query read a position an earlier game left in CQL 6.2's
+            // memory, CQL 6.2's answer is no reference.
+            verdict if verdict.disagrees() && cqlq.reads_leftovers => Verdict::NoReference,
+            verdict => verdict,
+        },
+    }
+}
+
+/// Compares two runs that both ran the query.
+fn both_ran(reference: &Outcome, cqlq: &Outcome, printed: bool) -> Verdict {
+    if reference.output != cqlq.output {
+        let (ours, theirs) = (games_and_marks(&cqlq.output), games_and_marks(&reference.output));
+        if ours.iter().map(|(game, _)| game).ne(theirs.iter().map(|(game, _)| game)) {
+            Verdict::Games
+        } else if ours != theirs {
+            Verdict::Positions
+        } else {
+            Verdict::OutputBytes
         }
+    } else if printed && reference.printed != cqlq.printed {
+        Verdict::Printed
+    } else {
+        Verdict::Agree
     }
 }
 
@@ -150,6 +159,7 @@ mod tests {
             printed: printed.iter().map(|line| (*line).to_owned()).collect(),
             said: String::new(),
             output: output.as_bytes().to_vec(),
+            reads_leftovers: false,
         }
     }
 
@@ -174,5 +184,10 @@ mod tests {
         assert_eq!(compare(&reference, &refused, true), Verdict::CqlqRefused);
         assert_eq!(compare(&refused, &reference, true), Verdict::CqlqAccepted);
         assert_eq!(compare(&refused, &refused, true), Verdict::BothRefused);
+        // A run that read what an earlier game left in CQL 6.2's memory has no reference where
+        // they differ, and agrees where they do not.
+        let leftovers = Outcome { reads_leftovers: true, ..ran(&game(2, "1.e4 {CQL} e5 *"), &[]) };
+        assert_eq!(compare(&reference, &leftovers, true), Verdict::NoReference);
+        assert_eq!(compare(&leftovers, &leftovers, true), Verdict::Agree);
     }
 }

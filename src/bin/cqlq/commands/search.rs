@@ -227,7 +227,8 @@ pub(super) fn report_problems(shown: &[String], summary: &Summary, where_listed:
     if summary.warnings > 0 {
         let warnings = if summary.warnings == 1 { "warning" } else { "warnings" };
         note(format_args!(
-            "{} {warnings}: moves whose record leaves out what the rules did, or tags without their ']' (the games were read on)",
+            "{} {warnings} (moves whose record leaves out what the rules did, tags without their ']', positions a \
+             query asked for that a game lacks): the games were read on",
             summary.warnings
         ));
     }
