@@ -266,7 +266,7 @@ fn run(settings: &Settings) -> Result<bool, String> {
                 passed = false;
                 report.push_str(&format!("REGRESSION ({}): {}\n", verdict.name(), case.query));
             }
-            (State::Open, false) if matches!(verdict, Verdict::Agree | Verdict::BothRefused) => {
+            (State::Open, false) if matches!(verdict, Verdict::Agree | Verdict::BothRefused | Verdict::Leftovers) => {
                 newly_fixed += 1;
                 report.push_str(&format!("now agrees: {}\n", case.query));
                 if settings.record {

@@ -9,9 +9,11 @@ pub enum Verdict {
     Agree,
     /// They agree: both refused the query.
     BothRefused,
-    /// CQL 6.2 crashed or ran past its time, or (cqlq says) read a position of an earlier game
-    /// that it still held in memory: nothing to compare with.
+    /// CQL 6.2 crashed or ran past its time: nothing to compare with.
     NoReference,
+    /// They differ where cqlq says the query read a position of an earlier game that CQL 6.2
+    /// finds only in the memory that game left: CQL 6.2's answer is no reference there.
+    Leftovers,
     /// cqlq crashed, panicked or ran past its time.
     CqlqFailed,
     /// CQL 6.2 ran the query; cqlq refused it.
@@ -31,7 +33,7 @@ pub enum Verdict {
 impl Verdict {
     /// Whether this is a disagreement to report.
     pub fn disagrees(self) -> bool {
-        !matches!(self, Verdict::Agree | Verdict::BothRefused | Verdict::NoReference)
+        !matches!(self, Verdict::Agree | Verdict::BothRefused | Verdict::NoReference | Verdict::Leftovers)
     }
 
     /// Its name in reports and in the file of cases found.
@@ -40,6 +42,7 @@ impl Verdict {
             Verdict::Agree => "agree",
             Verdict::BothRefused => "both-refused",
             Verdict::NoReference => "no-reference",
+            Verdict::Leftovers => "leftovers",
             Verdict::CqlqFailed => "cqlq-failed",
             Verdict::CqlqRefused => "cqlq-refused",
             Verdict::CqlqAccepted => "cqlq-accepted",
@@ -57,10 +60,11 @@ impl Verdict {
 }
 
 /// Every verdict, in report order.
-pub const ALL: [Verdict; 10] = [
+pub const ALL: [Verdict; 11] = [
     Verdict::Agree,
     Verdict::BothRefused,
     Verdict::NoReference,
+    Verdict::Leftovers,
     Verdict::CqlqFailed,
     Verdict::CqlqRefused,
     Verdict::CqlqAccepted,
@@ -86,9 +90,7 @@ pub fn compare(reference: &Outcome, cqlq: &Outcome, printed: bool) -> Verdict {
         (Status::Ran, Status::Refused) => Verdict::CqlqRefused,
         (Status::Refused, Status::Ran) => Verdict::CqlqAccepted,
         (Status::Ran, Status::Ran) => match both_ran(reference, cqlq, printed) {
-            // Where cqlq says the query read a position an earlier game left in CQL 6.2's
-            // memory, CQL 6.2's answer is no reference.
-            verdict if verdict.disagrees() && cqlq.reads_leftovers => Verdict::NoReference,
+            verdict if verdict.disagrees() && cqlq.reads_leftovers => Verdict::Leftovers,
             verdict => verdict,
         },
     }
@@ -187,7 +189,7 @@ mod tests {
         // A run that read what an earlier game left in CQL 6.2's memory has no reference where
         // they differ, and agrees where they do not.
         let leftovers = Outcome { reads_leftovers: true, ..ran(&game(2, "1.e4 {CQL} e5 *"), &[]) };
-        assert_eq!(compare(&reference, &leftovers, true), Verdict::NoReference);
+        assert_eq!(compare(&reference, &leftovers, true), Verdict::Leftovers);
         assert_eq!(compare(&leftovers, &leftovers, true), Verdict::Agree);
     }
 }
