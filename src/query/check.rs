@@ -48,13 +48,13 @@ pub(crate) fn check_filter(filter: &Expr, source: &str) -> Vec<Diagnostic> {
     checker.diagnostics
 }
 
-/// The type of an expression that passed the check.
 /// `ancestor(...)` and `descendant(...)`, filters that CQL 6.2 takes for numbers where a number
 /// is wanted: the query is read, and the run stops where the number is worked out.
 pub(crate) fn numeric_in_name(expr: &Expr) -> bool {
     matches!(expr.kind, ExprKind::Descends { keeps_notes: true, .. })
 }
 
+/// The type of an expression that passed the check.
 pub(crate) fn type_of(expr: &Expr) -> Type {
     match &expr.kind {
         ExprKind::Extreme { args, .. } if args.first().is_some_and(|first| type_of(first) == Type::Text) => Type::Text,

@@ -120,8 +120,9 @@ fn add_sort_keys(expr: &ast::Expr, keys: &mut Vec<SortSpec>, rereads: &mut Vec<a
         add_sort_keys(expr, &mut read, &mut Vec::new());
         let unlabeled = read.iter().filter(|key| unlabeled_sort_number(&key.label).is_some()).count();
         for mut key in read {
-            if let Some(number) = unlabeled_sort_number(&key.label) {
-                key.label = unlabeled_sort_label(number - unlabeled);
+            // (A label written as one of CQL 6.2's own names stays as written.)
+            if let Some(number) = unlabeled_sort_number(&key.label).and_then(|number| number.checked_sub(unlabeled)) {
+                key.label = unlabeled_sort_label(number);
             }
             add_sort_key(keys, key);
         }

@@ -607,6 +607,7 @@ fn a_sort_in_a_dash_after_a_dash_has_a_first_key_with_no_value() {
     assert!(header("path --{1} --(sort #P)").ends_with("CQL  <sort-id-1>: 8"));
     assert!(header("path -- (--(sort #P))").ends_with("<sort-id-1>: none  <sort-id-2>: 8"));
     assert!(header("path -- --(sort \"a\" #P)").ends_with("CQL  a: 8"));
+    assert!(header("path -- --(sort \"<sort-id-0>\" #P)").ends_with("<sort-id-0>: 8"));
 }
 
 /// A `sort` inside a transform keeps the best value of every copy, not only of the first copy

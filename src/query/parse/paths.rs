@@ -371,15 +371,15 @@ impl Builder {
     }
 }
 
-/// What a constituent of a path or a line is, when it is a number, a numeric variable or
-/// arithmetic alone (in braces or not): CQL 6.2 refuses these there, as most likely a range or
-/// a repetition written in the wrong place (`pathcountunfocused` is arithmetic too).
 /// How many `sort` filters without a label a piece of the query holds.
 fn unlabeled_sorts_in(pair: &Pair<'_, Rule>) -> usize {
     let labeled = |sort: &Pair<'_, Rule>| sort.clone().into_inner().any(|part| part.as_rule() == Rule::string);
     pair.clone().into_inner().flatten().filter(|part| part.as_rule() == Rule::sort_filter && !labeled(part)).count()
 }
 
+/// What a constituent of a path or a line is, when it is a number, a numeric variable or
+/// arithmetic alone (in braces or not): CQL 6.2 refuses these there, as most likely a range or
+/// a repetition written in the wrong place (`pathcountunfocused` is arithmetic too).
 pub(super) fn lone_number(filter: &Expr) -> Option<&'static str> {
     match &filter.kind {
         ExprKind::Number(_) => Some("a number"),
