@@ -456,10 +456,15 @@ impl<const W: usize> State<W> {
         }
     }
 
-    /// Takes the number of the earlier path's position that the game did not have, if one was
-    /// asked for.
-    pub fn take_missed_earlier_position(&mut self) -> Option<u32> {
-        self.missed_earlier_position.take()
+    /// What to warn of where the game did not have a position of the earlier path that was
+    /// asked for. (The differential tester knows these runs by the sentence in parentheses.)
+    pub fn take_earlier_position_warning(&mut self) -> Option<String> {
+        let number = self.missed_earlier_position.take()?;
+        Some(format!(
+            "the query asks for position {number} of the last path that matched in an earlier game, which this \
+             game does not have: no position is found (CQL 6.2 reads what its memory still holds of the earlier \
+             game)"
+        ))
     }
 
     /// Keeps a message to print.

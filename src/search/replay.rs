@@ -564,17 +564,8 @@ fn replay_ranges_with<R: GameRules<W>, const W: usize>(
                 }
                 _ => Vec::new(),
             };
-            if let Some(number) = replayer.state.as_mut().and_then(|(_, state)| state.take_missed_earlier_position()) {
-                replayer.warnings.push(GameWarning {
-                    ply: 0,
-                    offset: span.movetext,
-                    token: String::new(),
-                    text: format!(
-                        "the query asks for position {number} of the last path that matched in an earlier game, \
-                         which this game does not have: no position is found (CQL 6.2 reads what its memory still \
-                         holds of the earlier game)"
-                    ),
-                });
+            if let Some(text) = replayer.state.as_mut().and_then(|(_, state)| state.take_earlier_position_warning()) {
+                replayer.warnings.push(GameWarning { ply: 0, offset: span.movetext, token: String::new(), text });
             }
             let mut record = GameRecord {
                 start: span.start,
