@@ -112,10 +112,13 @@ impl<const W: usize> Program<W> {
     }
 
     pub(super) fn number_variable<P>(&self, slot: usize, context: &Context<'_, P, W>, at: usize) -> Option<i64> {
-        match context.state.get(slot) {
-            Value::Number(value) => Some(value),
-            Value::Unset => self.unbound(slot, context, at),
-            _ => None,
+        match context.state.read(slot, |value| match value {
+            Value::Number(number) => Ok(Some(*number)),
+            Value::Unset => Err(()),
+            _ => Ok(None),
+        }) {
+            Ok(number) => number,
+            Err(()) => self.unbound(slot, context, at),
         }
     }
 
@@ -137,17 +140,22 @@ impl<const W: usize> Program<W> {
         context: &Context<'_, P, W>,
         at: usize,
     ) -> SetValue<W> {
-        match context.state.get(slot) {
-            Value::Set(set) => set,
-            Value::Piece(piece) => {
+        let held = context.state.read(slot, |value| match value {
+            Value::Set(set) => Ok(*set),
+            Value::Piece(piece) => Err(Some(*piece)),
+            Value::Unset => Err(None),
+            _ => Ok(SetValue::board(SquareSet::EMPTY)),
+        });
+        match held {
+            Ok(set) => set,
+            Err(Some(piece)) => {
                 let square = context.pieces.get(at).and_then(|pieces| pieces.square_of_piece(piece));
                 SetValue::board(square.map_or(SquareSet::EMPTY, SquareSet::from_square))
             }
-            Value::Unset => {
+            Err(None) => {
                 self.unbound::<P, ()>(slot, context, at);
                 SetValue::board(SquareSet::EMPTY)
             }
-            _ => SetValue::board(SquareSet::EMPTY),
         }
     }
 
@@ -207,14 +215,13 @@ impl<const W: usize> Program<W> {
         }
         let old = context.state.get(node.slot);
         for square in squares.iter() {
-            let bound = match (node.over, context.pieces.get(at)) {
+            match (node.over, context.pieces.get(at)) {
                 (LoopOver::Pieces, Some(pieces)) => match pieces.piece_at(square) {
-                    Some(piece) => Value::Piece(piece),
+                    Some(piece) => context.state.set_piece(node.slot, piece),
                     None => continue,
                 },
-                _ => Value::Set(SetValue::board(SquareSet::from_square(square))),
-            };
-            context.state.set(node.slot, bound);
+                _ => context.state.set_squares(node.slot, SquareSet::from_square(square)),
+            }
             let passes = self.filter(&node.body, context, at);
             if !go_on(square, passes) {
                 break;

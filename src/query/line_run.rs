@@ -113,6 +113,26 @@ fn with_spare<T: Reusable, R>(spare: &'static LocalKey<Cell<Option<Box<T>>>>, se
     found
 }
 
+/// Whether a `line`'s answers may be found for every position at once before its run is
+/// looked for: steps of single filters, no option that changes which positions follow which,
+/// no range of its length.
+fn plain<const W: usize>(
+    steps: &[Step<W>],
+    tests: LineTests,
+    options: &LineOptions,
+    bounds: Option<&(NumberNode<W>, NumberNode<W>)>,
+) -> bool {
+    matches!(tests, LineTests::Positions | LineTests::Plain)
+        && flat(steps)
+        && options.moves == LineMoves::Any
+        && !options.backward
+        && !options.singlecolor
+        && !options.nestban
+        && !options.firstmatch
+        && options.range.is_none()
+        && bounds.is_none()
+}
+
 /// The address of a filter of a line, which names it while the line is searched.
 pub(super) fn address<const W: usize>(filter: &FilterNode<W>) -> usize {
     std::ptr::from_ref(filter) as usize
@@ -358,11 +378,37 @@ impl<const W: usize> Program<W> {
     ) -> Option<Run> {
         let FilterNode::Line { steps, slot, tests, options, bounds } = line else { return None };
         match context.lines {
-            Some(lines) if *tests == LineTests::Positions => lines.run_at(address(line), context, at, || {
-                self.line_found(steps, *slot, *tests, (options, None), context, at)
-            }),
+            Some(lines) if *tests == LineTests::Positions => {
+                // Most positions start no run: where the answers found for every position at
+                // once say so, the run is not looked for.
+                if plain(steps, *tests, options, None) && !self.line_answer(steps, *slot, context, at) {
+                    return None;
+                }
+                lines.run_at(address(line), context, at, || {
+                    self.line_found(steps, *slot, *tests, (options, None), context, at)
+                })
+            }
             _ => self.line_found(steps, *slot, *tests, (options, bounds.as_deref()), context, at),
         }
+    }
+
+    /// Whether the steps match from `at`, found for every position at once (see
+    /// [`Program::line`]) outside a tree of variations (inside one: true, the run decides).
+    /// The comments its filters made are not those of the run, which makes them again.
+    fn line_answer<P: RulesView<W>>(
+        &self,
+        steps: &[Step<W>],
+        slot: usize,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> bool {
+        if context.tree.is_some() {
+            return true;
+        }
+        let mark = context.state.notes_len();
+        let matches = self.line(steps, slot, context, at);
+        context.state.truncate_notes(mark);
+        matches
     }
 
     /// The run of a `line` filter's steps from `at`, when it matches there (with its comments,
@@ -381,24 +427,8 @@ impl<const W: usize> Program<W> {
         if options.nestban && state.line_nested(slot, at) {
             return None;
         }
-        let plain = matches!(tests, LineTests::Positions | LineTests::Plain)
-            && flat(steps)
-            && options.moves == LineMoves::Any
-            && !options.backward
-            && !options.singlecolor
-            && !options.nestban
-            && !options.firstmatch
-            && options.range.is_none()
-            && bounds.is_none();
-        if plain && context.tree.is_none() {
-            // A first answer, for every position at once: the comments its filters made are
-            // not those of the run, which the run below makes again.
-            let mark = state.notes_len();
-            let matches = self.line(steps, slot, context, at);
-            state.truncate_notes(mark);
-            if !matches {
-                return None;
-            }
+        if plain(steps, tests, options, bounds) && !self.line_answer(steps, slot, context, at) {
+            return None;
         }
         let run = self.line_run(steps, options, tests == LineTests::AsCql, context, at)?;
         if let Some((min, max)) = options.range {

@@ -9,7 +9,7 @@ use super::SortValue;
 use super::dictionaries::{Entries, Key};
 use super::plan::SetValue;
 use super::texts::Groups;
-use crate::board::{Geometry, Square};
+use crate::board::{Geometry, Square, SquareSet};
 use crate::hash::{FastMap, FastSet};
 use crate::variant::KindSet;
 
@@ -513,6 +513,16 @@ impl<const W: usize> State<W> {
         self.values.get(slot).map_or(Value::Unset, |held| held.borrow().clone())
     }
 
+    /// What `read` makes of the value of variable `slot`, looked at where it is held (no copy
+    /// of a text is made): the way loops' bodies read their variables at every square.
+    #[inline]
+    pub(crate) fn read<T>(&self, slot: usize, read: impl FnOnce(&Value<W>) -> T) -> T {
+        match self.values.get(slot) {
+            Some(held) => read(&held.borrow()),
+            None => read(&Value::Unset),
+        }
+    }
+
     /// Records that a filter CQL 6.2 refuses to test was tested: the run stops after this game
     /// (the first reason is kept).
     pub(crate) fn refuse(&self, reason: &str) {
@@ -595,6 +605,30 @@ impl<const W: usize> State<W> {
     pub(crate) fn set(&self, slot: usize, value: Value<W>) {
         if let Some(held) = self.values.get(slot) {
             *held.borrow_mut() = value;
+        }
+    }
+
+    /// Gives variable `slot` the piece `piece`, written over the piece it held in place: the
+    /// way a piece loop binds its variable at every square.
+    #[inline]
+    pub(crate) fn set_piece(&self, slot: usize, piece: PieceRef) {
+        if let Some(held) = self.values.get(slot) {
+            match &mut *held.borrow_mut() {
+                Value::Piece(bound) => *bound = piece,
+                other => *other = Value::Piece(piece),
+            }
+        }
+    }
+
+    /// Gives variable `slot` the set of the squares `squares` (nothing in the backhand),
+    /// written over the set it held in place: the way a square loop binds its variable.
+    #[inline]
+    pub(crate) fn set_squares(&self, slot: usize, squares: SquareSet<W>) {
+        if let Some(held) = self.values.get(slot) {
+            match &mut *held.borrow_mut() {
+                Value::Set(bound) => *bound = SetValue::board(squares),
+                other => *other = Value::Set(SetValue::board(squares)),
+            }
         }
     }
 
