@@ -171,15 +171,16 @@ fn dictionary_names(expr: &Expr) -> Vec<String> {
     names
 }
 
-/// Whether only a position without a legal move can match the body: one of its filters (or of
-/// their `and` chains) is `mate` or `stalemate`, and no part of the query writes or reads
-/// anything (variables, comments, messages, `sort` values, files) or repeats, so that the
-/// positions that are not tested would have made no difference.
+/// Whether only a position without a legal move can match the body, and the positions that
+/// are not tested would have made no difference: either one of its filters (or of their `and`
+/// chains) is `mate` or `stalemate` and no part of the query writes or reads anything
+/// (variables, comments, messages, `sort` values, files) or repeats; or the first filter
+/// tested is `mate` or `stalemate` (nothing after it is tested elsewhere) and the rest of the
+/// query (a `sort` of the header) writes nothing.
 fn only_terminal(filters: &[Expr], exprs: &[&Expr]) -> bool {
-    let requires_no_move = filters
-        .iter()
-        .flat_map(|filter| filter.operands(BinaryOp::And))
-        .any(|filter| matches!(filter.kind, ExprKind::Word(Word::Mate | Word::Stalemate)));
+    let needs_no_move = |filter: &Expr| matches!(filter.kind, ExprKind::Word(Word::Mate | Word::Stalemate));
+    let requires_no_move = filters.iter().flat_map(|filter| filter.operands(BinaryOp::And)).any(needs_no_move);
+    let tested_first = filters.first().and_then(|first| first.operands(BinaryOp::And).first().copied());
     let writes = |expr: &Expr| {
         matches!(
             expr.kind,
@@ -202,6 +203,10 @@ fn only_terminal(filters: &[Expr], exprs: &[&Expr]) -> bool {
                 }
         )
     };
+    let beside_filters = exprs.iter().skip(filters.len());
+    if tested_first.is_some_and(needs_no_move) && !beside_filters.clone().any(|expr| expr.any(&writes)) {
+        return true;
+    }
     requires_no_move && !exprs.iter().any(|expr| expr.any(&writes))
 }
 

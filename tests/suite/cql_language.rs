@@ -387,6 +387,16 @@ fn queries_whose_types_do_not_fit_are_refused() {
 }
 
 #[test]
+fn what_follows_a_mate_tested_first_is_done_at_mates_only() {
+    let two_games = format!("{SCHOLAR}\n{SCHOLAR}");
+    // Tested first, `mate` lets the rest be done at the two mates alone.
+    assert_eq!(found("mate persistent mates += 1  mates == 2", &two_games), [(2, vec![7])]);
+    // Done before the `mate`, the count goes on at every position: eight a game.
+    assert_eq!(found("persistent seen += 1  mate  seen == 16", &two_games), [(2, vec![7])]);
+    assert!(found("persistent seen += 1  mate  seen == 2", &two_games).is_empty());
+}
+
+#[test]
 fn persistent_variables_last_from_game_to_game() {
     let two_games = format!("{SCHOLAR}\n{SCHOLAR}");
     // A persistent number starts at 0 and counts on over both games; a plain one starts again.
