@@ -257,6 +257,31 @@ fn has_effects(filter: &Expr) -> bool {
     })
 }
 
+/// Whether an expression inside a `piece` loop's body looks at the position the loop binds its
+/// piece in and at nothing else, and makes no text, key or copy of a variable's value: where
+/// the whole body does, the piece is on the square it was found on whenever it is read, and
+/// the loop binds the square (no identity is followed from move to move).
+fn stays_where_bound(expr: &Expr) -> bool {
+    matches!(
+        expr.kind,
+        ExprKind::Number(_)
+            | ExprKind::Squares(_)
+            | ExprKind::Pieces(_)
+            | ExprKind::Unary(..)
+            | ExprKind::Binary(..)
+            | ExprKind::Block(_)
+            | ExprKind::Word(_)
+            | ExprKind::Attacks { .. }
+            | ExprKind::Between(..)
+            | ExprKind::Pin { .. }
+            | ExprKind::Shade { .. }
+            | ExprKind::Power(_)
+            | ExprKind::Variable { .. }
+            | ExprKind::Loop { .. }
+            | ExprKind::Assign { op: AssignOp::Arithmetic(_), .. }
+    )
+}
+
 /// What the filters need from the replay.
 fn needs(filters: &[&Expr]) -> Needs {
     let any = |test: &dyn Fn(&Expr) -> bool| filters.iter().any(|filter| filter.any(&|expr| test(expr)));
@@ -301,12 +326,12 @@ fn needs(filters: &[&Expr]) -> Needs {
                 )
             }),
         identities: any(&|expr| {
-            matches!(
-                &expr.kind,
-                ExprKind::Loop { over: LoopOver::Pieces, .. }
-                    | ExprKind::Assign { op: AssignOp::Piece, .. }
-                    | ExprKind::PieceId(_)
-            ) || matches!(&expr.kind, ExprKind::Path(path) if path.options.focus.is_some())
+            matches!(&expr.kind, ExprKind::Assign { op: AssignOp::Piece, .. } | ExprKind::PieceId(_))
+                || matches!(&expr.kind, ExprKind::Path(path) if path.options.focus.is_some())
+                || matches!(
+                    &expr.kind,
+                    ExprKind::Loop { over: LoopOver::Pieces, body, .. } if body.any(&|inner| !stays_where_bound(inner))
+                )
         }),
         remarks,
         game_text,

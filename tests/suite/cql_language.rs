@@ -338,6 +338,11 @@ fn equal_holds_when_both_have_the_same_value() {
 fn pieces_are_followed_by_identity() {
     // The queen that reaches f7 is the one that stood on d1.
     assert_eq!(plies("initial  piece queen in Qd1  find quiet queen & f7"), [0]);
+    // A loop that looks at its piece where it found it answers as a loop over its square.
+    assert_eq!(plies("piece x in [Qq] x attacks [Pp]"), plies("square x in [Qq] x attacks [Pp]"));
+    assert_eq!(plies("piece x in Q x attacks p"), [3, 4, 5, 6, 7]);
+    // A piece written in a comment is named with its square.
+    assert_eq!(notes("ply == 7 piece x in Q comment(x)"), [(7, "Qf7".to_owned())]);
 }
 
 #[test]
