@@ -203,8 +203,8 @@ fn only_terminal(filters: &[Expr], exprs: &[&Expr]) -> bool {
                 }
         )
     };
-    let beside_filters = exprs.iter().skip(filters.len());
-    if tested_first.is_some_and(needs_no_move) && !beside_filters.clone().any(|expr| expr.any(&writes)) {
+    let beside_filters = exprs.get(filters.len()..).unwrap_or_default();
+    if tested_first.is_some_and(needs_no_move) && !beside_filters.iter().any(|expr| expr.any(&writes)) {
         return true;
     }
     requires_no_move && !exprs.iter().any(|expr| expr.any(&writes))
