@@ -10,7 +10,7 @@ use cqlq::{Query, Variant};
 use libfuzzer_sys::fuzz_target;
 
 mod common;
-use common::{MAX_QUERY, blows_up};
+use common::{MAX_QUERY, blows_up, write_files_aside};
 
 const GAMES: &str = r#"[Event "Fuzz Open"]
 [Site "Basel SUI"]
@@ -97,6 +97,7 @@ fn replay(plans: &Plans, result: Option<&[u8]>, variations: bool) -> Vec<GameRec
 }
 
 fuzz_target!(|data: &[u8]| {
+    write_files_aside();
     let line = data.split(|&byte| byte == b'\n').next().unwrap_or_default();
     if line.len() > MAX_QUERY {
         return;

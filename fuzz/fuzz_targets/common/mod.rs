@@ -11,6 +11,18 @@ fn skipping() -> bool {
     *SKIPPING.get_or_init(|| std::env::var_os("CQLQ_FUZZ_NO_SKIP").is_none())
 }
 
+/// Moves the target into a folder of its own under the system's temporary folder, once: the
+/// files a query writes (`writefile`) land there, not in the repository.
+pub fn write_files_aside() {
+    static MOVED: OnceLock<()> = OnceLock::new();
+    MOVED.get_or_init(|| {
+        let folder = std::env::temp_dir().join("cqlq-fuzz-files");
+        if std::fs::create_dir_all(&folder).is_ok() {
+            let _ = std::env::set_current_dir(&folder);
+        }
+    });
+}
+
 /// Queries longer than this are skipped: a long query of many transforms (each expanded at
 /// compile time, a `shift` on the 26x26 board of One into hundreds of placements) takes long
 /// without saying anything new. Long enough for the example queries and deep nesting.
