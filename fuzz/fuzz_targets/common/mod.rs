@@ -12,7 +12,8 @@ fn skipping() -> bool {
 }
 
 /// Moves the target into a folder of its own under the system's temporary folder, once: the
-/// files a query writes (`writefile`) land there, not in the repository.
+/// files a query writes (`writefile`) land there, not in the repository. The corpus must then
+/// be named by an absolute path, as `fuzz/run` names it (cargo-fuzz names the artifacts so).
 pub fn write_files_aside() {
     static MOVED: OnceLock<()> = OnceLock::new();
     MOVED.get_or_init(|| {
