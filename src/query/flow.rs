@@ -222,7 +222,12 @@ impl<const W: usize> Program<W> {
                 },
                 _ => context.state.set_squares(node.slot, SquareSet::from_square(square)),
             }
+            // A failing body's comments go, whatever filter it is, as CQL 6.2 drops them.
+            let before = self.makes_notes.then(|| context.state.notes_len());
             let passes = self.filter(&node.body, context, at);
+            if let (false, Some(before)) = (passes, before) {
+                context.state.truncate_notes(before);
+            }
             if !go_on(square, passes) {
                 break;
             }

@@ -411,6 +411,27 @@ impl<const W: usize> Program<W> {
         matches
     }
 
+    /// Whether the line's first step, which must match at least once, fails at `at`, where
+    /// every run from `at` begins: then no run starts there and none is looked for. Only for
+    /// lines whose filters look at the positions alone, tested here with their comments taken
+    /// back (the run makes them again).
+    fn first_step_fails<P: RulesView<W>>(
+        &self,
+        steps: &[Step<W>],
+        tests: LineTests,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> bool {
+        let Some(filter) = steps.first().filter(|step| step.min > 0).and_then(Step::filter) else { return false };
+        if tests != LineTests::Positions {
+            return false;
+        }
+        let mark = context.state.notes_len();
+        let matches = self.filter(filter, context, at);
+        context.state.truncate_notes(mark);
+        !matches
+    }
+
     /// The run of a `line` filter's steps from `at`, when it matches there (with its comments,
     /// unless quiet).
     fn line_found<P: RulesView<W>>(
@@ -427,7 +448,12 @@ impl<const W: usize> Program<W> {
         if options.nestban && state.line_nested(slot, at) {
             return None;
         }
-        if plain(steps, tests, options, bounds) && !self.line_answer(steps, slot, context, at) {
+        let starts_none = if plain(steps, tests, options, bounds) {
+            !self.line_answer(steps, slot, context, at)
+        } else {
+            self.first_step_fails(steps, tests, context, at)
+        };
+        if starts_none {
             return None;
         }
         let run = self.line_run(steps, options, tests == LineTests::AsCql, context, at)?;

@@ -644,6 +644,17 @@ fn a_transform_drops_the_comments_of_its_failing_copies() {
     assert!(written.contains("{Game number 1 n1 CQL}\n1.Kd1 {n1 CQL} *"), "{written}");
 }
 
+/// A loop drops the comments of its body where the body fails, even a body that is a set
+/// (which would keep them elsewhere), and keeps those of the squares it passes.
+#[test]
+fn a_loop_drops_the_comments_of_its_failing_rounds() {
+    let game = "[Event \"x\"]\n[SetUp \"1\"]\n[FEN \"4k3/4q3/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. Kd1 *\n";
+    let written = common::cql_written("x = square z in [e1,e8] {z & (find <-- true : e8)}", game, false);
+    assert!(written.contains("{Game number 1 Found CQL}\n1.Kd1 {Found CQL} *"), "{written}");
+    let written = common::cql_written("x = square z in e1 {z & (find <-- true : e8)}", game, false);
+    assert!(written.contains("{Game number 1 CQL}\n1.Kd1 {CQL} *"), "{written}");
+}
+
 /// CQL 6.2 reads `a != b` as `not a == b`: where a side has no value (a tag the game lacks),
 /// `!=` matches, and `==` and the other comparisons do not.
 #[test]
