@@ -405,10 +405,7 @@ impl<const W: usize> Program<W> {
         if context.tree.is_some() {
             return true;
         }
-        let mark = context.state.notes_len();
-        let matches = self.line(steps, slot, context, at);
-        context.state.truncate_notes(mark);
-        matches
+        self.without_notes(context, || self.line(steps, slot, context, at))
     }
 
     /// Whether the line's first step, which must match at least once, fails at `at`, where
@@ -426,10 +423,7 @@ impl<const W: usize> Program<W> {
         if tests != LineTests::Positions {
             return false;
         }
-        let mark = context.state.notes_len();
-        let matches = self.filter(filter, context, at);
-        context.state.truncate_notes(mark);
-        !matches
+        !self.without_notes(context, || self.filter(filter, context, at))
     }
 
     /// The run of a `line` filter's steps from `at`, when it matches there (with its comments,

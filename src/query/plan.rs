@@ -1084,7 +1084,11 @@ impl<const W: usize> Program<W> {
     }
 
     /// `test`, with the comments it makes taken back.
-    fn without_notes<P: RulesView<W>>(&self, context: &Context<'_, P, W>, test: impl FnOnce() -> bool) -> bool {
+    pub(super) fn without_notes<P: RulesView<W>>(
+        &self,
+        context: &Context<'_, P, W>,
+        test: impl FnOnce() -> bool,
+    ) -> bool {
         let before = context.state.notes_len();
         let holds = test();
         context.state.truncate_notes(before);
