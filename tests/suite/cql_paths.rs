@@ -123,6 +123,21 @@ fn a_blank_line_ends_a_path_and_plus_repeats() {
     assert_eq!(plies("path -- + mate"), vec![0, 1, 2, 3, 4, 5, 6]);
 }
 
+/// Within a key's or a part's brackets `+` is arithmetic, even where, in a path's parentheses,
+/// it would repeat a constituent (as CQL 6.2 reads it, which refuses `path min(1 + 2)`).
+#[test]
+fn brackets_in_a_path_hold_arithmetic() {
+    let moves = plies("path --");
+    assert!(!moves.is_empty());
+    assert_eq!(plies("x = \"abc\" path -- ( x[0 + 1] == \"b\" )"), moves);
+    assert!(plies("x = \"abc\" path -- ( x[0 + 1] == \"c\" )").is_empty());
+    assert_eq!(plies("x = \"abc\" path -- ( x[0 + 1 : 1 + 1] == \"b\" )"), moves);
+    assert_eq!(plies("dictionary D D[\"ab\"] = 1 path -- ( D[\"a\" + \"b\"] == 1 )"), moves);
+    assert!(plies("dictionary D D[\"ab\"] = 1 path -- ( D[\"a\" + \"c\"] == 1 )").is_empty());
+    assert!(Query::parse("dictionary D { path D[ min ( str ( ng4 ) \"B\" + \"a\" ) ] }").is_ok());
+    assert!(error("path min ( 1 + 2 )").contains("repeats what comes before it"));
+}
+
 #[test]
 fn mistakes_in_a_path_are_named() {
     assert!(error("path -- 3").contains("a path constituent cannot be a number alone"), "{}", error("path -- 3"));

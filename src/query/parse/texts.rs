@@ -136,6 +136,8 @@ impl Builder {
             return Postfix::Match { pattern: string(op.into_inner().next()), span };
         }
         let mut slice = Slice { span, start: None, end: None, colon: false, key: None };
+        // Within its brackets `+` and `*` are arithmetic, even inside a path's parentheses.
+        let in_path_parentheses = std::mem::replace(&mut self.in_path_parentheses, false);
         for part in op.into_inner() {
             match part.as_rule() {
                 Rule::slice_colon => slice.colon = true,
@@ -150,6 +152,7 @@ impl Builder {
                 _ => {}
             }
         }
+        self.in_path_parentheses = in_path_parentheses;
         Postfix::Slice(Box::new(slice))
     }
 
