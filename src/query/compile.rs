@@ -176,7 +176,8 @@ fn dictionary_names(expr: &Expr) -> Vec<String> {
 /// chains) is `mate` or `stalemate` and no part of the query writes or reads anything
 /// (variables, comments, messages, `sort` values, files) or repeats; or the first filter
 /// tested is `mate` or `stalemate` (nothing after it is tested elsewhere) and the rest of the
-/// query (a `sort` of the header) writes nothing.
+/// query (a `sort` of the header) writes nothing. Never where the query holds `removecomment`,
+/// whose positions from the games before lose their comments whether tested or not.
 fn only_terminal(filters: &[Expr], exprs: &[&Expr]) -> bool {
     let needs_no_move = |filter: &Expr| matches!(filter.kind, ExprKind::Word(Word::Mate | Word::Stalemate));
     let requires_no_move = filters.iter().flat_map(|filter| filter.operands(BinaryOp::And)).any(needs_no_move);
@@ -203,6 +204,11 @@ fn only_terminal(filters: &[Expr], exprs: &[&Expr]) -> bool {
                 }
         )
     };
+    // Where `removecomment` ran in a game before, the position of that number loses its
+    // comment in every later game, whether or not the query is tested there.
+    if exprs.iter().any(|expr| expr.any(&|expr| matches!(expr.kind, ExprKind::RemoveComment))) {
+        return false;
+    }
     let beside_filters = exprs.get(filters.len()..).unwrap_or_default();
     if tested_first.is_some_and(needs_no_move) && !beside_filters.iter().any(|expr| expr.any(&writes)) {
         return true;

@@ -103,6 +103,17 @@ fn removecomment_carries_to_the_position_of_the_same_number_in_later_games() {
     assert!(text.ends_with("[Event \"B\"]\n[Result \"0-1\"]\n\n{Game number 2}\n1.d4 d5 2.c4 0-1\n\n"), "{text}");
 }
 
+/// A query that can match only where no move is left still visits every position where
+/// `removecomment` ran in a game before: the mate at ply 4 of the first game takes the
+/// comment at ply 4 of the second, which is tested only at its mate.
+#[test]
+fn removecomment_carries_to_later_games_where_only_mates_are_tested() {
+    let games = "[Event \"A\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n\n\
+                 [Event \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 {x} 3. Bc4 {y} Nf6 4. Qxf7# 1-0\n";
+    let text = cql_written("cql() mate removecomment", games, false);
+    assert!(text.contains("\n1.e4 e5 2.Qh5 Nc6 3.Bc4 {y} 3...Nf6 4.Qxf7# {CQL} 1-0\n"), "{text}");
+}
+
 #[test]
 fn settag_gives_tags_in_the_order_given_with_their_last_values() {
     // A tag of the game keeps its place; a new one comes after the game's tags; the last
