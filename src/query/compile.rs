@@ -95,7 +95,11 @@ pub(crate) fn compile<const W: usize>(
     if !compiler.diagnostics.is_empty() {
         return Err(compiler.diagnostics);
     }
-    let needs = Needs { terminal: only_terminal(filters, &exprs), parent: compiler.needs_parent, ..needs(&exprs) };
+    let removes_comments = exprs.iter().any(|expr| expr.any(&|expr| matches!(expr.kind, ExprKind::RemoveComment)));
+    // Where `removecomment` ran in a game before, the position of that number loses its comment
+    // in every later game, whether or not the query is tested there: every position is visited.
+    let terminal = !removes_comments && only_terminal(filters, &exprs);
+    let needs = Needs { terminal, parent: compiler.needs_parent, ..needs(&exprs) };
     let values = (0..variant.kinds())
         .map(|index| i64::from(variant.piece_type(crate::variant::Kind::new(index as u8)).value.unwrap_or(0)))
         .collect();
@@ -116,7 +120,6 @@ pub(crate) fn compile<const W: usize>(
             _ => false,
         })
     });
-    let removes_comments = exprs.iter().any(|expr| expr.any(&|expr| matches!(expr.kind, ExprKind::RemoveComment)));
     let body_sorts: Vec<bool> = compiler.sort_keys.iter().map(|key| key.min).collect();
     let quick = if sort.is_none() && body_sorts.is_empty() { quick_tests(&compiled) } else { None };
     // A file read is said on the console, in the order of the games: it outlasts the game too.
@@ -176,8 +179,7 @@ fn dictionary_names(expr: &Expr) -> Vec<String> {
 /// chains) is `mate` or `stalemate` and no part of the query writes or reads anything
 /// (variables, comments, messages, `sort` values, files) or repeats; or the first filter
 /// tested is `mate` or `stalemate` (nothing after it is tested elsewhere) and the rest of the
-/// query (a `sort` of the header) writes nothing. Never where the query holds `removecomment`,
-/// whose positions from the games before lose their comments whether tested or not.
+/// query (a `sort` of the header) writes nothing.
 fn only_terminal(filters: &[Expr], exprs: &[&Expr]) -> bool {
     let needs_no_move = |filter: &Expr| matches!(filter.kind, ExprKind::Word(Word::Mate | Word::Stalemate));
     let requires_no_move = filters.iter().flat_map(|filter| filter.operands(BinaryOp::And)).any(needs_no_move);
@@ -204,11 +206,6 @@ fn only_terminal(filters: &[Expr], exprs: &[&Expr]) -> bool {
                 }
         )
     };
-    // Where `removecomment` ran in a game before, the position of that number loses its
-    // comment in every later game, whether or not the query is tested there.
-    if exprs.iter().any(|expr| expr.any(&|expr| matches!(expr.kind, ExprKind::RemoveComment))) {
-        return false;
-    }
     let beside_filters = exprs.get(filters.len()..).unwrap_or_default();
     if tested_first.is_some_and(needs_no_move) && !beside_filters.iter().any(|expr| expr.any(&writes)) {
         return true;

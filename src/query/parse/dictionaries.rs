@@ -135,10 +135,7 @@ impl Builder {
     /// `[k]`: the key, its type checked later.
     fn dictionary_key(&mut self, pair: Pair<'_, Rule>) -> (Expr, u32) {
         let filter = pair.into_inner().find(|part| part.as_rule() == Rule::filter).expect("grammar: a key");
-        let in_path_parentheses = std::mem::replace(&mut self.in_path_parentheses, false);
-        let key = self.operators(filter.into_inner());
-        self.in_path_parentheses = in_path_parentheses;
-        key
+        self.outside_path_parentheses(|builder| builder.operators(filter.into_inner()))
     }
 
     /// Checks a key against the dictionary's key type, which the first key fixes.

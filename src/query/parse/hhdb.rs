@@ -210,18 +210,18 @@ impl Builder {
         let block = format!("{{{text}}}");
         let outer = TEXT_PIN.replace(Some(span));
         // The text stands in braces of its own: a path around it reads none of it.
-        let in_path_parentheses = std::mem::take(&mut self.in_path_parentheses);
-        let read = parse_rule(Rule::block, &block).ok().and_then(|mut pairs| pairs.next()).map(|block| {
-            let mut items = self.items(block.into_inner());
-            let depth = items.depth + 1;
-            let filter = match items.filters.len() {
-                1 => items.filters.remove(0),
-                _ => Expr { kind: ExprKind::Block(items.filters), span },
-            };
-            (filter, depth)
+        let read = self.outside_path_parentheses(|builder| {
+            parse_rule(Rule::block, &block).ok().and_then(|mut pairs| pairs.next()).map(|block| {
+                let mut items = builder.items(block.into_inner());
+                let depth = items.depth + 1;
+                let filter = match items.filters.len() {
+                    1 => items.filters.remove(0),
+                    _ => Expr { kind: ExprKind::Block(items.filters), span },
+                };
+                (filter, depth)
+            })
         });
         TEXT_PIN.set(outer);
-        self.in_path_parentheses = in_path_parentheses;
         read.unwrap_or_else(|| {
             self.diagnostics.push(Diagnostic::new(span, "internal: the filter this stands for could not be read"));
             (Expr { kind: ExprKind::Word(Word::False), span }, 1)

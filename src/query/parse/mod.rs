@@ -1042,9 +1042,7 @@ impl Builder {
                     );
                     self.diagnostics.push(Diagnostic::new(span, message));
                 }
-                let in_path_parentheses = std::mem::replace(&mut self.in_path_parentheses, false);
-                let items = self.items(pair.into_inner());
-                self.in_path_parentheses = in_path_parentheses;
+                let items = self.outside_path_parentheses(|builder| builder.items(pair.into_inner()));
                 if items.filters.is_empty() && !items.junk {
                     self.diagnostics
                         .push(Diagnostic::new(span, "braces must hold a filter (CQL 6.2 refuses '{}' too)"));

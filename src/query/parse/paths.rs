@@ -327,9 +327,20 @@ impl Builder {
     /// Reads a filter at a path's top level (its option's value, its focus or a constituent):
     /// there, before any blank line, CQL 6.2 has taken every `+` and `*` for a repetition.
     fn at_path_top_level<T>(&mut self, read: impl FnOnce(&mut Self) -> T) -> T {
-        let in_path_parentheses = std::mem::replace(&mut self.in_path_parentheses, !self.past_blank_line_in_path);
+        self.with_path_parentheses(!self.past_blank_line_in_path, read)
+    }
+
+    /// Reads what braces or brackets hold, where `+` and `*` are arithmetic even inside a
+    /// path's parentheses.
+    pub(super) fn outside_path_parentheses<T>(&mut self, read: impl FnOnce(&mut Self) -> T) -> T {
+        self.with_path_parentheses(false, read)
+    }
+
+    /// Reads with `+` and `*` taken for a path's repetitions where `inside`, then as before.
+    fn with_path_parentheses<T>(&mut self, inside: bool, read: impl FnOnce(&mut Self) -> T) -> T {
+        let outer = std::mem::replace(&mut self.in_path_parentheses, inside);
         let read = read(self);
-        self.in_path_parentheses = in_path_parentheses;
+        self.in_path_parentheses = outer;
         read
     }
 

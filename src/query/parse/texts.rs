@@ -136,23 +136,22 @@ impl Builder {
             return Postfix::Match { pattern: string(op.into_inner().next()), span };
         }
         let mut slice = Slice { span, start: None, end: None, colon: false, key: None };
-        // Within its brackets `+` and `*` are arithmetic, even inside a path's parentheses.
-        let in_path_parentheses = std::mem::replace(&mut self.in_path_parentheses, false);
-        for part in op.into_inner() {
-            match part.as_rule() {
-                Rule::slice_colon => slice.colon = true,
-                Rule::slice_key => {
-                    let key_span = span_of(&part);
-                    let filter = part.into_inner().next().expect("grammar: a key is a filter");
-                    let (key, depth) = self.operators(filter.into_inner());
-                    slice.key = Some((key, depth, key_span));
+        self.outside_path_parentheses(|builder| {
+            for part in op.into_inner() {
+                match part.as_rule() {
+                    Rule::slice_colon => slice.colon = true,
+                    Rule::slice_key => {
+                        let key_span = span_of(&part);
+                        let filter = part.into_inner().next().expect("grammar: a key is a filter");
+                        let (key, depth) = builder.operators(filter.into_inner());
+                        slice.key = Some((key, depth, key_span));
+                    }
+                    Rule::slice_start => slice.start = Some(builder.operators(part.into_inner())),
+                    Rule::slice_end => slice.end = Some(builder.operators(part.into_inner())),
+                    _ => {}
                 }
-                Rule::slice_start => slice.start = Some(self.operators(part.into_inner())),
-                Rule::slice_end => slice.end = Some(self.operators(part.into_inner())),
-                _ => {}
             }
-        }
-        self.in_path_parentheses = in_path_parentheses;
+        });
         Postfix::Slice(Box::new(slice))
     }
 
