@@ -38,6 +38,12 @@ pub const WINDOW_BYTES: usize = 8 << 20;
 /// The most games a window holds (tiny games would otherwise make a window of millions).
 pub const WINDOW_GAMES: usize = 1 << 16;
 
+/// How many times [`WINDOW_BYTES`] (and [`WINDOW_GAMES`]) a window of a mapped file grows to:
+/// its first window is a stream's size, so that the search starts at once, and each next one
+/// twice the last. A mapped window costs no memory of its own, and each window's end waits for
+/// all its games to be written, so fewer, longer windows keep the threads busier.
+const MAPPED_GROWTH: usize = 8;
+
 /// The longest the bytes of a stream wait before they are searched.
 pub const WINDOW_WAIT: Duration = Duration::from_secs(1);
 
@@ -288,16 +294,18 @@ fn overlapped<A: Send, W>(work: impl FnOnce() -> W, ahead: impl FnOnce() -> A + 
 fn mapped_windows(text: &[u8], container: Container, consumed: &AtomicU64, each: &mut Each<'_>) -> io::Result<()> {
     let mut cutter = Cutter::new(container);
     let mut base = 0;
-    let mut end = cutter.cut_mapped(text, 0);
+    let mut end = cutter.cut_mapped(text, 0, 1);
+    let mut growth = 1;
     let mut starts = cutter.take_starts(0, end);
     while base < text.len() {
         let next = end;
+        growth = (2 * growth).min(MAPPED_GROWTH);
         let window =
             Window { text: &text[base..end], base: base as u64, starts: &starts, container, last: end == text.len() };
         let (flow, (returned, next_end, next_starts)) = overlapped(
             || each(&window),
             move || {
-                let end = if next < text.len() { cutter.cut_mapped(text, next) } else { next };
+                let end = if next < text.len() { cutter.cut_mapped(text, next, growth) } else { next };
                 let starts = cutter.take_starts(next, end);
                 (cutter, end, starts)
             },
@@ -584,16 +592,16 @@ impl Cutter {
     }
 
     /// `text` is the whole of a mapped input, and its window starts at `base`: scans on, a
-    /// window's size at a time, until a game starts at least a window's size in, and returns
-    /// that start (or the start that ends a window of [`WINDOW_GAMES`], or the end of the
-    /// input).
-    fn cut_mapped(&mut self, text: &[u8], base: usize) -> usize {
+    /// stream's window size at a time, until a game starts at least `growth` such sizes in,
+    /// and returns that start (or the start that ends a window of `growth` times
+    /// [`WINDOW_GAMES`], or the end of the input).
+    fn cut_mapped(&mut self, text: &[u8], base: usize, growth: usize) -> usize {
         loop {
-            if let Some(end) = self.full_window(base) {
+            if let Some(end) = self.full_window(base, growth * WINDOW_GAMES) {
                 return end;
             }
             if let Some(&last) = self.starts.last()
-                && last >= base + WINDOW_BYTES
+                && last >= base + growth * WINDOW_BYTES
             {
                 return last;
             }
@@ -611,7 +619,7 @@ impl Cutter {
     /// complete yet).
     fn cut_stream(&mut self, buffer: &[u8], base: usize, ended: bool) -> usize {
         self.splitter.scan(buffer, base, ended, &mut self.starts);
-        if let Some(end) = self.full_window(base) {
+        if let Some(end) = self.full_window(base, WINDOW_GAMES) {
             return end;
         }
         if ended {
@@ -620,11 +628,10 @@ impl Cutter {
         self.starts.iter().rev().find(|&&start| start > base).copied().unwrap_or(base)
     }
 
-    /// The start that ends a window from `base` holding [`WINDOW_GAMES`] games, if so many
-    /// were found.
-    fn full_window(&self, base: usize) -> Option<usize> {
+    /// The start that ends a window from `base` holding `games` games, if so many were found.
+    fn full_window(&self, base: usize, games: usize) -> Option<usize> {
         let after = self.starts.partition_point(|&start| start <= base);
-        self.starts.get(after + WINDOW_GAMES - 1).copied()
+        self.starts.get(after + games - 1).copied()
     }
 
     /// The starts in `[from, to)`, relative to `from`; later ones stay.
