@@ -660,20 +660,19 @@ mod tests {
         text
     }
 
-    fn windows(mut input: Input) -> (Vec<u8>, usize, usize) {
+    /// The input's windows joined again, how many games start in them, and how many in each.
+    fn windows(mut input: Input) -> (Vec<u8>, usize, Vec<usize>) {
         let mut joined = Vec::new();
-        let mut starts = 0;
-        let mut windows = 0;
+        let mut games = Vec::new();
         input
             .windows(|window| {
                 assert_eq!(window.base as usize, joined.len());
                 joined.extend_from_slice(window.text);
-                starts += window.starts.len();
-                windows += 1;
+                games.push(window.starts.len());
                 Ok(ControlFlow::Continue(()))
             })
             .unwrap();
-        (joined, starts, windows)
+        (joined, games.iter().sum(), games)
     }
 
     #[test]
@@ -682,7 +681,8 @@ mod tests {
         let (joined, starts, windows_seen) = windows(Input::from_bytes("test", text.clone()));
         assert_eq!(joined, text);
         assert_eq!(starts, 300_000);
-        assert!(windows_seen > 1);
+        assert!(windows_seen.len() > 1);
+        assert!(windows_seen.iter().all(|&games| games <= WINDOW_GAMES), "{windows_seen:?}");
     }
 
     #[test]
@@ -694,7 +694,8 @@ mod tests {
         std::fs::remove_file(&path).unwrap();
         assert_eq!(joined, text);
         assert_eq!(starts, 300_000);
-        assert!(windows_seen > 1);
+        // A mapped file's windows grow: a stream's first, then twice as many games.
+        assert_eq!(windows_seen, [WINDOW_GAMES, 2 * WINDOW_GAMES, 300_000 - 3 * WINDOW_GAMES]);
     }
 
     #[test]
