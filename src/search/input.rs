@@ -42,7 +42,7 @@ pub const WINDOW_GAMES: usize = 1 << 16;
 /// its first window is a stream's size, so that the search starts at once, and each next one
 /// twice the last. A mapped window costs no memory of its own, and each window's end waits for
 /// all its games to be written, so fewer, longer windows keep the threads busier.
-const MAPPED_GROWTH: usize = 8;
+pub const MAPPED_GROWTH: usize = 8;
 
 /// The longest the bytes of a stream wait before they are searched.
 pub const WINDOW_WAIT: Duration = Duration::from_secs(1);

@@ -46,7 +46,7 @@ mod sorted;
 pub use convert::{Converter, NOT_CONVERTED, NotConverted, Target, pgn_of};
 pub use driver::{Found, Problem, Render, Search, SearchError, SearchOptions, Sink, Summary, estimated_games};
 pub use filter::{LineOutcome, PositionFilter};
-pub use input::{Input, WINDOW_BYTES, WINDOW_GAMES, Window, paths_or_stdin};
+pub use input::{Input, MAPPED_GROWTH, WINDOW_BYTES, WINDOW_GAMES, Window, paths_or_stdin};
 pub use main_line::{MainLine, read_main_line};
 pub use plans::Plans;
 pub use positions::{EpdComments, PositionsFormat};
