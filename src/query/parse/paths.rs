@@ -249,13 +249,19 @@ impl Builder {
     fn check_dash_after_dash(&mut self, before: Option<&PathStep>, step: &Pair<'_, Rule>) {
         let Some(PathStep::Move(_)) = before else { return };
         let Some(first) = step.clone().into_inner().next() else { return };
+        // Parentheses with a dash and filters after it: more than one filter.
+        let mut loose = None;
         let dash = match first.as_rule() {
             Rule::path_dash => first,
             Rule::path_group => {
+                let group = span_of(&first);
                 let mut inner = first.into_inner().filter(|inner| inner.as_rule() == Rule::path_step);
                 let (Some(only), None) = (inner.next(), inner.next()) else { return };
                 match only.into_inner().next() {
-                    Some(dash) if dash.as_rule() == Rule::path_dash => dash,
+                    Some(dash) if dash.as_rule() == Rule::path_dash => {
+                        loose = has_loose_targets(&dash).then_some(group);
+                        dash
+                    }
                     _ => return,
                 }
             }
@@ -279,7 +285,14 @@ impl Builder {
         } else {
             after
         };
-        if next.starts_with('(') {
+        if !next.starts_with('(') {
+            if let Some(group) = loose {
+                let message = "parentheses right after a dash hold one filter, as CQL 6.2 reads them: here a dash \
+                               and filters after it (put the filters after the parentheses, or the dash's target in \
+                               parentheses right after it)";
+                self.diagnostics.push(Diagnostic::new(group, message));
+            }
+        } else {
             let at = source.len() - next.len();
             let message = "after a dash that follows a dash, '(' begins the dash's target only right after it, and \
                            only once: CQL 6.2 refuses this '(' (put the dash in parentheses, or write '{' '}' between)";
@@ -501,4 +514,17 @@ fn after_parentheses(source: &str, open: usize) -> usize {
         }
     }
     source.len()
+}
+
+/// Whether a dash of a path has filters after it other than a target in parentheses right
+/// after it (`-- check`, `--(check) mate`; not `--(check)`): with them, it is more than one
+/// filter.
+fn has_loose_targets(dash: &Pair<'_, Rule>) -> bool {
+    let parts = dash.clone().into_inner();
+    let end = parts.clone().filter(|part| part.as_rule() != Rule::path_target).last().map(|last| span_of(&last).end);
+    let mut targets = parts.filter(|part| part.as_rule() == Rule::path_target);
+    match targets.next() {
+        None => false,
+        Some(first) => Some(span_of(&first).start) != end || targets.next().is_some(),
+    }
 }
