@@ -1222,6 +1222,16 @@ impl PathStep {
         }
     }
 
+    /// The move dashes of the step, however deep.
+    pub fn dashes(&self) -> Vec<&Expr> {
+        match self {
+            PathStep::Filter(_) => Vec::new(),
+            PathStep::Move(expr) => vec![expr],
+            PathStep::Group(steps) => steps.iter().flat_map(PathStep::dashes).collect(),
+            PathStep::Repeat { step, .. } => step.dashes(),
+        }
+    }
+
     /// Whether every way through the step plays a move.
     #[must_use]
     pub fn always_moves(&self) -> bool {

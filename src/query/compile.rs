@@ -1181,7 +1181,13 @@ impl<const W: usize> Compiler<'_, W> {
             title: options.title.as_deref().map(Arc::from),
         };
         let atomics = path.atomics.iter().map(|name| self.slot(name, Lasting::Game)).collect();
-        PathNode { steps, focus, max, bounds, flags, atomics, slot: 0 }
+        // A move tested ahead of the search must look at the positions only and do nothing else.
+        let pure_dashes = path
+            .steps
+            .iter()
+            .flat_map(PathStep::dashes)
+            .all(|dash| looks_at_positions_only(dash) && !has_effects(dash));
+        PathNode { steps, focus, max, bounds, flags, atomics, slot: 0, guarded: false }.guarded(pure_dashes)
     }
 
     /// A constituent of a path; a dash's target is a filter there, whatever its last value.

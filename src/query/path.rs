@@ -10,6 +10,8 @@
 
 use std::sync::Arc;
 
+use arrayvec::ArrayVec;
+
 use super::comments::position_name;
 use super::context::Context;
 use super::plan::{DashNode, FilterNode, NumberNode, Program, SetNode};
@@ -46,6 +48,9 @@ pub(crate) struct PathNode<const W: usize> {
     pub atomics: Vec<usize>,
     /// The path's own slot (for `nestban`).
     pub slot: usize,
+    /// Whether the path's first move is tested ahead of its search ([`Guard`]): its dashes
+    /// look at the positions only and do nothing else, and the test tells something.
+    pub guarded: bool,
 }
 
 /// The options of a compiled `path` that hold no filter.
@@ -106,6 +111,105 @@ pub(crate) struct PathFound {
     pub last: usize,
     /// The best `max` value, if the path has `max`.
     pub max: Option<i64>,
+}
+
+/// The most tests a [`Guard`] keeps on either side of its move.
+const GUARD_TESTS: usize = 4;
+
+/// What every run of a path tests first: the filters before its first move, the move's dash
+/// and its target, and the filters right after it, all of them looking at the positions only
+/// and doing nothing else. Where no next move passes them, no run starts, and the search is
+/// not set up: it would have tested the same things, in the same order, and found nothing.
+struct Guard<'p, const W: usize> {
+    before: ArrayVec<&'p FilterNode<W>, GUARD_TESTS>,
+    dash: Option<&'p DashNode<W>>,
+    after: ArrayVec<&'p FilterNode<W>, GUARD_TESTS>,
+}
+
+/// How far the constituents read so far let a [`Guard`] go on.
+enum Lead {
+    /// To the constituent after them.
+    Open,
+    /// No further: what comes next may or may not be tested next.
+    Closed,
+    /// Nowhere: something with an effect, or that may play no move, comes before the first
+    /// move.
+    Unsafe,
+}
+
+impl<'p, const W: usize> Guard<'p, W> {
+    /// The guard of a path, where it has one (not with a focus: the moves it steps over are
+    /// not tested).
+    fn of(node: &'p PathNode<W>) -> Option<Self> {
+        if !node.guarded || node.focus.is_some() {
+            return None;
+        }
+        let mut guard = Guard { before: ArrayVec::new(), dash: None, after: ArrayVec::new() };
+        match (guard.lead(&node.steps), guard.dash) {
+            (Lead::Unsafe, _) | (_, None) => None,
+            // Any move passes a bare dash: the search finds as soon that it has none.
+            (_, Some(dash)) if guard.before.is_empty() && guard.after.is_empty() && dash.is_bare() => None,
+            _ => Some(guard),
+        }
+    }
+
+    /// Takes the tests of `steps` that every run makes first, in the search's order.
+    fn lead(&mut self, steps: &'p [PathPlanStep<W>]) -> Lead {
+        for step in steps {
+            let lead = match step {
+                // Kept answers: a filter that looks at the position only.
+                PathPlanStep::Filter(filter @ FilterNode::Memo(_)) => {
+                    let tests = if self.dash.is_none() { &mut self.before } else { &mut self.after };
+                    // Past the room kept, a test is left to the search: the guard asks less.
+                    let _ = tests.try_push(filter);
+                    Lead::Open
+                }
+                PathPlanStep::Filter(_) | PathPlanStep::Repeat { min: 0, .. } => {
+                    if self.dash.is_none() {
+                        Lead::Unsafe
+                    } else {
+                        Lead::Closed
+                    }
+                }
+                PathPlanStep::Move(dash) => match self.dash {
+                    None => {
+                        self.dash = Some(dash);
+                        Lead::Open
+                    }
+                    Some(_) => Lead::Closed,
+                },
+                PathPlanStep::Group(steps) => self.lead(steps),
+                // The first time is certain, what follows it is not.
+                PathPlanStep::Repeat { step, .. } => match self.lead(std::slice::from_ref(&**step)) {
+                    Lead::Open => Lead::Closed,
+                    lead => lead,
+                },
+            };
+            if !matches!(lead, Lead::Open) {
+                return lead;
+            }
+        }
+        Lead::Open
+    }
+
+    /// Whether a next move from `at` passes the tests (only the main continuation's, with
+    /// `primary`).
+    fn passes<P: RulesView<W>>(
+        &self,
+        program: &Program<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+        primary: bool,
+    ) -> bool {
+        let Some(dash) = self.dash else { return true };
+        self.before.iter().all(|filter| program.filter(filter, context, at))
+            && context.children(at).any(|tail| {
+                !(primary && context.frames[tail].branch)
+                    && program.dash_fits(dash, context, at, tail, true, true)
+                    && program.dash_target_matches(dash, context, tail)
+                    && self.after.iter().all(|filter| program.filter(filter, context, tail))
+            })
+    }
 }
 
 /// A constituent waiting to be matched.
@@ -422,6 +526,17 @@ impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, '_, P, W> {
     }
 }
 
+impl<const W: usize> PathNode<W> {
+    /// The path, tested ahead of its search only where it has a guard that tells something
+    /// (given that its dashes are pure: `pure_dashes`).
+    pub(crate) fn guarded(mut self, pure_dashes: bool) -> Self {
+        self.guarded = pure_dashes;
+        let guarded = Guard::of(&self).is_some();
+        self.guarded = guarded;
+        self
+    }
+}
+
 impl<const W: usize> Program<W> {
     /// The constituents a search begins with, in a stack with room for the repetitions and
     /// groups they open (so that it is allocated once).
@@ -441,6 +556,9 @@ impl<const W: usize> Program<W> {
     ) -> Option<PathFound> {
         let state = context.state;
         if state.refused() || (node.flags.nestban && state.path_nested(node.slot, at)) {
+            return None;
+        }
+        if Guard::of(node).is_some_and(|guard| !guard.passes(self, context, at, node.flags.primary)) {
             return None;
         }
         let focus = node.focus.as_ref().map(|focus| Focus::new(self, focus, context, at));

@@ -283,6 +283,13 @@ pub(crate) struct DashNode<const W: usize> {
     pub when: DashWhen,
 }
 
+impl<const W: usize> DashNode<W> {
+    /// Whether any move fits the dash: `--` with nothing around it.
+    pub(crate) fn is_bare(&self) -> bool {
+        self.from.is_none() && self.to.is_none() && !self.capture && self.promote.is_none() && self.target.is_none()
+    }
+}
+
 /// What a dash's target is: a filter, or a value (a number, a set).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum DashTarget<const W: usize> {

@@ -43,6 +43,19 @@ fn a_path_counts_the_moves_of_its_longest_run() {
 }
 
 #[test]
+fn a_filter_before_the_first_move_is_tested_wherever_the_search_starts() {
+    // The search begins with `{y = ply}` at every position, whether or not a check follows:
+    // the value it gives stays (as CQL 6.2 keeps it), so every position sees its own ply.
+    assert_eq!(plies("y = -1 {path {y = ply} -- check} or true y == ply"), (0..=7).collect::<Vec<_>>());
+    // Where the first move's tests look at the positions only, they give the same answers
+    // as the search: one move then check, a capture on f7, a queen's run ending in mate.
+    assert_eq!(plies("path -- check"), vec![6]);
+    assert_eq!(plies("path (-- check)+"), vec![6]);
+    assert_eq!(plies("path (-- not check){2}"), vec![0, 1, 2, 3, 4]);
+    assert_eq!(plies("path not check -- Q-- mate"), vec![5]);
+}
+
+#[test]
 fn dashes_name_their_squares_and_groups_repeat() {
     assert_eq!(plies("path Q--f7"), vec![6]);
     assert_eq!(plies("path [x]f7"), vec![6]);
@@ -172,6 +185,14 @@ fn a_dash_after_a_dash_takes_its_target_only_right_after_it() {
         assert!(error(query).contains("after a dash that follows a dash"), "{query}");
     }
     for query in ["path -- --(check) --", "path --{2} -- (check)", "path -- (--) (--)", "path --( --h5(check) )"] {
+        assert!(Query::parse(query).is_ok(), "{query}");
+    }
+    // Parentheses right after a dash hold one filter: a dash with its target glued to it, not
+    // a dash and filters after it.
+    for query in ["path -- (-- check)", "path --(-- check)", "path Q-- (--h5 {check})", "path -- (Q--(mate) check)"] {
+        assert!(error(query).contains("parentheses right after a dash hold one filter"), "{query}");
+    }
+    for query in ["path -- (Q--(mate))", "path (Q-- mate)", "path -- (--h5) check"] {
         assert!(Query::parse(query).is_ok(), "{query}");
     }
 }
