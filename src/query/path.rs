@@ -147,7 +147,7 @@ impl<'p, const W: usize> Guard<'p, W> {
         let mut guard = Guard { before: ArrayVec::new(), dash: None, after: ArrayVec::new() };
         match (guard.lead(&node.steps), guard.dash) {
             (Lead::Unsafe, _) | (_, None) => None,
-            // Any move passes a bare dash: the search finds as soon that it has none.
+            // Any move passes a bare dash: where there is none, the search finds it as soon.
             (_, Some(dash)) if guard.before.is_empty() && guard.after.is_empty() && dash.is_bare() => None,
             _ => Some(guard),
         }
