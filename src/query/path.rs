@@ -138,10 +138,15 @@ enum Lead {
 }
 
 impl<'p, const W: usize> Guard<'p, W> {
-    /// The guard of a path, where it has one (not with a focus: the moves it steps over are
-    /// not tested).
+    /// The guard of a path that has one.
     fn of(node: &'p PathNode<W>) -> Option<Self> {
-        if !node.guarded || node.focus.is_some() {
+        if node.guarded { Self::found_in(node) } else { None }
+    }
+
+    /// The guard the constituents of a path make, if they make one that tells something (not
+    /// with a focus: the moves it steps over are not tested).
+    fn found_in(node: &'p PathNode<W>) -> Option<Self> {
+        if node.focus.is_some() {
             return None;
         }
         let mut guard = Guard { before: ArrayVec::new(), dash: None, after: ArrayVec::new() };
@@ -527,11 +532,10 @@ impl<P: RulesView<W>, const W: usize> Search<'_, '_, '_, '_, P, W> {
 }
 
 impl<const W: usize> PathNode<W> {
-    /// The path, tested ahead of its search only where it has a guard that tells something
-    /// (given that its dashes are pure: `pure_dashes`).
+    /// The path, tested ahead of its search where its dashes look at the positions only and
+    /// do nothing else (`pure_dashes`) and its constituents make a guard that tells something.
     pub(crate) fn guarded(mut self, pure_dashes: bool) -> Self {
-        self.guarded = pure_dashes;
-        let guarded = Guard::of(&self).is_some();
+        let guarded = pure_dashes && Guard::found_in(&self).is_some();
         self.guarded = guarded;
         self
     }

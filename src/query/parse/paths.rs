@@ -285,18 +285,16 @@ impl Builder {
         } else {
             after
         };
-        if !next.starts_with('(') {
-            if let Some(group) = loose {
-                let message = "parentheses right after a dash hold one filter, as CQL 6.2 reads them: here a dash \
-                               and filters after it (put the filters after the parentheses, or the dash's target in \
-                               parentheses right after it)";
-                self.diagnostics.push(Diagnostic::new(group, message));
-            }
-        } else {
+        if next.starts_with('(') {
             let at = source.len() - next.len();
             let message = "after a dash that follows a dash, '(' begins the dash's target only right after it, and \
                            only once: CQL 6.2 refuses this '(' (put the dash in parentheses, or write '{' '}' between)";
             self.diagnostics.push(Diagnostic::new(Span::new(at, at + 1), message));
+        } else if let Some(group) = loose {
+            let message = "parentheses right after a dash hold one filter, as CQL 6.2 reads them: here a dash \
+                           and filters after it (put the filters after the parentheses, or the dash's target in \
+                           parentheses right after it)";
+            self.diagnostics.push(Diagnostic::new(group, message));
         }
     }
 
