@@ -643,6 +643,42 @@ impl Board {
         Ok(m)
     }
 
+    /// Plays the commonest shapes of move straight from their token, without reading them into
+    /// a [`San`] first: a pawn's push (`e4`), a piece's move (`Nf3`), a capture by either
+    /// (`exd5`, `Nxe5`), each perhaps with a check sign. `None`, the board unchanged, for
+    /// every other token and for one of these whose piece is not the only one that can go
+    /// there, or whose move is not legal: [`Board::play_san`] then decides, as it decides
+    /// every move.
+    #[inline(always)]
+    pub(super) fn play_common_san(&mut self, token: &[u8]) -> Option<Move> {
+        let body = match token {
+            [body @ .., b'+' | b'#'] => body,
+            _ => token,
+        };
+        let (role, file, f, r) = match *body {
+            [f @ b'a'..=b'h', r @ b'1'..=b'8'] => (Role::Pawn, None, f, r),
+            [from @ b'a'..=b'h', b'x', f @ b'a'..=b'h', r @ b'1'..=b'8'] => (Role::Pawn, Some(from - b'a'), f, r),
+            [letter, f @ b'a'..=b'h', r @ b'1'..=b'8'] | [letter, b'x', f @ b'a'..=b'h', r @ b'1'..=b'8'] => {
+                (role_of_letter(letter)?, None, f, r)
+            }
+            _ => return None,
+        };
+        let to = (r - b'1') * 8 + (f - b'a');
+        if role == Role::King && self.side(self.turn()) & (1u64 << to) != 0 {
+            // A king onto its own rook castles, in long notation.
+            return None;
+        }
+        let mut candidates = self.candidates(role, to, false);
+        if let Some(file) = file {
+            candidates &= attacks::FILE_A << file;
+        }
+        if !candidates.is_power_of_two() {
+            return None;
+        }
+        let m = self.normal_move(role, candidates.trailing_zeros() as u8, to, None);
+        self.play_checked(m).then_some(m)
+    }
+
     /// Plays a pseudo-legal move if it leaves the mover's king safe; otherwise changes nothing.
     #[inline]
     fn play_checked(&mut self, m: Move) -> bool {
@@ -727,6 +763,69 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every token of the shapes played straight from their text (`e4`, `Nf3`, `exd5`, `Nxe5`,
+    /// with and without a check sign) is played as the general reader plays it, or left to it
+    /// with the board unchanged: on random games of Standard chess, Chess960 and Crazyhouse.
+    #[test]
+    fn common_shapes_play_as_the_general_reader_plays_them() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut random = |below: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % below as u64) as usize
+        };
+        let mut tokens = Vec::new();
+        for to in 0..64u8 {
+            let square = [file_letter(to), rank_digit(to)];
+            tokens.push(square.to_vec());
+            for lead in b"abcdefghNBRQKP" {
+                tokens.push([&[*lead][..], &square].concat());
+                tokens.push([&[*lead, b'x'][..], &square].concat());
+            }
+        }
+        let (mut fast, mut left) = (0, 0);
+        for variant in ["Standard", "Chess960", "Crazyhouse"] {
+            for _game in 0..8 {
+                let mut board = Board::initial(Variant::by_name(variant).unwrap());
+                for _ply in 0..120 {
+                    let mut legal = MoveList::new();
+                    board.legal_moves(&mut legal);
+                    if legal.is_empty() {
+                        break;
+                    }
+                    for token in &tokens {
+                        for sign in [&b""[..], b"+", b"#"] {
+                            let token = [token.as_slice(), sign].concat();
+                            let mut general = board;
+                            let expected = San::from_ascii(&token).map(|san| general.play_san(&san));
+                            let mut common = board;
+                            match common.play_common_san(&token) {
+                                Some(played) => {
+                                    fast += 1;
+                                    assert_eq!(
+                                        expected,
+                                        Ok(Ok(played)),
+                                        "{board:?} {}",
+                                        String::from_utf8_lossy(&token)
+                                    );
+                                    assert_eq!(common, general);
+                                }
+                                None => {
+                                    left += 1;
+                                    assert_eq!(common, board, "{}", String::from_utf8_lossy(&token));
+                                }
+                            }
+                        }
+                    }
+                    let m = legal.as_slice()[random(legal.len())];
+                    board.play(m);
+                }
+            }
+        }
+        assert!(fast > 10_000 && left > fast, "{fast} played, {left} left");
     }
 
     #[test]

@@ -15,6 +15,9 @@ pub static SAN_MOVES: SanMoves = SanMoves;
 /// plays most moves of most games so, without a call through a pointer.
 #[inline(always)]
 pub fn play_san_token(board: &mut Board, token: &[u8]) -> Result<Move, MoveErrorKind> {
+    if let Some(played) = board.play_common_san(token) {
+        return Ok(played);
+    }
     let Ok(san) = San::from_ascii(token) else { return Err(MoveErrorKind::Unreadable) };
     let played = board.play_san(&san).or_else(|error| {
         // A lower-case `b` may name a bishop where no pawn move fits (`bd3`).
