@@ -988,6 +988,11 @@ struct Replayer<'a, 'o, R: GameRules<W>, const W: usize> {
     /// The query looks at no position and the game's tags made it match: every position of
     /// the game matches, as in CQL 6.2.
     every_position: bool,
+    /// The game's main line is replayed alone, each position tested as it comes and then
+    /// dropped: no variation is searched, and the query looks at nothing but the position and
+    /// the move to it (no position before or after, no piece followed, no comment read), nor
+    /// are the positions written, nor does the first wait for the move numbers.
+    plain_line: bool,
 }
 
 /// The tags of the game being read.
@@ -1008,6 +1013,54 @@ fn keep_reason(error: MoveError, failure: &mut Option<MoveError>) -> MoveErrorKi
 }
 
 impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
+    /// [`Replayer::play_token`] for a main line whose last position is its only one
+    /// ([`Replayer::plain_line`]): the move is played in that position's frame.
+    #[inline(always)]
+    fn play_plain_token(
+        &mut self,
+        token: &'a [u8],
+        end: usize,
+        play: impl FnOnce(&mut R, &mut Option<MoveError>) -> Result<R::Played, MoveErrorKind>,
+    ) -> ControlFlow<()> {
+        if self.error.is_some() {
+            return ControlFlow::Break(());
+        }
+        let Some(line) = self.line.as_mut() else { return ControlFlow::Break(()) };
+        let frame = &mut line.frames[0];
+        let ply = frame.ply + 1;
+        let mut failure = None;
+        match play(&mut frame.position, &mut failure) {
+            Ok(played) => {
+                frame.ply = ply;
+                frame.id = ply;
+                if self.needs.previous_move {
+                    frame.previous = frame.position.facts(played);
+                    frame.removed = frame.position.effects(played).removed;
+                }
+                if self.options.keep_played {
+                    self.played.push(played);
+                }
+                if let Some(text) = frame.position.warning(&played) {
+                    let offset = end - token.len();
+                    let token = excerpt(&decode_text(token), TOKEN_CHARS);
+                    self.warnings.push(GameWarning { ply, offset, token, text });
+                }
+                if matches!(token.last(), Some(b'!' | b'?')) {
+                    // A glyph glued to the move (`e4!`).
+                    self.moves_only = false;
+                }
+                line.offsets[0] = end;
+                self.plies = ply;
+                self.test_current();
+                ControlFlow::Continue(())
+            }
+            Err(error) => {
+                let error = failure.unwrap_or(MoveError::new(error));
+                self.fail(ply, end - token.len(), token, GameErrorKind::Move(error))
+            }
+        }
+    }
+
     /// Plays the move `token` (ending at byte `end`) with `play`, which gives the kind of an
     /// error and keeps any reason aside, then tests the position reached.
     #[inline(always)]
@@ -1017,6 +1070,9 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
         end: usize,
         play: impl FnOnce(&mut R, &mut Option<MoveError>) -> Result<R::Played, MoveErrorKind>,
     ) -> ControlFlow<()> {
+        if self.plain_line {
+            return self.play_plain_token(token, end, play);
+        }
         let keep = self.keep;
         let needs_facts = self.needs.previous_move || self.needs.identities;
         if self.error.is_some() || self.settle_first().is_break() {
@@ -1170,6 +1226,7 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
             closed: None,
             deferred: Vec::new(),
             every_position: false,
+            plain_line: false,
             plies: 0,
             number: 0,
         }
@@ -1551,6 +1608,7 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
         self.closed = None;
         self.plies = 0;
         self.every_position = false;
+        self.plain_line = false;
     }
 
     fn tag(&mut self, name: &'a [u8], value: &'a [u8]) {
@@ -1666,6 +1724,12 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
             self.epd = EpdComments::new(white.as_deref(), black.as_deref(), event.as_deref(), result.as_deref());
         }
         self.line = Some(line);
+        // Keeping one frame, the line searches no variation and looks neither back nor ahead.
+        self.plain_line = self.keep == 1
+            && !self.needs.remarks
+            && !self.needs.terminal
+            && self.options.positions.is_none()
+            && !R::TURN_FROM_MOVE_NUMBERS;
         if R::TURN_FROM_MOVE_NUMBERS {
             // The move numbers may say that the second player moves first: the first position
             // is tested once they are read.
