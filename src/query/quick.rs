@@ -31,6 +31,7 @@ pub(crate) enum Class {
 }
 
 impl Class {
+    #[inline]
     fn squares<const W: usize>(&self, view: &impl PositionView<W>) -> SquareSet<W> {
         match self {
             Class::One(piece) => view.kind(piece.kind) & view.color(piece.color),
