@@ -700,17 +700,21 @@ mod tests {
     use crate::Variant;
     use crate::rules::classical::MoveList;
 
-    /// A move named by its squares is played exactly when a legal move goes so: on random
-    /// games of Standard chess, Chess960 and Crazyhouse, every square pair and promotion.
-    #[test]
-    fn moves_named_by_their_squares_are_the_legal_moves() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut random = |below: usize| {
+    /// Numbers drawn at random below the bound asked for, the same for the same seed.
+    fn random_below(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |below| {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             (seed % below as u64) as usize
-        };
+        }
+    }
+
+    /// A move named by its squares is played exactly when a legal move goes so: on random
+    /// games of Standard chess, Chess960 and Crazyhouse, every square pair and promotion.
+    #[test]
+    fn moves_named_by_their_squares_are_the_legal_moves() {
+        let mut random = random_below(0x2545_f491_4f6c_dd1d);
         let promotions = [None, Some(Role::Queen), Some(Role::Rook), Some(Role::Bishop), Some(Role::Knight)];
         for variant in ["Standard", "Chess960", "Crazyhouse"] {
             for _game in 0..6 {
@@ -770,13 +774,7 @@ mod tests {
     /// with the board unchanged: on random games of Standard chess, Chess960 and Crazyhouse.
     #[test]
     fn common_shapes_play_as_the_general_reader_plays_them() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut random = |below: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % below as u64) as usize
-        };
+        let mut random = random_below(0x9e37_79b9_7f4a_7c15);
         let mut tokens = Vec::new();
         for to in 0..64u8 {
             let square = [file_letter(to), rank_digit(to)];
