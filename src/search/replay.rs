@@ -1012,6 +1012,20 @@ fn keep_reason(error: MoveError, failure: &mut Option<MoveError>) -> MoveErrorKi
     kind
 }
 
+/// What the rules did that the record leaves out, in the move `played` (the token `token`,
+/// at byte `offset`, ply `ply`) that led to `position`, if anything.
+#[inline(always)]
+fn rules_warning<R: GameRules<W>, const W: usize>(
+    position: &R,
+    played: &R::Played,
+    token: &[u8],
+    ply: u32,
+    offset: usize,
+) -> Option<GameWarning> {
+    let text = position.warning(played)?;
+    Some(GameWarning { ply, offset, token: excerpt(&decode_text(token), TOKEN_CHARS), text })
+}
+
 impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
     /// [`Replayer::play_token`] for a main line whose last position is its only one
     /// ([`Replayer::plain_line`]): the move is played in that position's frame.
@@ -1040,11 +1054,7 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
                 if self.options.keep_played {
                     self.played.push(played);
                 }
-                if let Some(text) = frame.position.warning(&played) {
-                    let offset = end - token.len();
-                    let token = excerpt(&decode_text(token), TOKEN_CHARS);
-                    self.warnings.push(GameWarning { ply, offset, token, text });
-                }
+                self.warnings.extend(rules_warning(&frame.position, &played, token, ply, end - token.len()));
                 if matches!(token.last(), Some(b'!' | b'?')) {
                     // A glyph glued to the move (`e4!`).
                     self.moves_only = false;
@@ -1123,10 +1133,7 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
                     frame.previous = facts;
                     frame.removed = effects.removed;
                 }
-                if let Some(text) = frame.position.warning(&played) {
-                    let token = excerpt(&decode_text(token), TOKEN_CHARS);
-                    self.warnings.push(GameWarning { ply, offset: start, token, text });
-                }
+                self.warnings.extend(rules_warning(&frame.position, &played, token, ply, start));
                 if glued
                     && let (Some(remark), Some(glyph)) = (line.remarks.last_mut(), nag_of(split_annotation(token).1))
                 {
