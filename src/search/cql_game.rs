@@ -142,89 +142,90 @@ pub fn write_played(
         return write_other_notation(out, game, notes, default_variant, (mark, comment, buffer));
     }
     let fen = tag(&tags, b"FEN");
-    let Ok(Some(moves)) = with_rules(variant, KeptMoves { variant, fen: fen.as_deref(), kept: game.played }) else {
-        return None;
-    };
     let result = game.outcome.or_else(|| tag_result(&tags)).unwrap_or(b"*");
     let mut tags = tags;
     tags.extend(game.edits.tag_pairs());
-    let line = PlayedLine { tags: &tags, moves: &moves, result, error: None };
-    Some(write_line(out, &line, notes, (mark, comment, buffer)))
+    let line = PlayedLine { tags: &tags, result, error: None };
+    let write = WriteKept {
+        variant,
+        fen: fen.as_deref(),
+        kept: game.played,
+        out,
+        line,
+        notes,
+        written: (mark, comment, buffer),
+    };
+    with_rules(variant, write).ok().flatten()
 }
 
-/// The moves a game's rules kept, played again from the position a game of `variant` with
-/// the `FEN` tag `fen` starts from, as its notation writes them: `None` where they cannot be.
-struct KeptMoves<'a> {
+/// Writing a main line from the moves its rules kept, played again from the position a game
+/// of `variant` with the `FEN` tag `fen` starts from.
+struct WriteKept<'a, 'o> {
     variant: &'static Variant,
     fen: Option<&'a str>,
     kept: &'a [u32],
+    out: &'o mut Vec<u8>,
+    line: PlayedLine<'a>,
+    notes: &'a [GameNote],
+    written: Written<'a>,
 }
 
-impl WithRules for KeptMoves<'_> {
-    type Output = Option<LineMoves>;
+impl WithRules for WriteKept<'_, '_> {
+    type Output = Option<u32>;
 
-    fn run<R: GameRules<W>, const W: usize>(self, _typed: Typed<W>) -> Option<LineMoves> {
-        let mut board = R::start(self.variant, self.fen).ok()?;
-        let mut line = LineMoves { text: String::with_capacity(self.kept.len() * 5), moves: Vec::new() };
-        line.moves.reserve_exact(self.kept.len());
-        for (index, &kept) in self.kept.iter().enumerate() {
-            let (number, black) = (board.move_number(), board.turn() == Color::Black);
-            // A check before the last move is no mate: the game went on.
-            let goes_on = index + 1 < self.kept.len();
-            board.play_kept_written(kept, goes_on, &mut line.text)?;
-            line.moves.push(LineMove { number, black, end: line.text.len() });
-        }
-        Some(line)
+    fn run<R: GameRules<W>, const W: usize>(self, _typed: Typed<W>) -> Option<u32> {
+        let board = R::start(self.variant, self.fen).ok()?;
+        let mut moves: KeptMoves<'_, R, W> = KeptMoves { board, kept: self.kept.iter(), text: String::new() };
+        write_line(self.out, &self.line, &mut moves, self.notes, self.written)
     }
 }
 
-/// The moves of a main line as written, their texts one after another in one buffer.
-struct LineMoves {
-    /// The moves' texts, run together.
+/// The moves of a main line, given one at a time as they are written.
+trait LineMoves {
+    /// How many moves the line has.
+    fn len(&self) -> usize;
+
+    /// The next move: its number, whether the second player makes it, and its text; `goes_on`:
+    /// a move follows it. `None` where it cannot be played.
+    fn next_move(&mut self, goes_on: bool) -> Option<(u32, bool, &[u8])>;
+}
+
+/// The moves a game's rules kept, played again on `board` and written as its notation writes
+/// them.
+struct KeptMoves<'a, R, const W: usize> {
+    board: R,
+    kept: std::slice::Iter<'a, u32>,
+    /// The text of the move written last.
     text: String,
-    /// Each move, in turn.
-    moves: Vec<LineMove>,
 }
 
-/// A move of [`LineMoves`].
-struct LineMove {
-    /// The number of the move.
-    number: u32,
-    /// Whether the second player makes it.
-    black: bool,
-    /// Where its text ends in [`LineMoves::text`] (it starts where the one before ends).
-    end: usize,
-}
-
-impl LineMoves {
-    /// The moves of `written`, in one buffer.
-    fn from_written(written: &[WrittenMove]) -> LineMoves {
-        let mut line = LineMoves { text: String::new(), moves: Vec::with_capacity(written.len()) };
-        for played in written {
-            line.text.push_str(&played.san);
-            line.moves.push(LineMove { number: played.number, black: played.black, end: line.text.len() });
-        }
-        line
+impl<R: GameRules<W>, const W: usize> LineMoves for KeptMoves<'_, R, W> {
+    fn len(&self) -> usize {
+        self.kept.len()
     }
 
-    /// How many moves it has.
+    fn next_move(&mut self, goes_on: bool) -> Option<(u32, bool, &[u8])> {
+        let &kept = self.kept.next()?;
+        let (number, black) = (self.board.move_number(), self.board.turn() == Color::Black);
+        self.text.clear();
+        self.board.play_kept_written(kept, goes_on, &mut self.text)?;
+        Some((number, black, self.text.as_bytes()))
+    }
+}
+
+/// The moves of a main line as written.
+struct WrittenMoves<'a> {
+    moves: std::slice::Iter<'a, WrittenMove>,
+}
+
+impl LineMoves for WrittenMoves<'_> {
     fn len(&self) -> usize {
         self.moves.len()
     }
 
-    /// Whether it has no move.
-    fn is_empty(&self) -> bool {
-        self.moves.is_empty()
-    }
-
-    /// Each move's number, side (`true`: the second player's) and text, in turn.
-    fn iter(&self) -> impl Iterator<Item = (u32, bool, &[u8])> {
-        let mut start = 0;
-        self.moves.iter().map(move |played| {
-            let text = &self.text.as_bytes()[start..played.end];
-            start = played.end;
-            (played.number, played.black, text)
-        })
+    fn next_move(&mut self, _goes_on: bool) -> Option<(u32, bool, &[u8])> {
+        let played = self.moves.next()?;
+        Some((played.number, played.black, played.san.as_bytes()))
     }
 }
 
@@ -262,9 +263,8 @@ fn write_other_notation(
         .collect();
     tags.push((b"Annotator", annotation.as_bytes()));
     tags.extend(game.edits.tag_pairs());
-    let moves = LineMoves::from_written(&main.moves);
-    let line = PlayedLine { tags: &tags, moves: &moves, result, error };
-    Some(write_line(out, &line, notes, written))
+    let line = PlayedLine { tags: &tags, result, error };
+    write_line(out, &line, &mut WrittenMoves { moves: main.moves.iter() }, notes, written)
 }
 
 /// Whether a game found is written in another notation than SAN: the games of a native
@@ -288,8 +288,6 @@ type Written<'a> = (&'a [u8], Option<&'a [u8]>, usize);
 /// A main line to write from its moves.
 struct PlayedLine<'a> {
     tags: &'a [(&'a [u8], &'a [u8])],
-    /// Its moves, as written.
-    moves: &'a LineMoves,
     result: &'a [u8],
     /// The token of the move that could not be played after the last of `moves`.
     error: Option<&'a [u8]>,
@@ -297,8 +295,14 @@ struct PlayedLine<'a> {
 
 /// Writes a main line from its moves, `notes` (by ply) after the moves that reached their
 /// positions, `comment` before the first move. Returns how many moves' comments were left out
-/// as too long.
-fn write_line(out: &mut Vec<u8>, line: &PlayedLine<'_>, notes: &[GameNote], written: Written<'_>) -> u32 {
+/// as too long, or `None`, having written nothing, where a move cannot be played.
+fn write_line(
+    out: &mut Vec<u8>,
+    line: &PlayedLine<'_>,
+    moves: &mut impl LineMoves,
+    notes: &[GameNote],
+    written: Written<'_>,
+) -> Option<u32> {
     let (mark, comment, buffer) = written;
     // What each move's comment gains, by ply, in the order made.
     let mut marks: Vec<(u32, &[u8])> =
@@ -311,15 +315,24 @@ fn write_line(out: &mut Vec<u8>, line: &PlayedLine<'_>, notes: &[GameNote], writ
     let error = line.error.map(error_comment);
     let mut comment = comment.map(<[u8]>::to_vec);
     let mut long_comments = 0;
-    if line.moves.is_empty()
+    let count = moves.len();
+    if count == 0
         && let Some(error) = &error
     {
         append_comment(&mut comment, error);
     }
-    write_game(out, line.tags, line.result, comment.as_deref(), buffer, |moves| {
-        for (ply, (number, black, san)) in (1..).zip(line.moves.iter()) {
-            let last = usize::try_from(ply).is_ok_and(|ply| ply == line.moves.len());
-            moves.move_played(number, black, san);
+    let start = out.len();
+    let mut played_all = true;
+    write_game(out, line.tags, line.result, comment.as_deref(), buffer, |writer| {
+        for ply in 1..=count {
+            let last = ply == count;
+            // A check before the last move is no mate: the game went on.
+            let Some((number, black, san)) = moves.next_move(!last) else {
+                played_all = false;
+                return;
+            };
+            writer.move_played(number, black, san);
+            let ply = u32::try_from(ply).unwrap_or(u32::MAX);
             let marked = marks.peek().is_some_and(|&(at, _)| at <= ply);
             if marked || (last && error.is_some()) {
                 texts.clear();
@@ -336,13 +349,17 @@ fn write_line(out: &mut Vec<u8>, line: &PlayedLine<'_>, notes: &[GameNote], writ
                     append_comment(&mut gained, error);
                 }
                 if let Some(gained) = gained.as_deref().filter(|gained| !gained.is_empty()) {
-                    moves.comment(gained);
+                    writer.comment(gained);
                 }
             }
-            moves.end_move();
+            writer.end_move();
         }
     });
-    long_comments
+    if !played_all {
+        out.truncate(start);
+        return None;
+    }
+    Some(long_comments)
 }
 
 /// The comment CQL 6.2 ends a line with at a move that cannot be played: the move without

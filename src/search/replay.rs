@@ -543,11 +543,7 @@ fn replay_ranges_with<R: GameRules<W>, const W: usize>(
             }
             let found = !replayer.found.matched.is_empty() || !replayer.found.notes.is_empty();
             // The moves are kept where the game can be written again from them.
-            let played = if found && options.keep_played {
-                replayer.played.iter().map(R::keep).collect::<Option<Vec<u32>>>().unwrap_or_default()
-            } else {
-                Vec::new()
-            };
+            let played = if found && options.keep_played { kept_moves::<R, W>(&replayer.played) } else { Vec::new() };
             // Before the error and the matched positions are taken into the record.
             let moves_only = replayer.moves_only && replayer.error.is_none();
             let variations = replayer.variation_paths();
@@ -1010,6 +1006,17 @@ fn keep_reason(error: MoveError, failure: &mut Option<MoveError>) -> MoveErrorKi
     let kind = error.kind;
     *failure = Some(error);
     kind
+}
+
+/// The moves `played`, each as its rules keep it ([`GameRules::keep`]); none where a move
+/// cannot be kept.
+fn kept_moves<R: GameRules<W>, const W: usize>(played: &[R::Played]) -> Vec<u32> {
+    let mut kept = Vec::with_capacity(played.len());
+    for played in played {
+        let Some(code) = R::keep(played) else { return Vec::new() };
+        kept.push(code);
+    }
+    kept
 }
 
 /// What the rules did that the record leaves out, in the move `played` (the token `token`,

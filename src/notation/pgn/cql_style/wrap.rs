@@ -133,9 +133,13 @@ impl<'o> Wrapped<'o> {
 /// `À` to `ÿ` (U+00C0 to U+00FF, `0xC3` and a continuation byte) as its one Latin-1 byte, every
 /// other byte as it is. Returns the number of bytes written.
 pub(super) fn push_folded(out: &mut Vec<u8>, text: &[u8]) -> usize {
+    if !text.contains(&0xC3) {
+        // Moves, numbers and most words: nothing to fold.
+        out.extend_from_slice(text);
+        return text.len();
+    }
     let start = out.len();
     let mut bytes = text.iter().copied();
-    // Words are a few bytes long: pushed byte by byte, they cost no call to a copier.
     while let Some(byte) = bytes.next() {
         match byte {
             0xC3 => match bytes.next() {
