@@ -1187,7 +1187,7 @@ impl<const W: usize> Compiler<'_, W> {
             .iter()
             .flat_map(PathStep::dashes)
             .all(|dash| looks_at_positions_only(dash) && !has_effects(dash));
-        PathNode { steps, focus, max, bounds, flags, atomics, slot: 0, guarded: false }.guarded(pure_dashes)
+        PathNode { steps, focus, max, bounds, flags, atomics, slot: 0, guard: None }.guarded(pure_dashes)
     }
 
     /// A constituent of a path; a dash's target is a filter there, whatever its last value.

@@ -48,9 +48,43 @@ pub(crate) struct PathNode<const W: usize> {
     pub atomics: Vec<usize>,
     /// The path's own slot (for `nestban`).
     pub slot: usize,
-    /// Whether the path's first move is tested ahead of its search ([`Guard`]): its dashes
-    /// look at the positions only and do nothing else, and the test tells something.
-    pub guarded: bool,
+    /// The tests of the path's first move, when they are made ahead of its search: its dashes
+    /// look at the positions only and do nothing else, and the test tells something. Found
+    /// once, when the path is compiled.
+    pub guard: Option<PathGuard>,
+}
+
+/// Where a constituent stands in a path: the index of each constituent gone into, from the
+/// path's own, the last being the constituent's.
+type StepPlace = ArrayVec<u8, MOST_GUARD_DEPTH>;
+
+/// How deep in groups and repetitions a [`PathGuard`] looks for its tests.
+const MOST_GUARD_DEPTH: usize = 8;
+
+/// What every run of a path tests first, where it stands in the path: the filters before its
+/// first move, the move's dash and its target, and the filters right after it, all of them
+/// looking at the positions only and doing nothing else. Where no next move passes them, no
+/// run starts, and the search is not set up: it would have tested the same things, in the
+/// same order, and found nothing.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct PathGuard {
+    before: ArrayVec<StepPlace, GUARD_TESTS>,
+    dash: StepPlace,
+    after: ArrayVec<StepPlace, GUARD_TESTS>,
+}
+
+/// The constituent at `place` in `steps`.
+fn step_at<'p, const W: usize>(steps: &'p [PathPlanStep<W>], place: &StepPlace) -> Option<&'p PathPlanStep<W>> {
+    let (&last, within) = place.split_last()?;
+    let mut steps = steps;
+    for &index in within {
+        steps = match steps.get(usize::from(index))? {
+            PathPlanStep::Group(inner) => inner,
+            PathPlanStep::Repeat { step, .. } => std::slice::from_ref(&**step),
+            _ => return None,
+        };
+    }
+    steps.get(usize::from(last))
 }
 
 /// The options of a compiled `path` that hold no filter.
@@ -113,20 +147,10 @@ pub(crate) struct PathFound {
     pub max: Option<i64>,
 }
 
-/// The most tests a [`Guard`] keeps on either side of its move.
+/// The most tests a [`PathGuard`] keeps on either side of its move.
 const GUARD_TESTS: usize = 4;
 
-/// What every run of a path tests first: the filters before its first move, the move's dash
-/// and its target, and the filters right after it, all of them looking at the positions only
-/// and doing nothing else. Where no next move passes them, no run starts, and the search is
-/// not set up: it would have tested the same things, in the same order, and found nothing.
-struct Guard<'p, const W: usize> {
-    before: ArrayVec<&'p FilterNode<W>, GUARD_TESTS>,
-    dash: Option<&'p DashNode<W>>,
-    after: ArrayVec<&'p FilterNode<W>, GUARD_TESTS>,
-}
-
-/// How far the constituents read so far let a [`Guard`] go on.
+/// How far the constituents read so far let a [`PathGuard`] go on.
 enum Lead {
     /// To the constituent after them.
     Open,
@@ -137,36 +161,47 @@ enum Lead {
     Unsafe,
 }
 
-impl<'p, const W: usize> Guard<'p, W> {
-    /// The guard of a path that has one.
-    fn of(node: &'p PathNode<W>) -> Option<Self> {
-        if node.guarded { Self::found_in(node) } else { None }
+/// The guard a path's constituents make, if they make one that tells something (not with a
+/// focus: the moves it steps over are not tested).
+fn find_guard<const W: usize>(node: &PathNode<W>) -> Option<PathGuard> {
+    if node.focus.is_some() {
+        return None;
     }
+    let mut finder = GuardFinder { places: PathGuard::default(), dash: None, within: StepPlace::new() };
+    match (finder.lead(&node.steps), finder.dash) {
+        (Lead::Unsafe, _) | (_, None) => None,
+        // Any move passes a bare dash: where there is none, the search finds it as soon.
+        (_, Some(dash)) if finder.places.before.is_empty() && finder.places.after.is_empty() && dash.is_bare() => None,
+        _ => Some(finder.places),
+    }
+}
 
-    /// The guard the constituents of a path make, if they make one that tells something (not
-    /// with a focus: the moves it steps over are not tested).
-    fn found_in(node: &'p PathNode<W>) -> Option<Self> {
-        if node.focus.is_some() {
-            return None;
-        }
-        let mut guard = Guard { before: ArrayVec::new(), dash: None, after: ArrayVec::new() };
-        match (guard.lead(&node.steps), guard.dash) {
-            (Lead::Unsafe, _) | (_, None) => None,
-            // Any move passes a bare dash: where there is none, the search finds it as soon.
-            (_, Some(dash)) if guard.before.is_empty() && guard.after.is_empty() && dash.is_bare() => None,
-            _ => Some(guard),
-        }
+/// Looks for the tests of a [`PathGuard`] through a path's constituents.
+struct GuardFinder<'p, const W: usize> {
+    places: PathGuard,
+    dash: Option<&'p DashNode<W>>,
+    /// The place of the constituents being read.
+    within: StepPlace,
+}
+
+impl<'p, const W: usize> GuardFinder<'p, W> {
+    /// The place of the `index`th constituent of those being read.
+    fn place(&self, index: usize) -> Option<StepPlace> {
+        let mut place = self.within.clone();
+        place.try_push(u8::try_from(index).ok()?).ok()?;
+        Some(place)
     }
 
     /// Takes the tests of `steps` that every run makes first, in the search's order.
     fn lead(&mut self, steps: &'p [PathPlanStep<W>]) -> Lead {
-        for step in steps {
+        for (index, step) in steps.iter().enumerate() {
+            let Some(place) = self.place(index) else { return Lead::Closed };
             let lead = match step {
                 // Kept answers: a filter that looks at the position only.
-                PathPlanStep::Filter(filter @ FilterNode::Memo(_)) => {
-                    let tests = if self.dash.is_none() { &mut self.before } else { &mut self.after };
+                PathPlanStep::Filter(FilterNode::Memo(_)) => {
+                    let tests = if self.dash.is_none() { &mut self.places.before } else { &mut self.places.after };
                     // Past the room kept, a test is left to the search: the guard asks less.
-                    let _ = tests.try_push(filter);
+                    let _ = tests.try_push(place);
                     Lead::Open
                 }
                 PathPlanStep::Filter(_) | PathPlanStep::Repeat { min: 0, .. } => {
@@ -179,13 +214,14 @@ impl<'p, const W: usize> Guard<'p, W> {
                 PathPlanStep::Move(dash) => match self.dash {
                     None => {
                         self.dash = Some(dash);
+                        self.places.dash = place;
                         Lead::Open
                     }
                     Some(_) => Lead::Closed,
                 },
-                PathPlanStep::Group(steps) => self.lead(steps),
+                PathPlanStep::Group(inner) => self.lead_within(place, inner),
                 // The first time is certain, what follows it is not.
-                PathPlanStep::Repeat { step, .. } => match self.lead(std::slice::from_ref(&**step)) {
+                PathPlanStep::Repeat { step, .. } => match self.lead_within(place, std::slice::from_ref(&**step)) {
                     Lead::Open => Lead::Closed,
                     lead => lead,
                 },
@@ -197,22 +233,37 @@ impl<'p, const W: usize> Guard<'p, W> {
         Lead::Open
     }
 
-    /// Whether a next move from `at` passes the tests (only the main continuation's, with
-    /// `primary`).
-    fn passes<P: RulesView<W>>(
+    /// [`GuardFinder::lead`] in the constituents of the one at `place`.
+    fn lead_within(&mut self, place: StepPlace, steps: &'p [PathPlanStep<W>]) -> Lead {
+        let outer = std::mem::replace(&mut self.within, place);
+        let lead = self.lead(steps);
+        self.within = outer;
+        lead
+    }
+}
+
+impl PathGuard {
+    /// Whether a next move from `at` passes the tests of `node`'s guard (only the main
+    /// continuation's, with `primary`).
+    fn passes<P: RulesView<W>, const W: usize>(
         &self,
+        node: &PathNode<W>,
         program: &Program<W>,
         context: &Context<'_, P, W>,
         at: usize,
-        primary: bool,
     ) -> bool {
-        let Some(dash) = self.dash else { return true };
-        self.before.iter().all(|filter| program.filter(filter, context, at))
+        let Some(PathPlanStep::Move(dash)) = step_at(&node.steps, &self.dash) else { return true };
+        let holds = |place: &StepPlace, at: usize| match step_at(&node.steps, place) {
+            Some(PathPlanStep::Filter(filter)) => program.filter(filter, context, at),
+            _ => true,
+        };
+        let primary = node.flags.primary;
+        self.before.iter().all(|place| holds(place, at))
             && context.children(at).any(|tail| {
                 !(primary && context.frames[tail].branch)
                     && program.dash_fits(dash, context, at, tail, true, true)
                     && program.dash_target_matches(dash, context, tail)
-                    && self.after.iter().all(|filter| program.filter(filter, context, tail))
+                    && self.after.iter().all(|place| holds(place, tail))
             })
     }
 }
@@ -535,8 +586,7 @@ impl<const W: usize> PathNode<W> {
     /// The path, tested ahead of its search where its dashes look at the positions only and
     /// do nothing else (`pure_dashes`) and its constituents make a guard that tells something.
     pub(crate) fn guarded(mut self, pure_dashes: bool) -> Self {
-        let guarded = pure_dashes && Guard::found_in(&self).is_some();
-        self.guarded = guarded;
+        self.guard = if pure_dashes { find_guard(&self) } else { None };
         self
     }
 }
@@ -562,7 +612,7 @@ impl<const W: usize> Program<W> {
         if state.refused() || (node.flags.nestban && state.path_nested(node.slot, at)) {
             return None;
         }
-        if Guard::of(node).is_some_and(|guard| !guard.passes(self, context, at, node.flags.primary)) {
+        if node.guard.as_ref().is_some_and(|guard| !guard.passes(node, self, context, at)) {
             return None;
         }
         let focus = node.focus.as_ref().map(|focus| Focus::new(self, focus, context, at));
