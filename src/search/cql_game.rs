@@ -440,33 +440,36 @@ fn merge_texts(comment: &mut Option<Vec<u8>>, texts: &[&[u8]], remove: bool) -> 
     if remove {
         *comment = None;
     }
-    let held = comment.as_ref().map_or(0, Vec::len);
-    let mut piece = Vec::new();
+    let had_comment = comment.is_some();
+    let merged = comment.get_or_insert_with(Vec::new);
+    let held = merged.len();
+    // The piece is written straight after what the comment holds, and taken off again where
+    // it makes the comment too long.
     for text in texts.iter().filter(|text| !text.is_empty()) {
         let grown = counted + text.len();
         if grown > CUT_OFF {
             break;
         }
         if grown > MAX_COMMENT {
-            piece.extend_from_slice(TRUNCATED);
+            merged.extend_from_slice(TRUNCATED);
             break;
         }
         if counted > 0 {
-            piece.push(b' ');
+            merged.push(b' ');
         }
         counted = grown;
-        piece.extend_from_slice(text);
+        merged.extend_from_slice(text);
     }
-    if piece.is_empty() {
-        return true;
+    let piece = merged.len() - held;
+    if piece == 0 || held + piece > MAX_COMMENT {
+        merged.truncate(held);
+        if !had_comment {
+            *comment = None;
+        }
+        return piece == 0;
     }
-    if held + piece.len() > MAX_COMMENT {
-        return false;
-    }
-    let comment = comment.get_or_insert_with(Vec::new);
-    comment.extend(piece);
     // CQL 6.2 cleans the whole comment it writes again, what it held included.
-    for byte in comment {
+    for byte in merged {
         match *byte {
             b'{' | b'}' => *byte = b'_',
             127.. => *byte = b'?',
