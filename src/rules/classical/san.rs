@@ -547,6 +547,10 @@ impl Board {
     #[must_use]
     pub fn san_body(&self, m: Move) -> SanText {
         write_body(m, |role, from, to| {
+            // Most moves are of a piece with no other of its kind: nothing to look at.
+            if self.pieces(self.turn(), role) & !(1u64 << from) == 0 {
+                return 0;
+            }
             // The other pieces of the kind that could go there, and may.
             let others = self.candidates(role, to, false) & !(1u64 << from);
             bits(others)
