@@ -39,6 +39,7 @@ mod path;
 mod plan;
 mod pointwise;
 mod positions;
+mod prefilter;
 mod quick;
 mod refusals;
 mod similar;
@@ -307,6 +308,35 @@ impl Query {
                 _ => false,
             })
         })
+    }
+
+    /// A query that every game this one finds matches at some position of its main line, and
+    /// that says everything where it matches nowhere: in such a game this query is false at
+    /// every position and does nothing else, so a search may replay each game with it first,
+    /// and with this query only where it matches. `None` for most queries, and for those whose
+    /// games are searched in order or sorted (what one game leaves, the next reads).
+    #[must_use]
+    pub fn game_prefilter(&self) -> Option<Query> {
+        let body = &self.ast.body;
+        let sorts_or_pairs = body.iter().any(|filter| {
+            filter.any(&|expr| matches!(expr.kind, ExprKind::Sort { .. } | ExprKind::ConsecutiveMoves { .. }))
+        });
+        if sorts_or_pairs
+            || self.runs_in_order()
+            || self.removes_comments()
+            || self.reads_earlier_paths()
+            || self.ast.asserted_variations.is_some()
+        {
+            return None;
+        }
+        let test = prefilter::leading_test(body)?;
+        if body.len() == 1 && std::ptr::eq(test, &body[0]) {
+            // The query is its own prefilter.
+            return None;
+        }
+        let test = test.clone();
+        let ast = QueryAst { header: self.ast.header.clone(), body: vec![test], asserted_variations: None };
+        Some(Query { source: Arc::clone(&self.source), ast })
     }
 
     /// Whether the query runs `removecomment` somewhere: CQL 6.2 then removes the comment of the

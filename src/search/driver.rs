@@ -334,6 +334,9 @@ pub struct Search {
     refusal: std::sync::Mutex<Option<String>>,
     /// The keys the games found are sorted by ([`Query::sort_keys`]).
     sort_keys: Vec<SortSpec>,
+    /// The plans of the query every game found matches somewhere ([`Query::game_prefilter`]),
+    /// where games are replayed with it first.
+    prefilter: Option<Plans>,
 }
 
 impl Search {
@@ -353,6 +356,7 @@ impl Search {
         // The games `similarposition` compares with, where the caller has not read them.
         let refusal = std::sync::Mutex::new(load_similar_games(&query).err().map(|error| error.to_string()));
         let sort_keys = query.sort_keys();
+        let prefilter = prefilter_plans(&query, &options);
         Ok(Search {
             plans: Plans::new(query).searching(options.gamenumber),
             options,
@@ -360,6 +364,7 @@ impl Search {
             carried,
             refusal,
             sort_keys,
+            prefilter,
         })
     }
 
@@ -499,6 +504,45 @@ impl Search {
         records
     }
 
+    /// Replays the games of `ranges` of `text` ([`replay_ranges`]); with a prefilter, with it
+    /// first, and with the query only the games it matches somewhere (or that it does not fit):
+    /// the query is false at every position of the others and does nothing there, so their
+    /// records are those the prefilter made.
+    fn replay_games(&self, text: &[u8], ranges: &[(usize, usize, u64)], replay: &ReplayOptions<'_>) -> Vec<GameRecord> {
+        let Some(prefilter) = &self.prefilter else { return replay_ranges(text, ranges, replay) };
+        let first = ReplayOptions { plans: prefilter, keep_played: false, ..*replay };
+        let mut records = replay_ranges(text, ranges, &first);
+        let again: Vec<usize> = (0..records.len()).filter(|&index| Self::passes(&records[index])).collect();
+        if again.is_empty() {
+            return records;
+        }
+        // Each game again from its range (one game a range), found by where it starts.
+        let range_of =
+            |start: usize| ranges.iter().copied().find(|&(from, to, _)| from <= start && start < to.max(from + 1));
+        let Some(again_ranges) = again.iter().map(|&index| range_of(records[index].start)).collect::<Option<Vec<_>>>()
+        else {
+            return replay_ranges(text, ranges, replay);
+        };
+        let replayed = replay_ranges(text, &again_ranges, replay);
+        if replayed.len() != again.len()
+            || replayed.iter().zip(&again).any(|(new, &index)| new.start != records[index].start)
+        {
+            return replay_ranges(text, ranges, replay);
+        }
+        for (record, index) in replayed.into_iter().zip(again) {
+            records[index] = record;
+        }
+        records
+    }
+
+    /// Whether a game's record from the prefilter asks for the game to be replayed with the
+    /// query: the prefilter matched there, or could not be tested (the query speaks for itself).
+    fn passes(record: &GameRecord) -> bool {
+        !record.matched.is_empty()
+            || record.refusal.is_some()
+            || record.error.as_ref().is_some_and(|error| matches!(error.kind, GameErrorKind::QueryDoesNotFit(_)))
+    }
+
     /// Replays the games of a window on the pool's threads, in batches, and hands the batches
     /// to `merge` in order, a segment of the window at a time: while this thread merges one
     /// segment (deciding, writing), the pool replays the next. The lines of the batches are
@@ -526,7 +570,7 @@ impl Search {
         let ranges: Vec<(usize, usize, u64)> =
             bounds.windows(2).zip(first..).map(|(pair, number)| (pair[0], pair[1], number)).collect();
         let batch = |ranges: &[(usize, usize, u64)]| {
-            Batch::new(text, ranges, self.kept_edits(replay_ranges(text, ranges, replay)))
+            Batch::new(text, ranges, self.kept_edits(self.replay_games(text, ranges, replay)))
         };
         if replay.carried.is_some() {
             // Persistent variables: each game sees what the games before it left.
@@ -565,6 +609,20 @@ impl Search {
             Ok(ControlFlow::Continue(()))
         })
     }
+}
+
+/// The plans of the query's prefilter ([`Query::game_prefilter`]), where a search with
+/// `options` may replay games with it first: the main lines alone are searched, every game
+/// found matches at least once, no positions are written, and the prefilter fits no variant
+/// the query does not fit (a game of that variant would be reported with the query's error).
+fn prefilter_plans(query: &Query, options: &SearchOptions) -> Option<Plans> {
+    if options.variations || options.positions.is_some() || options.matchcount.0 == 0 {
+        return None;
+    }
+    let prefilter = Plans::new(query.game_prefilter()?).searching(options.gamenumber);
+    let plans = Plans::new(query.clone());
+    let fits_alike = Variant::all().iter().all(|variant| plans.get(variant).is_ok() || prefilter.get(variant).is_err());
+    fits_alike.then_some(prefilter)
 }
 
 /// How many games the next segment of a window holds, after one of `games` games whose records
@@ -850,6 +908,61 @@ mod tests {
             games = next_segment_games(games, games * 1000);
         }
         assert_eq!(games, SEGMENT_GAMES, "light records grow to the most");
+    }
+
+    /// Games replayed with the prefilter first give the records they give without it: those
+    /// the prefilter finds nowhere are found nowhere, the others are replayed with the query.
+    #[test]
+    fn games_replayed_with_a_prefilter_first_give_the_same_records() {
+        use crate::notation::pgn::Splitter;
+        let mut text = Vec::new();
+        for name in ["classics", "short-games", "random-standard", "near-misses", "themes", "king-of-the-hill", "horde"]
+        {
+            let path = format!("{}/samples/games/{name}.pgn", env!("CARGO_MANIFEST_DIR"));
+            text.extend(std::fs::read(path).unwrap());
+            text.extend_from_slice(b"\n\n");
+        }
+        // A damaged game and one with an illegal move after a mate-like line.
+        text.extend_from_slice(
+            b"[Event \"x\"]\n\n1. f3 e5 2. g4 Qh4# *\n\n[Event \"y\"]\n\n1. e4 e5 2. Ke3 Ke7 3. Kxe5 *\n\n",
+        );
+        let starts = Splitter::starts(&text);
+        let mut bounds = starts.clone();
+        bounds.push(text.len());
+        let ranges: Vec<(usize, usize, u64)> =
+            bounds.windows(2).zip(1..).map(|(pair, n)| (pair[0], pair[1], n)).collect();
+        let queries = [
+            "cql() mate check message(\"mated\")",
+            "cql() stalemate btm",
+            "cql() path firstmatch singlecolor --+ mate",
+            "cql() path --{1,3} mate",
+            "cql() mate echo quiet (s t) {ply < s:ply check sidetomove == s:sidetomove}",
+        ];
+        let mut tested = 0;
+        for source in queries {
+            let search = Search::new(Query::parse(source).unwrap(), SearchOptions::default()).unwrap();
+            assert!(search.prefilter.is_some(), "{source}: a prefilter");
+            let replay = ReplayOptions {
+                plans: &search.plans,
+                container: Container::Pgn,
+                default_variant: Variant::standard(),
+                edition: None,
+                variations: false,
+                result: None,
+                first_game: 1,
+                last_game: 0,
+                carried: None,
+                keep_played: true,
+                positions: None,
+                ends_input: true,
+                stop: None,
+            };
+            let with = search.replay_games(&text, &ranges, &replay);
+            let without = replay_ranges(&text, &ranges, &replay);
+            assert_eq!(with, without, "{source}");
+            tested += with.iter().filter(|record| !record.matched.is_empty()).count();
+        }
+        assert!(tested > 10, "games found: {tested}");
     }
 
     #[test]
