@@ -16,9 +16,8 @@
 //! Printed: the time per ply (medians), each variant's against Standard's for both engines, and
 //! cqlq's against shakmaty's.
 
-use cqlq::notation::Container;
+use cqlq::Query;
 use cqlq::search::{Plans, ReplayOptions, replay_range};
-use cqlq::{Query, Variant};
 use shakmaty::Position;
 use shakmaty::san::{San, SanPlus};
 use shakmaty::variant::{Variant as Rules, VariantPosition};
@@ -189,21 +188,7 @@ impl Random {
 
 /// cqlq's replay of `text` on the calling thread, as `cqlq search` replays a range of games.
 fn cqlq_replay(text: &str, plans: &Plans) -> Replayed {
-    let options = ReplayOptions {
-        plans,
-        container: Container::Pgn,
-        default_variant: Variant::standard(),
-        edition: None,
-        variations: false,
-        result: None,
-        first_game: 1,
-        last_game: 0,
-        carried: None,
-        keep_played: false,
-        positions: None,
-        ends_input: true,
-        stop: None,
-    };
+    let options = ReplayOptions { ends_input: true, ..ReplayOptions::main_lines(plans) };
     let records = replay_range(text.as_bytes(), &options);
     let mut replayed = Replayed::default();
     for record in &records {

@@ -942,21 +942,8 @@ mod tests {
         for source in queries {
             let search = Search::new(Query::parse(source).unwrap(), SearchOptions::default()).unwrap();
             assert!(search.prefilter.is_some(), "{source}: a prefilter");
-            let replay = ReplayOptions {
-                plans: &search.plans,
-                container: Container::Pgn,
-                default_variant: Variant::standard(),
-                edition: None,
-                variations: false,
-                result: None,
-                first_game: 1,
-                last_game: 0,
-                carried: None,
-                keep_played: true,
-                positions: None,
-                ends_input: true,
-                stop: None,
-            };
+            let replay =
+                ReplayOptions { keep_played: true, ends_input: true, ..ReplayOptions::main_lines(&search.plans) };
             let with = search.replay_games(&text, &ranges, &replay);
             let without = replay_ranges(&text, &ranges, &replay);
             assert_eq!(with, without, "{source}");

@@ -68,6 +68,29 @@ pub struct ReplayOptions<'a> {
     pub stop: Option<&'a StopMark>,
 }
 
+impl<'a> ReplayOptions<'a> {
+    /// Options for the main lines of PGN games, Standard where they have no `Variant` tag,
+    /// numbered from 1, nothing kept beyond what they match.
+    #[must_use]
+    pub fn main_lines(plans: &'a Plans) -> ReplayOptions<'a> {
+        ReplayOptions {
+            plans,
+            container: Container::Pgn,
+            default_variant: Variant::standard(),
+            edition: None,
+            variations: false,
+            result: None,
+            first_game: 1,
+            last_game: 0,
+            carried: None,
+            keep_played: false,
+            positions: None,
+            ends_input: false,
+            stop: None,
+        }
+    }
+}
+
 /// The earliest offset in a text of a game whose search stopped the run (an `assert` that
 /// failed, a value CQL 6.2 refuses): the games after it are not wanted, and the threads
 /// replaying them leave them as soon as they see it.
@@ -1893,21 +1916,7 @@ mod tests {
 
     /// Options for the main lines of standard games.
     fn options(plans: &Plans, keep_played: bool) -> ReplayOptions<'_> {
-        ReplayOptions {
-            plans,
-            container: Container::Pgn,
-            default_variant: Variant::standard(),
-            edition: None,
-            variations: false,
-            result: None,
-            first_game: 1,
-            last_game: 0,
-            carried: None,
-            keep_played,
-            positions: None,
-            ends_input: false,
-            stop: None,
-        }
+        ReplayOptions { keep_played, ..ReplayOptions::main_lines(plans) }
     }
 
     /// A game that stops the search marks where it begins; the games after it are left

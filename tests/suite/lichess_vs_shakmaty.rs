@@ -17,14 +17,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use cqlq::notation::Container;
+use cqlq::Query;
 use cqlq::rules::GameRules;
 use cqlq::rules::classical::Move as OurMove;
 use cqlq::rules::classical::MoveList;
 use cqlq::rules::classical::lichess::{self as ours, Outcome, RuleSet};
 use cqlq::search::{Plans, PositionsFormat, ReplayOptions, replay_range};
 use cqlq::variant::Role as OurRole;
-use cqlq::{Query, Variant};
 use shakmaty::fen::Fen;
 use shakmaty::san::SanPlus;
 use shakmaty::variant as theirs;
@@ -313,19 +312,9 @@ impl Records {
         self.pgn.push_str("*\n\n");
         let plans = Plans::new(Query::parse("true").unwrap());
         let options = ReplayOptions {
-            plans: &plans,
-            container: Container::Pgn,
-            default_variant: Variant::standard(),
-            edition: None,
-            variations: false,
-            result: None,
-            first_game: 1,
-            last_game: 0,
-            carried: None,
-            keep_played: false,
             positions: Some(PositionsFormat::Tsv),
             ends_input: true,
-            stop: None,
+            ..ReplayOptions::main_lines(&plans)
         };
         let pgn = std::mem::take(&mut self.pgn);
         let records = replay_range(pgn.as_bytes(), &options);

@@ -57,19 +57,11 @@ pub fn check(format: &'static dyn NativeFormat, raw: bool, data: &[u8]) {
         assert_eq!(starts, read_starts, "the splitter finds the games the reader reads");
     }
     let options = ReplayOptions {
-        plans: plans(),
         container: Container::Native(format),
         default_variant: format.variant(),
-        edition: None,
-        variations: false,
-        result: None,
-        first_game: 1,
-        last_game: 0,
-        carried: None,
         keep_played: true,
         positions: Some(PositionsFormat::Tsv),
-        ends_input: false,
-        stop: None,
+        ..ReplayOptions::main_lines(plans())
     };
     for record in replay_range(data, &options) {
         assert!(record.start <= record.end && record.end <= data.len());
