@@ -517,8 +517,7 @@ impl Search {
             return records;
         }
         // Each game again from its range (one game a range), found by where it starts.
-        let range_of =
-            |start: usize| ranges.iter().copied().find(|&(from, to, _)| from <= start && start < to.max(from + 1));
+        let range_of = |start: usize| ranges.iter().copied().find(|&(from, to, _)| (from..to).contains(&start));
         let Some(again_ranges) = again.iter().map(|&index| range_of(records[index].start)).collect::<Option<Vec<_>>>()
         else {
             return replay_ranges(text, ranges, replay);
