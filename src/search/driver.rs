@@ -356,16 +356,9 @@ impl Search {
         // The games `similarposition` compares with, where the caller has not read them.
         let refusal = std::sync::Mutex::new(load_similar_games(&query).err().map(|error| error.to_string()));
         let sort_keys = query.sort_keys();
-        let prefilter = prefilter_plans(&query, &options);
-        Ok(Search {
-            plans: Plans::new(query).searching(options.gamenumber),
-            options,
-            pool,
-            carried,
-            refusal,
-            sort_keys,
-            prefilter,
-        })
+        let plans = Plans::new(query).searching(options.gamenumber);
+        let prefilter = prefilter_plans(&plans, &options);
+        Ok(Search { plans, options, pool, carried, refusal, sort_keys, prefilter })
     }
 
     /// The number of threads the search runs on.
@@ -610,16 +603,15 @@ impl Search {
     }
 }
 
-/// The plans of the query's prefilter ([`Query::game_prefilter`]), where a search with
+/// The plans of the prefilter of `plans`' query ([`Query::game_prefilter`]), where a search with
 /// `options` may replay games with it first: the main lines alone are searched, every game
 /// found matches at least once, no positions are written, and the prefilter fits no variant
 /// the query does not fit (a game of that variant would be reported with the query's error).
-fn prefilter_plans(query: &Query, options: &SearchOptions) -> Option<Plans> {
+fn prefilter_plans(plans: &Plans, options: &SearchOptions) -> Option<Plans> {
     if options.variations || options.positions.is_some() || options.matchcount.0 == 0 {
         return None;
     }
-    let prefilter = Plans::new(query.game_prefilter()?).searching(options.gamenumber);
-    let plans = Plans::new(query.clone());
+    let prefilter = Plans::new(plans.query().game_prefilter()?).searching(options.gamenumber);
     let fits_alike = Variant::all().iter().all(|variant| plans.get(variant).is_ok() || prefilter.get(variant).is_err());
     fits_alike.then_some(prefilter)
 }
