@@ -829,9 +829,12 @@ impl<const W: usize> Compiler<'_, W> {
                     .into_iter()
                     .flatten()
                     .any(|set| !looks_at_positions_only(set) || has_effects(set));
+                let from = optional(from, everywhere.clone());
+                let through = optional(through, everywhere);
                 SetNode::Pin {
-                    from: optional(from, everywhere.clone()),
-                    through: optional(through, everywhere),
+                    from,
+                    plain_through: through.is_plain(),
+                    through,
                     to: optional(to, kings),
                     value: *value,
                     eager,

@@ -202,6 +202,49 @@ impl SortValue {
     }
 }
 
+/// A test that every game a query finds passes ([`Query::game_prefilter`]).
+#[derive(Clone, Debug)]
+pub struct GamePrefilter {
+    /// The test, a query of its own.
+    pub test: Query,
+    /// At how many positions of the main line, one after another, a game passes the test at
+    /// least.
+    pub run: u32,
+    /// How far apart those positions are: 1 for consecutive positions, 2 for those of the same
+    /// side to move.
+    pub stride: u32,
+}
+
+impl GamePrefilter {
+    /// Whether a game whose main line passes the test at the positions of `plies` (in any
+    /// order) passes the prefilter: at `run` plies [`stride`](GamePrefilter::stride) apart.
+    #[must_use]
+    pub fn passed_at(&self, plies: impl IntoIterator<Item = u32>) -> bool {
+        passes_run(plies, self.run, self.stride)
+    }
+}
+
+/// Whether `plies` hold `run` plies, each `stride` after the one before.
+fn passes_run(plies: impl IntoIterator<Item = u32>, run: u32, stride: u32) -> bool {
+    let mut plies: Vec<u32> = plies.into_iter().collect();
+    if run <= 1 {
+        return run == 0 || !plies.is_empty();
+    }
+    plies.sort_unstable();
+    plies.dedup();
+    // The length of the run ending at each ply, in the order of the plies.
+    let mut lengths: Vec<u32> = Vec::with_capacity(plies.len());
+    for (index, &ply) in plies.iter().enumerate() {
+        let before = ply.checked_sub(stride).and_then(|before| plies[..index].binary_search(&before).ok());
+        let length = before.map_or(1, |before| lengths[before] + 1);
+        if length >= run {
+            return true;
+        }
+        lengths.push(length);
+    }
+    false
+}
+
 /// A parsed and checked query, ready to compile for any variant.
 #[derive(Clone, Debug)]
 pub struct Query {
@@ -310,13 +353,14 @@ impl Query {
         })
     }
 
-    /// A query that every game this one finds matches at some position of its main line, and
-    /// that says everything where it matches nowhere: in such a game this query is false at
-    /// every position and does nothing else, so a search may replay each game with it first,
-    /// and with this query only where it matches. `None` for most queries, and for those whose
-    /// games are searched in order or sorted (what one game leaves, the next reads).
+    /// A test that every game this one finds passes at some position of its main line (at some
+    /// run of consecutive positions, where [`GamePrefilter::run`] is more than 1), and that says
+    /// everything where it does not: in such a game this query is false at every position and
+    /// does nothing else, so a search may replay each game with the test first, and with this
+    /// query only where it passes. `None` for most queries, and for those whose games are
+    /// searched in order or sorted (what one game leaves, the next reads).
     #[must_use]
-    pub fn game_prefilter(&self) -> Option<Query> {
+    pub fn game_prefilter(&self) -> Option<GamePrefilter> {
         let body = &self.ast.body;
         let sorts_or_pairs = body.iter().any(|filter| {
             filter.any(&|expr| matches!(expr.kind, ExprKind::Sort { .. } | ExprKind::ConsecutiveMoves { .. }))
@@ -329,14 +373,13 @@ impl Query {
         {
             return None;
         }
-        let test = prefilter::leading_test(body)?;
-        if body.len() == 1 && std::ptr::eq(test, &body[0]) {
+        let (test, run, stride) = prefilter::leading_test(body)?;
+        if run == 1 && body.len() == 1 && std::ptr::eq(test, &body[0]) {
             // The query is its own prefilter.
             return None;
         }
-        let test = test.clone();
-        let ast = QueryAst { header: self.ast.header.clone(), body: vec![test], asserted_variations: None };
-        Some(Query { source: Arc::clone(&self.source), ast })
+        let ast = QueryAst { header: self.ast.header.clone(), body: vec![test.clone()], asserted_variations: None };
+        Some(GamePrefilter { test: Query { source: Arc::clone(&self.source), ast }, run, stride })
     }
 
     /// Whether the query runs `removecomment` somewhere: CQL 6.2 then removes the comment of the

@@ -1,7 +1,6 @@
 //! The compiled form of a query for one variant: masks sized to its board, piece letters resolved
 //! to kinds, transforms expanded, and nothing left to look up per position.
 
-use std::cell::OnceCell;
 use std::sync::Arc;
 
 use super::SortValue;
@@ -155,6 +154,9 @@ pub(crate) enum SetNode<const W: usize> {
         /// Whether the sets are worked out at every position, in turn (they comment, write or
         /// read variables), rather than once a pin is found.
         eager: bool,
+        /// Whether `through` is plain pieces or squares ([`SetNode::is_plain`]), worked out
+        /// at every position to leave out the sides it holds none of.
+        plain_through: bool,
     },
     /// The squares of the moves that fit.
     Move(Box<MoveNode<W>>),
@@ -1526,20 +1528,20 @@ impl<const W: usize> Program<W> {
             }
             SetNode::Ray { steps, sets } => self.ray(steps, sets, context, at),
             SetNode::XRay(node) => self.xray(node, context, at),
-            SetNode::Pin { from, through, to, value, eager } => {
+            SetNode::Pin { from, through, to, value, eager, plain_through } => {
                 // Most positions have no pin at all: the pinners and the pinned are looked for
                 // once one is found, unless they are plain pieces or squares. A pinned piece
                 // shields a piece of its own side: a side with none of its pieces on `through`
                 // shields nothing.
-                let (pinners, pinnable) = (OnceCell::new(), OnceCell::new());
+                let (mut pinners, mut pinnable) = (None, None);
                 if *eager {
                     // As CQL 6.2 works them out: from, through, to.
-                    pinners.get_or_init(|| self.squares(from, context, at));
-                    pinnable.get_or_init(|| self.squares(through, context, at));
+                    pinners = Some(self.squares(from, context, at));
+                    pinnable = Some(self.squares(through, context, at));
                 }
                 let mut shielded = self.squares(to, context, at);
-                if through.is_plain() {
-                    let through = *pinnable.get_or_init(|| self.squares(through, context, at));
+                if *plain_through {
+                    let through = *pinnable.get_or_insert_with(|| self.squares(through, context, at));
                     for color in Color::ALL {
                         let side = view.color(color);
                         if (through & side).is_empty() {
@@ -1552,8 +1554,8 @@ impl<const W: usize> Program<W> {
                 }
                 let mut found = SquareSet::EMPTY;
                 view.pins(shielded, &mut |pinner, piece, target| {
-                    if pinners.get_or_init(|| self.squares(from, context, at)).contains(pinner)
-                        && pinnable.get_or_init(|| self.squares(through, context, at)).contains(piece)
+                    if pinners.get_or_insert_with(|| self.squares(from, context, at)).contains(pinner)
+                        && pinnable.get_or_insert_with(|| self.squares(through, context, at)).contains(piece)
                     {
                         found.add(match value {
                             PinPart::From => pinner,
@@ -2208,7 +2210,7 @@ impl<const W: usize> SetNode<W> {
 
     /// Whether the set is squares and pieces only, found at once without looking further than
     /// the board.
-    fn is_plain(&self) -> bool {
+    pub(super) fn is_plain(&self) -> bool {
         match self {
             SetNode::Squares { .. } | SetNode::Pieces { .. } => true,
             SetNode::Union(left, right) | SetNode::Intersection(left, right) => left.is_plain() && right.is_plain(),

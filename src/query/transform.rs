@@ -844,12 +844,14 @@ impl<const W: usize> Mapped<W> for SetNode<W> {
             SetNode::XRay(node) => {
                 SetNode::XRay(Box::new(XRayNode { sets: all(&node.sets, mapper)?, ..(**node).clone() }))
             }
-            SetNode::Pin { from, through, to, value, eager } => SetNode::Pin {
+            SetNode::Pin { from, through, to, value, eager, plain_through } => SetNode::Pin {
                 from: boxed(&**from, mapper)?,
                 through: boxed(&**through, mapper)?,
                 to: boxed(&**to, mapper)?,
                 value: *value,
                 eager: *eager,
+                // Squares and pieces map to squares and pieces.
+                plain_through: *plain_through,
             },
             SetNode::Entry(entry) => SetNode::Entry(boxed(&**entry, mapper)?),
             SetNode::Move(node) => SetNode::Move(boxed(&**node, mapper)?),

@@ -8,6 +8,7 @@
 use std::borrow::Cow;
 use std::io;
 use std::ops::ControlFlow;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 
@@ -22,7 +23,7 @@ use super::similar::load_similar_games;
 use crate::notation::Container;
 use crate::notation::lines::count_line_ends;
 use crate::query::ast::Header;
-use crate::query::{Query, SortSpec, SortValue};
+use crate::query::{GamePrefilter, Query, SortSpec, SortValue};
 use crate::variant::{Edition, Variant};
 
 /// Games replayed together by one thread.
@@ -334,9 +335,39 @@ pub struct Search {
     refusal: std::sync::Mutex<Option<String>>,
     /// The keys the games found are sorted by ([`Query::sort_keys`]).
     sort_keys: Vec<SortSpec>,
-    /// The plans of the query every game found matches somewhere ([`Query::game_prefilter`]),
-    /// where games are replayed with it first.
-    prefilter: Option<Plans>,
+    /// The plans of the test every game found passes somewhere ([`Query::game_prefilter`]),
+    /// where games are replayed with it first, and the consecutive positions it must pass at.
+    prefilter: Option<(Plans, GamePrefilter)>,
+    /// How the prefilter has done so far: where most games pass it, it is dropped.
+    prefilter_tally: PrefilterTally,
+}
+
+/// How many games a search replayed with its prefilter, and how many of them passed it (and
+/// were replayed again with the query).
+#[derive(Debug, Default)]
+struct PrefilterTally {
+    tried: AtomicU64,
+    passed: AtomicU64,
+}
+
+impl PrefilterTally {
+    /// The games tried before the share that pass decides.
+    const TRIAL_GAMES: u64 = 1024;
+
+    /// Whether the prefilter is still worth a first replay: it is on trial, or fewer than a
+    /// quarter of the games pass it. (A game that passes is replayed twice; the query alone
+    /// costs little more than a replay where most games pass a test as cheap as the
+    /// prefilter's.)
+    fn worth_trying(&self) -> bool {
+        let tried = self.tried.load(Ordering::Relaxed);
+        tried < Self::TRIAL_GAMES || 4 * self.passed.load(Ordering::Relaxed) < tried
+    }
+
+    /// Counts `tried` games more, `passed` of which passed.
+    fn add(&self, tried: usize, passed: usize) {
+        self.tried.fetch_add(tried as u64, Ordering::Relaxed);
+        self.passed.fetch_add(passed as u64, Ordering::Relaxed);
+    }
 }
 
 impl Search {
@@ -358,7 +389,16 @@ impl Search {
         let sort_keys = query.sort_keys();
         let plans = Plans::new(query).searching(options.gamenumber);
         let prefilter = prefilter_plans(&plans, &options);
-        Ok(Search { plans, options, pool, carried, refusal, sort_keys, prefilter })
+        Ok(Search {
+            plans,
+            options,
+            pool,
+            carried,
+            refusal,
+            sort_keys,
+            prefilter,
+            prefilter_tally: PrefilterTally::default(),
+        })
     }
 
     /// The number of threads the search runs on.
@@ -497,15 +537,24 @@ impl Search {
         records
     }
 
-    /// Replays the games of `ranges` of `text` ([`replay_ranges`]); with a prefilter, with it
-    /// first, and with the query only the games it matches somewhere (or that it does not fit):
-    /// the query is false at every position of the others and does nothing there, so their
-    /// records are those the prefilter made.
+    /// Replays the games of `ranges` of `text` ([`replay_ranges`]); with a prefilter still
+    /// worth trying, with it first, and with the query only the games it matches somewhere (or
+    /// that it does not fit): the query is false at every position of the others and does
+    /// nothing there, so their records are those the prefilter made.
     fn replay_games(&self, text: &[u8], ranges: &[(usize, usize, u64)], replay: &ReplayOptions<'_>) -> Vec<GameRecord> {
-        let Some(prefilter) = &self.prefilter else { return replay_ranges(text, ranges, replay) };
-        let first = ReplayOptions { plans: prefilter, keep_played: false, ..*replay };
+        let Some((plans, prefilter)) = self.prefilter.as_ref().filter(|_| self.prefilter_tally.worth_trying()) else {
+            return replay_ranges(text, ranges, replay);
+        };
+        let first = ReplayOptions { plans, keep_played: false, ..*replay };
         let mut records = replay_ranges(text, ranges, &first);
-        let again: Vec<usize> = (0..records.len()).filter(|&index| Self::passes(&records[index])).collect();
+        let again: Vec<usize> = (0..records.len()).filter(|&index| Self::passes(prefilter, &records[index])).collect();
+        self.prefilter_tally.add(records.len(), again.len());
+        for (index, record) in records.iter_mut().enumerate() {
+            if again.binary_search(&index).is_err() {
+                // The test's positions, short of a run: the query matches nowhere.
+                record.matched.clear();
+            }
+        }
         if again.is_empty() {
             return records;
         }
@@ -528,9 +577,10 @@ impl Search {
     }
 
     /// Whether a game's record from the prefilter asks for the game to be replayed with the
-    /// query: the prefilter matched there, or could not be tested (the query speaks for itself).
-    fn passes(record: &GameRecord) -> bool {
-        !record.matched.is_empty()
+    /// query: the prefilter's test matched there (at enough consecutive positions), or could
+    /// not be tested (the query speaks for itself).
+    fn passes(prefilter: &GamePrefilter, record: &GameRecord) -> bool {
+        prefilter.passed_at(record.matched.iter().map(|matched| matched.ply))
             || record.refusal.is_some()
             || record.error.as_ref().is_some_and(|error| matches!(error.kind, GameErrorKind::QueryDoesNotFit(_)))
     }
@@ -605,15 +655,16 @@ impl Search {
 
 /// The plans of the prefilter of `plans`' query ([`Query::game_prefilter`]), where a search with
 /// `options` may replay games with it first: the main lines alone are searched, every game
-/// found matches at least once, no positions are written, and the prefilter fits no variant
-/// the query does not fit (a game of that variant would be reported with the query's error).
-fn prefilter_plans(plans: &Plans, options: &SearchOptions) -> Option<Plans> {
+/// found matches at least once, and no positions are written. The prefilter fails where the
+/// query does, with the query's error, so that a game the query does not fit is replayed with
+/// the query and reported as without a prefilter.
+fn prefilter_plans(plans: &Plans, options: &SearchOptions) -> Option<(Plans, GamePrefilter)> {
     if options.variations || options.positions.is_some() || options.matchcount.0 == 0 {
         return None;
     }
-    let prefilter = Plans::new(plans.query().game_prefilter()?).searching(options.gamenumber);
-    let fits_alike = Variant::all().iter().all(|variant| plans.get(variant).is_ok() || prefilter.get(variant).is_err());
-    fits_alike.then_some(prefilter)
+    let prefilter = plans.query().game_prefilter()?;
+    let test = Plans::new(prefilter.test.clone()).searching(options.gamenumber).failing_where(plans);
+    Some((test, prefilter))
 }
 
 /// How many games the next segment of a window holds, after one of `games` games whose records
@@ -928,6 +979,15 @@ mod tests {
             "cql() path firstmatch singlecolor --+ mate",
             "cql() path --{1,3} mate",
             "cql() mate echo quiet (s t) {ply < s:ply check sidetomove == s:sidetomove}",
+            "cql() Pe7--e8=Q",
+            "cql() Ng1--f3 comment(\"knight\") check",
+            "cql() Pe2[x]d3 message(\"taken\")",
+            "cql() line --> check --> check",
+            "cql() line quiet --> check{2} --> btm",
+            "cql() path (-- check){2,} comment(\"checks\")",
+            "cql() path 2 10 nestban (-- check)+",
+            "cql() line singlecolor --> check{2} --> btm",
+            "cql() line quiet singlecolor 3 10 --> check{+}",
         ];
         let mut tested = 0;
         for source in queries {
@@ -941,6 +1001,21 @@ mod tests {
             tested += with.iter().filter(|record| !record.matched.is_empty()).count();
         }
         assert!(tested > 10, "games found: {tested}");
+    }
+
+    #[test]
+    fn a_prefilter_most_games_pass_is_dropped_after_its_trial() {
+        let tally = PrefilterTally::default();
+        assert!(tally.worth_trying());
+        tally.add(1000, 1000);
+        assert!(tally.worth_trying(), "still on trial");
+        tally.add(100, 100);
+        assert!(!tally.worth_trying(), "most games pass");
+        let rare = PrefilterTally::default();
+        rare.add(5000, 1200);
+        assert!(rare.worth_trying(), "fewer than a quarter pass");
+        rare.add(0, 100);
+        assert!(!rare.worth_trying());
     }
 
     #[test]

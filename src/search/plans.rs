@@ -31,6 +31,19 @@ impl Plans {
         Plans { games, ..self }
     }
 
+    /// The same plans, failing for every variant where `other` fails, with `other`'s error:
+    /// a game of such a variant is reported as `other` reports it. Compiles `other` for every
+    /// variant.
+    #[must_use]
+    pub fn failing_where(mut self, other: &Plans) -> Plans {
+        for variant in Variant::all() {
+            if let Err(error) = other.get(variant) {
+                self.plans[variant.index()] = OnceLock::from(Err(error.clone()));
+            }
+        }
+        self
+    }
+
     /// Whether the game numbered `number` (from 1) is searched.
     #[must_use]
     pub fn searches(&self, number: u64) -> bool {
