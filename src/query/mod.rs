@@ -226,10 +226,11 @@ impl GamePrefilter {
 
 /// Whether `plies` hold `run` plies, each `stride` after the one before.
 fn passes_run(plies: impl IntoIterator<Item = u32>, run: u32, stride: u32) -> bool {
-    let mut plies: Vec<u32> = plies.into_iter().collect();
+    let mut plies = plies.into_iter();
     if run <= 1 {
-        return run == 0 || !plies.is_empty();
+        return run == 0 || plies.next().is_some();
     }
+    let mut plies: Vec<u32> = plies.collect();
     plies.sort_unstable();
     plies.dedup();
     // The length of the run ending at each ply, in the order of the plies.

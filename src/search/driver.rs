@@ -547,14 +547,16 @@ impl Search {
         };
         let first = ReplayOptions { plans, keep_played: false, ..*replay };
         let mut records = replay_ranges(text, ranges, &first);
-        let again: Vec<usize> = (0..records.len()).filter(|&index| Self::passes(prefilter, &records[index])).collect();
-        self.prefilter_tally.add(records.len(), again.len());
+        let mut again = Vec::new();
         for (index, record) in records.iter_mut().enumerate() {
-            if again.binary_search(&index).is_err() {
+            if Self::passes(prefilter, record) {
+                again.push(index);
+            } else {
                 // The test's positions, short of a run: the query matches nowhere.
                 record.matched.clear();
             }
         }
+        self.prefilter_tally.add(records.len(), again.len());
         if again.is_empty() {
             return records;
         }
