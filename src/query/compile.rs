@@ -99,7 +99,8 @@ pub(crate) fn compile<const W: usize>(
     // Where `removecomment` ran in a game before, the position of that number loses its comment
     // in every later game, whether or not the query is tested there: every position is visited.
     let terminal = !removes_comments && only_terminal(filters, &exprs);
-    let needs = Needs { terminal, parent: compiler.needs_parent, ..needs(&exprs) };
+    let first_only = !removes_comments && only_first(filters, &exprs);
+    let needs = Needs { terminal, first_only, parent: compiler.needs_parent, ..needs(&exprs) };
     let values = (0..variant.kinds())
         .map(|index| i64::from(variant.piece_type(crate::variant::Kind::new(index as u8)).value.unwrap_or(0)))
         .collect();
@@ -183,34 +184,53 @@ fn dictionary_names(expr: &Expr) -> Vec<String> {
 fn only_terminal(filters: &[Expr], exprs: &[&Expr]) -> bool {
     let needs_no_move = |filter: &Expr| matches!(filter.kind, ExprKind::Word(Word::Mate | Word::Stalemate));
     let requires_no_move = filters.iter().flat_map(|filter| filter.operands(BinaryOp::And)).any(needs_no_move);
-    let tested_first = filters.first().and_then(|first| first.operands(BinaryOp::And).first().copied());
-    let writes = |expr: &Expr| {
-        matches!(
-            expr.kind,
-            ExprKind::Assign { .. }
-                | ExprKind::Comment { .. }
-                | ExprKind::Sort { .. }
-                | ExprKind::Repeat { .. }
-                | ExprKind::Path(_)
-                | ExprKind::Unbind(_)
-                | ExprKind::WriteFile(..)
-                | ExprKind::RemoveComment
-                | ExprKind::SetTag(..)
-                | ExprKind::Assert(_)
-                | ExprKind::Abort
-                | ExprKind::SimilarPosition { .. }
-                | ExprKind::TextFunction { function: TextFunction::ReadFile, .. }
-                | ExprKind::Dictionary {
-                    op: DictionaryOp::Store { .. } | DictionaryOp::Forget(_) | DictionaryOp::Walk { .. },
-                    ..
-                }
-        )
-    };
-    let beside_filters = exprs.get(filters.len()..).unwrap_or_default();
-    if tested_first.is_some_and(needs_no_move) && !beside_filters.iter().any(|expr| expr.any(&writes)) {
+    if tested_first(filters).is_some_and(needs_no_move) && !writes_beside_filters(filters, exprs) {
         return true;
     }
     requires_no_move && !exprs.iter().any(|expr| expr.any(&writes))
+}
+
+/// Whether only the game's first position can match the body: the first filter tested is
+/// `initial` (nothing after it is tested elsewhere), and the rest of the query (a `sort` of the
+/// header) writes nothing.
+fn only_first(filters: &[Expr], exprs: &[&Expr]) -> bool {
+    tested_first(filters).is_some_and(|first| matches!(first.kind, ExprKind::Word(Word::Initial)))
+        && !writes_beside_filters(filters, exprs)
+}
+
+/// The filter of the body tested first: the first operand of the first filter's `and` chain.
+fn tested_first(filters: &[Expr]) -> Option<&Expr> {
+    filters.first().and_then(|first| first.operands(BinaryOp::And).first().copied())
+}
+
+/// Whether a part of the query beside its filters (a `sort` of the header) writes anything.
+fn writes_beside_filters(filters: &[Expr], exprs: &[&Expr]) -> bool {
+    exprs.get(filters.len()..).unwrap_or_default().iter().any(|expr| expr.any(&writes))
+}
+
+/// Whether an expression writes or reads something beyond its position (variables, comments,
+/// messages, `sort` values, files), or repeats.
+fn writes(expr: &Expr) -> bool {
+    matches!(
+        expr.kind,
+        ExprKind::Assign { .. }
+            | ExprKind::Comment { .. }
+            | ExprKind::Sort { .. }
+            | ExprKind::Repeat { .. }
+            | ExprKind::Path(_)
+            | ExprKind::Unbind(_)
+            | ExprKind::WriteFile(..)
+            | ExprKind::RemoveComment
+            | ExprKind::SetTag(..)
+            | ExprKind::Assert(_)
+            | ExprKind::Abort
+            | ExprKind::SimilarPosition { .. }
+            | ExprKind::TextFunction { function: TextFunction::ReadFile, .. }
+            | ExprKind::Dictionary {
+                op: DictionaryOp::Store { .. } | DictionaryOp::Forget(_) | DictionaryOp::Walk { .. },
+                ..
+            }
+    )
 }
 
 /// Whether a filter looks at nothing but the position it is tested at and the line around it:
@@ -339,6 +359,7 @@ fn needs(filters: &[&Expr]) -> Needs {
         remarks,
         game_text,
         terminal: false,
+        first_only: false,
         parent: false,
     }
 }

@@ -905,6 +905,9 @@ pub struct Needs {
     /// nothing in the query writes), so a position with a move after it in its line need not
     /// be tested: a replay may test only where each line ends, and before each null move.
     pub terminal: bool,
+    /// Only the game's first position can match (`initial` is the filter tested first, and
+    /// nothing beside the filters writes): the positions after it need not be tested.
+    pub first_only: bool,
 }
 
 /// The `sort` value of a query's header.

@@ -193,6 +193,13 @@ pub struct MatchedPly {
     pub offset: usize,
 }
 
+/// The items of `list`, in a list of their own length; `list` is left empty with its room.
+fn take_keeping_room<T: Clone>(list: &mut Vec<T>) -> Vec<T> {
+    let taken = list.clone();
+    list.clear();
+    taken
+}
+
 /// How the query changes the game written: the comments it removes (`removecomment`) and the
 /// tags it gives (`settag`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -590,7 +597,9 @@ fn replay_ranges_with<R: GameRules<W>, const W: usize>(
                 start: span.start,
                 movetext: span.movetext,
                 end: span.end,
-                matched: std::mem::take(&mut replayer.found.matched),
+                // A copy of its length, the list kept for the next game: a list grown a mark at
+                // a time would be allocated again for every game found.
+                matched: take_keeping_room(&mut replayer.found.matched),
                 notes: replayer.found.notes.take(),
                 messages: replayer.state.as_mut().map(|(_, state)| state.take_messages()).unwrap_or_default(),
                 error: replayer.error.take(),
@@ -1328,11 +1337,15 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
         }
     }
 
-    /// Tests the newest position of the current line, unless the query looks ahead or only the
-    /// ends of lines can match.
+    /// Tests the newest position of the current line, unless the query looks ahead, or only the
+    /// ends of lines or the game's first position can match.
     #[inline(always)]
     fn test_current(&mut self) {
         if self.needs.lookahead || self.needs.terminal {
+            return;
+        }
+        if self.needs.first_only && self.line.as_ref().is_some_and(|line| line.current().ply > 0) {
+            // Past the game's first position, the query matches nowhere.
             return;
         }
         self.test_last();
@@ -1362,6 +1375,10 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
         let Some(program) = self.program else { return };
         let (lookahead, terminal) = (self.needs.lookahead, self.needs.terminal);
         if line.frames.len() <= line.own_from || (line.mainline && !lookahead && !terminal) {
+            return;
+        }
+        if self.needs.first_only && !lookahead && !terminal {
+            // A variation's positions all come after the game's first.
             return;
         }
         let state = &self.state.as_ref().expect("a state for the game's program").1;
@@ -2004,6 +2021,41 @@ mod tests {
                 let plans = Plans::new(Query::parse(&query).unwrap());
                 let needs = plans.get(Variant::standard()).unwrap().program::<1>().unwrap().needs();
                 assert_eq!(needs.terminal, !every_position && !query.contains(" or "), "{query}");
+                let options = ReplayOptions { variations: true, ..options(&plans, false) };
+                for (game, expected) in games.iter().zip(expected) {
+                    let records = replay_range(game.as_bytes(), &options);
+                    let plies: Vec<u32> = records[0].matched.iter().map(|matched| matched.ply).collect();
+                    assert_eq!(plies, *expected, "{query} in {game}");
+                }
+            }
+        }
+    }
+
+    /// A query whose first filter is `initial` is tested at the game's first position only, with
+    /// the answers of testing every position: in games with variations, from a position, and
+    /// with filters after it that write (they run only where `initial` holds).
+    #[test]
+    fn a_query_led_by_initial_is_tested_at_the_first_position_only() {
+        let games = [
+            "[Event \"a\"]\n\n1. e4 e5 (1... c5 2. Nf3) 2. Nf3 *",
+            "[FEN \"7k/8/8/8/8/8/8/R5K1 w - - 0 1\"]\n\n1. Ra8+ Kh7 (1... Kg7) *",
+            "[Event \"b\"]\n\n*",
+        ];
+        let cases: [(&str, bool, &[&[u32]]); 6] = [
+            ("initial", true, &[&[0], &[0], &[0]]),
+            ("initial event \"a\"", true, &[&[0], &[], &[]]),
+            ("initial comment(\"start\") wtm", true, &[&[0], &[0], &[0]]),
+            ("initial and K", true, &[&[0], &[0], &[0]]),
+            ("initial or check", false, &[&[0], &[0, 1], &[0]]),
+            ("check or initial", false, &[&[0], &[0, 1], &[0]]),
+        ];
+        for (query, first_only, expected) in cases {
+            for every_position in [false, true] {
+                // `false or` ahead keeps every position tested.
+                let query = if every_position { format!("{{false or {query}}}") } else { query.to_owned() };
+                let plans = Plans::new(Query::parse(&query).unwrap());
+                let needs = plans.get(Variant::standard()).unwrap().program::<1>().unwrap().needs();
+                assert_eq!(needs.first_only, first_only && !every_position, "{query}");
                 let options = ReplayOptions { variations: true, ..options(&plans, false) };
                 for (game, expected) in games.iter().zip(expected) {
                     let records = replay_range(game.as_bytes(), &options);

@@ -284,7 +284,8 @@ pub struct SanText {
 }
 
 impl SanText {
-    const CAPACITY: usize = 8;
+    /// The bytes of a word: the text is set as one.
+    const CAPACITY: usize = std::mem::size_of::<u64>();
 
     pub(super) fn new() -> SanText {
         SanText { bytes: [0; SanText::CAPACITY], len: 0 }
@@ -292,8 +293,12 @@ impl SanText {
 
     pub(super) fn push(&mut self, byte: u8) {
         // SAN writes at most 7 bytes; a longer text would be a defect, and is cut instead.
-        if let Some(slot) = self.bytes.get_mut(usize::from(self.len)) {
-            *slot = byte;
+        if usize::from(self.len) < SanText::CAPACITY {
+            // The bytes are set as one word, not one at a time: a text made by several pushes is
+            // built in a register and stored at once, and reading it back does not wait on
+            // eight stores of a byte.
+            let word = u64::from_le_bytes(self.bytes) | u64::from(byte) << (8 * u32::from(self.len));
+            self.bytes = word.to_le_bytes();
             self.len += 1;
         }
     }
