@@ -211,26 +211,20 @@ fn writes_beside_filters(filters: &[Expr], exprs: &[&Expr]) -> bool {
 /// Whether an expression writes or reads something beyond its position (variables, comments,
 /// messages, `sort` values, files), or repeats.
 fn writes(expr: &Expr) -> bool {
-    matches!(
-        expr.kind,
-        ExprKind::Assign { .. }
-            | ExprKind::Comment { .. }
-            | ExprKind::Sort { .. }
-            | ExprKind::Repeat { .. }
-            | ExprKind::Path(_)
-            | ExprKind::Unbind(_)
-            | ExprKind::WriteFile(..)
-            | ExprKind::RemoveComment
-            | ExprKind::SetTag(..)
-            | ExprKind::Assert(_)
-            | ExprKind::Abort
-            | ExprKind::SimilarPosition { .. }
-            | ExprKind::TextFunction { function: TextFunction::ReadFile, .. }
-            | ExprKind::Dictionary {
-                op: DictionaryOp::Store { .. } | DictionaryOp::Forget(_) | DictionaryOp::Walk { .. },
-                ..
-            }
-    )
+    effect(expr)
+        || matches!(
+            expr.kind,
+            ExprKind::Assign { .. }
+                | ExprKind::Comment { .. }
+                | ExprKind::Sort { .. }
+                | ExprKind::Repeat { .. }
+                | ExprKind::Path(_)
+                | ExprKind::Unbind(_)
+                | ExprKind::Dictionary {
+                    op: DictionaryOp::Store { .. } | DictionaryOp::Forget(_) | DictionaryOp::Walk { .. },
+                    ..
+                }
+        )
 }
 
 /// Whether a filter looks at nothing but the position it is tested at and the line around it:
@@ -265,19 +259,22 @@ fn last_filter(expr: &Expr) -> Option<&Expr> {
 /// Whether a filter does anything beside its answer: writes, prints, reads a file, changes a
 /// tag or a comment, or stops the run.
 fn has_effects(filter: &Expr) -> bool {
-    filter.any(&|expr| {
-        matches!(
-            expr.kind,
-            ExprKind::WriteFile(..)
-                | ExprKind::RemoveComment
-                | ExprKind::SetTag(..)
-                | ExprKind::Assert(_)
-                | ExprKind::Abort
-                | ExprKind::SimilarPosition { .. }
-                | ExprKind::TextFunction { function: TextFunction::ReadFile, .. }
-                | ExprKind::PathWord(_)
-        )
-    })
+    filter.any(&effect)
+}
+
+/// Whether an expression itself (not its parts) does something beside its answer.
+fn effect(expr: &Expr) -> bool {
+    matches!(
+        expr.kind,
+        ExprKind::WriteFile(..)
+            | ExprKind::RemoveComment
+            | ExprKind::SetTag(..)
+            | ExprKind::Assert(_)
+            | ExprKind::Abort
+            | ExprKind::SimilarPosition { .. }
+            | ExprKind::TextFunction { function: TextFunction::ReadFile, .. }
+            | ExprKind::PathWord(_)
+    )
 }
 
 /// Whether an expression inside a `piece` loop's body looks at the position the loop binds its

@@ -415,10 +415,24 @@ impl Board {
         self.attackers(self.king(self.turn), self.turn.other(), self.occupied())
     }
 
-    /// Whether the side to move is in check.
+    /// Whether the side to move is in check: as [`Board::checkers`] finds it, the lines of the
+    /// king traced only where an enemy slider stands on one.
     #[must_use]
     pub fn is_check(&self) -> bool {
-        self.checkers() != 0
+        let us = self.turn;
+        let king = usize::from(self.king(us));
+        let them = self.by_color[us.other().index()];
+        let leapers = (attacks::knight(king) & self.by_role[Role::Knight as usize])
+            | (attacks::pawn(us.index(), king) & self.by_role[Role::Pawn as usize])
+            | (attacks::king(king) & self.by_role[Role::King as usize]);
+        if leapers & them != 0 {
+            return true;
+        }
+        let queens = self.by_role[Role::Queen as usize];
+        let rooks = (self.by_role[Role::Rook as usize] | queens) & them & attacks::rook_rays(king);
+        let bishops = (self.by_role[Role::Bishop as usize] | queens) & them & attacks::bishop_rays(king);
+        (rooks != 0 && attacks::rook(king, self.occupied()) & rooks != 0)
+            || (bishops != 0 && attacks::bishop(king, self.occupied()) & bishops != 0)
     }
 
     /// The squares a piece of `role` and `color` on `square` attacks.

@@ -719,6 +719,30 @@ mod tests {
         }
     }
 
+    /// Whether the side to move is in check is what its checkers say, on random games of
+    /// Standard chess, Chess960 and Crazyhouse (drops give checks from anywhere).
+    #[test]
+    fn a_check_is_told_as_the_checkers_tell_it() {
+        let mut random = random_below(0x9e37_79b9_7f4a_7c15);
+        let mut checks = 0;
+        for variant in ["Standard", "Chess960", "Crazyhouse"] {
+            for _game in 0..40 {
+                let mut board = Board::initial(Variant::by_name(variant).unwrap());
+                for _ply in 0..200 {
+                    assert_eq!(board.is_check(), board.checkers() != 0, "{board:?}");
+                    checks += usize::from(board.is_check());
+                    let mut legal = MoveList::new();
+                    board.legal_moves(&mut legal);
+                    if legal.is_empty() {
+                        break;
+                    }
+                    board.play(legal.as_slice()[random(legal.len())]);
+                }
+            }
+        }
+        assert!(checks > 100, "{checks} checks");
+    }
+
     /// A move named by its squares is played exactly when a legal move goes so: on random
     /// games of Standard chess, Chess960 and Crazyhouse, every square pair and promotion.
     #[test]
