@@ -33,6 +33,10 @@ fn variables_keep_their_values_from_position_to_position() {
     assert!(Query::parse("x = x + 1").is_err());
     // `#` counts a sum of texts, and `+` then a number adds to the count.
     assert_eq!(plies("#\"ab\" + \"c\" == 3 and #\"ab\" + 1 == 3 and ply == 1"), [1]);
+    // So it does at the end of arithmetic before it: `5 * #"a" + "bc"` is 5 * 3.
+    assert_eq!(plies("5 * #\"a\" + \"bc\" == 15 and 7 % #\"a\" + \"b\" + \"c\" == 1 and ply == 1"), [1]);
+    assert_eq!(plies("5 - - #\"a\" + \"bc\" == 8 and - #\"ab\" + \"c\" == -3 and ply == 1"), [1]);
+    assert!(Query::parse("5 * (#\"a\") + \"bc\" == 15").is_err());
 }
 
 #[test]

@@ -15,7 +15,7 @@ use std::collections::VecDeque;
 use pest::iterators::{Pair, Pairs};
 
 use super::dash_sides::DASH_LEVEL;
-use super::{Builder, Built, Rule, counted_text, counts_bare_text, minus, span_of};
+use super::{Builder, Built, Rule, count_on, ends_with_bare_count, minus, span_of};
 use crate::query::ast::{AttackSide, BinaryOp, DictionaryOp, Expr, ExprKind, Span, UnaryOp};
 use crate::query::check::{Type, check_filter, type_of};
 use crate::query::diagnostic::{Diagnostic, quoted};
@@ -197,7 +197,7 @@ fn built_type(built: &Built) -> Type {
 fn adds_text_and_number(left: &Built, right: &Built) -> bool {
     match (built_type(left), built_type(right)) {
         (Type::Text, Type::Number) => true,
-        (Type::Number, Type::Text) => !matches!(left, Built::Tree(expr, _) if counts_bare_text(expr)),
+        (Type::Number, Type::Text) => !matches!(left, Built::Tree(expr, _) if ends_with_bare_count(expr)),
         _ => false,
     }
 }
@@ -666,19 +666,16 @@ impl Builder {
                 }
             };
         }
-        let (left, left_depth) = self.finish(left);
+        let (mut left, left_depth) = self.finish(left);
         let (right, right_depth) = right;
-        // `#` before a text counts the whole sum after it, as CQL 6.2 reads it:
-        // `#"ab" + "c"` is 3.
-        let (left, right) = match counted_text(left, op, &right) {
-            Ok(text) => {
-                let span = text.span.join(right.span);
-                let sum = Expr { kind: ExprKind::Binary(op, Box::new(text), Box::new(right)), span };
-                let (sum, depth) = self.bounded(sum, left_depth.max(right_depth) + 1, None);
-                let count = Expr { kind: ExprKind::Unary(UnaryOp::Count, Box::new(sum)), span };
-                return Built::Tree(count, depth + 1);
+        // `#` before a text counts the whole sum after it, as CQL 6.2 reads it: `#"ab" + "c"`
+        // is 3, and `5 * #"ab" + "c"` is 15.
+        let right = match count_on(&mut left, op, right) {
+            Ok(()) => {
+                let (counted, depth) = self.bounded(left, left_depth.max(right_depth) + 2, None);
+                return Built::Tree(counted, depth);
             }
-            Err(left) => (left, right),
+            Err(right) => right,
         };
         // The operators of one level, left to right, nest in the tree as they go on.
         let chained = left_depth >= right_depth

@@ -2013,15 +2013,55 @@ fn game_filter(pair: Pair<'_, Rule>) -> GameFilter {
     }
 }
 
-/// The text a `#` counts, when `left` is `#T` written without parentheses, `op` is `+` and
-/// `right` a text: then the count takes the sum. Otherwise, `left` as it is.
-fn counted_text(left: Expr, op: BinaryOp, right: &Expr) -> Result<Expr, Expr> {
-    if op != BinaryOp::Add || !counts_bare_text(&left) || type_of(right) != Type::Text {
-        return Err(left);
+/// Where `op` is `+`, `right` a text, and `left` ends with `#T` written without parentheses
+/// (`#T` itself, or the last operand of arithmetic or a `-` before it, as in `5 * #T`), makes
+/// that count take the sum: `#(T + right)` in its place, as CQL 6.2 reads it. Otherwise gives
+/// `right` back.
+pub(super) fn count_on(left: &mut Expr, op: BinaryOp, right: Expr) -> Result<(), Expr> {
+    if op != BinaryOp::Add || type_of(&right) != Type::Text || !ends_with_bare_count(left) {
+        return Err(right);
     }
-    match left.kind {
-        ExprKind::Unary(UnaryOp::Count, text) => Ok(*text),
-        kind => Err(Expr { kind, span: left.span }),
+    let end = right.span.end;
+    let mut node = left;
+    loop {
+        let bare_count = counts_bare_text(node);
+        node.span.end = end;
+        node = match &mut node.kind {
+            ExprKind::Unary(UnaryOp::Count, text) if bare_count => {
+                let start = text.span.start;
+                let hole = placeholder(text.span);
+                let counted = std::mem::replace(&mut **text, hole);
+                let sum = ExprKind::Binary(BinaryOp::Add, Box::new(counted), Box::new(right));
+                **text = Expr { kind: sum, span: Span { start, end } };
+                return Ok(());
+            }
+            ExprKind::Binary(_, _, last) | ExprKind::Unary(_, last) => last,
+            _ => unreachable!("checked by ends_with_bare_count"),
+        };
+    }
+}
+
+/// Whether `expr` ends with `#T` written without parentheses, T a text: it is one, or its
+/// last operand is, through arithmetic and `-` written before a number.
+pub(super) fn ends_with_bare_count(expr: &Expr) -> bool {
+    let mut node = expr;
+    loop {
+        if counts_bare_text(node) {
+            return true;
+        }
+        node = match &node.kind {
+            ExprKind::Binary(
+                BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Rem,
+                _,
+                last,
+            )
+            | ExprKind::Unary(UnaryOp::Negate, last)
+                if last.span.end == node.span.end =>
+            {
+                last
+            }
+            _ => return false,
+        };
     }
 }
 

@@ -419,11 +419,17 @@ impl Board {
     /// king traced only where an enemy slider stands on one.
     #[must_use]
     pub fn is_check(&self) -> bool {
-        let us = self.turn;
-        let king = usize::from(self.king(us));
-        let them = self.by_color[us.other().index()];
+        self.king_attacked_by(self.by_color[self.turn.other().index()], self.occupied())
+    }
+
+    /// Whether some of `them` (pieces of the side not to move) attack the side to move's king,
+    /// with `occupied` as the board's occupancy: the leapers first, then the king's lines,
+    /// traced only where a slider of `them` stands on one.
+    #[inline(always)]
+    fn king_attacked_by(&self, them: Bitboard, occupied: Bitboard) -> bool {
+        let king = usize::from(self.king(self.turn));
         let leapers = (attacks::knight(king) & self.by_role[Role::Knight as usize])
-            | (attacks::pawn(us.index(), king) & self.by_role[Role::Pawn as usize])
+            | (attacks::pawn(self.turn.index(), king) & self.by_role[Role::Pawn as usize])
             | (attacks::king(king) & self.by_role[Role::King as usize]);
         if leapers & them != 0 {
             return true;
@@ -431,8 +437,8 @@ impl Board {
         let queens = self.by_role[Role::Queen as usize];
         let rooks = (self.by_role[Role::Rook as usize] | queens) & them & attacks::rook_rays(king);
         let bishops = (self.by_role[Role::Bishop as usize] | queens) & them & attacks::bishop_rays(king);
-        (rooks != 0 && attacks::rook(king, self.occupied()) & rooks != 0)
-            || (bishops != 0 && attacks::bishop(king, self.occupied()) & bishops != 0)
+        (rooks != 0 && attacks::rook(king, occupied) & rooks != 0)
+            || (bishops != 0 && attacks::bishop(king, occupied) & bishops != 0)
     }
 
     /// The squares a piece of `role` and `color` on `square` attacks.
@@ -598,24 +604,7 @@ impl Board {
             return self.attackers(to, them, self.occupied() & !from_bit) == 0;
         }
         // A piece taken on `to` attacks nothing any more.
-        let them = self.by_color[them.index()] & !to_bit;
-        let king = usize::from(self.king(us));
-        let leapers = (attacks::knight(king) & self.by_role[Role::Knight as usize])
-            | (attacks::pawn(us.index(), king) & self.by_role[Role::Pawn as usize])
-            | (attacks::king(king) & self.by_role[Role::King as usize]);
-        if leapers & them != 0 {
-            return false;
-        }
-        // Sliders: only those on a line with the king need their rays traced.
-        let queens = self.by_role[Role::Queen as usize];
-        let rooks = (self.by_role[Role::Rook as usize] | queens) & them & attacks::rook_rays(king);
-        let bishops = (self.by_role[Role::Bishop as usize] | queens) & them & attacks::bishop_rays(king);
-        if rooks | bishops == 0 {
-            return true;
-        }
-        let occupied = (self.occupied() & !from_bit) | to_bit;
-        (rooks == 0 || attacks::rook(king, occupied) & rooks == 0)
-            && (bishops == 0 || attacks::bishop(king, occupied) & bishops == 0)
+        !self.king_attacked_by(self.by_color[them.index()] & !to_bit, (self.occupied() & !from_bit) | to_bit)
     }
 
     /// Every pseudo-legal move: the moves of the pieces as they move, whether or not the mover's
