@@ -38,11 +38,19 @@ pub const WINDOW_BYTES: usize = 8 << 20;
 /// The most games a window holds (tiny games would otherwise make a window of millions).
 pub const WINDOW_GAMES: usize = 1 << 16;
 
-/// How many times [`WINDOW_BYTES`] (and [`WINDOW_GAMES`]) a window of a mapped file grows to:
-/// its first window is a stream's size, so that the search starts at once, and each next one
-/// twice the last. A mapped window costs no memory of its own, and each window's end waits for
-/// all its games to be written, so fewer, longer windows keep the threads busier.
+/// How many times [`WINDOW_BYTES`] (and [`WINDOW_GAMES`]) a window of a mapped file grows to.
+/// A mapped window costs no memory of its own, and each window's end waits for all its games to
+/// be written, so fewer, longer windows keep the threads busier.
 pub const MAPPED_GROWTH: usize = 8;
+
+/// The part of a stream's window that a mapped file's first window holds (an eighth of
+/// [`WINDOW_BYTES`] and of [`WINDOW_GAMES`]), so that the threads start after a short scan;
+/// each next window holds four times the last, up to [`MAPPED_GROWTH`] times a stream's. The
+/// file is scanned for its games this part at a time.
+const MAPPED_FIRST_PART: usize = 8;
+
+/// How many windows of a mapped file may wait cut before the search reaches them.
+const CUT_AHEAD: usize = 2;
 
 /// The longest the bytes of a stream wait before they are searched.
 pub const WINDOW_WAIT: Duration = Duration::from_secs(1);
@@ -291,32 +299,44 @@ fn overlapped<A: Send, W>(work: impl FnOnce() -> W, ahead: impl FnOnce() -> A + 
     })
 }
 
+/// The windows of a mapped input, given to `each` in order. A thread of its own cuts them,
+/// running up to [`CUT_AHEAD`] windows ahead of the search, so that a window's end never waits
+/// for the next to be found (the first is small, so that the search starts at once).
 fn mapped_windows(text: &[u8], container: Container, consumed: &AtomicU64, each: &mut Each<'_>) -> io::Result<()> {
-    let mut cutter = Cutter::new(container);
-    let mut base = 0;
-    let mut end = cutter.cut_mapped(text, 0, 1);
-    let mut growth = 1;
-    let mut starts = cutter.take_starts(0, end);
-    while base < text.len() {
-        let next = end;
-        growth = (2 * growth).min(MAPPED_GROWTH);
-        let window =
-            Window { text: &text[base..end], base: base as u64, starts: &starts, container, last: end == text.len() };
-        let (flow, (returned, next_end, next_starts)) = overlapped(
-            || each(&window),
-            move || {
-                let end = if next < text.len() { cutter.cut_mapped(text, next, growth) } else { next };
-                let starts = cutter.take_starts(next, end);
-                (cutter, end, starts)
-            },
-        );
-        consumed.store(end as u64, Ordering::Relaxed);
-        if flow?.is_break() {
-            return Ok(());
+    std::thread::scope(|scope| {
+        let (cut, windows) = std::sync::mpsc::sync_channel(CUT_AHEAD);
+        scope.spawn(move || {
+            let mut cutter = Cutter::new(container);
+            // Window sizes in parts of a stream's window.
+            let (mut base, mut parts) = (0, 1);
+            while base < text.len() {
+                let end = cutter.cut_mapped(text, base, parts);
+                let starts = cutter.take_starts(base, end);
+                if cut.send((base, end, starts)).is_err() {
+                    // The search stopped.
+                    return;
+                }
+                base = end;
+                parts = (4 * parts).min(MAPPED_GROWTH * MAPPED_FIRST_PART);
+            }
+        });
+        // Leaving early drops the receiver, which stops the cutting.
+        for (base, end, starts) in windows {
+            let window = Window {
+                text: &text[base..end],
+                base: base as u64,
+                starts: &starts,
+                container,
+                last: end == text.len(),
+            };
+            let flow = each(&window)?;
+            consumed.store(end as u64, Ordering::Relaxed);
+            if flow.is_break() {
+                return Ok(());
+            }
         }
-        (cutter, base, end, starts) = (returned, next, next_end, next_starts);
-    }
-    Ok(())
+        Ok(())
+    })
 }
 
 /// Why a stream ended early: the compressed format it was decoded from, if any, and the error.
@@ -592,23 +612,23 @@ impl Cutter {
     }
 
     /// `text` is the whole of a mapped input, and its window starts at `base`: scans on, a
-    /// stream's window size at a time, until a game starts at least `growth` such sizes in,
-    /// and returns that start (or the start that ends a window of `growth` times
-    /// [`WINDOW_GAMES`], or the end of the input).
-    fn cut_mapped(&mut self, text: &[u8], base: usize, growth: usize) -> usize {
+    /// [`MAPPED_FIRST_PART`] of a stream's window size at a time, until a game starts at least
+    /// `parts` such parts in, and returns that start (or the start that ends a window of
+    /// `parts` parts of [`WINDOW_GAMES`], or the end of the input).
+    fn cut_mapped(&mut self, text: &[u8], base: usize, parts: usize) -> usize {
         loop {
-            if let Some(end) = self.full_window(base, growth * WINDOW_GAMES) {
+            if let Some(end) = self.full_window(base, parts * WINDOW_GAMES / MAPPED_FIRST_PART) {
                 return end;
             }
             if let Some(&last) = self.starts.last()
-                && last >= base + growth * WINDOW_BYTES
+                && last >= base + parts * WINDOW_BYTES / MAPPED_FIRST_PART
             {
                 return last;
             }
             if self.given >= text.len() {
                 return text.len();
             }
-            let to = (self.given + WINDOW_BYTES).min(text.len());
+            let to = (self.given + WINDOW_BYTES / MAPPED_FIRST_PART).min(text.len());
             self.splitter.scan(&text[..to], 0, to == text.len(), &mut self.starts);
             self.given = to;
         }
@@ -694,8 +714,10 @@ mod tests {
         std::fs::remove_file(&path).unwrap();
         assert_eq!(joined, text);
         assert_eq!(starts, 300_000);
-        // A mapped file's windows grow: a stream's first, then twice as many games.
-        assert_eq!(windows_seen, [WINDOW_GAMES, 2 * WINDOW_GAMES, 300_000 - 3 * WINDOW_GAMES]);
+        // A mapped file's windows grow: an eighth of a stream's first, then four times as many
+        // games each.
+        let eighth = WINDOW_GAMES / MAPPED_FIRST_PART;
+        assert_eq!(windows_seen, [eighth, 4 * eighth, 16 * eighth, 300_000 - 21 * eighth]);
     }
 
     #[test]

@@ -21,8 +21,8 @@ pub struct Temporary {
     path: PathBuf,
     target: PathBuf,
     renamed: bool,
-    /// Dropped after the file is removed.
-    _on_signal: RemovedOnSignal,
+    /// Dropped after the file is removed, or once it is complete, before its renaming.
+    on_signal: Option<RemovedOnSignal>,
 }
 
 impl Temporary {
@@ -46,7 +46,8 @@ impl Temporary {
                 Err(error) if error.kind() == io::ErrorKind::AlreadyExists => continue,
                 Err(error) => return Err(error),
             };
-            let temporary = Temporary { path, target: target.to_path_buf(), renamed: false, _on_signal: on_signal };
+            let temporary =
+                Temporary { path, target: target.to_path_buf(), renamed: false, on_signal: Some(on_signal) };
             if let Some(replaced) = replaced {
                 // On failure the temporary file is dropped, and so removed.
                 take_on(&file, replaced)?;
@@ -57,7 +58,16 @@ impl Temporary {
     }
 
     /// Gives the temporary file its final name (its file closed before).
+    ///
+    /// The file it replaces is removed first: a file renamed over another is written out to
+    /// the disk before the rename returns on some file systems (ext4 does so), which would
+    /// make the end of every run wait for the disk. The temporary file is complete by then,
+    /// and a signal no longer removes it: a run stopped between the two steps leaves it under
+    /// its temporary name.
     pub fn rename(mut self) -> io::Result<()> {
+        self.on_signal = None;
+        // Where it cannot be removed (or is not there), the rename replaces it, or says why not.
+        let _ = fs::remove_file(&self.target);
         fs::rename(&self.path, &self.target)?;
         self.renamed = true;
         Ok(())
