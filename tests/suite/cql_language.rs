@@ -973,6 +973,12 @@ fn what_cql_6_2_refuses_and_runs_cqlq_refuses_and_runs() {
         "path focus line --> check{+} a1 check",
         "move legal enpassantsquare",
         "move promote",
+        // `&` after `countmoves legal` goes into the move it counts; a dash alone in braces
+        // after a dash ends the path, and a block of two filters has no value to compare.
+        "position countmoves legal -- & currentposition",
+        "position countmoves pseudolegal a7-8--Ba-f7(o-o-o) & currentposition",
+        "{ path -- {--} } <= 1",
+        "{ ⊢ count ――( a1 ) { -- } } <= 1",
     ] {
         assert!(Query::parse(query).is_err(), "{query}");
     }
@@ -1010,6 +1016,8 @@ fn what_cql_6_2_refuses_and_runs_cqlq_refuses_and_runs() {
         "x = a1 path x check",
         "x = a1 path x -- --",
         "{ path true { --[KQRkqr] } }",
+        "position (countmoves legal --) & currentposition",
+        "path --(check) {--}",
     ] {
         assert!(Query::parse(query).is_ok(), "{query}");
     }
@@ -1026,6 +1034,13 @@ fn what_the_differential_tester_found_runs_as_in_cql_6_2() {
     assert_eq!(found("#from == 2 [f1,h1] & from", games), vec![(1, vec![7])]);
     let stopped = common::replay_lines(games, "cql() if ply > 3 then x = 1 else true x > 0", None, false);
     assert!(stopped[0].refusal.as_ref().is_some_and(|reason| reason.contains("'x' was read before")), "{stopped:?}");
+    // A dash alone in braces after a path's dash is the filter after the path, not the dash's
+    // target: the path needs one move from here, not two.
+    assert_eq!(found("path -- {--}", games), vec![(1, (0..8).collect())]);
+    // `assert` fails on a function's definition, which as a filter matches.
+    let stopped = common::replay_lines(games, "cql() assert function f() { true }", None, false);
+    assert!(stopped[0].refusal.as_ref().is_some_and(|reason| reason.contains("assertion")), "{stopped:?}");
+    assert_eq!(found("function f() { true }", games), vec![(1, (0..9).collect())]);
     let tagged = common::cql_written("Q find <-- settag(\"Found\" str(ply))", games, false);
     assert!(tagged.contains("[Found \"8\"]"), "{tagged}");
     assert_eq!(found("x = 2 line x --> true{1,6}", games), found("line 2 --> true{1,6}", games));

@@ -16,7 +16,7 @@ use pest::iterators::{Pair, Pairs};
 
 use super::dash_sides::DASH_LEVEL;
 use super::{Builder, Built, Rule, count_on, ends_with_bare_count, minus, span_of};
-use crate::query::ast::{AttackSide, BinaryOp, DictionaryOp, Expr, ExprKind, Span, UnaryOp};
+use crate::query::ast::{AttackSide, BinaryOp, DictionaryOp, Expr, ExprKind, MoveWhen, Span, UnaryOp};
 use crate::query::check::{Type, check_filter, type_of};
 use crate::query::diagnostic::{Diagnostic, quoted};
 
@@ -627,6 +627,16 @@ impl Builder {
             );
             self.diagnostics.push(Diagnostic::new(*span, message));
         }
+        if let (BinaryOp::Intersection, Built::Tree(left, _)) = (op, &left)
+            && ends_with_legal_count(left, &self.source)
+        {
+            // CQL 6.2 reads the `&` into the move that `countmoves legal` counts, where it has no
+            // place, whatever the left side is (`position countmoves legal -- & currentposition`).
+            let message = "CQL 6.2 reads '&' after 'countmoves legal' or 'countmoves pseudolegal' as part of the \
+                           move it counts, which takes none: put the count in parentheses, as in 'position \
+                           (countmoves legal --) & currentposition'";
+            self.diagnostics.push(Diagnostic::new(op_span, message));
+        }
         if matches!(op, BinaryOp::Add | BinaryOp::Mul) && self.in_path_parentheses {
             let message = format!(
                 "inside a path, within parentheses, '{}' repeats what comes before it, as CQL 6.2 reads it: for \
@@ -715,6 +725,21 @@ fn promotion_at_end(pair: &Pair<'_, Rule>) -> Option<Span> {
         (Rule::dash_filter, Rule::dash_promotion) => Some(span_of(&last)),
         (Rule::legal_dash | Rule::countmoves | Rule::previous_dash, _) => promotion_at_end(&last),
         _ => None,
+    }
+}
+
+/// Whether `expr` (of `source`) ends with `countmoves legal X--Y` or `countmoves pseudolegal
+/// X--Y` written bare (`position countmoves legal --`), not in parentheses.
+fn ends_with_legal_count(expr: &Expr, source: &str) -> bool {
+    match &expr.kind {
+        ExprKind::Move(filter) => {
+            let text = source.get(expr.span.start..expr.span.end).unwrap_or_default();
+            filter.count
+                && matches!(filter.when, MoveWhen::Legal | MoveWhen::PseudoLegal)
+                && text.starts_with("countmoves")
+        }
+        ExprKind::NumberedPosition(number) => ends_with_legal_count(number, source),
+        _ => false,
     }
 }
 

@@ -36,15 +36,7 @@ impl Builder {
                     let (step, step_depth) = self.path_step(part);
                     depth = depth.max(step_depth);
                     if matches!(&step, PathStep::Filter(filter) if lone_dash(filter)) {
-                        // CQL 6.2 reads `{X--Y}` as the dash itself, no constituent: the path
-                        // ends before it, and it is the filter after the path.
-                        if steps.is_empty() || !super::stop_fits(&self.source, step_span.start) {
-                            let message = "a dash alone in braces is no path constituent (CQL 6.2 reads '{X--Y}' \
-                                           as the dash itself, after the path): write the dash without braces";
-                            self.diagnostics.push(Diagnostic::new(step_span, message));
-                        } else {
-                            self.strays.push(step_span.start);
-                        }
+                        self.lone_dash_in_braces(step_span, !steps.is_empty());
                     }
                     steps.push(step);
                 }
@@ -298,6 +290,20 @@ impl Builder {
         }
     }
 
+    /// A dash alone in braces at `span` in a path, which CQL 6.2 reads as the dash itself, no
+    /// constituent: the path ends before it (a word to read again after a stop), and it is the
+    /// filter after the path; refused where the path would end with no constituent (`after` is
+    /// false) or no stop fits before it.
+    fn lone_dash_in_braces(&mut self, span: Span, after: bool) {
+        if after && super::stop_fits(&self.source, span.start) {
+            self.strays.push(span.start);
+        } else {
+            let message = "a dash alone in braces is no path constituent (CQL 6.2 reads '{X--Y}' as the dash \
+                           itself, after the path): write the dash without braces";
+            self.diagnostics.push(Diagnostic::new(span, message));
+        }
+    }
+
     /// A dash of a path with the filters after it, as one dash whose target holds them; where a
     /// `+` follows its last piece (`--k+`: which repeats the dash there, as in CQL 6.2, rather
     /// than naming a tier), the dash alone and the filters after the `+`.
@@ -310,6 +316,10 @@ impl Builder {
             if part.as_rule() == Rule::path_target {
                 let reread = self.reread_target.take_if(|start| *start == span_of(&part).start).is_some();
                 let (filter, filter_depth) = self.path_holder(part);
+                if matches!(filter.kind, ExprKind::Block(_)) && lone_dash(&filter) {
+                    // As a constituent after the dash's other filters: the path ends before it.
+                    self.lone_dash_in_braces(filter.span, true);
+                }
                 if reread {
                     self.path_rereads.push(filter.span);
                 }
