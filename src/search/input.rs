@@ -329,9 +329,9 @@ fn mapped_windows(text: &[u8], container: Container, consumed: &AtomicU64, each:
                 container,
                 last: end == text.len(),
             };
-            let flow = each(&window)?;
+            let flow = each(&window);
             consumed.store(end as u64, Ordering::Relaxed);
-            if flow.is_break() {
+            if flow?.is_break() {
                 return Ok(());
             }
         }
