@@ -159,6 +159,10 @@ pub fn nag_of(annotation: &[u8]) -> Option<u8> {
 /// Writes a comment: `{`, its words, `}`; the spaces between words as given (CQL 6.2 writes
 /// two before a `sort` value).
 pub(super) fn write_comment(lines: &mut Wrapped<'_>, comment: &[u8]) {
+    // Most comments are a search's one word (`{CQL}`) that fits on the line.
+    if lines.braced_word(comment) {
+        return;
+    }
     write_comment_words(lines, comment);
     lines.word(b"}");
 }
@@ -363,6 +367,33 @@ mod tests {
         moves[2].variations.push(Line { comment: Some(Vec::new()), moves: vec![node(2, false, "f4")] });
         moves[2].variations.push(Line::default());
         assert_eq!(written(&moves), "1.e4 $1 e5 2.Nf3 ( {} 2.f4 ) ( ) 2...Nc6 ");
+    }
+
+    /// A comment of one word written at once comes out as its three words would, wherever the
+    /// line and the buffer stand.
+    #[test]
+    fn a_one_word_comment_is_written_as_its_words_are() {
+        use super::super::wrap::GAME_BUFFER;
+        for word in [b"CQL".as_slice(), b"x", b"a-long-comment-word-of-forty-bytes-abcdefgh", b"two words"] {
+            for column in 0..=82 {
+                for room in [GAME_BUFFER, column + 4, column + 5, column + 6, column + word.len() + 2] {
+                    let write = |general: bool| {
+                        let mut out = Vec::new();
+                        let mut lines = Wrapped::bounded(&mut out, 0, room);
+                        lines.glued(&vec![b'.'; column]);
+                        if general {
+                            write_comment_words(&mut lines, word);
+                            lines.word(b"}");
+                        } else {
+                            write_comment(&mut lines, word);
+                        }
+                        lines.word(b"e4");
+                        out
+                    };
+                    assert_eq!(write(false), write(true), "{word:?} at column {column}, buffer {room}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -75,6 +75,25 @@ impl<'o> Wrapped<'o> {
         self.glued(word);
     }
 
+    /// A comment of one word, `{word}`, written at once where all of it fits on this line and
+    /// in the buffer, outside a run, with nothing in it to fold: it is then written as the words
+    /// `{`, `word` and `}` would be, and the answer is true. Otherwise nothing is written.
+    pub(super) fn braced_word(&mut self, word: &[u8]) -> bool {
+        let len = word.len() + 2;
+        let fits = self.run.is_none()
+            && self.column + len <= LINE_WIDTH
+            && self.start.is_none_or(|(start, buffer)| self.out.len() - start + len < buffer)
+            && !word.is_empty()
+            && !word.iter().any(|&byte| matches!(byte, b' ' | b'\n' | 0xC3));
+        if fits {
+            self.out.push(b'{');
+            self.out.extend_from_slice(word);
+            self.out.push(b'}');
+            self.column += len;
+        }
+        fits
+    }
+
     /// A word on this line, whatever its length.
     pub(super) fn glued(&mut self, word: &[u8]) {
         if !self.full(word.len()) {
