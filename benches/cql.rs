@@ -12,6 +12,9 @@
 //! on the median query, no query slower than CQL 6.2, and no query slower than plain replay by
 //! more than 3x unless CQL 6.2 itself needs more than 10x plain replay for it. Both programs must
 //! find the same number of games; whether their output files are identical is printed too.
+//!
+//! Each run of either program writes a new output file: the file its last run wrote is removed,
+//! and the disk brought up to date, before the run is timed.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -113,12 +116,21 @@ fn main() {
             let ours = scratch.join(format!("{name}-cqlq.pgn"));
             let theirs = scratch.join(format!("{name}-cql6.pgn"));
             let (query, corpus) = (query.clone(), corpus.clone());
+            // Each run writes a new file: the last run's output is removed before the clock
+            // starts, so that neither program's time holds the file system's freeing of it.
             let ours_job = {
-                let (query, corpus) = (query.clone(), corpus.clone());
-                Job::new(move || run(Command::new(cqlq).arg("cql"), &corpus, &query, &ours, threads))
+                let (query, corpus, stale) = (query.clone(), corpus.clone(), ours.clone());
+                Job::prepared(
+                    move || remove_output(&stale),
+                    move || run(Command::new(cqlq).arg("cql"), &corpus, &query, &ours, threads),
+                )
             };
             let cql = cql.clone();
-            let theirs_job = Job::new(move || run(&mut Command::new(&cql), &corpus, &query, &theirs, threads));
+            let stale = theirs.clone();
+            let theirs_job = Job::prepared(
+                move || remove_output(&stale),
+                move || run(&mut Command::new(&cql), &corpus, &query, &theirs, threads),
+            );
             (ours_job, theirs_job)
         })
         .collect();
@@ -182,6 +194,19 @@ fn main() {
     target("1b", "CQL 6.2 / cqlq, median query", median, ">= 20", median >= 20.0);
     target("1b", "CQL 6.2 / cqlq, least ratio", slowest, ">= 1", slowest >= 1.0);
     target("1b", "slowest query / plain replay", worst_replay, "<= 3", worst_replay <= 3.0);
+}
+
+/// Removes an output file a run left, and waits until its blocks are freed.
+fn remove_output(output: &Path) {
+    match std::fs::remove_file(output) {
+        Ok(()) => {
+            // The file system frees the blocks of a removed file on its own time: let it finish
+            // before the next run is timed.
+            let _ = Command::new("sync").status();
+        }
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => {}
+        Err(error) => panic!("{}: {error}", output.display()),
+    }
 }
 
 /// Runs `program -threads N -i corpus -o output query` and reads its closing line.

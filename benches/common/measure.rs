@@ -43,6 +43,7 @@ pub fn target(number: &str, what: &str, value: f64, goal: &str, met: bool) {
 
 /// A measured job: its times, and what it found last.
 pub struct Job<'a, T> {
+    prepare: Option<Box<dyn FnMut() + 'a>>,
     work: Box<dyn FnMut() -> T + 'a>,
     times: Vec<Duration>,
     found: Option<T>,
@@ -51,11 +52,20 @@ pub struct Job<'a, T> {
 impl<'a, T> Job<'a, T> {
     /// A job doing `work` once per run.
     pub fn new(work: impl FnMut() -> T + 'a) -> Job<'a, T> {
-        Job { work: Box::new(work), times: Vec::new(), found: None }
+        Job { prepare: None, work: Box::new(work), times: Vec::new(), found: None }
+    }
+
+    /// A job doing `prepare`, untimed, then `work`, timed, once per run.
+    #[allow(dead_code, reason = "only some benchmarks prepare their runs")]
+    pub fn prepared(prepare: impl FnMut() + 'a, work: impl FnMut() -> T + 'a) -> Job<'a, T> {
+        Job { prepare: Some(Box::new(prepare)), ..Job::new(work) }
     }
 
     /// Runs the job once and keeps its time.
     pub fn run(&mut self) {
+        if let Some(prepare) = &mut self.prepare {
+            prepare();
+        }
         let start = Instant::now();
         self.found = Some(std::hint::black_box((self.work)()));
         self.times.push(start.elapsed());
