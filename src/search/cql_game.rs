@@ -339,17 +339,27 @@ fn write_line(
                 while let Some((_, text)) = marks.next_if(|&(at, _)| at <= ply) {
                     texts.push(text);
                 }
-                if let Some(gained) = &mut gained {
-                    gained.clear();
-                }
-                if !append_texts(&mut gained, &texts) {
-                    long_comments += 1;
-                }
-                if last && let Some(error) = &error {
-                    append_comment(&mut gained, error);
-                }
-                if let Some(gained) = gained.as_deref().filter(|gained| !gained.is_empty()) {
-                    writer.comment(gained);
+                let error_here = last && error.is_some();
+                if let [text] = texts[..]
+                    && !error_here
+                    && is_clean_comment(text)
+                {
+                    // One text with nothing in it to clean or cut (a search's `CQL`) is the
+                    // comment as merging would make it.
+                    writer.comment(text);
+                } else {
+                    if let Some(gained) = &mut gained {
+                        gained.clear();
+                    }
+                    if !append_texts(&mut gained, &texts) {
+                        long_comments += 1;
+                    }
+                    if last && let Some(error) = &error {
+                        append_comment(&mut gained, error);
+                    }
+                    if let Some(gained) = gained.as_deref().filter(|gained| !gained.is_empty()) {
+                        writer.comment(gained);
+                    }
                 }
             }
             writer.end_move();
@@ -360,6 +370,12 @@ fn write_line(
         return None;
     }
     Some(long_comments)
+}
+
+/// Whether a text is a comment as [`append_texts`] would make it of the text alone: not empty,
+/// short enough, with no brace and nothing outside ASCII.
+fn is_clean_comment(text: &[u8]) -> bool {
+    !text.is_empty() && text.len() <= MAX_COMMENT && !text.iter().any(|&byte| matches!(byte, b'{' | b'}' | 127..))
 }
 
 /// The comment CQL 6.2 ends a line with at a move that cannot be played: the move without
@@ -953,5 +969,24 @@ mod tests {
         let mut comment = None;
         assert!(append_texts(&mut comment, &["{é}".as_bytes(), b"", b"z"]));
         assert_eq!(comment.as_deref(), Some(b"_??_ z".as_slice()));
+    }
+
+    /// A text that is a clean comment is the comment merging it alone makes, with or without an
+    /// emptied comment before it; the others are not clean.
+    #[test]
+    fn a_clean_comment_merges_to_itself() {
+        let long = "b".repeat(MAX_COMMENT);
+        let longer = "b".repeat(MAX_COMMENT + 1);
+        let texts: [&[u8]; 9] =
+            [b"CQL", b"two words", b"x", long.as_bytes(), longer.as_bytes(), b"", b"a{b", b"}", "caf\u{e9}".as_bytes()];
+        for text in texts {
+            for before in [None, Some(Vec::new())] {
+                let mut merged = before;
+                let whole = append_texts(&mut merged, &[text]);
+                // An empty text makes no comment to write.
+                let itself = whole && !text.is_empty() && merged.as_deref() == Some(text);
+                assert_eq!(is_clean_comment(text), itself, "{:?}", String::from_utf8_lossy(text));
+            }
+        }
     }
 }
