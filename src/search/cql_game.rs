@@ -375,7 +375,7 @@ fn write_line(
 /// Whether a text is a comment as [`append_texts`] would make it of the text alone: not empty,
 /// short enough, with no brace and nothing outside ASCII.
 fn is_clean_comment(text: &[u8]) -> bool {
-    !text.is_empty() && text.len() <= MAX_COMMENT && !text.iter().any(|&byte| matches!(byte, b'{' | b'}' | 127..))
+    !text.is_empty() && text.len() <= MAX_COMMENT && text.iter().all(|&byte| cleaned(byte) == byte)
 }
 
 /// The comment CQL 6.2 ends a line with at a move that cannot be played: the move without
@@ -486,13 +486,18 @@ fn merge_texts(comment: &mut Option<Vec<u8>>, texts: &[&[u8]], remove: bool) -> 
     }
     // CQL 6.2 cleans the whole comment it writes again, what it held included.
     for byte in merged {
-        match *byte {
-            b'{' | b'}' => *byte = b'_',
-            127.. => *byte = b'?',
-            _ => {}
-        }
+        *byte = cleaned(*byte);
     }
     true
+}
+
+/// A byte of a comment as CQL 6.2 writes it: a brace as `_`, a byte outside ASCII as `?`.
+fn cleaned(byte: u8) -> u8 {
+    match byte {
+        b'{' | b'}' => b'_',
+        127.. => b'?',
+        _ => byte,
+    }
 }
 
 /// The `Result` tag, when it is a result.

@@ -160,7 +160,7 @@ pub fn nag_of(annotation: &[u8]) -> Option<u8> {
 /// two before a `sort` value).
 pub(super) fn write_comment(lines: &mut Wrapped<'_>, comment: &[u8]) {
     // Most comments are a search's one word (`{CQL}`) that fits on the line.
-    if lines.braced_word(comment) {
+    if !comment.iter().copied().any(breaks_comment) && lines.braced_word(comment) {
         return;
     }
     write_comment_words(lines, comment);
@@ -175,6 +175,11 @@ pub(super) fn write_first_comment(lines: &mut Wrapped<'_>, comment: &[u8]) {
     lines.end_line();
 }
 
+/// Whether a byte of a comment ends one of its words: a space or a line break.
+fn breaks_comment(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\n')
+}
+
 /// The opening brace and the words of a comment.
 fn write_comment_words(lines: &mut Wrapped<'_>, comment: &[u8]) {
     lines.word(b"{");
@@ -183,7 +188,7 @@ fn write_comment_words(lines: &mut Wrapped<'_>, comment: &[u8]) {
     // spaces and line breaks as written.
     let mut rest = comment;
     loop {
-        let end = rest.iter().position(|&byte| byte == b' ' || byte == b'\n').unwrap_or(rest.len());
+        let end = rest.iter().position(|&byte| breaks_comment(byte)).unwrap_or(rest.len());
         lines.word(&rest[..end]);
         match rest.get(end) {
             Some(b'\n') => lines.line_break(),

@@ -75,16 +75,17 @@ impl<'o> Wrapped<'o> {
         self.glued(word);
     }
 
-    /// A comment of one word, `{word}`, written at once where all of it fits on this line and
-    /// in the buffer, outside a run, with nothing in it to fold: it is then written as the words
-    /// `{`, `word` and `}` would be, and the answer is true. Otherwise nothing is written.
+    /// A comment of one word (no space or line break in it: the caller sees to that), `{word}`,
+    /// written at once where all of it fits on this line and in the buffer, outside a run, with
+    /// nothing in it to fold: it is then written as the words `{`, `word` and `}` would be, and
+    /// the answer is true. Otherwise nothing is written.
     pub(super) fn braced_word(&mut self, word: &[u8]) -> bool {
         let len = word.len() + 2;
         let fits = self.run.is_none()
             && self.column + len <= LINE_WIDTH
             && self.start.is_none_or(|(start, buffer)| self.out.len() - start + len < buffer)
             && !word.is_empty()
-            && !word.iter().any(|&byte| matches!(byte, b' ' | b'\n' | 0xC3));
+            && !folds(word);
         if fits {
             self.out.push(b'{');
             self.out.extend_from_slice(word);
@@ -148,11 +149,19 @@ impl<'o> Wrapped<'o> {
     }
 }
 
+/// The first byte of the UTF-8 letters from `À` to `ÿ`, which [`push_folded`] folds.
+const LATIN_LEAD: u8 = 0xC3;
+
+/// Whether [`push_folded`] writes `text` otherwise than as it is.
+fn folds(text: &[u8]) -> bool {
+    text.contains(&LATIN_LEAD)
+}
+
 /// Appends `text` as CQL 6.2 writes every word and tag: the two bytes of a UTF-8 letter from
 /// `À` to `ÿ` (U+00C0 to U+00FF, `0xC3` and a continuation byte) as its one Latin-1 byte, every
 /// other byte as it is. Returns the number of bytes written.
 pub(super) fn push_folded(out: &mut Vec<u8>, text: &[u8]) -> usize {
-    if !text.contains(&0xC3) {
+    if !folds(text) {
         // Moves, numbers and most words: nothing to fold.
         out.extend_from_slice(text);
         return text.len();
@@ -161,7 +170,7 @@ pub(super) fn push_folded(out: &mut Vec<u8>, text: &[u8]) -> usize {
     let mut bytes = text.iter().copied();
     while let Some(byte) = bytes.next() {
         match byte {
-            0xC3 => match bytes.next() {
+            LATIN_LEAD => match bytes.next() {
                 Some(next) => out.push(next.wrapping_add(64)),
                 None => out.push(byte),
             },
