@@ -518,6 +518,16 @@ fn a_loop_body_ends_before_a_set_operator_it_does_not_take() {
     assert_eq!(plies("square x in Q x & h5"), [3, 4, 5, 6]);
 }
 
+/// A set taken by `typename`, `power` and their kind binds no looser than `*`: a comparison
+/// after it compares the name or the number, also where a loop's body left it over.
+#[test]
+fn a_set_argument_leaves_the_comparison_after_it_to_the_filter_around() {
+    assert_eq!(plies("typename square x in a1 true == \"R\""), plies("typename a1 == \"R\""));
+    assert!(!plies("typename a1 == \"R\"").is_empty());
+    assert_eq!(plies("power square x in Q true < 10"), plies("power Q < 10"));
+    assert_eq!(plies("power Q < 10"), plies("Q"));
+}
+
 #[test]
 fn parentheses_cql_refuses_where_they_would_mislead() {
     for query in [

@@ -101,12 +101,19 @@ pub(super) enum Argument {
     None,
     /// A set argument (`to S`, `light S`), which takes no operator but `:`.
     Set,
+    /// A set expression argument (`typename S`, `power S`), which takes the operators that
+    /// bind as tightly as `*` or more, as CQL 6.2 reads a set there: `typename a1 <= "a"`
+    /// compares the name.
+    SetExpression,
     /// The number of `position N`, which takes no comparison, `in`, `and` nor `or`.
     Number,
 }
 
 /// The loosest level a number argument takes: the prefixes `abs` and `sqrt`.
 const NUMBER_ARGUMENT_LEVEL: u8 = 5;
+
+/// The loosest level a set expression argument takes: `*`, `/` and `%`.
+const SET_EXPRESSION_LEVEL: u8 = 7;
 
 /// How an operator binds: its level (loosest 1), and what it is.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -382,6 +389,7 @@ impl Builder {
                     Argument::None => false,
                     Argument::Set => rule != Rule::op_colon,
                     Argument::Number => level < NUMBER_ARGUMENT_LEVEL,
+                    Argument::SetExpression => level < SET_EXPRESSION_LEVEL,
                 };
             if climb.typed && (!takes(&left, rule) || beyond_argument) {
                 climb.stopped = true;

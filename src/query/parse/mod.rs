@@ -1541,9 +1541,10 @@ impl Builder {
         let argument = pair
             .into_inner()
             .find(|part| matches!(part.as_rule(), Rule::argument | Rule::set_argument | Rule::promote_argument))?;
-        if matches!(argument.as_rule(), Rule::argument | Rule::promote_argument) {
-            self.next_argument = climb::Argument::Set;
-        }
+        self.next_argument = match argument.as_rule() {
+            Rule::set_argument => climb::Argument::SetExpression,
+            _ => climb::Argument::Set,
+        };
         let (expr, depth) = self.operators(argument.into_inner());
         self.next_argument = climb::Argument::None;
         Some((Box::new(expr), depth))
