@@ -1,8 +1,8 @@
 //! [`Search`]: games from inputs, replayed in parallel, reported in input order.
 //!
-//! Each window of whole games is split into batches of games; rayon replays the batches on its
-//! threads and collects the records in order (`par_iter().map().collect()`), so the reports are
-//! the same whatever the number of threads. Matching never prints: what matched goes to a
+//! Each window of whole games is split into batches of games; the pool's threads replay the
+//! batches, each taking the next as it finishes one, and this thread takes the records in order
+//! ([`pipeline`]), so the reports are the same whatever the number of threads. Matching never prints: what matched goes to a
 //! [`Sink`].
 
 use std::borrow::Cow;
@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use rayon::prelude::*;
 
 use super::input::Input;
+use super::pipeline;
 use super::plans::Plans;
 use super::positions::PositionsFormat;
 use super::replay::{
@@ -29,18 +30,17 @@ use crate::variant::{Edition, Variant};
 /// Games replayed together by one thread.
 const BATCH_GAMES: usize = 32;
 
-/// The games of a window replayed together and then merged: while one segment is merged, the
-/// next is replayed.
-const SEGMENT_GAMES: usize = 64 * BATCH_GAMES;
+/// The most batches of a window replayed ahead of the one being merged: the threads replay on
+/// while this thread merges (decides, writes).
+const AHEAD_BATCHES: usize = 512;
 
-/// About the most bytes the records of a segment hold: where a query writes much into each game
-/// (`echo` comments at every pair of positions come to megabytes a game), the next segments hold
-/// fewer games, so that the memory of a search stays within a few segments of this size. The
-/// first segment of a window is small, and the next ones grow while their records stay light.
-const SEGMENT_BYTES: usize = 32 << 20;
+/// About the most bytes the records replayed ahead hold: where a query writes much into each
+/// game (`echo` comments at every pair of positions come to megabytes a game), the threads run
+/// fewer games ahead, so that the memory of a search stays within a few times this.
+const HELD_BYTES: usize = 32 << 20;
 
-/// The games of a window's first segment.
-const FIRST_SEGMENT_GAMES: usize = 4 * BATCH_GAMES;
+/// The most batches merged at once.
+const MERGE_BATCHES: usize = 64;
 
 /// How a search runs.
 #[derive(Clone, Debug)]
@@ -329,6 +329,8 @@ pub struct Search {
     plans: Plans,
     options: SearchOptions,
     pool: rayon::ThreadPool,
+    /// The threads that render the games found, while the pool's replay on.
+    render_pool: rayon::ThreadPool,
     /// The persistent variables, kept from game to game, when the query has any.
     carried: Option<Carried>,
     /// Why the search stopped, when the query tested a value that cannot be tested.
@@ -384,6 +386,7 @@ impl Search {
             options.threads = 1;
         }
         let pool = rayon::ThreadPoolBuilder::new().num_threads(options.threads).build()?;
+        let render_pool = rayon::ThreadPoolBuilder::new().num_threads(options.threads).build()?;
         // The games `similarposition` compares with, where the caller has not read them.
         let refusal = std::sync::Mutex::new(load_similar_games(&query).err().map(|error| error.to_string()));
         let sort_keys = query.sort_keys();
@@ -393,6 +396,7 @@ impl Search {
             plans,
             options,
             pool,
+            render_pool,
             carried,
             refusal,
             sort_keys,
@@ -588,8 +592,9 @@ impl Search {
     }
 
     /// Replays the games of a window on the pool's threads, in batches, and hands the batches
-    /// to `merge` in order, a segment of the window at a time: while this thread merges one
-    /// segment (deciding, writing), the pool replays the next. The lines of the batches are
+    /// to `merge` in order, a group of batches at a time: while this thread merges one group
+    /// (deciding, writing), the pool's threads replay on, each taking the next batch as it
+    /// finishes one, so that none waits for another but at the window's end. The lines of the batches are
     /// counted on the pool too. Each start begins one game, numbered on from
     /// `replay.first_game`; the text before the first start holds none. Stops where `merge`
     /// breaks or fails.
@@ -625,33 +630,10 @@ impl Search {
             }
             return Ok(ControlFlow::Continue(()));
         }
-        let replay_segment = |segment: &[(usize, usize, u64)]| -> Vec<Batch> {
-            self.pool.install(|| segment.par_chunks(BATCH_GAMES).map(batch).collect())
-        };
-        std::thread::scope(|scope| {
-            // Two segments may wait replayed: the pool keeps working while this thread writes.
-            let (replayed, segments) = std::sync::mpsc::sync_channel(2);
-            scope.spawn(move || {
-                let (mut next, mut games) = (0, FIRST_SEGMENT_GAMES);
-                while next < ranges.len() {
-                    let segment = &ranges[next..ranges.len().min(next + games)];
-                    next += segment.len();
-                    let batches = replay_segment(segment);
-                    let bytes: usize = batches.iter().flat_map(|batch| &batch.records).map(GameRecord::weight).sum();
-                    games = next_segment_games(segment.len(), bytes);
-                    if replayed.send(batches).is_err() {
-                        // The merge stopped: the rest of the window is not wanted.
-                        break;
-                    }
-                }
-            });
-            for batches in segments {
-                if merge(batches)?.is_break() {
-                    return Ok(ControlFlow::Break(()));
-                }
-            }
-            Ok(ControlFlow::Continue(()))
-        })
+        let batches: Vec<&[(usize, usize, u64)]> = ranges.chunks(BATCH_GAMES).collect();
+        let bounds = pipeline::Bounds { most_ahead: AHEAD_BATCHES, held_bytes: HELD_BYTES, group: MERGE_BATCHES };
+        let weigh = |batch: &Batch| batch.records.iter().map(GameRecord::weight).sum();
+        pipeline::ordered(&self.pool, &batches, bounds, |games| batch(games), weigh, merge)
     }
 }
 
@@ -667,14 +649,6 @@ fn prefilter_plans(plans: &Plans, options: &SearchOptions) -> Option<(Plans, Gam
     let prefilter = plans.query().game_prefilter()?;
     let test = Plans::new(prefilter.test.clone()).searching(options.gamenumber).failing_where(plans);
     Some((test, prefilter))
-}
-
-/// How many games the next segment of a window holds, after one of `games` games whose records
-/// came to `bytes`: twice as many while they stay light, fewer where they weigh more than
-/// [`SEGMENT_BYTES`], between [`BATCH_GAMES`] and [`SEGMENT_GAMES`].
-fn next_segment_games(games: usize, bytes: usize) -> usize {
-    let fitting = games.saturating_mul(SEGMENT_BYTES) / bytes.max(1);
-    fitting.min(2 * games).clamp(BATCH_GAMES, SEGMENT_GAMES)
 }
 
 /// The records of a batch of games, with the lines they start at.
@@ -780,7 +754,7 @@ impl Merge<'_, '_> {
         let window = Window { name: self.name, base: self.base, text: self.text, container: self.container };
         let (name, base) = (self.name, self.base);
         let rendered: Vec<Rendered> = match self.sink.renderer() {
-            Some(renderer) => self.search.pool.install(|| {
+            Some(renderer) => self.search.render_pool.install(|| {
                 events
                     .par_chunks(Rendered::EVENTS)
                     .map(|chunk| {
@@ -937,22 +911,6 @@ fn found<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Segments grow while their records are light and shrink where a query writes much into
-    /// each game, so that a few of them stay within a few times [`SEGMENT_BYTES`].
-    #[test]
-    fn segments_hold_about_a_bound_of_bytes() {
-        assert_eq!(next_segment_games(FIRST_SEGMENT_GAMES, 1 << 20), 2 * FIRST_SEGMENT_GAMES);
-        assert_eq!(next_segment_games(SEGMENT_GAMES, 0), SEGMENT_GAMES);
-        // A megabyte a game (echo at every pair of positions of a long game): 32 games.
-        assert_eq!(next_segment_games(FIRST_SEGMENT_GAMES, FIRST_SEGMENT_GAMES << 20), 32);
-        assert_eq!(next_segment_games(64, 64 << 24), BATCH_GAMES, "never fewer than a batch");
-        let mut games = FIRST_SEGMENT_GAMES;
-        for _ in 0..20 {
-            games = next_segment_games(games, games * 1000);
-        }
-        assert_eq!(games, SEGMENT_GAMES, "light records grow to the most");
-    }
 
     /// Games replayed with the prefilter first give the records they give without it: those
     /// the prefilter finds nowhere are found nowhere, the others are replayed with the query.

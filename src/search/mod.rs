@@ -36,6 +36,7 @@ pub mod filter;
 mod input;
 mod main_line;
 pub mod output;
+mod pipeline;
 mod plans;
 mod positions;
 mod reasons;
