@@ -2,8 +2,8 @@
 //!
 //! Each window of whole games is split into batches of games; the pool's threads replay the
 //! batches, each taking the next as it finishes one, and this thread takes the records in order
-//! ([`pipeline`]), so the reports are the same whatever the number of threads. Matching never prints: what matched goes to a
-//! [`Sink`].
+//! ([`pipeline`]), so the reports are the same whatever the number of threads. Matching never
+//! prints: what matched goes to a [`Sink`].
 
 use std::borrow::Cow;
 use std::io;
@@ -329,7 +329,7 @@ pub struct Search {
     plans: Plans,
     options: SearchOptions,
     pool: rayon::ThreadPool,
-    /// The threads that render the games found, while the pool's replay on.
+    /// The threads that render the games found, while the pool's threads replay on.
     render_pool: rayon::ThreadPool,
     /// The persistent variables, kept from game to game, when the query has any.
     carried: Option<Carried>,
@@ -594,8 +594,8 @@ impl Search {
     /// Replays the games of a window on the pool's threads, in batches, and hands the batches
     /// to `merge` in order, a group of batches at a time: while this thread merges one group
     /// (deciding, writing), the pool's threads replay on, each taking the next batch as it
-    /// finishes one, so that none waits for another but at the window's end. The lines of the batches are
-    /// counted on the pool too. Each start begins one game, numbered on from
+    /// finishes one, so that none waits for another but at the window's end. The lines of the
+    /// batches are counted on the pool too. Each start begins one game, numbered on from
     /// `replay.first_game`; the text before the first start holds none. Stops where `merge`
     /// breaks or fails.
     fn replay_window(
