@@ -18,7 +18,8 @@ pub(super) struct Bounds {
     pub most_ahead: usize,
     /// About the most bytes the results not yet taken hold, as `weigh` counts them.
     pub held_bytes: usize,
-    /// The most results handed over at once.
+    /// How many results ready in order make a group to hand over (a group holds all those
+    /// ready, more where a late result completes a longer run).
     pub group: usize,
 }
 
@@ -35,9 +36,8 @@ pub(super) fn ordered<T: Sync, R: Send>(
 ) -> io::Result<ControlFlow<()>> {
     let threads = pool.current_num_threads().max(1);
     let order = InOrder::new(bounds, threads, items.len());
-    let limit = order.ahead;
     let shared = Shared {
-        state: Mutex::new(State { next: 0, limit, stopped: false, order, groups: VecDeque::new() }),
+        state: Mutex::new(State { next: 0, stopped: false, order, groups: VecDeque::new() }),
         claimable: Condvar::new(),
         grouped: Condvar::new(),
     };
@@ -83,8 +83,6 @@ struct Shared<R> {
 struct State<R> {
     /// The next item to claim.
     next: usize,
-    /// The items below this may be claimed.
-    limit: usize,
     stopped: bool,
     order: InOrder<R>,
     /// The groups ready for the caller, in order.
@@ -97,7 +95,7 @@ impl<R> State<R> {
         if self.stopped || self.next >= self.order.items {
             return Err(());
         }
-        if self.next >= self.limit {
+        if self.next >= self.order.limit() {
             return Ok(None);
         }
         self.next += 1;
@@ -113,7 +111,11 @@ impl<R> Shared<R> {
     /// The next item to work on, once the limit lets it be claimed; `None` at the end or once
     /// stopped.
     fn claim(&self) -> Option<usize> {
-        let mut state = self.lock();
+        self.claim_from(self.lock())
+    }
+
+    /// [`Shared::claim`], the state locked already.
+    fn claim_from(&self, mut state: MutexGuard<'_, State<R>>) -> Option<usize> {
         loop {
             match state.try_claim() {
                 Err(()) => return None,
@@ -131,8 +133,7 @@ impl<R> Shared<R> {
             state.groups.push_back(group);
             self.grouped.notify_one();
         }
-        drop(state);
-        self.claim()
+        self.claim_from(state)
     }
 
     /// The next group of results, in order; `None` once all were handed over.
@@ -151,8 +152,7 @@ impl<R> Shared<R> {
 
     /// Counts a group as taken, letting the threads claim further.
     fn taken(&self, count: usize, weight: usize) {
-        let mut state = self.lock();
-        state.limit = state.order.taken(count, weight);
+        self.lock().order.taken(count, weight);
         self.claimable.notify_all();
     }
 
@@ -180,7 +180,7 @@ struct InOrder<R> {
     items: usize,
     /// How many results were put in groups.
     grouped: usize,
-    /// The results after the last one taken, by index (`None` where still worked on).
+    /// The results after the last one put in a group, by index (`None` where still worked on).
     waiting: VecDeque<Option<R>>,
     /// How many were taken.
     taken: usize,
@@ -195,6 +195,11 @@ impl<R> InOrder<R> {
         // A few items a thread at first, until their weight is known.
         let ahead = (2 * threads).clamp(2, bounds.most_ahead.max(2));
         InOrder { bounds, items, grouped: 0, waiting: VecDeque::new(), taken: 0, weight: 0, ahead }
+    }
+
+    /// The items below this may be claimed: those taken and those the threads may run ahead.
+    fn limit(&self) -> usize {
+        self.taken + self.ahead
     }
 
     /// Whether every result was put in a group and taken.
@@ -227,7 +232,7 @@ impl<R> InOrder<R> {
         self.weight += weight;
         let fitting = self.taken.saturating_mul(self.bounds.held_bytes) / self.weight.max(1);
         self.ahead = fitting.min(2 * self.ahead).clamp(2, self.bounds.most_ahead.max(2));
-        self.taken + self.ahead
+        self.limit()
     }
 }
 
