@@ -121,19 +121,24 @@ fn rank(byte: u8) -> Option<u8> {
 impl San {
     /// Reads a move token.
     pub fn from_ascii(token: &[u8]) -> Result<San, ParseSanError> {
-        // Annotations and check signs carry no move.
-        let end = token.iter().rposition(|b| !matches!(b, b'+' | b'#' | b'!' | b'?')).map_or(0, |i| i + 1);
-        let token = &token[..end];
+        let token = without_signs(token);
         match simple(token) {
             Some(san) => Ok(san),
             None => San::from_ascii_general(token),
         }
     }
 
+    /// Whether a token is a null move (`--`, `Z0`, `0000`, `@@@@`, perhaps with signs after
+    /// it): what [`San::from_ascii`] reads as [`San::Null`], told without reading the token.
+    #[must_use]
+    pub fn is_null_ascii(token: &[u8]) -> bool {
+        NULL_TOKENS.contains(&without_signs(token))
+    }
+
     /// Reads a move token without annotations, of any shape.
     fn from_ascii_general(token: &[u8]) -> Result<San, ParseSanError> {
         match token {
-            b"--" | b"Z0" | b"0000" | b"@@@@" => return Ok(San::Null),
+            _ if NULL_TOKENS.contains(&token) => return Ok(San::Null),
             b"O-O" | b"0-0" | b"OO" | b"00" => return Ok(San::Castle { king_side: true }),
             b"O-O-O" | b"0-0-0" | b"OOO" | b"000" => return Ok(San::Castle { king_side: false }),
             _ => {}
@@ -179,6 +184,15 @@ impl San {
         };
         Ok(San::Normal { role, file: from_file, rank: from_rank, capture, to, promotion })
     }
+}
+
+/// The ways of writing a null move.
+const NULL_TOKENS: [&[u8]; 4] = [b"--", b"Z0", b"0000", b"@@@@"];
+
+/// A move token without the check signs and annotations after it, which carry no move.
+fn without_signs(token: &[u8]) -> &[u8] {
+    let end = token.iter().rposition(|b| !matches!(b, b'+' | b'#' | b'!' | b'?')).map_or(0, |i| i + 1);
+    &token[..end]
 }
 
 /// The commonest shapes of move, read fast: `e4`, `Nf3`, `exd5`, `Nxe5`.
@@ -717,6 +731,24 @@ mod tests {
             seed ^= seed << 17;
             (seed % below as u64) as usize
         }
+    }
+
+    /// A token is told a null move exactly when it reads as one: the written forms, and
+    /// random tokens over the bytes of null moves, moves and signs.
+    #[test]
+    fn a_null_move_is_told_as_it_reads() {
+        let written: [&[u8]; 12] =
+            [b"--", b"--+", b"Z0#", b"0000!?", b"@@@@", b"-", b"---", b"0-0", b"O-O", b"Z", b"", b"+"];
+        let mut random = random_below(0x5851_f42d_4c95_7f2d);
+        let alphabet = b"-Z0@O+#!?e4N";
+        let drawn = (0..20_000).map(|_| (0..random(6)).map(|_| alphabet[random(alphabet.len())]).collect::<Vec<u8>>());
+        let mut nulls = 0;
+        for token in written.iter().map(|token| token.to_vec()).chain(drawn) {
+            let reads_null = San::from_ascii(&token) == Ok(San::Null);
+            assert_eq!(San::is_null_ascii(&token), reads_null, "{}", String::from_utf8_lossy(&token));
+            nulls += usize::from(reads_null);
+        }
+        assert!(nulls > 50, "{nulls} null moves");
     }
 
     /// Whether the side to move is in check is what its checkers say, on random games of

@@ -35,7 +35,7 @@ impl MoveReader<Board, Move> for SanMoves {
     }
 
     fn is_null(&self, token: &[u8]) -> bool {
-        San::from_ascii(token) == Ok(San::Null)
+        San::is_null_ascii(token)
     }
 }
 
