@@ -241,13 +241,21 @@ impl<'w, 'o> MoveWriter<'w, 'o> {
 
     /// A move: its number where it needs one, then its SAN.
     pub fn move_played(&mut self, number: u32, black: bool, san: &[u8]) {
-        if !black {
-            self.lines.word(number_word(&mut self.word, b"", number, b"."));
-        } else if self.numbered {
-            self.lines.word(number_word(&mut self.word, b"", number, b"..."));
+        let numbered = !black || self.numbered;
+        self.numbered = false;
+        let number = match (numbered, black) {
+            (false, _) => &[][..],
+            (true, false) => number_word(&mut self.word, b"", number, b"."),
+            (true, true) => number_word(&mut self.word, b"", number, b"..."),
+        };
+        // Most moves go on the line with their number, as one text.
+        if self.lines.plain_words(number, san) {
+            return;
+        }
+        if !number.is_empty() {
+            self.lines.word(number);
         }
         self.lines.word(san);
-        self.numbered = false;
     }
 
     /// An annotation glyph of the last move (`$1`).

@@ -95,6 +95,27 @@ impl<'o> Wrapped<'o> {
         fits
     }
 
+    /// Two words with nothing between them (a move's number and the move), written at once
+    /// where both fit on this line and in the buffer, outside a run, with nothing in them to
+    /// fold: then they are written as [`Wrapped::word`] would write them one after the other,
+    /// and the answer is true. Otherwise nothing is written.
+    #[inline]
+    pub(super) fn plain_words(&mut self, first: &[u8], second: &[u8]) -> bool {
+        let len = first.len() + second.len();
+        let fits = self.run.is_none()
+            && self.column + len <= LINE_WIDTH
+            && self.start.is_none_or(|(start, buffer)| self.out.len() - start + len < buffer)
+            && !second.is_empty()
+            && first.is_ascii()
+            && second.is_ascii();
+        if fits {
+            self.out.extend_from_slice(first);
+            self.out.extend_from_slice(second);
+            self.column += len;
+        }
+        fits
+    }
+
     /// A word on this line, whatever its length.
     pub(super) fn glued(&mut self, word: &[u8]) {
         if !self.full(word.len()) {
