@@ -90,16 +90,22 @@ impl fmt::Display for SanError {
 
 impl std::error::Error for SanError {}
 
+/// The role each byte names as the piece letter of a SAN move, looked up rather than matched:
+/// the letter of the commonest moves is read without a branch on it.
+static ROLE_LETTERS: [Option<Role>; 256] = {
+    let mut roles = [None; 256];
+    roles[b'N' as usize] = Some(Role::Knight);
+    roles[b'B' as usize] = Some(Role::Bishop);
+    roles[b'R' as usize] = Some(Role::Rook);
+    roles[b'Q' as usize] = Some(Role::Queen);
+    roles[b'K' as usize] = Some(Role::King);
+    roles[b'P' as usize] = Some(Role::Pawn);
+    roles
+};
+
+#[inline]
 fn role_of_letter(letter: u8) -> Option<Role> {
-    Some(match letter {
-        b'N' => Role::Knight,
-        b'B' => Role::Bishop,
-        b'R' => Role::Rook,
-        b'Q' => Role::Queen,
-        b'K' => Role::King,
-        b'P' => Role::Pawn,
-        _ => return None,
-    })
+    ROLE_LETTERS[usize::from(letter)]
 }
 
 fn promotion_of_letter(letter: u8) -> Option<Role> {
