@@ -39,6 +39,9 @@ fn player(tags: &impl TagSource, side: Side) -> Option<String> {
 /// Dutch prefixes capitalized one way (`van der Wiel` is `Van der Wiel`), and a rating in
 /// brackets at the end left out (`Tal, M (2600)` is `Tal, M`).
 pub(crate) fn normal_player(name: &str) -> String {
+    if is_normal_player(name.as_bytes()) {
+        return name.to_owned();
+    }
     let mut normal = String::with_capacity(name.len() + 2);
     let (mut after_comma, mut at_start) = (false, true);
     for c in name.chars() {
@@ -78,6 +81,21 @@ pub(crate) fn normal_player(name: &str) -> String {
         normal.truncate(len - 7);
     }
     normal
+}
+
+/// Whether a name is in its normal form already, as most are, told by one look at its bytes:
+/// no space first, each comma followed by one space and more of the name, nothing to trim at
+/// the end, no Dutch prefix to capitalize, no rating. (It may answer no for a normal name.)
+fn is_normal_player(name: &[u8]) -> bool {
+    let [first, .., last] = name else { return false };
+    let commas_spaced = name.iter().enumerate().all(|(at, &byte)| {
+        byte != b',' || (name.get(at + 1) == Some(&b' ') && !matches!(name.get(at + 2), None | Some(b' ' | b',')))
+    });
+    *first != b' '
+        && !matches!(last, b'.' | b' ' | b'\t' | b')' | b',')
+        && !name.starts_with(b"van ")
+        && !name.starts_with(b"Van D")
+        && commas_spaced
 }
 
 /// The leading digits of a text as a number (0 when there are none).
@@ -152,6 +170,31 @@ mod tests {
         assert_eq!(normal_player("van der Wiel, J."), "Van der Wiel, J");
         assert_eq!(normal_player("Van Den Doel"), "Van den Doel");
         assert_eq!(normal_player("Tal, M (2600)"), "Tal, M");
+    }
+
+    /// A name taken as normal at one look is what normalizing makes of it: random names over
+    /// the letters and signs that normalizing looks at.
+    #[test]
+    fn a_name_taken_as_normal_at_one_look_is_normal() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut random = |below: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % below as u64) as usize
+        };
+        let pieces = ["van ", "Van Der ", "Van D", ",", " ", ".", "\t", "(2600)", " (", ")", "1", "Tal", "é", "M"];
+        let mut taken = 0;
+        for _ in 0..50_000 {
+            let name: String = (0..random(7)).map(|_| pieces[random(pieces.len())]).collect();
+            if is_normal_player(name.as_bytes()) {
+                taken += 1;
+                let mut slow = name.clone();
+                slow.insert(0, ' ');
+                assert_eq!(normal_player(&slow), name, "{name:?}");
+            }
+        }
+        assert!(taken > 1000, "{taken} names taken as normal");
         assert_eq!(normal_player("Tal, M. (2600)"), "Tal, M.");
         assert_eq!(normal_player("..."), "");
     }
