@@ -1093,7 +1093,9 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
                 if self.options.keep_played {
                     self.played.push(played);
                 }
-                self.warnings.extend(rules_warning(&frame.position, &played, token, ply, end - token.len()));
+                if let Some(warning) = rules_warning(&frame.position, &played, token, ply, end - token.len()) {
+                    self.warnings.push(warning);
+                }
                 if matches!(token.last(), Some(b'!' | b'?')) {
                     // A glyph glued to the move (`e4!`).
                     self.moves_only = false;
@@ -1172,7 +1174,9 @@ impl<'a, 'o, R: GameRules<W>, const W: usize> Replayer<'a, 'o, R, W> {
                     frame.previous = facts;
                     frame.removed = effects.removed;
                 }
-                self.warnings.extend(rules_warning(&frame.position, &played, token, ply, start));
+                if let Some(warning) = rules_warning(&frame.position, &played, token, ply, start) {
+                    self.warnings.push(warning);
+                }
                 if glued
                     && let (Some(remark), Some(glyph)) = (line.remarks.last_mut(), nag_of(split_annotation(token).1))
                 {
