@@ -175,7 +175,7 @@ impl WithRules for WriteKept<'_, '_> {
 
     fn run<R: GameRules<W>, const W: usize>(self, _typed: Typed<W>) -> Option<u32> {
         let board = R::start(self.variant, self.fen).ok()?;
-        let mut moves: KeptMoves<'_, R, W> = KeptMoves { board, kept: self.kept.iter(), text: String::new() };
+        let mut moves: KeptMoves<'_, R, W> = KeptMoves { board, kept: self.kept.iter(), text: Vec::new() };
         write_line(self.out, &self.line, &mut moves, self.notes, self.written)
     }
 }
@@ -196,7 +196,7 @@ struct KeptMoves<'a, R, const W: usize> {
     board: R,
     kept: std::slice::Iter<'a, u32>,
     /// The text of the move written last.
-    text: String,
+    text: Vec<u8>,
 }
 
 impl<R: GameRules<W>, const W: usize> LineMoves for KeptMoves<'_, R, W> {
@@ -209,7 +209,7 @@ impl<R: GameRules<W>, const W: usize> LineMoves for KeptMoves<'_, R, W> {
         let (number, black) = (self.board.move_number(), self.board.turn() == Color::Black);
         self.text.clear();
         self.board.play_kept_written(kept, goes_on, &mut self.text)?;
-        Some((number, black, self.text.as_bytes()))
+        Some((number, black, &self.text))
     }
 }
 

@@ -71,14 +71,14 @@ impl GameRules<1> for Board {
         kept::play_kept(kept, |played| self.play(played))
     }
 
-    fn play_kept_written(&mut self, kept: u32, goes_on: bool, out: &mut String) -> Option<Move> {
+    fn play_kept_written(&mut self, kept: u32, goes_on: bool, out: &mut Vec<u8>) -> Option<Move> {
         // The move's SAN is worked out before it is played and its check sign after, on one
         // board.
         let played = Move::from_code(kept)?;
         let mut san = self.san_body(played);
         self.play(played);
         self.push_check_sign(played, &mut san, goes_on);
-        out.push_str(san.as_str());
+        out.extend_from_slice(san.as_bytes());
         Some(played)
     }
 
