@@ -149,16 +149,18 @@ pub trait GameRules<const W: usize>: RulesView<W> + Clone + Send + Sync + 'stati
         None
     }
 
-    /// Plays a move [`GameRules::keep`] kept, which was legal here, and appends its text to `out` as
-    /// [`GameRules::write_move`] does; `None`, with nothing written, where it is no move of the
-    /// family or the family writes no moves of its own.
+    /// Plays a move [`GameRules::keep`] kept, which was legal here, and appends its text to
+    /// `out` as [`GameRules::write_move`] writes it; `None`, with nothing written, where it is
+    /// no move of the family or the family writes no moves of its own.
     fn play_kept_written(&mut self, kept: u32, goes_on: bool, out: &mut Vec<u8>) -> Option<Self::Played> {
         let before = self.clone();
         let played = self.play_kept(kept)?;
         let mut text = String::new();
-        let written = before.write_move(&played, self, goes_on, &mut text);
+        if !before.write_move(&played, self, goes_on, &mut text) {
+            return None;
+        }
         out.extend_from_slice(text.as_bytes());
-        written.then_some(played)
+        Some(played)
     }
 
     /// Writes the moves of a main line from this position in a record format of another
