@@ -43,6 +43,8 @@ pub mod position;
 pub mod query;
 pub mod rules;
 pub mod search;
+#[cfg(test)]
+mod test_random;
 pub mod text;
 pub mod variant;
 

@@ -176,13 +176,7 @@ mod tests {
     /// the letters and signs that normalizing looks at.
     #[test]
     fn a_name_taken_as_normal_at_one_look_is_normal() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut random = |below: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % below as u64) as usize
-        };
+        let mut random = crate::test_random::random_below(0x2545_f491_4f6c_dd1d);
         let pieces = ["van ", "Van Der ", "Van D", ",", " ", ".", "\t", "(2600)", " (", ")", "1", "Tal", "é", "M"];
         let mut taken = 0;
         for _ in 0..50_000 {

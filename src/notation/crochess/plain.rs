@@ -171,13 +171,7 @@ mod tests {
     #[test]
     fn random_texts_read_alike() {
         const ALPHABET: &[u8] = b"PNGEOKabhxz0123456789-*.+=&~";
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |bound: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % bound as u64) as usize
-        };
+        let mut next = crate::test_random::random_below(0x2545_f491_4f6c_dd1d);
         let mut read = 0;
         for _ in 0..200_000 {
             let length = 1 + next(8);

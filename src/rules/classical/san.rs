@@ -728,16 +728,7 @@ mod tests {
     use super::*;
     use crate::Variant;
     use crate::rules::classical::MoveList;
-
-    /// Numbers drawn at random below the bound asked for, the same for the same seed.
-    fn random_below(mut seed: u64) -> impl FnMut(usize) -> usize {
-        move |below| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % below as u64) as usize
-        }
-    }
+    use crate::test_random::random_below;
 
     /// A token is told a null move exactly when it reads as one: the written forms, and
     /// random tokens over the bytes of null moves, moves and signs.
