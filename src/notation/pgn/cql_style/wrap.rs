@@ -81,11 +81,7 @@ impl<'o> Wrapped<'o> {
     /// the answer is true. Otherwise nothing is written.
     pub(super) fn braced_word(&mut self, word: &[u8]) -> bool {
         let len = word.len() + 2;
-        let fits = self.run.is_none()
-            && self.column + len <= LINE_WIDTH
-            && self.start.is_none_or(|(start, buffer)| self.out.len() - start + len < buffer)
-            && !word.is_empty()
-            && !folds(word);
+        let fits = self.fits_at_once(len) && !word.is_empty() && !folds(word);
         if fits {
             self.out.push(b'{');
             self.out.extend_from_slice(word);
@@ -102,18 +98,21 @@ impl<'o> Wrapped<'o> {
     #[inline]
     pub(super) fn plain_words(&mut self, first: &[u8], second: &[u8]) -> bool {
         let len = first.len() + second.len();
-        let fits = self.run.is_none()
-            && self.column + len <= LINE_WIDTH
-            && self.start.is_none_or(|(start, buffer)| self.out.len() - start + len < buffer)
-            && !second.is_empty()
-            && first.is_ascii()
-            && second.is_ascii();
+        let fits = self.fits_at_once(len) && !second.is_empty() && first.is_ascii() && second.is_ascii();
         if fits {
             self.out.extend_from_slice(first);
             self.out.extend_from_slice(second);
             self.column += len;
         }
         fits
+    }
+
+    /// Whether `len` bytes written now, outside a run, fit on this line and in the buffer:
+    /// then they need none of the checks of a word, a space or a line break.
+    fn fits_at_once(&self, len: usize) -> bool {
+        self.run.is_none()
+            && self.column + len <= LINE_WIDTH
+            && self.start.is_none_or(|(start, buffer)| self.out.len() - start + len < buffer)
     }
 
     /// A word on this line, whatever its length.
