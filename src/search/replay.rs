@@ -1734,18 +1734,18 @@ impl<'a, R: GameRules<W>, const W: usize> Visitor<'a> for Replayer<'a, '_, R, W>
         };
         // The programs of one query for different variants have the same variables: a state
         // passes from one to the next, keeping the persistent ones.
-        let state = match self.state.take() {
-            Some((_, mut state)) => {
-                state.new_game();
-                state
+        // Reset where it stands: a state is large, and moving it twice a game shows.
+        let (_, state) = match &mut self.state {
+            Some(kept) => {
+                kept.0 = program;
+                kept.1.new_game();
+                kept
             }
-            None => program.new_state(),
+            empty => empty.insert((program, program.new_state())),
         };
-        let mut state = state;
         if let Some(carry) = self.inherited.take() {
             state.resume(&carry.values, variant.geometry);
         }
-        self.state = Some((program, state));
         self.program = Some(program);
         self.found.marks_in_notes = program.makes_notes;
         self.needs = program.needs();
