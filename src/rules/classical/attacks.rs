@@ -318,11 +318,9 @@ mod tests {
 
     #[test]
     fn sliders_agree_with_ray_walking() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut words = crate::test_random::random_words(0x2545_F491_4F6C_DD1D);
         for _ in 0..20_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = words();
             let occupied = seed & (seed >> 3);
             let square = (seed >> 58) as usize;
             let diagonal = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
