@@ -242,8 +242,15 @@ fn skip_blanks_from(text: &[u8], mut at: usize) -> usize {
 /// `∞`, `N` for a novelty), not a move: a run of `+ - = /` (but `--`, a null move), the
 /// infinity sign, or a lone `N`.
 fn is_evaluation_symbol(token: &[u8]) -> bool {
-    let symbols = !token.is_empty() && token != b"--" && token.iter().all(|b| matches!(b, b'+' | b'-' | b'=' | b'/'));
-    symbols || token == "\u{221e}".as_bytes() || token == b"N"
+    // Told by the first byte for the moves, which begin with none of these.
+    match token.first() {
+        Some(b'+' | b'-' | b'=' | b'/') => {
+            token != b"--" && token.iter().all(|b| matches!(b, b'+' | b'-' | b'=' | b'/'))
+        }
+        Some(b'N') => token == b"N",
+        Some(0xE2) => token == "\u{221e}".as_bytes(),
+        _ => false,
+    }
 }
 
 /// The end of the token starting at `at`.
@@ -754,6 +761,30 @@ pub fn unescape(value: &[u8]) -> std::borrow::Cow<'_, [u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_random::random_below;
+
+    /// The evaluation symbols are told apart from moves as their definition says: a run of
+    /// `+ - = /` other than `--`, the infinity sign, or a lone `N`; on the written forms and on
+    /// random tokens over their bytes and a move's.
+    #[test]
+    fn evaluation_symbols_are_told_by_their_definition() {
+        let defined = |token: &[u8]| {
+            let run = !token.is_empty() && token != b"--" && token.iter().all(|b| b"+-=/".contains(b));
+            run || token == "\u{221e}".as_bytes() || token == b"N"
+        };
+        for symbol in ["+-", "-+", "=", "+/-", "-/+", "=/+", "\u{221e}", "N"] {
+            assert!(is_evaluation_symbol(symbol.as_bytes()), "{symbol}");
+        }
+        for other in ["--", "Nf3", "N3", "e4", "O-O", "", "\u{221e}\u{221e}"] {
+            assert!(!is_evaluation_symbol(other.as_bytes()), "{other}");
+        }
+        let mut random = random_below(0x2545_f491_4f6c_dd1d);
+        let alphabet = "+-=/Nf3\u{221e}".as_bytes();
+        for _ in 0..20_000 {
+            let token: Vec<u8> = (0..random(5)).map(|_| alphabet[random(alphabet.len())]).collect();
+            assert_eq!(is_evaluation_symbol(&token), defined(&token), "{token:?}");
+        }
+    }
 
     #[derive(Default)]
     struct Record {

@@ -200,6 +200,16 @@ fn find_brace_or_line_end(text: &[u8]) -> Option<usize> {
     memchr::memchr(b'\r', &text[..limit]).or(other)
 }
 
+/// The bytes a tag value's scan stops at: its closing quote, an escape, a line end.
+static VALUE_STOPS: [bool; 256] = {
+    let mut stops = [false; 256];
+    stops[b'"' as usize] = true;
+    stops[b'\\' as usize] = true;
+    stops[b'\n' as usize] = true;
+    stops[b'\r' as usize] = true;
+    stops
+};
+
 /// Whether a byte may stand in a tag's name.
 #[inline]
 fn is_name_byte(byte: u8) -> bool {
@@ -238,8 +248,18 @@ pub(super) fn read_tag(text: &[u8], open: usize) -> TagRead {
     }
     let value_start = at + 1;
     at = value_start;
-    while at < text.len() && text[at] != b'"' && !is_line_end(text[at]) {
-        at += if text[at] == b'\\' && text.get(at + 1).is_some_and(|&b| !is_line_end(b)) { 2 } else { 1 };
+    while at < text.len() {
+        // Most bytes of a value are none of the four that stop or escape.
+        let byte = text[at];
+        if !VALUE_STOPS[usize::from(byte)] {
+            at += 1;
+        } else if byte == b'\\' && text.get(at + 1).is_some_and(|&b| !is_line_end(b)) {
+            at += 2;
+        } else if byte == b'\\' {
+            at += 1;
+        } else {
+            break;
+        }
     }
     if text.get(at) != Some(&b'"') {
         return malformed();

@@ -71,10 +71,15 @@ struct Lines {
     file: [Bitboard; 64],
     diagonal: [Bitboard; 64],
     anti_diagonal: [Bitboard; 64],
+    /// The file and rank through each square, the square left out.
+    orthogonal: [Bitboard; 64],
+    /// The two diagonals through each square, the square left out.
+    diagonals: [Bitboard; 64],
 }
 
 const fn line_masks() -> Lines {
-    let mut lines = Lines { file: [0; 64], diagonal: [0; 64], anti_diagonal: [0; 64] };
+    let mut lines =
+        Lines { file: [0; 64], diagonal: [0; 64], anti_diagonal: [0; 64], orthogonal: [0; 64], diagonals: [0; 64] };
     let mut square = 0;
     while square < 64 {
         let mut other = 0;
@@ -85,11 +90,17 @@ const fn line_masks() -> Lines {
                 if df == 0 {
                     lines.file[square] |= 1 << other;
                 }
+                if df == 0 || dr == 0 {
+                    lines.orthogonal[square] |= 1 << other;
+                }
                 if df == dr {
                     lines.diagonal[square] |= 1 << other;
                 }
                 if df == -dr {
                     lines.anti_diagonal[square] |= 1 << other;
+                }
+                if df == dr || df == -dr {
+                    lines.diagonals[square] |= 1 << other;
                 }
             }
             other += 1;
@@ -172,14 +183,14 @@ pub fn rook(square: usize, occupied: Bitboard) -> Bitboard {
 #[inline]
 #[must_use]
 pub fn rook_rays(square: usize) -> Bitboard {
-    (LINES.file[square] | (RANK_1 << (square & !7))) & !(1u64 << square)
+    LINES.orthogonal[square]
 }
 
 /// The squares a bishop on `square` would attack on an empty board.
 #[inline]
 #[must_use]
 pub fn bishop_rays(square: usize) -> Bitboard {
-    LINES.diagonal[square] | LINES.anti_diagonal[square]
+    LINES.diagonals[square]
 }
 
 /// The squares a queen on `square` attacks, given the occupied squares.
@@ -339,5 +350,10 @@ mod tests {
         assert_eq!(between(0, 63).count_ones(), 6);
         assert_eq!(line(0, 9), line(63, 54));
         assert_eq!(between(0, 17), 0);
+        // A slider's rays are what it attacks on an empty board.
+        for square in 0..64 {
+            assert_eq!(rook_rays(square), rook(square, 0), "{square}");
+            assert_eq!(bishop_rays(square), bishop(square, 0), "{square}");
+        }
     }
 }

@@ -78,7 +78,7 @@ impl GameRules<1> for Board {
         let mut san = self.san_body(played);
         self.play(played);
         self.push_check_sign(played, &mut san, goes_on);
-        out.extend_from_slice(san.as_bytes());
+        san.append_to(out);
         Some(played)
     }
 

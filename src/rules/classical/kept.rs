@@ -10,11 +10,25 @@ fn role_code(role: Option<Role>) -> u32 {
     role.map_or(0, |role| role as u32 + 1)
 }
 
-fn role_of(code: u32) -> Option<Option<Role>> {
-    match code {
-        0 => Some(None),
-        code => ROLES.get(code as usize - 1).map(|&role| Some(role)),
+/// The role of each 3-bit code: 0 none, 1 to 6 the roles (7 is no code, told apart first).
+const ROLE_OF_CODE: [Option<Role>; 8] = {
+    let mut table = [None; 8];
+    let mut role = 0;
+    while role < ROLES.len() {
+        table[role + 1] = Some(ROLES[role]);
+        role += 1;
     }
+    table
+};
+
+fn role_of(code: u32) -> Option<Role> {
+    ROLE_OF_CODE[(code & 7) as usize]
+}
+
+/// Whether one of the three role fields of a code holds 7, which codes no role.
+fn has_no_role(code: u32) -> bool {
+    let roles = code >> 15;
+    roles & (roles >> 1) & (roles >> 2) & 0b001_001_001 != 0
 }
 
 impl Move {
@@ -42,7 +56,10 @@ impl Move {
     #[must_use]
     pub fn from_code(code: u32) -> Option<Move> {
         let (a, b) = ((code >> 3 & 63) as u8, (code >> 9 & 63) as u8);
-        let (role, capture, promotion) = (role_of(code >> 15 & 7)?, role_of(code >> 18 & 7)?, role_of(code >> 21 & 7)?);
+        if has_no_role(code) {
+            return None;
+        }
+        let (role, capture, promotion) = (role_of(code >> 15), role_of(code >> 18), role_of(code >> 21));
         Some(match code & 7 {
             0 => Move::Normal { role: role?, from: a, to: b, capture, promotion },
             1 => Move::EnPassant { from: a, to: b },
@@ -80,5 +97,9 @@ mod tests {
             assert_eq!(Move::from_code(m.code()), Some(m));
         }
         assert_eq!(Move::from_code(7), None);
+        // A role field of 7 codes no role, whichever of the three it is.
+        for field in [15, 18, 21] {
+            assert_eq!(Move::from_code(moves[1].code() | 7 << field), None);
+        }
     }
 }

@@ -328,6 +328,14 @@ impl SanText {
         self.push(rank_digit(square));
     }
 
+    /// Appends the text to `out`: its word is copied whole and the bytes past the text cut
+    /// again, one store rather than a copy of a length known only when it runs.
+    pub fn append_to(&self, out: &mut Vec<u8>) {
+        let end = out.len() + usize::from(self.len);
+        out.extend_from_slice(&self.bytes);
+        out.truncate(end);
+    }
+
     /// The text's bytes.
     #[must_use]
     pub fn as_bytes(&self) -> &[u8] {
