@@ -182,7 +182,8 @@ impl Default for MoveList {
     }
 }
 
-const ROLES: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
+/// The six roles of the classical family, in the order of their indices.
+pub(super) const ROLES: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
 
 /// A position of the classical family, with what replay needs.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]

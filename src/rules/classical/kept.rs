@@ -1,10 +1,8 @@
 //! A move of the classical family in 32 bits, kept with a game found so that its writers play
 //! it again without reading its SAN.
 
-use super::board::Move;
+use super::board::{Move, ROLES};
 use crate::variant::Role;
-
-const ROLES: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
 
 fn role_code(role: Option<Role>) -> u32 {
     role.map_or(0, |role| role as u32 + 1)

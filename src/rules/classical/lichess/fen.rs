@@ -5,6 +5,7 @@
 use std::fmt;
 
 use crate::rules::classical::attacks::{self, Bitboard};
+use crate::rules::classical::board::ROLES;
 use crate::rules::classical::{Board, bits};
 use crate::variant::{Color, Role};
 
@@ -46,7 +47,6 @@ impl fmt::Display for ParseFenError {
 
 impl std::error::Error for ParseFenError {}
 
-const ROLES: [Role; 6] = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
 const LETTERS: [u8; 6] = *b"pnbrqk";
 
 /// Reads a FEN: the board, and the remaining checks if the text has them. `one_king` asks
