@@ -1111,6 +1111,13 @@ impl<const W: usize> Program<W> {
         let frame = &context.frames[at];
         let view = &frame.position;
         match node {
+            // A move played here that fits, told by its facts alone, is all a filter asks for:
+            // the set of its squares is not built.
+            FilterNode::HasSquare(SetNode::Move(node)) | FilterNode::NotEmpty(SetNode::Move(node))
+                if node.when == MoveWhen::Played && node.by_facts && node.comment.is_none() =>
+            {
+                self.some_move_played_fits(node, context, at)
+            }
             FilterNode::NotEmpty(set) => !self.set(set, context, at).is_empty(),
             FilterNode::HasSquare(set) => !self.squares(set, context, at).is_empty(),
             FilterNode::PieceOn { piece, squares } => {
@@ -1869,6 +1876,23 @@ impl<const W: usize> Program<W> {
             }
         });
         pairs.len() as i64
+    }
+
+    /// Whether a move played in the position `at` (into the main line or a variation) fits
+    /// a filter whose sets the move alone decides and that comments on nothing: the filter's
+    /// value is then not empty.
+    fn some_move_played_fits<P: RulesView<W>>(
+        &self,
+        node: &MoveNode<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> bool {
+        context.children(at).any(|after| {
+            let next = &context.frames[after];
+            next.previous.is_some_and(|played| {
+                node.branch.is_none_or(|branch| next.branch == branch) && self.fits_by_facts(node, played)
+            })
+        })
     }
 
     /// Calls `visit` with each move that fits the filter, the squares it captured on, and the

@@ -89,6 +89,39 @@ fn primary_and_secondary_tell_the_main_continuation_from_a_variation() {
     assert!(error("move legal primary").contains("take no 'null', 'primary' or 'secondary'"));
 }
 
+/// A `move` played, alone as a filter (told without making its set of squares), matches
+/// exactly where its set, made and met with every square, is not empty: in the main line and
+/// in variations, with `primary` and `secondary`, the pieces, squares and captures asked for.
+#[test]
+fn a_move_played_matches_where_its_squares_are_not_empty() {
+    let game = "[Event \"v\"]\n\n1. e4 (1. d4 d5 (1... Nf6 2. c4 e6) 2. c4 dxc4) e5 2. Nf3 (2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#) \
+                Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O *\n";
+    let with_variations = |query: &str| -> Vec<(u64, Vec<u32>)> {
+        let options = SearchOptions { variations: true, ..SearchOptions::default() };
+        found_with(query, game, options)
+    };
+    let filters = [
+        "move from P",
+        "move to f3",
+        "move from N to f6",
+        "move from [Nn] primary",
+        "move to [c4,d5,c6] secondary",
+        "move from B capture n",
+        "move from Q to f7",
+        "move from K to g1",
+        "move capture [pn]",
+        "move from p to [a6,e5,e6] primary",
+    ];
+    let mut matched = 0;
+    for filter in filters {
+        let alone = with_variations(filter);
+        assert_eq!(alone, with_variations(&format!("({filter}) & .")), "{filter}");
+        assert_eq!(plies(filter, game), plies(&format!("({filter}) & ."), game), "{filter}");
+        matched += alone.iter().map(|(_, plies)| plies.len()).sum::<usize>();
+    }
+    assert!(matched > 15, "{matched} positions matched");
+}
+
 #[test]
 fn positions_meet_in_the_squares_whose_contents_agree() {
     assert_eq!(plies("# (parent & currentposition) == 62", OPEN), vec![1, 2, 3]);
