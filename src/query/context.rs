@@ -128,6 +128,16 @@ impl<'a, P, const W: usize> Context<'a, P, W> {
         })
     }
 
+    /// The moves played in the position `at`, each with the frame it leads to: on the main
+    /// continuation (`branch` false), in variations (true), or both (`None`).
+    pub fn moves_played(&self, at: usize, branch: Option<bool>) -> impl Iterator<Item = (MoveFacts, usize)> + '_ {
+        self.children(at).filter_map(move |after| {
+            let next = &self.frames[after];
+            let played = next.previous.filter(|_| branch.is_none_or(|branch| next.branch == branch))?;
+            Some((played, after))
+        })
+    }
+
     /// The frames of `at` and of every position after it, in CQL 6.2's order.
     #[inline]
     pub fn subtree(&self, at: usize) -> std::ops::Range<usize> {

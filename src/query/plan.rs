@@ -1887,12 +1887,7 @@ impl<const W: usize> Program<W> {
         context: &Context<'_, P, W>,
         at: usize,
     ) -> bool {
-        context.children(at).any(|after| {
-            let next = &context.frames[after];
-            next.previous.is_some_and(|played| {
-                node.branch.is_none_or(|branch| next.branch == branch) && self.fits_by_facts(node, played)
-            })
-        })
+        context.moves_played(at, node.branch).any(|(played, _)| self.fits_by_facts(node, played))
     }
 
     /// Calls `visit` with each move that fits the filter, the squares it captured on, and the
@@ -1927,19 +1922,14 @@ impl<const W: usize> Program<W> {
             }
             MoveWhen::Played => {
                 // The moves that led to the next positions (in variations too) were made here.
-                for after in context.children(at) {
-                    let next = &context.frames[after];
-                    let Some(played) = next.previous else { continue };
-                    if node.branch.is_some_and(|branch| next.branch != branch) {
-                        continue;
-                    }
+                for (played, after) in context.moves_played(at, node.branch) {
                     if node.by_facts {
                         if self.fits_by_facts(node, played) {
                             visit(played, SquareSet::EMPTY, after);
                         }
                         continue;
                     }
-                    let listed = Listed { removed: next.removed, ..Listed::default() };
+                    let listed = Listed { removed: context.frames[after].removed, ..Listed::default() };
                     self.fitting(node, std::slice::from_ref(&played), context, at, listed, &mut |m, captured| {
                         visit(m, captured, after);
                     });
