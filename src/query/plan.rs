@@ -1114,9 +1114,11 @@ impl<const W: usize> Program<W> {
             // A move played here that fits, told by its facts alone, is all a filter asks for:
             // the set of its squares is not built.
             FilterNode::HasSquare(SetNode::Move(node)) | FilterNode::NotEmpty(SetNode::Move(node))
-                if node.when == MoveWhen::Played && node.by_facts && node.comment.is_none() =>
+                if matches!(node.when, MoveWhen::Played | MoveWhen::Previous)
+                    && node.by_facts
+                    && node.comment.is_none() =>
             {
-                self.some_move_played_fits(node, context, at)
+                self.some_move_made_fits(node, context, at)
             }
             FilterNode::NotEmpty(set) => !self.set(set, context, at).is_empty(),
             FilterNode::HasSquare(set) => !self.squares(set, context, at).is_empty(),
@@ -1878,15 +1880,17 @@ impl<const W: usize> Program<W> {
         pairs.len() as i64
     }
 
-    /// Whether a move played in the position `at` (into the main line or a variation) fits
-    /// a filter whose sets the move alone decides and that comments on nothing: the filter's
+    /// Whether a move made fits a filter of moves played or of the previous move whose sets
+    /// the move alone decides and that comments on nothing: a move played in the position
+    /// `at` (into the main line or a variation), or the move that led to it. The filter's
     /// value is then not empty.
-    fn some_move_played_fits<P: RulesView<W>>(
-        &self,
-        node: &MoveNode<W>,
-        context: &Context<'_, P, W>,
-        at: usize,
-    ) -> bool {
+    fn some_move_made_fits<P: RulesView<W>>(&self, node: &MoveNode<W>, context: &Context<'_, P, W>, at: usize) -> bool {
+        if node.when == MoveWhen::Previous {
+            let frame = &context.frames[at];
+            return frame.previous.is_some_and(|previous| {
+                node.branch.is_none_or(|branch| frame.branch == branch) && self.fits_by_facts(node, previous)
+            });
+        }
         context.moves_played(at, node.branch).any(|(played, _)| self.fits_by_facts(node, played))
     }
 

@@ -89,11 +89,11 @@ fn primary_and_secondary_tell_the_main_continuation_from_a_variation() {
     assert!(error("move legal primary").contains("take no 'null', 'primary' or 'secondary'"));
 }
 
-/// A `move` played, alone as a filter (told without making its set of squares), matches
+/// A `move` played or `previous`, alone as a filter (told without making its set of squares), matches
 /// exactly where its set, made and met with every square, is not empty: in the main line and
 /// in variations, with `primary` and `secondary`, the pieces, squares and captures asked for.
 #[test]
-fn a_move_played_matches_where_its_squares_are_not_empty() {
+fn a_move_made_matches_where_its_squares_are_not_empty() {
     let game = "[Event \"v\"]\n\n1. e4 (1. d4 d5 (1... Nf6 2. c4 e6) 2. c4 dxc4) e5 2. Nf3 (2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7#) \
                 Nc6 3. Bb5 a6 4. Bxc6 dxc6 5. O-O *\n";
     let with_variations = |query: &str| -> Vec<(u64, Vec<u32>)> {
@@ -112,14 +112,16 @@ fn a_move_played_matches_where_its_squares_are_not_empty() {
         "move capture [pn]",
         "move from p to [a6,e5,e6] primary",
     ];
+    // The move that led to a position, as a filter alone, is told the same way.
+    let previous = filters.map(|filter| format!("{filter} previous"));
     let mut matched = 0;
-    for filter in filters {
+    for filter in filters.iter().copied().chain(previous.iter().map(String::as_str)) {
         let alone = with_variations(filter);
         assert_eq!(alone, with_variations(&format!("({filter}) & .")), "{filter}");
         assert_eq!(plies(filter, game), plies(&format!("({filter}) & ."), game), "{filter}");
         matched += alone.iter().map(|(_, plies)| plies.len()).sum::<usize>();
     }
-    assert!(matched > 15, "{matched} positions matched");
+    assert!(matched > 30, "{matched} positions matched");
 }
 
 #[test]
