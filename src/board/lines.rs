@@ -43,7 +43,17 @@ impl<const W: usize> Masks<W> {
     /// The squares strictly between `a` and `b` when they share a file, rank or diagonal; empty
     /// otherwise (and when `a` is `b`).
     #[must_use]
+    #[inline]
     pub fn between(&self, a: Square, b: Square) -> SquareSet<W> {
+        let squares = self.geometry().squares();
+        match &self.between {
+            Some(table) if a.index() < squares && b.index() < squares => table[a.index() * squares + b.index()],
+            _ => self.walk_between(a, b),
+        }
+    }
+
+    /// [`Masks::between`], walked from `a` to `b`.
+    pub(super) fn walk_between(&self, a: Square, b: Square) -> SquareSet<W> {
         let geometry = self.geometry();
         let mut squares = SquareSet::EMPTY;
         let Some((file_step, rank_step)) = geometry.step_between(a, b) else {

@@ -107,7 +107,14 @@ pub struct Masks<const W: usize> {
     ranks: [SquareSet<W>; MAX_SIDE as usize],
     /// The file and rank of each square, looked up rather than divided out.
     places: Arc<[(u8, u8)]>,
+    /// The squares strictly between each pair of squares (`a` then `b`, at `a * squares + b`),
+    /// on boards of at most [`BETWEEN_TABLE_SQUARES`] squares; on larger ones they are walked.
+    pub(super) between: Option<Arc<[SquareSet<W>]>>,
 }
+
+/// The most squares of a board whose squares between every pair are kept in a table (for
+/// 128 squares, 16,384 sets of two words: 256 KiB).
+const BETWEEN_TABLE_SQUARES: usize = 128;
 
 impl<const W: usize> Masks<W> {
     /// The masks of a board, if its squares fit in `W` words.
@@ -125,6 +132,7 @@ impl<const W: usize> Masks<W> {
                 .all_squares()
                 .map(|square| (geometry.file_of(square).index(), geometry.rank_of(square).index()))
                 .collect(),
+            between: None,
         };
         for square in geometry.all_squares() {
             masks.full.add(square);
@@ -133,6 +141,12 @@ impl<const W: usize> Masks<W> {
             if geometry.is_light(square) {
                 masks.light.add(square);
             }
+        }
+        if geometry.squares() <= BETWEEN_TABLE_SQUARES {
+            let walked = &masks;
+            let table =
+                geometry.all_squares().flat_map(|a| geometry.all_squares().map(move |b| walked.walk_between(a, b)));
+            masks.between = Some(table.collect());
         }
         Ok(masks)
     }
