@@ -131,11 +131,14 @@ impl<'a, P, const W: usize> Context<'a, P, W> {
     /// The moves played in the position `at`, each with the frame it leads to: on the main
     /// continuation (`branch` false), in variations (true), or both (`None`).
     pub fn moves_played(&self, at: usize, branch: Option<bool>) -> impl Iterator<Item = (MoveFacts, usize)> + '_ {
-        self.children(at).filter_map(move |after| {
-            let next = &self.frames[after];
-            let played = next.previous.filter(|_| branch.is_none_or(|branch| next.branch == branch))?;
-            Some((played, after))
-        })
+        self.children(at).filter_map(move |after| Some((self.move_before(after, branch)?, after)))
+    }
+
+    /// The move that led to the position `at`, where it was played on the continuation asked
+    /// for: the main one (`branch` false), a variation's first move (true), or either (`None`).
+    pub fn move_before(&self, at: usize, branch: Option<bool>) -> Option<MoveFacts> {
+        let frame = &self.frames[at];
+        frame.previous.filter(|_| branch.is_none_or(|branch| frame.branch == branch))
     }
 
     /// The frames of `at` and of every position after it, in CQL 6.2's order.

@@ -1886,10 +1886,7 @@ impl<const W: usize> Program<W> {
     /// value is then not empty.
     fn some_move_made_fits<P: RulesView<W>>(&self, node: &MoveNode<W>, context: &Context<'_, P, W>, at: usize) -> bool {
         if node.when == MoveWhen::Previous {
-            let frame = &context.frames[at];
-            return frame.previous.is_some_and(|previous| {
-                node.branch.is_none_or(|branch| frame.branch == branch) && self.fits_by_facts(node, previous)
-            });
+            return context.move_before(at, node.branch).is_some_and(|previous| self.fits_by_facts(node, previous));
         }
         context.moves_played(at, node.branch).any(|(played, _)| self.fits_by_facts(node, played))
     }
@@ -1908,10 +1905,7 @@ impl<const W: usize> Program<W> {
         match node.when {
             MoveWhen::Previous => {
                 // The move was made in the position before this one.
-                let Some(previous) = frame.previous else { return };
-                if node.branch.is_some_and(|branch| frame.branch != branch) {
-                    return;
-                }
+                let Some(previous) = context.move_before(at, node.branch) else { return };
                 if node.by_facts {
                     if self.fits_by_facts(node, previous) {
                         visit(previous, SquareSet::EMPTY, at);

@@ -85,8 +85,13 @@ impl<const W: usize> Chain<'_, W> {
         for target in last[0].iter() {
             for start in starts.iter() {
                 let pieces = self.masks.between(start, target) & self.occupied;
-                // Squares on no common line have none between them: most pairs end here.
-                if pieces.is_empty() != middle.is_empty() || !middle.is_empty() && pieces.count() != middle.len() {
+                // Squares on no common line have none between them: most pairs end here, before
+                // the pieces between are counted.
+                let wrong_count = match middle.len() {
+                    0 => pieces.any(),
+                    len => pieces.is_empty() || pieces.count() != len,
+                };
+                if wrong_count {
                     continue;
                 }
                 let Some((across, up)) = self.masks.geometry().step_between(start, target) else { continue };
