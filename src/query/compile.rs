@@ -23,7 +23,7 @@ use super::texts::Pattern;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::quick::quick_tests;
+use super::quick::{QuickPrefix, quick_prefix};
 use super::refusals::refused_as_filter;
 use super::simplify::simplify;
 use super::state::Value;
@@ -122,7 +122,7 @@ pub(crate) fn compile<const W: usize>(
         })
     });
     let body_sorts: Vec<bool> = compiler.sort_keys.iter().map(|key| key.min).collect();
-    let quick = if sort.is_none() && body_sorts.is_empty() { quick_tests(&compiled) } else { None };
+    let quick = if sort.is_none() && body_sorts.is_empty() { quick_prefix(&compiled) } else { QuickPrefix::default() };
     // A file read is said on the console, in the order of the games: it outlasts the game too.
     // A sort's value is written with the game whether its positions match or not.
     let lasting = compiled

@@ -10,7 +10,7 @@ use super::ast::{
 use super::context::{Context, Frame, GameFacts, GameTest, TagSource};
 use super::mate_shapes::MateShapeNode;
 pub(crate) use super::path::PathNode;
-use super::quick::Quick;
+use super::quick::QuickPrefix;
 use super::similar::SimilarGames;
 use super::state::{State, Value};
 use super::texts::{Pattern, find};
@@ -946,8 +946,8 @@ pub struct Program<const W: usize> {
     pub(crate) printed: Vec<(String, usize)>,
     /// The dictionaries, by slot: whether each lasts from game to game.
     pub(crate) dictionaries: Vec<bool>,
-    /// The filters as a list of plain piece tests, where they all are such tests.
-    pub(crate) quick: Option<Vec<Quick<W>>>,
+    /// The leading filters that are plain piece tests, tested without walking their nodes.
+    pub(crate) quick: QuickPrefix<W>,
     /// Whether each filter of the body writes what outlasts the game (a persistent variable,
     /// a message) or what the game is written with whatever its positions (a sort's value):
     /// the tags never decide past such a filter, whose effects need the positions.
@@ -1047,11 +1047,8 @@ impl<const W: usize> Program<W> {
     /// Whether every filter of the body matches the position `at` of the context's line.
     #[inline]
     pub fn matches_at<P: RulesView<W>>(&self, context: &Context<'_, P, W>, at: usize) -> bool {
-        if let Some(quick) = &self.quick {
-            let view = &context.frames[at].position;
-            return quick.iter().all(|test| test.passes(view));
-        }
-        self.filters.iter().all(|filter| self.filter(filter, context, at))
+        self.quick.passes(&context.frames[at].position)
+            && self.filters[self.quick.filters..].iter().all(|filter| self.filter(filter, context, at))
     }
 
     /// The value of the header's `sort` at the position `at`, if it has one there.
@@ -1591,6 +1588,12 @@ impl<const W: usize> Program<W> {
     /// The squares holding pieces of the classes (and the empty squares, with `empty`).
     #[inline]
     fn on_board(&self, classes: &[PieceClass], empty: bool, view: &impl PositionView<W>) -> SquareSet<W> {
+        // Most sets are pieces of one class (`N`, `[Qq]` is two): no loop.
+        if let ([class], false) = (classes, empty)
+            && class.level.is_none()
+        {
+            return view.pieces(class.color, class.kinds);
+        }
         let mut on_board = if empty { self.masks.complement(view.occupied()) } else { SquareSet::EMPTY };
         for class in classes {
             let mut pieces = view.pieces(class.color, class.kinds);

@@ -4,7 +4,8 @@
 //! `#P == 8 and #p <= 5`, `light B == 0 and B`. When every filter of a program is of that kind
 //! (pieces of some classes on a mask, present or absent, or their number compared with a
 //! constant), the program keeps them as a flat list of [`Quick`] tests, and a position is
-//! tested by going down the list.
+//! tested by going down the list. A program whose first filters only are of that kind tests
+//! those first, the same way, and walks the nodes of the rest only where they pass.
 
 use super::ast::BinaryOp;
 use super::plan::{FilterNode, NumberNode, PieceClass, SetNode, compare};
@@ -55,14 +56,36 @@ impl<const W: usize> Quick<W> {
     }
 }
 
-/// The filters as a list of quick tests, when all of them are plain piece tests (a chain of
-/// `and` counts as its filters).
-pub(crate) fn quick_tests<const W: usize>(filters: &[FilterNode<W>]) -> Option<Vec<Quick<W>>> {
-    let mut tests = Vec::new();
-    for filter in filters {
-        add(filter, &mut tests)?;
+/// The leading filters of a program that are plain piece tests, as quick tests.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct QuickPrefix<const W: usize> {
+    /// The tests, in the order of the filters they stand for.
+    pub(crate) tests: Vec<Quick<W>>,
+    /// How many of the program's filters the tests stand for: its first ones.
+    pub(crate) filters: usize,
+}
+
+impl<const W: usize> QuickPrefix<W> {
+    /// Whether the position passes every test.
+    #[inline]
+    pub(crate) fn passes(&self, view: &impl PositionView<W>) -> bool {
+        self.tests.iter().all(|test| test.passes(view))
     }
-    (!tests.is_empty()).then_some(tests)
+}
+
+/// The leading filters that are plain piece tests (a chain of `and` counts as its filters),
+/// as quick tests: up to the first filter that is not one.
+pub(crate) fn quick_prefix<const W: usize>(filters: &[FilterNode<W>]) -> QuickPrefix<W> {
+    let mut prefix = QuickPrefix::default();
+    for filter in filters {
+        let mut tests = Vec::new();
+        if add(filter, &mut tests).is_none() {
+            break;
+        }
+        prefix.tests.append(&mut tests);
+        prefix.filters += 1;
+    }
+    prefix
 }
 
 fn add<const W: usize>(filter: &FilterNode<W>, tests: &mut Vec<Quick<W>>) -> Option<()> {
@@ -114,29 +137,35 @@ mod tests {
     use crate::{Position, Query, Variant};
 
     /// Programs of plain piece tests answer as the same tests walked node by node (a `true`
-    /// among them keeps a program off the quick list).
+    /// first keeps a program's tests off the quick list), and so do programs whose first
+    /// filters only are such tests.
     #[test]
     fn quick_tests_answer_as_the_plan_does() {
         let fens = [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "6k1/R7/8/8/2b5/8/5PPP/4K1B1 w - - 0 1",
             "r5k1/pp3ppp/8/3b4/8/8/PPP5/4K3 b - - 0 1",
+            "4k3/8/8/3n4/8/2N5/8/N3K3 w - - 0 1",
         ];
+        // Each query, and how many of its filters are quick.
         let queries = [
-            "Ra-h7 ka-h8",
-            "#P == 8 and #p <= 5",
-            "light B == 0 and B",
-            "not [QR] #[Pp] > 4",
-            "dark b #(A) >= 3",
-            "#[Bb] < 2 or K",
+            ("Ra-h7 ka-h8", 2),
+            ("#P == 8 and #p <= 5", 1),
+            ("light B == 0 and B", 1),
+            ("not [QR] #[Pp] > 4", 2),
+            ("dark b #(A) >= 3", 2),
+            ("#[Bb] < 2 or K", 0),
+            ("#N >= 2 piece all x in N x attacks a", 1),
+            ("K a1 > 0 not k", 1),
+            ("P check", 1),
         ];
         let plan = |text: &str| Query::parse(text).unwrap().compile(Variant::standard()).unwrap();
-        let (mut matched, mut quick) = (0, 0);
-        for query in queries {
+        let mut matched = 0;
+        for (query, quick) in queries {
             let fast = plan(query);
-            quick += usize::from(fast.program::<1>().unwrap().quick.is_some());
-            let walked = plan(&format!("{query} true"));
-            assert!(walked.program::<1>().unwrap().quick.is_none());
+            assert_eq!(fast.program::<1>().unwrap().quick.filters, quick, "{query}");
+            let walked = plan(&format!("true {query}"));
+            assert_eq!(walked.program::<1>().unwrap().quick.filters, 0);
             for fen in fens {
                 let position = Position::from_setup(fen::read::<1>(Variant::standard(), fen).unwrap()).unwrap().into();
                 let matches = fast.matches(&position);
@@ -144,7 +173,6 @@ mod tests {
                 matched += usize::from(matches);
             }
         }
-        assert_eq!(quick, queries.len() - 1, "all but the `or` are quick");
         assert!(matched > 0 && matched < queries.len() * fens.len(), "the positions tell the answers apart");
     }
 }
