@@ -419,6 +419,7 @@ impl Board {
     /// Whether the side to move is in check: as [`Board::checkers`] finds it, the lines of the
     /// king traced only where an enemy slider stands on one.
     #[must_use]
+    #[inline]
     pub fn is_check(&self) -> bool {
         self.king_attacked_by(self.by_color[self.turn.other().index()], self.occupied())
     }

@@ -52,6 +52,7 @@ impl Move {
 
     /// The move of a [`Move::code`]; `None` for a number that is no code.
     #[must_use]
+    #[inline]
     pub fn from_code(code: u32) -> Option<Move> {
         let (a, b) = ((code >> 3 & 63) as u8, (code >> 9 & 63) as u8);
         if has_no_role(code) {

@@ -230,30 +230,31 @@ pub struct MoveWriter<'w, 'o> {
     lines: &'w mut Wrapped<'o>,
     /// Whether the next move of Black's is numbered.
     numbered: bool,
-    word: [u8; 16],
 }
 
 impl<'w, 'o> MoveWriter<'w, 'o> {
     /// A writer at the start of a line.
     pub(super) fn new(lines: &'w mut Wrapped<'o>) -> MoveWriter<'w, 'o> {
-        MoveWriter { lines, numbered: true, word: [0; 16] }
+        MoveWriter { lines, numbered: true }
     }
 
     /// A move: its number where it needs one, then its SAN.
+    #[inline]
     pub fn move_played(&mut self, number: u32, black: bool, san: &[u8]) {
         let numbered = !black || self.numbered;
         self.numbered = false;
-        let number = match (numbered, black) {
-            (false, _) => &[][..],
-            (true, false) => number_word(&mut self.word, b"", number, b"."),
-            (true, true) => number_word(&mut self.word, b"", number, b"..."),
-        };
-        // Most moves go on the line with their number, as one text.
-        if self.lines.plain_words(number, san) {
+        let mut word = Word::default();
+        if numbered {
+            word.push_number(number);
+            word.push_all(if black { b"..." } else { b"." });
+        }
+        let number_len = word.len;
+        // Most moves go on the line with their number, as one word.
+        if !san.is_empty() && word.push_all(san) && self.lines.plain_word(&word.bytes, word.len) {
             return;
         }
-        if !number.is_empty() {
-            self.lines.word(number);
+        if number_len > 0 {
+            self.lines.word(&word.bytes[..number_len]);
         }
         self.lines.word(san);
     }
@@ -261,7 +262,10 @@ impl<'w, 'o> MoveWriter<'w, 'o> {
     /// An annotation glyph of the last move (`$1`).
     pub fn nag(&mut self, nag: u8) {
         self.lines.space();
-        self.lines.word(number_word(&mut self.word, b"$", nag.into(), b""));
+        let mut word = Word::default();
+        word.push_all(b"$");
+        word.push_number(nag.into());
+        self.lines.word(word.as_bytes());
     }
 
     /// The last move's comment.
@@ -330,25 +334,74 @@ impl<'w, 'o> MoveWriter<'w, 'o> {
     }
 }
 
-/// `prefix`, the decimal digits of `number`, `suffix`, written into `buffer` (`12...`, `$14`).
-fn number_word<'b>(buffer: &'b mut [u8; 16], prefix: &[u8], number: u32, suffix: &[u8]) -> &'b [u8] {
-    let mut digits = [0u8; 10];
-    let mut start = digits.len();
-    let mut rest = number;
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
+/// A word made in a buffer of a fixed size (a move's number and its SAN): it is written
+/// with one copy of the whole buffer, not a copy of a length known only when it runs.
+#[derive(Default)]
+struct Word {
+    bytes: [u8; WORD_BYTES],
+    len: usize,
+}
+
+/// The bytes of a [`Word`]'s buffer.
+const WORD_BYTES: usize = 32;
+
+impl Word {
+    /// Appends `text`; false, leaving the word as it was, where it does not fit.
+    #[inline]
+    fn push_all(&mut self, text: &[u8]) -> bool {
+        if text.len() > WORD_BYTES - self.len {
+            return false;
+        }
+        // Moves are a few bytes: a loop, not a call.
+        for (slot, &byte) in self.bytes[self.len..].iter_mut().zip(text) {
+            *slot = byte;
+        }
+        self.len += text.len();
+        true
+    }
+
+    /// Appends a byte, where it fits.
+    #[inline]
+    fn push(&mut self, byte: u8) {
+        if let Some(slot) = self.bytes.get_mut(self.len) {
+            *slot = byte;
+            self.len += 1;
         }
     }
-    let mut len = 0;
-    for &byte in prefix.iter().chain(&digits[start..]).chain(suffix) {
-        buffer[len] = byte;
-        len += 1;
+
+    /// Appends a number in decimal.
+    #[inline]
+    fn push_number(&mut self, number: u32) {
+        let digit = |value: u32| b'0' + (value % 10) as u8;
+        // Move numbers have one to three digits.
+        match number {
+            0..10 => self.push(digit(number)),
+            10..100 => {
+                self.push(digit(number / 10));
+                self.push(digit(number));
+            }
+            100..1000 => {
+                self.push(digit(number / 100));
+                self.push(digit(number / 10));
+                self.push(digit(number));
+            }
+            _ => {
+                let mut digits = [0u8; 10];
+                let mut start = digits.len();
+                let mut rest = number;
+                while rest > 0 {
+                    start -= 1;
+                    digits[start] = digit(rest);
+                    rest /= 10;
+                }
+                self.push_all(&digits[start..]);
+            }
+        }
     }
-    &buffer[..len]
+
+    fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len]
+    }
 }
 
 #[cfg(test)]
@@ -357,6 +410,24 @@ mod tests {
 
     fn node(number: u32, black: bool, san: &str) -> MoveNode {
         MoveNode { number, black, san: san.into(), ..MoveNode::default() }
+    }
+
+    /// Numbers are written in decimal, with every number of digits; a word that does not fit
+    /// its buffer is left as it was.
+    #[test]
+    fn a_word_writes_numbers_in_decimal() {
+        for number in (0..=1200).chain([9_999, 10_000, 123_456, u32::MAX]) {
+            let mut word = Word::default();
+            word.push_number(number);
+            assert_eq!(word.as_bytes(), number.to_string().as_bytes());
+        }
+        let mut word = Word::default();
+        assert!(word.push_all(&[b'x'; WORD_BYTES - 1]));
+        assert!(!word.push_all(b"ab"));
+        assert_eq!(word.len, WORD_BYTES - 1);
+        word.push(b'y');
+        word.push(b'z');
+        assert_eq!(word.as_bytes().last(), Some(&b'y'));
     }
 
     fn written(moves: &[MoveNode]) -> String {

@@ -91,17 +91,19 @@ impl<'o> Wrapped<'o> {
         fits
     }
 
-    /// Two words with nothing between them (a move's number and the move), written at once
-    /// where both fit on this line and in the buffer, outside a run, with nothing in them to
-    /// fold: then they are written as [`Wrapped::word`] would write them one after the other,
-    /// and the answer is true. Otherwise nothing is written.
+    /// The first `len` bytes of `buffer` as a word (a move's number and the move), written at
+    /// once where it fits on this line and in the buffer, outside a run, all of it ASCII (the
+    /// bytes past `len` are zeros): then it is written as [`Wrapped::word`] would write it, and
+    /// the answer is true. Otherwise nothing is written.
     #[inline]
-    pub(super) fn plain_words(&mut self, first: &[u8], second: &[u8]) -> bool {
-        let len = first.len() + second.len();
-        let fits = self.fits_at_once(len) && !second.is_empty() && first.is_ascii() && second.is_ascii();
+    pub(super) fn plain_word<const N: usize>(&mut self, buffer: &[u8; N], len: usize) -> bool {
+        let ascii = buffer.iter().fold(0, |any, &byte| any | byte) < 0x80;
+        let fits = ascii && self.fits_at_once(len);
         if fits {
-            self.out.extend_from_slice(first);
-            self.out.extend_from_slice(second);
+            // The whole buffer is copied, then what is past the word cut again.
+            let end = self.out.len() + len;
+            self.out.extend_from_slice(buffer);
+            self.out.truncate(end);
             self.column += len;
         }
         fits
@@ -130,6 +132,7 @@ impl<'o> Wrapped<'o> {
     }
 
     /// A space, or the end of the line when the line is full.
+    #[inline]
     pub(super) fn space(&mut self) {
         if self.full(1) {
             return;
