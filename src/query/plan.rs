@@ -1550,7 +1550,10 @@ impl<const W: usize> Program<W> {
                 }
                 let mut shielded = self.squares(to, context, at);
                 if *plain_through {
-                    let through = *pinnable.get_or_insert_with(|| self.squares(through, context, at));
+                    let through = match pinnable {
+                        Some(through) => through,
+                        None => *pinnable.insert(self.squares(through, context, at)),
+                    };
                     for color in Color::ALL {
                         let side = view.color(color);
                         if (through & side).is_empty() {
