@@ -1894,11 +1894,6 @@ impl<const W: usize> Program<W> {
         if node.when == MoveWhen::Previous {
             return context.move_before(at, node.branch).is_some_and(|previous| self.fits_by_facts(node, previous));
         }
-        if context.tree.is_none() {
-            // A line without variations: the one move played here leads to the next position.
-            let next = context.main_child(at).and_then(|next| context.move_before(next, node.branch));
-            return next.is_some_and(|played| self.fits_by_facts(node, played));
-        }
         context.moves_played(at, node.branch).any(|(played, _)| self.fits_by_facts(node, played))
     }
 
