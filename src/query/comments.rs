@@ -6,6 +6,7 @@
 use std::fmt::Write;
 
 use super::context::Context;
+use super::note_text::PositionName;
 use super::plan::{CommentNode, Program, TextNode};
 use super::similar::SimilarGames;
 use super::state::{State, Value};
@@ -75,7 +76,7 @@ impl<const W: usize> Program<W> {
                 }
                 Value::Set(set) => text.push_str(&self.square_list(set.squares)),
                 Value::Position(index) if index < context.frames.len() => {
-                    text.push_str(&position_name(context, index));
+                    let _ = write!(text, "{}", position_name(context, index));
                 }
                 Value::Position(_) => text.push_str("<false>"),
                 Value::Text(value) => text.push_str(&value),
@@ -95,7 +96,9 @@ impl<const W: usize> Program<W> {
             },
             TextNode::Set(set) => text.push_str(&self.square_list(self.squares(set, context, at))),
             TextNode::Position(position) => match self.position(position, context, at) {
-                Some(index) => text.push_str(&position_name(context, index)),
+                Some(index) => {
+                    let _ = write!(text, "{}", position_name(context, index));
+                }
                 None => text.push_str("<false>"),
             },
             TextNode::TextValue(value) => match self.text(value, context, at) {
@@ -134,14 +137,12 @@ impl<const W: usize> Program<W> {
 /// The position `at` as CQL 6.2 names it: `move 12(wtm)`; in a variation, with its number in
 /// the game after it (`move 12(wtm)[40]`), which CQL also writes at the position, in a comment
 /// (`id:40`).
-pub(super) fn position_name<P: RulesView<W>, const W: usize>(context: &Context<'_, P, W>, at: usize) -> String {
+pub(super) fn position_name<P: RulesView<W>, const W: usize>(context: &Context<'_, P, W>, at: usize) -> PositionName {
     let frame = &context.frames[at];
     let view = &frame.position;
-    let side = if view.turn() == Color::White { "wtm" } else { "btm" };
-    let name = format!("move {}({side})", view.move_number());
-    if frame.depth == 0 {
-        return name;
-    }
-    context.state.note(at, format!("id:{}", frame.id));
-    format!("{name}[{}]", frame.id)
+    let id = (frame.depth != 0).then(|| {
+        context.state.note(at, format!("id:{}", frame.id));
+        frame.id
+    });
+    PositionName { move_number: view.move_number(), white_to_move: view.turn() == Color::White, id }
 }

@@ -15,6 +15,7 @@ use super::ast::{LineMoves, LineOptions};
 use super::comments::position_name;
 use super::context::{Context, Frame};
 use super::line_depth::DepthFirst;
+use super::note_text::{NoteText, RunKind};
 use super::plan::{FilterNode, LineTests, NumberNode, Program, Step, flat};
 use super::state::Note;
 use crate::hash::FastMap;
@@ -494,8 +495,10 @@ impl<const W: usize> Program<W> {
     /// position, and where it ends, at its first; in that order, as CQL writes them where both
     /// fall on one position (a run of one position).
     pub(super) fn note_run<P: RulesView<W>>(&self, run: Run, context: &Context<'_, P, W>, at: usize) {
-        let place = |index: usize| position_name(context, index);
-        context.state.note(run.last, format!("End line of length {} that starts at {}", run.length, place(at)));
-        context.state.note(at, format!("Start line that ends at {}", place(run.last)));
+        // Written only if the position is found (most are not).
+        let (kind, length) = (RunKind::Line, run.length as u64);
+        let start = position_name(context, at);
+        context.state.note(run.last, NoteText::RunEnd { kind, length, start, max: None });
+        context.state.note(at, NoteText::RunStart { kind, end: position_name(context, run.last) });
     }
 }

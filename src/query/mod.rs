@@ -34,6 +34,7 @@ mod line_depth;
 mod line_run;
 mod line_sets;
 mod mate_shapes;
+pub mod note_text;
 mod parse;
 mod path;
 mod plan;

@@ -14,6 +14,7 @@ use arrayvec::ArrayVec;
 
 use super::comments::position_name;
 use super::context::Context;
+use super::note_text::{NoteText, RunKind};
 use super::plan::{DashNode, FilterNode, NumberNode, Program, SetNode};
 use super::state::{Note, PathIds, PathStatus, PieceId, Value};
 use super::texts::piece_on;
@@ -734,10 +735,11 @@ impl<const W: usize> Program<W> {
         if flags.quiet || flags.quiet_header {
             return;
         }
-        let place = |index: usize| position_name(context, index);
-        let max = found.max.map_or(String::new(), |max| format!(" Max value: {max}"));
-        state.note(last, format!("End path of length {} that starts at {}{max}", found.count, place(start)));
-        state.note(start, format!("Start path that ends at {}", place(last)));
+        // Written only if the position is found (most are not).
+        let kind = RunKind::Path;
+        let length = u64::from(found.count);
+        state.note(last, NoteText::RunEnd { kind, length, start: position_name(context, start), max: found.max });
+        state.note(start, NoteText::RunStart { kind, end: position_name(context, last) });
     }
 
     /// `piecepath`: the moves of each piece in focus from `start` to `last`, as `Ne4-f6-d5`
@@ -797,7 +799,7 @@ impl<const W: usize> Program<W> {
                 place(status.start),
                 place(at),
                 status.count,
-                status.last.map_or_else(|| "none".to_owned(), place)
+                status.last.map_or_else(|| "none".to_owned(), |last| place(last).to_string())
             ),
             None => eprintln!("pathdebug: no path is being searched at {}", place(at)),
         }

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::SortValue;
 use super::dictionaries::{Entries, Key};
+use super::note_text::NoteText;
 use super::plan::SetValue;
 use super::texts::Groups;
 use crate::board::{Geometry, Square, SquareSet};
@@ -174,7 +175,7 @@ pub struct Note {
     /// The index of the position's frame.
     pub at: usize,
     /// The text.
-    pub text: String,
+    pub text: NoteText,
 }
 
 /// The variables and comments of one game's evaluation (and the persistent variables, which
@@ -376,8 +377,8 @@ impl<const W: usize> State<W> {
         let notes = pairs.iter().enumerate().flat_map(|(index, &(first, second))| {
             let number = index + 1;
             [
-                Note { at: first, text: format!("{}-move[{number}]", names.0) },
-                Note { at: second, text: format!("{}-move[{number}]", names.1) },
+                Note { at: first, text: format!("{}-move[{number}]", names.0).into() },
+                Note { at: second, text: format!("{}-move[{number}]", names.1).into() },
             ]
         });
         self.end_notes.borrow_mut()[key] = Some(notes.collect());
@@ -633,11 +634,11 @@ impl<const W: usize> State<W> {
     }
 
     /// Adds a comment at the frame `at`.
-    pub(crate) fn note(&self, at: usize, text: String) {
+    pub(crate) fn note(&self, at: usize, text: impl Into<NoteText>) {
         if self.silent {
             return;
         }
-        self.notes.borrow_mut().push(Note { at, text });
+        self.notes.borrow_mut().push(Note { at, text: text.into() });
     }
 
     /// How many comments have been made so far.

@@ -910,7 +910,7 @@ impl Findings {
             let place = |note: Note| GameNote {
                 ply: context.frames[note.at].ply,
                 offset: offsets[note.at],
-                text: Some(note.text),
+                text: Some(note.text.into_string()),
             };
             if self.end_notes.len() <= key {
                 self.end_notes.resize_with(key + 1, Vec::new);
@@ -928,7 +928,7 @@ impl Findings {
         }
         for note in context.state.drain_notes(notes_before) {
             let (ply, offset) = (context.frames[note.at].ply, offsets[note.at]);
-            self.notes.keep(GameNote { ply, offset, text: Some(note.text) });
+            self.notes.keep(GameNote { ply, offset, text: Some(note.text.into_string()) });
         }
         self.mark(context.frames[at].ply, offsets[at]);
         if let Some(min) = program.header_sort()
