@@ -306,9 +306,21 @@ pub struct SquareName {
     pub rank: Rank,
 }
 
+impl SquareName {
+    /// The name's bytes (a letter and one or two digits), in a buffer, and their number.
+    fn bytes(self) -> ([u8; 3], usize) {
+        let file = b'a' + self.file.0;
+        // Ranks run from 1 to 26.
+        let rank = self.rank.0 + 1;
+        if rank < 10 { ([file, b'0' + rank, 0], 2) } else { ([file, b'0' + rank / 10, b'0' + rank % 10], 3) }
+    }
+}
+
 impl fmt::Display for SquareName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.file, self.rank)
+        // Written without the formatting machinery: names are written by the thousand.
+        let (bytes, len) = self.bytes();
+        f.pad(std::str::from_utf8(&bytes[..len]).unwrap_or_default())
     }
 }
 
@@ -367,7 +379,9 @@ mod tests {
                 let rank = board.rank_of(square);
                 assert_eq!(board.square(file, rank), Some(square));
                 let name = board.square_name(square).to_string();
+                assert_eq!(name, format!("{file}{rank}"));
                 assert_eq!(board.parse_square(&name), Ok(square));
+                assert_eq!(format!("{:>4}|", board.square_name(square)), format!("{name:>4}|"));
             }
         }
     }

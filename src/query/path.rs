@@ -8,6 +8,7 @@
 //! the runs are kept for the best run only, as CQL 6.2 keeps them; `atomic` variables are given
 //! back their values when the search turns back from a move.
 
+use std::fmt::Write;
 use std::sync::Arc;
 
 use arrayvec::ArrayVec;
@@ -719,7 +720,7 @@ impl<const W: usize> Program<W> {
         if flags.piecepath
             && let Some(moves) = self.piece_paths(node, context, start, last)
         {
-            state.note(start, format!("Focus path: {moves}"));
+            state.note(start, moves);
         }
         if flags.verbose {
             let focus = node.focus.as_ref().map(|focus| Focus::new(self, focus, context, start));
@@ -742,8 +743,9 @@ impl<const W: usize> Program<W> {
         state.note(start, NoteText::RunStart { kind, end: position_name(context, last) });
     }
 
-    /// `piecepath`: the moves of each piece in focus from `start` to `last`, as `Ne4-f6-d5`
-    /// (a capture of the piece ends with `(xd5)`), for those that moved.
+    /// `piecepath`: the comment `Focus path: ` and the moves of each piece in focus from
+    /// `start` to `last`, as `Ne4-f6-d5` (a capture of the piece ends with `(xd5)`), for those
+    /// that moved; none where none moved.
     fn piece_paths<P: RulesView<W>>(
         &self,
         node: &PathNode<W>,
@@ -751,41 +753,45 @@ impl<const W: usize> Program<W> {
         start: usize,
         last: usize,
     ) -> Option<String> {
+        const TITLE: &str = "Focus path: ";
         let Some(FocusNode::Pieces { set, .. }) = &node.focus else { return None };
         let geometry = self.masks.geometry();
         let view = &context.frames[start].position;
         let pieces = context.pieces.get(start)?;
-        let mut text = String::new();
-        let mut seen = false;
+        let mut text = String::with_capacity(64);
+        text.push_str(TITLE);
         for square in self.squares(set, context, start).iter() {
             let (Some(piece), Some(id)) = (piece_on(view, square), pieces.at(square)) else { continue };
-            if seen {
+            // After a piece that moved, a space, whether this one moves or not (as CQL 6.2
+            // writes it); the piece's moves are written as they are found, and taken back if
+            // it never moved.
+            if text.len() > TITLE.len() {
                 text.push(' ');
             }
-            let mut moves = format!("{}{}", view.variant().symbol(piece), geometry.square_name(square));
+            let before = text.len();
+            let _ = write!(text, "{}{}", view.variant().symbol(piece), geometry.square_name(square));
             let mut there = square;
             let mut moved = false;
             for frame in context.way(start, last) {
                 match context.pieces.get(frame).and_then(|pieces| pieces.square_of(id)) {
                     None => {
-                        moves.push_str(&format!("(x{})", geometry.square_name(there)));
+                        let _ = write!(text, "(x{})", geometry.square_name(there));
                         moved = true;
                         break;
                     }
                     Some(now) if now != there => {
-                        moves.push_str(&format!("-{}", geometry.square_name(now)));
+                        let _ = write!(text, "-{}", geometry.square_name(now));
                         there = now;
                         moved = true;
                     }
                     Some(_) => {}
                 }
             }
-            if moved {
-                text.push_str(&moves);
-                seen = true;
+            if !moved {
+                text.truncate(before);
             }
         }
-        seen.then_some(text)
+        (text.len() > TITLE.len()).then_some(text)
     }
 }
 
