@@ -295,10 +295,17 @@ struct KeptNotes {
     saved: Vec<Note>,
 }
 
+/// The identities whose bits a [`Focus`] keeps in place; those past them (on big boards, or
+/// after many promotions) go on the heap.
+const FOCUS_INLINE_IDS: usize = 256;
+
 /// The pieces in focus, by identity.
 struct Focus {
-    /// A bit for each identity in focus.
-    ids: Vec<u64>,
+    /// A bit for each identity in focus below [`FOCUS_INLINE_IDS`] (a search starts at most
+    /// positions of a game, and most find their pieces here, with nothing to allocate)...
+    inline: [u64; FOCUS_INLINE_IDS / 64],
+    /// ...and for each from there on.
+    more: Vec<u64>,
     capture: bool,
 }
 
@@ -315,22 +322,38 @@ impl Focus {
             FocusNode::Pieces { set, capture } => (program.squares(set, context, at), *capture),
             FocusNode::SideToMove => (view.color(view.turn()), false),
         };
-        let mut ids = Vec::new();
+        let mut focus = Self { inline: [0; FOCUS_INLINE_IDS / 64], more: Vec::new(), capture };
         if let Some(pieces) = context.pieces.get(at) {
             for id in squares.iter().filter_map(|square| pieces.at(square)) {
-                let word = usize::from(id / 64);
-                if ids.len() <= word {
-                    ids.resize(word + 1, 0);
-                }
-                ids[word] |= 1 << (id % 64);
+                focus.add(id);
             }
         }
-        Self { ids, capture }
+        focus
+    }
+
+    /// Puts the piece with this identity in focus.
+    fn add(&mut self, id: PieceId) {
+        let (word, bit) = (usize::from(id / 64), 1 << (id % 64));
+        match self.inline.get_mut(word) {
+            Some(held) => *held |= bit,
+            None => {
+                let word = word - self.inline.len();
+                if self.more.len() <= word {
+                    self.more.resize(word + 1, 0);
+                }
+                self.more[word] |= bit;
+            }
+        }
     }
 
     /// Whether the piece with this identity is in focus.
     fn holds(&self, id: PieceId) -> bool {
-        self.ids.get(usize::from(id / 64)).is_some_and(|word| word & (1 << (id % 64)) != 0)
+        let word = usize::from(id / 64);
+        let held = match self.inline.get(word) {
+            Some(&held) => held,
+            None => self.more.get(word - self.inline.len()).copied().unwrap_or(0),
+        };
+        held & (1 << (id % 64)) != 0
     }
 
     /// Whether the move that led to frame `tail` moved a piece in focus (or, with `focus
@@ -808,6 +831,25 @@ impl<const W: usize> Program<W> {
                 status.last.map_or_else(|| "none".to_owned(), |last| place(last).to_string())
             ),
             None => eprintln!("pathdebug: no path is being searched at {}", place(at)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Identities past those kept in place (big boards, many promotions) are held as well.
+    #[test]
+    fn a_focus_holds_identities_in_place_and_past_them() {
+        let mut focus = Focus { inline: [0; FOCUS_INLINE_IDS / 64], more: Vec::new(), capture: false };
+        let held: [PieceId; 6] = [0, 63, 255, 256, 383, 700];
+        for id in held {
+            focus.add(id);
+        }
+        assert_eq!(focus.more.len(), 7, "the words past those in place, up to the last held");
+        for id in 0..1000 {
+            assert_eq!(focus.holds(id), held.contains(&id), "{id}");
         }
     }
 }
