@@ -309,9 +309,9 @@ pub struct SquareName {
 impl SquareName {
     /// The name's bytes (a letter and one or two digits), in a buffer, and their number.
     fn bytes(self) -> ([u8; 3], usize) {
-        let file = b'a' + self.file.0;
-        // Ranks run from 1 to 26.
-        let rank = self.rank.0 + 1;
+        // Files are letters `a`..`z`, ranks run from 1 to 26.
+        let file = self.file.char() as u8;
+        let rank = self.rank.number() as u8;
         if rank < 10 { ([file, b'0' + rank, 0], 2) } else { ([file, b'0' + rank / 10, b'0' + rank % 10], 3) }
     }
 }
