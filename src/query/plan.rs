@@ -1047,7 +1047,7 @@ impl<const W: usize> Program<W> {
     /// Whether every filter of the body matches the position `at` of the context's line.
     #[inline]
     pub fn matches_at<P: RulesView<W>>(&self, context: &Context<'_, P, W>, at: usize) -> bool {
-        self.quick.passes(&context.frames[at].position)
+        self.quick.passes(self, context, at)
             && self.filters[self.quick.filters..].iter().all(|filter| self.filter(filter, context, at))
     }
 
@@ -1111,9 +1111,7 @@ impl<const W: usize> Program<W> {
             // A move played here that fits, told by its facts alone, is all a filter asks for:
             // the set of its squares is not built.
             FilterNode::HasSquare(SetNode::Move(node)) | FilterNode::NotEmpty(SetNode::Move(node))
-                if matches!(node.when, MoveWhen::Played | MoveWhen::Previous)
-                    && node.by_facts
-                    && node.comment.is_none() =>
+                if node.told_by_a_move_made() =>
             {
                 self.some_move_made_fits(node, context, at)
             }
@@ -1890,7 +1888,12 @@ impl<const W: usize> Program<W> {
     /// the move alone decides and that comments on nothing: a move played in the position
     /// `at` (into the main line or a variation), or the move that led to it. The filter's
     /// value is then not empty.
-    fn some_move_made_fits<P: RulesView<W>>(&self, node: &MoveNode<W>, context: &Context<'_, P, W>, at: usize) -> bool {
+    pub(super) fn some_move_made_fits<P: RulesView<W>>(
+        &self,
+        node: &MoveNode<W>,
+        context: &Context<'_, P, W>,
+        at: usize,
+    ) -> bool {
         if node.when == MoveWhen::Previous {
             return context.move_before(at, node.branch).is_some_and(|previous| self.fits_by_facts(node, previous));
         }
@@ -2180,6 +2183,12 @@ impl<const W: usize> FilterNode<W> {
 }
 
 impl<const W: usize> MoveNode<W> {
+    /// Whether, as a filter, it is told by the moves made here (or the one that led here) and
+    /// their facts alone, with no comment to make: [`Program::some_move_made_fits`].
+    pub(crate) fn told_by_a_move_made(&self) -> bool {
+        matches!(self.when, MoveWhen::Played | MoveWhen::Previous) && self.by_facts && self.comment.is_none()
+    }
+
     /// Whether the move alone decides the filter's sets, without the position it was made in:
     /// they are made of squares, and (for the squares it leaves and captures on) of the pieces
     /// that stood there, which the move knows. The square it lands on may hold anything.

@@ -1,25 +1,30 @@
-//! Programs of plain piece tests, tested without walking the plan's nodes.
+//! Programs of plain piece and move tests, tested without walking the plan's nodes.
 //!
-//! Most queries people write first are a few designators and counts: `Ra-h7 ka-h8`,
-//! `#P == 8 and #p <= 5`, `light B == 0 and B`. When every filter of a program is of that kind
-//! (pieces of some classes on a mask, present or absent, or their number compared with a
-//! constant), the program keeps them as a flat list of [`Quick`] tests, and a position is
-//! tested by going down the list. A program whose first filters only are of that kind tests
-//! those first, the same way, and walks the nodes of the rest only where they pass.
+//! Most queries people write first are a few designators, counts and moves: `Ra-h7 ka-h8`,
+//! `#P == 8 and #p <= 5`, `light B == 0 and B`, `move from K to g1`. When every filter of a
+//! program is of that kind (pieces of some classes on a mask, present or absent, or their
+//! number compared with a constant; a move made here, or the one that led here, told by its
+//! facts alone, or none), the program keeps them as a flat list of [`Quick`] tests, and a
+//! position is tested by going down the list. A program whose first filters only are of that
+//! kind tests those first, the same way, and walks the nodes of the rest only where they pass.
 
 use super::ast::BinaryOp;
-use super::plan::{FilterNode, NumberNode, PieceClass, SetNode, compare};
+use super::context::Context;
+use super::plan::{FilterNode, MoveNode, NumberNode, PieceClass, Program, SetNode, compare};
 use crate::board::SquareSet;
-use crate::position::PositionView;
+use crate::position::{PositionView, RulesView};
 use crate::variant::{Color, KindSet, Piece};
 
-/// A test of the pieces of some classes on a mask.
+/// A test of the pieces of some classes on a mask, or of the moves made.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Quick<const W: usize> {
     /// Whether a piece of the class stands on the mask (`present`), or none does.
     Present { class: Class, squares: SquareSet<W>, present: bool },
     /// How many pieces of the class stand on the mask, compared with `value`.
     Count { class: Class, squares: SquareSet<W>, op: BinaryOp, value: i64 },
+    /// Whether a move made fits the filter ([`MoveNode::told_by_a_move_made`]), or (not
+    /// `present`) none does.
+    Moved { node: Box<MoveNode<W>>, present: bool },
 }
 
 /// The pieces a quick test looks at.
@@ -44,14 +49,16 @@ impl Class {
 }
 
 impl<const W: usize> Quick<W> {
-    /// Whether the position passes the test.
+    /// Whether the position `at` passes the test.
     #[inline]
-    pub(crate) fn passes(&self, view: &impl PositionView<W>) -> bool {
+    fn passes<P: RulesView<W>>(&self, program: &Program<W>, context: &Context<'_, P, W>, at: usize) -> bool {
+        let view = &context.frames[at].position;
         match self {
             Quick::Present { class, squares, present } => (class.squares(view) & *squares).any() == *present,
             Quick::Count { class, squares, op, value } => {
                 compare(*op, (class.squares(view) & *squares).count() as i64, *value)
             }
+            Quick::Moved { node, present } => program.some_move_made_fits(node, context, at) == *present,
         }
     }
 }
@@ -66,10 +73,10 @@ pub(crate) struct QuickPrefix<const W: usize> {
 }
 
 impl<const W: usize> QuickPrefix<W> {
-    /// Whether the position passes every test.
+    /// Whether the position `at` passes every test.
     #[inline]
-    pub(crate) fn passes(&self, view: &impl PositionView<W>) -> bool {
-        self.tests.iter().all(|test| test.passes(view))
+    pub(crate) fn passes<P: RulesView<W>>(&self, program: &Program<W>, context: &Context<'_, P, W>, at: usize) -> bool {
+        self.tests.iter().all(|test| test.passes(program, context, at))
     }
 }
 
@@ -92,6 +99,11 @@ fn add<const W: usize>(filter: &FilterNode<W>, tests: &mut Vec<Quick<W>>) -> Opt
     let present = |filter: &FilterNode<W>, present: bool| match filter {
         FilterNode::PieceOn { piece, squares } => {
             Some(Quick::Present { class: Class::One(*piece), squares: *squares, present })
+        }
+        FilterNode::HasSquare(SetNode::Move(node)) | FilterNode::NotEmpty(SetNode::Move(node))
+            if node.told_by_a_move_made() =>
+        {
+            Some(Quick::Moved { node: node.clone(), present })
         }
         FilterNode::HasSquare(set) => {
             let (class, squares) = pieces(set)?;
@@ -158,6 +170,8 @@ mod tests {
             ("#N >= 2 piece all x in N x attacks a", 1),
             ("K a1 > 0 not k", 1),
             ("P check", 1),
+            ("move from K to g1 not move previous capture a", 2),
+            ("K move to . from [Qq] check", 2),
         ];
         let plan = |text: &str| Query::parse(text).unwrap().compile(Variant::standard()).unwrap();
         let mut matched = 0;

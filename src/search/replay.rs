@@ -2035,6 +2035,47 @@ mod tests {
         }
     }
 
+    /// Move filters tested as quick tests (ahead of the plan's nodes) match where the same
+    /// filters walked node by node match: a `true` first keeps them off the quick list.
+    #[test]
+    fn quick_move_tests_match_where_the_walked_filters_do() {
+        let games = [
+            "1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. O-O (4. d3 Bc5 5. O-O) 4... Nxe4 5. Re1 d5 *",
+            "1. d4 d5 2. c4 dxc4 (2... e6 3. Nc3 Be7) 3. e4 b5 4. a4 c6 5. axb5 cxb5 *",
+            "[FEN \"4k3/1P6/8/8/8/8/8/4K3 w - - 0 1\"]\n\n1. b8=Q+ (1. b8=N) 1... Kd7 2. Qb5+ Kd6 *",
+        ];
+        let queries = [
+            "move from K to g1",
+            "move from K castle",
+            "not move capture a",
+            "move previous capture a",
+            "move to [e4,d5] from P",
+            "not move previous from [Nn]",
+            "move promote Q",
+            "move primary to e4",
+            "move secondary from P",
+            "B move to .",
+            "move from N move previous to f3",
+        ];
+        let mut matched = 0;
+        for query in queries {
+            let quick = Plans::new(Query::parse(query).unwrap());
+            let walked = Plans::new(Query::parse(&format!("true {query}")).unwrap());
+            let program = quick.get(Variant::standard()).unwrap().program::<1>().unwrap();
+            assert!(program.quick.filters > 0, "{query} is tested quickly");
+            for game in games {
+                let plies = |plans: &Plans| -> Vec<u32> {
+                    let options = ReplayOptions { variations: true, ..options(plans, false) };
+                    replay_range(game.as_bytes(), &options)[0].matched.iter().map(|matched| matched.ply).collect()
+                };
+                let found = plies(&quick);
+                assert_eq!(found, plies(&walked), "{query} in {game}");
+                matched += found.len();
+            }
+        }
+        assert!(matched > 20, "the games hold positions that match");
+    }
+
     /// A query whose first filter is `initial` is tested at the game's first position only, with
     /// the answers of testing every position: in games with variations, from a position, and
     /// with filters after it that write (they run only where `initial` holds).
