@@ -115,8 +115,8 @@ fn converted(pgn: &Path, target: Target, name: &str) -> PathBuf {
         out: Vec<u8>,
     }
     impl Sink for Writer {
-        fn renderer(&self) -> Option<&dyn Render> {
-            Some(&self.converter)
+        fn renderer(&self) -> Option<std::sync::Arc<dyn Render>> {
+            Some(std::sync::Arc::new(self.converter))
         }
         fn found(&mut self, game: &Found<'_>) -> io::Result<()> {
             let rendered = game.rendered.expect("rendered on the search's threads");

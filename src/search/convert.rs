@@ -7,8 +7,9 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use super::driver::{Found, Render};
+use super::driver::Found;
 use super::main_line::{MainLine, read_main_line};
+use super::render::Render;
 use crate::notation::pgn::export;
 use crate::notation::pgn::export::WrittenMove;
 use crate::notation::{Container, NativeFormat};

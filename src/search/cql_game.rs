@@ -274,8 +274,13 @@ pub fn in_other_notation(game: &Found<'_>, default_variant: &'static Variant) ->
     match game.container {
         Container::Native(_) => true,
         Container::Pgn => {
+            let header = &game.text[..game.movetext.min(game.text.len())];
+            if memchr::memmem::find(header, b"Variant").is_none() {
+                // No `Variant` tag: a game of the default variant.
+                return default_variant.notation != Notation::San;
+            }
             let mut tags = TagReader(Vec::with_capacity(12));
-            Lexer::new(&game.text[..game.movetext.min(game.text.len())]).next_game(&mut tags);
+            Lexer::new(header).next_game(&mut tags);
             variant_of(&tags.0, default_variant, None).is_some_and(|variant| variant.notation != Notation::San)
         }
     }

@@ -8,6 +8,7 @@
 use std::borrow::Cow;
 use std::io;
 use std::ops::ControlFlow;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
@@ -16,6 +17,7 @@ use super::input::Input;
 use super::pipeline;
 use super::plans::Plans;
 use super::positions::PositionsFormat;
+use super::render::{Render, Rendered, RenderedAhead};
 use super::replay::{
     Carried, GameEdits, GameErrorKind, GameNote, GameRecord, GameWarning, MatchedPly, ReplayOptions, StopMark,
     replay_ranges,
@@ -239,43 +241,14 @@ pub struct Problem<'a> {
     pub unfit: Option<&'static Variant>,
 }
 
-/// Makes what a sink writes for a game found, on the search's threads, ahead of
-/// [`Sink::found`], which then has it as [`Found::rendered`].
-pub trait Render: Sync {
-    /// Appends to `out` the bytes written for a game found; returns what is to be said about
-    /// it on the console, if anything (with the query's messages, [`Sink::message`]).
-    fn render(&self, game: &Found<'_>, out: &mut Vec<u8>) -> Option<String>;
-}
-
-/// The games found among some consecutive events, rendered one after another into one buffer
-/// on one thread: few allocations, and each freed at once.
-struct Rendered {
-    bytes: Vec<u8>,
-    /// Where each event's bytes end (an event that is no game found has none).
-    ends: Vec<usize>,
-    /// What was said about the games, by the index of their events.
-    said: Vec<(usize, String)>,
-}
-
-impl Rendered {
-    /// The events rendered together.
-    const EVENTS: usize = 32;
-
-    /// The bytes of the `index`th event of the chunk, and what was said about it.
-    fn of(&self, index: usize) -> (&[u8], Option<&str>) {
-        let start = index.checked_sub(1).map_or(0, |before| self.ends[before]);
-        let said = self.said.iter().find(|(at, _)| *at == index).map(|(_, said)| said.as_str());
-        (&self.bytes[start..self.ends[index]], said)
-    }
-}
-
 /// Where the results of a search go.
 pub trait Sink {
     /// A game that matched.
     fn found(&mut self, game: &Found<'_>) -> io::Result<()>;
 
-    /// What renders the games found ahead, in parallel, if the sink has one.
-    fn renderer(&self) -> Option<&dyn Render> {
+    /// What renders the games found ahead, on the search's threads, if the sink has one: the
+    /// search holds it while it hands the sink the games.
+    fn renderer(&self) -> Option<Arc<dyn Render>> {
         None
     }
 
@@ -476,6 +449,8 @@ impl Search {
             refusal.get_or_insert_with(|| format!("the query asserts variations: {message}"));
             return Ok(ControlFlow::Break(()));
         }
+        let renderer = sink.renderer();
+        let renderer = renderer.as_deref();
         let replay = ReplayOptions {
             plans: &self.plans,
             container: Container::Pgn,
@@ -487,7 +462,7 @@ impl Search {
             last_game: self.options.last_game_number.unwrap_or(0),
             carried: self.carried.as_ref(),
             // Only a sink that writes the games again has a use for their moves.
-            keep_played: sink.renderer().is_some(),
+            keep_played: renderer.is_some(),
             positions: self.options.positions,
             ends_input: false,
             stop: None,
@@ -504,9 +479,9 @@ impl Search {
             let default_variant = self.options.variant.unwrap_or_else(|| container.default_variant());
             let first_game = summary.games + 1;
             let replay = ReplayOptions { first_game, container, default_variant, ends_input: window.last, ..replay };
-            let merged = self.replay_window(text, starts, &replay, |batches| {
-                let mut merge =
-                    Merge { search: self, name: &name, text, base, container, lines, summary, sink: &mut *sink };
+            let window = Window { name: &name, base, text, container };
+            let merged = self.replay_window(&window, starts, &replay, renderer, |batches| {
+                let mut merge = Merge { search: self, window, lines, summary, sink: &mut *sink, renderer };
                 let outcome = merge.batches(&batches)?;
                 lines += batches.iter().map(|batch| batch.newlines).sum::<u64>();
                 Ok(outcome)
@@ -591,20 +566,75 @@ impl Search {
             || record.error.as_ref().is_some_and(|error| matches!(error.kind, GameErrorKind::QueryDoesNotFit(_)))
     }
 
+    /// Renders the games of a batch, replayed from `ranges` of `window`, that its records tell
+    /// are found (the merge, which decides in input order, finds them unless the search ends
+    /// before them), numbered as their ranges are: on the thread that replayed them, while the
+    /// game is still in its caches, and with no hand-over to other threads. A game whose
+    /// render reads its line is left to the merge.
+    fn render_ahead(
+        &self,
+        window: &Window<'_>,
+        ranges: &[(usize, usize, u64)],
+        records: &[GameRecord],
+        renderer: &dyn Render,
+    ) -> RenderedAhead {
+        let mut ahead = RenderedAhead::default();
+        let mut ranges = ranges.iter().peekable();
+        for record in records {
+            while ranges.next_if(|&&(_, end, _)| end <= record.start).is_some() {}
+            let number = ranges.peek().filter(|&&&(start, _, _)| start <= record.start).map(|range| range.2);
+            let found = number.filter(|&number| record.refusal.is_none() && self.numbers(number) && self.finds(record));
+            let sort = found.map(|_| self.sort_values(record)).unwrap_or_default();
+            let game = found
+                .map(|number| found_game(window, record, (number, 0), &sort, None))
+                .filter(|game| renderer.renders_without_line(game));
+            ahead.push(renderer, game.as_ref());
+        }
+        ahead
+    }
+
+    /// Whether the game numbered so is among the games searched (`gamenumber`).
+    fn numbers(&self, number: u64) -> bool {
+        self.options
+            .gamenumber
+            .is_none_or(|(low, high)| number >= low && high.map_or(low == 0 || number <= low, |high| number <= high))
+    }
+
+    /// Whether a game whose replay gave `record` is found, as the options count its matches.
+    fn finds(&self, record: &GameRecord) -> bool {
+        let count = record.matched.len() as u64;
+        let (low, high) = self.options.matchcount;
+        !record.excluded && count >= low && high.is_none_or(|high| count <= high)
+    }
+
+    /// The values of the search's sort keys for a game found whose replay gave `record`.
+    fn sort_values(&self, record: &GameRecord) -> Vec<Option<SortValue>> {
+        let mut sort = record.sort.clone();
+        if self.sorts_by_matchcount() {
+            // A game its game filters turned away has no value for the query's own keys.
+            sort.resize(self.sort_keys.len() - 1, None);
+            sort.push(i64::try_from(record.matched.len()).ok().map(SortValue::Number));
+        }
+        sort
+    }
+
     /// Replays the games of a window on the pool's threads, in batches, and hands the batches
     /// to `merge` in order, a group of batches at a time: while this thread merges one group
     /// (deciding, writing), the pool's threads replay on, each taking the next batch as it
     /// finishes one, so that none waits for another but at the window's end. The lines of the
-    /// batches are counted on the pool too. Each start begins one game, numbered on from
-    /// `replay.first_game`; the text before the first start holds none. Stops where `merge`
-    /// breaks or fails.
+    /// batches are counted on the pool too, and the games found rendered with `renderer`
+    /// where they can be ([`Search::render_ahead`]). Each start begins one game, numbered on
+    /// from `replay.first_game`; the text before the first start holds none. Stops where
+    /// `merge` breaks or fails.
     fn replay_window(
         &self,
-        text: &[u8],
+        window: &Window<'_>,
         starts: &[usize],
         replay: &ReplayOptions<'_>,
+        renderer: Option<&dyn Render>,
         mut merge: impl FnMut(Vec<Batch>) -> io::Result<ControlFlow<()>>,
     ) -> io::Result<ControlFlow<()>> {
+        let text = window.text;
         let mut bounds: Vec<usize> = Vec::with_capacity(starts.len() + 2);
         let leading = starts.first() != Some(&0);
         if leading {
@@ -619,7 +649,11 @@ impl Search {
         let ranges: Vec<(usize, usize, u64)> =
             bounds.windows(2).zip(first..).map(|(pair, number)| (pair[0], pair[1], number)).collect();
         let batch = |ranges: &[(usize, usize, u64)]| {
-            Batch::new(text, ranges, self.kept_edits(self.replay_games(text, ranges, replay)))
+            let mut batch = Batch::new(text, ranges, self.kept_edits(self.replay_games(text, ranges, replay)));
+            if let Some(renderer) = renderer {
+                batch.ahead = self.render_ahead(window, ranges, &batch.records, renderer);
+            }
+            batch
         };
         if replay.carried.is_some() {
             // Persistent variables: each game sees what the games before it left.
@@ -632,7 +666,7 @@ impl Search {
         }
         let batches: Vec<&[(usize, usize, u64)]> = ranges.chunks(BATCH_GAMES).collect();
         let bounds = pipeline::Bounds { most_ahead: AHEAD_BATCHES, held_bytes: HELD_BYTES, group: MERGE_BATCHES };
-        let weigh = |batch: &Batch| batch.records.iter().map(GameRecord::weight).sum();
+        let weigh = |batch: &Batch| batch.records.iter().map(GameRecord::weight).sum::<usize>() + batch.ahead.weight();
         pipeline::ordered(&self.pool, &batches, bounds, |games| batch(games), weigh, merge)
     }
 }
@@ -659,6 +693,8 @@ struct Batch {
     lines: Vec<(u64, u64, Vec<u64>)>,
     /// The line ends in the batch.
     newlines: u64,
+    /// The games found among the records, rendered as they were replayed.
+    ahead: RenderedAhead,
 }
 
 impl Batch {
@@ -684,7 +720,7 @@ impl Batch {
             })
             .collect();
         let newlines = count_to(last);
-        Batch { records, lines, newlines }
+        Batch { records, lines, newlines, ahead: RenderedAhead::default() }
     }
 }
 
@@ -702,18 +738,18 @@ fn problem<'a>(
 }
 
 /// Turns a window's records, in order, into reports and counts: first what each record gives
-/// is decided, in order; then the games found are rendered on the search's threads, where the
-/// sink renders them ahead ([`Sink::renderer`]); then everything goes to the sink, in order.
+/// is decided, in order; then the games found that were not rendered as they were replayed are
+/// rendered on the search's threads, where the sink renders them ahead ([`Sink::renderer`]);
+/// then everything goes to the sink, in order.
 struct Merge<'s, 'w> {
     search: &'s Search,
-    name: &'w str,
-    text: &'w [u8],
-    base: u64,
-    container: Container,
+    window: Window<'w>,
     /// The lines of the input before the window.
     lines: u64,
     summary: &'w mut Summary,
     sink: &'w mut dyn Sink,
+    /// What renders the games found, where the sink has it.
+    renderer: Option<&'w dyn Render>,
 }
 
 /// What one record gives the sink.
@@ -734,6 +770,8 @@ struct Pending<'r> {
     number: u64,
     line: u64,
     sort: Vec<Option<SortValue>>,
+    /// Its bytes and what was said about it, where it was rendered as its batch was replayed.
+    rendered: Option<(&'r [u8], Option<&'r str>)>,
 }
 
 impl Merge<'_, '_> {
@@ -741,52 +779,22 @@ impl Merge<'_, '_> {
         let mut events = Vec::new();
         let mut outcome = ControlFlow::Continue(());
         'window: for batch in batches {
-            for (record, (start_lines, error_lines, warning_lines)) in batch.records.iter().zip(&batch.lines) {
+            for (index, (record, (start_lines, error_lines, warning_lines))) in
+                batch.records.iter().zip(&batch.lines).enumerate()
+            {
                 let (line, problem_line) = (self.lines + start_lines + 1, self.lines + error_lines + 1);
                 let warning_lines: Vec<u64> = warning_lines.iter().map(|lines| self.lines + lines + 1).collect();
-                if self.record(record, (line, problem_line, &warning_lines), &mut events).is_break() {
+                let lines = (line, problem_line, &warning_lines[..]);
+                if self.record(record, lines, (&batch.ahead, index), &mut events).is_break() {
                     outcome = ControlFlow::Break(());
                     break 'window;
                 }
             }
             self.lines += batch.newlines;
         }
-        let window = Window { name: self.name, base: self.base, text: self.text, container: self.container };
-        let (name, base) = (self.name, self.base);
-        let rendered: Vec<Rendered> = match self.sink.renderer() {
-            Some(renderer) => self.search.render_pool.install(|| {
-                events
-                    .par_chunks(Rendered::EVENTS)
-                    .map(|chunk| {
-                        // A game is written about as long as it was read, with its comments.
-                        let size = chunk
-                            .iter()
-                            .map(|event| match event {
-                                Event::Found(pending) => pending.record.end - pending.record.start + 256,
-                                _ => 0,
-                            })
-                            .sum();
-                        let mut rendered = Rendered {
-                            bytes: Vec::with_capacity(size),
-                            ends: Vec::with_capacity(chunk.len()),
-                            said: Vec::new(),
-                        };
-                        for (index, event) in chunk.iter().enumerate() {
-                            if let Event::Found(pending) = event
-                                && let Some(said) = renderer.render(&found(&window, pending, None), &mut rendered.bytes)
-                            {
-                                rendered.said.push((index, said));
-                            }
-                            rendered.ends.push(rendered.bytes.len());
-                        }
-                        rendered
-                    })
-                    .collect()
-            }),
-            None => Vec::new(),
-        };
+        let rendered = self.render_the_rest(&events);
+        let Window { name, base, .. } = self.window;
         for (index, event) in events.iter().enumerate() {
-            let rendered = rendered.get(index / Rendered::EVENTS).map(|chunk| chunk.of(index % Rendered::EVENTS));
             match event {
                 Event::Message(number, message) => self.sink.message(*number, message)?,
                 Event::Problem { record, number, line } => {
@@ -802,10 +810,54 @@ impl Merge<'_, '_> {
                     let at = (*number, *line, warning.offset, warning.ply);
                     self.sink.problem(&problem(name, base, at, &warning.token, warning.text.clone(), true))?;
                 }
-                Event::Found(pending) => self.sink.found(&found(&window, pending, rendered))?,
+                Event::Found(pending) => {
+                    let rendered = pending.rendered.or_else(|| {
+                        rendered.get(index / Rendered::EVENTS).map(|chunk| chunk.of(index % Rendered::EVENTS))
+                    });
+                    let Pending { record, number, line, .. } = pending;
+                    self.sink.found(&found_game(&self.window, record, (*number, *line), &pending.sort, rendered))?;
+                }
             }
         }
         Ok(outcome)
+    }
+
+    /// Renders the games found among `events` that were not rendered ahead, where the sink
+    /// renders games, on the render pool's threads: a chunk of [`Rendered::EVENTS`] events a
+    /// thread at a time (none where every game was rendered ahead).
+    fn render_the_rest(&self, events: &[Event<'_>]) -> Vec<Rendered> {
+        let behind = |event: &Event<'_>| matches!(event, Event::Found(pending) if pending.rendered.is_none());
+        let Some(renderer) = self.renderer.filter(|_| events.iter().any(behind)) else {
+            return Vec::new();
+        };
+        let window = &self.window;
+        self.search.render_pool.install(|| {
+            events
+                .par_chunks(Rendered::EVENTS)
+                .map(|chunk| {
+                    // A game is written about as long as it was read, with its comments.
+                    let size = chunk
+                        .iter()
+                        .map(|event| match event {
+                            Event::Found(pending) => pending.record.end - pending.record.start + 256,
+                            _ => 0,
+                        })
+                        .sum();
+                    let mut rendered = Rendered::with_capacity(size);
+                    for event in chunk {
+                        let game = match event {
+                            Event::Found(pending) if pending.rendered.is_none() => {
+                                let Pending { record, number, line, .. } = pending;
+                                Some(found_game(window, record, (*number, *line), &pending.sort, None))
+                            }
+                            _ => None,
+                        };
+                        rendered.push(renderer, game.as_ref());
+                    }
+                    rendered
+                })
+                .collect()
+        })
     }
 
     /// What one game's record gives, whose start is on line `line`, its error on
@@ -814,6 +866,7 @@ impl Merge<'_, '_> {
         &mut self,
         record: &'r GameRecord,
         (line, problem_line, warning_lines): (u64, u64, &[u64]),
+        (ahead, index): (&'r RenderedAhead, usize),
         events: &mut Vec<Event<'r>>,
     ) -> ControlFlow<()> {
         let options = &self.search.options;
@@ -846,20 +899,14 @@ impl Merge<'_, '_> {
             self.summary.unfit += u64::from(matches!(error.kind, GameErrorKind::QueryDoesNotFit(_)));
             events.push(Event::Problem { record, number, line: problem_line });
         }
-        let count = record.matched.len() as u64;
-        let (low, high) = options.matchcount;
-        if record.excluded || count < low || high.is_some_and(|high| count > high) {
+        if !self.search.finds(record) {
             return ControlFlow::Continue(());
         }
         self.summary.matched += 1;
-        self.summary.positions += count;
-        let mut sort = record.sort.clone();
-        if self.search.sorts_by_matchcount() {
-            // A game its game filters turned away has no value for the query's own keys.
-            sort.resize(self.search.sort_keys.len() - 1, None);
-            sort.push(i64::try_from(count).ok().map(SortValue::Number));
-        }
-        events.push(Event::Found(Pending { record, number, line, sort }));
+        self.summary.positions += record.matched.len() as u64;
+        let sort = self.search.sort_values(record);
+        let rendered = ahead.of(index, number);
+        events.push(Event::Found(Pending { record, number, line, sort, rendered }));
         // A sorted search reads every game: the limit applies once they are sorted.
         if !self.search.sorts() && options.limit.is_some_and(|limit| self.summary.matched >= limit) {
             return ControlFlow::Break(());
@@ -868,7 +915,7 @@ impl Merge<'_, '_> {
     }
 }
 
-/// The window of an input whose games are merged.
+/// The window of an input whose games are replayed and merged.
 #[derive(Clone, Copy)]
 struct Window<'w> {
     name: &'w str,
@@ -878,24 +925,25 @@ struct Window<'w> {
 }
 
 /// A game found, as sinks see it.
-fn found<'a>(
+fn found_game<'a>(
     window: &Window<'a>,
-    pending: &'a Pending<'_>,
+    record: &'a GameRecord,
+    (number, line): (u64, u64),
+    sort: &'a [Option<SortValue>],
     rendered: Option<(&'a [u8], Option<&'a str>)>,
 ) -> Found<'a> {
     let Window { name, base, text, container } = *window;
-    let record = pending.record;
     Found {
         input: name,
-        number: pending.number,
+        number,
         offset: base + record.start as u64,
-        line: pending.line,
+        line,
         text: &text[record.start..record.end],
         movetext: record.movetext - record.start,
         matched: &record.matched,
         variations: &record.variations,
         notes: &record.notes,
-        sort: &pending.sort,
+        sort,
         played: &record.played,
         moves_only: record.moves_only && !record.played.is_empty(),
         outcome: record.outcome,
@@ -961,6 +1009,60 @@ mod tests {
             tested += with.iter().filter(|record| !record.matched.is_empty()).count();
         }
         assert!(tested > 10, "games found: {tested}");
+    }
+
+    /// Writes `number@line` for each game, and renders without the line the odd games.
+    struct Numbers;
+
+    impl Render for Numbers {
+        fn render(&self, game: &Found<'_>, out: &mut Vec<u8>) -> Option<String> {
+            out.extend_from_slice(format!("{}@{}", game.number, game.line).as_bytes());
+            None
+        }
+
+        fn renders_without_line(&self, game: &Found<'_>) -> bool {
+            game.number % 2 == 1
+        }
+    }
+
+    /// The games found, as rendered, and their numbers and lines.
+    #[derive(Default)]
+    struct Rendering(Vec<(u64, u64, String)>);
+
+    impl Sink for Rendering {
+        fn renderer(&self) -> Option<Arc<dyn Render>> {
+            Some(Arc::new(Numbers))
+        }
+
+        fn found(&mut self, game: &Found<'_>) -> io::Result<()> {
+            let rendered = String::from_utf8_lossy(game.rendered.expect("rendered on the threads")).into_owned();
+            self.0.push((game.number, game.line, rendered));
+            Ok(())
+        }
+    }
+
+    /// A game is rendered as it is replayed where its render needs no line, else at the merge
+    /// with its line; either way under the number the merge gives it, whatever the games
+    /// searched (`gamenumber`) and the threads.
+    #[test]
+    fn games_found_are_rendered_ahead_where_they_need_no_line() {
+        let path = format!("{}/samples/games/classics.pgn", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read(path).unwrap();
+        for (header, threads) in [("", 1), ("", 2), (" gamenumber 3 7", 2), (" matchcount 2 1000", 2)] {
+            let query = Query::parse(&format!("cql({}) check", header.trim())).unwrap();
+            let options = SearchOptions { threads, ..SearchOptions::from_header(query.header()) };
+            let search = Search::new(query, options).unwrap();
+            let mut sink = Rendering::default();
+            let mut summary = Summary::default();
+            let mut input = Input::from_bytes("classics", text.clone());
+            let _ = search.run(&mut input, &mut sink, &mut summary).unwrap();
+            assert!(sink.0.len() >= 2, "{header}: {} games found", sink.0.len());
+            assert_eq!(sink.0.len() as u64, summary.matched, "{header}");
+            for (number, line, rendered) in &sink.0 {
+                let line = if number % 2 == 1 { 0 } else { *line };
+                assert_eq!(rendered, &format!("{number}@{line}"), "{header}");
+            }
+        }
     }
 
     #[test]

@@ -40,18 +40,20 @@ mod pipeline;
 mod plans;
 mod positions;
 mod reasons;
+mod render;
 mod replay;
 mod similar;
 mod sorted;
 
 pub use convert::{Converter, NOT_CONVERTED, NotConverted, Target, pgn_of};
-pub use driver::{Found, Problem, Render, Search, SearchError, SearchOptions, Sink, Summary, estimated_games};
+pub use driver::{Found, Problem, Search, SearchError, SearchOptions, Sink, Summary, estimated_games};
 pub use filter::{LineOutcome, PositionFilter};
 pub use input::{Input, MAPPED_GROWTH, WINDOW_BYTES, WINDOW_GAMES, Window, paths_or_stdin};
 pub use main_line::{MainLine, read_main_line};
 pub use plans::Plans;
 pub use positions::{EpdComments, PositionsFormat};
 pub use reasons::{describe, in_words, open_to_read};
+pub use render::Render;
 pub use replay::{
     Carried, GameEdits, GameError, GameErrorKind, GameNote, GameRecord, GameWarning, MatchedPly, ReplayOptions,
     StopMark, TOKEN_CHARS, replay_range, replay_ranges,

@@ -12,13 +12,15 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 use std::ops::ControlFlow;
+use std::sync::Arc;
 
 use serde_json::json;
 
 use super::convert::{end_movetext, pgn_of, provenance_from, write_movetext_tags};
 use super::cql_game::{append_texts, append_texts_removing, in_other_notation, initial_notes, read_game, write_played};
-use super::driver::{Found, Problem, Render};
+use super::driver::{Found, Problem};
 use super::main_line::read_main_line;
+use super::render::Render;
 use crate::notation::Container;
 use crate::notation::pgn::cql_style::CqlGame;
 use crate::notation::pgn::{Lexer, Visitor, tag_text};
@@ -180,19 +182,19 @@ pub struct CqlComments {
 #[derive(Debug)]
 pub struct CqlPrinter<W: Write> {
     out: W,
-    render: CqlRender,
+    render: Arc<CqlRender>,
     buffer: Vec<u8>,
 }
 
 impl<W: Write> CqlPrinter<W> {
     /// A printer to `out` adding `comments`.
     pub fn new(out: W, comments: CqlComments) -> CqlPrinter<W> {
-        CqlPrinter { out, render: CqlRender { comments }, buffer: Vec::new() }
+        CqlPrinter { out, render: Arc::new(CqlRender { comments }), buffer: Vec::new() }
     }
 
     /// What makes the text of each game, which the search may run ahead on its threads.
-    pub fn renderer(&self) -> &CqlRender {
-        &self.render
+    pub fn renderer(&self) -> Arc<CqlRender> {
+        Arc::clone(&self.render)
     }
 
     /// Writes one game (as rendered ahead, if it was), then two blank lines. Returns what
@@ -231,6 +233,11 @@ impl Render for CqlRender {
         out.reserve(game.text.len() + 64);
         let long_comments = self.write(game, out);
         long_comments_said(game.number, long_comments)
+    }
+
+    fn renders_without_line(&self, game: &Found<'_>) -> bool {
+        // A game written from another notation names its line in its `Annotator` tag.
+        !in_other_notation(game, self.comments.variant)
     }
 }
 

@@ -12,7 +12,8 @@ use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use super::driver::{Found, Problem, Render, Sink, Summary};
+use super::driver::{Found, Problem, Sink, Summary};
+use super::render::Render;
 use super::replay::{GameEdits, GameNote, MatchedPly};
 use crate::notation::Container;
 use crate::query::{SortSpec, SortValue};
@@ -226,7 +227,7 @@ impl<'s> SortedSink<'s> {
 }
 
 impl Sink for SortedSink<'_> {
-    fn renderer(&self) -> Option<&dyn Render> {
+    fn renderer(&self) -> Option<Arc<dyn Render>> {
         // The games are rendered ahead for what is said about them, said when they are found.
         self.inner.renderer()
     }

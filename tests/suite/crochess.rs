@@ -97,8 +97,8 @@ struct Collected {
 }
 
 impl cqlq::search::Sink for Collected {
-    fn renderer(&self) -> Option<&dyn cqlq::search::Render> {
-        self.converter.as_ref().map(|converter| converter as &dyn cqlq::search::Render)
+    fn renderer(&self) -> Option<std::sync::Arc<dyn cqlq::search::Render>> {
+        self.converter.map(|converter| std::sync::Arc::new(converter) as std::sync::Arc<dyn cqlq::search::Render>)
     }
 
     fn found(&mut self, game: &cqlq::search::Found<'_>) -> std::io::Result<()> {

@@ -32,8 +32,8 @@ struct Collected {
 }
 
 impl Sink for Collected {
-    fn renderer(&self) -> Option<&dyn Render> {
-        self.converter.as_ref().map(|converter| converter as &dyn Render)
+    fn renderer(&self) -> Option<std::sync::Arc<dyn Render>> {
+        self.converter.map(|converter| std::sync::Arc::new(converter) as std::sync::Arc<dyn Render>)
     }
 
     fn found(&mut self, game: &Found<'_>) -> std::io::Result<()> {

@@ -241,7 +241,7 @@ impl Drop for TempDir {
 pub struct Printed(pub CqlPrinter<Vec<u8>>);
 
 impl Sink for Printed {
-    fn renderer(&self) -> Option<&dyn Render> {
+    fn renderer(&self) -> Option<std::sync::Arc<dyn Render>> {
         Some(self.0.renderer())
     }
 

@@ -4,6 +4,7 @@
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 use cqlq::search::output::{ProblemLog, describe};
@@ -187,9 +188,9 @@ impl GameSink {
 }
 
 impl Sink for GameSink {
-    fn renderer(&self) -> Option<&dyn Render> {
+    fn renderer(&self) -> Option<Arc<dyn Render>> {
         match &self.writer {
-            Writer::Convert { converter, .. } => Some(converter),
+            Writer::Convert { converter, .. } => Some(Arc::new(*converter)),
             Writer::Positions(_) => None,
         }
     }

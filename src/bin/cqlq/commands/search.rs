@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use cqlq::Variant;
@@ -391,7 +392,7 @@ impl CliSink {
 }
 
 impl Sink for CliSink {
-    fn renderer(&self) -> Option<&dyn Render> {
+    fn renderer(&self) -> Option<Arc<dyn Render>> {
         match &self.printer {
             Printer::Cql(printer) => Some(printer.renderer()),
             _ => None,
