@@ -216,6 +216,36 @@ impl<'a> Found<'a> {
     }
 }
 
+#[cfg(test)]
+impl<'a> Found<'a> {
+    /// A game of the input `in` found with this number, line, text and sort values, and
+    /// nothing else.
+    pub(crate) fn bare(number: u64, line: u64, text: &'a [u8], sort: &'a [Option<SortValue>]) -> Found<'a> {
+        static NO_EDITS: GameEdits = GameEdits::NONE;
+        Found {
+            input: "in",
+            number,
+            offset: 0,
+            line,
+            text,
+            movetext: 0,
+            matched: &[],
+            variations: &[],
+            notes: &[],
+            edits: &NO_EDITS,
+            sort,
+            played: &[],
+            moves_only: false,
+            outcome: None,
+            positions: &[],
+            container: Container::Pgn,
+            rendered: None,
+            said: None,
+            said_when_found: false,
+        }
+    }
+}
+
 /// A game whose replay stopped at an error, or a move whose record leaves out what the rules
 /// did (a warning: the move stands and the replay goes on).
 #[derive(Clone, Debug)]

@@ -110,7 +110,6 @@ impl RenderedAhead {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::GameEdits;
 
     /// Writes the game's number and line.
     struct Numbers;
@@ -123,28 +122,7 @@ mod tests {
     }
 
     fn game(number: u64, line: u64) -> Found<'static> {
-        static NO_EDITS: GameEdits = GameEdits::NONE;
-        Found {
-            input: "in",
-            number,
-            offset: 0,
-            line,
-            text: b"",
-            movetext: 0,
-            matched: &[],
-            variations: &[],
-            notes: &[],
-            edits: &NO_EDITS,
-            sort: &[],
-            played: &[],
-            moves_only: false,
-            outcome: None,
-            positions: &[],
-            container: crate::notation::Container::Pgn,
-            rendered: None,
-            said: None,
-            said_when_found: false,
-        }
+        Found::bare(number, line, b"", &[])
     }
 
     #[test]

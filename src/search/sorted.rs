@@ -378,28 +378,7 @@ mod tests {
 
     /// A game found with this number, text and sort values.
     fn game<'a>(number: u64, text: &'a [u8], sort: &'a [Option<SortValue>]) -> Found<'a> {
-        static NO_EDITS: GameEdits = GameEdits::NONE;
-        Found {
-            input: "in",
-            number,
-            offset: 0,
-            line: 1,
-            text,
-            movetext: 0,
-            matched: &[],
-            variations: &[],
-            notes: &[],
-            edits: &NO_EDITS,
-            sort,
-            played: &[],
-            moves_only: false,
-            outcome: None,
-            positions: &[],
-            container: crate::notation::Container::Pgn,
-            rendered: None,
-            said: None,
-            said_when_found: false,
-        }
+        Found::bare(number, 1, text, sort)
     }
 
     fn largest(label: &str) -> SortSpec {
