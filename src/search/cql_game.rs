@@ -275,8 +275,8 @@ pub fn in_other_notation(game: &Found<'_>, default_variant: &'static Variant) ->
         Container::Native(_) => true,
         Container::Pgn => {
             let header = &game.text[..game.movetext.min(game.text.len())];
-            if memchr::memmem::find(header, b"Variant").is_none() {
-                // No `Variant` tag: a game of the default variant.
+            if default_variant.edition().is_none() && memchr::memmem::find(header, b"Variant").is_none() {
+                // No `Variant` tag: a game of the default variant, which has no editions.
                 return default_variant.notation != Notation::San;
             }
             let mut tags = TagReader(Vec::with_capacity(12));
