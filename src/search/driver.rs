@@ -613,7 +613,8 @@ impl Search {
         for record in records {
             while ranges.next_if(|&&(_, end, _)| end <= record.start).is_some() {}
             let number = ranges.peek().filter(|&&&(start, _, _)| start <= record.start).map(|range| range.2);
-            let found = number.filter(|&number| record.refusal.is_none() && self.numbers(number) && self.finds(record));
+            // A game outside `gamenumber` was not searched: its record is excluded.
+            let found = number.filter(|_| record.refusal.is_none() && self.finds(record));
             let sort = found.map(|_| self.sort_values(record)).unwrap_or_default();
             let game = found
                 .map(|number| found_game(window, record, (number, 0), &sort, None))
@@ -621,13 +622,6 @@ impl Search {
             ahead.push(renderer, game.as_ref());
         }
         ahead
-    }
-
-    /// Whether the game numbered so is among the games searched (`gamenumber`).
-    fn numbers(&self, number: u64) -> bool {
-        self.options
-            .gamenumber
-            .is_none_or(|(low, high)| number >= low && high.map_or(low == 0 || number <= low, |high| number <= high))
     }
 
     /// Whether a game whose replay gave `record` is found, as the options count its matches.
